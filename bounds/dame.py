@@ -1,0 +1,806 @@
+r"""DAME (Pla, Richard, Vono): exact lower and upper bounds on the worst-case risk.
+
+Source: ``001_ac3274d7ce9a5d72.txt`` — *Distribution-Aware Mean Estimation under
+User-level Local Differential Privacy*, Theorem 1 (eq. (10), constants (S31)),
+Theorem 2 (eqs. (11)–(12), constants (S146)), eq. (4), Corollary 3 and the
+asymptotic rates (13)–(14).  Formula sheet §1.
+
+The bounds depend on ``n`` and ``α`` only through :math:`x = n\alpha^2`; give
+either ``n`` and ``alpha`` (then H3, :math:`\alpha \le 22/35`, is checked and a
+:class:`~bounds.numerics.PaperAssumptionWarning` issued when it fails) or
+``n_alpha2``.  ``precision=None`` evaluates in float64 (log space throughout);
+an integer evaluates in mpmath with that many digits — the oracle the float
+path is tested against.
+
+Examples
+--------
+>>> from bounds import sizes, dame
+>>> law = sizes.poisson(5)
+>>> lb = dame.lower_bound(law, n_alpha2=500)
+>>> ub = dame.upper_bound(law, n_alpha2=500, constants="unit")
+>>> lb.argmax, ub.m_tilde
+(6, 5)
+>>> lb.value < ub.value
+True
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from functools import cached_property, lru_cache
+from typing import Sequence
+
+import mpmath
+import numpy as np
+import sympy as sp
+
+from .numerics import (
+    FLOAT,
+    backend,
+    last_true,
+    check_integer,
+    check_positive,
+    check_precision,
+    warn_assumption,
+    workdps,
+)
+from .sizes import SizeLaw, finite, point
+
+__all__ = [
+    "Constants",
+    "LowerBound",
+    "UpperBound",
+    "Curve",
+    "Corollary3",
+    "lower_bound",
+    "upper_bound",
+    "m_tilde",
+    "tau",
+    "curve",
+    "corollary3",
+    "asymptotic_rates",
+    "symbolic",
+]
+
+H3_ALPHA_MAX = sp.Rational(22, 35)
+_TIE = 1e-9  # float comparisons closer than this are re-decided in mpmath
+_TIE_DPS = 60
+
+
+# =========================================================================== constants
+
+
+@dataclass(frozen=True)
+class Constants:
+    r"""The universal constants :math:`c_1, \dots, c_5` of Theorems 1 and 2.
+
+    Values are kept exact (sympy numbers), so the mpmath path evaluates e.g.
+    :math:`c_1 = e^{-9}/16` to any precision.  Presets: ``Constants.paper()``
+    — :math:`(e^{-9}/16, 24, 1570, 8, 868.5)` from (S31) and (S146) — and
+    ``Constants.unit()`` (all 1, what the paper's Figure 1a appears to use).
+
+    Examples
+    --------
+    >>> Constants.paper().floats
+    (7.70...e-06, 24.0, 1570.0, 8.0, 868.5)
+    >>> Constants(1, 1, 1, 0, 1)
+    Traceback (most recent call last):
+    ...
+    ValueError: c4 must be a positive finite number, got 0
+    """
+
+    c1: sp.Expr
+    c2: sp.Expr
+    c3: sp.Expr
+    c4: sp.Expr
+    c5: sp.Expr
+    name: str = "custom"
+
+    def __post_init__(self):
+        for key in ("c1", "c2", "c3", "c4", "c5"):
+            raw = getattr(self, key)
+            try:
+                val = sp.nsimplify(raw) if isinstance(raw, str) else sp.sympify(raw)
+                num = float(val)
+            except (TypeError, ValueError, sp.SympifyError):
+                raise ValueError(f"{key} must be a positive finite number, got {raw!r}") from None
+            if not (math.isfinite(num) and num > 0):
+                raise ValueError(f"{key} must be a positive finite number, got {raw!r}")
+            object.__setattr__(self, key, val)
+        if float(self.c4) < 1:
+            warn_assumption(f"c4 = {float(self.c4):g} < 1: ln(c4·(√(m̃nα²) ∨ 1)) may be negative")
+
+    @classmethod
+    def paper(cls) -> "Constants":
+        """Explicit constants of the proofs: (S31) for c1, c2; (S146) for c3, c4, c5."""
+        return cls(sp.exp(-9) / 16, 24, 1570, 8, sp.Rational(1737, 2), name="paper")
+
+    @classmethod
+    def unit(cls) -> "Constants":
+        """All constants equal to 1."""
+        return cls(1, 1, 1, 1, 1, name="unit")
+
+    @cached_property
+    def floats(self) -> tuple[float, ...]:
+        """``(c1, …, c5)`` as float64."""
+        return tuple(float(c) for c in (self.c1, self.c2, self.c3, self.c4, self.c5))
+
+    def values(self, precision: int | None) -> tuple:
+        """``(c1, …, c5)`` on the requested path (float64, or mpf at the current precision)."""
+        if precision is None:
+            return self.floats
+        return tuple(mpmath.mpf(str(sp.N(c, precision + 10))) for c in (self.c1, self.c2, self.c3, self.c4, self.c5))
+
+    def describe(self) -> dict:
+        """The constants as plain data (exact forms as strings), for metadata files."""
+        return {"name": self.name, **{k: str(getattr(self, k)) for k in ("c1", "c2", "c3", "c4", "c5")}}
+
+
+def _constants(constants) -> Constants:
+    if isinstance(constants, Constants):
+        return constants
+    if constants == "paper":
+        return Constants.paper()
+    if constants == "unit":
+        return Constants.unit()
+    raise ValueError(f"constants must be 'paper', 'unit' or a Constants instance, got {constants!r}")
+
+
+# =========================================================================== inputs
+
+
+@dataclass(frozen=True)
+class _Privacy:
+    """The privacy budget: ``n`` users, level ``alpha``, and ``x = n α²``."""
+
+    n: int | None
+    alpha: float | None
+    n_alpha2: float
+
+    def exact(self):
+        """``x`` in mpmath at the current precision (exact in the given floats)."""
+        if self.n is None:
+            return mpmath.mpf(self.n_alpha2)
+        return self.n * mpmath.mpf(self.alpha) ** 2
+
+
+def _privacy(n, alpha, n_alpha2) -> _Privacy:
+    if n_alpha2 is not None:
+        if n is not None or alpha is not None:
+            raise ValueError("give either (n, alpha) or n_alpha2, not both")
+        return _Privacy(None, None, check_positive("n_alpha2", n_alpha2))
+    if n is None or alpha is None:
+        raise ValueError("give both n and alpha, or n_alpha2")
+    n = check_integer("n", n, minimum=2)
+    alpha = check_positive("alpha", alpha)
+    if alpha > float(H3_ALPHA_MAX):
+        warn_assumption(f"alpha = {alpha:g} > 22/35: hypothesis H3 of the DAME paper fails")
+    return _Privacy(n, alpha, n * alpha * alpha)
+
+
+def _law(sizes) -> SizeLaw:
+    if not isinstance(sizes, SizeLaw):
+        raise ValueError(f"sizes must be a law from bounds.sizes, got {sizes!r}")
+    return sizes
+
+
+# =========================================================================== results
+
+
+@dataclass(frozen=True)
+class LowerBound:
+    r"""Theorem 1's bound: ``value`` (float, or mpf), ``log_value`` and the maximiser ``argmax``.
+
+    ``argmax`` is an ``int`` (the smallest maximiser over :math:`\{0\} \cup \mathrm{supp}(M)`),
+    or ``math.inf`` when the supremum is the limit :math:`a \to \infty` (eq. (13)) and is
+    not attained.
+    """
+
+    value: float
+    log_value: float
+    argmax: int | float
+    sizes: SizeLaw
+    n_alpha2: float
+    n: int | None
+    alpha: float | None
+    constants: Constants
+    precision: int | None
+
+
+@dataclass(frozen=True)
+class UpperBound:
+    r"""Theorem 2's bound: ``value``, ``log_value``, the effective size ``m_tilde`` and
+    ``capped`` (whether the ``∧ 4`` is active)."""
+
+    value: float
+    log_value: float
+    m_tilde: int
+    capped: bool
+    sizes: SizeLaw
+    n_alpha2: float
+    n: int | None
+    alpha: float | None
+    constants: Constants
+    precision: int | None
+
+
+# =========================================================================== Theorem 1
+
+
+def _lb_candidates(law: SizeLaw, x: np.ndarray, c: Constants) -> np.ndarray:
+    r"""The values of ``a >= 1`` among which the maximum of eq. (10) lies, for every ``x``.
+
+    Write :math:`P(a) = P(m > a)`, :math:`S(a) = E[\sqrt m\,\mathbb 1\{m \le a\}]` and
+    :math:`\ell(a) = \log LB(a)`.  Let :math:`a_0 = \min\{a : x S(a)^2 \ge 1\}`.
+
+    * For :math:`a < a_0` the denominator is 1, so :math:`\ell` is non-decreasing.
+    * For :math:`a \ge a_0`, with :math:`p = M(a+1)` and :math:`\log(1+u) \ge u/(1+u)`,
+
+      .. math:: \ell(a+1) - \ell(a) = c_2 x\,p\,(P(a) + P(a+1)) - 2\log\!\Big(1 + \tfrac{\sqrt{a+1}\,p}{S(a)}\Big)
+                \le 2p\Big(c_2 x P(a) - \tfrac{\sqrt{a+1}}{S(a+1)}\Big),
+
+      and :math:`S(a+1) \le E\sqrt m \le \sqrt{E m}` (Jensen).  So :math:`\ell` is
+      non-increasing from :math:`a_{stop} = \min\{a : c_2 x P(a) \le \sqrt{(a+1)/E m}\}`
+      on (the condition, once true, stays true).  Markov's inequality gives
+      :math:`a_{stop} + 1 \le (c_2 x)^{2/3} E m`.
+
+    Hence the maximum over :math:`a \ge a_{stop}` is at :math:`a_{stop}` when
+    :math:`a_0 \le a_{stop}`, at :math:`a_0 - 1` or :math:`a_0` otherwise, and is the limit
+    :math:`a \to \infty` (value :math:`c_1`) when :math:`a_0 = \infty`.  Candidates: every
+    support point up to :math:`a_{stop}`, :math:`a_0 - 1, a_0` (with a margin of 2 against
+    rounding), and for a finite support its largest point.  For a tabulated infinite
+    support, :math:`S` beyond the table differs from :math:`E\sqrt m` by less than the
+    table tolerance, so :math:`a_0` beyond the table is treated as infinite.
+    """
+    c2 = c.floats[1]
+    mean = float(law.mean())
+    logx = np.log(x)
+    half_log_mean = 0.5 * math.log(mean)
+
+    def running(a):  # true for a < a_stop (a margin of 1e-9 against rounding)
+        return math.log(c2) + logx + law._log_sf(a, None) > 0.5 * np.log(a + 1.0) - half_log_mean - 1e-9
+
+    hi_stop = np.ceil(np.exp((2.0 / 3.0) * (math.log(c2) + logx)) * mean).astype(np.int64) + 1
+    hi_stop = np.minimum(hi_stop, min(law.support_max, 2**62))
+    a_stop = last_true(running, np.zeros_like(hi_stop), hi_stop) + 1
+
+    end = law._search_end()
+    ones = np.ones_like(hi_stop)
+    last_below = last_true(lambda a: logx + 2 * law._log_partial_sqrt(a, None) < 0, ones, ones * end)
+    a0 = np.where(last_below < end, last_below + 1, -1)  # -1: x S(a)^2 < 1 for every a
+
+    extra = [int(law.support_max)] if law.is_finite else []
+    for v in np.unique(a0[a0 > 0]):
+        extra.extend(range(max(int(v) - 2, 1), int(v) + 2))
+    cand = np.union1d(law._candidate_points(int(np.max(a_stop)) + 2), np.asarray(extra, dtype=np.int64))
+    return cand[cand <= law.support_max]
+
+
+def _log_lb_terms(law: SizeLaw, a: np.ndarray, x, c_vals, precision):
+    """log of eq. (10)'s term at each candidate ``a`` (broadcast against ``x``)."""
+    be = backend(precision)
+    c1, c2 = c_vals[0], c_vals[1]
+    logx = be.log(x)
+    lsf = law._log_sf(a, precision)
+    lps = law._log_partial_sqrt(a, precision)
+    expo = c2 * x * be.exp(2 * lsf)
+    den = np.maximum(logx + 2 * lps, 0)
+    return be.log(c1) - expo - den
+
+
+def _lower_many(law, x: np.ndarray, c: Constants):
+    """Float64 eq. (10) for an array of ``x``: (log values, argmax)."""
+    cand = _lb_candidates(law, x, c)
+    c_vals = c.floats
+    with np.errstate(over="ignore"):
+        terms = _log_lb_terms(law, cand, x[:, None], c_vals, None)
+    cols = [np.log(c_vals[0]) - c_vals[1] * x, *terms.T]
+    labels = [0, *cand.tolist()]
+    if not law.is_finite:
+        cols.append(np.log(c_vals[0]) - np.maximum(np.log(x) + 2 * math.log(float(law.sqrt_mean())), 0))
+        labels.append(math.inf)
+    table = np.column_stack(cols)
+    idx = np.argmax(table, axis=1)
+    return table[np.arange(len(x)), idx], [labels[i] for i in idx]
+
+
+def _lower_mp(law, priv: _Privacy, c: Constants, precision: int):
+    cand = _lb_candidates(law, np.array([priv.n_alpha2]), c)
+    with mpmath.workdps(precision):
+        x = priv.exact()
+        cv = c.values(precision)
+        terms = list(_log_lb_terms(law, cand, x, cv, precision))
+        vals = [mpmath.log(cv[0]) - cv[1] * x, *terms]
+        labels = [0, *cand.tolist()]
+        if not law.is_finite:
+            vals.append(mpmath.log(cv[0]) - max(mpmath.log(x) + 2 * mpmath.log(law.sqrt_mean(precision=precision)), 0))
+            labels.append(math.inf)
+        best = max(range(len(vals)), key=lambda i: (vals[i], -i))
+        return vals[best], labels[best]
+
+
+def lower_bound(sizes, *, n=None, alpha=None, n_alpha2=None, constants="paper", precision=None) -> LowerBound:
+    r"""Theorem 1: lower bound on the worst-case risk :math:`R_{\alpha,n,M}`.
+
+    .. math::
+
+        R_{\alpha,n,M} \ge \max_{a \in \mathbb{N}}
+        \frac{c_1 \exp\!\big(-c_2\, n\alpha^2\, P(m > a)^2\big)}
+             {\big(n\alpha^2\, E[\sqrt m\,\mathbb 1\{m \le a\}]^2\big) \vee 1}
+
+    Source: ``001_ac3274d7ce9a5d72.txt``, eq. (10); paper constants from (S31):
+    :math:`c_1 = e^{-9}/16`, :math:`c_2 = 24`.  Both :math:`P(m>a)` and the
+    truncated moment are step functions of ``a`` changing only at support points,
+    so the maximum is taken exactly over :math:`\{0\} \cup \mathrm{supp}(M)`, restricted
+    by a proven monotonicity argument (see ``_lb_candidates``) to a finite set; for an
+    infinite support the limit :math:`a \to \infty` is a candidate too (``argmax = inf``).
+
+    Parameters
+    ----------
+    sizes : SizeLaw
+        The law :math:`M` of the dataset size (``bounds.sizes``).
+    n, alpha : int, float, optional
+        Number of users and the LDP level; or give ``n_alpha2`` instead.
+    n_alpha2 : float, optional
+        :math:`n\alpha^2`.
+    constants : {"paper", "unit"} or Constants
+    precision : int, optional
+        mpmath digits; ``None`` for float64.
+
+    Returns
+    -------
+    LowerBound
+
+    Examples
+    --------
+    >>> from bounds import sizes
+    >>> lb = lower_bound(sizes.point(100), n_alpha2=10.0, constants="unit")
+    >>> lb.argmax, round(lb.value, 12)  # max(e^-10, 1/(10·100)) at a = 100
+    (100, 0.001)
+    """
+    law = _law(sizes)
+    priv = _privacy(n, alpha, n_alpha2)
+    c = _constants(constants)
+    precision = check_precision(precision)
+    if precision is None:
+        logv, arg = _lower_many(law, np.array([priv.n_alpha2]), c)
+        logv, arg = float(logv[0]), arg[0]
+        value = math.exp(logv) if logv > -745.2 else 0.0
+    else:
+        logv, arg = _lower_mp(law, priv, c, precision)
+        with mpmath.workdps(precision):
+            value = mpmath.exp(logv)
+    return LowerBound(value, logv, arg, law, priv.n_alpha2, priv.n, priv.alpha, c, precision)
+
+
+# =========================================================================== Theorem 2
+
+
+def _log_phi(a, logx, c_vals, precision):
+    r"""log φ(a) of Theorem 2 (``+inf`` where :math:`\log y \le 0`)."""
+    be = backend(precision)
+    c4, c5 = c_vals[3], c_vals[4]
+    ly = be.log(c4) + np.maximum(be.log(a) + logx, 0)
+    safe = np.where(ly > 0, ly, 1)
+    out = be.log(c5) - logx + be.log(safe - be.log(safe))
+    return np.where(ly > 0, out, np.inf)
+
+
+def _condition(law, a, logx, c_vals, precision):
+    r"""Theorem 2's condition :math:`P(m \ge a)^2 \ge \varphi(a) \wedge 1` and its margin.
+
+    Where :math:`\varphi(a) \ge 1` the condition is :math:`P(m \ge a) = 1`, decided
+    exactly as ``a <= min supp(M)``.  Returns ``(holds, margin)``; ``margin`` is the
+    log-space distance to the decision boundary (small ⇒ re-decide at higher precision).
+    """
+    lphi = _log_phi(a, logx, c_vals, precision)
+    big = lphi >= 0
+    lp = law._log_ge(a, precision)
+    safe_phi = np.where(big, 0, lphi)
+    d = 2 * lp - safe_phi
+    holds = np.where(big, a <= law.support_min, d >= 0)
+    margin = np.where(big, np.abs(lphi), np.minimum(np.abs(d), np.abs(lphi)))
+    return holds.astype(bool), margin
+
+
+def _condition_float(law, a, x_float, x_exact, c: Constants):
+    """Float64 decision with an mpmath re-decision where it is within rounding of a tie."""
+    a = np.asarray(a, dtype=np.int64)
+    with np.errstate(over="ignore"):
+        holds, margin = _condition(law, a, np.log(x_float), c.floats, None)
+    holds = np.array(holds, dtype=bool)
+    close = np.asarray(margin, dtype=float) < _TIE * (1 + np.abs(np.log(x_float)))
+    for i in np.flatnonzero(close):
+        with mpmath.workdps(_TIE_DPS):
+            h, _ = _condition(law, a[i : i + 1], mpmath.log(x_exact[i]), c.values(_TIE_DPS), _TIE_DPS)
+        holds[i] = bool(h[0])
+    return holds
+
+
+def _m_tilde_many(law: SizeLaw, x: np.ndarray, x_exact: list, c: Constants) -> np.ndarray:
+    r"""Exact :math:`\tilde m` for each ``x`` (see :func:`m_tilde`)."""
+    c1, c2, c3, c4, c5 = c.floats
+    e = math.e
+    idx_all = np.arange(len(x))
+
+    def cond(a, idx=idx_all):
+        return _condition_float(law, a, x[idx], [x_exact[i] for i in idx], c)
+
+    # region B: y = c4 (a x ∨ 1) >= e, where φ is increasing and ψ non-increasing
+    if c4 >= e:
+        a_b = np.ones(len(x), dtype=np.int64)
+    else:
+        with np.errstate(over="ignore"):
+            a_b = np.maximum(1, np.ceil(e / (c4 * x))).astype(float)
+        if np.any(a_b > 2**62):
+            raise ValueError("n_alpha2 is too small for the constants: the search range overflows")
+        a_b = a_b.astype(np.int64)
+    # in B, φ >= c5/x, and Markov gives P(m >= a) <= E[m]/a: the condition fails beyond hi
+    mean = float(law.mean())
+    hi = np.floor(mean * np.sqrt(np.maximum(x / c5, 1.0))) + 1
+    hi = np.minimum(hi, law.support_max if law.is_finite else 2**62).astype(np.int64)
+    hi = np.maximum(hi, a_b)
+    in_b = cond(a_b)
+    out = np.empty(len(x), dtype=np.int64)
+    if np.any(in_b):
+        sel = np.flatnonzero(in_b)
+        found = last_true(lambda a: cond(a, sel), a_b[sel], hi[sel])
+        assert np.all(found >= a_b[sel]), "the condition must hold at the bracket's start"
+        out[sel] = found
+    # region A = [1, a_b - 1] (only when c4 < e): φ >= c5/x there
+    for i in np.flatnonzero(~in_b):
+        top = int(a_b[i]) - 1
+        if c5 / x[i] >= 1:  # φ >= 1 on A: the condition is P(m >= a) = 1
+            out[i] = min(law.support_min, top)
+            continue
+        if top > 10**7:
+            raise ValueError("the constants' non-monotone window for φ is too long to scan")
+        a = np.arange(1, top + 1, dtype=np.int64)
+        ok = cond(a, np.full(top, i))
+        out[i] = int(a[ok].max())
+    return out
+
+
+def m_tilde(sizes, *, n=None, alpha=None, n_alpha2=None, constants="paper") -> int:
+    r"""Theorem 2's effective dataset size :math:`\tilde m`, exactly.
+
+    .. math::
+
+        \varphi(a) = \frac{c_5}{n\alpha^2}\log\frac{y}{\log y},\quad y = c_4\,(a\,n\alpha^2 \vee 1),
+        \qquad \tilde m = \max\{a \in \mathbb N^* : P(m \ge a)^2 \ge \varphi(a) \wedge 1\}
+
+    Source: ``001_ac3274d7ce9a5d72.txt``, Theorem 2 and eq. (12); paper constants
+    :math:`c_4 = 8`, :math:`c_5 = 868.5 = 579 \cdot 3/2` (S146).
+
+    Search.  Where :math:`y \ge e`, :math:`y/\log y` increases, so
+    :math:`\psi(a) = P(m \ge a)^2 - \varphi(a) \wedge 1` is non-increasing and a
+    bisection over the integers is exact; it is bracketed by Markov's inequality
+    (:math:`\varphi \ge c_5/(n\alpha^2)` there, so :math:`a \le E[m]\sqrt{(n\alpha^2/c_5) \vee 1}`).
+    With :math:`c_4 < e` (e.g. ``"unit"``) the window :math:`y < e` is handled
+    explicitly: :math:`\varphi = +\infty` where :math:`\log y \le 0`, :math:`\varphi > c_5/(n\alpha^2)`
+    where :math:`1 < y < e` (non-monotone); it is scanned.  Where
+    :math:`\varphi \ge 1` the condition is :math:`P(m \ge a) = 1`, decided exactly
+    (``a <= min supp M``); float comparisons within ``1e-9`` of a tie are re-decided
+    in mpmath at 60 digits.  :math:`a = 1` always qualifies, so :math:`\tilde m \ge 1`.
+
+    Examples
+    --------
+    >>> from bounds import sizes
+    >>> m_tilde(sizes.point(50), n_alpha2=1e6)
+    50
+    >>> m_tilde(sizes.poisson(5), n_alpha2=500)  # paper constants: φ(a) > 1
+    1
+    """
+    law = _law(sizes)
+    priv = _privacy(n, alpha, n_alpha2)
+    c = _constants(constants)
+    with mpmath.workdps(_TIE_DPS):
+        exact = [priv.exact()]
+    return int(_m_tilde_many(law, np.array([priv.n_alpha2]), exact, c)[0])
+
+
+def _log_upper(law, m, x, c_vals, precision):
+    """log of eq. (11) before the cap, and the log-factor L = ln(c4 (√(m x) ∨ 1))."""
+    be = backend(precision)
+    c3, c4 = c_vals[2], c_vals[3]
+    logx = be.log(x)
+    lfac = be.log(c4) + np.maximum(0.5 * (be.log(m) + logx), 0)
+    ld = law._log_sqrt_min(np.asarray(m, dtype=np.int64), precision)
+    safe = np.where(lfac > 0, lfac, 1)
+    core = be.log(c3) + be.log(safe) - logx - 2 * ld
+    return core, lfac, ld
+
+
+def _upper_value(core, lfac, ld, x, c_vals, precision):
+    """(value, log_value, capped) of eq. (11) from its parts; handles ``L <= 0``."""
+    be = backend(precision)
+    log4 = be.log(4)
+    if lfac > 0:
+        capped = bool(core >= log4)
+        logv = log4 if capped else core
+        value = be.exp(logv)
+        return (float(value) if precision is None else _scalar(value)), (float(logv) if precision is None else _scalar(logv)), capped
+    warn_assumption("ln(c4·(√(m̃nα²) ∨ 1)) <= 0: the upper bound (11) is not positive for these constants")
+    value = c_vals[2] * lfac / (x * be.exp(2 * ld))
+    value = np.minimum(value, 4)
+    return (float(value) if precision is None else _scalar(value)), -math.inf if precision is None else mpmath.ninf, False
+
+
+def _scalar(v):
+    return v[()] if isinstance(v, np.ndarray) else v
+
+
+def upper_bound(sizes, *, n=None, alpha=None, n_alpha2=None, constants="paper", precision=None) -> UpperBound:
+    r"""Theorem 2: DAME's upper bound on the worst-case risk.
+
+    .. math::
+
+        R_{\alpha,n,M} \le \frac{c_3 \ln\!\big(c_4(\sqrt{\tilde m\, n\alpha^2} \vee 1)\big)}
+                               {n\alpha^2\; E\big[\sqrt{m \wedge \tilde m}\big]^2} \wedge 4
+
+    Source: ``001_ac3274d7ce9a5d72.txt``, eq. (11), :math:`\tilde m` from Theorem 2 /
+    eq. (12) (see :func:`m_tilde`); paper constants :math:`c_3 = 1570 = 14^2\cdot 4\cdot 2 + 2`,
+    :math:`c_4 = 8`, :math:`c_5 = 868.5` (S146).  **Canonical choice**: the denominator
+    is :math:`E[\sqrt{m \wedge \tilde m}]` as in eq. (9) and (S34)/(S146); eq. (11) as
+    printed reads :math:`E(\sqrt m \wedge \tilde m)` (formula sheet §1.2).
+
+    If :math:`\ln(c_4(\sqrt{\tilde m n\alpha^2} \vee 1)) \le 0` (possible only for
+    :math:`c_4 \le 1`, e.g. ``"unit"`` with :math:`\tilde m n\alpha^2 \le 1`), the
+    formula is not positive: its value is returned, ``log_value = -inf``, and a
+    :class:`~bounds.numerics.PaperAssumptionWarning` is issued.
+
+    Examples
+    --------
+    >>> from bounds import sizes
+    >>> ub = upper_bound(sizes.point(100), n_alpha2=1e4, constants="unit")
+    >>> ub.m_tilde, round(ub.value, 12)  # ln(1000) / (1e4 · 100)
+    (100, 6.907755279e-06)
+    """
+    law = _law(sizes)
+    priv = _privacy(n, alpha, n_alpha2)
+    c = _constants(constants)
+    precision = check_precision(precision)
+    m = m_tilde(law, n_alpha2=priv.n_alpha2, constants=c) if priv.n is None else m_tilde(
+        law, n=priv.n, alpha=priv.alpha, constants=c
+    )
+    if precision is None:
+        x, cv = priv.n_alpha2, c.floats
+        core, lfac, ld = _log_upper(law, m, x, cv, None)
+        value, logv, capped = _upper_value(float(core), float(lfac), float(ld), x, cv, None)
+    else:
+        with mpmath.workdps(precision):
+            x, cv = priv.exact(), c.values(precision)
+            core, lfac, ld = _log_upper(law, m, x, cv, precision)
+            value, logv, capped = _upper_value(_scalar(core), _scalar(lfac), _scalar(ld), x, cv, precision)
+    return UpperBound(value, logv, m, capped, law, priv.n_alpha2, priv.n, priv.alpha, c, precision)
+
+
+def tau(m_tilde: int, *, n=None, alpha=None, n_alpha2=None) -> float:
+    r"""Half-width :math:`\tau` of DAME's localisation bins, eq. (4).
+
+    .. math:: \tau = \sqrt{\frac{2\log\!\big(8(\sqrt{\tilde m\, n\alpha^2} \vee 1)\big)}{\tilde m}}
+
+    Source: ``001_ac3274d7ce9a5d72.txt``, eq. (4) (Algorithm 1).
+
+    Examples
+    --------
+    >>> round(tau(1, n_alpha2=0.5), 6)  # sqrt(2 ln 8)
+    2.039334
+    """
+    m = check_integer("m_tilde", m_tilde, minimum=1)
+    x = _privacy(n, alpha, n_alpha2).n_alpha2
+    return math.sqrt(2 * (math.log(8) + max(0.5 * (math.log(m) + math.log(x)), 0.0)) / m)
+
+
+# =========================================================================== curves
+
+
+@dataclass(frozen=True)
+class Curve:
+    """Both bounds along a grid (of ``nα²``, or of laws): arrays of equal length."""
+
+    n_alpha2: np.ndarray
+    lower: np.ndarray
+    log_lower: np.ndarray
+    argmax: np.ndarray  # float: integers, or inf
+    upper: np.ndarray
+    log_upper: np.ndarray
+    m_tilde: np.ndarray
+    laws: tuple
+    constants: Constants
+
+
+def curve(sizes, *, n_alpha2, constants="paper") -> Curve:
+    r"""Theorems 1 and 2 along a grid, vectorised over :math:`n\alpha^2`.
+
+    ``sizes`` is one law (then ``n_alpha2`` may be an array: the Figure 1a bottom
+    panel) or a sequence of laws (then ``n_alpha2`` is a scalar or an array of the
+    same length: the Figure 1a top panels).  Values are those of
+    :func:`lower_bound` and :func:`upper_bound` (float64 path).
+
+    .. math:: \big(LB(M_i, x_i),\ UB(M_i, x_i)\big)_{i}, \quad \text{eqs. (10) and (11)}
+
+    Source: ``001_ac3274d7ce9a5d72.txt`` §4.2, Figure 1a.
+
+    Examples
+    --------
+    >>> from bounds import sizes
+    >>> cv = curve(sizes.poisson(5), n_alpha2=[1e2, 1e4, 1e6], constants="unit")
+    >>> cv.m_tilde.tolist()
+    [1, 8, 14]
+    >>> bool(np.all(np.diff(cv.upper) < 0))
+    True
+    """
+    c = _constants(constants)
+    laws = (sizes,) if isinstance(sizes, SizeLaw) else tuple(sizes)
+    for law in laws:
+        _law(law)
+    xs = np.atleast_1d(np.asarray(n_alpha2, dtype=float))
+    for v in xs:
+        check_positive("n_alpha2", v)
+    if len(laws) == 1:
+        pairs = [(laws[0], xs)]
+    elif xs.size == 1:
+        pairs = [(law, xs) for law in laws]
+    elif xs.size == len(laws):
+        pairs = [(law, xs[i : i + 1]) for i, law in enumerate(laws)]
+    else:
+        raise ValueError(f"{len(laws)} laws and {xs.size} values of n_alpha2 do not pair up")
+    cols = {k: [] for k in ("x", "ll", "arg", "lu", "mt", "law")}
+    cv = c.floats
+    for law, x in pairs:
+        ll, arg = _lower_many(law, x, c)
+        with mpmath.workdps(_TIE_DPS):
+            exact = [mpmath.mpf(v) for v in x]
+        mt = _m_tilde_many(law, x, exact, c)
+        lu = []
+        for xi, mi in zip(x, mt):
+            core, lfac, ld = _log_upper(law, int(mi), xi, cv, None)
+            lu.append(_upper_value(float(core), float(lfac), float(ld), xi, cv, None)[1])
+        cols["x"].append(x)
+        cols["ll"].append(ll)
+        cols["arg"].append(np.asarray(arg, dtype=float))
+        cols["lu"].append(np.asarray(lu))
+        cols["mt"].append(mt)
+        cols["law"].extend([law] * len(x))
+    ll = np.concatenate(cols["ll"])
+    lu = np.concatenate(cols["lu"])
+    with np.errstate(under="ignore"):
+        return Curve(
+            np.concatenate(cols["x"]), np.exp(ll), ll, np.concatenate(cols["arg"]),
+            np.exp(lu), lu, np.concatenate(cols["mt"]), tuple(cols["law"]), c,
+        )
+
+
+# =========================================================================== Corollary 3
+
+
+@dataclass(frozen=True)
+class Corollary3:
+    r"""Regime of Corollary 3 / Table 2 for :math:`M(1) = 1-\rho,\ M(m) = \rho`.
+
+    ``regime`` is ``"m_tilde=1"``, ``"m_tilde=a"`` (``2 <= m_tilde < m``) or
+    ``"m_tilde=m"``; ``rate`` is the order inside Corollary 3's :math:`O(\cdot)`
+    (logarithms kept, constants dropped); ``table2_rate`` is Table 2's entry
+    :math:`((\rho\sqrt{\tilde m} + 1 - \rho)^2 n\alpha^2)^{-1}` (logarithms dropped).
+    """
+
+    regime: str
+    m_tilde: int
+    rate: float
+    table2_rate: float
+    rho: float
+    m: int
+    n_alpha2: float
+
+
+def corollary3(m: int, rho: float, *, n=None, alpha=None, n_alpha2=None, constants="paper") -> Corollary3:
+    r"""Corollary 3: DAME's rate for the two-point law :math:`M(1) = 1-\rho,\ M(m) = \rho`.
+
+    .. math::
+
+        R = O\!\left(\frac{\log(\tilde m\, n\alpha^2)}{n\alpha^2\,((1-\rho) + \rho\sqrt{\tilde m})^2}\right),
+        \quad \tilde m = \begin{cases} m & \rho^2 \ge \varphi(m)\\
+        a & \rho^2 \in [\varphi(a), \varphi(a+1)),\ 2 \le a < m \\ 1 & \text{otherwise}\end{cases}
+
+    with, in the middle regime, the extra :math:`\wedge\, e^{-\rho^2 n\alpha^2/c_5}/\rho^2`.
+    Source: ``001_ac3274d7ce9a5d72.txt``, Corollary 3 and Table 2.  The corollary assumes
+    :math:`n\alpha^2 \ge 1` (warned otherwise); :math:`\tilde m` is computed exactly by
+    :func:`m_tilde` on the two-point law.
+
+    Examples
+    --------
+    >>> r = corollary3(100, 1.0, n_alpha2=1e6, constants="unit")
+    >>> r.regime, r.m_tilde
+    ('m_tilde=m', 100)
+    """
+    m = check_integer("m", m, minimum=2)
+    if not (0 <= rho <= 1) or math.isnan(rho):
+        raise ValueError(f"rho must be in [0, 1], got {rho!r}")
+    priv = _privacy(n, alpha, n_alpha2)
+    x = priv.n_alpha2
+    if x < 1:
+        warn_assumption(f"n_alpha2 = {x:g} < 1: Corollary 3 assumes nα² >= 1")
+    c = _constants(constants)
+    law = point(1) if rho == 0 else point(m) if rho == 1 else finite({1: 1 - rho, m: rho})
+    mt = m_tilde(law, n_alpha2=x, constants=c)
+    shape = ((1 - rho) + rho * math.sqrt(mt)) ** 2
+    rate = math.log(max(mt * x, math.e)) / (x * shape)
+    if mt == 1:
+        regime = "m_tilde=1"
+    elif mt == m:
+        regime = "m_tilde=m"
+    else:
+        regime = "m_tilde=a"
+        rate = min(rate, math.exp(-rho * rho * x / c.floats[4]) / (rho * rho))
+    return Corollary3(regime, mt, rate, 1 / (x * shape), rho, m, x)
+
+
+# =========================================================================== symbolic forms
+
+
+@lru_cache(maxsize=None)
+def symbolic() -> dict:
+    r"""The paper's formulas as sympy expressions, keyed by name.
+
+    Symbols: ``x`` (:math:`n\alpha^2`), ``a``, ``m_t`` (:math:`\tilde m`), ``P`` (a
+    probability), ``S`` (a truncated moment), ``E`` (:math:`E\sqrt m`), ``c1..c5``.
+
+    .. math::
+
+        \text{lower\_term} = \frac{c_1 e^{-c_2 x P^2}}{\max(x S^2, 1)},\quad
+        \varphi = \frac{c_5}{x}\log\frac{y}{\log y},\quad
+        \text{upper} = \min\!\Big(\frac{c_3\ln(c_4\max(\sqrt{\tilde m x}, 1))}{x S^2}, 4\Big),
+
+        \tau = \sqrt{2\log(8\max(\sqrt{\tilde m x},1))/\tilde m},\quad
+        \text{rate\_13} = \frac{1}{x E^2},\quad \text{rate\_14} = \frac{\log x}{x E^2}
+
+    Source: ``001_ac3274d7ce9a5d72.txt`` eqs. (4), (10), (11), (12), (13), (14).
+
+    Examples
+    --------
+    >>> symbolic()["rate_14"]
+    log(x)/(E**2*x)
+    """
+    x, a, m_t, P, S, E = sp.symbols("x a m_t P S E", positive=True)
+    c1, c2, c3, c4, c5 = sp.symbols("c1:6", positive=True)
+    y = c4 * sp.Max(a * x, 1)
+    return {
+        "lower_term": c1 * sp.exp(-c2 * x * P**2) / sp.Max(x * S**2, 1),
+        "phi": c5 / x * sp.log(y / sp.log(y)),
+        "upper": sp.Min(c3 * sp.log(c4 * sp.Max(sp.sqrt(m_t * x), 1)) / (x * S**2), 4),
+        "tau": sp.sqrt(2 * sp.log(8 * sp.Max(sp.sqrt(m_t * x), 1)) / m_t),
+        "rate_13": 1 / (x * E**2),
+        "rate_14": sp.log(x) / (x * E**2),
+    }
+
+
+@lru_cache(maxsize=None)
+def _rates_numeric():
+    x, E = sp.symbols("x E", positive=True)
+    f = symbolic()
+    return sp.lambdify((x, E), [f["rate_13"], f["rate_14"]], "numpy")
+
+
+def asymptotic_rates(sizes, *, n_alpha2) -> tuple[np.ndarray, np.ndarray]:
+    r"""The asymptotic rates (13) and (14) (without constants) along ``n_alpha2``.
+
+    .. math:: \text{(13)}\ \frac{1}{n\alpha^2 E[\sqrt m]^2}, \qquad
+              \text{(14)}\ \frac{\log(n\alpha^2)}{n\alpha^2 E[\sqrt m]^2}
+
+    Source: ``001_ac3274d7ce9a5d72.txt`` eqs. (13)–(14) (lambdified once from :func:`symbolic`).
+
+    Examples
+    --------
+    >>> from bounds import sizes
+    >>> lo, up = asymptotic_rates(sizes.point(4), n_alpha2=[1.0, 100.0])
+    >>> lo.tolist()
+    [0.25, 0.0025]
+    """
+    law = _law(sizes)
+    xs = np.atleast_1d(np.asarray(n_alpha2, dtype=float))
+    for v in xs:
+        check_positive("n_alpha2", v)
+    r13, r14 = _rates_numeric()(xs, float(law.sqrt_mean()))
+    return np.asarray(r13, dtype=float), np.asarray(r14, dtype=float)

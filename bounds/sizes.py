@@ -1,0 +1,1093 @@
+r"""Laws :math:`M` of the dataset size on :math:`\mathbb{N}^* = \{1, 2, \dots\}`.
+
+Every quantity the DAME bounds need is a functional of the law :math:`M` of a
+user's dataset size :math:`m` (Pla, Richard, Vono, ``001_ac3274d7ce9a5d72.txt``,
+Theorems 1 and 2, eqs. (10)–(12)):
+
+.. math::
+
+    P(m \ge a),\quad P(m > a),\quad E[\sqrt{m \wedge a}],\quad
+    E[\sqrt{m}\,\mathbb{1}\{m \le a\}],\quad E[m].
+
+Each law answers these exactly, vectorised over ``a``, in float64 (computed in
+log space, so masses near ``1e-300`` keep their relative accuracy) and in
+mpmath at a requested number of digits (``precision=``).
+
+**Tables and tails.**  Sums over the support are tabulated on ``1..K``.  A law
+with infinite support is cut at the smallest ``K`` for which a *proven* upper
+bound on the neglected functional,
+
+.. math:: E[\sqrt{m}\,\mathbb{1}\{m > K\}] \le \frac{E[m\,\mathbb{1}\{m > K\}]}{\sqrt{K+1}},
+
+is below ``tol`` (``1e-20`` in float64, ``10^{-(d+5)}`` at ``d`` digits);
+:math:`E[m\,\mathbb{1}\{m>K\}]` is in closed form for every family (Poisson:
+:math:`\lambda P(X \ge K)`; binomial: :math:`Np\,P(\mathrm{Bin}(N-1,p) \ge K)`;
+geometric: :math:`q^K(K + 1/p)`) and a moment bound for :func:`from_scipy`.
+Since :math:`E[\sqrt m] \ge 1`, ``tol`` is also a relative error.  Tail
+probabilities :math:`P(m > a)` never use the cut: they come from each family's
+closed-form survival function.  :func:`zipf` needs no table at all (Hurwitz
+zeta closed forms).
+
+Examples
+--------
+>>> from bounds import sizes
+>>> law = sizes.poisson(5)
+>>> float(law.prob_ge(1)), round(float(law.mean()), 6)
+(1.0, 5.033918)
+>>> law.sqrt_min_mean([1, 4, 10**6]).round(6)
+array([1.      , 1.934839, 2.189047])
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from fractions import Fraction
+from functools import cached_property, reduce
+from typing import Callable, Mapping, Sequence
+
+import mpmath
+import numpy as np
+from scipy import special, stats
+
+from .numerics import (
+    FLOAT,
+    MPMATH,
+    backend,
+    check_integer,
+    check_positive,
+    check_precision,
+    log1mexp,
+    workdps,
+)
+
+__all__ = [
+    "SizeLaw",
+    "poisson",
+    "binomial",
+    "uniform",
+    "finite",
+    "point",
+    "geometric",
+    "zipf",
+    "empirical",
+    "from_scipy",
+    "parse",
+]
+
+FLOAT_TOL = 1e-20
+MAX_TABLE = 50_000_000
+LOG_HALF = math.log(0.5)
+
+
+def _mp_tol(precision: int) -> float:
+    return max(10.0 ** (-(precision + 5)), 1e-300)
+
+
+@dataclass(frozen=True)
+class _Table:
+    """Support points ``1..K`` (or a finite support) with cumulative log-sums."""
+
+    points: np.ndarray  # int64, increasing
+    log_pmf: np.ndarray  # float64 or object (mpf)
+    log_cum_pmf: np.ndarray  # log P(m <= points[i])
+    log_cum_sqrt: np.ndarray  # log E[sqrt(m) 1{m <= points[i]}]
+    end: int  # K: the table covers every support point <= K
+
+
+class SizeLaw(ABC):
+    r"""A law :math:`M` on :math:`\mathbb{N}^*` (abstract base; use the constructors).
+
+    Public queries take ``a`` (integer or integer array, any sign) and an optional
+    ``precision`` (mpmath digits; ``None`` for float64) and return an array of
+    the shape of ``a`` (float64, or ``object`` holding ``mpf``); a scalar ``a``
+    gives a 0-d result.  The ``log_*`` variants return natural logarithms
+    (``-inf`` for zero).
+    """
+
+    name: str
+    params: tuple
+
+    # ---- what a concrete law provides --------------------------------------------------
+    support_min: int
+    support_max: float  # int, or math.inf
+
+    @abstractmethod
+    def _logpmf(self, k: np.ndarray) -> np.ndarray: ...
+
+    @abstractmethod
+    def _logsf(self, a: np.ndarray) -> np.ndarray:
+        """log P(m > a), float64, for integer arrays ``a >= 0``."""
+
+    @abstractmethod
+    def _mp_logpmf(self, k: int): ...
+
+    @abstractmethod
+    def _mp_sf(self, a: int):
+        """P(m > a) in mpmath, ``a >= 0``."""
+
+    @abstractmethod
+    def _mean(self, precision: int | None): ...
+
+    def _tail_sqrt_bound(self, K: int) -> float:
+        """Upper bound on ``E[sqrt(m) 1{m > K}]`` (infinite supports only)."""
+        raise NotImplementedError
+
+    # ---- representation ------------------------------------------------------------------
+    def __repr__(self) -> str:
+        args = ", ".join(f"{k}={v!r}" for k, v in self.params)
+        return f"{self.name}({args})"
+
+    def describe(self) -> dict:
+        """The law as plain data (name and parameters), for metadata files."""
+        return {"law": self.name, **{k: _plain(v) for k, v in self.params}}
+
+    # ---- tables ----------------------------------------------------------------------------
+    def _table_end(self, tol: float) -> int:
+        if math.isfinite(self.support_max) and self.support_max - self.support_min <= 1_000_000:
+            return int(self.support_max)
+        lo = max(self.support_min, 1)
+        hi = max(lo, 16)
+        while self._tail_sqrt_bound(hi) > tol:
+            lo, hi = hi, 2 * hi
+            if hi > MAX_TABLE:
+                raise ValueError(
+                    f"{self!r}: the tail is too heavy to tabulate to tolerance {tol:g} "
+                    f"within {MAX_TABLE} points"
+                )
+        # smallest K in (lo, hi] with the bound below tol (monotone in K)
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if self._tail_sqrt_bound(mid) <= tol:
+                hi = mid
+            else:
+                lo = mid + 1
+        return int(min(hi, self.support_max))
+
+    def _points(self, end: int) -> np.ndarray:
+        return np.arange(self.support_min, end + 1, dtype=np.int64)
+
+    @cached_property
+    def _float_table(self) -> _Table:
+        end = self._table_end(FLOAT_TOL)
+        pts = self._points(end)
+        lp = np.asarray(self._logpmf(pts), dtype=float)
+        with np.errstate(divide="ignore"):
+            lsq = 0.5 * np.log(pts) + lp
+        return _Table(pts, lp, np.logaddexp.accumulate(lp), np.logaddexp.accumulate(lsq), end)
+
+    def _mp_table(self, precision: int) -> _Table:
+        cache = self.__dict__.setdefault("_mp_tables", {})
+        if precision not in cache:
+            with mpmath.workdps(precision):
+                end = self._table_end(_mp_tol(precision))
+                pts = self._points(end)
+                pmf = [mpmath.exp(self._mp_logpmf(int(k))) for k in pts]
+                cum, cum_sqrt = [], []
+                s = t = mpmath.mpf(0)
+                for k, p in zip(pts, pmf):
+                    s += p
+                    t += mpmath.sqrt(int(k)) * p
+                    cum.append(s)
+                    cum_sqrt.append(t)
+                log = MPMATH.log
+                cache[precision] = _Table(pts, log(pmf), log(cum), log(cum_sqrt), end)
+        return cache[precision]
+
+    def _table(self, precision: int | None) -> _Table:
+        return self._float_table if precision is None else self._mp_table(precision)
+
+    # ---- log-space primitives (a: int64 array) -------------------------------------------------
+    def _lookup(self, values: np.ndarray, table: _Table, a: np.ndarray, precision):
+        idx = np.searchsorted(table.points, a, side="right") - 1
+        out = np.where(idx >= 0, values[np.maximum(idx, 0)], -np.inf)
+        return out if precision is None else out.astype(object)
+
+    def _log_sf(self, a: np.ndarray, precision) -> np.ndarray:
+        """log P(m > a)."""
+        a0 = np.maximum(a, 0)
+        if precision is None:
+            out = np.asarray(self._logsf(a0), dtype=float)
+            return np.where(a < self.support_min, 0.0, out)
+        with mpmath.workdps(precision):
+            vals = [
+                mpmath.mpf(0) if ai < self.support_min else _mp_log(self._mp_sf(int(ai)))
+                for ai in a.ravel()
+            ]
+        return np.asarray(vals, dtype=object).reshape(a.shape)
+
+    def _log_cdf(self, a: np.ndarray, precision) -> np.ndarray:
+        """log P(m <= a): the table below its end, ``log(1 - sf)`` beyond."""
+        table = self._table(precision)
+        out = self._lookup(table.log_cum_pmf, table, a, precision)
+        beyond = a > table.end
+        if np.any(beyond):
+            out = out.copy()
+            ls = self._log_sf(a[beyond], precision)
+            out[beyond] = _log1mexp(ls, precision)
+        return out
+
+    def _log_ge(self, a: np.ndarray, precision) -> np.ndarray:
+        """log P(m >= a), from whichever of sf and cdf is smaller (no cancellation)."""
+        ls = self._log_sf(a - 1, precision)
+        lc = self._log_cdf(a - 1, precision)
+        return np.where(ls < LOG_HALF, ls, _log1mexp(lc, precision))
+
+    def _log_partial_sqrt(self, a: np.ndarray, precision) -> np.ndarray:
+        """log E[sqrt(m) 1{m <= a}] (for ``a`` beyond an infinite table: within ``tol``)."""
+        table = self._table(precision)
+        return self._lookup(table.log_cum_sqrt, table, a, precision)
+
+    def _log_sqrt_min(self, a: np.ndarray, precision) -> np.ndarray:
+        """log E[sqrt(m ∧ a)] = log(E[sqrt(m) 1{m<=a}] + sqrt(a) P(m > a))."""
+        be = backend(precision)
+        pos = a >= 1
+        safe = np.maximum(a, 1)
+        with workdps(precision):
+            tail = 0.5 * be.log(safe) + self._log_sf(safe, precision)
+            out = be.logaddexp(self._log_partial_sqrt(safe, precision), tail)
+        return np.where(pos, out, -np.inf)
+
+    # ---- public queries -----------------------------------------------------------------------
+    def _query(self, method: Callable, a, precision, log: bool):
+        precision = check_precision(precision)
+        arr = _as_int_array(a)
+        with workdps(precision):
+            out = method(arr, precision)
+            if not log:
+                out = backend(precision).exp(out)
+        if precision is None:
+            return np.asarray(out, dtype=float)
+        return np.asarray(out, dtype=object)
+
+    def prob_ge(self, a, *, precision=None):
+        r""":math:`P(m \ge a)` (Theorem 2's condition, eq. (12)).
+
+        Examples
+        --------
+        >>> point(3).prob_ge([2, 3, 4])
+        array([1., 1., 0.])
+        """
+        return self._query(self._log_ge, a, precision, log=False)
+
+    def log_prob_ge(self, a, *, precision=None):
+        r""":math:`\log P(m \ge a)`.
+
+        Examples
+        --------
+        >>> float(geometric(0.5).log_prob_ge(3))  # log(1/4)
+        -1.386294361119890...
+        """
+        return self._query(self._log_ge, a, precision, log=True)
+
+    def prob_gt(self, a, *, precision=None):
+        r""":math:`P(m > a)` (Theorem 1's exponent, eq. (10)).
+
+        Examples
+        --------
+        >>> uniform(1, 4).prob_gt([0, 1, 4])
+        array([1.  , 0.75, 0.  ])
+        """
+        return self._query(self._log_sf, a, precision, log=False)
+
+    def log_prob_gt(self, a, *, precision=None):
+        r""":math:`\log P(m > a)`.
+
+        Examples
+        --------
+        >>> float(geometric(0.5).log_prob_gt(2))  # log(1/4)
+        -1.386294361119890...
+        """
+        return self._query(self._log_sf, a, precision, log=True)
+
+    def partial_sqrt_mean(self, a, *, precision=None):
+        r""":math:`E[\sqrt{m}\,\mathbb{1}\{m \le a\}]` (Theorem 1's denominator, eq. (10)).
+
+        Examples
+        --------
+        >>> finite({1: 0.5, 4: 0.5}).partial_sqrt_mean([0, 1, 3, 4])
+        array([0. , 0.5, 0.5, 1.5])
+        """
+        return self._query(self._log_partial_sqrt, a, precision, log=False)
+
+    def log_partial_sqrt_mean(self, a, *, precision=None):
+        r""":math:`\log E[\sqrt{m}\,\mathbb{1}\{m \le a\}]`.
+
+        Examples
+        --------
+        >>> float(point(4).log_partial_sqrt_mean(4))  # log 2
+        0.693147180559945...
+        """
+        return self._query(self._log_partial_sqrt, a, precision, log=True)
+
+    def sqrt_min_mean(self, a, *, precision=None):
+        r""":math:`E[\sqrt{m \wedge a}]` (Theorem 2's denominator, eq. (9)/(S34)).
+
+        .. math:: E[\sqrt{m \wedge a}] = E[\sqrt{m}\,\mathbb{1}\{m \le a\}] + \sqrt{a}\,P(m > a)
+
+        Examples
+        --------
+        >>> finite({1: 0.5, 4: 0.5}).sqrt_min_mean([1, 2, 4])
+        array([1.        , 1.20710678, 1.5       ])
+        """
+        return self._query(self._log_sqrt_min, a, precision, log=False)
+
+    def log_sqrt_min_mean(self, a, *, precision=None):
+        r""":math:`\log E[\sqrt{m \wedge a}]`.
+
+        Examples
+        --------
+        >>> float(point(9).log_sqrt_min_mean(4))  # log 2
+        0.693147180559945...
+        """
+        return self._query(self._log_sqrt_min, a, precision, log=True)
+
+    def pmf(self, k, *, precision=None):
+        r""":math:`M(k) = P(m = k)`.
+
+        Examples
+        --------
+        >>> uniform(1, 4).pmf([0, 1, 4, 5])
+        array([0.  , 0.25, 0.25, 0.  ])
+        """
+
+        def method(arr, prec):
+            inside = (arr >= self.support_min) & (arr <= self.support_max)
+            safe = np.where(inside, arr, self.support_min)
+            if prec is None:
+                vals = np.asarray(self._logpmf(safe), dtype=float)
+            else:
+                vals = np.asarray([self._mp_logpmf(int(k)) for k in safe.ravel()], dtype=object)
+                vals = vals.reshape(safe.shape)
+            return np.where(inside, vals, -np.inf)
+
+        return self._query(method, k, precision, log=False)
+
+    def mean(self, *, precision=None):
+        r""":math:`E[m]` (finite by hypothesis H1).
+
+        Examples
+        --------
+        >>> float(geometric(0.25).mean())
+        4.0
+        """
+        precision = check_precision(precision)
+        with workdps(precision):
+            return self._mean(precision)
+
+    def sqrt_mean(self, *, precision=None):
+        r""":math:`E[\sqrt{m}]`, the quantity of the asymptotic rates (13)–(14).
+
+        For an infinite support this is the table's total, below the true value by
+        at most the table's tolerance (``1e-20`` in float64).
+
+        Examples
+        --------
+        >>> float(point(16).sqrt_mean())
+        4.0
+        """
+        precision = check_precision(precision)
+        table = self._table(precision)
+        with workdps(precision):
+            return backend(precision).exp(table.log_cum_sqrt[-1])[()]
+
+    def support_points(self, *, precision=None) -> np.ndarray:
+        """The support points of the law, up to the table's end for an infinite support.
+
+        Examples
+        --------
+        >>> finite({2: 0.25, 7: 0.75}).support_points()
+        array([2, 7])
+        """
+        return self._table(check_precision(precision)).points.copy()
+
+    @property
+    def is_finite(self) -> bool:
+        """Whether the support is finite."""
+        return math.isfinite(self.support_max)
+
+    def _search_end(self) -> int:
+        """Largest ``a`` at which integer searches need to look (the table's end)."""
+        return int(self._float_table.end)
+
+    def _candidate_points(self, top: int) -> np.ndarray:
+        """Support points ``<= top`` (tabulated laws: those of the table)."""
+        pts = self._float_table.points
+        return pts[pts <= top]
+
+
+# =========================================================================== finite laws
+
+
+class FiniteLaw(SizeLaw):
+    """A law with finite support, masses proportional to exact weights."""
+
+    def __init__(self, name: str, params: tuple, points, weights):
+        pts = np.asarray(points, dtype=np.int64)
+        order = np.argsort(pts)
+        self.points = pts[order]
+        self.weights = tuple(weights[i] for i in order)  # ints or floats, exact
+        self.name, self.params = name, params
+        self.support_min = int(self.points[0])
+        self.support_max = int(self.points[-1])
+        total = math.fsum(float(w) for w in self.weights)
+        self._float_masses = np.array([float(w) for w in self.weights]) / total
+
+    def _points(self, end: int) -> np.ndarray:
+        return self.points
+
+    def _logpmf(self, k):
+        idx = np.searchsorted(self.points, k)
+        idx_c = np.minimum(idx, len(self.points) - 1)
+        hit = self.points[idx_c] == k
+        with np.errstate(divide="ignore"):
+            return np.where(hit, np.log(self._float_masses[idx_c]), -np.inf)
+
+    @cached_property
+    def _log_tail_from(self) -> np.ndarray:
+        """log P(m >= points[i]), summed from the top (no cancellation)."""
+        return np.logaddexp.accumulate(np.log(self._float_masses)[::-1])[::-1]
+
+    def _logsf(self, a):
+        idx = np.searchsorted(self.points, a, side="right")
+        tail = np.append(self._log_tail_from, -np.inf)
+        return tail[idx]
+
+    def _mp_masses(self):
+        cache = self.__dict__.setdefault("_mp_mass_cache", {})
+        if mpmath.mp.dps not in cache:
+            total = mpmath.fsum(mpmath.mpf(w) for w in self.weights)
+            cache[mpmath.mp.dps] = [mpmath.mpf(w) / total for w in self.weights]
+        return cache[mpmath.mp.dps]
+
+    def _mp_logpmf(self, k):
+        idx = int(np.searchsorted(self.points, k))
+        if idx < len(self.points) and self.points[idx] == k:
+            return mpmath.log(self._mp_masses()[idx])
+        return mpmath.ninf
+
+    def _mp_sf(self, a):
+        idx = int(np.searchsorted(self.points, a, side="right"))
+        return mpmath.fsum(self._mp_masses()[idx:])
+
+    def _mean(self, precision):
+        if precision is None:
+            return float(math.fsum(m * p for m, p in zip(self.points.tolist(), self._float_masses)))
+        return mpmath.fsum(int(m) * p for m, p in zip(self.points, self._mp_masses()))
+
+
+def _validated_weights(masses: Mapping) -> tuple[list[int], list]:
+    if len(masses) == 0:
+        raise ValueError("a size law needs at least one support point; got no masses")
+    points, weights = [], []
+    for m, w in masses.items():
+        if isinstance(m, bool) or not isinstance(m, numbers.Real) or not float(m).is_integer():
+            raise ValueError(f"support points must be positive integers, got {m!r}")
+        if m <= 0:
+            raise ValueError(
+                f"support contains {m!r}: dataset sizes live on N* = {{1, 2, ...}} (no 0 or negatives)"
+            )
+        if isinstance(w, bool) or not isinstance(w, numbers.Real):
+            raise ValueError(f"mass at {m!r} must be a real number, got {w!r}")
+        if math.isnan(float(w)) or w < 0 or math.isinf(float(w)):
+            raise ValueError(f"mass at {m!r} is {w!r}: masses must be finite and non-negative")
+        if w > 0:
+            points.append(int(m))
+            weights.append(w)
+    if not points:
+        raise ValueError("all masses are zero")
+    if len(set(points)) != len(points):
+        raise ValueError("support points are repeated")
+    return points, weights
+
+
+def finite(masses: Mapping[int, float], *, atol: float = 1e-12) -> SizeLaw:
+    r"""A law with finite support, :math:`M(m) = \text{masses}[m]`.
+
+    Masses must be finite, non-negative and sum to 1 within ``atol``; they are
+    then normalised by their exact sum.  ``fractions.Fraction`` masses are kept
+    exact (the mpmath path sees the exact rationals).
+
+    .. math:: M = \sum_m \text{masses}[m]\,\delta_m, \qquad m \in \mathbb{N}^*
+
+    Source: the setting of ``001_ac3274d7ce9a5d72.txt`` §2 (``M`` on :math:`\mathbb{N}^*`).
+
+    Examples
+    --------
+    >>> law = finite({1: 0.5, 100: 0.5})
+    >>> float(law.mean())
+    50.5
+    >>> finite({0: 1.0})
+    Traceback (most recent call last):
+    ...
+    ValueError: support contains 0: dataset sizes live on N* = {1, 2, ...} (no 0 or negatives)
+    """
+    points, weights = _validated_weights(masses)
+    if all(isinstance(w, (int, Fraction)) for w in weights):
+        total = sum(Fraction(w) for w in weights)
+        exact = [Fraction(w) for w in weights]
+        denom = reduce(math.lcm, (f.denominator for f in exact), 1)
+        weights = [int(f * denom) for f in exact]
+        s = float(total)
+    else:
+        s = math.fsum(float(w) for w in weights)
+    if not abs(s - 1.0) <= atol:
+        raise ValueError(f"masses must sum to 1 (within {atol:g}); they sum to {s!r}")
+    params = (("masses", {p: _plain(w) for p, w in zip(points, weights)}),)
+    if all(isinstance(w, int) for w in weights):
+        params = (("masses", {p: str(Fraction(w, sum(weights))) for p, w in zip(points, weights)}),)
+    return FiniteLaw("finite", params, points, weights)
+
+
+def point(m: int) -> SizeLaw:
+    r"""The point mass :math:`M = \delta_m` (the homogeneous user-level setting).
+
+    .. math:: P(m_u = m) = 1
+
+    Source: ``001_ac3274d7ce9a5d72.txt`` §4.2 ("homogeneous user-level setting", :math:`M(m) = 1`).
+
+    Examples
+    --------
+    >>> float(point(25).sqrt_mean())
+    5.0
+    """
+    m = check_integer("m", m, minimum=1)
+    return FiniteLaw("point", (("m", m),), [m], [1])
+
+
+def uniform(lo: int, hi: int) -> SizeLaw:
+    r"""The uniform law on the integers :math:`\{lo, \dots, hi\}` (both inclusive).
+
+    .. math:: M(m) = \frac{1}{hi - lo + 1}, \qquad lo \le m \le hi
+
+    Source: ``001_ac3274d7ce9a5d72.txt`` §4.2, Figure 1a (:math:`\mathcal{U}(1, 2\lambda_2 - 1)`).
+
+    Examples
+    --------
+    >>> float(uniform(1, 9).mean())
+    5.0
+    """
+    lo = check_integer("lo", lo, minimum=1)
+    hi = check_integer("hi", hi, minimum=lo)
+    n = hi - lo + 1
+    return FiniteLaw("uniform", (("lo", lo), ("hi", hi)), np.arange(lo, hi + 1), [1] * n)
+
+
+def empirical(sizes: Sequence[int]) -> SizeLaw:
+    r"""The empirical law of observed dataset sizes (one entry per user).
+
+    .. math:: M(m) = \frac{1}{n}\sum_{u=1}^{n} \mathbb{1}\{m_u = m\}
+
+    The masses are exact rationals (counts over ``n``).
+
+    Source: ``001_ac3274d7ce9a5d72.txt`` §2 (H1: ``M`` known; here, estimated by its empirical law).
+
+    Examples
+    --------
+    >>> law = empirical([1, 1, 3, 5])
+    >>> law.pmf([1, 3, 5]).tolist()
+    [0.5, 0.25, 0.25]
+    """
+    arr = np.asarray(sizes)
+    if arr.ndim != 1 or arr.size == 0:
+        raise ValueError("empirical() needs a non-empty 1-D sequence of dataset sizes")
+    if not np.issubdtype(arr.dtype, np.number) or np.any(~np.isfinite(arr)) or np.any(arr != np.round(arr)):
+        raise ValueError(f"dataset sizes must be positive integers, got {sizes!r}")
+    if np.any(arr <= 0):
+        bad = arr[arr <= 0][0]
+        raise ValueError(
+            f"support contains {bad!r}: dataset sizes live on N* = {{1, 2, ...}} (no 0 or negatives)"
+        )
+    values, counts = np.unique(arr.astype(np.int64), return_counts=True)
+    return FiniteLaw("empirical", (("n_users", int(arr.size)),), values, [int(c) for c in counts])
+
+
+# =========================================================================== parametric families
+
+
+@dataclass(frozen=True)
+class _Family:
+    """A base variable X on the integers: float (scipy) and mpmath closed forms."""
+
+    dist: object  # scipy frozen discrete distribution
+    mp_logpmf: Callable | None  # k -> log P(X = k)
+    mp_sf: Callable | None  # a -> P(X > a)
+    tail_first_moment: Callable  # K -> E[X 1{X > K}] (an upper bound is enough)
+    mp_mean: Callable | None
+
+
+class ScipyLaw(SizeLaw):
+    """A law built from a scipy discrete distribution ``X``, with ``0`` handled by ``zero``.
+
+    ``zero="truncate"``: ``m = X | X >= 1``; ``"shift"``: ``m = X + 1``;
+    ``"error"``: ``X`` must already live on ``N*``.
+    """
+
+    def __init__(self, name: str, params: tuple, family: _Family, zero: str):
+        if zero not in ("truncate", "shift", "error"):
+            raise ValueError(f"zero must be 'truncate', 'shift' or 'error', got {zero!r}")
+        self.name, self.params, self.family, self.zero = name, params, family, zero
+        dist = family.dist
+        lo, hi = dist.support()
+        self._log_p_ge1 = float(dist.logsf(0))  # log P(X >= 1)
+        if not math.isfinite(self._log_p_ge1):
+            raise ValueError(f"{name}: the law puts all its mass on 0 (P(X >= 1) = 0)")
+        if zero == "error" and float(dist.cdf(0)) > 0:
+            raise ValueError(
+                f"support contains values <= 0 (P(X <= 0) = {float(dist.cdf(0)):.3g}): dataset sizes "
+                "live on N* = {1, 2, ...}; pass zero='truncate' or zero='shift'"
+            )
+        if zero == "shift" and float(dist.cdf(-1)) > 0:
+            raise ValueError(
+                f"support contains negative values (P(X < 0) = {float(dist.cdf(-1)):.3g}); "
+                "zero='shift' needs X >= 0"
+            )
+        shift = 1 if zero == "shift" else 0
+        self.support_min = int(max(lo, 0 if zero == "shift" else 1)) + shift
+        self.support_max = float(hi) + shift if math.isinf(hi) else int(hi) + shift
+        mean = float(dist.mean())
+        if not math.isfinite(mean):
+            raise ValueError(f"{self!r} has an infinite mean: hypothesis H1 (E[m] < inf) fails")
+
+    # X-level helpers ---------------------------------------------------------------
+    @property
+    def _truncated(self) -> bool:
+        return self.zero == "truncate" and self._log_p_ge1 < 0
+
+    def _logpmf(self, k):
+        d = self.family.dist
+        if self.zero == "shift":
+            return d.logpmf(k - 1)
+        out = d.logpmf(k)
+        return out - self._log_p_ge1 if self._truncated else out
+
+    def _logsf(self, a):
+        d = self.family.dist
+        if self.zero == "shift":
+            return d.logsf(a - 1)
+        out = d.logsf(a)
+        return out - self._log_p_ge1 if self._truncated else out
+
+    def _mp_x_logpmf(self, k):
+        if self.family.mp_logpmf is None:
+            return mpmath.mpf(float(self.family.dist.logpmf(k)))
+        return self.family.mp_logpmf(k)
+
+    def _mp_x_sf(self, a):
+        if a < 0:
+            return mpmath.mpf(1)
+        if self.family.mp_sf is None:
+            return mpmath.mpf(float(self.family.dist.sf(a)))
+        return self.family.mp_sf(a)
+
+    def _mp_logpmf(self, k):
+        if self.zero == "shift":
+            return self._mp_x_logpmf(k - 1)
+        out = self._mp_x_logpmf(k)
+        return out - mpmath.log(self._mp_x_sf(0)) if self._truncated else out
+
+    def _mp_sf(self, a):
+        if self.zero == "shift":
+            return self._mp_x_sf(a - 1)
+        out = self._mp_x_sf(a)
+        return out / self._mp_x_sf(0) if self._truncated else out
+
+    def _mean(self, precision):
+        d = self.family.dist
+        if precision is None:
+            base = float(d.mean())
+            if self.zero == "shift":
+                return base + 1.0
+            return base / math.exp(self._log_p_ge1) if self._truncated else base
+        base = self.family.mp_mean() if self.family.mp_mean else mpmath.mpf(float(d.mean()))
+        if self.zero == "shift":
+            return base + 1
+        return base / self._mp_x_sf(0) if self._truncated else base
+
+    def _tail_sqrt_bound(self, K):
+        f = self.family
+        if self.zero == "shift":  # E[(X+1) 1{X >= K}] = E[X 1{X > K-1}] + P(X > K-1)
+            first = f.tail_first_moment(K - 1) + float(f.dist.sf(K - 1))
+        else:
+            first = f.tail_first_moment(K)
+            if self._truncated:
+                first /= math.exp(self._log_p_ge1)
+        return first / math.sqrt(K + 1)
+
+
+def poisson(lam: float, *, zero: str = "truncate") -> SizeLaw:
+    r"""Poisson law of the dataset size, **zero-truncated by default**.
+
+    ``M`` lives on :math:`\mathbb{N}^*`, while :math:`\mathcal{P}(\lambda)` puts
+    mass :math:`e^{-\lambda}` on 0: by default ``m = X | X ≥ 1``
+    (``zero="truncate"``); ``zero="shift"`` gives ``m = 1 + X``.
+
+    .. math:: M(k) = \frac{e^{-\lambda}\lambda^k / k!}{1 - e^{-\lambda}}, \qquad k \ge 1
+
+    Source: ``001_ac3274d7ce9a5d72.txt`` §4.2, Figure 1a (:math:`\mathcal{P}(\lambda_1)`);
+    the truncation is the formula sheet's canonical choice (§1.5).
+
+    Examples
+    --------
+    >>> law = poisson(5)
+    >>> round(float(law.pmf(1)), 10)  # 5 e^-5 / (1 - e^-5)
+    0.0339182...
+    >>> float(poisson(5, zero="shift").mean())
+    6.0
+    """
+    lam = check_positive("lam", lam)
+
+    def mp_logpmf(k):
+        return k * mpmath.log(lam) - lam - mpmath.loggamma(k + 1) if k >= 0 else mpmath.ninf
+
+    fam = _Family(
+        stats.poisson(lam),
+        mp_logpmf,
+        lambda a: mpmath.gammainc(a + 1, 0, lam, regularized=True),
+        lambda K: lam * float(stats.poisson(lam).sf(K - 1)),
+        lambda: mpmath.mpf(lam),
+    )
+    return ScipyLaw("poisson", (("lam", lam), ("zero", zero)), fam, zero)
+
+
+def binomial(N: int, p: float, *, zero: str = "truncate") -> SizeLaw:
+    r"""Binomial law :math:`\mathcal{B}(N, p)` of the dataset size, **zero-truncated by default**.
+
+    .. math:: M(k) = \frac{\binom{N}{k}p^k(1-p)^{N-k}}{1 - (1-p)^N}, \qquad 1 \le k \le N
+
+    Source: ``001_ac3274d7ce9a5d72.txt`` §4.2, Figure 1a (:math:`\mathcal{B}(1000, \lambda_3/1000)`).
+
+    Examples
+    --------
+    >>> law = binomial(10, 0.5)
+    >>> round(float(law.mean()), 9)  # 5 / (1 - 2^-10)
+    5.004887586
+    """
+    N = check_integer("N", N, minimum=1)
+    p = check_positive("p", p)
+    if p > 1:
+        raise ValueError(f"p must be in (0, 1], got {p!r}")
+
+    def mp_logpmf(k):
+        if k < 0 or k > N:
+            return mpmath.ninf
+        if p == 1:
+            return mpmath.mpf(0) if k == N else mpmath.ninf
+        return (
+            mpmath.loggamma(N + 1) - mpmath.loggamma(k + 1) - mpmath.loggamma(N - k + 1)
+            + k * mpmath.log(p) + (N - k) * mpmath.log1p(-mpmath.mpf(p))
+        )
+
+    def mp_sf(a):
+        if a >= N:
+            return mpmath.mpf(0)
+        if p == 1:
+            return mpmath.mpf(1)
+        return mpmath.betainc(a + 1, N - a, 0, p, regularized=True)
+
+    fam = _Family(
+        stats.binom(N, p),
+        mp_logpmf,
+        mp_sf,
+        lambda K: N * p * float(stats.binom(N - 1, p).sf(K - 1)),
+        lambda: N * mpmath.mpf(p),
+    )
+    return ScipyLaw("binomial", (("N", N), ("p", p), ("zero", zero)), fam, zero)
+
+
+def geometric(p: float) -> SizeLaw:
+    r"""Geometric law on :math:`\mathbb{N}^*`: number of trials to the first success.
+
+    .. math:: M(k) = p(1-p)^{k-1}, \quad P(m > a) = (1-p)^a, \quad E[m] = 1/p
+
+    Source: a light-tailed law for exploring ``001_ac3274d7ce9a5d72.txt`` Theorems 1–2.
+
+    Examples
+    --------
+    >>> float(geometric(0.5).prob_gt(3))
+    0.125
+    """
+    p = check_positive("p", p)
+    if p > 1:
+        raise ValueError(f"p must be in (0, 1], got {p!r}")
+    q = 1 - p
+
+    def mp_logpmf(k):
+        if k < 1:
+            return mpmath.ninf
+        return mpmath.log(p) + ((k - 1) * mpmath.log1p(-mpmath.mpf(p)) if k > 1 else 0)
+
+    fam = _Family(
+        stats.geom(p),
+        mp_logpmf,
+        lambda a: (1 - mpmath.mpf(p)) ** a,
+        lambda K: q**K * (K + 1 / p),
+        lambda: 1 / mpmath.mpf(p),
+    )
+    return ScipyLaw("geometric", (("p", p),), fam, "error")
+
+
+def from_scipy(dist, *, zero: str = "error", name: str | None = None) -> SizeLaw:
+    r"""Wrap a frozen scipy discrete distribution (e.g. ``scipy.stats.nbinom(5, 0.3)``).
+
+    Float queries call the distribution's ``logpmf``/``logsf``.  The mpmath path
+    carries those float64 masses exactly (scipy has no arbitrary-precision form),
+    so it verifies the arithmetic, not the masses.  A distribution charging 0
+    raises unless ``zero="truncate"`` or ``"shift"``.  An infinite support is cut
+    with the moment bound :math:`E[X\mathbb{1}\{X>K\}] \le E[X^r]/K^{r-1}`, the
+    best over ``r = 2..6`` among the finite moments; if none is finite the tail
+    cannot be bounded and a ``ValueError`` suggests a dedicated constructor.
+
+    .. math:: M(k) = P(X = k), \qquad k \ge 1
+
+    Source: the setting of ``001_ac3274d7ce9a5d72.txt`` §2 (any known ``M`` with H1).
+
+    Examples
+    --------
+    >>> from scipy import stats
+    >>> law = from_scipy(stats.nbinom(5, 0.5), zero="shift")
+    >>> float(law.mean())
+    6.0
+    """
+    if not hasattr(dist, "logpmf") or not hasattr(dist, "support"):
+        raise ValueError(f"from_scipy needs a frozen scipy discrete distribution, got {dist!r}")
+    lo, hi = dist.support()
+    moments = {}
+    if math.isinf(hi):
+        for r in range(2, 7):
+            try:
+                mr = float(dist.moment(r))
+            except (OverflowError, ValueError, FloatingPointError):  # pragma: no cover - scipy-dependent
+                mr = math.inf
+            if math.isfinite(mr):
+                moments[r] = mr
+
+    def tail_first_moment(K):
+        if not moments:
+            return math.inf
+        return min(mr / K ** (r - 1) for r, mr in moments.items())
+
+    if math.isinf(hi) and not moments:
+        raise ValueError(
+            f"{dist.dist.name}: no finite moment of order >= 2, so the tail cannot be cut with a "
+            "proven bound; use bounds.sizes.zipf for power laws"
+        )
+    fam = _Family(dist, None, None, tail_first_moment, None)
+    label = name or f"scipy.{getattr(dist.dist, 'name', 'dist')}"
+    params = (("args", tuple(_plain(v) for v in dist.args)), ("zero", zero))
+    return ScipyLaw(label, params, fam, zero)
+
+
+# =========================================================================== zipf (closed forms)
+
+
+class ZipfLaw(SizeLaw):
+    r"""Zipf law :math:`M(k) = k^{-s}/\zeta(s)`, every functional a Hurwitz zeta."""
+
+    def __init__(self, s: float):
+        self.s = s
+        self.name, self.params = "zipf", (("s", s),)
+        self.support_min, self.support_max = 1, math.inf
+
+    def _log_hurwitz(self, x: float, q: np.ndarray) -> np.ndarray:
+        """log ζ(x, q), with an mpmath fallback where float64 underflows."""
+        q = np.asarray(q, dtype=float)
+        val = special.zeta(x, q)
+        with np.errstate(divide="ignore"):
+            out = np.log(val)
+        bad = ~(val > 1e-290)
+        if np.any(bad):
+            out = np.array(out, dtype=float)
+            out[bad] = [float(mpmath.log(mpmath.zeta(x, qq))) for qq in q[bad]]
+        return out
+
+    def _logpmf(self, k):
+        return -self.s * np.log(np.asarray(k, dtype=float)) - math.log(special.zeta(self.s))
+
+    def _logsf(self, a):
+        return self._log_hurwitz(self.s, np.asarray(a) + 1.0) - math.log(special.zeta(self.s))
+
+    def _mp_logpmf(self, k):
+        return -self.s * mpmath.log(k) - mpmath.log(mpmath.zeta(self.s))
+
+    def _mp_sf(self, a):
+        return mpmath.zeta(self.s, a + 1) / mpmath.zeta(self.s)
+
+    def _mean(self, precision):
+        if precision is None:
+            return float(special.zeta(self.s - 1) / special.zeta(self.s))
+        return mpmath.zeta(self.s - 1) / mpmath.zeta(self.s)
+
+    # E[sqrt(m) 1{m <= a}] = (ζ(s-1/2) - ζ(s-1/2, a+1)) / ζ(s): no table needed
+    def _log_partial_sqrt(self, a, precision):
+        h = self.s - 0.5
+        pos = a >= 1
+        safe = np.maximum(a, 1)
+        if precision is None:
+            zs, zh = special.zeta(self.s), special.zeta(h)
+            # direct sum for small a (no cancellation), closed form beyond
+            small = safe <= 64
+            out = np.empty(safe.shape, dtype=float)
+            if np.any(small):
+                ks = np.arange(1, 65, dtype=float)
+                cums = np.cumsum(ks ** (-h))
+                out[small] = np.log(cums[safe[small] - 1]) - math.log(zs)
+            if np.any(~small):
+                rest = zh - special.zeta(h, safe[~small] + 1.0)
+                out[~small] = np.log(rest) - math.log(zs)
+            return np.where(pos, out, -np.inf)
+        with mpmath.workdps(precision):
+            zs, zh = mpmath.zeta(self.s), mpmath.zeta(h)
+            vals = [mpmath.log((zh - mpmath.zeta(h, int(ai) + 1)) / zs) for ai in safe.ravel()]
+        out = np.asarray(vals, dtype=object).reshape(safe.shape)
+        return np.where(pos, out, -np.inf)
+
+    def sqrt_mean(self, *, precision=None):
+        r""":math:`E[\sqrt{m}] = \zeta(s - 1/2)/\zeta(s)` (exact).
+
+        Examples
+        --------
+        >>> round(float(zipf(3).sqrt_mean()), 12)
+        1.694362659...
+        """
+        precision = check_precision(precision)
+        if precision is None:
+            return float(special.zeta(self.s - 0.5) / special.zeta(self.s))
+        with mpmath.workdps(precision):
+            return mpmath.zeta(self.s - 0.5) / mpmath.zeta(self.s)
+
+    def support_points(self, *, precision=None, upto: int = 1000) -> np.ndarray:
+        """The support ``1..upto`` (the support is all of N*)."""
+        return np.arange(1, upto + 1, dtype=np.int64)
+
+    def _table(self, precision):  # pragma: no cover - guarded: zipf never tabulates
+        raise AssertionError("zipf laws use closed forms, not tables")
+
+    def _search_end(self) -> int:
+        return 2**61
+
+    def _candidate_points(self, top: int) -> np.ndarray:
+        if top > 5 * 10**7:
+            raise ValueError(
+                f"{self!r}: the lower bound's maximiser may lie anywhere in 1..{top}, "
+                "too many points to enumerate"
+            )
+        return np.arange(1, top + 1, dtype=np.int64)
+
+    def _log_cdf(self, a, precision):
+        ls = self._log_sf(a, precision)
+        return np.where(a < 1, -np.inf, _log1mexp(ls, precision))
+
+
+def zipf(s: float) -> SizeLaw:
+    r"""Zipf (zeta) law, heavy-tailed: :math:`M(k) = k^{-s}/\zeta(s)`, :math:`k \ge 1`.
+
+    Its mean :math:`\zeta(s-1)/\zeta(s)` is finite only for :math:`s > 2`; hypothesis
+    H1 of the DAME paper requires it, so ``s <= 2`` raises.  All functionals are
+    Hurwitz zeta values, e.g. :math:`P(m > a) = \zeta(s, a+1)/\zeta(s)` and
+
+    .. math:: E[\sqrt{m}\,\mathbb{1}\{m \le a\}] = \frac{\zeta(s-\tfrac12) - \zeta(s-\tfrac12, a+1)}{\zeta(s)}
+
+    Source: H1 of ``001_ac3274d7ce9a5d72.txt`` §4.1 (finite expectation of ``M``).
+
+    Examples
+    --------
+    >>> round(float(zipf(3).prob_gt(1)), 12)  # 1 - 1/ζ(3)
+    0.168092627...
+    >>> zipf(1.5)
+    Traceback (most recent call last):
+    ...
+    ValueError: zipf(s=1.5) has an infinite mean (s <= 2): hypothesis H1 (E[m] < inf) fails
+    """
+    s = check_positive("s", s)
+    if s <= 2:
+        raise ValueError(f"zipf(s={s!r}) has an infinite mean (s <= 2): hypothesis H1 (E[m] < inf) fails")
+    return ZipfLaw(s)
+
+
+# =========================================================================== helpers
+
+
+def _plain(v):
+    if isinstance(v, (np.integer,)):
+        return int(v)
+    if isinstance(v, (np.floating,)):
+        return float(v)
+    if isinstance(v, Fraction):
+        return str(v)
+    return v
+
+
+def _mp_log(v):
+    return mpmath.log(v) if v > 0 else mpmath.ninf
+
+
+def _log1mexp(x, precision):
+    if precision is None:
+        return log1mexp(np.asarray(x, dtype=float))
+    return np.asarray(_MP_LOG1MEXP(np.asarray(x, dtype=object)), dtype=object)
+
+
+def _mp_log1mexp_scalar(v):
+    if v >= 0:
+        return mpmath.ninf
+    if v > -mpmath.log(2):
+        return mpmath.log(-mpmath.expm1(v))
+    return mpmath.log1p(-mpmath.exp(v))
+
+
+_MP_LOG1MEXP = np.frompyfunc(_mp_log1mexp_scalar, 1, 1)
+
+
+def _as_int_array(a) -> np.ndarray:
+    arr = np.asarray(a)
+    if arr.dtype == object:
+        arr = arr.astype(float)
+    if not np.issubdtype(arr.dtype, np.number) or np.issubdtype(arr.dtype, np.complexfloating):
+        raise ValueError(f"a must be an integer or an array of integers, got {a!r}")
+    if np.issubdtype(arr.dtype, np.floating):
+        if np.any(~np.isfinite(arr)) or np.any(arr != np.round(arr)):
+            raise ValueError(f"a must be an integer or an array of integers, got {a!r}")
+        if np.any(np.abs(arr) > 2**62):
+            raise ValueError(f"a is too large for exact integer arithmetic: {a!r}")
+    return arr.astype(np.int64)
+
+
+_PARSERS: dict[str, Callable] = {
+    "poisson": lambda xs: poisson(float(xs[0])),
+    "binomial": lambda xs: binomial(int(xs[0]), float(xs[1])),
+    "uniform": lambda xs: uniform(int(xs[0]), int(xs[1])),
+    "point": lambda xs: point(int(xs[0])),
+    "geometric": lambda xs: geometric(float(xs[0])),
+    "zipf": lambda xs: zipf(float(xs[0])),
+    "empirical": lambda xs: empirical([int(x) for x in xs]),
+    "finite": lambda xs: finite({int(k): float(v) for k, v in (x.split("=") for x in xs)}),
+}
+
+
+def parse(spec: str) -> SizeLaw:
+    """Build a law from a short text spec, as the command line takes it.
+
+    ``poisson:5``, ``binomial:1000,0.005``, ``uniform:1,9``, ``point:10``,
+    ``geometric:0.2``, ``zipf:2.5``, ``finite:1=0.5,100=0.5``, ``empirical:1,1,3,5``.
+
+    Examples
+    --------
+    >>> parse("uniform:1,9")
+    uniform(lo=1, hi=9)
+    >>> parse("cauchy:1")
+    Traceback (most recent call last):
+    ...
+    ValueError: unknown size law 'cauchy'; choose one of binomial, empirical, finite, geometric, point, poisson, uniform, zipf
+    """
+    kind, _, rest = spec.partition(":")
+    kind = kind.strip().lower()
+    if kind not in _PARSERS:
+        raise ValueError(f"unknown size law {kind!r}; choose one of {', '.join(sorted(_PARSERS))}")
+    args = [x.strip() for x in rest.split(",") if x.strip()]
+    try:
+        return _PARSERS[kind](args)
+    except (IndexError, TypeError) as exc:
+        raise ValueError(f"cannot read size law spec {spec!r}: {exc}") from None
