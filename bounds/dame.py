@@ -19,7 +19,7 @@ Examples
 >>> lb = dame.lower_bound(law, n_alpha2=500)
 >>> ub = dame.upper_bound(law, n_alpha2=500, constants="unit")
 >>> lb.argmax, ub.m_tilde
-(6, 5)
+(15, 8)
 >>> lb.value < ub.value
 True
 """
@@ -82,8 +82,10 @@ class Constants:
 
     Examples
     --------
-    >>> Constants.paper().floats
-    (7.70...e-06, 24.0, 1570.0, 8.0, 868.5)
+    >>> Constants.paper().floats[1:]
+    (24.0, 1570.0, 8.0, 868.5)
+    >>> Constants.paper().c1
+    exp(-9)/16
     >>> Constants(1, 1, 1, 0, 1)
     Traceback (most recent call last):
     ...
@@ -194,7 +196,8 @@ class LowerBound:
 
     ``argmax`` is an ``int`` (the smallest maximiser over :math:`\{0\} \cup \mathrm{supp}(M)`),
     or ``math.inf`` when the supremum is the limit :math:`a \to \infty` (eq. (13)) and is
-    not attained.
+    not attained.  Candidates whose values agree to the working precision (float64, or
+    ``precision`` digits) are ties, resolved towards the smallest ``a``.
     """
 
     value: float
@@ -273,7 +276,9 @@ def _lb_candidates(law: SizeLaw, x: np.ndarray, c: Constants) -> np.ndarray:
     extra = [int(law.support_max)] if law.is_finite else []
     for v in np.unique(a0[a0 > 0]):
         extra.extend(range(max(int(v) - 2, 1), int(v) + 2))
-    cand = np.union1d(law._candidate_points(int(np.max(a_stop)) + 2), np.asarray(extra, dtype=np.int64))
+    # LB is constant between support points: evaluate each extra at the support point below it
+    extra = law._floor_support(np.asarray(extra, dtype=np.int64))
+    cand = np.union1d(law._candidate_points(int(np.max(a_stop)) + 2), extra[extra > 0])
     return cand[cand <= law.support_max]
 
 
@@ -554,8 +559,8 @@ def upper_bound(sizes, *, n=None, alpha=None, n_alpha2=None, constants="paper", 
     --------
     >>> from bounds import sizes
     >>> ub = upper_bound(sizes.point(100), n_alpha2=1e4, constants="unit")
-    >>> ub.m_tilde, round(ub.value, 12)  # ln(1000) / (1e4 · 100)
-    (100, 6.907755279e-06)
+    >>> ub.m_tilde, round(ub.value * 1e6, 12)  # ln(1000) / (1e4 · 100) · 1e6
+    (100, 6.907755278982)
     """
     law = _law(sizes)
     priv = _privacy(n, alpha, n_alpha2)
@@ -628,7 +633,7 @@ def curve(sizes, *, n_alpha2, constants="paper") -> Curve:
     >>> from bounds import sizes
     >>> cv = curve(sizes.poisson(5), n_alpha2=[1e2, 1e4, 1e6], constants="unit")
     >>> cv.m_tilde.tolist()
-    [1, 8, 14]
+    [7, 10, 12]
     >>> bool(np.all(np.diff(cv.upper) < 0))
     True
     """

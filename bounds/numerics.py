@@ -115,7 +115,8 @@ def log1mexp(x):
     .. math:: \log(1-e^{x}) = \begin{cases}\log(-\mathrm{expm1}(x)) & x > -\log 2\\
               \mathrm{log1p}(-e^{x}) & x \le -\log 2\end{cases}
 
-    ``x = 0`` gives ``-inf``; ``x = -inf`` gives ``0``.
+    ``x >= 0`` gives ``-inf`` (a log-probability that rounded above 0 is a
+    probability of 1); ``x = -inf`` gives ``0``.
 
     Examples
     --------
@@ -124,7 +125,7 @@ def log1mexp(x):
     >>> float(log1mexp(-np.inf))
     0.0
     """
-    x = np.asarray(x, dtype=float)
+    x = np.minimum(np.asarray(x, dtype=float), 0.0)
     out = np.empty_like(x)
     near = x > -math.log(2.0)
     with np.errstate(divide="ignore"):

@@ -1,0 +1,344 @@
+"""Tests of bounds.dame against closed forms, brute force and the mpmath oracle."""
+
+import math
+import warnings
+from fractions import Fraction
+
+import mpmath
+import numpy as np
+import pytest
+import sympy as sp
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from bounds import dame, sizes
+from bounds.numerics import PaperAssumptionWarning
+
+from . import reference as ref
+from .test_sizes import law_strategy
+
+PAPER = dame.Constants.paper()
+C1 = math.exp(-9) / 16
+
+
+# --------------------------------------------------------------------------- inputs
+
+
+@pytest.mark.parametrize(
+    "kwargs, match",
+    [
+        (dict(n=100, alpha=0.5, n_alpha2=25.0), "not both"),
+        (dict(n=100), "both n and alpha"),
+        (dict(n=1, alpha=0.5), "n must be an integer >= 2"),
+        (dict(n=100, alpha=0.0), "alpha must be a positive"),
+        (dict(n=100, alpha=-0.3), "alpha must be a positive"),
+        (dict(n=100, alpha=float("nan")), "alpha must be a positive"),
+        (dict(n_alpha2=float("inf")), "n_alpha2 must be a positive"),
+        (dict(n_alpha2=0), "n_alpha2 must be a positive"),
+        (dict(n_alpha2=1.0, constants="loose"), "constants must be"),
+    ],
+)
+def test_bad_inputs_raise(kwargs, match):
+    for f in (dame.lower_bound, dame.upper_bound, dame.m_tilde):
+        with pytest.raises(ValueError, match=match):
+            f(sizes.point(3), **kwargs)
+
+
+def test_sizes_must_be_a_law():
+    with pytest.raises(ValueError, match="sizes must be a law"):
+        dame.lower_bound({1: 1.0}, n_alpha2=1.0)
+
+
+def test_h3_violation_warns():
+    with pytest.warns(PaperAssumptionWarning, match="22/35"):
+        dame.lower_bound(sizes.point(3), n=100, alpha=0.7)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        dame.lower_bound(sizes.point(3), n=100, alpha=22 / 35)
+
+
+def test_constants_validation_and_presets():
+    with pytest.raises(ValueError, match="c2 must be a positive"):
+        dame.Constants(1, -1, 1, 1, 1)
+    with pytest.raises(ValueError, match="c5 must be a positive"):
+        dame.Constants(1, 1, 1, 1, float("nan"))
+    with pytest.warns(PaperAssumptionWarning, match="c4"):
+        dame.Constants(1, 1, 1, 0.5, 1)
+    # (S31): e^-9/16 and 24; (S146): 1570 = 14²·4·2 + 2, c4 = 8, 868.5 = 579·3/2
+    assert PAPER.floats == (C1, 24.0, 14**2 * 4 * 2 + 2, 8.0, 579 * 3 / 2)
+    assert dame.Constants.unit().floats == (1.0,) * 5
+    with mpmath.workdps(40):
+        assert PAPER.values(40)[0] == mpmath.exp(-9) / 16
+
+
+# --------------------------------------------------------------------------- closed forms
+
+
+@pytest.mark.parametrize("m", [1, 2, 50, 10**4])
+@pytest.mark.parametrize("x", [1e-3, 0.5, 3.0, 1e3, 1e8])
+def test_lower_bound_point_mass_closed_form(m, x):
+    # M = δ_m: a < m gives c1 e^{-c2 x} (P(m>a) = 1, S = 0); a >= m gives c1 / max(x m, 1)
+    a_small, a_big = C1 * math.exp(-24 * x), C1 / max(x * m, 1)
+    lb = dame.lower_bound(sizes.point(m), n_alpha2=x)
+    assert lb.value == pytest.approx(max(a_small, a_big), rel=1e-13)
+    assert lb.argmax == (0 if a_small >= a_big else m)
+
+
+@pytest.mark.parametrize("rho", [0.05, 0.3, 0.9])
+@pytest.mark.parametrize("x", [0.5, 10.0, 1e4])
+def test_lower_bound_two_point_law_eq15(rho, x):
+    # eq. (15): a = 0, a in [1, m), a >= m give the three candidate values
+    m = 400
+    law = sizes.finite({1: Fraction(1) - Fraction(rho), m: Fraction(rho)})
+    cands = [
+        C1 * math.exp(-24 * x),
+        C1 * math.exp(-24 * x * rho**2) / max(x * (1 - rho) ** 2, 1),
+        C1 / max(x * ((1 - rho) + rho * math.sqrt(m)) ** 2, 1),
+    ]
+    assert dame.lower_bound(law, n_alpha2=x).value == pytest.approx(max(cands), rel=1e-12)
+
+
+def test_lower_bound_sup_not_attained_on_infinite_support():
+    # x E[sqrt m]^2 < 1: the denominator is 1 for all a, so LB -> c1 as a -> inf, never attained
+    lb = dame.lower_bound(sizes.geometric(0.5), n_alpha2=1e-3)
+    assert lb.argmax == math.inf and lb.value == pytest.approx(C1, rel=1e-15)
+
+
+def test_upper_bound_point_mass_closed_form():
+    # unit constants, M = δ_100, x = 1e4: φ(100) = log(1e6/log 1e6)/1e4 < 1, so m̃ = 100,
+    # UB = ln(√(1e6)) / (1e4 · 100) = ln(1000) / 1e6
+    ub = dame.upper_bound(sizes.point(100), n_alpha2=1e4, constants="unit")
+    assert ub.m_tilde == 100 and not ub.capped
+    assert ub.value == pytest.approx(math.log(1000) / 1e6, rel=1e-14)
+
+
+def test_upper_bound_paper_constants_cap_at_fig1a_setting():
+    # formula sheet §1.2: with paper constants m̃ = 1 and UB = 4 at nα² = 500
+    ub = dame.upper_bound(sizes.poisson(5), n_alpha2=500)
+    assert ub.m_tilde == 1 and ub.capped and ub.value == 4.0
+
+
+def test_unit_constants_degenerate_log_factor_warns():
+    with pytest.warns(PaperAssumptionWarning, match="not positive"):
+        ub = dame.upper_bound(sizes.point(1), n_alpha2=0.5, constants="unit")
+    assert ub.value == 0.0 and ub.log_value == -math.inf
+
+
+# --------------------------------------------------------------------------- brute force
+
+
+def finite_laws():
+    """(law, exact masses): the law for the code under test, the masses for the reference."""
+    return st.dictionaries(st.integers(1, 300), st.integers(1, 1000), min_size=1, max_size=8).map(
+        lambda d: {k: Fraction(v, sum(d.values())) for k, v in d.items()}
+    ).map(lambda m: (sizes.finite(m), m))
+
+
+xs = st.sampled_from([1e-3, 0.02, 0.7, 1.0, 3.0, 50.0, 500.0, 1e4, 1e6, 1e9])
+consts = st.sampled_from(["paper", "unit"])
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(law_masses=finite_laws(), x=xs, constants=consts)
+def test_m_tilde_equals_linear_scan(law_masses, x, constants):
+    law, masses = law_masses
+    c = dame._constants(constants)
+    r = ref.Law(masses)
+    expect = ref.m_tilde(r, x, c.values(50)[3], c.values(50)[4], int(law.support_max) + 1)
+    assert dame.m_tilde(law, n_alpha2=x, constants=constants) == expect
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(law_masses=finite_laws(), x=xs, constants=consts)
+def test_lower_bound_equals_scan_over_all_a(law_masses, x, constants):
+    law, masses = law_masses
+    c = dame._constants(constants)
+    with mpmath.workdps(ref.DPS):
+        cv = c.values(ref.DPS)
+    r = ref.Law(masses)
+    value, arg = ref.lower_bound(r, x, cv[0], cv[1], int(law.support_max) + 1)
+    lb = dame.lower_bound(law, n_alpha2=x, constants=constants)
+    assert lb.value == pytest.approx(float(value), rel=1e-11)
+    lbm = dame.lower_bound(law, n_alpha2=x, constants=constants, precision=40)
+    assert abs(lbm.value - value) <= mpmath.mpf("1e-35") * value
+    assert lbm.argmax == arg
+
+
+@pytest.mark.parametrize(
+    "law, masses, amax",
+    [
+        (sizes.poisson(5), ref.masses_poisson_truncated(5, 150), 150),
+        (sizes.poisson(60), ref.masses_poisson_truncated(60, 400), 400),
+        (sizes.geometric(0.05), ref.masses_geometric(0.05, 2500), 2500),
+    ],
+)
+@pytest.mark.parametrize("x", [0.01, 2.0, 500.0, 1e6])
+def test_infinite_laws_against_scan(law, masses, amax, x):
+    r = ref.Law(masses)
+    with mpmath.workdps(ref.DPS):
+        cv = PAPER.values(ref.DPS)
+        uv = dame.Constants.unit().values(ref.DPS)
+    value, arg = ref.lower_bound(r, x, cv[0], cv[1], amax)
+    lb = dame.lower_bound(law, n_alpha2=x)
+    assert lb.value == pytest.approx(float(value), rel=1e-11)
+    if lb.argmax == math.inf:
+        # supremum = the a -> inf limit c1 / max(x E[sqrt m]^2, 1), not attained: the scan's
+        # maximum must equal that limit to the scan's precision
+        with mpmath.workdps(ref.DPS):
+            limit = cv[0] / max(x * r.partial_sqrt(amax) ** 2, 1)
+            assert abs(value - limit) <= mpmath.mpf("1e-40") * limit
+    else:
+        assert lb.argmax == arg
+    for c, vals in (("paper", cv), ("unit", uv)):
+        mt = ref.m_tilde(r, x, vals[3], vals[4], amax)
+        ub = dame.upper_bound(law, n_alpha2=x, constants=c)
+        assert ub.m_tilde == mt
+        assert ub.value == pytest.approx(float(ref.upper_bound(r, x, vals[2], vals[3], mt)), rel=1e-11)
+
+
+def test_upper_bound_matches_reference_on_finite_laws():
+    masses = {1: Fraction(1, 2), 30: Fraction(1, 4), 1000: Fraction(1, 4)}
+    law, r = sizes.finite(masses), ref.Law(masses)
+    for x in [0.3, 20.0, 2e3, 5e5, 1e9]:
+        for c in ("paper", "unit"):
+            cv = dame._constants(c).values(ref.DPS)
+            mt = ref.m_tilde(r, x, cv[3], cv[4], 1001)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", PaperAssumptionWarning)
+                ub = dame.upper_bound(law, n_alpha2=x, constants=c)
+            assert ub.m_tilde == mt
+            assert ub.value == pytest.approx(float(ref.upper_bound(r, x, cv[2], cv[3], mt)), rel=1e-12)
+
+
+# --------------------------------------------------------------------------- float vs mpmath oracle
+
+
+def _agree(f, m, rtol=1e-10):
+    """Float result ``f`` against mpmath result ``m``: log-values, and values when representable."""
+    if m.log_value == -math.inf or f.log_value == -math.inf:
+        return f.log_value == m.log_value and abs(f.value - float(m.value)) <= rtol * abs(float(m.value))
+    ok_log = abs(f.log_value - float(m.log_value)) <= rtol * max(1.0, abs(float(m.log_value)))
+    if float(m.log_value) > -700:
+        return ok_log and f.value == pytest.approx(float(m.value), rel=rtol)
+    return ok_log
+
+
+log_x = st.floats(math.log(1e-3), math.log(1e9))
+
+
+@settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(law=law_strategy(), lx=log_x, constants=consts)
+def test_float_and_mpmath_bounds_agree(law, lx, constants):
+    x = math.exp(lx)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", PaperAssumptionWarning)
+        for f in (dame.lower_bound, dame.upper_bound):
+            fl = f(law, n_alpha2=x, constants=constants)
+            mp = f(law, n_alpha2=x, constants=constants, precision=30)
+            assert _agree(fl, mp), (law, x, constants, fl, mp)
+            assert not math.isnan(fl.value) and not math.isnan(fl.log_value)
+    # (argmaxes are compared by the exact scans above: here two candidates may tie to within
+    # the working precision, e.g. values 1 - 1e-500 and 1 - 1e-250, and either is "the" maximiser)
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(law=law_strategy(), lx=log_x)
+def test_paper_upper_bound_is_never_below_lower_bound(law, lx):
+    # Theorems 1 and 2 together imply UB >= LB with the paper's constants
+    x = math.exp(lx)
+    lb = dame.lower_bound(law, n_alpha2=x)
+    ub = dame.upper_bound(law, n_alpha2=x)
+    assert ub.log_value >= lb.log_value, f"counterexample: {law!r}, nα² = {x!r}: UB {ub.value} < LB {lb.value}"
+
+
+# --------------------------------------------------------------------------- symbolic forms
+
+
+def test_numeric_formulas_equal_their_sympy_forms():
+    f = dame.symbolic()
+    rng = np.random.default_rng(7)
+    x, a, m_t, P, S = sp.symbols("x a m_t P S", positive=True)
+    c = sp.symbols("c1:6", positive=True)
+    laws = [sizes.poisson(3.0), sizes.finite({1: 0.25, 9: 0.5, 400: 0.25}), sizes.zipf(4.5)]
+    for i in range(30):
+        law = laws[i % 3]
+        xv, av = 10 ** rng.uniform(-3, 9), int(rng.integers(1, 500))
+        cv = tuple(float(v) for v in rng.uniform(0.2, 30, size=5))
+        subs = {x: xv, a: av, m_t: int(rng.integers(1, 10**4)), **dict(zip(c, cv)),
+                P: float(law.prob_gt(av)), S: float(law.partial_sqrt_mean(av))}
+        # eq. (10)'s term, through the code path of the bound
+        term = math.exp(float(dame._log_lb_terms(law, np.array([av]), xv, cv, None)[0]))
+        assert term == pytest.approx(float(f["lower_term"].subs(subs)), rel=1e-11)
+        # φ(a) where it is finite (log y > 0)
+        if cv[3] * max(av * xv, 1) > 1:
+            lphi = float(dame._log_phi(np.array(av), math.log(xv), cv, None))
+            assert math.exp(lphi) == pytest.approx(float(f["phi"].subs(subs)), rel=1e-11)
+        assert dame.tau(subs[m_t], n_alpha2=xv) == pytest.approx(float(f["tau"].subs(subs)), rel=1e-13)
+
+
+def test_upper_bound_equals_sympy_form_with_law_quantities():
+    law = sizes.poisson(12)
+    for xv in [3.0, 400.0, 1e7]:
+        for c in (PAPER, dame.Constants.unit()):
+            ub = dame.upper_bound(law, n_alpha2=xv, constants=c)
+            x, m_t, S = sp.symbols("x m_t S", positive=True)
+            subs = {x: xv, m_t: ub.m_tilde, S: float(law.sqrt_min_mean(ub.m_tilde)),
+                    **dict(zip(sp.symbols("c1:6", positive=True), c.floats))}
+            assert ub.value == pytest.approx(float(dame.symbolic()["upper"].subs(subs)), rel=1e-12)
+
+
+def test_asymptotic_rates_13_14():
+    lo, up = dame.asymptotic_rates(sizes.poisson(5), n_alpha2=[10.0, 1e4])
+    e = float(sizes.poisson(5).sqrt_mean())
+    np.testing.assert_allclose(lo, [1 / (10 * e**2), 1 / (1e4 * e**2)], rtol=1e-14)
+    np.testing.assert_allclose(up, np.log([10.0, 1e4]) * lo, rtol=1e-14)
+
+
+def test_asymptotics_m_tilde_grows_and_ratio_to_x_is_below_one():
+    # §4.2: m̃ -> inf as n -> inf, and m̃/(nα²) <= 1 eventually
+    law = sizes.geometric(0.01)
+    xs = np.logspace(2, 9, 8)
+    mt = dame.curve(law, n_alpha2=xs, constants="unit").m_tilde
+    # geometric tail q^(a-1) >= sqrt(φ(a)): m̃ grows like log(x) / log(1/q)
+    assert np.all(np.diff(mt) > 0)
+    assert mt[-1] - mt[0] == pytest.approx(np.log(xs[-1] / xs[0]) / (-2 * np.log(0.99)), rel=0.1)
+    assert np.all(mt[-3:] / xs[-3:] <= 1)
+
+
+# --------------------------------------------------------------------------- curve, corollary 3
+
+
+def test_curve_equals_scalar_calls():
+    laws = [sizes.poisson(l) for l in (0.5, 5.0, 50.0)]
+    cv = dame.curve(laws, n_alpha2=500.0, constants="unit")
+    for i, law in enumerate(laws):
+        assert cv.lower[i] == pytest.approx(dame.lower_bound(law, n_alpha2=500.0, constants="unit").value, rel=1e-15)
+        ub = dame.upper_bound(law, n_alpha2=500.0, constants="unit")
+        assert cv.upper[i] == pytest.approx(ub.value, rel=1e-15) and cv.m_tilde[i] == ub.m_tilde
+    xs = np.logspace(0, 6, 7)
+    cv2 = dame.curve(sizes.poisson(5), n_alpha2=xs)
+    for xv, lo in zip(xs, cv2.lower):
+        assert lo == pytest.approx(dame.lower_bound(sizes.poisson(5), n_alpha2=xv).value, rel=1e-15)
+    with pytest.raises(ValueError, match="do not pair up"):
+        dame.curve(laws, n_alpha2=[1.0, 2.0])
+
+
+@pytest.mark.parametrize("rho", [0.0, 0.01, 0.2, 0.6, 1.0])
+@pytest.mark.parametrize("x", [5.0, 1e3, 1e7])
+def test_corollary3_regimes_follow_phi_thresholds(rho, x):
+    m = 64
+    r = dame.corollary3(m, rho, n_alpha2=x, constants="unit")
+    # φ by hand (unit constants, x >= 1 so y = a x): m̃ = max{a: ρ_a^2 >= φ(a) ∧ 1}, P(m >= a) = ρ for 2 <= a <= m
+    phi = lambda a: math.log(a * x / math.log(a * x)) / x  # noqa: E731
+    ok = [a for a in range(2, m + 1) if rho**2 >= min(phi(a), 1)]
+    expect = max(ok) if ok else 1
+    assert r.m_tilde == expect
+    assert r.regime == ("m_tilde=1" if expect == 1 else "m_tilde=m" if expect == m else "m_tilde=a")
+    assert r.table2_rate == pytest.approx(1 / (x * ((1 - rho) + rho * math.sqrt(expect)) ** 2))
+
+
+def test_corollary3_validation():
+    with pytest.raises(ValueError, match="rho"):
+        dame.corollary3(10, 1.5, n_alpha2=10.0)
+    with pytest.warns(PaperAssumptionWarning, match="assumes"):
+        dame.corollary3(10, 0.5, n_alpha2=0.5)

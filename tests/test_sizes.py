@@ -1,0 +1,222 @@
+"""Tests of bounds.sizes: exact functionals of dataset-size laws."""
+
+import math
+from fractions import Fraction
+
+import mpmath
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scipy import stats
+
+from bounds import sizes
+
+from . import reference as ref
+
+# --------------------------------------------------------------------------- validation
+
+
+@pytest.mark.parametrize(
+    "make, match",
+    [
+        (lambda: sizes.finite({1: 0.5, 2: -0.1, 3: 0.6}), "mass at 2 is -0.1"),
+        (lambda: sizes.finite({1: float("nan"), 2: 1.0}), "mass at 1 is nan"),
+        (lambda: sizes.finite({1: 0.5, 2: 0.4}), "sum to 0.9"),
+        (lambda: sizes.finite({0: 0.5, 2: 0.5}), "support contains 0"),
+        (lambda: sizes.finite({-3: 0.5, 2: 0.5}), "support contains -3"),
+        (lambda: sizes.finite({1.5: 1.0}), "positive integers"),
+        (lambda: sizes.finite({}), "at least one"),
+        (lambda: sizes.zipf(1.5), "infinite mean"),
+        (lambda: sizes.zipf(2.0), "infinite mean"),
+        (lambda: sizes.poisson(0), "lam must be a positive"),
+        (lambda: sizes.poisson(float("nan")), "lam must be a positive"),
+        (lambda: sizes.binomial(10, 1.5), "p must be in"),
+        (lambda: sizes.binomial(0, 0.5), "N must be an integer"),
+        (lambda: sizes.geometric(0), "p must be a positive"),
+        (lambda: sizes.uniform(5, 2), "hi must be an integer >= 5"),
+        (lambda: sizes.uniform(0, 2), "lo must be an integer >= 1"),
+        (lambda: sizes.point(0), "m must be an integer >= 1"),
+        (lambda: sizes.empirical([1, 0, 3]), "support contains 0"),
+        (lambda: sizes.empirical([1, 2.5]), "positive integers"),
+        (lambda: sizes.empirical([]), "non-empty"),
+        (lambda: sizes.from_scipy(stats.poisson(3)), "support contains values <= 0"),
+        (lambda: sizes.from_scipy(stats.zipf(2.5)), "no finite moment"),
+        (lambda: sizes.from_scipy(stats.zipf(1.5)), "infinite mean"),
+        (lambda: sizes.poisson(3, zero="drop"), "zero must be"),
+        (lambda: sizes.parse("cauchy:1"), "unknown size law"),
+    ],
+)
+def test_bad_input_raises_value_error_naming_the_problem(make, match):
+    with pytest.raises(ValueError, match=match):
+        make()
+
+
+def test_query_rejects_non_integer_a():
+    with pytest.raises(ValueError, match="integer"):
+        sizes.point(3).prob_ge(1.5)
+    with pytest.raises(ValueError, match="integer"):
+        sizes.point(3).prob_ge(float("nan"))
+    with pytest.raises(ValueError, match="precision"):
+        sizes.point(3).prob_ge(1, precision=0)
+
+
+# --------------------------------------------------------------------------- closed forms
+
+
+@pytest.mark.parametrize("m", [1, 7, 100])
+def test_point_mass_closed_forms(m):
+    law = sizes.point(m)
+    a = np.arange(0, 2 * m + 2)
+    np.testing.assert_array_equal(law.prob_ge(a), (a <= m).astype(float))
+    np.testing.assert_array_equal(law.prob_gt(a), (a < m).astype(float))
+    np.testing.assert_allclose(law.sqrt_min_mean(a), np.sqrt(np.minimum(a, m)), rtol=1e-15)
+    np.testing.assert_allclose(law.partial_sqrt_mean(a), np.where(a >= m, math.sqrt(m), 0.0), rtol=1e-15)
+    assert float(law.mean()) == m
+
+
+def test_geometric_closed_forms_including_1e_minus_300_tails():
+    p = 0.5
+    law = sizes.geometric(p)
+    a = np.array([0, 1, 10, 500, 990, 1020])
+    # P(m > a) = (1 - p)^a  (990: 2^-990 ≈ 1e-298)
+    np.testing.assert_allclose(law.log_prob_gt(a), a * math.log(1 - p), rtol=1e-13)
+    np.testing.assert_allclose(law.log_prob_ge(a + 1), a * math.log(1 - p), rtol=1e-13)
+    # E[sqrt(m ∧ a)] = Σ_{k=1}^{a} (√k − √(k−1)) P(m >= k): a second formula
+    for aa in [1, 2, 5, 40]:
+        k = np.arange(1, aa + 1)
+        expect = math.fsum((np.sqrt(k) - np.sqrt(k - 1)) * (1 - p) ** (k - 1))
+        assert float(law.sqrt_min_mean(aa)) == pytest.approx(expect, rel=1e-14)
+
+
+def test_two_point_law_functionals():
+    law = sizes.finite({1: Fraction(3, 4), 16: Fraction(1, 4)})
+    assert float(law.sqrt_mean()) == pytest.approx(0.75 + 0.25 * 4, rel=1e-15)
+    assert law.sqrt_min_mean(4).tolist() == pytest.approx(0.75 + 0.25 * 2, rel=1e-15)
+    assert law.partial_sqrt_mean([0, 1, 15, 16]).tolist() == pytest.approx([0, 0.75, 0.75, 1.75])
+    assert float(law.mean()) == pytest.approx(0.75 + 4, rel=1e-15)
+
+
+def test_zero_truncated_poisson_against_direct_sums():
+    lam = 7.5
+    law = sizes.poisson(lam)
+    masses = ref.masses_poisson_truncated(lam, 200)
+    r = ref.Law(masses)
+    for a in [0, 1, 3, 7, 15, 30]:
+        assert float(law.prob_gt(a)) == pytest.approx(float(r.gt(a)), rel=1e-13)
+        assert float(law.sqrt_min_mean(a)) == pytest.approx(float(r.sqrt_min(a)), rel=1e-13)
+        assert float(law.partial_sqrt_mean(a)) == pytest.approx(float(r.partial_sqrt(a)), rel=1e-12)
+    assert float(law.mean()) == pytest.approx(lam / (1 - math.exp(-lam)), rel=1e-14)
+
+
+def test_poisson_shift_and_from_scipy_agree_with_poisson():
+    law = sizes.poisson(3.0)
+    wrapped = sizes.from_scipy(stats.poisson(3.0), zero="truncate")
+    a = np.arange(0, 30)
+    np.testing.assert_allclose(wrapped.prob_gt(a), law.prob_gt(a), rtol=1e-13)
+    np.testing.assert_allclose(wrapped.sqrt_min_mean(a), law.sqrt_min_mean(a), rtol=1e-13)
+    shifted = sizes.poisson(3.0, zero="shift")
+    np.testing.assert_allclose(shifted.pmf(a + 1), stats.poisson(3.0).pmf(a), rtol=1e-13)
+
+
+def test_binomial_truncated_against_direct_sums():
+    law = sizes.binomial(40, 0.1)
+    r = ref.Law(ref.masses_binomial_truncated(40, 0.1))
+    for a in [0, 1, 2, 4, 10, 40]:
+        assert float(law.prob_ge(a)) == pytest.approx(float(r.ge(a)), rel=1e-13)
+        assert float(law.sqrt_min_mean(a)) == pytest.approx(float(r.sqrt_min(a)), rel=1e-13)
+
+
+def test_zipf_closed_forms_against_direct_sums():
+    s = 3.5
+    law = sizes.zipf(s)
+    with mpmath.workdps(40):
+        z = mpmath.zeta(s)
+        for a in [1, 2, 10, 100, 5000]:
+            gt = 1 - mpmath.fsum(mpmath.mpf(k) ** -s for k in range(1, a + 1)) / z
+            ps = mpmath.fsum(mpmath.mpf(k) ** (0.5 - s) for k in range(1, a + 1)) / z
+            assert float(law.prob_gt(a)) == pytest.approx(float(gt), rel=1e-12)
+            assert float(law.partial_sqrt_mean(a)) == pytest.approx(float(ps), rel=1e-12)
+        assert float(law.mean()) == pytest.approx(float(mpmath.zeta(s - 1) / z), rel=1e-14)
+
+
+def test_deep_cdf_has_no_cancellation():
+    # truncated Poisson(1000): P(m = 1) = 1000 e^-1000 / (1 - e^-1000) ≈ 5e-432
+    law = sizes.poisson(1000)
+    with mpmath.workdps(30):
+        p1 = 1000 * mpmath.exp(-1000)
+        expected = mpmath.log1p(-p1)
+    got = law.log_prob_ge(2, precision=30)[()]
+    assert abs(got - expected) < abs(expected) * mpmath.mpf("1e-25")
+    assert float(law.log_prob_ge(2)) <= 0.0
+    assert float(law.pmf(1)) == 0.0 and float(law.pmf(1000)) == pytest.approx(0.0126146, rel=1e-5)
+
+
+def test_shapes_and_vectorisation():
+    law = sizes.uniform(1, 9)
+    assert law.prob_ge(3).shape == ()
+    assert law.prob_ge([[1, 2], [3, 4]]).shape == (2, 2)
+    assert law.prob_ge([1, 2], precision=20).dtype == object
+    assert law.support_points().tolist() == list(range(1, 10))
+
+
+def test_empirical_masses_are_exact_frequencies():
+    law = sizes.empirical([3, 1, 3, 3])
+    assert law.pmf([1, 3], precision=30).tolist() == [mpmath.mpf(1) / 4, mpmath.mpf(3) / 4]
+
+
+def test_parse_specs():
+    assert repr(sizes.parse("poisson:5")) == "poisson(lam=5.0, zero='truncate')"
+    assert float(sizes.parse("finite:1=0.5,100=0.5").mean()) == 50.5
+    assert float(sizes.parse("binomial:1000,0.005").mean()) == pytest.approx(5 / (1 - 0.995**1000))
+    assert sizes.parse("empirical:1,1,2").pmf(1).tolist() == pytest.approx(2 / 3)
+
+
+def test_infinite_table_tail_is_below_its_tolerance():
+    # the neglected functional is bounded by a closed form: check the cut actually honours it
+    law = sizes.geometric(0.3)
+    K = law._float_table.end
+    q = 0.7
+    tail = sum(math.sqrt(k) * 0.3 * q ** (k - 1) for k in range(K + 1, K + 2000))
+    assert tail <= sizes.FLOAT_TOL
+    assert law._float_table.end < 1000
+
+
+# --------------------------------------------------------------------------- float vs mpmath
+
+
+def law_strategy(max_support=400):
+    finite_laws = st.dictionaries(
+        st.integers(1, max_support), st.integers(1, 10**6), min_size=1, max_size=12
+    ).map(lambda d: sizes.finite({k: Fraction(v, sum(d.values())) for k, v in d.items()}))
+    tiny_tail = st.tuples(st.integers(2, max_support), st.integers(250, 300)).map(
+        lambda t: sizes.finite({1: 1 - Fraction(1, 10 ** t[1]), t[0]: Fraction(1, 10 ** t[1])})
+    )
+    return st.one_of(
+        finite_laws,
+        tiny_tail,
+        st.floats(0.01, 800).map(sizes.poisson),
+        st.floats(0.02, 1.0).map(sizes.geometric),
+        st.tuples(st.integers(1, 300), st.floats(0.001, 1.0)).map(lambda t: sizes.binomial(*t)),
+        st.tuples(st.integers(1, 50), st.integers(0, 300)).map(lambda t: sizes.uniform(t[0], t[0] + t[1])),
+        st.floats(4.0, 8.0).map(sizes.zipf),
+    )
+
+
+def _close(f, m, rtol):
+    m = float(m)
+    if math.isinf(m) or math.isinf(f):
+        return f == m
+    return abs(f - m) <= rtol * max(abs(m), 1e-300) or abs(f - m) < 1e-300
+
+
+@settings(max_examples=40, deadline=None)
+@given(law=law_strategy(), a=st.lists(st.integers(-2, 2000), min_size=1, max_size=6))
+def test_float_and_mpmath_paths_agree(law, a):
+    for q in ("log_prob_ge", "log_prob_gt", "log_partial_sqrt_mean", "log_sqrt_min_mean"):
+        f = getattr(law, q)(a)
+        m = getattr(law, q)(a, precision=30)
+        for fi, mi in zip(np.atleast_1d(f), np.atleast_1d(m)):
+            # log-values: compare in absolute terms scaled by magnitude (1e-10 relative in the value)
+            assert _close(float(fi), mi, 1e-10) or abs(float(fi) - float(mi)) < 1e-10, (law, q, a)
+    assert float(law.mean()) == pytest.approx(float(law.mean(precision=30)), rel=1e-12)
