@@ -66,6 +66,7 @@ __all__ = [
 H3_ALPHA_MAX = sp.Rational(22, 35)
 _TIE = 1e-9  # float comparisons closer than this are re-decided in mpmath
 _TIE_DPS = 60
+_SCAN = 200_000  # m̃ brackets narrower than this are scanned in one vectorised pass
 
 
 # =========================================================================== constants
@@ -261,17 +262,29 @@ def _lb_candidates(law: SizeLaw, x: np.ndarray, c: Constants) -> np.ndarray:
     logx = np.log(x)
     half_log_mean = 0.5 * math.log(mean)
 
-    def running(a):  # true for a < a_stop (a margin of 1e-9 against rounding)
-        return math.log(c2) + logx + law._log_sf(a, None) > 0.5 * np.log(a + 1.0) - half_log_mean - 1e-9
+    def running(a, lsf):  # true for a < a_stop (a margin of 1e-9 against rounding)
+        return math.log(c2) + logx[..., None] + lsf > 0.5 * np.log(a + 1.0) - half_log_mean - 1e-9
 
-    hi_stop = np.ceil(np.exp((2.0 / 3.0) * (math.log(c2) + logx)) * mean).astype(np.int64) + 1
-    hi_stop = np.minimum(hi_stop, min(law.support_max, 2**62))
-    a_stop = last_true(running, np.zeros_like(hi_stop), hi_stop) + 1
+    def below(lps):  # x S(a)^2 < 1
+        return logx[..., None] + 2 * lps < 0
 
-    end = law._search_end()
-    ones = np.ones_like(hi_stop)
-    last_below = last_true(lambda a: logx + 2 * law._log_partial_sqrt(a, None) < 0, ones, ones * end)
-    a0 = np.where(last_below < end, last_below + 1, -1)  # -1: x S(a)^2 < 1 for every a
+    if law.tabulated:
+        # every quantity is on the table: first flips by one vectorised pass.  Taking the
+        # first *support point* where the predicate flips only enlarges the candidate set.
+        tab = law._float_table
+        pts = tab.points
+        run = running(pts, tab.log_sf)
+        a_stop = np.where(run.all(axis=1), -1, pts[np.argmin(run, axis=1)])
+        if np.any(a_stop < 0):  # still increasing at the table's end: bisect beyond it
+            a_stop = _a_stop_bisect(law, x, c2, mean, lo=int(pts[-1]))
+        bel = below(tab.log_cum_sqrt)
+        a0 = np.where(bel.all(axis=1), -1, pts[np.argmin(bel, axis=1)])  # -1: S never reaches 1/√x
+    else:
+        a_stop = _a_stop_bisect(law, x, c2, mean, lo=0)
+        end = law._search_end()
+        ones = np.ones(len(x), dtype=np.int64)
+        last_below = last_true(lambda a: below(law._log_partial_sqrt(a, None)[:, None])[:, 0], ones, ones * end)
+        a0 = np.where(last_below < end, last_below + 1, -1)
 
     extra = [int(law.support_max)] if law.is_finite else []
     for v in np.unique(a0[a0 > 0]):
@@ -280,6 +293,19 @@ def _lb_candidates(law: SizeLaw, x: np.ndarray, c: Constants) -> np.ndarray:
     extra = law._floor_support(np.asarray(extra, dtype=np.int64))
     cand = np.union1d(law._candidate_points(int(np.max(a_stop)) + 2), extra[extra > 0])
     return cand[cand <= law.support_max]
+
+
+def _a_stop_bisect(law, x, c2, mean, lo: int) -> np.ndarray:
+    r"""First ``a >= lo`` with :math:`c_2 x P(m > a) \le \sqrt{(a+1)/E m}`, by bisection."""
+    logx = np.log(x)
+
+    def running(a):
+        return math.log(c2) + logx + law._log_sf(a, None) > 0.5 * np.log(a + 1.0) - 0.5 * math.log(mean) - 1e-9
+
+    # Markov: P(m > a) <= E m / (a+1), so the predicate is false from (c2 x)^(2/3) E m on
+    hi = np.ceil(np.exp((2.0 / 3.0) * (math.log(c2) + logx)) * mean).astype(np.int64) + 1
+    hi = np.maximum(np.minimum(hi, min(law.support_max, 2**62)), lo)
+    return last_true(running, np.full(len(x), lo, dtype=np.int64), hi) + 1
 
 
 def _log_lb_terms(law: SizeLaw, a: np.ndarray, x, c_vals, precision):
@@ -305,7 +331,9 @@ def _lower_many(law, x: np.ndarray, c: Constants):
     if not law.is_finite:
         cols.append(np.log(c_vals[0]) - np.maximum(np.log(x) + 2 * math.log(float(law.sqrt_mean())), 0))
         labels.append(math.inf)
-    table = np.column_stack(cols)
+    table = np.empty((len(x), len(cols)))
+    for j, col in enumerate(cols):
+        table[:, j] = col
     idx = np.argmax(table, axis=1)
     return table[np.arange(len(x)), idx], [labels[i] for i in idx]
 
@@ -445,14 +473,32 @@ def _m_tilde_many(law: SizeLaw, x: np.ndarray, x_exact: list, c: Constants) -> n
     mean = float(law.mean())
     hi = np.floor(mean * np.sqrt(np.maximum(x / c5, 1.0))) + 1
     hi = np.minimum(hi, law.support_max if law.is_finite else 2**62).astype(np.int64)
+    if law.tabulated:
+        # exact bracket: in B the condition needs P(m >= a)^2 >= min(c5/x, 1), and P(m >= a)
+        # = P(m > p_i) for a in (p_i, p_{i+1}]: the condition fails beyond the point after
+        # the last p_i with 2 log P(m > p_i) >= log min(c5/x, 1)
+        tab = law._float_table
+        ok = 2 * tab.log_sf[None, :] >= np.log(np.minimum(c5 / x, 1.0))[:, None]
+        n_ok = ok.sum(axis=1)  # a prefix, as P is non-increasing
+        capped = n_ok < len(tab.points)
+        a_c = np.where(n_ok > 0, tab.points[np.minimum(n_ok, len(tab.points) - 1)], tab.points[0])
+        hi = np.where(capped, np.minimum(hi, a_c), hi)
     hi = np.maximum(hi, a_b)
     in_b = cond(a_b)
     out = np.empty(len(x), dtype=np.int64)
-    if np.any(in_b):
-        sel = np.flatnonzero(in_b)
-        found = last_true(lambda a: cond(a, sel), a_b[sel], hi[sel])
-        assert np.all(found >= a_b[sel]), "the condition must hold at the bracket's start"
-        out[sel] = found
+    narrow = in_b & (hi - a_b < _SCAN)
+    for i in np.flatnonzero(narrow):  # one vectorised pass, checking the monotonicity
+        a = np.arange(a_b[i], hi[i] + 1)
+        ok = cond(a, np.full(len(a), i))
+        k = int(np.argmin(ok)) if not ok.all() else len(ok)
+        if ok[k:].any():
+            raise AssertionError(f"psi is not monotone on region B for {law!r}, n_alpha2 = {x[i]!r}")
+        out[i] = a_b[i] + k - 1
+    wide = np.flatnonzero(in_b & ~narrow)
+    if wide.size:
+        found = last_true(lambda a: cond(a, wide), a_b[wide], hi[wide])
+        assert np.all(found >= a_b[wide]), "the condition must hold at the bracket's start"
+        out[wide] = found
     # region A = [1, a_b - 1] (only when c4 < e): φ >= c5/x there
     for i in np.flatnonzero(~in_b):
         top = int(a_b[i]) - 1

@@ -50,7 +50,7 @@ from typing import Callable, Mapping, Sequence
 
 import mpmath
 import numpy as np
-from scipy import special, stats
+from scipy import special
 
 from .numerics import (
     FLOAT,
@@ -80,6 +80,7 @@ __all__ = [
 FLOAT_TOL = 1e-20
 MAX_TABLE = 50_000_000
 LOG_HALF = math.log(0.5)
+DEEP_LOG = math.log(1e-280)  # below this, float64 closed-form survival functions may underflow
 
 
 def _mp_tol(precision: int) -> float:
@@ -95,7 +96,7 @@ class _Table:
     log_cum_pmf: np.ndarray  # log P(m <= points[i])
     log_cum_sqrt: np.ndarray  # log E[sqrt(m) 1{m <= points[i]}]
     end: int  # K: the table covers every support point <= K
-    log_sf: np.ndarray | None = None  # log P(m > points[i]) (mpmath tables)
+    log_sf: np.ndarray  # log P(m > points[i])
 
 
 class SizeLaw(ABC):
@@ -178,7 +179,15 @@ class SizeLaw(ABC):
         lp = np.asarray(self._logpmf(pts), dtype=float)
         with np.errstate(divide="ignore"):
             lsq = 0.5 * np.log(pts) + lp
-        return _Table(pts, lp, np.logaddexp.accumulate(lp), np.logaddexp.accumulate(lsq), end)
+        # log P(m > points[i]): summed from the top (exact in deep tails) plus the closed-form
+        # tail beyond the table; the closed form itself wherever it is not deep
+        tail = float(self._logsf(np.array([end]))[0]) if not self.is_finite else -np.inf
+        above = np.logaddexp.accumulate(lp[::-1])[::-1]
+        lsf = np.logaddexp(np.append(above[1:], -np.inf), tail)
+        shallow = lsf > DEEP_LOG + 10
+        lsf[shallow] = np.asarray(self._logsf(pts[shallow]), dtype=float)
+        lsf[pts < self.support_min] = 0.0
+        return _Table(pts, lp, np.logaddexp.accumulate(lp), np.logaddexp.accumulate(lsq), end, lsf)
 
     def _mp_table(self, precision: int) -> _Table:
         cache = self.__dict__.setdefault("_mp_tables", {})
@@ -214,15 +223,16 @@ class SizeLaw(ABC):
         return out if precision is None else out.astype(object)
 
     def _log_sf(self, a: np.ndarray, precision) -> np.ndarray:
-        """log P(m > a)."""
+        """log P(m > a): from the table where it reaches, else the closed form."""
+        if self.tabulated:
+            table = self._table(precision)
+            if np.all(a <= table.end):
+                out = self._lookup(table.log_sf, table, a, precision)
+                return np.where(a < self.support_min, 0.0 if precision is None else mpmath.mpf(0), out)
         a0 = np.maximum(a, 0)
         if precision is None:
             out = np.asarray(self._logsf(a0), dtype=float)
             return np.where(a < self.support_min, 0.0, out)
-        table = self._table(precision) if self.tabulated else None
-        if table is not None and np.all(a <= table.end):
-            out = self._lookup(table.log_sf, table, a, precision)
-            return np.where(a < self.support_min, mpmath.mpf(0), out)
         with mpmath.workdps(precision):
             vals = [
                 mpmath.mpf(0) if ai < self.support_min else _mp_log(self._mp_sf(int(ai)))
@@ -386,8 +396,14 @@ class SizeLaw(ABC):
         4.0
         """
         precision = check_precision(precision)
+        if precision is None:
+            return self._float_mean
         with workdps(precision):
             return self._mean(precision)
+
+    @cached_property
+    def _float_mean(self) -> float:
+        return float(self._mean(None))
 
     def sqrt_mean(self, *, precision=None):
         r""":math:`E[\sqrt{m}]`, the quantity of the asymptotic rates (13)–(14).
@@ -446,12 +462,20 @@ class FiniteLaw(SizeLaw):
         pts = np.asarray(points, dtype=np.int64)
         order = np.argsort(pts)
         self.points = pts[order]
-        self.weights = tuple(weights[i] for i in order)  # ints or floats, exact
+        weights = weights.tolist() if isinstance(weights, np.ndarray) else list(weights)
+        self.weights = tuple(weights[i] for i in order)  # Python ints or floats, exact
         self.name, self.params = name, params
         self.support_min = int(self.points[0])
         self.support_max = int(self.points[-1])
-        total = math.fsum(float(w) for w in self.weights)
-        self._float_masses = np.array([float(w) for w in self.weights]) / total
+        if all(isinstance(w, int) for w in self.weights):  # exact rationals w / total
+            total = sum(self.weights)
+            if total < 2**1000:
+                self._float_masses = np.asarray(self.weights, dtype=float) / float(total)
+            else:
+                self._float_masses = np.array([float(Fraction(w, total)) for w in self.weights])
+        else:
+            fw = np.asarray(self.weights, dtype=float)
+            self._float_masses = fw / math.fsum(fw)
 
     def _points(self, end: int) -> np.ndarray:
         return self.points
@@ -492,7 +516,7 @@ class FiniteLaw(SizeLaw):
 
     def _mean(self, precision):
         if precision is None:
-            return float(math.fsum(m * p for m, p in zip(self.points.tolist(), self._float_masses)))
+            return math.fsum(self.points * self._float_masses)
         return mpmath.fsum(int(m) * p for m, p in zip(self.points, self._mp_masses()))
 
 
@@ -590,7 +614,7 @@ def uniform(lo: int, hi: int) -> SizeLaw:
     lo = check_integer("lo", lo, minimum=1)
     hi = check_integer("hi", hi, minimum=lo)
     n = hi - lo + 1
-    return FiniteLaw("uniform", (("lo", lo), ("hi", hi)), np.arange(lo, hi + 1), [1] * n)
+    return FiniteLaw("uniform", (("lo", lo), ("hi", hi)), np.arange(lo, hi + 1), np.ones(n, dtype=np.int64))
 
 
 def empirical(sizes: Sequence[int]) -> SizeLaw:
@@ -627,17 +651,17 @@ def empirical(sizes: Sequence[int]) -> SizeLaw:
 
 @dataclass(frozen=True)
 class _Family:
-    """A base variable X on the integers: float (scipy) and mpmath closed forms."""
+    """A base variable X on the integers, by its float (vectorised) and mpmath closed forms."""
 
-    dist: object  # scipy frozen discrete distribution
-    mp_logpmf: Callable | None  # k -> log P(X = k)
-    mp_sf: Callable | None  # a -> P(X > a)
+    logpmf: Callable  # k -> log P(X = k), float64 arrays
+    logsf: Callable  # a -> log P(X > a), float64 arrays
+    support: tuple  # (lo, hi) of X; hi may be math.inf
+    mean: float
     tail_first_moment: Callable  # K -> E[X 1{X > K}] (an upper bound is enough)
-    mp_mean: Callable | None
+    mp_logpmf: Callable | None = None  # k -> log P(X = k) in mpmath
+    mp_sf: Callable | None = None  # a -> P(X > a) in mpmath
+    mp_mean: Callable | None = None
     log_concave: bool = False  # pmf log-concave: deep tails can be summed with a proven remainder
-
-
-DEEP_LOG = math.log(1e-280)
 
 
 def _deep_logsf(logpmf: Callable, a: int) -> float:
@@ -666,8 +690,8 @@ def _deep_logsf(logpmf: Callable, a: int) -> float:
         J *= 4
 
 
-class ScipyLaw(SizeLaw):
-    """A law built from a scipy discrete distribution ``X``, with ``0`` handled by ``zero``.
+class FamilyLaw(SizeLaw):
+    """A law built from a base variable ``X`` on the integers, with ``0`` handled by ``zero``.
 
     ``zero="truncate"``: ``m = X | X >= 1``; ``"shift"``: ``m = X + 1``;
     ``"error"``: ``X`` must already live on ``N*``.
@@ -677,49 +701,45 @@ class ScipyLaw(SizeLaw):
         if zero not in ("truncate", "shift", "error"):
             raise ValueError(f"zero must be 'truncate', 'shift' or 'error', got {zero!r}")
         self.name, self.params, self.family, self.zero = name, params, family, zero
-        dist = family.dist
-        lo, hi = dist.support()
-        self._log_p_ge1 = float(dist.logsf(0))  # log P(X >= 1)
+        lo, hi = family.support
+        with np.errstate(divide="ignore"):
+            self._log_p_ge1 = float(family.logsf(0))  # log P(X >= 1)
+            p_le0 = -math.expm1(self._log_p_ge1)
+            p_neg = -math.expm1(float(family.logsf(-1)))
         if not math.isfinite(self._log_p_ge1):
             raise ValueError(f"{name}: the law puts all its mass on 0 (P(X >= 1) = 0)")
-        if zero == "error" and float(dist.cdf(0)) > 0:
+        if zero == "error" and p_le0 > 0:
             raise ValueError(
-                f"support contains values <= 0 (P(X <= 0) = {float(dist.cdf(0)):.3g}): dataset sizes "
+                f"support contains values <= 0 (P(X <= 0) = {p_le0:.3g}): dataset sizes "
                 "live on N* = {1, 2, ...}; pass zero='truncate' or zero='shift'"
             )
-        if zero == "shift" and float(dist.cdf(-1)) > 0:
-            raise ValueError(
-                f"support contains negative values (P(X < 0) = {float(dist.cdf(-1)):.3g}); "
-                "zero='shift' needs X >= 0"
-            )
+        if zero == "shift" and p_neg > 0:
+            raise ValueError(f"support contains negative values (P(X < 0) = {p_neg:.3g}); zero='shift' needs X >= 0")
         shift = 1 if zero == "shift" else 0
         self.support_min = int(max(lo, 0 if zero == "shift" else 1)) + shift
-        self.support_max = float(hi) + shift if math.isinf(hi) else int(hi) + shift
-        mean = float(dist.mean())
-        if not math.isfinite(mean):
+        self.support_max = hi + shift if math.isinf(hi) else int(hi) + shift
+        if not math.isfinite(family.mean):
             raise ValueError(f"{self!r} has an infinite mean: hypothesis H1 (E[m] < inf) fails")
 
-    # X-level helpers ---------------------------------------------------------------
     @property
     def _truncated(self) -> bool:
         return self.zero == "truncate" and self._log_p_ge1 < 0
 
     def _logpmf(self, k):
-        d = self.family.dist
-        if self.zero == "shift":
-            return d.logpmf(k - 1)
-        out = d.logpmf(k)
+        f = self.family
+        with np.errstate(divide="ignore"):  # log(0) = -inf is exact for a zero probability
+            out = f.logpmf(np.asarray(k) - 1) if self.zero == "shift" else f.logpmf(k)
         return out - self._log_p_ge1 if self._truncated else out
 
     def _x_logsf(self, a):
         """log P(X > a), exact in deep tails for log-concave families."""
-        d = self.family.dist
-        out = np.array(d.logsf(a), dtype=float)
+        with np.errstate(divide="ignore"):
+            out = np.array(self.family.logsf(a), dtype=float)
         deep = out < DEEP_LOG
         if self.family.log_concave and np.any(deep):
-            flat = out.reshape(-1)
+            flat, a_flat = out.reshape(-1), np.broadcast_to(a, out.shape).reshape(-1)
             for i in np.flatnonzero(deep.reshape(-1)):
-                flat[i] = _deep_logsf(d.logpmf, int(np.asarray(a).reshape(-1)[i]))
+                flat[i] = _deep_logsf(self.family.logpmf, int(a_flat[i]))
         return out
 
     def _logsf(self, a):
@@ -729,15 +749,16 @@ class ScipyLaw(SizeLaw):
         return out - self._log_p_ge1 if self._truncated else out
 
     def _mp_x_logpmf(self, k):
-        if self.family.mp_logpmf is None:
-            return mpmath.mpf(float(self.family.dist.logpmf(k)))
+        if self.family.mp_logpmf is None:  # float64 masses, carried exactly
+            with np.errstate(divide="ignore"):
+                return mpmath.mpf(float(self.family.logpmf(k)))
         return self.family.mp_logpmf(k)
 
     def _mp_x_sf(self, a):
         if a < 0:
             return mpmath.mpf(1)
         if self.family.mp_sf is None:
-            return mpmath.mpf(float(self.family.dist.sf(a)))
+            return mpmath.exp(mpmath.mpf(float(self._x_logsf(np.asarray(a)))))
         return self.family.mp_sf(a)
 
     def _mp_logpmf(self, k):
@@ -753,13 +774,13 @@ class ScipyLaw(SizeLaw):
         return out / self._mp_x_sf(0) if self._truncated else out
 
     def _mean(self, precision):
-        d = self.family.dist
+        f = self.family
         if precision is None:
-            base = float(d.mean())
+            base = f.mean
             if self.zero == "shift":
                 return base + 1.0
             return base / math.exp(self._log_p_ge1) if self._truncated else base
-        base = self.family.mp_mean() if self.family.mp_mean else mpmath.mpf(float(d.mean()))
+        base = f.mp_mean() if f.mp_mean else mpmath.mpf(f.mean)
         if self.zero == "shift":
             return base + 1
         return base / self._mp_x_sf(0) if self._truncated else base
@@ -767,12 +788,26 @@ class ScipyLaw(SizeLaw):
     def _tail_sqrt_bound(self, K):
         f = self.family
         if self.zero == "shift":  # E[(X+1) 1{X >= K}] = E[X 1{X > K-1}] + P(X > K-1)
-            first = f.tail_first_moment(K - 1) + float(f.dist.sf(K - 1))
+            first = f.tail_first_moment(K - 1) + math.exp(float(f.logsf(K - 1)))
         else:
             first = f.tail_first_moment(K)
             if self._truncated:
                 first /= math.exp(self._log_p_ge1)
         return first / math.sqrt(K + 1)
+
+
+def _neg_inf_below(lo):
+    """Wrap a log-pmf so that it is ``-inf`` outside ``k >= lo`` (no scipy domain warnings)."""
+
+    def wrap(f):
+        def g(k):
+            k = np.asarray(k)
+            safe = np.maximum(k, lo)
+            return np.where(k >= lo, f(safe), -np.inf)
+
+        return g
+
+    return wrap
 
 
 def poisson(lam: float, *, zero: str = "truncate") -> SizeLaw:
@@ -797,18 +832,27 @@ def poisson(lam: float, *, zero: str = "truncate") -> SizeLaw:
     """
     lam = check_positive("lam", lam)
 
+    @_neg_inf_below(0)
+    def logpmf(k):
+        return special.xlogy(k, lam) - lam - special.gammaln(k + 1.0)
+
+    def logsf(a):
+        a = np.asarray(a)
+        with np.errstate(divide="ignore"):
+            return np.where(a < 0, 0.0, np.log(special.pdtrc(np.maximum(a, 0), lam)))
+
     def mp_logpmf(k):
         return k * mpmath.log(lam) - lam - mpmath.loggamma(k + 1) if k >= 0 else mpmath.ninf
 
     fam = _Family(
-        stats.poisson(lam),
+        logpmf, logsf, (0, math.inf), lam,
+        lambda K: lam * float(special.pdtrc(K - 1, lam)) if K >= 1 else lam,
         mp_logpmf,
         lambda a: mpmath.gammainc(a + 1, 0, lam, regularized=True),
-        lambda K: lam * float(stats.poisson(lam).sf(K - 1)),
         lambda: mpmath.mpf(lam),
         log_concave=True,
     )
-    return ScipyLaw("poisson", (("lam", lam), ("zero", zero)), fam, zero)
+    return FamilyLaw("poisson", (("lam", lam), ("zero", zero)), fam, zero)
 
 
 def binomial(N: int, p: float, *, zero: str = "truncate") -> SizeLaw:
@@ -829,6 +873,27 @@ def binomial(N: int, p: float, *, zero: str = "truncate") -> SizeLaw:
     if p > 1:
         raise ValueError(f"p must be in (0, 1], got {p!r}")
 
+    def logpmf(k):
+        k = np.asarray(k)
+        safe = np.clip(k, 0, N).astype(float)
+        with np.errstate(divide="ignore"):
+            out = (special.gammaln(N + 1.0) - special.gammaln(safe + 1) - special.gammaln(N - safe + 1)
+                   + special.xlogy(safe, p) + special.xlog1py(N - safe, -p))
+        return np.where((k >= 0) & (k <= N), out, -np.inf)
+
+    def logsf(a):
+        a = np.asarray(a)
+        with np.errstate(divide="ignore"):
+            inside = np.log(special.bdtrc(np.clip(a, 0, N - 1), N, p)) if N > 0 else 0.0
+        return np.where(a < 0, 0.0, np.where(a >= N, -np.inf, inside))
+
+    def tail_first_moment(K):  # N p P(Bin(N-1, p) >= K)
+        if K >= N:
+            return 0.0
+        if K <= 0:
+            return N * p
+        return N * p * float(special.bdtrc(K - 1, N - 1, p))
+
     def mp_logpmf(k):
         if k < 0 or k > N:
             return mpmath.ninf
@@ -847,14 +912,10 @@ def binomial(N: int, p: float, *, zero: str = "truncate") -> SizeLaw:
         return mpmath.betainc(a + 1, N - a, 0, p, regularized=True)
 
     fam = _Family(
-        stats.binom(N, p),
-        mp_logpmf,
-        mp_sf,
-        lambda K: N * p * float(stats.binom(N - 1, p).sf(K - 1)),
-        lambda: N * mpmath.mpf(p),
-        log_concave=True,
+        logpmf, logsf, (0, N), N * p, tail_first_moment, mp_logpmf, mp_sf,
+        lambda: N * mpmath.mpf(p), log_concave=True,
     )
-    return ScipyLaw("binomial", (("N", N), ("p", p), ("zero", zero)), fam, zero)
+    return FamilyLaw("binomial", (("N", N), ("p", p), ("zero", zero)), fam, zero)
 
 
 def geometric(p: float) -> SizeLaw:
@@ -874,20 +935,28 @@ def geometric(p: float) -> SizeLaw:
         raise ValueError(f"p must be in (0, 1], got {p!r}")
     q = 1 - p
 
+    @_neg_inf_below(1)
+    def logpmf(k):
+        return math.log(p) + special.xlog1py(k - 1.0, -p)
+
+    def logsf(a):
+        a = np.maximum(np.asarray(a), 0)
+        return special.xlog1py(a.astype(float), -p)
+
     def mp_logpmf(k):
         if k < 1:
             return mpmath.ninf
         return mpmath.log(p) + ((k - 1) * mpmath.log1p(-mpmath.mpf(p)) if k > 1 else 0)
 
     fam = _Family(
-        stats.geom(p),
+        logpmf, logsf, (1, math.inf), 1 / p,
+        lambda K: q**K * (K + 1 / p),
         mp_logpmf,
         lambda a: (1 - mpmath.mpf(p)) ** a,
-        lambda K: q**K * (K + 1 / p),
         lambda: 1 / mpmath.mpf(p),
         log_concave=True,
     )
-    return ScipyLaw("geometric", (("p", p),), fam, "error")
+    return FamilyLaw("geometric", (("p", p),), fam, "error")
 
 
 def from_scipy(dist, *, zero: str = "error", name: str | None = None) -> SizeLaw:
@@ -915,32 +984,30 @@ def from_scipy(dist, *, zero: str = "error", name: str | None = None) -> SizeLaw
     if not hasattr(dist, "logpmf") or not hasattr(dist, "support"):
         raise ValueError(f"from_scipy needs a frozen scipy discrete distribution, got {dist!r}")
     lo, hi = dist.support()
-    if not math.isfinite(float(dist.mean())):
+    mean = _scipy_mean(dist)
+    if not math.isfinite(mean):
         raise ValueError(f"{dist.dist.name}{dist.args} has an infinite mean: hypothesis H1 (E[m] < inf) fails")
     moments = {}
     if math.isinf(hi):
         for r in range(2, 7):
-            try:
+            with np.errstate(all="ignore"):
                 mr = float(dist.moment(r))
-            except (OverflowError, ValueError, FloatingPointError):  # pragma: no cover - scipy-dependent
-                mr = math.inf
             if math.isfinite(mr):
                 moments[r] = mr
+        if not moments:
+            raise ValueError(
+                f"{dist.dist.name}: no finite moment of order >= 2, so the tail cannot be cut with a "
+                "proven bound; use bounds.sizes.zipf for power laws"
+            )
 
     def tail_first_moment(K):
-        if not moments:
-            return math.inf
-        return min(mr / K ** (r - 1) for r, mr in moments.items())
+        return min(mr / K ** (r - 1) for r, mr in moments.items()) if K >= 1 else mean
 
-    if math.isinf(hi) and not moments:
-        raise ValueError(
-            f"{dist.dist.name}: no finite moment of order >= 2, so the tail cannot be cut with a "
-            "proven bound; use bounds.sizes.zipf for power laws"
-        )
-    fam = _Family(dist, None, None, tail_first_moment, None)
+    support = (int(lo) if math.isfinite(lo) else -math.inf, int(hi) if math.isfinite(hi) else math.inf)
+    fam = _Family(dist.logpmf, dist.logsf, support, mean, tail_first_moment)
     label = name or f"scipy.{getattr(dist.dist, 'name', 'dist')}"
     params = (("args", tuple(_plain(v) for v in dist.args)), ("zero", zero))
-    return ScipyLaw(label, params, fam, zero)
+    return FamilyLaw(label, params, fam, zero)
 
 
 # =========================================================================== zipf (closed forms)
@@ -1075,6 +1142,12 @@ def zipf(s: float) -> SizeLaw:
 
 
 # =========================================================================== helpers
+
+
+def _scipy_mean(dist) -> float:
+    """A scipy distribution's mean (scipy computes other moments alongside and may warn)."""
+    with np.errstate(all="ignore"):
+        return float(dist.mean())
 
 
 def _plain(v):

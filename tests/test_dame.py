@@ -191,7 +191,11 @@ def test_infinite_laws_against_scan(law, masses, amax, x):
         assert lb.argmax == arg
     for c, vals in (("paper", cv), ("unit", uv)):
         mt = ref.m_tilde(r, x, vals[3], vals[4], amax)
-        ub = dame.upper_bound(law, n_alpha2=x, constants=c)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", PaperAssumptionWarning)
+            ub = dame.upper_bound(law, n_alpha2=x, constants=c)
+        # unit constants with m̃ x <= 1: ln(c4 (√(m̃x) ∨ 1)) = 0, and the bound says so
+        assert bool(caught) == (c == "unit" and mt * x <= 1)
         assert ub.m_tilde == mt
         assert ub.value == pytest.approx(float(ref.upper_bound(r, x, vals[2], vals[3], mt)), rel=1e-11)
 

@@ -1,0 +1,108 @@
+"""The ``bounds`` command line.
+
+Examples
+--------
+>>> main(["dame", "--sizes", "point:100", "--n-alpha2", "1e4", "--constants", "unit"])
+DAME bounds — Pla, Richard & Vono, Theorems 1-2 (001_ac3274d7ce9a5d72.txt, eqs. (10)-(12))
+  size law M    point(m=100)   E[m] = 100
+  n alpha^2     10000
+  constants     unit: c1=1, c2=1, c3=1, c4=1, c5=1
+  precision     float64
+  m_tilde       100
+  upper bound   6.907755279e-06   (log -11.88286582)
+  lower bound   1e-06   at a = 100   (log -13.81551056)
+0
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+import warnings
+from pathlib import Path
+
+import mpmath
+
+from . import __version__, dame, figures, sizes
+from .numerics import PaperAssumptionWarning
+
+
+def _fmt(v, precision) -> str:
+    if precision is None:
+        return f"{float(v):.10g}"
+    return mpmath.nstr(v, precision)
+
+
+def _cmd_dame(args) -> int:
+    law = sizes.parse(args.sizes)
+    kw = {"n_alpha2": args.n_alpha2} if args.n_alpha2 is not None else {"n": args.n, "alpha": args.alpha}
+    c = dame._constants(args.constants)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", PaperAssumptionWarning)
+        ub = dame.upper_bound(law, constants=c, precision=args.precision, **kw)
+        lb = dame.lower_bound(law, constants=c, precision=args.precision, **kw)
+    p = args.precision
+    budget = f"{ub.n_alpha2:.10g}" + (f"   (n = {ub.n}, alpha = {ub.alpha:g})" if ub.n is not None else "")
+    consts = ", ".join(f"{k}={v}" for k, v in c.describe().items() if k != "name")
+    print("DAME bounds — Pla, Richard & Vono, Theorems 1-2 (001_ac3274d7ce9a5d72.txt, eqs. (10)-(12))")
+    print(f"  size law M    {law!r}   E[m] = {float(law.mean()):.6g}")
+    print(f"  n alpha^2     {budget}")
+    print(f"  constants     {c.name}: {consts}")
+    print(f"  precision     {'float64' if p is None else f'{p} digits (mpmath)'}")
+    print(f"  m_tilde       {ub.m_tilde}")
+    cap = "   (capped at 4)" if ub.capped else ""
+    print(f"  upper bound   {_fmt(ub.value, p)}{cap}   (log {_fmt(ub.log_value, p)})")
+    arg = figures.format_argmax(lb.argmax)
+    print(f"  lower bound   {_fmt(lb.value, p)}   at a = {arg}   (log {_fmt(lb.log_value, p)})")
+    for w in {str(w.message) for w in caught}:
+        print(f"  warning: {w}")
+    return 0
+
+
+def _cmd_figures(args) -> int:
+    data = {preset: figures.fig1a_panels(preset) for preset in ("paper", "unit")}
+    paths = figures.write_dame_tables(Path(args.out), data)
+    for preset, (panels, notes) in data.items():
+        print(f"DAME Figure 1a bounds, constants = {preset}")
+        print(f"  {'size law':56s} {'n alpha^2':>10s} {'m_tilde':>7s} {'upper':>11s} {'lower':>11s} {'argmax':>7s}")
+        for law, x, mt, up, lo, arg in figures.summary_rows(panels):
+            print(f"  {law:56s} {x:10.4g} {mt:7d} {up:11.4g} {lo:11.4g} {figures.format_argmax(arg):>7s}")
+        for note in notes:
+            print(f"  note: {note}")
+    print("wrote " + ", ".join(str(p) for p in paths))
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="bounds", description="Reference calculator for user-level DP mean estimation.")
+    parser.add_argument("--version", action="version", version=f"bounds {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("dame", help="DAME's upper and lower bounds (Theorems 1-2) for a size law")
+    p.add_argument("--sizes", required=True, help="size law, e.g. poisson:5, uniform:1,9, finite:1=0.5,100=0.5")
+    p.add_argument("--n", type=int, help="number of users")
+    p.add_argument("--alpha", type=float, help="LDP level alpha")
+    p.add_argument("--n-alpha2", type=float, help="n * alpha^2 (instead of --n and --alpha)")
+    p.add_argument("--constants", default="paper", choices=["paper", "unit"])
+    p.add_argument("--precision", type=int, default=None, help="mpmath digits (default: float64)")
+    p.set_defaults(func=_cmd_dame)
+
+    p = sub.add_parser("figures", help="regenerate the papers' figure data")
+    p.add_argument("--out", default="figures", help="output folder (default: figures)")
+    p.set_defaults(func=_cmd_figures)
+    return parser
+
+
+def main(argv=None) -> int:
+    """Entry point of the ``bounds`` console script; returns the exit status."""
+    args = build_parser().parse_args(argv)
+    try:
+        return args.func(args)
+    except ValueError as exc:
+        print(f"bounds: error: {exc}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,9 @@
+"""Test configuration: a deterministic hypothesis profile on CI."""
+
+import os
+
+from hypothesis import settings
+
+settings.register_profile("ci", derandomize=True, print_blob=True)
+if os.environ.get("CI"):
+    settings.load_profile("ci")
