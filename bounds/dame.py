@@ -49,6 +49,7 @@ from .sizes import SizeLaw, finite, point
 
 __all__ = [
     "Constants",
+    "Bound",
     "LowerBound",
     "UpperBound",
     "Curve",
@@ -192,18 +193,11 @@ def _law(sizes) -> SizeLaw:
 
 
 @dataclass(frozen=True)
-class LowerBound:
-    r"""Theorem 1's bound: ``value`` (float, or mpf), ``log_value`` and the maximiser ``argmax``.
-
-    ``argmax`` is an ``int`` (the smallest maximiser over :math:`\{0\} \cup \mathrm{supp}(M)`),
-    or ``math.inf`` when the supremum is the limit :math:`a \to \infty` (eq. (13)) and is
-    not attained.  Candidates whose values agree to the working precision (float64, or
-    ``precision`` digits) are ties, resolved towards the smallest ``a``.
-    """
+class Bound:
+    """A bound's ``value`` (float, or mpf when ``precision`` is set) and ``log_value``, with its inputs."""
 
     value: float
     log_value: float
-    argmax: int | float
     sizes: SizeLaw
     n_alpha2: float
     n: int | None
@@ -213,20 +207,24 @@ class LowerBound:
 
 
 @dataclass(frozen=True)
-class UpperBound:
-    r"""Theorem 2's bound: ``value``, ``log_value``, the effective size ``m_tilde`` and
-    ``capped`` (whether the ``∧ 4`` is active)."""
+class LowerBound(Bound):
+    r"""Theorem 1's bound, with its maximiser ``argmax``.
 
-    value: float
-    log_value: float
+    ``argmax`` is an ``int`` (the smallest maximiser over :math:`\{0\} \cup \mathrm{supp}(M)`),
+    or ``math.inf`` when the supremum is the limit :math:`a \to \infty` (eq. (13)) and is
+    not attained.  Candidates whose values agree to the working precision (float64, or
+    ``precision`` digits) are ties, resolved towards the smallest ``a``.
+    """
+
+    argmax: int | float
+
+
+@dataclass(frozen=True)
+class UpperBound(Bound):
+    r"""Theorem 2's bound, with the effective size ``m_tilde`` and ``capped`` (the ``∧ 4`` is active)."""
+
     m_tilde: int
     capped: bool
-    sizes: SizeLaw
-    n_alpha2: float
-    n: int | None
-    alpha: float | None
-    constants: Constants
-    precision: int | None
 
 
 # =========================================================================== Theorem 1
@@ -404,7 +402,7 @@ def lower_bound(sizes, *, n=None, alpha=None, n_alpha2=None, constants="paper", 
         logv, arg = _lower_mp(law, priv, c, precision)
         with mpmath.workdps(precision):
             value = mpmath.exp(logv)
-    return LowerBound(value, logv, arg, law, priv.n_alpha2, priv.n, priv.alpha, c, precision)
+    return LowerBound(value, logv, law, priv.n_alpha2, priv.n, priv.alpha, c, precision, argmax=arg)
 
 
 # =========================================================================== Theorem 2
@@ -624,7 +622,7 @@ def upper_bound(sizes, *, n=None, alpha=None, n_alpha2=None, constants="paper", 
             x, cv = priv.exact(), c.values(precision)
             core, lfac, ld = _log_upper(law, m, x, cv, precision)
             value, logv, capped = _upper_value(_scalar(core), _scalar(lfac), _scalar(ld), x, cv, precision)
-    return UpperBound(value, logv, m, capped, law, priv.n_alpha2, priv.n, priv.alpha, c, precision)
+    return UpperBound(value, logv, law, priv.n_alpha2, priv.n, priv.alpha, c, precision, m_tilde=m, capped=capped)
 
 
 def tau(m_tilde: int, *, n=None, alpha=None, n_alpha2=None) -> float:

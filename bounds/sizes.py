@@ -441,9 +441,14 @@ class SizeLaw(ABC):
         return int(self._float_table.end)
 
     def _candidate_points(self, top: int) -> np.ndarray:
-        """Support points ``<= top`` (tabulated laws: those of the table)."""
-        pts = self._float_table.points
-        return pts[pts <= top]
+        """Support points ``<= top``: the table's, then every integer past an infinite table."""
+        tab = self._float_table
+        pts = tab.points[tab.points <= top]
+        if not self.is_finite and top > tab.end:
+            if top - tab.end > 5 * 10**7:
+                raise ValueError(f"{self!r}: too many candidate points beyond the table (up to {top})")
+            pts = np.concatenate([pts, np.arange(tab.end + 1, top + 1, dtype=np.int64)])
+        return pts
 
     def _floor_support(self, a: np.ndarray) -> np.ndarray:
         """Largest support point ``<= a`` (``0`` below the support; tabulated points only)."""

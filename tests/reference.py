@@ -79,16 +79,21 @@ def _mp(v):
     return mpmath.mpf(v.numerator) / v.denominator if isinstance(v, Fraction) else mpmath.mpf(v)
 
 
-def lower_bound(law: Law, x, c1, c2, amax):
-    """max over a = 0..amax of eq. (10), by scanning: (value, smallest argmax)."""
+def lower_term(law: Law, x, c1, c2, a):
+    """Eq. (10)'s term at ``a``."""
     with mpmath.workdps(DPS):
         x = mpmath.mpf(x)
-        best, arg = None, None
-        for a in range(0, amax + 1):
-            v = c1 * mpmath.exp(-c2 * x * _mp(law.gt(a)) ** 2) / max(x * law.partial_sqrt(a) ** 2, 1)
-            if best is None or v > best:
-                best, arg = v, a
-        return best, arg
+        return c1 * mpmath.exp(-c2 * x * _mp(law.gt(a)) ** 2) / max(x * law.partial_sqrt(a) ** 2, 1)
+
+
+def lower_bound(law: Law, x, c1, c2, amax):
+    """max over a = 0..amax of eq. (10), by scanning: (value, smallest argmax)."""
+    best, arg = None, None
+    for a in range(0, amax + 1):
+        v = lower_term(law, x, c1, c2, a)
+        if best is None or v > best:
+            best, arg = v, a
+    return best, arg
 
 
 def phi(a, x, c4, c5):
