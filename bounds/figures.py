@@ -158,7 +158,14 @@ def write_dame_tables(out: Path, panels_by_preset: dict) -> list[Path]:
 
 
 def summary_rows(panels: dict, every: int = 33) -> list[tuple]:
-    """Every ``every``-th point of each panel, as ``(law, nα², m̃, upper, lower, argmax)``."""
+    """Every ``every``-th point of each panel, as ``(law, nα², m̃, upper, lower, argmax)``.
+
+    Examples
+    --------
+    >>> panels, _ = fig1a_panels("paper")
+    >>> summary_rows(panels)[0][:3]
+    ("poisson(lam=0.1, zero='truncate')", 500.0, 1)
+    """
     rows = []
     for cv, _ in panels.values():
         for i in range(0, len(cv.lower), every):
@@ -167,5 +174,11 @@ def summary_rows(panels: dict, every: int = 33) -> list[tuple]:
 
 
 def format_argmax(a: float) -> str:
-    """``inf`` or the integer."""
+    """``inf`` or the integer, for a lower bound's ``argmax``.
+
+    Examples
+    --------
+    >>> format_argmax(math.inf), format_argmax(12.0)
+    ('inf', '12')
+    """
     return "inf" if math.isinf(a) else str(int(a))

@@ -28,6 +28,7 @@ __all__ = [
     "check_positive",
     "check_precision",
     "log1mexp",
+    "warn_assumption",
     "workdps",
 ]
 
@@ -216,13 +217,26 @@ MPMATH = Backend(
 
 
 def backend(precision: int | None) -> Backend:
-    """The backend for a ``precision`` argument (``None`` → float64)."""
+    """The backend for a ``precision`` argument (``None`` → float64).
+
+    Examples
+    --------
+    >>> backend(None).name, backend(30).name
+    ('float64', 'mpmath')
+    """
     return FLOAT if precision is None else MPMATH
 
 
 @contextmanager
 def workdps(precision: int | None):
-    """Set mpmath's working precision to ``precision`` digits (no-op for ``None``)."""
+    """Set mpmath's working precision to ``precision`` digits (no-op for ``None``).
+
+    Examples
+    --------
+    >>> with workdps(40):
+    ...     mpmath.mp.dps
+    40
+    """
     if precision is None:
         yield
     else:
@@ -264,5 +278,15 @@ def last_true(pred: Callable[[np.ndarray], np.ndarray], lo, hi) -> np.ndarray:
 
 
 def warn_assumption(message: str) -> None:
-    """Issue a :class:`PaperAssumptionWarning` pointing at the caller's caller."""
+    """Issue a :class:`PaperAssumptionWarning` pointing at the caller's caller.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> with warnings.catch_warnings(record=True) as w:
+    ...     warnings.simplefilter("always")
+    ...     warn_assumption("H3 fails")
+    >>> w[0].category.__name__, str(w[0].message)
+    ('PaperAssumptionWarning', 'H3 fails')
+    """
     warnings.warn(message, PaperAssumptionWarning, stacklevel=3)

@@ -285,7 +285,11 @@ class SizeLaw(ABC):
         return np.asarray(out, dtype=object)
 
     def prob_ge(self, a, *, precision=None):
-        r""":math:`P(m \ge a)` (Theorem 2's condition, eq. (12)).
+        r""":math:`P(m \ge a)`, the probability in Theorem 2's condition.
+
+        .. math:: P(m \ge a) = \sum_{k \ge a} M(k)
+
+        Source: ``001_ac3274d7ce9a5d72.txt``, Theorem 2 and eq. (12).
 
         Examples
         --------
@@ -295,7 +299,11 @@ class SizeLaw(ABC):
         return self._query(self._log_ge, a, precision, log=False)
 
     def log_prob_ge(self, a, *, precision=None):
-        r""":math:`\log P(m \ge a)`.
+        r""":math:`\log P(m \ge a)`, from whichever of the two tails is smaller (no cancellation).
+
+        .. math:: \log P(m \ge a) = \log\big(1 - P(m < a)\big) = \log P(m > a - 1)
+
+        Source: ``001_ac3274d7ce9a5d72.txt``, Theorem 2 and eq. (12).
 
         Examples
         --------
@@ -305,7 +313,11 @@ class SizeLaw(ABC):
         return self._query(self._log_ge, a, precision, log=True)
 
     def prob_gt(self, a, *, precision=None):
-        r""":math:`P(m > a)` (Theorem 1's exponent, eq. (10)).
+        r""":math:`P(m > a)`, the probability in Theorem 1's exponent.
+
+        .. math:: P(m > a) = \sum_{k > a} M(k)
+
+        Source: ``001_ac3274d7ce9a5d72.txt``, Theorem 1, eq. (10).
 
         Examples
         --------
@@ -315,7 +327,11 @@ class SizeLaw(ABC):
         return self._query(self._log_sf, a, precision, log=False)
 
     def log_prob_gt(self, a, *, precision=None):
-        r""":math:`\log P(m > a)`.
+        r""":math:`\log P(m > a)`; exact past float64's range for the log-concave families.
+
+        .. math:: \log P(m > a) = \log \sum_{k > a} M(k)
+
+        Source: ``001_ac3274d7ce9a5d72.txt``, Theorem 1, eq. (10).
 
         Examples
         --------
@@ -325,7 +341,11 @@ class SizeLaw(ABC):
         return self._query(self._log_sf, a, precision, log=True)
 
     def partial_sqrt_mean(self, a, *, precision=None):
-        r""":math:`E[\sqrt{m}\,\mathbb{1}\{m \le a\}]` (Theorem 1's denominator, eq. (10)).
+        r""":math:`E[\sqrt{m}\,\mathbb{1}\{m \le a\}]`, the moment in Theorem 1's denominator.
+
+        .. math:: E[\sqrt{m}\,\mathbb{1}\{m \le a\}] = \sum_{k \le a} \sqrt{k}\,M(k)
+
+        Source: ``001_ac3274d7ce9a5d72.txt``, Theorem 1, eq. (10).
 
         Examples
         --------
@@ -337,6 +357,10 @@ class SizeLaw(ABC):
     def log_partial_sqrt_mean(self, a, *, precision=None):
         r""":math:`\log E[\sqrt{m}\,\mathbb{1}\{m \le a\}]`.
 
+        .. math:: \log \sum_{k \le a} \sqrt{k}\,M(k)
+
+        Source: ``001_ac3274d7ce9a5d72.txt``, Theorem 1, eq. (10).
+
         Examples
         --------
         >>> float(point(4).log_partial_sqrt_mean(4))  # log 2
@@ -345,7 +369,9 @@ class SizeLaw(ABC):
         return self._query(self._log_partial_sqrt, a, precision, log=True)
 
     def sqrt_min_mean(self, a, *, precision=None):
-        r""":math:`E[\sqrt{m \wedge a}]` (Theorem 2's denominator, eq. (9)/(S34)).
+        r""":math:`E[\sqrt{m \wedge a}]`, Theorem 2's (canonical) denominator.
+
+        Source: ``001_ac3274d7ce9a5d72.txt``, eq. (9) and (S34).
 
         .. math:: E[\sqrt{m \wedge a}] = E[\sqrt{m}\,\mathbb{1}\{m \le a\}] + \sqrt{a}\,P(m > a)
 
@@ -359,6 +385,10 @@ class SizeLaw(ABC):
     def log_sqrt_min_mean(self, a, *, precision=None):
         r""":math:`\log E[\sqrt{m \wedge a}]`.
 
+        .. math:: \log\big(E[\sqrt{m}\,\mathbb{1}\{m \le a\}] + \sqrt{a}\,P(m > a)\big)
+
+        Source: ``001_ac3274d7ce9a5d72.txt``, eq. (9) and (S34).
+
         Examples
         --------
         >>> float(point(9).log_sqrt_min_mean(4))  # log 2
@@ -368,6 +398,10 @@ class SizeLaw(ABC):
 
     def pmf(self, k, *, precision=None):
         r""":math:`M(k) = P(m = k)`.
+
+        .. math:: M(k) = P_{m \sim M}(m = k), \qquad k \in \mathbb{N}^*
+
+        Source: ``001_ac3274d7ce9a5d72.txt``, eq. (9) (:math:`M(i)` in the debiasing sum).
 
         Examples
         --------
@@ -388,7 +422,11 @@ class SizeLaw(ABC):
         return self._query(method, k, precision, log=False)
 
     def mean(self, *, precision=None):
-        r""":math:`E[m]` (finite by hypothesis H1).
+        r""":math:`E[m]`, finite by hypothesis H1.
+
+        .. math:: E[m] = \sum_{k \ge 1} k\,M(k) < \infty
+
+        Source: ``001_ac3274d7ce9a5d72.txt``, §4.1, H1.
 
         Examples
         --------
@@ -408,6 +446,10 @@ class SizeLaw(ABC):
     def sqrt_mean(self, *, precision=None):
         r""":math:`E[\sqrt{m}]`, the quantity of the asymptotic rates (13)–(14).
 
+        .. math:: E[\sqrt{m}] = \sum_{k \ge 1} \sqrt{k}\,M(k)
+
+        Source: ``001_ac3274d7ce9a5d72.txt``, eqs. (13)–(14).
+
         For an infinite support this is the table's total, below the true value by
         at most the table's tolerance (``1e-20`` in float64).
 
@@ -422,7 +464,11 @@ class SizeLaw(ABC):
             return backend(precision).exp(table.log_cum_sqrt[-1])[()]
 
     def support_points(self, *, precision=None) -> np.ndarray:
-        """The support points of the law, up to the table's end for an infinite support.
+        r"""The support points of the law, up to the table's end for an infinite support.
+
+        .. math:: \mathrm{supp}(M) = \{k \in \mathbb{N}^* : M(k) > 0\}
+
+        Source: ``001_ac3274d7ce9a5d72.txt``, Theorem 1 (the max over :math:`a` runs over :math:`\{0\} \cup \mathrm{supp}(M)`).
 
         Examples
         --------
