@@ -20,11 +20,13 @@ import argparse
 import math
 import sys
 import warnings
+from fractions import Fraction
 from pathlib import Path
 
 import mpmath
+import numpy as np
 
-from . import __version__, dame, figures, sizes
+from . import __version__, dame, figures, rameshwar, sizes
 from .numerics import PaperAssumptionWarning
 
 
@@ -74,6 +76,40 @@ def _cmd_figures(args) -> int:
     return 0
 
 
+def _collection(spec: str):
+    kind, _, rest = spec.partition(":")
+    args = [a for a in rest.split(",") if a]
+    try:
+        if kind == "geometric":
+            return rameshwar.geometric(int(args[0]))
+        if kind == "extreme":
+            return rameshwar.extreme(int(args[0]), int(args[1]))
+        if kind == "counts":
+            return [int(a) for a in args]
+    except (IndexError, TypeError):
+        pass
+    raise ValueError(f"cannot read collection {spec!r}: use geometric:M, extreme:L,m_star or counts:m1,m2,...")
+
+
+def _cmd_rameshwar(args) -> int:
+    m = _collection(args.collection)
+    c = rameshwar.clipping(m, U=args.U, eps=args.eps)
+    lp = rameshwar.lp_optimum(m, U=args.U, eps=args.eps)
+    counts = np.asarray(m)
+    print("Rameshwar & Tandon — worst-case-optimal clipping (002_b4d2a69fdbee0cc3.txt, Thm III.1, Lemma III.1)")
+    print(f"  collection    {args.collection}   L = {counts.size}, sum m = {int(counts.sum())}, m* = {int(counts.max())}")
+    print(f"  U, eps        {args.U:g}, {args.eps:g}   rank ceil(2/eps) = {math.ceil(2 / Fraction(args.eps))}")
+    print(f"  T_eps         {c.threshold:.10g}")
+    print(f"  {'m_l':>6s} {'users':>6s} {'a_l':>12s} {'b_l':>12s}")
+    for k in sorted(set(counts.tolist()), reverse=True):
+        i = int(np.flatnonzero(counts == k)[0])
+        print(f"  {k:6d} {int(np.sum(counts == k)):6d} {c.a[i]:12.6g} {c.b[i]:12.6g}")
+    print(f"  E_OPT         {rameshwar.optimal_error(m, U=args.U, eps=args.eps):.12g}   (Lemma III.1 at Theorem III.1)")
+    print(f"  LP optimum    {lp.value:.12g}   (HiGHS, over all per-user clippings)")
+    print(f"  eq. (12)      {rameshwar.eq12_as_printed(m, U=args.U, eps=args.eps):.12g}   (as printed)")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="bounds", description="Reference calculator for user-level DP mean estimation.")
     parser.add_argument("--version", action="version", version=f"bounds {__version__}")
@@ -87,6 +123,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--constants", default="paper", choices=["paper", "unit"])
     p.add_argument("--precision", type=int, default=None, help="mpmath digits (default: float64)")
     p.set_defaults(func=_cmd_dame)
+
+    p = sub.add_parser("rameshwar", help="Rameshwar-Tandon: T_eps, the optimal clipping, E_OPT and the LP")
+    p.add_argument("--collection", required=True, help="geometric:M, extreme:L,m_star or counts:m1,m2,...")
+    p.add_argument("--U", type=float, default=65.0, help="samples lie in (0, U] (default 65)")
+    p.add_argument("--eps", type=float, required=True, help="privacy level epsilon")
+    p.set_defaults(func=_cmd_rameshwar)
 
     p = sub.add_parser("figures", help="regenerate the papers' figure data")
     p.add_argument("--out", default="figures", help="output folder (default: figures)")

@@ -1,0 +1,493 @@
+r"""Rameshwar & Tandon: the worst-case-optimal clipping of user contributions.
+
+Source: ``002_b4d2a69fdbee0cc3.txt`` — *Bounding User Contributions in the
+Worst-Case for User-Level DP Mean Estimation*: Lemma III.1, Theorem III.1, the
+linear programme (8), :math:`E^{OPT}(\varepsilon)` eq. (12), the sensitivities
+(14)–(15) and the experiments of §IV.  Formula sheet §4.
+
+Setting: ``L`` users, user :math:`\ell` contributes :math:`m_\ell` samples in
+:math:`(0, U]`; the counts are public; the released statistic is the sample mean
+with Laplace noise under user-level :math:`\varepsilon`-DP.  Thresholds and the
+canonical :math:`E^{OPT}` are computed in exact rational arithmetic (``ε`` is
+taken at its exact binary value; pass a ``fractions.Fraction`` such as
+``Fraction(2, 3)`` for an exact rational level).
+
+Examples
+--------
+>>> from bounds import rameshwar
+>>> m = rameshwar.geometric(6)
+>>> len(m), int(m.sum()), int(m.max())
+(127, 448, 64)
+>>> rameshwar.threshold(m, U=65, eps=0.5)
+1040.0
+>>> rameshwar.optimal_error(m, U=65, eps=0.5)  # (1560 + 2·520 + 1040/0.5) / 448
+10.446428571428571
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+
+import numpy as np
+from scipy import optimize, stats
+
+from .numerics import check_integer, check_positive
+
+__all__ = [
+    "Clipping",
+    "threshold",
+    "clipping",
+    "worst_case_error",
+    "optimal_error",
+    "eq12_as_printed",
+    "lp_optimum",
+    "LPResult",
+    "sensitivities",
+    "akmv_rank",
+    "akmv_worst_case_error",
+    "geometric",
+    "extreme",
+    "samples",
+]
+
+
+# =========================================================================== inputs
+
+
+def _counts(m) -> np.ndarray:
+    arr = np.asarray(m)
+    if arr.ndim != 1 or arr.size == 0:
+        raise ValueError(f"m must be a non-empty 1-D array of contribution counts, got {m!r}")
+    if not np.issubdtype(arr.dtype, np.number) or np.any(~np.isfinite(arr)) or np.any(arr != np.round(arr)):
+        raise ValueError(f"contribution counts must be positive integers, got {m!r}")
+    if np.any(arr <= 0):
+        raise ValueError(f"contribution counts must be positive integers, got {arr[arr <= 0][0].item()!r}")
+    return arr.astype(np.int64)
+
+
+def _exact(name: str, value) -> Fraction:
+    if isinstance(value, Fraction):
+        if value <= 0:
+            raise ValueError(f"{name} must be a positive real number, got {value!r}")
+        return value
+    return Fraction(check_positive(name, value))
+
+
+def _rank(eps: Fraction) -> int:
+    """⌈2/ε⌉, exactly."""
+    return math.ceil(2 / eps)
+
+
+# =========================================================================== Theorem III.1
+
+
+def threshold(m, *, U, eps, exact: bool = False):
+    r"""The optimal clipping threshold :math:`T_\varepsilon` of Theorem III.1.
+
+    .. math:: T_\varepsilon = \text{the } \lceil 2/\varepsilon \rceil\text{-th largest of } \{U m_1, \dots, U m_L\},
+              \qquad T_\varepsilon = 0 \text{ if } \varepsilon < 2/L
+
+    Source: ``002_b4d2a69fdbee0cc3.txt``, §III-B, before Theorem III.1.  The rank is
+    computed exactly (``ceil(2/ε)`` in rational arithmetic), so an integral ``2/ε`` is
+    not perturbed by rounding; ``ε < 2/L`` is exactly ``⌈2/ε⌉ > L``.
+
+    Parameters
+    ----------
+    m : array of positive int
+        Contribution counts :math:`m_\ell`.
+    U : float
+        Upper end of the samples' range :math:`(0, U]`.
+    eps : float or Fraction
+        The privacy level.
+    exact : bool
+        Return a ``Fraction`` instead of a float.
+
+    Examples
+    --------
+    >>> threshold([1, 5, 3, 2], U=10, eps=1)  # ⌈2⌉ = 2nd largest of {10, 50, 30, 20}
+    30.0
+    >>> threshold([1, 5, 3, 2], U=10, eps=0.4)  # ε < 2/L
+    0.0
+    """
+    mm = _counts(m)
+    Ue, ee = _exact("U", U), _exact("eps", eps)
+    k = _rank(ee)
+    t = Fraction(0) if k > len(mm) else Ue * int(np.sort(mm)[::-1][k - 1])
+    return t if exact else float(t)
+
+
+@dataclass(frozen=True)
+class Clipping:
+    r"""Per-user clipping intervals :math:`[a_\ell, b_\ell]` (the same for all of a user's samples)."""
+
+    a: np.ndarray
+    b: np.ndarray
+    threshold: float
+
+
+def clipping(m, *, U, eps) -> Clipping:
+    r"""Theorem III.1's worst-case-optimal clipping.
+
+    .. math:: a_\ell = \max\Big\{\frac{U m_\ell - T_\varepsilon}{2 m_\ell}, 0\Big\},\qquad
+              b_\ell = \min\Big\{\frac{U m_\ell + T_\varepsilon}{2 m_\ell}, U\Big\}
+
+    Source: ``002_b4d2a69fdbee0cc3.txt``, Theorem III.1.
+
+    Examples
+    --------
+    >>> c = clipping([1, 4], U=10, eps=1)  # T = 2nd largest of {10, 40} = 10
+    >>> c.a.tolist(), c.b.tolist()
+    ([0.0, 3.75], [10.0, 6.25])
+    """
+    mm = _counts(m)
+    T = threshold(mm, U=U, eps=eps, exact=True)
+    Ue = _exact("U", U)
+    a = [max((Ue * k - T) / (2 * k), Fraction(0)) for k in mm.tolist()]
+    b = [min((Ue * k + T) / (2 * k), Ue) for k in mm.tolist()]
+    return Clipping(np.array([float(v) for v in a]), np.array([float(v) for v in b]), float(T))
+
+
+# =========================================================================== Lemma III.1
+
+
+def _per_sample(v, mm: np.ndarray, name: str) -> np.ndarray:
+    """Expand per-user values (length L) or accept per-sample values (length Σm, users in order)."""
+    arr = np.asarray(v, dtype=float)
+    if arr.ndim != 1 or not np.all(np.isfinite(arr)):
+        raise ValueError(f"{name} must be a 1-D array of finite clipping ends, got {v!r}")
+    if arr.size == mm.size:
+        return np.repeat(arr, mm)
+    if arr.size == int(mm.sum()):
+        return arr
+    raise ValueError(f"{name} has {arr.size} entries: give one per user ({mm.size}) or one per sample ({int(mm.sum())})")
+
+
+def worst_case_error(m, *, U, eps, a=None, b=None, bias: str = "lemma") -> float:
+    r"""Lemma III.1: the worst-case error of **any** clipping :math:`\{[a_j^{(\ell)}, b_j^{(\ell)}]\}`.
+
+    .. math::
+
+        E_{\bar f} = \frac{\sum_{\ell}\sum_{j \le m_\ell} \max\{a_j^{(\ell)}, U - b_j^{(\ell)}\}}{\sum_\ell m_\ell}
+                   + \frac{\max_\ell \sum_{j \le m_\ell} (b_j^{(\ell)} - a_j^{(\ell)})}{\varepsilon \sum_\ell m_\ell}
+
+    ``a`` and ``b`` are per-user (length ``L``) or per-sample (length ``Σm``, users in
+    the order of ``m``) arrays with :math:`0 \le a \le b \le U`; by default Theorem III.1's
+    clipping.
+
+    ``bias="lemma"`` (default) is the bias term (5) as the lemma states it.  It is the
+    true :math:`\max_{\mathcal D}|f - \bar f|` only when every sample's larger side agrees
+    (e.g. symmetric clippings :math:`a + b = U`, Theorem III.1's among them); in general
+    samples in :math:`(0, U]` give :math:`x - \Pi(x) \in (-a_j, U - b_j]`, so
+
+    .. math:: \max_{\mathcal D} |f - \bar f| = \frac{\max\{\sum a_j,\ \sum (U - b_j)\}}{\sum_\ell m_\ell}
+              \le \frac{\sum \max\{a_j, U - b_j\}}{\sum_\ell m_\ell},
+
+    a supremum (approached as samples tend to 0) — ``bias="exact"``.  The optimum is
+    unaffected: replacing :math:`a_\ell` by :math:`(a_\ell + U - b_\ell)/2` keeps each spread
+    and does not raise :math:`\max\{A, B\}` (it becomes :math:`(A+B)/2`), so some symmetric
+    clipping is optimal for both.
+
+    Source: ``002_b4d2a69fdbee0cc3.txt``, Lemma III.1 (eqs. (5)–(6)).
+
+    Examples
+    --------
+    >>> worst_case_error([1, 1], U=1, eps=1, a=[0, 0], b=[1, 1])  # no clipping: noise U/ε over Σm
+    0.5
+    >>> kw = dict(U=1, eps=1e6, a=[0.5, 0], b=[1, 0.5])  # asymmetric: the lemma overstates the bias
+    >>> round(worst_case_error([1, 1], **kw), 6), round(worst_case_error([1, 1], bias="exact", **kw), 6)
+    (0.5, 0.25)
+    """
+    mm = _counts(m)
+    Uf, ef = check_positive("U", U), float(_exact("eps", eps))
+    if bias not in ("lemma", "exact"):
+        raise ValueError(f"bias must be 'lemma' or 'exact', got {bias!r}")
+    if (a is None) != (b is None):
+        raise ValueError("give both a and b, or neither")
+    if a is None:
+        c = clipping(mm, U=U, eps=eps)
+        a, b = c.a, c.b
+    a_s, b_s = _per_sample(a, mm, "a"), _per_sample(b, mm, "b")
+    if np.any(a_s < 0) or np.any(b_s > Uf) or np.any(a_s > b_s):
+        raise ValueError(f"clipping ends must satisfy 0 <= a <= b <= U = {Uf:g}")
+    total = int(mm.sum())
+    if bias == "lemma":
+        bias_sum = math.fsum(np.maximum(a_s, Uf - b_s))
+    else:
+        bias_sum = max(math.fsum(a_s), math.fsum(Uf - b_s))
+    owner = np.repeat(np.arange(mm.size), mm)
+    spread = np.bincount(owner, weights=b_s - a_s, minlength=mm.size).max()
+    return float(bias_sum / total + spread / (ef * total))
+
+
+def optimal_error(m, *, U, eps, exact: bool = False):
+    r""":math:`E^{OPT}(\varepsilon)`: Lemma III.1 at Theorem III.1's clipping (the canonical value).
+
+    With :math:`a_\ell + b_\ell = U`, each user's bias is :math:`m_\ell a_\ell` and its
+    spread :math:`m_\ell(b_\ell - a_\ell) = \min(T_\varepsilon, U m_\ell)`, so
+
+    .. math:: E^{OPT}(\varepsilon) = \frac{1}{\sum_\ell m_\ell}\Big(\sum_\ell \max\Big\{\frac{U m_\ell - T_\varepsilon}{2}, 0\Big\}
+              + \frac{1}{\varepsilon}\max_\ell \min\{T_\varepsilon, U m_\ell\}\Big)
+
+    Computed in exact rational arithmetic.  Eq. (12) as printed differs (the
+    :math:`2m_\ell` denominator and :math:`\min_\ell`): see :func:`eq12_as_printed`.
+
+    Source: ``002_b4d2a69fdbee0cc3.txt``, Lemma III.1 with Theorem III.1 (formula sheet §4, canonical).
+
+    Examples
+    --------
+    >>> optimal_error([1, 4], U=10, eps=1, exact=True)  # (0 + 15 + 10) / 5
+    Fraction(5, 1)
+    """
+    mm = _counts(m)
+    Ue, ee = _exact("U", U), _exact("eps", eps)
+    T = threshold(mm, U=U, eps=eps, exact=True)
+    counts = mm.tolist()
+    bias = sum((max((Ue * k - T) / 2, Fraction(0)) for k in counts), Fraction(0))
+    spread = max(min(T, Ue * k) for k in counts)
+    value = (bias + spread / ee) / sum(counts)
+    return value if exact else float(value)
+
+
+def eq12_as_printed(m, *, U, eps, exact: bool = False):
+    r"""Eq. (12) exactly as printed — for the audit; :func:`optimal_error` is the canonical value.
+
+    .. math:: \frac{1}{\sum_\ell m_\ell}\Big(\sum_\ell \max\Big\{\frac{U m_\ell - T_\varepsilon}{2 m_\ell}, 0\Big\}
+              + \frac{1}{\varepsilon}\min_\ell\{T_\varepsilon, U m_\ell\}\Big)
+
+    Source: ``002_b4d2a69fdbee0cc3.txt``, eq. (12).
+
+    Examples
+    --------
+    >>> eq12_as_printed([1, 4], U=10, eps=1, exact=True)  # (0 + 15/4 + 10) / 5
+    Fraction(11, 4)
+    """
+    mm = _counts(m)
+    Ue, ee = _exact("U", U), _exact("eps", eps)
+    T = threshold(mm, U=U, eps=eps, exact=True)
+    counts = mm.tolist()
+    bias = sum((max((Ue * k - T) / (2 * k), Fraction(0)) for k in counts), Fraction(0))
+    value = (bias + min(min(T, Ue * k) for k in counts) / ee) / sum(counts)
+    return value if exact else float(value)
+
+
+# =========================================================================== the linear programme
+
+
+@dataclass(frozen=True)
+class LPResult:
+    """The LP optimum ``value`` (a worst-case error), its per-user clipping ``a``, ``b`` and ``program``."""
+
+    value: float
+    a: np.ndarray
+    b: np.ndarray
+    program: str
+
+
+def lp_optimum(m, *, U, eps, program: str = "lemma") -> LPResult:
+    r"""The minimal worst-case error by linear programming (HiGHS), independent of Theorem III.1.
+
+    ``program="lemma"`` minimises Lemma III.1 over all per-user clippings
+    :math:`0 \le a_\ell \le b_\ell \le U` (per-sample clippings cannot do better: averaging
+    a user's ends keeps the spread and, by convexity, does not raise the bias), with
+    epigraph variables :math:`t_\ell \ge a_\ell,\ t_\ell \ge U - b_\ell` and
+    :math:`R \ge m_\ell(b_\ell - a_\ell)`:
+
+    .. math:: \min\ \frac{1}{\sum_\ell m_\ell}\Big(\sum_\ell m_\ell t_\ell + \frac{R}{\varepsilon}\Big)
+
+    It needs neither Theorem III.1 nor Lemma III.2.  ``program="8"`` solves the paper's
+    reduced programme (8) (symmetric clipping, Lemma III.2):
+
+    .. math:: \min\ \sum_\ell \alpha_\ell + \frac{S}{\varepsilon}\quad \text{s.t.}\quad
+              U m_\ell - 2\alpha_\ell \le S,\ \alpha_\ell \ge 0,\ S \ge 0
+
+    Source: ``002_b4d2a69fdbee0cc3.txt``, Lemma III.1 and eq. (8).
+
+    Examples
+    --------
+    >>> round(lp_optimum([1, 4], U=10, eps=1).value, 9)
+    5.0
+    >>> round(lp_optimum([1, 4], U=10, eps=1, program="8").value, 9)
+    5.0
+    """
+    mm = _counts(m)
+    Uf, ef = check_positive("U", U), float(_exact("eps", eps))
+    L, total = mm.size, float(mm.sum())
+    opts = {"primal_feasibility_tolerance": 1e-10, "dual_feasibility_tolerance": 1e-10}
+    if program == "8":
+        # x = (alpha_1..alpha_L, S)
+        c = np.append(np.ones(L), 1 / ef)
+        A = np.hstack([-2 * np.eye(L), -np.ones((L, 1))])
+        res = optimize.linprog(c, A_ub=A, b_ub=-Uf * mm, bounds=[(0, None)] * (L + 1), method="highs", options=opts)
+        _check(res)
+        alpha = res.x[:L]
+        a = alpha / mm
+        return LPResult(res.fun / total, a, Uf - a, "8")
+    if program != "lemma":
+        raise ValueError(f"program must be 'lemma' or '8', got {program!r}")
+    # x = (a_1..a_L, b_1..b_L, t_1..t_L, R)
+    n = 3 * L + 1
+    c = np.concatenate([np.zeros(2 * L), mm.astype(float), [1 / ef]])
+    eye = np.eye(L)
+    zero = np.zeros((L, L))
+    rows = [
+        np.hstack([eye, zero, -eye, np.zeros((L, 1))]),  # a - t <= 0
+        np.hstack([zero, -eye, -eye, np.zeros((L, 1))]),  # -b - t <= -U
+        np.hstack([-np.diag(mm), np.diag(mm), zero, -np.ones((L, 1))]),  # m(b - a) - R <= 0
+        np.hstack([eye, -eye, zero, np.zeros((L, 1))]),  # a - b <= 0
+    ]
+    A = np.vstack(rows)
+    rhs = np.concatenate([np.zeros(L), -Uf * np.ones(L), np.zeros(L), np.zeros(L)])
+    bounds = [(0, Uf)] * (2 * L) + [(0, None)] * (L + 1)
+    res = optimize.linprog(c, A_ub=A, b_ub=rhs, bounds=bounds, method="highs", options=opts)
+    _check(res)
+    assert res.x.size == n
+    return LPResult(res.fun / total, res.x[:L], res.x[L : 2 * L], "lemma")
+
+
+def _check(res) -> None:
+    if res.status != 0:  # pragma: no cover - the programmes are feasible and bounded
+        raise RuntimeError(f"linprog failed: {res.message}")
+
+
+# =========================================================================== §IV
+
+
+def sensitivities(m, *, U, eps, T=None) -> dict:
+    r"""User-level sensitivities (14)–(15) of the three released statistics.
+
+    .. math:: \Delta_f = \frac{U m^*}{\sum_\ell m_\ell},\quad
+              \Delta_{f^*} = \frac{\max_\ell \sum_j (b_j^{(\ell)} - a_j^{(\ell)})}{\sum_\ell m_\ell},\quad
+              \Delta_{\hat g_T} = \frac{T}{\sum_\ell m_\ell}
+
+    with Theorem III.1's clipping in :math:`\Delta_{f^*}`; :math:`\Delta_{\hat g_T}` only
+    when a threshold ``T`` is given.
+
+    Source: ``002_b4d2a69fdbee0cc3.txt``, eqs. (14)–(15).
+
+    Examples
+    --------
+    >>> sensitivities([1, 4], U=10, eps=1)
+    {'vanilla': 8.0, 'opt_wc': 2.0}
+    """
+    mm = _counts(m)
+    Uf = check_positive("U", U)
+    total = float(mm.sum())
+    c = clipping(mm, U=U, eps=eps)
+    out = {"vanilla": Uf * float(mm.max()) / total, "opt_wc": float(np.max(mm * (c.b - c.a))) / total}
+    if T is not None:
+        out["akmv"] = check_positive("T", T, allow_inf=False) / total if T != 0 else 0.0
+    return out
+
+
+def akmv_rank(eps2, *, rule: str = "section-IV-A") -> int:
+    r"""The rank of the order statistic AKMV's threshold estimates (two readings of the paper).
+
+    .. math:: \text{step 2 of §IV-A: } \lceil 1/\varepsilon'' \rceil, \qquad
+              \text{paragraph after Fig. 1: } \lceil 2/\varepsilon'' \rceil
+
+    ``rule="section-IV-A"`` (default) or ``"after-fig1"``; computed exactly.
+
+    Source: ``002_b4d2a69fdbee0cc3.txt``, §IV-A step 2 and the paragraph that follows it.
+
+    Examples
+    --------
+    >>> akmv_rank(0.25), akmv_rank(0.25, rule="after-fig1")
+    (4, 8)
+    """
+    e = _exact("eps2", eps2)
+    if rule == "section-IV-A":
+        return math.ceil(1 / e)
+    if rule == "after-fig1":
+        return math.ceil(2 / e)
+    raise ValueError(f"rule must be 'section-IV-A' or 'after-fig1', got {rule!r}")
+
+
+def akmv_worst_case_error(m, *, U, eps, T) -> float:
+    r"""AKMV's error on the worst-case dataset (all samples ``U``) for a given threshold ``T``.
+
+    .. math:: E_{AKMV}(T) = \frac{1}{\sum_\ell m_\ell}\sum_\ell \max\{0, U m_\ell - T\} + \frac{2T}{\varepsilon \sum_\ell m_\ell}
+
+    The paper averages this over the private estimate of ``T`` (Monte Carlo).
+
+    Source: ``002_b4d2a69fdbee0cc3.txt``, §IV-C.
+
+    Examples
+    --------
+    >>> akmv_worst_case_error([1, 4], U=10, eps=1, T=10)  # (0 + 30 + 20) / 5
+    10.0
+    """
+    mm = _counts(m)
+    Uf, ef = check_positive("U", U), float(_exact("eps", eps))
+    T = np.asarray(T, dtype=float)
+    if np.any(~np.isfinite(T)) or np.any(T < 0):
+        raise ValueError(f"T must be finite and non-negative, got {T!r}")
+    total = float(mm.sum())
+    clip = np.maximum(0.0, Uf * mm[:, None] - T.reshape(1, -1)).sum(axis=0)
+    out = clip / total + 2 * T.reshape(-1) / (ef * total)
+    return float(out[0]) if T.ndim == 0 else out.reshape(T.shape)
+
+
+def geometric(M: int) -> np.ndarray:
+    r"""The geometric collection: for :math:`i = 0..M`, :math:`2^i` users with :math:`2^{M-i}` samples.
+
+    .. math:: L = 2^{M+1} - 1,\quad \sum_\ell m_\ell = (M+1)\,2^M,\quad m^* = 2^M
+
+    Source: ``002_b4d2a69fdbee0cc3.txt``, §IV-B (the experiments use ``M = 6``).
+
+    Examples
+    --------
+    >>> geometric(2).tolist()
+    [4, 2, 2, 1, 1, 1, 1]
+    """
+    M = check_integer("M", M, minimum=0)
+    return np.concatenate([np.full(2**i, 2 ** (M - i), dtype=np.int64) for i in range(M + 1)])
+
+
+def extreme(L: int, m_star: int) -> np.ndarray:
+    r"""The extreme-valued collection: :math:`L-1` users with one sample, one with :math:`m^*`.
+
+    .. math:: \sum_\ell m_\ell = L - 1 + m^*
+
+    Source: ``002_b4d2a69fdbee0cc3.txt``, §IV-B (Fig. 3: ``L = 101``, ``m* = 10``).
+
+    Examples
+    --------
+    >>> extreme(4, 10).tolist()
+    [1, 1, 1, 10]
+    """
+    L = check_integer("L", L, minimum=1)
+    m_star = check_integer("m_star", m_star, minimum=2)
+    return np.append(np.ones(L - 1, dtype=np.int64), m_star)
+
+
+def samples(m, *, U, kind: str, rng, size: int | None = None) -> np.ndarray:
+    r"""I.i.d. samples of §IV-B, ``Σm`` of them (users in the order of ``m``), ``size`` datasets.
+
+    ``kind="uniform"``: :math:`\mathrm{Unif}((0, U])`; ``kind="gaussian"``:
+    :math:`\mathcal N(U/2, U/4)` (variance :math:`U/4`) conditioned on :math:`(0, U]` — the
+    law the paper's rejection sampler produces, drawn exactly by inversion
+    (``scipy.stats.truncnorm``).
+
+    .. math:: x \sim \mathcal N(U/2, U/4) \,\big|\, x \in (0, U]
+
+    Source: ``002_b4d2a69fdbee0cc3.txt``, §IV-B.
+
+    Examples
+    --------
+    >>> x = samples([1, 2], U=65, kind="gaussian", rng=np.random.default_rng(0), size=3)
+    >>> x.shape, bool(np.all((x > 0) & (x <= 65)))
+    ((3, 3), True)
+    """
+    mm = _counts(m)
+    Uf = check_positive("U", U)
+    rng = np.random.default_rng(rng)
+    shape = (int(mm.sum()),) if size is None else (check_integer("size", size, minimum=1), int(mm.sum()))
+    if kind == "uniform":
+        return Uf - rng.uniform(0.0, Uf, size=shape)  # (0, U]
+    if kind == "gaussian":
+        sd = math.sqrt(Uf / 4)
+        lo, hi = (0 - Uf / 2) / sd, (Uf - Uf / 2) / sd
+        return stats.truncnorm.rvs(lo, hi, loc=Uf / 2, scale=sd, size=shape, random_state=rng)
+    raise ValueError(f"kind must be 'uniform' or 'gaussian', got {kind!r}")

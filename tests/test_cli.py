@@ -1,0 +1,44 @@
+"""Tests of the command line (bounds.cli)."""
+
+import csv
+import json
+
+import pytest
+
+from bounds import cli
+
+
+def test_figures_command_writes_csv_and_json(tmp_path, capsys):
+    assert cli.main(["figures", "--out", str(tmp_path)]) == 0
+    rows = list(csv.DictReader((tmp_path / "dame-fig1a.csv").open()))
+    assert len(rows) == 2 * 400
+    meta = json.loads((tmp_path / "dame-fig1a.json").read_text())
+    assert meta["constants"]["paper"]["c3"] == "1570"
+    assert "not positive" in meta["warnings"]["unit"][0]
+    out = capsys.readouterr().out
+    assert "constants = paper" in out and "constants = unit" in out
+
+
+def test_dame_command_precision_and_errors(capsys):
+    assert cli.main(["dame", "--sizes", "poisson:5", "--n", "10000", "--alpha", "0.5", "--precision", "30"]) == 0
+    out = capsys.readouterr().out
+    assert "30 digits" in out and "m_tilde       1" in out
+    assert cli.main(["dame", "--sizes", "zipf:1.5", "--n-alpha2", "3"]) == 2
+    assert "infinite mean" in capsys.readouterr().err
+    assert cli.main(["dame", "--sizes", "point:3", "--n", "100", "--alpha", "0.9"]) == 0
+    assert "22/35" in capsys.readouterr().out
+
+
+def test_rameshwar_command(capsys):
+    assert cli.main(["rameshwar", "--collection", "geometric:6", "--U", "65", "--eps", "0.5"]) == 0
+    out = capsys.readouterr().out
+    assert "T_eps         1040" in out and "E_OPT         10.4464285714" in out
+    assert "LP optimum    10.4464285714" in out
+    assert cli.main(["rameshwar", "--collection", "counts:3,1,2", "--eps", "1"]) == 0
+    assert cli.main(["rameshwar", "--collection", "weird:1", "--eps", "1"]) == 2
+    assert "cannot read collection" in capsys.readouterr().err
+
+
+def test_parser_requires_a_command():
+    with pytest.raises(SystemExit):
+        cli.main([])
