@@ -6,17 +6,19 @@ sizes
     Laws ``M`` of the dataset size on N* (Poisson, binomial, uniform, Zipf, …).
 dame
     Pla, Richard & Vono (DAME): Theorems 1–2, the effective size m̃, Corollary 3.
+rameshwar
+    Rameshwar & Tandon: the worst-case-optimal clipping threshold T_ε and error.
 numerics
     Validation, log-space helpers and the float64/mpmath backends.
 """
 
 from importlib.metadata import PackageNotFoundError, version
 
-from . import dame, numerics, sizes
+from . import dame, numerics, rameshwar, sizes
 
 try:
     __version__ = version("bounds")
 except PackageNotFoundError:  # pragma: no cover - running from a source tree
     __version__ = "0.0.0+unknown"
 
-__all__ = ["dame", "numerics", "sizes", "__version__"]
+__all__ = ["dame", "numerics", "rameshwar", "sizes", "__version__"]
