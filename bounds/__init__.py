@@ -4,6 +4,8 @@ Modules
 -------
 sizes
     Laws ``M`` of the dataset size on N* (Poisson, binomial, uniform, Zipf, …).
+cummings
+    Cummings, Feldman, McMillan & Talwar: weights, the optimal truncation T*, k*, Corollary 5.5.
 dame
     Pla, Richard & Vono (DAME): Theorems 1–2, the effective size m̃, Corollary 3.
 rameshwar
@@ -14,11 +16,11 @@ numerics
 
 from importlib.metadata import PackageNotFoundError, version
 
-from . import dame, numerics, rameshwar, sizes
+from . import cummings, dame, numerics, rameshwar, sizes
 
 try:
     __version__ = version("bounds")
 except PackageNotFoundError:  # pragma: no cover - running from a source tree
     __version__ = "0.0.0+unknown"
 
-__all__ = ["dame", "numerics", "rameshwar", "sizes", "__version__"]
+__all__ = ["cummings", "dame", "numerics", "rameshwar", "sizes", "__version__"]

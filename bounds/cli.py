@@ -26,7 +26,7 @@ from pathlib import Path
 import mpmath
 import numpy as np
 
-from . import __version__, dame, figures, rameshwar, sizes
+from . import __version__, cummings, dame, figures, rameshwar, sizes
 from .numerics import PaperAssumptionWarning
 
 
@@ -73,6 +73,29 @@ def _cmd_figures(args) -> int:
         for note in notes:
             print(f"  note: {note}")
     print("wrote " + ", ".join(str(p) for p in paths))
+    return 0
+
+
+def _cmd_cummings(args) -> int:
+    try:
+        k = [int(v) for v in args.k.split(",") if v.strip()]
+    except ValueError:
+        raise ValueError(f"--k must be comma-separated positive integers, got {args.k!r}") from None
+    s2 = cummings.user_variance(k, p=args.p, sigma_p2=args.sigma_p2)
+    widths = 2 * cummings.concentration(k, p=args.p, sigma_p2=args.sigma_p2, beta=args.beta)
+    trunc = cummings.optimal_truncation(s2, widths, eps=args.eps)
+    lb = cummings.lower_bound(k, eps=args.eps, sigma_p2=args.sigma_p2)
+    print("Cummings, Feldman, McMillan & Talwar — heterogeneous users (003_5683c9a67e132c7f.txt)")
+    print(f"  k             {', '.join(map(str, k))}   (n = {len(k)})")
+    print(f"  eps, p, s_p^2 {args.eps:g}, {args.p:g}, {args.sigma_p2:g}   (widths: sub-Gaussian, beta = {args.beta:g})")
+    print(f"  k*            {lb.k_star}   (Corollary 5.5)")
+    print(f"  T*            {trunc.T:.10g}   (eq. (6), exact)")
+    print(f"  Var(ideal)    {trunc.variance:.10g}   (eq. (5) as printed; with Var(Lap(b)) = 2b^2: "
+          f"{cummings.ideal_variance(s2, widths, eps=args.eps, T=trunc.T, laplace='exact'):.10g})")
+    print(f"  lower bound   {lb.value:.10g} = min({lb.privacy_term:.6g}, {lb.statistical_term:.6g})   (Corollary 5.5, no polylog)")
+    print(f"  {'k_i':>8s} {'sigma_i^2':>12s} {'weight':>10s}")
+    for ki, si, wi in zip(k, s2, trunc.weights):
+        print(f"  {ki:8d} {si:12.6g} {wi:10.6f}")
     return 0
 
 
@@ -129,6 +152,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--U", type=float, default=65.0, help="samples lie in (0, U] (default 65)")
     p.add_argument("--eps", type=float, required=True, help="privacy level epsilon")
     p.set_defaults(func=_cmd_rameshwar)
+
+    p = sub.add_parser("cummings", help="Cummings et al.: k*, the optimal truncation T* and Corollary 5.5")
+    p.add_argument("--k", required=True, help="samples per user, e.g. 100,50,20,5,1")
+    p.add_argument("--eps", type=float, required=True, help="privacy level epsilon")
+    p.add_argument("--p", type=float, default=0.5, help="mean of the meta-distribution (default 0.5)")
+    p.add_argument("--sigma-p2", type=float, default=0.01, help="its variance sigma_p^2 (default 0.01)")
+    p.add_argument("--beta", type=float, default=0.05, help="failure probability of the widths (default 0.05)")
+    p.set_defaults(func=_cmd_cummings)
 
     p = sub.add_parser("figures", help="regenerate the papers' figure data")
     p.add_argument("--out", default="figures", help="output folder (default: figures)")

@@ -42,3 +42,12 @@ def test_rameshwar_command(capsys):
 def test_parser_requires_a_command():
     with pytest.raises(SystemExit):
         cli.main([])
+
+
+def test_cummings_command(capsys):
+    assert cli.main(["cummings", "--k", "100,50,20,5,1", "--eps", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "k*            100" in out and "T*" in out and "lower bound" in out
+    assert cli.main(["cummings", "--k", "3,x", "--eps", "1"]) == 2
+    assert cli.main(["cummings", "--k", "3,2", "--eps", "1", "--sigma-p2", "0.3"]) == 2
+    assert "p(1-p)" in capsys.readouterr().err

@@ -1,0 +1,540 @@
+r"""Cummings, Feldman, McMillan & Talwar: heterogeneous users in the central model.
+
+Source: ``003_5683c9a67e132c7f.txt`` — *Mean Estimation with User-level Privacy
+under Data Heterogeneity*: Lemma 2.1, the weights (1) and (4), the ideal
+estimator's variance (5), the optimal truncation :math:`T^*` (6), Algorithm 2,
+Corollary 5.5 and Example 1.  Formula sheet §3.
+
+Setting: a meta-distribution :math:`\mathcal D` on :math:`[0, 1]` with mean ``p`` and
+variance :math:`\sigma_p^2`; user ``i`` draws :math:`p_i \sim \mathcal D`, then
+:math:`k_i` Bernoulli(:math:`p_i`) samples, and reports their mean :math:`\hat p_i`.
+
+Two printed slips, and what the code does with them: eq. (6) and Algorithm 2
+(steps 12, 14) write :math:`T/\sigma_i` inside a sum over ``j``; the code uses
+:math:`T/\sigma_j`, as the weights (4) do.  Eq. (5) gives the Laplace term as
+:math:`b^2` although :math:`\mathrm{Var}(\mathrm{Lap}(b)) = 2b^2`: both are available
+(``laplace="printed"``, the default as in eq. (6), and ``"exact"``).
+
+Examples
+--------
+>>> from bounds import cummings
+>>> cummings.k_star([100, 50, 20, 5, 1], eps=1.0)  # g(k) = 0.24, 0.059, 0.020, 0.011, 0.0089
+100
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+import sympy as sp
+
+from .numerics import check_integer, check_positive
+
+__all__ = [
+    "user_variance",
+    "user_variance_symbolic",
+    "nonprivate_weights",
+    "private_weights",
+    "concentration",
+    "ideal_variance",
+    "Truncation",
+    "optimal_truncation",
+    "k_star",
+    "LowerBound",
+    "lower_bound",
+    "Example1",
+    "example1",
+    "example1_counts",
+    "RealisablePlan",
+    "realisable_plan",
+]
+
+_LAPLACE = {"printed": 1.0, "exact": 2.0}  # Var(Lap(b)) / b^2 as eq. (5) prints it, and as it is
+
+
+# =========================================================================== inputs
+
+
+def _k(k) -> np.ndarray:
+    arr = np.asarray(k)
+    if arr.ndim != 1 or arr.size == 0:
+        raise ValueError(f"k must be a non-empty 1-D array of sample counts, got {k!r}")
+    if not np.issubdtype(arr.dtype, np.number) or np.any(~np.isfinite(arr)) or np.any(arr != np.round(arr)):
+        raise ValueError(f"sample counts k must be positive integers, got {k!r}")
+    if np.any(arr <= 0):
+        raise ValueError(f"sample counts k must be positive integers, got {arr[arr <= 0][0].item()!r}")
+    return arr.astype(np.int64)
+
+
+def _p(p) -> float:
+    if isinstance(p, bool) or not isinstance(p, (int, float)) or math.isnan(p) or not 0 <= p <= 1:
+        raise ValueError(f"p must be in [0, 1], got {p!r}")
+    return float(p)
+
+
+def _sigma_p2(sigma_p2, p) -> float:
+    if isinstance(sigma_p2, bool) or not isinstance(sigma_p2, (int, float)) or math.isnan(sigma_p2) or sigma_p2 < 0:
+        raise ValueError(f"sigma_p2 must be a non-negative real number, got {sigma_p2!r}")
+    if sigma_p2 > p * (1 - p) * (1 + 1e-12):
+        raise ValueError(f"sigma_p2 = {sigma_p2!r} > p(1-p) = {p * (1 - p)!r}: no law on [0, 1] has it (Lemma 2.1)")
+    return float(sigma_p2)
+
+
+def _positive_array(name, v) -> np.ndarray:
+    arr = np.asarray(v, dtype=float)
+    if arr.ndim != 1 or arr.size == 0 or np.any(~np.isfinite(arr)) or np.any(arr <= 0):
+        raise ValueError(f"{name} must be a non-empty 1-D array of positive finite numbers, got {v!r}")
+    return arr
+
+
+# =========================================================================== Lemma 2.1, weights
+
+
+def user_variance(k, *, p, sigma_p2):
+    r"""Lemma 2.1: the variance :math:`\sigma_i^2` of a user's mean of :math:`k_i` samples.
+
+    .. math:: \sigma_i^2 = \mathrm{Var}(\mathcal D(k_i)) = \frac{p(1-p)}{k_i} + \Big(1 - \frac{1}{k_i}\Big)\sigma_p^2,
+              \qquad \sigma_p^2 \le p(1-p)
+
+    (law of total variance over :math:`p_i \sim \mathcal D`; see :func:`user_variance_symbolic`).
+    ``sigma_p2 > p(1-p)`` is rejected.
+
+    Source: ``003_5683c9a67e132c7f.txt``, Lemma 2.1 and eq. (2).
+
+    Examples
+    --------
+    >>> user_variance([1, 4], p=0.5, sigma_p2=0.05).tolist()
+    [0.25, 0.1]
+    """
+    kk = _k(k).astype(float)
+    p = _p(p)
+    s2 = _sigma_p2(sigma_p2, p)
+    return p * (1 - p) / kk + (1 - 1 / kk) * s2
+
+
+def user_variance_symbolic() -> sp.Expr:
+    r"""Lemma 2.1 derived in sympy from the two-stage model by the law of total variance.
+
+    .. math:: \mathrm{Var}(\hat p_i) = E[\mathrm{Var}(\hat p_i \mid p_i)] + \mathrm{Var}(E[\hat p_i \mid p_i])
+              = E\Big[\frac{p_i(1-p_i)}{k}\Big] + \sigma_p^2,\quad E[p_i^2] = \sigma_p^2 + p^2
+
+    Source: ``003_5683c9a67e132c7f.txt``, Lemma 2.1.
+
+    Examples
+    --------
+    >>> user_variance_symbolic()
+    sigma_p2 + (-p**2 + p - sigma_p2)/k
+    """
+    p, s2, k = sp.symbols("p sigma_p2 k", positive=True)
+    second_moment = s2 + p**2  # E[p_i^2]
+    within = (p - second_moment) / k  # E[p_i (1 - p_i)] / k: binomial variance, averaged
+    between = s2  # Var(E[p̂_i | p_i]) = Var(p_i)
+    return sp.expand(within + between).collect(1 / k)
+
+
+def nonprivate_weights(sigma2) -> np.ndarray:
+    r"""Inverse-variance weights, optimal without privacy (eq. (1)).
+
+    .. math:: w_i = \frac{1/\sigma_i^2}{\sum_j 1/\sigma_j^2}
+
+    Source: ``003_5683c9a67e132c7f.txt``, eq. (1).
+
+    Examples
+    --------
+    >>> nonprivate_weights([1.0, 0.25]).tolist()
+    [0.2, 0.8]
+    """
+    u2 = 1 / _positive_array("sigma2", sigma2)
+    return u2 / math.fsum(u2)
+
+
+def private_weights(sigma2, T) -> np.ndarray:
+    r"""The private ideal estimator's truncated weights (eq. (4)).
+
+    .. math:: w_i = \frac{\min\{1/\sigma_i^2, T/\sigma_i\}}{\sum_j \min\{1/\sigma_j^2, T/\sigma_j\}}
+
+    Source: ``003_5683c9a67e132c7f.txt``, eq. (4).
+
+    Examples
+    --------
+    >>> private_weights([1.0, 0.25], T=1.0).tolist()  # min(1, 1), min(4, 2)
+    [0.3333333333333333, 0.6666666666666666]
+    """
+    s2 = _positive_array("sigma2", sigma2)
+    T = check_positive("T", T, allow_inf=True)
+    u = 1 / np.sqrt(s2)
+    raw = u * np.minimum(u, T)
+    return raw / math.fsum(raw)
+
+
+def concentration(k, *, p, sigma_p2, n: int | None = None, beta: float = 0.05):
+    r"""Default concentration width :math:`f^{k_i}_{\mathcal D}(n, \sigma_p^2, \beta)` (sub-Gaussian, union bound).
+
+    The paper leaves :math:`f` as a parameter (its Appendix G is not in the source).
+    This default assumes :math:`\hat p_i - p` sub-Gaussian with variance proxy
+    :math:`\sigma_i^2` and takes a union bound over the ``n`` users, so that
+    :math:`P(\forall i: |\hat p_i - p| \le f_i) \ge 1 - \beta`:
+
+    .. math:: f_i = \sigma_i \sqrt{2 \log(2n/\beta)}
+
+    It scales as :math:`\sqrt{\log n / k_i}` when :math:`\sigma_p^2` is small, as in Example 1.
+
+    Source: ``003_5683c9a67e132c7f.txt``, §4.1 (definition of :math:`f`) and Example 1.
+
+    Examples
+    --------
+    >>> round(float(concentration([4], p=0.5, sigma_p2=0.0, n=1, beta=2 / math.e**2)[0]), 12)  # 0.25·√(2·2)
+    0.5
+    """
+    kk = _k(k)
+    n = kk.size if n is None else check_integer("n", n, minimum=1)
+    beta = check_positive("beta", beta)
+    if beta >= 1:
+        raise ValueError(f"beta must be in (0, 1), got {beta!r}")
+    return np.sqrt(user_variance(kk, p=p, sigma_p2=sigma_p2) * 2 * math.log(2 * n / beta))
+
+
+def ideal_variance(sigma2, widths, *, eps, T, laplace: str = "printed") -> float:
+    r"""Variance of the private ideal estimator (eq. (5)), with :math:`\mathrm{Var}([\hat p_i]) \approx \sigma_i^2`.
+
+    .. math:: \mathrm{Var}(\hat p^{ideal}_\epsilon) = \sum_i w_i^2 \sigma_i^2
+              + \kappa\,\max_i \frac{w_i^2 |b_i - a_i|^2}{\epsilon^2},\qquad w = w(T) \text{ of eq. (4)}
+
+    ``laplace="printed"``: :math:`\kappa = 1`, eq. (5) as printed; ``"exact"``:
+    :math:`\kappa = 2`, since :math:`\mathrm{Var}(\mathrm{Lap}(b)) = 2b^2`.
+
+    Source: ``003_5683c9a67e132c7f.txt``, eq. (5) (formula sheet §3, audit item).
+
+    Examples
+    --------
+    >>> ideal_variance([1.0, 1.0], [1.0, 1.0], eps=1.0, T=math.inf)  # 2·(1/4) + 1/4
+    0.75
+    >>> ideal_variance([1.0, 1.0], [1.0, 1.0], eps=1.0, T=math.inf, laplace="exact")
+    1.0
+    """
+    s2 = _positive_array("sigma2", sigma2)
+    c = np.asarray(widths, dtype=float)
+    if c.shape != s2.shape or np.any(~np.isfinite(c)) or np.any(c < 0):
+        raise ValueError("widths must be finite, non-negative and one per user")
+    eps = check_positive("eps", eps)
+    kappa = _kappa(laplace)
+    w = private_weights(s2, T)
+    return float(math.fsum(w * w * s2) + kappa * float(np.max(w * w * c * c)) / eps**2)
+
+
+def _kappa(laplace: str) -> float:
+    if laplace not in _LAPLACE:
+        raise ValueError(f"laplace must be 'printed' or 'exact', got {laplace!r}")
+    return _LAPLACE[laplace]
+
+
+# =========================================================================== T* (eq. 6)
+
+
+@dataclass(frozen=True)
+class Truncation:
+    """The optimal truncation ``T`` of eq. (6), the minimal ``variance`` and the ``weights`` there."""
+
+    T: float
+    variance: float
+    weights: np.ndarray
+    laplace: str
+
+
+def optimal_truncation(sigma2, widths, *, eps, laplace: str = "printed") -> Truncation:
+    r"""The exact minimiser :math:`T^*` of eq. (6), in :math:`O(n \log n)`.
+
+    .. math::
+
+        T^* = \arg\min_T \frac{\sum_i \min\{1/\sigma_i^2, T^2\}
+              + \kappa \max_i \min\{1/\sigma_i^4, T^2/\sigma_i^2\}\,|b_i - a_i|^2/\epsilon^2}
+              {\big(\sum_j \min\{1/\sigma_j^2, T/\sigma_j\}\big)^2}
+
+    With :math:`u_i = 1/\sigma_i` sorted, on each piece :math:`u_{(k)} \le T \le u_{(k+1)}` the
+    objective is :math:`(qT^2 + r)/(sT + t)^2` with :math:`s = \sum_{u_i > T} u_i`,
+    :math:`t = \sum_{u_i \le T} u_i^2`, and the max-term splitting the piece at most once more,
+    at :math:`T = \sqrt{\beta/\alpha}` (:math:`\alpha = \max_{u_i > T} u_i^2 c_i^2`,
+    :math:`\beta = \max_{u_i \le T} u_i^4 c_i^2`).  Its derivative has the sign of
+    :math:`qtT - sr`, so each sub-piece has one stationary point :math:`T_0 = sr/(qt)` (a
+    minimum).  The minimum is taken over the breakpoints and these points, each piece
+    evaluated in :math:`O(1)` from prefix/suffix sums and maxima.  ``T`` is the smallest
+    candidate attaining the minimum: on :math:`(0, \min_i u_i]` the objective is constant
+    (weights :math:`\propto u_i`), so :math:`\min_i u_i` stands for that range; from
+    :math:`\max_i u_i` on it is the untruncated value.  ``laplace`` as in
+    :func:`ideal_variance` (the paper's eq. (6) is ``"printed"``).
+
+    Source: ``003_5683c9a67e132c7f.txt``, eq. (6); the denominator uses :math:`T/\sigma_j`
+    (eq. (6) prints :math:`T/\sigma_i`).
+
+    Examples
+    --------
+    >>> s2 = np.array([0.0004, 0.01, 0.04, 0.25])  # u = 50, 10, 5, 2
+    >>> t = optimal_truncation(s2, 4 * np.sqrt(s2), eps=1.0)
+    >>> round(t.T, 10), round(t.variance, 10)  # an interior stationary point: 65/19
+    (3.4210526316, 0.0044175773)
+    """
+    s2 = _positive_array("sigma2", sigma2)
+    c = np.asarray(widths, dtype=float)
+    if c.shape != s2.shape or np.any(~np.isfinite(c)) or np.any(c < 0):
+        raise ValueError("widths must be finite, non-negative and one per user")
+    eps = check_positive("eps", eps)
+    kappa = _kappa(laplace)
+    lam = kappa / eps**2
+    order = np.argsort(1 / np.sqrt(s2), kind="stable")
+    u = (1 / np.sqrt(s2))[order]
+    cc = c[order]
+    n = u.size
+    # piece j (j = 0..n): T in [u_(j), u_(j+1)] with u_(0) = 0, u_(n+1) = inf; users j.. n-1 truncated
+    u2 = u * u
+    t_pre = np.concatenate([[0.0], np.cumsum(u2)])  # Σ_{i<j} u_i^2
+    s_suf = np.concatenate([np.cumsum(u[::-1])[::-1], [0.0]])  # Σ_{i>=j} u_i
+    alpha_suf = np.concatenate([np.maximum.accumulate((u2 * cc * cc)[::-1])[::-1], [0.0]])
+    beta_pre = np.concatenate([[0.0], np.maximum.accumulate(u2 * u2 * cc * cc)])
+    lo = np.concatenate([[0.0], u])
+    hi = np.concatenate([u, [np.inf]])
+    cand_T, cand_j = [], []
+    for j in range(n + 1):
+        a_lo, a_hi = lo[j], hi[j]
+        pts = [a_lo, a_hi] if math.isfinite(a_hi) else [a_lo]  # last piece: no truncation, constant
+        alpha, beta = alpha_suf[j], beta_pre[j]
+        split = math.sqrt(beta / alpha) if alpha > 0 else math.inf
+        if a_lo < split < a_hi:
+            pts.append(split)
+        q_parts = [(n - j, t_pre[j] + lam * beta), (n - j + lam * alpha, t_pre[j])]  # P = β, P = αT²
+        for q, r in q_parts:
+            s, t = s_suf[j], t_pre[j]
+            if q > 0 and t > 0:
+                T0 = s * r / (q * t)
+                if a_lo < T0 < a_hi:
+                    pts.append(T0)
+        for T in pts:
+            if T > 0:
+                cand_T.append(T)
+                cand_j.append(j)
+    cand_T = np.asarray(cand_T)
+    cand_j = np.asarray(cand_j)
+    num = (n - cand_j) * cand_T**2 + t_pre[cand_j] + lam * np.maximum(alpha_suf[cand_j] * cand_T**2, beta_pre[cand_j])
+    den = (s_suf[cand_j] * cand_T + t_pre[cand_j]) ** 2
+    vals = num / den
+    best = float(vals.min())
+    ties = np.flatnonzero(vals <= best * (1 + 1e-13))
+    T_star = float(cand_T[ties].min())
+    w = private_weights(s2, T_star)
+    return Truncation(T_star, best, w, laplace)
+
+
+# =========================================================================== Corollary 5.5
+
+
+def _k_objective(kk: np.ndarray, cand: np.ndarray, eps: float) -> np.ndarray:
+    """(k/ε² + Σ min(k_i, k)) / (Σ min(k_i, k))² at each candidate ``k`` (sorted counts, prefix sums)."""
+    ks = np.sort(kk)
+    pre = np.concatenate([[0], np.cumsum(ks)])
+    below = np.searchsorted(ks, cand, side="right")  # users with k_i <= k
+    used = pre[below] + (ks.size - below) * cand
+    return (cand / eps**2 + used) / used.astype(float) ** 2
+
+
+def k_star(k, *, eps) -> int:
+    r"""The exact integer :math:`k^*` of Corollary 5.5.
+
+    .. math:: k^* = \arg\min_{k \in \mathbb N^*} \frac{k/\epsilon^2 + \sum_i \min\{k_i, k\}}{(\sum_i \min\{k_i, k\})^2}
+
+    On a piece where :math:`\sum_i \min\{k_i, k\} = A + Bk`, the objective as a function of
+    :math:`z = A + Bk` is :math:`(c_1 z - c_0)/z^2` with :math:`c_0, c_1 \ge 0`: it rises,
+    then falls, so its minimum over the piece is at an end.  Below :math:`\min_i k_i` it
+    decreases, above :math:`\max_i k_i` it increases: the argmin is one of the distinct
+    :math:`k_i` (the smallest on ties).
+
+    Source: ``003_5683c9a67e132c7f.txt``, §5.2 (definition of :math:`k^*`) and Corollary 5.5.
+
+    Examples
+    --------
+    >>> k_star([10, 10, 10], eps=100.0)
+    10
+    """
+    kk = _k(k)
+    eps = check_positive("eps", eps)
+    cand = np.unique(kk)
+    vals = _k_objective(kk, cand, eps)
+    return int(cand[int(np.argmin(vals))])
+
+
+@dataclass(frozen=True)
+class LowerBound:
+    r"""Corollary 5.5's bound ``value`` = ``min(privacy_term, statistical_term)`` (up to polylog factors)."""
+
+    value: float
+    privacy_term: float
+    statistical_term: float
+    k_star: int
+
+
+def lower_bound(k, *, eps, sigma_p2) -> LowerBound:
+    r"""Corollary 5.5, as stated: the minimax variance of unbiased private estimators is at least
+
+    .. math:: \tilde\Omega\Big(\min\Big\{\frac{k^*/\epsilon^2 + \sum_i \min\{k_i, k^*\}}
+              {\big(\sum_i \min\{k_i, \sqrt{k_i k^*}\}\big)^2},\ \frac{\sigma_p^2}{n}\Big\}\Big)
+
+    returned without the polylogarithmic factors.  With :math:`\sigma_p = 0` the minimum
+    is 0 — the bound as stated is vacuous there, although the text motivates
+    :math:`k^*` by that very case (formula sheet §3, audit item); ``privacy_term`` keeps the
+    first term.
+
+    Source: ``003_5683c9a67e132c7f.txt``, Corollary 5.5.
+
+    Examples
+    --------
+    >>> lb = lower_bound([4, 1], eps=1.0, sigma_p2=0.0)
+    >>> lb.value, lb.k_star
+    (0.0, 4)
+    """
+    kk = _k(k)
+    eps = check_positive("eps", eps)
+    if isinstance(sigma_p2, bool) or not isinstance(sigma_p2, (int, float)) or math.isnan(sigma_p2) or sigma_p2 < 0:
+        raise ValueError(f"sigma_p2 must be a non-negative real number, got {sigma_p2!r}")
+    ks = k_star(kk, eps=eps)
+    used = math.fsum(np.minimum(kk, ks))
+    root = math.fsum(np.minimum(kk, np.sqrt(kk * float(ks))))
+    privacy = (ks / eps**2 + used) / root**2
+    statistical = float(sigma_p2) / kk.size
+    return LowerBound(min(privacy, statistical), privacy, statistical, ks)
+
+
+# =========================================================================== Example 1
+
+
+def example1_counts(n: int) -> np.ndarray:
+    r"""Example 1's sample counts :math:`k_i = \lceil n/i \rceil`, :math:`i = 1..n`.
+
+    .. math:: k_i = \lceil n / i \rceil
+
+    Source: ``003_5683c9a67e132c7f.txt``, Example 1.
+
+    Examples
+    --------
+    >>> example1_counts(5).tolist()
+    [5, 3, 2, 2, 1]
+    """
+    n = check_integer("n", n, minimum=1)
+    i = np.arange(1, n + 1)
+    return -(-n // i)
+
+
+@dataclass(frozen=True)
+class Example1:
+    """Example 1's four quantities at one ``n`` (their scalings are the paper's claims)."""
+
+    n: int
+    nonprivate_sd: float  # claimed Θ(1/√(n log n))
+    naive_privacy_error: float  # claimed O(1/(ε log n))
+    truncation_privacy_error: float  # claimed Θ(1/(ε √(n log n)))
+    uniform_sd: float  # claimed Ω(1/√n)
+    T_star: float
+
+
+def example1(n: int, *, eps: float = 1.0, p: float = 0.5, beta: float = 0.05) -> Example1:
+    r"""The four quantities of Example 1 (:math:`k_i = \lceil n/i\rceil`, :math:`\sigma_p = 1/\sqrt n`).
+
+    * ``nonprivate_sd`` — the inverse-variance estimator (1): :math:`(\sum_i 1/\sigma_i^2)^{-1/2}`,
+      claimed :math:`\Theta(1/\sqrt{n\log n})`;
+    * ``naive_privacy_error`` — Laplace scale of the sample average of all
+      :math:`\sum k_i` samples (weights :math:`k_i/\sum k_j`, sensitivity :math:`\max_i w_i`):
+      :math:`\max_i w_i/\epsilon`, claimed :math:`O(1/(\epsilon\log n))`;
+    * ``truncation_privacy_error`` — Laplace scale of the ideal estimator at :math:`T^*`:
+      :math:`\max_i w_i^*|b_i - a_i|/\epsilon` with :func:`concentration` widths, claimed
+      :math:`\Theta(1/(\epsilon\sqrt{n\log n}))`;
+    * ``uniform_sd`` — the best uniform average over the :math:`m` users with most data,
+      :math:`\min_m \sqrt{\sum_{i \le m}\sigma_i^2}/m`, claimed :math:`\Omega(1/\sqrt n)`.
+
+    .. math:: \sigma_i^2 = \frac{p(1-p)}{k_i} + \Big(1 - \frac1{k_i}\Big)\frac1n
+
+    Source: ``003_5683c9a67e132c7f.txt``, Example 1 (``p`` in (1/3, 2/3)).
+
+    Examples
+    --------
+    >>> ex = example1(1000)
+    >>> ex.uniform_sd > ex.nonprivate_sd
+    True
+    """
+    n = check_integer("n", n, minimum=2)
+    eps = check_positive("eps", eps)
+    p = _p(p)
+    k = example1_counts(n)
+    s2 = user_variance(k, p=p, sigma_p2=1.0 / n)
+    nonprivate_sd = 1 / math.sqrt(math.fsum(1 / s2))
+    naive = float(k.max()) / float(k.sum()) / eps
+    widths = 2 * concentration(k, p=p, sigma_p2=1.0 / n, n=n, beta=beta)
+    trunc = optimal_truncation(s2, widths, eps=eps)
+    privacy = float(np.max(trunc.weights * widths)) / eps
+    m = np.arange(1, n + 1)
+    uniform = float(np.min(np.sqrt(np.cumsum(s2)) / m))
+    return Example1(n, nonprivate_sd, naive, privacy, uniform, trunc.T)
+
+
+# =========================================================================== Algorithm 2 (deterministic parts)
+
+
+@dataclass(frozen=True)
+class RealisablePlan:
+    """Algorithm 2's deterministic pieces: the three groups (index arrays into users sorted
+    by decreasing ``k``), the plug-in ``sigma2_hat``, ``a_hat``, ``b_hat`` of the final group,
+    ``T_hat``, its ``weights`` and the Laplace sensitivity ``Lambda`` (step 14)."""
+
+    mean_group: np.ndarray
+    variance_group: np.ndarray
+    final_group: np.ndarray
+    sigma2_hat: np.ndarray
+    a_hat: np.ndarray
+    b_hat: np.ndarray
+    T_hat: float
+    weights: np.ndarray
+    Lambda: float
+
+
+def realisable_plan(k, *, p_initial, sigma_p2_hat, alpha, eps, beta: float = 0.05, laplace: str = "printed") -> RealisablePlan:
+    r"""Algorithm 2 given the private initial estimates: groups, plug-ins, :math:`\hat T^*`, weights.
+
+    Users are sorted by decreasing :math:`k_i`.  Groups: the :math:`\lceil\log n\rceil` users
+    with most data (initial variance), the :math:`n/10` with least (initial mean, from their
+    first samples), the rest (final estimate).  For the final group (steps 5–12):
+
+    .. math:: \hat\sigma_i^2 = \frac{\hat p(1-\hat p)}{k_i} + \Big(1 - \frac1{k_i}\Big)\hat\sigma_p^2,\quad
+              [\hat a_i, \hat b_i] = \hat p \mp \big(\alpha + f^{k_i}_{\mathcal D}(n, \hat\sigma_p^2, \beta)\big),
+
+    :math:`\hat T^*` from :func:`optimal_truncation`, and step 14's
+    :math:`\Lambda = \max_i \hat w_i |\hat b_i - \hat a_i|`.  The private initial estimators
+    and the simulation belong to the Monte Carlo layer.
+
+    Source: ``003_5683c9a67e132c7f.txt``, Algorithm 2 and Lemma 4.2.
+
+    Examples
+    --------
+    >>> plan = realisable_plan([2**j for j in range(20, 0, -1)], p_initial=0.5, sigma_p2_hat=0.01, alpha=0.01, eps=1.0)
+    >>> len(plan.variance_group), len(plan.mean_group), len(plan.final_group)
+    (3, 2, 15)
+    """
+    kk = _k(k)
+    n = kk.size
+    if n < 3:
+        raise ValueError(f"Algorithm 2 needs at least 3 users (three groups), got {n}")
+    p_hat = _p(p_initial)
+    s2_hat = _sigma_p2(sigma_p2_hat, p_hat)
+    alpha = float(alpha)
+    if math.isnan(alpha) or alpha < 0:
+        raise ValueError(f"alpha must be a non-negative real number, got {alpha!r}")
+    order = np.argsort(-kk, kind="stable")
+    n_var = max(1, math.ceil(math.log(n)))
+    n_mean = max(1, n // 10)
+    if n_var + n_mean >= n:
+        raise ValueError(f"n = {n} users leave no final group after ceil(log n) + n/10 = {n_var + n_mean}")
+    var_g, final_g, mean_g = order[:n_var], order[n_var : n - n_mean], order[n - n_mean :]
+    kf = kk[final_g]
+    s2 = user_variance(kf, p=p_hat, sigma_p2=s2_hat)
+    half = alpha + concentration(kf, p=p_hat, sigma_p2=s2_hat, n=n, beta=beta)
+    a_hat, b_hat = p_hat - half, p_hat + half
+    trunc = optimal_truncation(s2, b_hat - a_hat, eps=eps, laplace=laplace)
+    Lam = float(np.max(trunc.weights * (b_hat - a_hat)))
+    return RealisablePlan(mean_g, var_g, final_g, s2, a_hat, b_hat, trunc.T, trunc.weights, Lam)

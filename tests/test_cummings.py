@@ -1,0 +1,189 @@
+"""Tests of bounds.cummings: exact searches against brute force, Lemma 2.1 symbolically and exactly."""
+
+import math
+from fractions import Fraction
+
+import numpy as np
+import pytest
+import sympy as sp
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from bounds import cummings as cm
+
+# --------------------------------------------------------------------------- Lemma 2.1
+
+
+def test_lemma_2_1_symbolic_derivation_matches_eq_2():
+    p, s2, k = sp.symbols("p sigma_p2 k", positive=True)
+    eq2 = (p - p**2) / k + (1 - 1 / k) * s2
+    assert sp.simplify(cm.user_variance_symbolic() - eq2) == 0
+
+
+@pytest.mark.parametrize("k", [1, 2, 7])
+def test_lemma_2_1_exact_for_a_discrete_meta_distribution(k):
+    # D on {1/5, 1/2, 9/10} with masses {1/4, 1/2, 1/4}; p̂ = Bin(k, p_i)/k, all in exact rationals
+    support = [Fraction(1, 5), Fraction(1, 2), Fraction(9, 10)]
+    mass = [Fraction(1, 4), Fraction(1, 2), Fraction(1, 4)]
+    p = sum(m * q for m, q in zip(mass, support))
+    s2 = sum(m * q * q for m, q in zip(mass, support)) - p * p
+    first = second = Fraction(0)
+    for m, q in zip(mass, support):
+        for j in range(k + 1):
+            pr = m * math.comb(k, j) * q**j * (1 - q) ** (k - j)
+            first += pr * Fraction(j, k)
+            second += pr * Fraction(j, k) ** 2
+    exact_var = second - first * first
+    assert first == p
+    assert exact_var == p * (1 - p) / k + (1 - Fraction(1, k)) * s2  # Lemma 2.1, exactly
+    assert cm.user_variance([k], p=float(p), sigma_p2=float(s2))[0] == pytest.approx(float(exact_var), rel=1e-14)
+    assert s2 <= p * (1 - p)
+
+
+def test_user_variance_validation():
+    with pytest.raises(ValueError, match="p\\(1-p\\)"):
+        cm.user_variance([3], p=0.5, sigma_p2=0.3)
+    with pytest.raises(ValueError, match="p must be in"):
+        cm.user_variance([3], p=1.5, sigma_p2=0.0)
+    with pytest.raises(ValueError, match="positive integers"):
+        cm.user_variance([0, 3], p=0.5, sigma_p2=0.0)
+    with pytest.raises(ValueError, match="non-empty"):
+        cm.user_variance([], p=0.5, sigma_p2=0.0)
+
+
+# --------------------------------------------------------------------------- weights, variance
+
+
+def test_weights_limits():
+    s2 = np.array([0.01, 0.04, 0.25])
+    np.testing.assert_allclose(cm.private_weights(s2, math.inf), cm.nonprivate_weights(s2), rtol=1e-15)
+    u = 1 / np.sqrt(s2)
+    np.testing.assert_allclose(cm.private_weights(s2, 1e-9), u / u.sum(), rtol=1e-12)
+
+
+def test_ideal_variance_printed_and_exact_laplace_terms():
+    s2, c = np.array([0.01, 0.04, 0.25]), np.array([0.2, 0.4, 1.0])
+    w = cm.private_weights(s2, 6.0)
+    stat, priv = float(np.sum(w * w * s2)), float(np.max(w * w * c * c)) / 0.5**2
+    assert cm.ideal_variance(s2, c, eps=0.5, T=6.0) == pytest.approx(stat + priv, rel=1e-14)
+    assert cm.ideal_variance(s2, c, eps=0.5, T=6.0, laplace="exact") == pytest.approx(stat + 2 * priv, rel=1e-14)
+    with pytest.raises(ValueError, match="laplace"):
+        cm.ideal_variance(s2, c, eps=0.5, T=6.0, laplace="gauss")
+
+
+# --------------------------------------------------------------------------- T*
+
+
+def _objective(s2, c, eps, T, kappa=1.0):
+    """Eq. (6) evaluated directly on an array of T (with T/σ_j in the denominator)."""
+    u = 1 / np.sqrt(s2)
+    W = u[None, :] * np.minimum(u[None, :], np.asarray(T)[:, None])
+    return ((W**2 * s2).sum(1) + kappa * (W**2 * c**2).max(1) / eps**2) / W.sum(1) ** 2
+
+
+variances = st.lists(st.floats(1e-4, 0.25), min_size=1, max_size=30)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(s2=variances, scale=st.floats(0.1, 10.0), eps=st.floats(0.05, 20.0), laplace=st.sampled_from(["printed", "exact"]))
+def test_optimal_truncation_never_worse_than_a_grid_and_matches_it_locally(s2, scale, eps, laplace):
+    s2 = np.asarray(s2)
+    c = scale * np.sqrt(s2) * np.random.default_rng(len(s2)).uniform(0.5, 2.0, size=s2.size)
+    kappa = 2.0 if laplace == "exact" else 1.0
+    t = cm.optimal_truncation(s2, c, eps=eps, laplace=laplace)
+    u = 1 / np.sqrt(s2)
+    grid = np.concatenate([np.geomspace(u.min() / 100, u.max() * 100, 10**5), u])
+    assert _objective(s2, c, eps, grid, kappa).min() >= t.variance * (1 - 1e-12)
+    local = t.T * (1 + np.linspace(-1e-5, 1e-5, 10**5 + 1))
+    assert _objective(s2, c, eps, local, kappa).min() == pytest.approx(t.variance, rel=1e-9)
+    assert t.variance == pytest.approx(cm.ideal_variance(s2, c, eps=eps, T=t.T, laplace=laplace), rel=1e-12)
+
+
+def test_optimal_truncation_input_validation():
+    with pytest.raises(ValueError, match="sigma2"):
+        cm.optimal_truncation([0.0, 0.1], [1, 1], eps=1)
+    with pytest.raises(ValueError, match="widths"):
+        cm.optimal_truncation([0.1, 0.1], [1], eps=1)
+    with pytest.raises(ValueError, match="eps"):
+        cm.optimal_truncation([0.1], [1], eps=0)
+
+
+# --------------------------------------------------------------------------- k*, Corollary 5.5
+
+
+def _g(k, kk, eps):
+    used = np.minimum(kk, k).sum()
+    return (k / eps**2 + used) / used**2
+
+
+@settings(max_examples=150, deadline=None)
+@given(k=st.lists(st.integers(1, 300), min_size=1, max_size=40), eps=st.floats(0.01, 50.0))
+def test_k_star_equals_brute_force_scan(k, eps):
+    kk = np.asarray(k)
+    values = np.array([_g(v, kk, eps) for v in range(1, kk.max() + 1)])
+    best = values.min()
+    got = cm.k_star(k, eps=eps)
+    assert values[got - 1] <= best * (1 + 1e-12)
+    # the smallest scan minimiser, up to float ties
+    assert got == int(np.flatnonzero(values <= best * (1 + 1e-12))[0]) + 1
+
+
+def test_corollary_5_5_as_stated():
+    k = [40, 10, 10, 3, 1]
+    lb = cm.lower_bound(k, eps=0.5, sigma_p2=0.02)
+    ks = lb.k_star
+    first = (ks / 0.25 + sum(min(v, ks) for v in k)) / sum(min(v, math.sqrt(v * ks)) for v in k) ** 2
+    assert lb.privacy_term == pytest.approx(first, rel=1e-14)
+    assert lb.statistical_term == pytest.approx(0.02 / 5)
+    assert lb.value == min(first, 0.02 / 5)
+    # σ_p = 0: the bound as stated collapses to 0 (the audit item)
+    zero = cm.lower_bound(k, eps=0.5, sigma_p2=0.0)
+    assert zero.value == 0.0 and zero.privacy_term == pytest.approx(first)
+    with pytest.raises(ValueError, match="eps"):
+        cm.k_star(k, eps=0)
+    with pytest.raises(ValueError, match="sigma_p2"):
+        cm.lower_bound(k, eps=1, sigma_p2=-1)
+
+
+# --------------------------------------------------------------------------- Example 1, Algorithm 2
+
+
+def test_example1_quantities_against_direct_computation():
+    n, eps = 64, 1.0
+    ex = cm.example1(n, eps=eps)
+    k = np.array([math.ceil(n / i) for i in range(1, n + 1)])
+    s2 = 0.25 / k + (1 - 1 / k) / n
+    assert ex.nonprivate_sd == pytest.approx(1 / math.sqrt(np.sum(1 / s2)), rel=1e-14)
+    assert ex.naive_privacy_error == pytest.approx(k.max() / k.sum() / eps, rel=1e-14)
+    best_uniform = min(math.sqrt(s2[:m].sum()) / m for m in range(1, n + 1))
+    assert ex.uniform_sd == pytest.approx(best_uniform, rel=1e-12)
+    widths = 2 * np.sqrt(s2 * 2 * math.log(2 * n / 0.05))
+    grid = np.geomspace(0.1, 1e3, 200001)
+    T = grid[_objective(s2, widths, eps, grid).argmin()]
+    w = cm.private_weights(s2, T)
+    assert ex.truncation_privacy_error == pytest.approx(float(np.max(w * widths)) / eps, rel=1e-3)
+
+
+def test_example1_orders_of_magnitude():
+    small, large = cm.example1(2**8), cm.example1(2**14)
+    for ex in (small, large):
+        assert ex.uniform_sd > ex.nonprivate_sd
+    # Θ(1/√(n log n)) and Ω(1/√n): the normalised quantities stay within a factor 2 over 2^8..2^14
+    for f in (lambda e: e.nonprivate_sd * math.sqrt(e.n * math.log(e.n)), lambda e: e.uniform_sd * math.sqrt(e.n)):
+        assert 0.5 < f(large) / f(small) < 2
+
+
+def test_realisable_plan_pieces():
+    k = np.array([2**j for j in range(12, 0, -1)] * 3)
+    plan = cm.realisable_plan(k, p_initial=0.4, sigma_p2_hat=0.01, alpha=0.02, eps=1.0)
+    groups = np.concatenate([plan.variance_group, plan.final_group, plan.mean_group])
+    assert sorted(groups.tolist()) == list(range(k.size))
+    assert len(plan.variance_group) == math.ceil(math.log(k.size)) and len(plan.mean_group) == k.size // 10
+    assert k[plan.variance_group].min() >= k[plan.final_group].max() >= k[plan.mean_group].max()
+    kf = k[plan.final_group]
+    np.testing.assert_allclose(plan.sigma2_hat, 0.24 / kf + (1 - 1 / kf) * 0.01, rtol=1e-14)
+    np.testing.assert_allclose(plan.b_hat - plan.a_hat, 2 * (0.02 + cm.concentration(kf, p=0.4, sigma_p2=0.01, n=k.size)))
+    assert plan.weights.sum() == pytest.approx(1.0)
+    assert plan.Lambda == pytest.approx(float(np.max(plan.weights * (plan.b_hat - plan.a_hat))))
+    with pytest.raises(ValueError, match="at least 3"):
+        cm.realisable_plan([3, 2], p_initial=0.4, sigma_p2_hat=0.01, alpha=0.0, eps=1.0)
