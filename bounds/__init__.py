@@ -10,17 +10,19 @@ dame
     Pla, Richard & Vono (DAME): Theorems 1–2, the effective size m̃, Corollary 3.
 rameshwar
     Rameshwar & Tandon: the worst-case-optimal clipping threshold T_ε and error.
+kent
+    Kent, Berrett & Yu: minimax rates, phase transitions T†, Theorem 1 from covering numbers.
 numerics
     Validation, log-space helpers and the float64/mpmath backends.
 """
 
 from importlib.metadata import PackageNotFoundError, version
 
-from . import cummings, dame, numerics, rameshwar, sizes
+from . import cummings, dame, kent, numerics, rameshwar, sizes
 
 try:
     __version__ = version("bounds")
 except PackageNotFoundError:  # pragma: no cover - running from a source tree
     __version__ = "0.0.0+unknown"
 
-__all__ = ["cummings", "dame", "numerics", "rameshwar", "sizes", "__version__"]
+__all__ = ["cummings", "dame", "kent", "numerics", "rameshwar", "sizes", "__version__"]

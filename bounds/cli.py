@@ -26,7 +26,7 @@ from pathlib import Path
 import mpmath
 import numpy as np
 
-from . import __version__, cummings, dame, figures, rameshwar, sizes
+from . import __version__, cummings, dame, figures, kent, rameshwar, sizes
 from .numerics import PaperAssumptionWarning
 
 
@@ -73,6 +73,26 @@ def _cmd_figures(args) -> int:
         for note in notes:
             print(f"  note: {note}")
     print("wrote " + ", ".join(str(p) for p in paths))
+    return 0
+
+
+def _cmd_kent(args) -> int:
+    kw = {"d": args.d, "s": args.s, "beta": args.beta, "ball": args.ball}
+    r = kent.rate(args.problem, n=args.n, T=args.T, alpha=args.alpha, **kw)
+    pt = kent.phase_transition(args.problem, n=args.n, alpha=args.alpha, **kw)
+    print("Kent, Berrett & Yu — user-level LDP rates (004_b0e838126fb19414.txt; kent.md)")
+    print(f"  problem       {args.problem}" + (f", d = {args.d}, ball = {args.ball}" if args.d > 1 else "")
+          + (f", s = {args.s}" if args.s else "") + (f", beta = {args.beta:g}" if args.beta else ""))
+    print(f"  n, T, alpha   {args.n}, {args.T}, {args.alpha:g}   (n alpha^2 = {args.n * args.alpha**2:g})")
+    print(f"  confidence    [{r.confidence}]" + ("  (reconstructed form)" if r.reconstructed else ""))
+    print("  rates with constants c = C = c1 = c2 = 1 (rates, not numeric bounds):")
+    print(f"  lower         {r.lower:.6g}   = c * max({r.lower_terms[0]:.4g}, {r.lower_terms[1]:.4g})")
+    print(f"  upper         {r.upper:.6g}")
+    print(f"  item-level    {r.item_level:.6g}   (nT = {args.n * args.T} users, one sample each)")
+    print(f"  regime        {r.regime}")
+    print(f"  T_dagger      {pt.lower:.6g}   (log {pt.log_lower:.6g}; lower rate's two terms equal)")
+    if pt.upper is not None:
+        print(f"                {pt.upper:.6g}   (log {pt.log_upper:.6g}; upper rate's two terms equal)")
     return 0
 
 
@@ -152,6 +172,17 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--U", type=float, default=65.0, help="samples lie in (0, U] (default 65)")
     p.add_argument("--eps", type=float, required=True, help="privacy level epsilon")
     p.set_defaults(func=_cmd_rameshwar)
+
+    p = sub.add_parser("kent", help="Kent, Berrett & Yu: rates, regime and phase transition T_dagger")
+    p.add_argument("--problem", default="mean", choices=["mean", "sparse", "density"])
+    p.add_argument("--n", type=int, required=True, help="number of users")
+    p.add_argument("--T", type=int, required=True, help="samples per user")
+    p.add_argument("--alpha", type=float, required=True, help="LDP level alpha")
+    p.add_argument("--d", type=int, default=1, help="dimension (mean, sparse)")
+    p.add_argument("--s", type=int, default=None, help="sparsity (sparse)")
+    p.add_argument("--beta", type=float, default=None, help="Sobolev smoothness (density)")
+    p.add_argument("--ball", default="linf", choices=["linf", "l2"], help="the mean's ball for d > 1")
+    p.set_defaults(func=_cmd_kent)
 
     p = sub.add_parser("cummings", help="Cummings et al.: k*, the optimal truncation T* and Corollary 5.5")
     p.add_argument("--k", required=True, help="samples per user, e.g. 100,50,20,5,1")

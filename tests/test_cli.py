@@ -51,3 +51,11 @@ def test_cummings_command(capsys):
     assert cli.main(["cummings", "--k", "3,x", "--eps", "1"]) == 2
     assert cli.main(["cummings", "--k", "3,2", "--eps", "1", "--sigma-p2", "0.3"]) == 2
     assert "p(1-p)" in capsys.readouterr().err
+
+
+def test_kent_command(capsys):
+    assert cli.main(["kent", "--problem", "mean", "--n", "1000", "--T", "100", "--alpha", "0.5"]) == 0
+    out = capsys.readouterr().out
+    assert "regime        small-T" in out and "T_dagger" in out and "[S]" in out
+    assert cli.main(["kent", "--problem", "sparse", "--n", "1000", "--T", "100", "--alpha", "0.5", "--d", "50"]) == 2
+    assert "needs s" in capsys.readouterr().err

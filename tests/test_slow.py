@@ -41,3 +41,4 @@ def test_paper_ub_ge_lb_heavy_and_wide_laws(law, lx):
     ub = dame.upper_bound(law, n_alpha2=x)
     assert not math.isnan(lb.log_value) and not math.isnan(ub.log_value)
     assert ub.log_value >= lb.log_value, f"counterexample: {law!r}, nα² = {x!r}: UB {ub.value} < LB {lb.value}"
+

@@ -1,0 +1,576 @@
+r"""Kent, Berrett & Yu: minimax rates and phase transitions under user-level LDP.
+
+Source: ``004_b0e838126fb19414.txt`` (prose only: its mathematics was lost) and the
+recovered formulas in ``../shared/spec/kent.md``, each with a confidence tag —
+**[V]** confirmed externally, **[S]** strongly supported, **[R]** reconstructed.
+
+``n`` users hold ``T`` samples each; :math:`x = n\alpha^2`.  Every rate is a rate:
+its unknown absolute constants are parameters (:class:`RateConstants`, all 1 by
+default) and every result carries them — a value here is "the rate with these
+constants", never a numeric bound.  Conventions: logarithmic factors are
+:math:`\log(e \vee \cdot)` (so that they are at least 1), and upper rates are capped
+at the trivial risk of :math:`\hat\theta = 0` (``1`` for the univariate and ℓ2 means,
+``d`` for the ℓ∞ ball, ``s`` for the sparse mean) — both stated in each formula.
+
+Examples
+--------
+>>> from bounds import kent
+>>> r = kent.rate("mean", n=1000, T=100, alpha=0.5)
+>>> r.regime, r.confidence
+('small-T', 'S')
+>>> r.lower  # max(min(1, 1/(nTα²)), e^{-nα²}) with c = c1 = 1
+4e-05
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Callable
+
+import numpy as np
+import sympy as sp
+from scipy import optimize
+
+from .numerics import check_integer, check_positive
+
+__all__ = [
+    "RateConstants",
+    "Rate",
+    "rate",
+    "PhaseTransition",
+    "phase_transition",
+    "estimator_cap",
+    "dame_quote_lower",
+    "symbolic",
+    "covering",
+    "Theorem1",
+    "theorem1",
+    "comparison_table",
+]
+
+PROBLEMS = ("mean", "sparse", "density")
+BALLS = ("linf", "l2")
+
+n_, T_, a_, d_, s_, b_ = sp.symbols("n T alpha d s beta", positive=True)
+c_, C_, c1_, c2_ = sp.symbols("c C c1 c2", positive=True)
+x_ = n_ * a_**2
+
+
+def _L(u):
+    """log(e ∨ u): a logarithmic factor that is at least 1."""
+    return sp.log(sp.Max(u, sp.E))
+
+
+# =========================================================================== constants, results
+
+
+@dataclass(frozen=True)
+class RateConstants:
+    r"""Unknown absolute constants: ``c`` (lower), ``C`` (upper), ``c1``, ``c2`` (exponents).
+
+    .. math:: \text{lower} = c \cdot (\dots \vee e^{-c_1 n\alpha^2/\cdot}),\qquad
+              \text{upper} = C \cdot (\dots + e^{-c_2 n\alpha^2/\cdot})
+
+    Source: ``kent.md`` §2, §5 (the constants are not given explicitly; §2 suggests
+    :math:`c_1 \approx 4(e-1)^2`, §3 :math:`c_2 \approx 1/34` — reconstructed).
+
+    Examples
+    --------
+    >>> RateConstants()
+    RateConstants(c=1.0, C=1.0, c1=1.0, c2=1.0)
+    """
+
+    c: float = 1.0
+    C: float = 1.0
+    c1: float = 1.0
+    c2: float = 1.0
+
+    def __post_init__(self):
+        for k in ("c", "C", "c1", "c2"):
+            object.__setattr__(self, k, check_positive(k, getattr(self, k)))
+
+    def subs(self) -> dict:
+        return {c_: self.c, C_: self.C, c1_: self.c1, c2_: self.c2}
+
+
+@dataclass(frozen=True)
+class Rate:
+    """A problem's lower and upper rates at one point, with the regime and the item-level rate.
+
+    ``item_level`` is the item-level rate with ``nT`` users; ``confidence`` is the
+    formula's tag in ``kent.md`` and ``reconstructed`` is true for [R] forms.
+    """
+
+    problem: str
+    lower: float
+    upper: float
+    item_level: float
+    regime: str
+    confidence: str
+    reconstructed: bool
+    lower_terms: tuple  # (polynomial, exponential) inside c·max(·, ·)
+    n: int
+    T: int
+    alpha: float
+    d: int
+    s: int | None
+    beta: float | None
+    ball: str
+    constants: RateConstants = field(repr=False)
+
+
+# =========================================================================== symbolic forms
+
+
+@lru_cache(maxsize=None)
+def symbolic(problem: str, ball: str = "linf") -> dict:
+    r"""The rates of one problem as sympy expressions in ``n, T, alpha, d, s, beta, c, C, c1, c2``.
+
+    Keys: ``poly`` and ``exp`` (the two terms of the lower rate), ``lower``, ``upper``,
+    ``item_level`` (with ``nT`` users), ``log_T_dagger`` (log of the lower rate's
+    phase-transition boundary), ``confidence``.
+
+    .. math::
+
+        \text{mean, } \ell_\infty:\ c\Big\{\min\Big(d, \frac{d^2}{nT\alpha^2}\Big) \vee e^{-c_1 n\alpha^2/d}\Big\}
+        \lesssim \mathfrak M \lesssim d \wedge C\Big\{\frac{d^2\log(nT\alpha^2)}{nT\alpha^2} + e^{-c_2 n\alpha^2/d}\Big\}
+
+        \text{mean, } \ell_2:\ c\Big\{\min\Big(1, \frac{d}{nT\alpha^2}\Big) \vee e^{-c_1 n\alpha^2/d}\Big\}
+        \lesssim \mathfrak M \lesssim 1 \wedge C\Big\{\frac{d\log(nT\alpha^2)}{nT\alpha^2} + e^{-c_2 n\alpha^2/d}\Big\}
+
+        \text{sparse [R]:}\ c\Big\{\min\Big(s, \frac sT\log\big(1 + \tfrac{d}{n\alpha^2}\big)\Big) \vee e^{-c_1 n\alpha^2/s}\Big\}
+
+        \text{density:}\ c\{(nT\alpha^2)^{-\frac{\beta}{\beta+1}} \vee (n\alpha^2)^{-2\beta}\}
+        \lesssim \mathfrak M \lesssim C\Big\{\log(nT\alpha^2)(nT\alpha^2)^{-\frac{\beta}{\beta+1}}
+        + \Big(\frac{n\alpha^2}{\log n\alpha^2}\Big)^{-2\beta}\Big\}
+
+    With ``d = 1`` the mean rates are Theorem 6's univariate ones (eq. (24)).  The
+    sparse upper rate is the minimum of ``s`` and Procedures 1–2 (§8 of ``kent.md``).
+
+    Source: ``004_b0e838126fb19414.txt`` Theorems 6, 8, 9 (eqs. (24), (38), (49)–(50));
+    ``kent.md`` §5, §8, §9.
+
+    Examples
+    --------
+    >>> symbolic("mean")["poly"]
+    Min(d, d**2/(T*alpha**2*n))
+    """
+    if problem not in PROBLEMS:
+        raise ValueError(f"problem must be one of {', '.join(PROBLEMS)}, got {problem!r}")
+    if ball not in BALLS:
+        raise ValueError(f"ball must be 'linf' or 'l2', got {ball!r}")
+    xT = x_ * T_
+    if problem == "mean":
+        if ball == "linf":
+            poly, expo = sp.Min(d_, d_**2 / xT), sp.exp(-c1_ * x_ / d_)
+            upper = sp.Min(d_, C_ * (d_**2 * _L(xT) / xT + sp.exp(-c2_ * x_ / d_)))
+            item = sp.Min(d_, d_**2 / xT)
+            log_td = c1_ * x_ / d_ + sp.log(d_**2 / x_)
+        else:
+            poly, expo = sp.Min(1, d_ / xT), sp.exp(-c1_ * x_ / d_)
+            upper = sp.Min(1, C_ * (d_ * _L(xT) / xT + sp.exp(-c2_ * x_ / d_)))
+            item = sp.Min(1, d_ / xT)
+            log_td = c1_ * x_ / d_ + sp.log(d_ / x_)
+        conf = "S"
+    elif problem == "sparse":
+        poly, expo = sp.Min(s_, s_ / T_ * sp.log(1 + d_ / x_)), sp.exp(-c1_ * x_ / s_)
+        proc1 = s_ * _L(d_) / T_ + s_**2 * _L(xT) / xT + sp.exp(-c2_ * x_ / (s_ * _L(d_)))
+        proc2 = s_ * d_ * _L(xT) / xT + sp.exp(-c2_ * x_ / d_)
+        upper = sp.Min(s_, C_ * sp.Min(proc1, proc2))
+        item = sp.Min(s_, s_ * d_ / xT)
+        log_td = c1_ * x_ / s_ + sp.log(s_ * sp.log(1 + d_ / x_))
+        conf = "R"
+    else:
+        poly, expo = xT ** (-b_ / (b_ + 1)), x_ ** (-2 * b_)
+        upper = C_ * (_L(xT) * xT ** (-b_ / (b_ + 1)) + (x_ / _L(x_)) ** (-2 * b_))
+        item = xT ** (-b_ / (b_ + 1))
+        log_td = (2 * b_ + 1) * sp.log(x_)  # (nTα²)^{-β/(β+1)} = (nα²)^{-2β}  ⇔  T = (nα²)^{2β+1}
+        conf = "S"
+    return {
+        "poly": poly, "exp": expo, "lower": c_ * sp.Max(poly, expo), "upper": upper,
+        "item_level": item, "log_T_dagger": log_td, "confidence": conf,
+    }
+
+
+_ARGS = (n_, T_, a_, d_, s_, b_, c_, C_, c1_, c2_)
+
+
+@lru_cache(maxsize=None)
+def _numeric(problem: str, ball: str) -> dict:
+    """The symbolic forms lambdified once (numpy), keyed as in :func:`symbolic`."""
+    f = symbolic(problem, ball)
+    return {k: sp.lambdify(_ARGS, v, "numpy") for k, v in f.items() if k != "confidence"}
+
+
+def _inputs(problem, n, T, alpha, d, s, beta, ball):
+    if problem not in PROBLEMS:
+        raise ValueError(f"problem must be one of {', '.join(PROBLEMS)}, got {problem!r}")
+    if ball not in BALLS:
+        raise ValueError(f"ball must be 'linf' or 'l2', got {ball!r}")
+    n = check_integer("n", n, minimum=1)
+    T = check_integer("T", T, minimum=1)
+    alpha = check_positive("alpha", alpha)
+    d = check_integer("d", d, minimum=1)
+    if problem == "sparse":
+        if s is None:
+            raise ValueError("the sparse problem needs s (the number of non-zero coordinates)")
+        s = check_integer("s", s, minimum=1)
+        if s > d:
+            raise ValueError(f"s = {s} exceeds d = {d}")
+    if problem == "density":
+        if beta is None:
+            raise ValueError("the density problem needs beta (the Sobolev smoothness)")
+        beta = check_positive("beta", beta)
+    return n, T, alpha, d, s, beta
+
+
+def _call(f, n, T, alpha, d, s, beta, k: RateConstants):
+    with np.errstate(under="ignore", over="ignore"):
+        return float(f(n, T, alpha, d, s if s is not None else 1, beta if beta is not None else 1.0, k.c, k.C, k.c1, k.c2))
+
+
+def rate(problem, *, n, T, alpha, d=1, s=None, beta=None, ball="linf", constants=None) -> Rate:
+    r"""The minimax rates of Kent, Berrett & Yu at one point ``(n, T, α)``.
+
+    ``problem``: ``"mean"`` (univariate for ``d = 1``; ℓ∞- or ℓ2-ball for ``d > 1``,
+    chosen by ``ball``), ``"sparse"`` (needs ``s``; the reconstructed [R] form) or
+    ``"density"`` (Sobolev, needs ``beta``).  ``regime`` is ``"small-T"`` where the
+    polynomial term of the lower rate dominates (:math:`T \le T^\dagger`) and
+    ``"large-T"`` where the exponential (infinite-T) term does.
+
+    .. math:: \text{lower} = c\,\{\text{poly}(nT\alpha^2) \vee e^{-c_1 n\alpha^2/\cdot}\},\qquad
+              \text{upper} = \text{trivial} \wedge C\{\dots\}
+
+    (the forms are those of :func:`symbolic`, lambdified once).
+
+    Source: ``004_b0e838126fb19414.txt`` eqs. (6), (7), (24), (38), (49)–(50); ``kent.md`` §2, §5, §8, §9.
+
+    Examples
+    --------
+    >>> r = rate("density", n=100, T=10**9, alpha=1.0, beta=1.0)
+    >>> r.regime, r.lower == 100.0**-2
+    ('large-T', True)
+    """
+    n, T, alpha, d, s, beta = _inputs(problem, n, T, alpha, d, s, beta, ball)
+    k = constants if constants is not None else RateConstants()
+    if not isinstance(k, RateConstants):
+        raise ValueError(f"constants must be a RateConstants, got {constants!r}")
+    f = _numeric(problem, ball)
+    poly, expo = (_call(f[key], n, T, alpha, d, s, beta, k) for key in ("poly", "exp"))
+    return Rate(
+        problem,
+        _call(f["lower"], n, T, alpha, d, s, beta, k),
+        _call(f["upper"], n, T, alpha, d, s, beta, k),
+        _call(f["item_level"], n, T, alpha, d, s, beta, k),
+        "small-T" if poly >= expo else "large-T",
+        symbolic(problem, ball)["confidence"],
+        problem == "sparse",
+        (poly, expo),
+        n, T, alpha, d, s, beta, ball, k,
+    )
+
+
+# =========================================================================== phase transitions
+
+
+@dataclass(frozen=True)
+class PhaseTransition:
+    r"""The boundaries :math:`T^\dagger` where the two terms of each rate are equal.
+
+    ``lower`` / ``log_lower``: the lower rate's polynomial and exponential terms;
+    ``upper`` / ``log_upper``: the upper rate's two terms (``None`` for the sparse
+    problem, whose upper rate is a minimum of procedures).  Values overflow to
+    ``inf``; the logs do not.
+    """
+
+    lower: float
+    log_lower: float
+    upper: float | None
+    log_upper: float | None
+    problem: str
+
+
+def _log_solve(Y: float) -> float:
+    r"""The root :math:`L > 1` of :math:`L - \log L = Y` (:math:`Y \ge 1`), bracketed."""
+    if Y <= 1:
+        return 1.0
+    lo, hi = Y, Y + math.log(Y) + 1.0  # g(Y) = -log Y <= 0 <= g(hi)
+    return optimize.brentq(lambda L: L - math.log(L) - Y, lo, hi, xtol=1e-15, rtol=4 * np.finfo(float).eps)
+
+
+def phase_transition(problem, *, n, alpha, d=1, s=None, beta=None, ball="linf", constants=None) -> PhaseTransition:
+    r"""The phase-transition boundaries :math:`T^\dagger`, solved exactly.
+
+    Lower rate (poly term = exponential term), in closed form:
+
+    .. math:: \text{mean } \ell_\infty: T^\dagger = \frac{d^2}{n\alpha^2}e^{c_1 n\alpha^2/d},\quad
+              \ell_2: \frac{d}{n\alpha^2}e^{c_1 n\alpha^2/d},\quad
+              \text{sparse: } s\log\Big(1 + \frac{d}{n\alpha^2}\Big)e^{c_1 n\alpha^2/s},\quad
+              \text{density: } (n\alpha^2)^{2\beta+1}
+
+    (on the side where the polynomial term is below its cap).  Upper rate: with
+    :math:`u = nT\alpha^2`, :math:`a\log u/u = e^{-c_2 n\alpha^2/\cdot}` (:math:`a = d^2` or :math:`d`)
+    — and, for the density, :math:`\log u\, u^{-\beta/(\beta+1)} = (n\alpha^2/\log n\alpha^2)^{-2\beta}`
+    — reduce to :math:`L - \log L = Y` for :math:`L = \log u` (or its power), whose root
+    above 1 is bracketed in :math:`[Y, Y + \log Y + 1]` and found by Brent's method; no grid.
+
+    Source: ``kent.md`` §5 ("Phase-transition boundaries (e)"), §8, §9.
+
+    Examples
+    --------
+    >>> pt = phase_transition("mean", n=100, alpha=0.2)  # x = 4: e^4 / 4
+    >>> round(pt.lower, 10)
+    13.6495375083
+    """
+    n, _, alpha, d, s, beta = _inputs(problem, n, 1, alpha, d, s, beta, ball)
+    k = constants if constants is not None else RateConstants()
+    x = n * alpha * alpha
+    log_lower = _call(_numeric(problem, ball)["log_T_dagger"], n, 1, alpha, d, s, beta, k)
+    log_upper = None
+    if problem == "mean":
+        a = d * d if ball == "linf" else d
+        dim = d
+        # a log(u)/u = e^{-c2 x/dim}  ⇔  log u - log log u = c2 x/dim + log a
+        L = _log_solve(k.c2 * x / dim + math.log(a))
+        log_upper = L - math.log(x)
+    elif problem == "density":
+        r = beta / (beta + 1)
+        # log(u) u^{-r} = y with y = (x / L(x))^{-2β}; v = u^r: log v / v = r y  ⇔  Lv - log Lv = -log(r y)
+        Lx = math.log(max(x, math.e))
+        log_y = -2 * beta * (math.log(x) - math.log(Lx))
+        Lv = _log_solve(-(math.log(r) + log_y))
+        log_upper = Lv / r - math.log(x)
+    return PhaseTransition(
+        _exp(log_lower), log_lower,
+        None if log_upper is None else _exp(log_upper), log_upper, problem,
+    )
+
+
+def _exp(v: float) -> float:
+    return math.exp(v) if v < 709.7 else math.inf
+
+
+def estimator_cap(*, n, T, alpha, K: float = 1.0, d: int = 1) -> tuple[float, float]:
+    r"""The univariate procedure's cap :math:`T^*` and bin half-width :math:`\tau` (eq. (25)).
+
+    .. math:: T^* = \min\{T, e^{n\alpha^2/(Kd)}\},\qquad \tau = \sqrt{\frac{2\log(nT^*\alpha^2)}{T^*}}
+
+    (per coordinate, ``d`` coordinates sharing the users, for the ℓ∞ procedure (31)–(32);
+    :math:`T^*` is an integer: the exponential cap is rounded down, at least 1).
+
+    Source: ``004_b0e838126fb19414.txt`` eq. (25); ``kent.md`` §6 ([V-code] for τ).
+
+    Examples
+    --------
+    >>> estimator_cap(n=100, T=10**6, alpha=0.2)  # e^4 ≈ 54.6; τ = √(2 log 216 / 54)
+    (54, 0.4461887330...)
+    """
+    n = check_integer("n", n, minimum=1)
+    T = check_integer("T", T, minimum=1)
+    alpha, K = check_positive("alpha", alpha), check_positive("K", K)
+    d = check_integer("d", d, minimum=1)
+    expo = n * alpha * alpha / (K * d)
+    cap = max(1, math.floor(math.exp(expo))) if expo < 700 else T
+    t_star = min(T, cap)
+    inner = math.log(n * t_star * alpha * alpha)
+    if inner <= 0:
+        raise ValueError(f"nT*α² = {n * t_star * alpha * alpha:g} <= 1: τ of eq. (25) is not defined")
+    return t_star, math.sqrt(2 * inner / t_star)
+
+
+def dame_quote_lower(*, n, T, alpha, constants=None) -> float:
+    r"""Kent's univariate lower rate as the DAME paper quotes it: with ``∧`` where Kent has ``∨``.
+
+    .. math:: c\,\{e^{-c_1 n\alpha^2} \wedge (nT\alpha^2)^{-1}\}\quad\text{vs. Kent's}\quad
+              c\,\{(1 \wedge (nT\alpha^2)^{-1}) \vee e^{-c_1 n\alpha^2}\}
+
+    Source: ``001_ac3274d7ce9a5d72.txt`` §4.2 (the quote of Kent et al., Theorem 6);
+    ``kent.md`` §5 ("Check of the DAME quote").
+
+    Examples
+    --------
+    >>> dame_quote_lower(n=1000, T=10**6, alpha=0.1)  # min(e^-10, 1e-7)
+    1e-07
+    """
+    n = check_integer("n", n, minimum=1)
+    T = check_integer("T", T, minimum=1)
+    alpha = check_positive("alpha", alpha)
+    k = constants if constants is not None else RateConstants()
+    x = n * alpha * alpha
+    return k.c * min(math.exp(-k.c1 * x), 1 / (x * T))
+
+
+# =========================================================================== Theorem 1 (eq. 8)
+
+
+def covering(problem, *, d=1, s=None, beta=None, ball="linf", constant: float = 1.0) -> Callable:
+    r"""A log covering number :math:`\log N(\delta)` of Propositions 3–5 (``kent.md`` §4).
+
+    .. math::
+
+        \ell_\infty\text{-cube in } \ell_2: d\log(c\sqrt d/\delta),\quad
+        \ell_2\text{-ball}: d\log(c/\delta)\ (\text{lower}),\ d\log(1 + 2/\delta)\ (\text{upper}),
+
+        \text{sparse: } s\log(ed/s) + s\log(c\sqrt s/\delta),\quad
+        \text{Sobolev: } c\,\delta^{-1/\beta}
+
+    ``constant`` is the ``c`` (or ``C``) of the two-sided estimate; each is floored at 0.
+    For the ℓ2 ball, ``constant=None`` selects the upper form :math:`d\log(1 + 2/\delta)`.
+
+    Source: ``004_b0e838126fb19414.txt`` eqs. (55)–(57), (60), (63)–(64), (67).
+
+    Examples
+    --------
+    >>> round(float(covering("mean", d=2, ball="l2")(0.5)), 12)  # 2 log 2
+    1.38629436112
+    """
+    if problem == "mean":
+        if ball == "linf":
+            return lambda delta: d * np.log(np.maximum(constant * math.sqrt(d) / delta, 1.0))
+        if constant is None:
+            return lambda delta: d * np.log1p(2.0 / delta)
+        return lambda delta: d * np.log(np.maximum(constant / delta, 1.0))
+    if problem == "sparse":
+        if s is None:
+            raise ValueError("the sparse covering needs s")
+        return lambda delta: s * math.log(math.e * d / s) + s * np.log(np.maximum(constant * math.sqrt(s) / delta, 1.0))
+    if problem == "density":
+        if beta is None:
+            raise ValueError("the Sobolev covering needs beta")
+        return lambda delta: constant * np.asarray(delta, dtype=float) ** (-1.0 / beta)
+    raise ValueError(f"problem must be one of {', '.join(PROBLEMS)}, got {problem!r}")
+
+
+@dataclass(frozen=True)
+class Theorem1:
+    """Eq. (8) optimised over δ: ``lower`` at ``delta_lower``, ``upper`` at ``delta_upper`` (with their logs)."""
+
+    lower: float
+    log_lower: float
+    delta_lower: float
+    upper: float
+    log_upper: float
+    delta_upper: float
+    n_alpha2: float
+
+
+def theorem1(log_covering: Callable, *, n, alpha, diameter, loss_power: float = 2.0, c0: float = 1.0,
+             c1: float = 1.0, log_covering_upper: Callable | None = None) -> Theorem1:
+    r"""Theorem 1 (eq. (8)): infinite-T bounds from a covering number, optimal δ found numerically.
+
+    .. math::
+
+        \Phi(\delta/2)\Big(1 - \frac{c_0 n\alpha^2 + \log 2}{\log N(\delta)}\Big)
+        \le \mathfrak M_{n,\infty} \le \Phi(\delta) + \Phi(D)\,N(\delta)\,e^{-c_1 n\alpha^2},
+        \qquad \Phi(t) = t^q
+
+    Both sides are evaluated in log space over :math:`\log\delta \in [\log D - 690, \log D]`
+    (so neither :math:`\Phi(\delta)` nor :math:`N(\delta)` under- or overflows): a 4001-point grid,
+    refined by bounded Brent around the best grid point.  ``log_covering`` maps δ to
+    :math:`\log N(\delta)`; ``log_covering_upper`` (default: the same) is used on the upper side,
+    for two-sided covering estimates.  By Corollary 2 the lower side bounds
+    :math:`\mathfrak M_{n,T}` for every ``T``.  Where no δ in range makes the lower side positive
+    it is 0 (``log_lower = -inf``).
+
+    Source: ``004_b0e838126fb19414.txt`` Theorem 1, eq. (8), Corollary 2 (eq. (9)); ``kent.md`` §3.
+
+    Examples
+    --------
+    >>> th = theorem1(covering("mean", d=1), n=50, alpha=0.1, diameter=2.0)  # nα² = 0.5
+    >>> 0 < th.lower <= th.upper
+    True
+    """
+    n = check_integer("n", n, minimum=1)
+    alpha = check_positive("alpha", alpha)
+    D = check_positive("diameter", diameter)
+    q = check_positive("loss_power", loss_power)
+    x = n * alpha * alpha
+    up_cov = log_covering_upper or log_covering
+    A = c0 * x + math.log(2)
+
+    def log_low(t):
+        lN = np.asarray(log_covering(np.exp(t)), dtype=float)
+        ok = lN > A
+        frac = np.where(ok, 1 - A / np.where(ok, lN, 1.0), 1.0)
+        return np.where(ok, q * (t - math.log(2)) + np.log(frac), -np.inf)
+
+    def log_up(t):
+        lN = np.asarray(up_cov(np.exp(t)), dtype=float)
+        return np.logaddexp(q * t, q * math.log(D) + lN - c1 * x)
+
+    grid = np.linspace(math.log(D) - 690, math.log(D), 4001)
+    lo_v, up_v = log_low(grid), log_up(grid)
+    i, j = int(np.argmax(lo_v)), int(np.argmin(up_v))
+    best_lo, arg_lo = float(lo_v[i]), float(grid[i])
+    if math.isfinite(best_lo):
+        res = optimize.minimize_scalar(lambda t: -float(log_low(t)), bounds=_around(grid, i), method="bounded",
+                                       options={"xatol": 1e-12})
+        if -res.fun > best_lo:
+            best_lo, arg_lo = float(-res.fun), float(res.x)
+    res = optimize.minimize_scalar(lambda t: float(log_up(t)), bounds=_around(grid, j), method="bounded",
+                                   options={"xatol": 1e-12})
+    best_up, arg_up = (float(up_v[j]), float(grid[j])) if res.fun >= up_v[j] else (float(res.fun), float(res.x))
+    return Theorem1(_exp_or_zero(best_lo), best_lo, math.exp(arg_lo), _exp_or_zero(best_up), best_up, math.exp(arg_up), x)
+
+
+def _exp_or_zero(v: float) -> float:
+    return math.exp(v) if v > -745 else 0.0
+
+
+def _around(grid, i):
+    return (float(grid[max(i - 1, 0)]), float(grid[min(i + 1, len(grid) - 1)]))
+
+
+# =========================================================================== comparison tables
+
+
+def comparison_table(problem: str, ball: str = "linf") -> dict:
+    r"""The paper's comparison table of rates for one problem, as sympy expressions.
+
+    Keys are settings (non-private, local item-level, local user-level small/large T,
+    central item-level, central user-level small T where known); values are
+    ``(expression, confidence)``, in ``n, T, alpha, d, s, beta`` (lambdify them to plot).
+    The tables are reconstructed [R], except the "small T ≈ item-level with nT
+    users" entries [S].
+
+    .. math:: \text{e.g. } \ell_\infty:\ \frac{d}{nT},\ \frac{d^2}{nT\alpha^2},\ \frac{d^2}{nT\alpha^2},\
+              e^{-cn\alpha^2/d},\ \frac{d}{nT} + \frac{d^2}{n^2T^2\alpha^2},\ \frac{d}{nT} + \frac{d^2}{n^2T\alpha^2}
+
+    Source: ``004_b0e838126fb19414.txt`` Tables 2–4; ``kent.md`` §10.
+
+    Examples
+    --------
+    >>> comparison_table("density")["local item-level"][0]
+    (T*alpha**2*n)**(-beta/(beta + 1))
+    """
+    xT = x_ * T_
+    if problem == "mean":
+        dim = d_ if ball == "linf" else 1
+        sq = d_**2 if ball == "linf" else d_
+        return {
+            "non-private": (dim / (n_ * T_), "R"),
+            "local item-level": (sq / xT, "R"),
+            "local user-level, small T": (sq / xT, "S"),
+            "local user-level, large T": (sp.exp(-c1_ * x_ / d_), "S"),
+            "central item-level": (dim / (n_ * T_) + sq / (n_**2 * T_**2 * a_**2), "R"),
+            "central user-level, small T": (dim / (n_ * T_) + sq / (n_**2 * T_ * a_**2), "R"),
+        }
+    if problem == "sparse":
+        return {
+            "non-private": (s_ * sp.log(sp.E * d_ / s_) / (n_ * T_), "R"),
+            "local item-level": (sp.Min(s_, s_ * d_ / xT), "R"),
+            "local user-level, small T": (sp.Min(s_, s_ / T_ * sp.log(1 + d_ / x_)), "R"),
+            "local user-level, large T": (sp.exp(-c1_ * x_ / s_), "S"),
+            "central item-level": (s_ * sp.log(d_) / (n_ * T_) + s_**2 * sp.log(d_) ** 2 / (n_**2 * T_**2 * a_**2), "R"),
+        }
+    if problem == "density":
+        return {
+            "non-private": ((n_ * T_) ** (-2 * b_ / (2 * b_ + 1)), "R"),
+            "local item-level": (xT ** (-b_ / (b_ + 1)), "R"),
+            "local user-level, small T": (xT ** (-b_ / (b_ + 1)), "S"),
+            "local user-level, large T": (x_ ** (-2 * b_), "S"),
+            "central item-level": ((n_ * T_) ** (-2 * b_ / (2 * b_ + 1)) + (n_ * T_ * a_) ** (-2 * b_ / (b_ + 1)), "R"),
+        }
+    raise ValueError(f"problem must be one of {', '.join(PROBLEMS)}, got {problem!r}")

@@ -1,0 +1,188 @@
+"""Tests of bounds.kent: rates against their sympy forms, phase transitions, T = 1 reductions."""
+
+import math
+
+import mpmath
+import numpy as np
+import pytest
+import sympy as sp
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bounds import kent
+
+SYM = dict(zip("n T alpha d s beta".split(), sp.symbols("n T alpha d s beta", positive=True)))
+CON = dict(zip("c C c1 c2".split(), sp.symbols("c C c1 c2", positive=True)))
+
+cases = st.sampled_from([
+    ("mean", "linf"), ("mean", "l2"), ("sparse", "linf"), ("density", "linf"),
+])
+
+
+def _kw(problem, d, s, beta):
+    kw = {"d": d}
+    if problem == "sparse":
+        kw["s"] = min(s, d)
+    if problem == "density":
+        kw["beta"] = beta
+    return kw
+
+
+@settings(max_examples=30, deadline=None)
+@given(case=cases, n=st.integers(1, 10**6), T=st.integers(1, 10**9), alpha=st.floats(0.01, 1.0),
+       d=st.integers(1, 500), s=st.integers(1, 50), beta=st.floats(0.3, 4.0),
+       k=st.tuples(*[st.floats(0.1, 5.0)] * 4))
+def test_rates_equal_their_sympy_forms(case, n, T, alpha, d, s, beta, k):
+    problem, ball = case
+    kw = _kw(problem, d, s, beta)
+    consts = kent.RateConstants(*k)
+    r = kent.rate(problem, n=n, T=T, alpha=alpha, ball=ball, constants=consts, **kw)
+    f = kent.symbolic(problem, ball)
+    subs = {SYM["n"]: n, SYM["T"]: T, SYM["alpha"]: alpha, SYM["d"]: d,
+            SYM["s"]: kw.get("s", 1), SYM["beta"]: kw.get("beta", 1.0), **consts.subs()}
+    for key, got in (("lower", r.lower), ("upper", r.upper), ("item_level", r.item_level)):
+        expect = float(sp.N(f[key].subs(subs), 30))
+        assert got == pytest.approx(expect, rel=1e-12, abs=1e-300), (key, problem, ball)
+
+
+@settings(max_examples=150, deadline=None)
+@given(case=cases, n=st.integers(1, 10**6), T=st.integers(1, 10**9), alpha=st.floats(0.01, 1.0),
+       d=st.integers(1, 500), s=st.integers(1, 50), beta=st.floats(0.3, 4.0), k=st.floats(0.05, 1.0))
+def test_lower_never_exceeds_upper_with_equal_constants(case, n, T, alpha, d, s, beta, k):
+    problem, ball = case
+    kw = _kw(problem, d, s, beta)
+    r = kent.rate(problem, n=n, T=T, alpha=alpha, ball=ball, constants=kent.RateConstants(k, k, k, k), **kw)
+    assert r.lower <= r.upper * (1 + 1e-12), (problem, ball, n, T, alpha, kw, r)
+
+
+# --------------------------------------------------------------------------- phase transitions
+
+
+@pytest.mark.parametrize("problem, ball, kw", [
+    ("mean", "linf", {"d": 1}), ("mean", "linf", {"d": 8}), ("mean", "l2", {"d": 8}),
+    ("sparse", "linf", {"d": 1000, "s": 4}), ("density", "linf", {"beta": 1.5}),
+])
+@pytest.mark.parametrize("n, alpha", [(200, 0.3), (1000, 0.2), (50, 0.9)])
+def test_t_dagger_equalises_the_two_terms(problem, ball, kw, n, alpha):
+    consts = kent.RateConstants(0.7, 1.3, 0.9, 0.4)
+    pt = kent.phase_transition(problem, n=n, alpha=alpha, ball=ball, constants=consts, **kw)
+    f = kent.symbolic(problem, ball)
+    base = {SYM["n"]: n, SYM["alpha"]: alpha, SYM["d"]: kw.get("d", 1), SYM["s"]: kw.get("s", 1),
+            SYM["beta"]: kw.get("beta", 1.0), **consts.subs()}
+    with mpmath.workdps(40):
+        t_low = sp.exp(sp.Float(pt.log_lower, 40))
+        poly = sp.N(f["poly"].subs({**base, SYM["T"]: t_low}), 40)
+        expo = sp.N(f["exp"].subs({**base, SYM["T"]: t_low}), 40)
+        assert float(abs(poly / expo - 1)) < 1e-12
+        if pt.log_upper is not None:
+            t_up = sp.exp(sp.Float(pt.log_upper, 40))
+            up = f["upper"].args  # Min(trivial, C*(term1 + term2)) or C*(term1 + term2)
+            expr = f["upper"] if problem == "density" else [a for a in up if a.has(CON["C"])][0]
+            terms = (expr / CON["C"]).expand().args if problem != "density" else (expr / CON["C"]).args
+            vals = [sp.N(t.subs({**base, SYM["T"]: t_up}), 40) for t in terms]
+            assert len(vals) == 2 and float(abs(vals[0] / vals[1] - 1)) < 1e-12
+
+
+def test_t_dagger_in_log_space_does_not_overflow():
+    pt = kent.phase_transition("mean", n=10**6, alpha=0.5)
+    assert pt.lower == math.inf and pt.log_lower == pytest.approx(250000 - math.log(250000))
+    r_small = kent.rate("mean", n=1000, T=1, alpha=0.2)
+    pt2 = kent.phase_transition("mean", n=1000, alpha=0.2)
+    assert r_small.regime == "small-T"
+    assert kent.rate("mean", n=1000, T=int(pt2.lower * 2), alpha=0.2).regime == "large-T"
+    assert kent.rate("mean", n=1000, T=int(pt2.lower / 2), alpha=0.2).regime == "small-T"
+
+
+def test_estimator_cap():
+    t, tau = kent.estimator_cap(n=100, T=10**6, alpha=0.2, K=2)  # e^{4/2} = 7.39
+    assert t == 7 and tau == pytest.approx(math.sqrt(2 * math.log(100 * 7 * 0.04) / 7))
+    assert kent.estimator_cap(n=100, T=5, alpha=0.2)[0] == 5
+    assert kent.estimator_cap(n=10**5, T=10**9, alpha=1.0)[0] == 10**9  # e^{1e5} never caps
+    with pytest.raises(ValueError, match="not defined"):
+        kent.estimator_cap(n=1, T=1, alpha=0.5)
+
+
+# --------------------------------------------------------------------------- T = 1
+
+
+@pytest.mark.parametrize("n, alpha", [(10, 0.1), (100, 0.5), (10**4, 0.3), (10**6, 1.0)])
+@pytest.mark.parametrize("d", [1, 3, 50])
+def test_at_T_1_mean_rates_reduce_to_item_level(n, alpha, d):
+    # e^{-y} <= min(1, 1/(e y)) <= min(1, 1/y): with c = c1 = 1 the exponential term never wins
+    for ball in ("linf", "l2"):
+        r = kent.rate("mean", n=n, T=1, alpha=alpha, d=d, ball=ball)
+        assert r.lower == r.item_level
+
+
+@pytest.mark.parametrize("n, alpha", [(10, 0.5), (100, 0.5), (10**4, 0.3)])
+def test_at_T_1_density_and_sparse_rates_reduce_to_item_level(n, alpha):
+    # density: (nα²)^{-2β} <= (nα²)^{-β/(β+1)} once nα² >= 1 -- equality
+    r = kent.rate("density", n=n, T=1, alpha=alpha, beta=2.0)
+    assert r.lower == r.item_level
+    # sparse [R]: min(s, s log(1 + d/x)) vs min(s, sd/x): equal up to log(1+u)/u >= 1/(e-1)
+    for d in (5, 100, 10**5):
+        r = kent.rate("sparse", n=n, T=1, alpha=alpha, d=d, s=5)
+        assert 1 / (math.e - 1) <= r.lower / r.item_level <= 1
+
+
+# --------------------------------------------------------------------------- the DAME quote
+
+
+def test_dame_quote_of_kent_lower_bound_disagrees():
+    # DAME §4.2 quotes Kent's Theorem 6 lower bound with ∧; Kent's own has ∨
+    for n, T, alpha in [(1000, 10**6, 0.1), (10**4, 10, 0.05)]:
+        kent_own = kent.rate("mean", n=n, T=T, alpha=alpha).lower
+        quoted = kent.dame_quote_lower(n=n, T=T, alpha=alpha)
+        x = n * alpha**2
+        assert kent_own == pytest.approx(max(min(1, 1 / (x * T)), math.exp(-x)), rel=1e-14)
+        assert quoted == pytest.approx(min(math.exp(-x), 1 / (x * T)), rel=1e-14)
+        assert quoted < kent_own
+    # e.g. nα² = 10, T = 10^6: Kent 4.54e-5 (the exponential term), the quote 1e-7
+    assert kent.rate("mean", n=1000, T=10**6, alpha=0.1).lower == pytest.approx(math.exp(-10))
+    assert kent.dame_quote_lower(n=1000, T=10**6, alpha=0.1) == pytest.approx(1e-7)
+
+
+# --------------------------------------------------------------------------- Theorem 1
+
+
+@pytest.mark.parametrize("x", [0.5, 5.0, 60.0])
+@pytest.mark.parametrize("d", [1, 4])
+def test_theorem1_optimum_against_a_dense_grid(x, d):
+    log_n_low = kent.covering("mean", d=d, ball="l2")
+    log_n_up = kent.covering("mean", d=d, ball="l2", constant=None)
+    th = kent.theorem1(log_n_low, log_covering_upper=log_n_up, n=100, alpha=math.sqrt(x / 100), diameter=2.0)
+    t = np.linspace(math.log(2) - 690, math.log(2), 2 * 10**6)
+    A = x + math.log(2)
+    lN = log_n_low(np.exp(t))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        low = np.where(lN > A, 2 * (t - math.log(2)) + np.log1p(-A / lN), -np.inf)
+    up = np.logaddexp(2 * t, 2 * math.log(2) + log_n_up(np.exp(t)) - x)
+    assert th.log_lower >= low.max() - 1e-9
+    assert th.log_upper <= up.min() + 1e-9
+    assert th.log_lower <= th.log_upper
+
+
+def test_validation():
+    with pytest.raises(ValueError, match="problem must be"):
+        kent.rate("median", n=10, T=1, alpha=0.5)
+    with pytest.raises(ValueError, match="needs s"):
+        kent.rate("sparse", n=10, T=1, alpha=0.5, d=10)
+    with pytest.raises(ValueError, match="exceeds d"):
+        kent.rate("sparse", n=10, T=1, alpha=0.5, d=3, s=4)
+    with pytest.raises(ValueError, match="needs beta"):
+        kent.rate("density", n=10, T=1, alpha=0.5)
+    with pytest.raises(ValueError, match="alpha"):
+        kent.rate("mean", n=10, T=1, alpha=0.0)
+    with pytest.raises(ValueError, match="ball"):
+        kent.rate("mean", n=10, T=1, alpha=0.5, ball="l1")
+    with pytest.raises(ValueError, match="T must be"):
+        kent.rate("mean", n=10, T=0, alpha=0.5)
+
+
+def test_comparison_tables_at_T_1():
+    for problem in ("mean", "sparse", "density"):
+        tab = kent.comparison_table(problem)
+        assert {"non-private", "local item-level", "local user-level, small T", "local user-level, large T"} <= set(tab)
+    tab = kent.comparison_table("mean", "l2")
+    T = sp.Symbol("T", positive=True)
+    assert sp.simplify(tab["central user-level, small T"][0].subs(T, 1) - tab["central item-level"][0].subs(T, 1)) == 0
