@@ -30,7 +30,7 @@ from dataclasses import dataclass
 import numpy as np
 import sympy as sp
 
-from .numerics import check_integer, check_positive
+from .numerics import check_counts, check_integer, check_positive
 
 __all__ = [
     "user_variance",
@@ -58,14 +58,7 @@ _LAPLACE = {"printed": 1.0, "exact": 2.0}  # Var(Lap(b)) / b^2 as eq. (5) prints
 
 
 def _k(k) -> np.ndarray:
-    arr = np.asarray(k)
-    if arr.ndim != 1 or arr.size == 0:
-        raise ValueError(f"k must be a non-empty 1-D array of sample counts, got {k!r}")
-    if not np.issubdtype(arr.dtype, np.number) or np.any(~np.isfinite(arr)) or np.any(arr != np.round(arr)):
-        raise ValueError(f"sample counts k must be positive integers, got {k!r}")
-    if np.any(arr <= 0):
-        raise ValueError(f"sample counts k must be positive integers, got {arr[arr <= 0][0].item()!r}")
-    return arr.astype(np.int64)
+    return check_counts("sample counts k", k)
 
 
 def _p(p) -> float:
@@ -214,14 +207,19 @@ def ideal_variance(sigma2, widths, *, eps, T, laplace: str = "printed") -> float
     >>> ideal_variance([1.0, 1.0], [1.0, 1.0], eps=1.0, T=math.inf, laplace="exact")
     1.0
     """
-    s2 = _positive_array("sigma2", sigma2)
-    c = np.asarray(widths, dtype=float)
-    if c.shape != s2.shape or np.any(~np.isfinite(c)) or np.any(c < 0):
-        raise ValueError("widths must be finite, non-negative and one per user")
+    s2, c = _variances_and_widths(sigma2, widths)
     eps = check_positive("eps", eps)
     kappa = _kappa(laplace)
     w = private_weights(s2, T)
     return float(math.fsum(w * w * s2) + kappa * float(np.max(w * w * c * c)) / eps**2)
+
+
+def _variances_and_widths(sigma2, widths) -> tuple[np.ndarray, np.ndarray]:
+    s2 = _positive_array("sigma2", sigma2)
+    c = np.asarray(widths, dtype=float)
+    if c.shape != s2.shape or np.any(~np.isfinite(c)) or np.any(c < 0):
+        raise ValueError("widths must be finite, non-negative and one per user")
+    return s2, c
 
 
 def _kappa(laplace: str) -> float:
@@ -275,10 +273,7 @@ def optimal_truncation(sigma2, widths, *, eps, laplace: str = "printed") -> Trun
     >>> round(t.T, 10), round(t.variance, 10)  # an interior stationary point: 65/19
     (3.4210526316, 0.0044175773)
     """
-    s2 = _positive_array("sigma2", sigma2)
-    c = np.asarray(widths, dtype=float)
-    if c.shape != s2.shape or np.any(~np.isfinite(c)) or np.any(c < 0):
-        raise ValueError("widths must be finite, non-negative and one per user")
+    s2, c = _variances_and_widths(sigma2, widths)
     eps = check_positive("eps", eps)
     kappa = _kappa(laplace)
     lam = kappa / eps**2

@@ -24,6 +24,7 @@ __all__ = [
     "FLOAT",
     "backend",
     "last_true",
+    "check_counts",
     "check_integer",
     "check_positive",
     "check_precision",
@@ -90,6 +91,30 @@ def check_integer(name: str, value, *, minimum: int) -> int:
     if iv < minimum:
         raise ValueError(f"{name} must be an integer >= {minimum}, got {value!r}")
     return iv
+
+
+def check_counts(name: str, values) -> np.ndarray:
+    """Return ``values`` as an int64 array after checking it is a non-empty 1-D array of positive integers.
+
+    Examples
+    --------
+    >>> check_counts("k", [3, 1.0]).tolist()
+    [3, 1]
+    >>> check_counts("k", [2, 0])
+    Traceback (most recent call last):
+    ...
+    ValueError: k must hold positive integers, got 0
+    """
+    arr = np.asarray(values)
+    if arr.ndim != 1 or arr.size == 0:
+        raise ValueError(f"{name} must be a non-empty 1-D array of positive integers, got {values!r}")
+    if not np.issubdtype(arr.dtype, np.number) or np.issubdtype(arr.dtype, np.complexfloating):
+        raise ValueError(f"{name} must hold positive integers, got {values!r}")
+    if np.any(~np.isfinite(arr)) or np.any(arr != np.round(arr)):
+        raise ValueError(f"{name} must hold positive integers, got {values!r}")
+    if np.any(arr <= 0):
+        raise ValueError(f"{name} must hold positive integers, got {arr[arr <= 0][0].item()!r}")
+    return arr.astype(np.int64)
 
 
 def check_precision(precision) -> int | None:

@@ -33,7 +33,7 @@ from fractions import Fraction
 import numpy as np
 from scipy import optimize, stats
 
-from .numerics import check_integer, check_positive
+from .numerics import check_counts, check_integer, check_positive
 
 __all__ = [
     "Clipping",
@@ -57,14 +57,7 @@ __all__ = [
 
 
 def _counts(m) -> np.ndarray:
-    arr = np.asarray(m)
-    if arr.ndim != 1 or arr.size == 0:
-        raise ValueError(f"m must be a non-empty 1-D array of contribution counts, got {m!r}")
-    if not np.issubdtype(arr.dtype, np.number) or np.any(~np.isfinite(arr)) or np.any(arr != np.round(arr)):
-        raise ValueError(f"contribution counts must be positive integers, got {m!r}")
-    if np.any(arr <= 0):
-        raise ValueError(f"contribution counts must be positive integers, got {arr[arr <= 0][0].item()!r}")
-    return arr.astype(np.int64)
+    return check_counts("contribution counts m", m)
 
 
 def _exact(name: str, value) -> Fraction:

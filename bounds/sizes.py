@@ -56,6 +56,7 @@ from .numerics import (
     FLOAT,
     MPMATH,
     backend,
+    check_counts,
     check_integer,
     check_positive,
     check_precision,
@@ -684,16 +685,12 @@ def empirical(sizes: Sequence[int]) -> SizeLaw:
     [0.5, 0.25, 0.25]
     """
     arr = np.asarray(sizes)
-    if arr.ndim != 1 or arr.size == 0:
-        raise ValueError("empirical() needs a non-empty 1-D sequence of dataset sizes")
-    if not np.issubdtype(arr.dtype, np.number) or np.any(~np.isfinite(arr)) or np.any(arr != np.round(arr)):
-        raise ValueError(f"dataset sizes must be positive integers, got {sizes!r}")
-    if np.any(arr <= 0):
-        bad = arr[arr <= 0][0].item()
+    if arr.ndim == 1 and arr.size and np.issubdtype(arr.dtype, np.number) and np.any(arr <= 0):
         raise ValueError(
-            f"support contains {bad!r}: dataset sizes live on N* = {{1, 2, ...}} (no 0 or negatives)"
+            f"support contains {arr[arr <= 0][0].item()!r}: dataset sizes live on N* = {{1, 2, ...}} (no 0 or negatives)"
         )
-    values, counts = np.unique(arr.astype(np.int64), return_counts=True)
+    arr = check_counts("dataset sizes", sizes)
+    values, counts = np.unique(arr, return_counts=True)
     return FiniteLaw("empirical", (("n_users", int(arr.size)),), values, [int(c) for c in counts])
 
 
