@@ -12,17 +12,21 @@ rameshwar
     Rameshwar & Tandon: the worst-case-optimal clipping threshold T_ε and error.
 kent
     Kent, Berrett & Yu: minimax rates, phase transitions T†, Theorem 1 from covering numbers.
+mechanisms
+    Laplace, randomised response on sparse vectors, Duchi's ±B, the private quantile.
+simulate
+    The Monte Carlo layer: DAME, Duchi, Kent, Cummings, Rameshwar–Tandon, beside their bounds.
 numerics
     Validation, log-space helpers and the float64/mpmath backends.
 """
 
 from importlib.metadata import PackageNotFoundError, version
 
-from . import cummings, dame, kent, numerics, rameshwar, sizes
+from . import cummings, dame, kent, mechanisms, numerics, rameshwar, simulate, sizes
 
 try:
     __version__ = version("bounds")
 except PackageNotFoundError:  # pragma: no cover - running from a source tree
     __version__ = "0.0.0+unknown"
 
-__all__ = ["cummings", "dame", "kent", "numerics", "rameshwar", "sizes", "__version__"]
+__all__ = ["cummings", "dame", "kent", "mechanisms", "numerics", "rameshwar", "simulate", "sizes", "__version__"]

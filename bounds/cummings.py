@@ -48,6 +48,7 @@ __all__ = [
     "example1",
     "example1_counts",
     "RealisablePlan",
+    "groups",
     "realisable_plan",
 ]
 
@@ -489,6 +490,32 @@ class RealisablePlan:
     Lambda: float
 
 
+def groups(k) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    r"""Algorithm 2's three groups, as indices into ``k``: ``(variance, final, mean)``.
+
+    Users sorted by decreasing :math:`k_i`: the :math:`\lceil \log n \rceil` with most data
+    estimate the variance, the :math:`\lfloor n/10 \rfloor` with least data the mean (from their
+    first samples), the rest form the final estimate.
+
+    .. math:: [1, \lceil\log n\rceil],\quad (\lceil\log n\rceil, n - \lfloor n/10\rfloor],\quad (n - \lfloor n/10 \rfloor, n]
+
+    Source: ``003_5683c9a67e132c7f.txt`` Algorithm 2 (steps 2–5).
+
+    Examples
+    --------
+    >>> [g.tolist() for g in groups([1, 9, 5, 7, 3, 8, 2, 6, 4, 10, 11])]
+    [[10, 9, 1], [5, 3, 7, 2, 8, 4, 6], [0]]
+    """
+    kk = _k(k)
+    n = kk.size
+    order = np.argsort(-kk, kind="stable")
+    n_var = max(1, math.ceil(math.log(n)))
+    n_mean = max(1, n // 10)
+    if n_var + n_mean >= n:
+        raise ValueError(f"n = {n} users leave no final group after ceil(log n) + n/10 = {n_var + n_mean}")
+    return order[:n_var], order[n_var : n - n_mean], order[n - n_mean :]
+
+
 def realisable_plan(k, *, p_initial, sigma_p2_hat, alpha, eps, beta: float = 0.05, laplace: str = "printed") -> RealisablePlan:
     r"""Algorithm 2 given the private initial estimates: groups, plug-ins, :math:`\hat T^*`, weights.
 
@@ -520,12 +547,7 @@ def realisable_plan(k, *, p_initial, sigma_p2_hat, alpha, eps, beta: float = 0.0
     alpha = float(alpha)
     if math.isnan(alpha) or alpha < 0:
         raise ValueError(f"alpha must be a non-negative real number, got {alpha!r}")
-    order = np.argsort(-kk, kind="stable")
-    n_var = max(1, math.ceil(math.log(n)))
-    n_mean = max(1, n // 10)
-    if n_var + n_mean >= n:
-        raise ValueError(f"n = {n} users leave no final group after ceil(log n) + n/10 = {n_var + n_mean}")
-    var_g, final_g, mean_g = order[:n_var], order[n_var : n - n_mean], order[n - n_mean :]
+    var_g, final_g, mean_g = groups(kk)
     kf = kk[final_g]
     s2 = user_variance(kf, p=p_hat, sigma_p2=s2_hat)
     half = alpha + concentration(kf, p=p_hat, sigma_p2=s2_hat, n=n, beta=beta)

@@ -464,6 +464,26 @@ class SizeLaw(ABC):
         with workdps(precision):
             return backend(precision).exp(table.log_cum_sqrt[-1])[()]
 
+    def sample(self, size, rng) -> np.ndarray:
+        r"""Draw ``size`` dataset sizes :math:`m_u \overset{iid}{\sim} M` (exact samplers).
+
+        .. math:: m_u \sim M, \qquad u = 1, \dots, \text{size}
+
+        Finite laws: a categorical draw; Poisson, binomial, geometric: numpy's samplers, zero-
+        truncation by rejection (exact); Zipf: numpy's; :func:`from_scipy`: the distribution's own.
+        ``rng`` is a seed or a ``numpy.random.Generator``.
+
+        Source: ``001_ac3274d7ce9a5d72.txt`` §2 (:math:`m_u \sim M` i.i.d.).
+
+        Examples
+        --------
+        >>> point(7).sample(3, rng=0).tolist()
+        [7, 7, 7]
+        """
+        rng = np.random.default_rng(rng)
+        size = check_integer("size", size, minimum=0)
+        return np.asarray(self._sample(size, rng), dtype=np.int64)
+
     def support_points(self, *, precision=None) -> np.ndarray:
         r"""The support points of the law, up to the table's end for an infinite support.
 
@@ -531,6 +551,14 @@ class FiniteLaw(SizeLaw):
 
     def _points(self, end: int) -> np.ndarray:
         return self.points
+
+    def _sample(self, size, rng):  # inverse CDF over the support
+        idx = np.searchsorted(self._float_cdf, rng.random(size), side="right")
+        return self.points[np.minimum(idx, self.points.size - 1)]
+
+    @cached_property
+    def _float_cdf(self) -> np.ndarray:
+        return np.cumsum(self._float_masses)
 
     def _logpmf(self, k):
         idx = np.searchsorted(self.points, k)
@@ -710,6 +738,7 @@ class _Family:
     mp_sf: Callable | None = None  # a -> P(X > a) in mpmath
     mp_mean: Callable | None = None
     log_concave: bool = False  # pmf log-concave: deep tails can be summed with a proven remainder
+    sampler: Callable | None = None  # (size, rng) -> draws of X
 
 
 def _deep_logsf(logpmf: Callable, a: int) -> float:
@@ -736,6 +765,11 @@ def _deep_logsf(logpmf: Callable, a: int) -> float:
         if J > 10**6:  # pragma: no cover - a ratio this close to 1 is not a deep tail
             return head
         J *= 4
+
+
+def _rebuild(constructor: str, kwargs: dict) -> SizeLaw:
+    """Unpickle a law by calling its public constructor again (families hold closures)."""
+    return globals()[constructor](**kwargs)
 
 
 class FamilyLaw(SizeLaw):
@@ -768,10 +802,28 @@ class FamilyLaw(SizeLaw):
         self.support_max = hi + shift if math.isinf(hi) else int(hi) + shift
         if not math.isfinite(family.mean):
             raise ValueError(f"{self!r} has an infinite mean: hypothesis H1 (E[m] < inf) fails")
+        self._recipe = None  # (constructor name, kwargs), set by the public constructors
+
+    def __reduce__(self):
+        if self._recipe is None:
+            raise TypeError(f"{self!r} cannot be pickled (it was not built by a public constructor)")
+        return (_rebuild, self._recipe)
 
     @property
     def _truncated(self) -> bool:
         return self.zero == "truncate" and self._log_p_ge1 < 0
+
+    def _sample(self, size, rng):
+        draw = self.family.sampler
+        if self.zero == "shift":
+            return draw(size, rng) + 1
+        out = draw(size, rng)
+        if self._truncated:  # condition on X >= 1 by rejection: exact
+            bad = out < 1
+            while np.any(bad):
+                out[bad] = draw(int(bad.sum()), rng)
+                bad = out < 1
+        return out
 
     def _logpmf(self, k):
         f = self.family
@@ -899,8 +951,11 @@ def poisson(lam: float, *, zero: str = "truncate") -> SizeLaw:
         lambda a: mpmath.gammainc(a + 1, 0, lam, regularized=True),
         lambda: mpmath.mpf(lam),
         log_concave=True,
+        sampler=lambda size, rng: rng.poisson(lam, size=size),
     )
-    return FamilyLaw("poisson", (("lam", lam), ("zero", zero)), fam, zero)
+    law = FamilyLaw("poisson", (("lam", lam), ("zero", zero)), fam, zero)
+    law._recipe = ("poisson", {"lam": lam, "zero": zero})
+    return law
 
 
 def binomial(N: int, p: float, *, zero: str = "truncate") -> SizeLaw:
@@ -961,9 +1016,11 @@ def binomial(N: int, p: float, *, zero: str = "truncate") -> SizeLaw:
 
     fam = _Family(
         logpmf, logsf, (0, N), N * p, tail_first_moment, mp_logpmf, mp_sf,
-        lambda: N * mpmath.mpf(p), log_concave=True,
+        lambda: N * mpmath.mpf(p), log_concave=True, sampler=lambda size, rng: rng.binomial(N, p, size=size),
     )
-    return FamilyLaw("binomial", (("N", N), ("p", p), ("zero", zero)), fam, zero)
+    law = FamilyLaw("binomial", (("N", N), ("p", p), ("zero", zero)), fam, zero)
+    law._recipe = ("binomial", {"N": N, "p": p, "zero": zero})
+    return law
 
 
 def geometric(p: float) -> SizeLaw:
@@ -1003,8 +1060,11 @@ def geometric(p: float) -> SizeLaw:
         lambda a: (1 - mpmath.mpf(p)) ** a,
         lambda: 1 / mpmath.mpf(p),
         log_concave=True,
+        sampler=lambda size, rng: rng.geometric(p, size=size),
     )
-    return FamilyLaw("geometric", (("p", p),), fam, "error")
+    law = FamilyLaw("geometric", (("p", p),), fam, "error")
+    law._recipe = ("geometric", {"p": p})
+    return law
 
 
 def from_scipy(dist, *, zero: str = "error", name: str | None = None) -> SizeLaw:
@@ -1052,10 +1112,13 @@ def from_scipy(dist, *, zero: str = "error", name: str | None = None) -> SizeLaw
         return min(mr / K ** (r - 1) for r, mr in moments.items()) if K >= 1 else mean
 
     support = (int(lo) if math.isfinite(lo) else -math.inf, int(hi) if math.isfinite(hi) else math.inf)
-    fam = _Family(dist.logpmf, dist.logsf, support, mean, tail_first_moment)
+    fam = _Family(dist.logpmf, dist.logsf, support, mean, tail_first_moment,
+                  sampler=lambda size, rng: np.asarray(dist.rvs(size=size, random_state=rng), dtype=np.int64))
     label = name or f"scipy.{getattr(dist.dist, 'name', 'dist')}"
     params = (("args", tuple(_plain(v) for v in dist.args)), ("zero", zero))
-    return FamilyLaw(label, params, fam, zero)
+    law = FamilyLaw(label, params, fam, zero)
+    law._recipe = ("from_scipy", {"dist": dist, "zero": zero, "name": name})
+    return law
 
 
 # =========================================================================== zipf (closed forms)
@@ -1081,6 +1144,12 @@ class ZipfLaw(SizeLaw):
             out = np.array(out, dtype=float)
             out[bad] = [float(mpmath.log(mpmath.zeta(x, qq))) for qq in q[bad]]
         return out
+
+    def __reduce__(self):
+        return (_rebuild, ("zipf", {"s": self.s}))
+
+    def _sample(self, size, rng):
+        return rng.zipf(self.s, size=size)
 
     def _logpmf(self, k):
         return -self.s * np.log(np.asarray(k, dtype=float)) - math.log(special.zeta(self.s))

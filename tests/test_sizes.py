@@ -222,3 +222,33 @@ def test_float_and_mpmath_paths_agree(law, a):
             # log-values: compare in absolute terms scaled by magnitude (1e-10 relative in the value)
             assert _close(float(fi), mi, 1e-10) or abs(float(fi) - float(mi)) < 1e-10, (law, q, a)
     assert float(law.mean()) == pytest.approx(float(law.mean(precision=30)), rel=1e-12)
+
+
+@pytest.mark.parametrize(
+    "law",
+    [sizes.poisson(2.0), sizes.poisson(0.3), sizes.binomial(20, 0.1), sizes.geometric(0.3), sizes.zipf(3.5),
+     sizes.finite({1: 0.2, 5: 0.5, 9: 0.3}), sizes.poisson(3.0, zero="shift"),
+     sizes.from_scipy(__import__("scipy").stats.nbinom(3, 0.5), zero="truncate")],
+)
+def test_samplers_have_the_law(law):
+    # chi-square goodness of fit against the exact pmf, fixed seed, cells pooled to expected >= 20
+    rng = np.random.default_rng(12345)
+    n = 20000
+    draws = law.sample(n, rng)
+    assert draws.min() >= 1
+    top = int(np.quantile(draws, 0.999))
+    k = np.arange(1, top + 1)
+    expected = n * law.pmf(k)
+    observed = np.array([np.sum(draws == v) for v in k], dtype=float)
+    tail_e, tail_o = n - expected.sum(), n - observed.sum()
+    cells_e, cells_o, acc_e, acc_o = [], [], 0.0, 0.0
+    for e, o in zip(expected, observed):
+        acc_e, acc_o = acc_e + e, acc_o + o
+        if acc_e >= 20:
+            cells_e.append(acc_e), cells_o.append(acc_o)
+            acc_e = acc_o = 0.0
+    cells_e.append(acc_e + tail_e), cells_o.append(acc_o + tail_o)
+    from scipy import stats
+
+    chi2 = float(np.sum((np.array(cells_o) - np.array(cells_e)) ** 2 / np.maximum(cells_e, 1e-12)))
+    assert stats.chi2.sf(chi2, len(cells_e) - 1) > 1e-4, (law, chi2, len(cells_e))

@@ -1,0 +1,254 @@
+r"""Privacy mechanisms, once: Laplace noise, randomised response on sparse binary vectors,
+Duchi et al.'s one-dimensional mechanism, and the exponential-mechanism private quantile.
+
+Each local randomiser has two paths with the same law: an explicit one (one draw
+per user, per bit) and a sufficient-statistic one (the total the server uses,
+drawn exactly in one go) — the Monte Carlo layer uses the second, the tests check
+they agree.  Every random function takes a seed or a ``numpy.random.Generator``.
+
+Examples
+--------
+>>> from bounds import mechanisms
+>>> round(mechanisms.rr_keep_probability(0.6, k=3), 6)  # e^{0.1} / (1 + e^{0.1})
+0.524979
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+import numpy as np
+from scipy import special
+
+from .numerics import check_integer, check_positive
+
+__all__ = [
+    "laplace",
+    "rr_keep_probability",
+    "randomized_response",
+    "noisy_vote_totals",
+    "rr_privacy_loss",
+    "duchi_bound",
+    "duchi",
+    "duchi_plus_count",
+    "private_quantile",
+]
+
+
+def laplace(scale, rng, size=None) -> np.ndarray:
+    r"""Laplace noise :math:`\mathrm{Lap}(b)`, density :math:`e^{-|z|/b}/(2b)`, variance :math:`2b^2`.
+
+    .. math:: Z \sim \mathrm{Lap}(b),\qquad E|Z| = b,\qquad \mathrm{Var}\,Z = 2b^2
+
+    Source: the noise of ``001_ac3274d7ce9a5d72.txt`` eq. (8), ``003_5683c9a67e132c7f.txt`` eq. (3),
+    ``002_b4d2a69fdbee0cc3.txt`` eq. (2).
+
+    Examples
+    --------
+    >>> laplace(0.0, rng=1, size=2).tolist()
+    [0.0, 0.0]
+    """
+    rng = np.random.default_rng(rng)
+    scale = np.asarray(scale, dtype=float)
+    if np.any(scale < 0) or np.any(~np.isfinite(scale)):
+        raise ValueError(f"the Laplace scale must be finite and non-negative, got {scale!r}")
+    return rng.laplace(0.0, 1.0, size=size) * scale
+
+
+def rr_keep_probability(alpha, *, k: int) -> float:
+    r"""Keep probability of bitwise randomised response on binary vectors with at most ``k`` ones.
+
+    .. math:: \pi_\alpha = \frac{e^{\alpha/(2k)}}{1 + e^{\alpha/(2k)}}
+
+    (DAME's votes have ``k = 3``: :math:`e^{\alpha/6}`, eq. (6); Kent's CoverSelect ``k = 1``).
+
+    Source: ``004_b0e838126fb19414.txt`` Lemma 16 (``kent.md`` §7); ``001_ac3274d7ce9a5d72.txt`` eq. (6).
+
+    Examples
+    --------
+    >>> rr_keep_probability(2.0, k=1)  # e / (1 + e)
+    0.7310585786300049
+    """
+    alpha = check_positive("alpha", alpha)
+    k = check_integer("k", k, minimum=1)
+    return float(special.expit(alpha / (2 * k)))
+
+
+def randomized_response(bits, *, alpha, k: int, rng) -> np.ndarray:
+    r"""Explicit path: flip each bit of each user's vote independently with probability :math:`1-\pi_\alpha`.
+
+    .. math:: \tilde V_j = U_j V_j + (1 - U_j)(1 - V_j),\qquad U_j \sim \mathrm{Bern}(\pi_\alpha)
+
+    ``bits`` is a 0/1 array (users × bins), each row with at most ``k`` ones.
+
+    Source: ``004_b0e838126fb19414.txt`` Lemma 16, eq. (148); ``001_ac3274d7ce9a5d72.txt`` Algorithm 1.
+
+    Examples
+    --------
+    >>> randomized_response([[1, 0, 0]], alpha=1e3, k=1, rng=0).tolist()  # keep probability ≈ 1
+    [[1, 0, 0]]
+    """
+    v = np.asarray(bits)
+    if v.ndim != 2 or not np.all((v == 0) | (v == 1)):
+        raise ValueError("bits must be a 2-D 0/1 array (users × bins)")
+    if np.any(v.sum(axis=1) > k):
+        raise ValueError(f"a vote vector has more than k = {k} ones")
+    rng = np.random.default_rng(rng)
+    keep = rng.random(v.shape) < rr_keep_probability(alpha, k=k)
+    return np.where(keep, v, 1 - v).astype(np.int64)
+
+
+def noisy_vote_totals(counts, n_users: int, *, alpha, k: int, rng) -> np.ndarray:
+    r"""Sufficient-statistic path: each bin's total of randomised votes, drawn exactly.
+
+    Bin ``j`` has :math:`c_j` true ones among ``n_users`` voters; its noisy total is
+
+    .. math:: \sum_u \tilde V_{uj} \sim \mathrm{Bin}(c_j, \pi_\alpha) + \mathrm{Bin}(n - c_j, 1 - \pi_\alpha),
+
+    independently across bins (each bit is flipped independently).
+
+    Source: formula sheet issue "Monte Carlo layer", item 3; ``001_ac3274d7ce9a5d72.txt`` eqs. (6)–(7).
+
+    Examples
+    --------
+    >>> noisy_vote_totals([5, 0], 5, alpha=1e3, k=1, rng=0).tolist()
+    [5, 0]
+    """
+    c = np.asarray(counts, dtype=np.int64)
+    n_users = check_integer("n_users", n_users, minimum=0)
+    if np.any(c < 0) or np.any(c > n_users):
+        raise ValueError("bin counts must lie in [0, n_users]")
+    rng = np.random.default_rng(rng)
+    pi = rr_keep_probability(alpha, k=k)
+    return rng.binomial(c, pi) + rng.binomial(n_users - c, 1 - pi)
+
+
+def rr_privacy_loss(n_bins: int, *, alpha, k: int) -> float:
+    r"""Exact worst-case privacy loss of randomised response on vectors with at most ``k`` ones.
+
+    Exhaustive over all pairs of inputs :math:`v, v' \in \{0,1\}^N` with
+    :math:`\|v\|_0, \|v'\|_0 \le k` and all outputs :math:`z \in \{0,1\}^N`:
+
+    .. math:: \max_{v, v', z} \log\frac{P(\tilde V = z \mid v)}{P(\tilde V = z \mid v')}
+              = d_H^{\max}\,\log\frac{\pi_\alpha}{1-\pi_\alpha} = \min(2k, N)\frac{\alpha}{2k}
+
+    which is α when :math:`N \ge 2k` (Lemma 16's claim).  Meant for small ``N`` (``2^N`` outputs).
+
+    Source: ``004_b0e838126fb19414.txt`` Lemma 16 (``kent.md`` §7).
+
+    Examples
+    --------
+    >>> round(rr_privacy_loss(6, alpha=0.9, k=3), 12)
+    0.9
+    """
+    n_bins = check_integer("n_bins", n_bins, minimum=1)
+    if n_bins > 14:
+        raise ValueError("exhaustive enumeration is limited to 14 bins")
+    pi = rr_keep_probability(alpha, k=k)
+    lk, lf = math.log(pi), math.log1p(-pi)
+    inputs = [v for v in itertools.product((0, 1), repeat=n_bins) if sum(v) <= k]
+    outputs = np.array(list(itertools.product((0, 1), repeat=n_bins)))
+    # log P(z | v) = (#agreements) log π + (#disagreements) log(1 - π), for every (v, z)
+    V = np.array(inputs)
+    agree = (outputs[None, :, :] == V[:, None, :]).sum(axis=2)
+    logp = agree * lk + (n_bins - agree) * lf
+    return float(np.max(logp.max(axis=0) - logp.min(axis=0)))
+
+
+def duchi_bound(alpha) -> float:
+    r"""The output magnitude of Duchi et al.'s one-dimensional mechanism.
+
+    .. math:: B = \frac{e^\alpha + 1}{e^\alpha - 1}
+
+    Source: Duchi, Jordan & Wainwright (2018), as the DAME paper's baseline (formula sheet §1.5).
+
+    Examples
+    --------
+    >>> round(duchi_bound(math.log(3)), 12)  # (3 + 1) / (3 - 1)
+    2.0
+    """
+    alpha = check_positive("alpha", alpha)
+    return 1 / math.tanh(alpha / 2)
+
+
+def duchi(x, *, alpha, rng) -> np.ndarray:
+    r"""Explicit path: each value :math:`x \in [-1, 1]` becomes :math:`\pm B`.
+
+    .. math:: P(Z = +B \mid x) = \frac12 + \frac{x}{2B},\qquad E[Z \mid x] = x
+
+    Source: Duchi et al. (2018), DAME Fig. 1b baseline (formula sheet §1.5).
+
+    Examples
+    --------
+    >>> set(duchi(np.zeros(4), alpha=1.0, rng=0).tolist()) <= {duchi_bound(1.0), -duchi_bound(1.0)}
+    True
+    """
+    x = np.asarray(x, dtype=float)
+    if np.any(np.abs(x) > 1):
+        raise ValueError("Duchi's mechanism takes values in [-1, 1]")
+    B = duchi_bound(alpha)
+    rng = np.random.default_rng(rng)
+    return np.where(rng.random(x.shape) < 0.5 + x / (2 * B), B, -B)
+
+
+def duchi_plus_count(n_users: int, mean, *, alpha, rng, size=None) -> np.ndarray:
+    r"""Sufficient-statistic path: the number of :math:`+B` outputs among i.i.d. users.
+
+    Users' inputs are i.i.d. with mean :math:`\theta`, so each output is :math:`+B` with
+    probability :math:`\tfrac12 + \theta/(2B)` unconditionally, independently across users:
+
+    .. math:: K = \#\{u : Z_u = +B\} \sim \mathrm{Bin}\big(n, \tfrac12 + \tfrac{\theta}{2B}\big)
+
+    Source: Duchi et al. (2018) mechanism; the DAME paper's Fig. 1b baseline.
+
+    Examples
+    --------
+    >>> duchi_plus_count(10, 0.0, alpha=1e3, rng=0, size=3).shape
+    (3,)
+    """
+    n_users = check_integer("n_users", n_users, minimum=0)
+    B = duchi_bound(alpha)
+    rng = np.random.default_rng(rng)
+    return rng.binomial(n_users, 0.5 + np.asarray(mean, dtype=float) / (2 * B), size=size)
+
+
+def private_quantile(data, rank_from_top: int, *, lower, upper, eps, rng) -> float:
+    r"""Smith (2011)'s exponential-mechanism quantile: an ε-DP estimate of the ``rank_from_top``-th largest.
+
+    With the data sorted and clipped to :math:`[\ell, u]`, :math:`z_0 = \ell \le z_1 \le \dots \le
+    z_L \le z_{L+1} = u`, the target index (ascending) is :math:`t = L - r + 1`; interval
+    :math:`[z_i, z_{i+1}]` is chosen with probability
+
+    .. math:: \propto (z_{i+1} - z_i)\,\exp\!\big(-\tfrac{\varepsilon}{2}\,|i - t|\big)
+
+    (utility :math:`-|i - t|`, sensitivity 1), then a point uniformly inside it.  Computed
+    in log space.  A rank beyond ``L`` targets the lower end.
+
+    Source: Smith (2011), Algorithm 2, as used by ``002_b4d2a69fdbee0cc3.txt`` §IV-A (the AKMV baseline).
+
+    Examples
+    --------
+    >>> q = private_quantile(np.arange(1, 101), 1, lower=0, upper=100, eps=50.0, rng=0)
+    >>> 99 <= q <= 100
+    True
+    """
+    z = np.sort(np.clip(np.asarray(data, dtype=float), lower, upper))
+    if z.ndim != 1 or z.size == 0:
+        raise ValueError("data must be a non-empty 1-D array")
+    eps = check_positive("eps", eps)
+    r = check_integer("rank_from_top", rank_from_top, minimum=1)
+    if not upper > lower:
+        raise ValueError(f"need lower < upper, got [{lower}, {upper}]")
+    rng = np.random.default_rng(rng)
+    L = z.size
+    edges = np.concatenate([[lower], z, [upper]])
+    widths = np.diff(edges)
+    t = max(L - r + 1, 0)
+    idx = np.arange(L + 1)
+    with np.errstate(divide="ignore"):
+        logw = np.log(widths) - 0.5 * eps * np.abs(idx - t)
+    logw -= logw.max()
+    p = np.exp(logw)
+    i = rng.choice(L + 1, p=p / p.sum())
+    return float(edges[i] + rng.random() * widths[i])
