@@ -148,7 +148,7 @@ class RiskResult:
         """
         if not 0 < level < 1:
             raise ValueError(f"level must be in (0, 1), got {level!r}")
-        z = stats.norm.ppf(0.5 + level / 2)
+        z = float(stats.norm.ppf(0.5 + level / 2))
         return (self.mse - z * self.stderr, self.mse + z * self.stderr)
 
 
