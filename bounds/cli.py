@@ -17,8 +17,11 @@ DAME bounds — Pla, Richard & Vono, Theorems 1-2 (001_ac3274d7ce9a5d72.txt, eqs
 from __future__ import annotations
 
 import argparse
+import json
 import math
+import os
 import sys
+import time
 import warnings
 from fractions import Fraction
 from pathlib import Path
@@ -55,7 +58,7 @@ def _cmd_dame(args) -> int:
     print(f"  m_tilde       {ub.m_tilde}")
     cap = "   (capped at 4)" if ub.capped else ""
     print(f"  upper bound   {_fmt(ub.value, p)}{cap}   (log {_fmt(ub.log_value, p)})")
-    arg = figures.format_argmax(lb.argmax)
+    arg = "inf" if math.isinf(lb.argmax) else str(int(lb.argmax))
     print(f"  lower bound   {_fmt(lb.value, p)}   at a = {arg}   (log {_fmt(lb.log_value, p)})")
     for w in {str(w.message) for w in caught}:
         print(f"  warning: {w}")
@@ -63,16 +66,12 @@ def _cmd_dame(args) -> int:
 
 
 def _cmd_figures(args) -> int:
-    data = {preset: figures.fig1a_panels(preset) for preset in ("paper", "unit")}
-    paths = figures.write_dame_tables(Path(args.out), data)
-    for preset, (panels, notes) in data.items():
-        print(f"DAME Figure 1a bounds, constants = {preset}")
-        print(f"  {'size law':56s} {'n alpha^2':>10s} {'m_tilde':>7s} {'upper':>11s} {'lower':>11s} {'argmax':>7s}")
-        for law, x, mt, up, lo, arg in figures.summary_rows(panels):
-            print(f"  {law:56s} {x:10.4g} {mt:7d} {up:11.4g} {lo:11.4g} {figures.format_argmax(arg):>7s}")
-        for note in notes:
-            print(f"  note: {note}")
-    print("wrote " + ", ".join(str(p) for p in paths))
+    start = time.perf_counter()
+    res = figures.run(args.only, quick=args.quick, out=args.out, jobs=args.jobs, constants=args.constants)
+    for fid, (data, paths) in res.items():
+        meta = json.loads(paths[-1].read_text())
+        print(f"  {fid:24s} {len(data.rows):6d} rows  {meta['wall_time_s']:7.2f} s   {paths[0].parent}/{fid}.{{png,pdf,csv,json}}")
+    print(f"{len(res)} figures in {time.perf_counter() - start:.1f} s" + (" (quick settings)" if args.quick else ""))
     return 0
 
 
@@ -192,8 +191,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--beta", type=float, default=0.05, help="failure probability of the widths (default 0.05)")
     p.set_defaults(func=_cmd_cummings)
 
-    p = sub.add_parser("figures", help="regenerate the papers' figure data")
+    p = sub.add_parser("figures", help="regenerate the papers' figures (PNG, PDF, CSV, JSON)")
+    p.add_argument("--only", nargs="+", metavar="ID", help=f"figures to make: {', '.join(sorted(figures.REGISTRY))}")
+    p.add_argument("--quick", action="store_true", help="small grids and replications (for CI)")
     p.add_argument("--out", default="figures", help="output folder (default: figures)")
+    p.add_argument("--jobs", type=int, default=min(os.cpu_count() or 1, 4),
+                   help="processes for the Monte Carlo (default: the cores, up to 4; results do not depend on it)")
+    p.add_argument("--constants", default="unit", choices=["paper", "unit"],
+                   help="DAME constants for Figure 1a (default unit: the paper's parallel lines)")
     p.set_defaults(func=_cmd_figures)
     return parser
 

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 import numpy as np
-from scipy import optimize, stats
+from scipy import optimize, special
 
 from .numerics import check_counts, check_integer, check_positive
 
@@ -460,8 +460,8 @@ def samples(m, *, U, kind: str, rng, size: int | None = None) -> np.ndarray:
 
     ``kind="uniform"``: :math:`\mathrm{Unif}((0, U])`; ``kind="gaussian"``:
     :math:`\mathcal N(U/2, U/4)` (variance :math:`U/4`) conditioned on :math:`(0, U]` — the
-    law the paper's rejection sampler produces, drawn exactly by inversion
-    (``scipy.stats.truncnorm``).
+    law the paper's rejection sampler produces, drawn by inversion,
+    :math:`x = U/2 + \sigma\,\Phi^{-1}(\Phi(a) + V(\Phi(b) - \Phi(a)))`, :math:`V` uniform.
 
     .. math:: x \sim \mathcal N(U/2, U/4) \,\big|\, x \in (0, U]
 
@@ -481,6 +481,7 @@ def samples(m, *, U, kind: str, rng, size: int | None = None) -> np.ndarray:
         return Uf - rng.uniform(0.0, Uf, size=shape)  # (0, U]
     if kind == "gaussian":
         sd = math.sqrt(Uf / 4)
-        lo, hi = (0 - Uf / 2) / sd, (Uf - Uf / 2) / sd
-        return stats.truncnorm.rvs(lo, hi, loc=Uf / 2, scale=sd, size=shape, random_state=rng)
+        lo = float(special.ndtr(-(Uf / 2) / sd))  # Φ(a), a = -(U/2)/σ; Φ(b) = 1 - Φ(a) by symmetry
+        z = special.ndtri(lo + rng.random(shape) * (1 - 2 * lo))
+        return np.clip(Uf / 2 + sd * z, np.nextafter(0.0, 1.0), Uf)
     raise ValueError(f"kind must be 'uniform' or 'gaussian', got {kind!r}")

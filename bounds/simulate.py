@@ -475,27 +475,39 @@ def cummings_risk(k, *, p, sigma_p2, eps, reps, seed, estimator="ideal", beta=0.
 # =========================================================================== Rameshwar & Tandon
 
 
-def _rt_block(m, U, eps, kind, rank, seed_seq, size):
+@dataclass(frozen=True)
+class _RTPlan:
+    m: np.ndarray
+    U: float
+    eps: float
+    kind: str
+    rank: int
+    a: np.ndarray  # Theorem III.1's clipping
+    b: np.ndarray
+    sens: dict
+
+
+def _rt_block(plan: _RTPlan, seed_seq, size):
+    """One block of §IV-D's three mechanisms, vectorised over the block's replications."""
     rng = np.random.default_rng(seed_seq)
+    m, U, eps, kind, rank, sens = plan.m, plan.U, plan.eps, plan.kind, plan.rank, plan.sens
     total = float(m.sum())
-    c = rameshwar.clipping(m, U=U, eps=eps)
-    sens = rameshwar.sensitivities(m, U=U, eps=eps)
-    owner = np.repeat(np.arange(m.size), m)
-    errs = {"laplace": np.empty(size), "opt_wc": np.empty(size), "akmv": np.empty(size)}
-    for r in range(size):
-        if kind == "worst":
-            x = np.full(int(total), float(U))
-        else:
-            x = rameshwar.samples(m, U=U, kind=kind, rng=rng)
-        xbar = np.bincount(owner, weights=x) / m  # pre-processing: each user's average
-        f = float(m @ xbar) / total
-        errs["laplace"][r] = abs(float(mechanisms.laplace(sens["vanilla"] / eps, rng)))
-        fstar = float(m @ np.clip(xbar, c.a, c.b)) / total
-        errs["opt_wc"][r] = abs(fstar + float(mechanisms.laplace(sens["opt_wc"] / eps, rng)) - f)
-        sums = m * xbar
-        T = mechanisms.private_quantile(sums, rank, lower=0.0, upper=U * float(m.max()), eps=eps / 2, rng=rng)
-        g = float(np.minimum(sums, T).sum()) / total
-        errs["akmv"][r] = abs(g + float(mechanisms.laplace(2 * T / (eps * total), rng)) - f)
+    if kind == "worst":
+        x = np.full((size, int(total)), float(U))
+    else:
+        x = rameshwar.samples(m, U=U, kind=kind, rng=rng, size=size)
+    starts = np.concatenate([[0], np.cumsum(m)[:-1]])
+    sums = np.add.reduceat(x, starts, axis=1)  # each user's sum; pre-processing: average = sum / m
+    xbar = sums / m
+    f = sums.sum(axis=1) / total
+    lap = mechanisms.laplace(1.0, rng, size=(3, size))
+    errs = {"laplace": np.abs(lap[0] * sens["vanilla"] / eps)}
+    fstar = (np.clip(xbar, plan.a, plan.b) @ m) / total
+    errs["opt_wc"] = np.abs(fstar + lap[1] * sens["opt_wc"] / eps - f)
+    T = mechanisms.private_quantile(sums, rank, lower=0.0, upper=U * float(m.max()), eps=eps / 2, rng=rng)
+    T = np.atleast_1d(T)
+    g = np.minimum(sums, T[:, None]).sum(axis=1) / total
+    errs["akmv"] = np.abs(g + lap[2] * 2 * T / (eps * total) - f)
     return errs
 
 
@@ -532,8 +544,9 @@ def rameshwar_errors(m, *, U, eps, samples="uniform", reps, seed, rule="section-
     children = np.random.SeedSequence(seed).spawn(n_blocks)
     sizes_ = [min(BLOCK, reps - b * BLOCK) for b in range(n_blocks)]
     mapper = map if executor is None else executor.map
-    parts = list(tqdm(mapper(_rt_block, [mm] * n_blocks, [U] * n_blocks, [eps] * n_blocks, [samples] * n_blocks,
-                             [rank] * n_blocks, children, sizes_), total=n_blocks,
+    c = rameshwar.clipping(mm, U=U, eps=eps)
+    plan = _RTPlan(mm, U, eps, samples, rank, c.a, c.b, rameshwar.sensitivities(mm, U=U, eps=eps))
+    parts = list(tqdm(mapper(_rt_block, [plan] * n_blocks, children, sizes_), total=n_blocks,
                       disable=None if progress else True, desc="replications"))
     out = {}
     for key in ("laplace", "opt_wc", "akmv"):
@@ -562,9 +575,8 @@ def akmv_worst_case(m, *, U, eps, reps, seed, rule="section-IV-A") -> tuple[floa
     reps = check_integer("reps", reps, minimum=1)
     rng = np.random.default_rng(np.random.SeedSequence(seed))
     rank = rameshwar.akmv_rank(eps / 2, rule=rule)
-    sums = U * mm.astype(float)
-    T = np.array([mechanisms.private_quantile(sums, rank, lower=0.0, upper=float(sums.max()), eps=eps / 2, rng=rng)
-                  for _ in range(reps)])
+    sums = np.broadcast_to(U * mm.astype(float), (reps, mm.size))
+    T = np.atleast_1d(mechanisms.private_quantile(sums, rank, lower=0.0, upper=float(sums.max()), eps=eps / 2, rng=rng))
     e = rameshwar.akmv_worst_case_error(mm, U=U, eps=eps, T=T)
     return float(e.mean()), float(e.std(ddof=1) / math.sqrt(reps)) if reps > 1 else math.inf
 

@@ -8,15 +8,15 @@ import pytest
 from bounds import cli
 
 
-def test_figures_command_writes_csv_and_json(tmp_path, capsys):
-    assert cli.main(["figures", "--out", str(tmp_path)]) == 0
-    rows = list(csv.DictReader((tmp_path / "dame-fig1a.csv").open()))
-    assert len(rows) == 2 * 400
-    meta = json.loads((tmp_path / "dame-fig1a.json").read_text())
-    assert meta["constants"]["paper"]["c3"] == "1570"
-    assert "not positive" in meta["warnings"]["unit"][0]
+def test_figures_command(tmp_path, capsys):
+    assert cli.main(["figures", "--quick", "--only", "dame-fig1a-bottom", "kent-fig1", "--out", str(tmp_path), "--jobs", "1"]) == 0
     out = capsys.readouterr().out
-    assert "constants = paper" in out and "constants = unit" in out
+    assert "dame-fig1a-bottom" in out and "2 figures" in out
+    rows = list(csv.DictReader((tmp_path / "dame-fig1a-bottom.csv").open()))
+    assert len(rows) == 20
+    meta = json.loads((tmp_path / "dame-fig1a-bottom.json").read_text())
+    assert meta["constants"]["name"] == "unit"
+    assert cli.main(["figures", "--only", "fig-99", "--out", str(tmp_path)]) == 2
 
 
 def test_dame_command_precision_and_errors(capsys):
