@@ -2,6 +2,8 @@
 
 Modules
 -------
+audit
+    ``bounds check``: the papers' lemmas, constants and claims, audited numerically.
 sizes
     Laws ``M`` of the dataset size on N* (Poisson, binomial, uniform, Zipf, …).
 cummings
@@ -22,11 +24,11 @@ numerics
 
 from importlib.metadata import PackageNotFoundError, version
 
-from . import cummings, dame, kent, mechanisms, numerics, rameshwar, simulate, sizes
+from . import audit, cummings, dame, kent, mechanisms, numerics, rameshwar, simulate, sizes
 
 try:
     __version__ = version("bounds")
 except PackageNotFoundError:  # pragma: no cover - running from a source tree
     __version__ = "0.0.0+unknown"
 
-__all__ = ["cummings", "dame", "kent", "mechanisms", "numerics", "rameshwar", "simulate", "sizes", "__version__"]
+__all__ = ["audit", "cummings", "dame", "kent", "mechanisms", "numerics", "rameshwar", "simulate", "sizes", "__version__"]

@@ -29,7 +29,7 @@ from pathlib import Path
 import mpmath
 import numpy as np
 
-from . import __version__, cummings, dame, figures, kent, rameshwar, sizes
+from . import __version__, audit, cummings, dame, figures, kent, rameshwar, sizes
 from .numerics import PaperAssumptionWarning
 
 
@@ -73,6 +73,29 @@ def _cmd_figures(args) -> int:
         print(f"  {fid:24s} {len(data.rows):6d} rows  {meta['wall_time_s']:7.2f} s   {paths[0].parent}/{fid}.{{png,pdf,csv,json}}")
     print(f"{len(res)} figures in {time.perf_counter() - start:.1f} s" + (" (quick settings)" if args.quick else ""))
     return 0
+
+
+def _cmd_check(args) -> int:
+    ids = args.only or list(audit.CHECKS)
+    results, errors = [], 0
+    print(f"  {'check':32s} {'status':13s} {'method':34s} claim")
+    for cid in ids:
+        if cid not in audit.CHECKS:
+            raise ValueError(f"unknown check {cid!r}; choose from {', '.join(audit.CHECKS)}")
+        try:
+            r = audit.run([cid])[0]
+        except Exception as exc:  # a check that errors is the only failure of the command
+            errors += 1
+            print(f"  {cid:32s} {'ERROR':13s} {type(exc).__name__}: {exc}")
+            continue
+        results.append(r)
+        print(f"  {r.id:32s} {r.status:13s} {r.method[:34]:34s} {r.claim}")
+    counts = {s: sum(r.status == s for r in results) for s in audit.STATUSES}
+    print("  " + ", ".join(f"{v} {k}" for k, v in counts.items()) + (f", {errors} errors" if errors else ""))
+    if args.report:
+        Path(args.report).write_text(audit.report(results))
+        print(f"report written to {args.report}")
+    return 1 if errors else 0
 
 
 def _cmd_kent(args) -> int:
@@ -190,6 +213,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--sigma-p2", type=float, default=0.01, help="its variance sigma_p^2 (default 0.01)")
     p.add_argument("--beta", type=float, default=0.05, help="failure probability of the widths (default 0.05)")
     p.set_defaults(func=_cmd_cummings)
+
+    p = sub.add_parser("check", help="audit the papers' lemmas, constants and claims numerically")
+    p.add_argument("--only", nargs="+", metavar="ID", help="checks to run (default: all)")
+    p.add_argument("--report", metavar="FILE.md", help="write a Markdown report with each check's evidence")
+    p.set_defaults(func=_cmd_check)
 
     p = sub.add_parser("figures", help="regenerate the papers' figures (PNG, PDF, CSV, JSON)")
     p.add_argument("--only", nargs="+", metavar="ID", help=f"figures to make: {', '.join(sorted(figures.REGISTRY))}")

@@ -1,0 +1,120 @@
+"""Tests of bounds.audit: every status is computed, so a wrong formula changes it."""
+
+import math
+
+import pytest
+import sympy as sp
+from scipy import special
+
+from bounds import audit, cli, dame, rameshwar
+
+
+def status(cid, **kw):
+    return audit.CHECKS[cid].fn(**kw).status
+
+
+def test_registry_has_the_required_checks():
+    required = {
+        "dame.lemma_s2", "dame.lemma_s6", "dame.tau_condition", "dame.constants", "dame.lemma_s3", "dame.ub_ge_lb",
+        "dame.eq11_denominator", "dame.mtilde_definition", "dame.enlarged_interval", "dame.figure_constants",
+        "dame.unbiased", "kent.lower_bound_quote", "kent.lemma16", "cummings.lemma_2_1",
+        "cummings.eq5_laplace_variance", "cummings.cor_5_5_min", "cummings.example1_scalings",
+        "rameshwar.theorem_iii_1", "rameshwar.eq12", "rameshwar.monotone_eopt", "rameshwar.akmv_rank",
+    }
+    assert required <= set(audit.CHECKS)
+
+
+def test_lemma_s2_proof_and_a_false_constant():
+    r = audit.CHECKS["dame.lemma_s2"].fn()
+    assert r.status == "holds" and r.evidence["failing_box"] is None
+    assert status("dame.lemma_s2", constant=2) == "fails"  # ln(3)/0.5 = 2.197 > 2
+
+
+def test_lemma_s6_enclosure_and_a_false_constant():
+    r = audit.CHECKS["dame.lemma_s6"].fn()
+    lo, hi = r.evidence["supremum_at_1"]
+    assert r.status == "holds" and lo <= 4 / math.tanh(1 / 12) ** 2 <= hi < 579 and r.evidence["limit_at_0"] == 576
+    assert status("dame.lemma_s6", constant=578) == "fails"
+
+
+def test_tau_condition_and_a_wrong_tau():
+    assert status("dame.tau_condition") == "holds"
+    assert status("dame.tau_condition", log_factor=sp.log(2)) == "fails"  # τ with 2 instead of 8
+
+
+def test_constants_from_the_proofs():
+    assert status("dame.constants") == "holds"
+    assert status("dame.constants", preset=dame.Constants(sp.exp(-9) / 16, 24, 1569, 8, 868.5)) == "fails"
+
+
+def test_debiasing_identity_and_a_dropped_correction():
+    assert status("dame.lemma_s3") == "holds"
+    assert status("dame.lemma_s3", correction=lambda pts, masses, mt: 0) == "fails"
+
+
+def test_ub_ge_lb_and_constants_that_break_it():
+    assert status("dame.ub_ge_lb") == "holds"
+    tiny_ub = dame.Constants(sp.exp(-9) / 16, 24, sp.Rational(1, 10**9), 8, 868.5)
+    r = audit.CHECKS["dame.ub_ge_lb"].fn(constants=tiny_ub)
+    assert r.status == "fails" and r.evidence["counterexamples"]
+
+
+def test_dame_discrepancies_are_computed():
+    assert status("dame.eq11_denominator") == "discrepancy"
+    assert status("dame.eq11_denominator", m_tilde=1) == "holds"  # at m̃ = 1 both denominators are 1
+    r = audit.CHECKS["dame.mtilde_definition"].fn()
+    assert r.status == "discrepancy"
+    assert any(row["m_tilde_theorem2"] != row["m_tilde_appendix"] for row in r.evidence["rows"])
+    assert status("dame.enlarged_interval") == "discrepancy"
+    assert status("dame.enlarged_interval", proof_halfwidth=7) == "holds"
+    assert status("dame.figure_constants") == "discrepancy"
+    assert status("dame.figure_constants", constants="unit") == "holds"
+
+
+def test_dame_unbiasedness_by_monte_carlo():
+    r = audit.CHECKS["dame.unbiased"].fn(reps=192)
+    bias, se = r.evidence["official_bias"]
+    assert abs(bias) > 4 * se
+    assert r.status in ("holds", "inconclusive")
+
+
+def test_kent_checks():
+    assert status("kent.lower_bound_quote") == "discrepancy"
+    assert status("kent.lemma16") == "holds"
+    assert status("kent.lemma16", keep=lambda a, k: float(special.expit(a / k))) == "fails"  # e^{α/k}: 2α
+
+
+def test_cummings_checks():
+    assert status("cummings.lemma_2_1") == "holds"
+    p, s2, k = sp.symbols("p sigma_p2 k", positive=True)
+    assert status("cummings.lemma_2_1", formula=(p - p**2) / k + s2) == "fails"
+    r = audit.CHECKS["cummings.eq5_laplace_variance"].fn(reps=4000)
+    assert r.status == "discrepancy"
+    assert status("cummings.cor_5_5_min") == "discrepancy"
+    r = audit.CHECKS["cummings.example1_scalings"].fn()
+    assert r.status in ("holds", "inconclusive")
+    wrong = {"nonprivate_sd": (lambda n: 1 / n, "theta")}
+    assert status("cummings.example1_scalings", claims=wrong) == "fails"
+
+
+def test_rameshwar_checks():
+    assert status("rameshwar.theorem_iii_1") == "holds"
+    printed = lambda m, U, e: rameshwar.eq12_as_printed(m, U=U, eps=e)  # noqa: E731
+    assert status("rameshwar.theorem_iii_1", rule=printed) == "fails"
+    assert status("rameshwar.eq12") == "discrepancy"
+    assert status("rameshwar.monotone_eopt") == "holds"
+    assert status("rameshwar.monotone_eopt", error=lambda m, U, e: e) == "fails"
+    assert status("rameshwar.akmv_rank") == "discrepancy"
+    assert status("rameshwar.lemma_iii_1_bias") == "discrepancy"
+
+
+def test_report_and_command(tmp_path, capsys):
+    results = audit.run(["dame.constants", "rameshwar.eq12"])
+    text = audit.report(results)
+    assert "## `rameshwar.eq12` — discrepancy" in text and "| eps |" in text
+    path = tmp_path / "audit.md"
+    assert cli.main(["check", "--only", "dame.constants", "kent.lemma16", "--report", str(path)]) == 0
+    assert "2 holds" in capsys.readouterr().out and path.read_text().startswith("# Audit")
+    assert cli.main(["check", "--only", "no.such"]) == 2
+    with pytest.raises(ValueError, match="unknown check"):
+        audit.run(["no.such"])
