@@ -27,23 +27,20 @@ True
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cached_property, lru_cache
-from typing import Sequence
 
 import mpmath
 import numpy as np
 import sympy as sp
 
 from .numerics import (
-    FLOAT,
     backend,
     last_true,
     check_integer,
     check_positive,
     check_precision,
     warn_assumption,
-    workdps,
 )
 from .sizes import SizeLaw, finite, point
 

@@ -108,7 +108,8 @@ def noisy_vote_totals(counts, n_users: int, *, alpha, k: int, rng) -> np.ndarray
 
     independently across bins (each bit is flipped independently).
 
-    Source: formula sheet issue "Monte Carlo layer", item 3; ``001_ac3274d7ce9a5d72.txt`` eqs. (6)–(7).
+    Source: ``001_ac3274d7ce9a5d72.txt`` eqs. (6)–(7) (the vote and its randomisation);
+    ``004_b0e838126fb19414.txt`` Lemma 16 (independent bitwise flips).
 
     Examples
     --------

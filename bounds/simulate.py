@@ -32,7 +32,7 @@ from scipy import stats
 from tqdm.auto import tqdm
 
 from . import cummings, dame, kent, mechanisms, rameshwar
-from .numerics import check_integer, check_positive, warn_assumption
+from .numerics import check_integer, check_positive
 from .sizes import SizeLaw
 
 __all__ = [
@@ -66,6 +66,16 @@ class TwoPoint:
     r"""The two-point law :math:`\mu(1) = (1+\theta)/2`, :math:`\mu(-1) = (1-\theta)/2` (mean :math:`\theta`).
 
     Sums of ``m`` samples are :math:`2\,\mathrm{Bin}(m, (1+\theta)/2) - m`, drawn exactly.
+
+    .. math:: \bar X_m = \frac{2 S_m - m}{m},\quad S_m = S_T + \mathrm{Bin}(m - T, q),\quad q = \frac{1+\theta}{2}
+
+    Source: ``001_ac3274d7ce9a5d72.txt`` §4.2, Fig. 1b (:math:`\mu(1) = \mu(-1) = 1/2`) and the lower-bound
+    construction of (S22) (two-point laws with mean :math:`\pm\delta`).
+
+    Examples
+    --------
+    >>> TwoPoint(1.0).nested_means(np.array([4]), np.array([2]), np.random.default_rng(0))
+    (array([1.]), array([1.]))
     """
 
     theta: float
@@ -93,6 +103,16 @@ class Sampler:
     r"""Any :math:`\mu` on :math:`[-1, 1]`, through a user-supplied sampler ``draw(rng, size)``.
 
     Every sample of every user is drawn (the explicit path); ``mean`` is :math:`E_\mu X`.
+
+    .. math:: \bar X_m = \frac1m\sum_{t \le m} X_t,\qquad X_t \overset{iid}{\sim} \mu \text{ on } [-1, 1]
+
+    Source: ``001_ac3274d7ce9a5d72.txt`` §2 (H2: :math:`\mu` supported on [−1, 1]).
+
+    Examples
+    --------
+    >>> s = Sampler(lambda g, k: np.zeros(k), 0.0)
+    >>> s.nested_means(np.array([3, 5]), np.array([2, 2]), np.random.default_rng(0))
+    (array([0., 0.]), array([0., 0.]))
     """
 
     draw: Callable
@@ -253,10 +273,8 @@ def _block(plan: _Plan, seed_seq, size: int) -> dict:
 def _plan(estimators, sizes, n, alpha, population, m_tilde, constants, denominator, T, K) -> _Plan:
     if not isinstance(sizes, SizeLaw):
         raise ValueError(f"sizes must be a law from bounds.sizes, got {sizes!r}")
-    n = check_integer("n", n, minimum=2)
-    alpha = check_positive("alpha", alpha)
-    if alpha > 22 / 35:
-        warn_assumption(f"alpha = {alpha:g} > 22/35: hypothesis H3 of the DAME paper fails")
+    priv = dame._privacy(n, alpha, None)  # validates n >= 2 and α > 0, warns when H3 fails
+    n, alpha = priv.n, priv.alpha
     n -= n % 2  # n even: drop one user if odd (Algorithm 1)
     for e in estimators:
         if e not in ESTIMATORS:
@@ -277,17 +295,19 @@ def _plan(estimators, sizes, n, alpha, population, m_tilde, constants, denominat
     return _Plan(sizes, n, alpha, population, tuple(estimators), mt, denominator, corr, dsm, kT, ktau)
 
 
-def _run(plan: _Plan, reps: int, seed, executor, progress: bool) -> dict:
+def _map_blocks(block, plan, reps, seed, executor, progress: bool) -> list:
+    """Run ``block(plan, seed_seq, size)`` over fixed blocks of :data:`BLOCK` replications.
+
+    Block ``b`` draws from the ``b``-th child of ``SeedSequence(seed).spawn``: the results do
+    not depend on the executor (``None``: in process) nor on how it spreads the blocks.
+    """
     reps = check_integer("reps", reps, minimum=1)
     n_blocks = -(-reps // BLOCK)
     children = np.random.SeedSequence(seed).spawn(n_blocks)
-    sizes = [min(BLOCK, reps - b * BLOCK) for b in range(n_blocks)]
-    if executor is None:
-        parts = map(_block, [plan] * n_blocks, children, sizes)
-    else:
-        parts = executor.map(_block, [plan] * n_blocks, children, sizes)
-    parts = list(tqdm(parts, total=n_blocks, disable=None if progress else True, desc="replications"))
-    return {e: np.concatenate([p[e] for p in parts]) for e in plan.estimators}
+    sizes_ = [min(BLOCK, reps - b * BLOCK) for b in range(n_blocks)]
+    mapper = map if executor is None else executor.map
+    parts = mapper(block, [plan] * n_blocks, children, sizes_)
+    return list(tqdm(parts, total=n_blocks, disable=None if progress else True, desc="replications"))
 
 
 def compare(*, theta=None, sizes, n, alpha, reps, seed, estimators: Sequence[str] = ESTIMATORS, population=None,
@@ -323,7 +343,8 @@ def compare(*, theta=None, sizes, n, alpha, reps, seed, estimators: Sequence[str
     """
     pop = _population(theta, population)
     plan = _plan(tuple(estimators), sizes, n, alpha, pop, m_tilde, constants, denominator, T, K)
-    est = _run(plan, reps, seed, executor, progress)
+    parts = _map_blocks(_block, plan, reps, seed, executor, progress)
+    est = {e: np.concatenate([p[e] for p in parts]) for e in plan.estimators}
     settings = {"n": plan.n, "alpha": plan.alpha, "sizes": repr(sizes), "m_tilde": plan.m_tilde,
                 "kent_T": plan.kent_T, "reps": reps, "seed": seed, "block": BLOCK}
     return {e: _result(e, pop.mean, est[e], settings) for e in plan.estimators}
@@ -461,14 +482,8 @@ def cummings_risk(k, *, p, sigma_p2, eps, reps, seed, estimator="ideal", beta=0.
     trunc = cummings.optimal_truncation(s2, 2 * f, eps=eps)
     scale = float(np.max(trunc.weights * 2 * f)) / eps
     plan = _CummingsPlan(kk, float(p), float(sigma_p2), eps, float(beta), estimator, trunc.weights, p - f, p + f, scale)
-    reps = check_integer("reps", reps, minimum=1)
-    n_blocks = -(-reps // BLOCK)
-    children = np.random.SeedSequence(seed).spawn(n_blocks)
-    sizes_ = [min(BLOCK, reps - b * BLOCK) for b in range(n_blocks)]
-    mapper = map if executor is None else executor.map
-    parts = list(tqdm(mapper(_cummings_block, [plan] * n_blocks, children, sizes_), total=n_blocks,
-                      disable=None if progress else True, desc="replications"))
-    settings = {"k": kk.tolist(), "eps": eps, "T_star": trunc.T, "reps": reps, "seed": seed, "block": BLOCK}
+    parts = _map_blocks(_cummings_block, plan, reps, seed, executor, progress)
+    settings = {"k": kk.tolist(), "eps": eps, "T_star": trunc.T, "reps": int(reps), "seed": seed, "block": BLOCK}
     return _result(f"cummings-{estimator}", float(p), np.concatenate(parts), settings)
 
 
@@ -539,15 +554,9 @@ def rameshwar_errors(m, *, U, eps, samples="uniform", reps, seed, rule="section-
     if samples not in ("uniform", "gaussian", "worst"):
         raise ValueError(f"samples must be 'uniform', 'gaussian' or 'worst', got {samples!r}")
     rank = rameshwar.akmv_rank(eps / 2, rule=rule)
-    reps = check_integer("reps", reps, minimum=1)
-    n_blocks = -(-reps // BLOCK)
-    children = np.random.SeedSequence(seed).spawn(n_blocks)
-    sizes_ = [min(BLOCK, reps - b * BLOCK) for b in range(n_blocks)]
-    mapper = map if executor is None else executor.map
     c = rameshwar.clipping(mm, U=U, eps=eps)
     plan = _RTPlan(mm, U, eps, samples, rank, c.a, c.b, rameshwar.sensitivities(mm, U=U, eps=eps))
-    parts = list(tqdm(mapper(_rt_block, [plan] * n_blocks, children, sizes_), total=n_blocks,
-                      disable=None if progress else True, desc="replications"))
+    parts = _map_blocks(_rt_block, plan, reps, seed, executor, progress)
     out = {}
     for key in ("laplace", "opt_wc", "akmv"):
         e = np.concatenate([p[key] for p in parts])
@@ -623,6 +632,12 @@ def check_dame(sizes, *, n, alpha, thetas=(-0.9, -0.5, 0.0, 0.4, 0.8), reps, see
                   "m_tilde": ub.m_tilde}, bool(ok))
 
 
+def _variance_with_se(e: np.ndarray) -> tuple[float, float]:
+    """Unbiased sample variance of ``e`` and its standard error (from the squared deviations)."""
+    dev = (e - e.mean()) ** 2
+    return float(dev.mean() * e.size / (e.size - 1)), float(dev.std(ddof=1) / math.sqrt(e.size))
+
+
 def check_duchi(*, theta, n, alpha, reps, seed) -> Check:
     r"""Duchi's simulated variance beside its closed form.
 
@@ -643,9 +658,7 @@ def check_duchi(*, theta, n, alpha, reps, seed) -> Check:
     n_eff = n - n % 2
     B = mechanisms.duchi_bound(alpha)
     var = (B * B - theta * theta) / n_eff
-    e = r.estimates
-    dev = (e - e.mean()) ** 2
-    sim, se = float(dev.mean() * e.size / (e.size - 1)), float(dev.std(ddof=1) / math.sqrt(e.size))
+    sim, se = _variance_with_se(r.estimates)
     return Check("duchi variance", sim, se, {"closed_form": var}, abs(sim - var) <= 4 * se)
 
 
@@ -703,9 +716,7 @@ def check_cummings(k, *, p, sigma_p2, eps, reps, seed, beta=1e-6) -> Check:
     T = r.settings["T_star"]
     printed = cummings.ideal_variance(s2, widths, eps=eps, T=T, laplace="printed")
     exact = cummings.ideal_variance(s2, widths, eps=eps, T=T, laplace="exact")
-    e = r.estimates
-    dev = (e - e.mean()) ** 2
-    sim, se = float(dev.mean() * e.size / (e.size - 1)), float(dev.std(ddof=1) / math.sqrt(e.size))
+    sim, se = _variance_with_se(r.estimates)
     return Check("cummings ideal variance", sim, se, {"eq5_printed": printed, "eq5_exact_laplace": exact},
                  abs(sim - exact) <= 4 * se)
 

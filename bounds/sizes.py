@@ -43,7 +43,7 @@ from __future__ import annotations
 import math
 import numbers
 from abc import ABC, abstractmethod
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property, reduce
 from typing import Callable, Mapping, Sequence
@@ -53,7 +53,6 @@ import numpy as np
 from scipy import special
 
 from .numerics import (
-    FLOAT,
     MPMATH,
     backend,
     check_counts,

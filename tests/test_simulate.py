@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from bounds import dame, mechanisms, rameshwar, simulate, sizes
+from bounds import dame, rameshwar, simulate, sizes
 
 SEED = 20261121
 TWO_SIZES = sizes.finite({10**3: 0.5, 10**4: 0.5})
