@@ -31,7 +31,7 @@ def test_fig1a_data(quick):
     res, _ = quick
     top, _ = res["dame-fig1a-top"]
     row = top.rows[5]
-    law = figures.fig1a_laws(row["family"], [row["parameter"]])[0]
+    law = figures.dame.fig1a_laws(row["family"], [row["parameter"]])[0]
     assert row["lower"] == pytest.approx(dame.lower_bound(law, n_alpha2=500, constants="unit").value, rel=1e-14)
     assert np.all(np.diff(top.column("lower", family="uniform")) < 0)  # decreasing in the law's size
     bottom, _ = res["dame-fig1a-bottom"]
@@ -93,7 +93,7 @@ def test_cummings_example1_data(quick):
     res, _ = quick
     d, _ = res["cummings-example1"]
     slopes = d.meta["fitted_slopes"]
-    assert set(slopes) == set(figures.EXAMPLE1_CLAIMS)
+    assert set(slopes) == set(figures.cummings.EXAMPLE1_CLAIMS)
     assert np.all(d.column("uniform_sd") > d.column("nonprivate_sd"))
     assert -0.75 < slopes["nonprivate_sd"] < -0.4 and -0.7 < slopes["uniform_sd"] < -0.4
 
