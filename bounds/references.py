@@ -31,8 +31,24 @@ __all__ = ["Paper", "DAME", "KENT", "CUMMINGS", "RAMESHWAR", "PAPERS", "LEGACY_S
 
 @dataclass(frozen=True)
 class Paper:
-    """One paper: ``key`` (BibTeX key), ``authors`` (full names, in order), ``title``,
-    ``venue``, ``year``, ``arxiv`` (identifier, or ``None`` if not verified) and ``url``.
+    """One paper, as cited by the package.
+
+    Parameters
+    ----------
+    key : str
+        BibTeX key.
+    authors : tuple of str
+        Full names, in the paper's order.
+    title : str
+        Title as printed on the paper.
+    venue : str
+        Where it appeared ("arXiv preprint" when only the preprint is known).
+    year : int
+        Year of that version.
+    arxiv : str or None
+        arXiv identifier, or ``None`` when it could not be verified.
+    url : str or None
+        A stable address of the paper.
 
     Examples
     --------
@@ -58,6 +74,11 @@ class Paper:
         """The short form used in docstrings: one surname, two joined by "and",
         three or more as "First et al.", then the year in parentheses.
 
+        Returns
+        -------
+        str
+            For instance ``"Pla et al. (2024)"``.
+
         Examples
         --------
         >>> KENT.cite(), CUMMINGS.cite()
@@ -74,6 +95,11 @@ class Paper:
 
     def bibtex(self) -> str:
         """A BibTeX entry (``@inproceedings`` for a conference paper, ``@misc`` for a preprint).
+
+        Returns
+        -------
+        str
+            The entry, with ``eprint``/``archivePrefix`` when the arXiv id is known.
 
         Examples
         --------
@@ -160,6 +186,16 @@ def cite_sources(text: str) -> str:
     "``001_….txt``, eq. (9)" both read "Pla et al. (2024), eq. (9)".  A name at
     the end of a line, before "and", a dash or a closing punctuation mark gets no
     comma.
+
+    Parameters
+    ----------
+    text : str
+        Any text: a docstring, a figure's ``source`` field, the audit report.
+
+    Returns
+    -------
+    str
+        ``text`` with every mapped name replaced; unmapped names are left alone.
 
     Examples
     --------
