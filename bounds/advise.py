@@ -663,7 +663,7 @@ def _rameshwar_task(m: np.ndarray, *, U: float, eps: float, theta: float, reps: 
     rng = np.random.default_rng(seed)
     q, total = (1 + theta) / 2, float(m.sum())
     sens = float(np.max(m * (clip.b - clip.a))) / total  # Δ_{f*} of eq. (14)
-    errs = {"opt_wc": [], "akmv": []}
+    errs, means = {"opt_wc": [], "akmv": []}, []
     for start in range(0, reps, 32):
         size = min(32, reps - start)
         sums = U * rng.binomial(m, q, size=(size, m.size)).astype(float)
@@ -674,8 +674,9 @@ def _rameshwar_task(m: np.ndarray, *, U: float, eps: float, theta: float, reps: 
         T = np.atleast_1d(mechanisms.private_quantile(sums, rank, lower=0.0, upper=U * float(m.max()), eps=eps / 2, rng=rng))
         g = np.minimum(sums, T[:, None]).sum(axis=1) / total
         errs["akmv"].append(np.abs(g + lap[1] * 2 * T / (eps * total) - f))
+        means.append(f)
     out = {k: np.concatenate(v) for k, v in errs.items()}
-    out.update(E_opt=e_opt, users_clipped=float(np.mean(clip.b - clip.a < U)))
+    out.update(E_opt=e_opt, users_clipped=float(np.mean(clip.b - clip.a < U)), data_mean=np.concatenate(means))
     return out
 
 
@@ -992,7 +993,9 @@ def _central(m, *, s2, widths, eps, U, theta, p, sigma_p2, target, reps, inverse
         f"(AKMV on the same data: {float(akmv.mean()):.4g} ± {float(akmv.std(ddof=1) / math.sqrt(akmv.size)):.2g})",
         level, users, note,
         {"T_eps": T_eps, "E_opt": rt["E_opt"], "akmv_worst_case": akmv_mean, "akmv_worst_case_se": akmv_se,
-         "akmv_simulated": float(akmv.mean()), "users_clipped": rt["users_clipped"]}))
+         "akmv_simulated": float(akmv.mean()), "users_clipped": rt["users_clipped"],
+         "data_mean": float(rt["data_mean"].mean()),
+         "data_mean_se": float(rt["data_mean"].std(ddof=1) / math.sqrt(rt["data_mean"].size))}))
     return out
 
 

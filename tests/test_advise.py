@@ -137,6 +137,7 @@ def test_local_numbers_come_from_their_calculators(report, counts):
             continue
         rates[T] = kent.rate("mean", n=nT, T=cap, alpha=ALPHA).upper
     assert best.bound == min(rates.values()) and best.details["T"] == min(rates, key=rates.get)
+    assert best.details["n_T"] == int(np.sum(counts >= best.details["T"])) // 2 * 2
     B = (math.exp(ALPHA) + 1) / (math.exp(ALPHA) - 1)  # Duchi et al.'s B, closed form
     assert report.method("Duchi").bound == pytest.approx(B * B / n, rel=1e-14)
 
@@ -166,7 +167,26 @@ def test_simulated_errors_against_bounds(report):
     assert c.simulated <= c.bound + 4 * c.simulated_se
     r = report.method("Rameshwar-Tandon")  # any dataset in [0, U]: E|bias + Z| <= worst-case bias + E|Z|
     assert r.simulated <= r.bound + 4 * r.simulated_se
+    assert abs(r.details["data_mean"] - (1 + THETA) / 2) <= 4 * r.details["data_mean_se"]  # the stated μ, U = 1
     assert report.method("DAME").details["upper_capped"]  # 4043 users at α = 0.5: the bound is the trivial cap
+
+
+def test_rameshwar_simulation_is_the_bound_without_clipping():
+    # ε >= 2: T_ε = U m* clips nobody, so the error is |Lap(U m*/(ε Σm))| and E|error| = E_OPT exactly
+    c = np.repeat([1, 2, 9], [60, 30, 10])
+    rep = advise.advise(c, eps=2.5, U=3.0, reps=4000, seed=5, progress=False, inverse=False)
+    r = rep.method("Rameshwar-Tandon")
+    assert r.bound == pytest.approx(3.0 * 9 / (2.5 * c.sum()), rel=1e-14) and r.details["users_clipped"] == 0
+    assert abs(r.simulated - r.bound) <= 4 * r.simulated_se
+
+
+def test_clipping_from_the_reduced_counts_is_theorem_iii_1():
+    rng = np.random.default_rng(4)
+    for _ in range(200):
+        m = rng.integers(1, 6, size=int(rng.integers(1, 30)))  # many ties among the largest counts
+        eps = float(Fraction(int(rng.integers(1, 30)), int(rng.integers(1, 12))))
+        ours, ref = advise._clipping(m, U=2.0, eps=eps), rameshwar.clipping(m, U=2.0, eps=eps)
+        assert np.array_equal(ours.a, ref.a) and np.array_equal(ours.b, ref.b) and ours.threshold == ref.threshold
 
 
 def test_dame_simulation_below_its_uncapped_bound(counts):
@@ -255,6 +275,9 @@ def test_report_inverses_are_tight(report, counts):
     eps_star = r.smallest_level
     assert rameshwar.optimal_error(counts, U=1.0, eps=eps_star * (1 + 1e-12)) <= TARGET
     assert rameshwar.optimal_error(counts, U=1.0, eps=eps_star * (1 - 1e-6)) > TARGET
+    users = r.smallest_users  # n users with the counts' law: E_OPT depends on nε only
+    assert advise.law_optimal_error(counts, U=1, eps=EPS, n=users) <= TARGET < advise.law_optimal_error(
+        counts, U=1, eps=EPS, n=users - 1)
     c = report.method("Cummings et al.")
     s2 = cummings.user_variance(counts, p=0.5, sigma_p2=0.01)
     widths = 2 * cummings.concentration(counts, p=0.5, sigma_p2=0.01)
@@ -264,6 +287,15 @@ def test_report_inverses_are_tight(report, counts):
     law = sizes.empirical(counts)
     assert dame.upper_bound(law, n=d.smallest_users, alpha=ALPHA).value <= t_mse
     assert dame.upper_bound(law, n=d.smallest_users - 1, alpha=ALPHA).value > t_mse
+    ub = lambda a: dame.upper_bound(law, n_alpha2=n * a * a).value  # noqa: E731
+    assert ub(d.smallest_level) <= t_mse < ub(_below(d.smallest_level))
+    k = report.method("Kent (T = min count)")
+
+    def kent_rate(nn, a):
+        return kent.rate("mean", n=nn, T=kent.estimator_cap(n=nn, T=1, alpha=a)[0], alpha=a).upper
+
+    assert kent_rate(k.smallest_users, ALPHA) <= t_mse < kent_rate(k.smallest_users - 1, ALPHA)
+    assert kent_rate(n, k.smallest_level) <= t_mse < kent_rate(n, _below(k.smallest_level))
 
 
 def test_dame_smallest_walks_past_a_rise():
