@@ -782,7 +782,7 @@ def advise(counts, *, eps: float = 1.0, alpha: float = 0.5, U: float = 1.0, targ
         raise ValueError(f"alpha = {alpha:g} is too small for {n} users: Kent et al.'s τ (eq. (25)) needs nT*α² > 1")
     seeds = [int(s) for s in np.random.SeedSequence(seed).generate_state(5)]
     notes: list[str] = []
-    bar = tqdm(total=9, desc="advise", disable=None if progress else True)
+    bar = tqdm(total=8, desc="advise", disable=None if progress else True)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         law = sizes.empirical(m)
