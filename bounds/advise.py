@@ -54,7 +54,7 @@ import numpy as np
 from tqdm.auto import tqdm
 
 from . import cummings, dame, kent, mechanisms, rameshwar, simulate, sizes
-from .numerics import check_counts, check_integer, check_positive
+from .numerics import PaperAssumptionWarning, check_counts, check_integer, check_positive
 
 __all__ = [
     "MethodAdvice",
@@ -87,7 +87,7 @@ def load_counts(source, *, column: str | None = None) -> np.ndarray:
     r"""Per-user counts from a file, an array, or a pandas ``Series``/``DataFrame`` column.
 
     ``source``: a path to a text or CSV file (one count per line, an optional header; with
-    ``column``, the CSV column of that name), a sequence or numpy array, or a pandas object
+    ``column``, the CSV column of that name; without it, the only all-numeric column), a sequence or numpy array, or a pandas object
     (pandas is never imported here: objects are recognised by ``to_numpy``).  Counts must be
     positive integers (``numerics.check_counts``).
 
@@ -150,11 +150,14 @@ def _read_file(source, column) -> np.ndarray:
         if column not in header:
             raise ValueError(f"column {column!r} not in the header {header}")
         j, body = header.index(column), rows[1:]
-    else:
-        if len(header) != 1:
+    elif len(header) == 1:
+        j, body = 0, (rows[1:] if not _is_number(header[0]) else rows)
+    else:  # several columns: the only one whose every cell is a number
+        body = rows[1:]
+        numeric = [k for k in range(len(header)) if all(k < len(r) and _is_number(r[k].strip()) for r in body)]
+        if len(numeric) != 1 or not body:
             raise ValueError(f"the file has {len(header)} columns {header}: name one with --column")
-        j = 0
-        body = rows[1:] if not _is_number(header[0]) else rows
+        j = numeric[0]
     values = []
     for i, r in enumerate(body, start=2 if body is not rows else 1):
         cell = r[j].strip() if j < len(r) else ""
@@ -784,9 +787,9 @@ def advise(counts, *, eps: float = 1.0, alpha: float = 0.5, U: float = 1.0, targ
     notes: list[str] = []
     bar = tqdm(total=8, desc="advise", disable=None if progress else True)
     with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
+        warnings.simplefilter("always", PaperAssumptionWarning)
         law = sizes.empirical(m)
-        ub = dame.upper_bound(law, n_alpha2=n * alpha * alpha, constants="paper")
+        ub = dame.upper_bound(law, n=n, alpha=alpha, constants="paper")  # warns here if H3 (α <= 22/35) fails
         kent_best = _kent_best(m, alpha)
         # the simulations and slow searches first, so that an executor runs them while the bounds are computed
         s2 = cummings.user_variance(m, p=p, sigma_p2=sigma_p2)

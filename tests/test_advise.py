@@ -89,8 +89,10 @@ def test_load_counts_file_errors(tmp_path):
         advise.load_counts(tmp_path / "missing.csv")
     two = tmp_path / "two.csv"
     two.write_text("u,n\na,1\n")
+    assert advise.load_counts(two).tolist() == [1]  # the only numeric column
+    (tmp_path / "three.csv").write_text("u,n,k\na,1,2\n")
     with pytest.raises(ValueError, match="--column"):
-        advise.load_counts(two)
+        advise.load_counts(tmp_path / "three.csv")
     with pytest.raises(ValueError, match="line 2"):
         advise.load_counts(two, column="u")
     (tmp_path / "empty.csv").write_text("\n")
@@ -197,6 +199,13 @@ def test_dame_simulation_below_its_uncapped_bound(counts):
     assert d.simulated <= d.bound + 4 * d.simulated_se
     lb = d.details["lower_bound"]
     assert lb <= d.simulated + 4 * d.simulated_se
+
+
+def test_paper_assumption_is_noted_once():
+    c = np.repeat([2, 9], [200, 100])
+    rep = advise.advise(c, alpha=0.9, reps=2, progress=False, inverse=False)
+    assert [n for n in rep.notes if "22/35" in n] == ["warning: alpha = 0.9 > 22/35: hypothesis H3 of the DAME paper fails"]
+    assert not any("22/35" in n for n in advise.advise(c, alpha=0.6, reps=2, progress=False, inverse=False).notes)
 
 
 def test_results_do_not_depend_on_the_executor():
@@ -348,7 +357,7 @@ def _parser():
 
 
 def test_cli_prints_the_report(capsys, tmp_path):
-    args = _parser().parse_args(["--counts", str(FIXTURE), "--column", "flights", "--eps", "1", "--jobs", "1",
+    args = _parser().parse_args(["--counts", str(FIXTURE), "--eps", "1", "--jobs", "1",
                                  "--json", str(tmp_path / "r.json"), "--no-inverse"])
     assert args.func(args) == 0
     out = capsys.readouterr().out
