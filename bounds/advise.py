@@ -93,8 +93,9 @@ def load_counts(source, *, column: str | None = None) -> np.ndarray:
 
     .. math:: m_1, \dots, m_N \in \mathbb N^* \quad (\text{records of user } u)
 
-    Source: the per-user sizes :math:`m_u` of Pla, Richard & Vono (2024) §2, :math:`k_i` of
-    Cummings et al. (2022) §2 and :math:`m_\ell` of Rameshwar & Tandon (2024) §II.
+    Source: the per-user sizes :math:`m_u` of Pla, Richard & Vono (``001_ac3274d7ce9a5d72.txt``) §2,
+    :math:`k_i` of Cummings et al. (``003_5683c9a67e132c7f.txt``) §2 and :math:`m_\ell` of Rameshwar & Tandon
+    (``002_b4d2a69fdbee0cc3.txt``) §II.
 
     Examples
     --------
@@ -394,7 +395,7 @@ def law_optimal_error(counts, *, U, eps, n: int | None = None, exact: bool = Fal
     for ``J`` distinct counts; at ``n = r·len(counts)`` it is ``optimal_error`` of the counts
     repeated ``r`` times.
 
-    Source: Rameshwar & Tandon (2024), Lemma III.1 and Theorem III.1.
+    Source: ``002_b4d2a69fdbee0cc3.txt`` (Rameshwar & Tandon), Lemma III.1 and Theorem III.1.
 
     Examples
     --------
@@ -431,7 +432,7 @@ def rameshwar_smallest(counts, *, U, target: float) -> Fraction:
     The smallest ε at ``n`` users is :math:`s^*/n`; the smallest number of users at ε is
     :math:`\lceil s^*/\varepsilon \rceil`.
 
-    Source: Rameshwar & Tandon (2024), Lemma III.1, Theorem III.1 and the claim after eq. (12)
+    Source: ``002_b4d2a69fdbee0cc3.txt`` (Rameshwar & Tandon), Lemma III.1, Theorem III.1, the claim after eq. (12)
     that :math:`E^{OPT}(\varepsilon)` is non-increasing.
 
     Examples
@@ -528,8 +529,8 @@ class Advice:
         return out
 
     def to_json(self) -> str:
-        """The report as JSON (every number, parameter, seed and the package version)."""
-        return json.dumps(self.to_dict(), indent=2, default=_json_default)
+        """The report as JSON (every number, parameter, seed and the package version; non-finite numbers as null)."""
+        return json.dumps(_finite(self.to_dict()), indent=2, default=_json_default, allow_nan=False)
 
     def _rows(self):
         for m in self.methods:
@@ -640,6 +641,17 @@ class Advice:
         paths[3].write_text(self.to_json())
         paths[4].write_text(self.to_markdown())
         return paths
+
+
+def _finite(o):
+    """Replace non-finite floats by None, recursively (strict JSON)."""
+    if isinstance(o, dict):
+        return {k: _finite(v) for k, v in o.items()}
+    if isinstance(o, (list, tuple)):
+        return [_finite(v) for v in o]
+    if isinstance(o, (float, np.floating)) and not math.isfinite(o):
+        return None
+    return o
 
 
 def _json_default(o):
@@ -760,9 +772,10 @@ def advise(counts, *, eps: float = 1.0, alpha: float = 0.5, U: float = 1.0, targ
     Central model: :math:`E^{OPT}(\varepsilon)` (Lemma III.1 at Theorem III.1) and eq. (5) at
     :math:`T^*` of eq. (6).
 
-    Source: Pla, Richard & Vono (2024) Theorems 1–2, eq. (4), Algorithm 1; Kent, Berrett & Yu (2024)
-    eq. (25) and the univariate rate; Duchi et al. (2018); Cummings et al. (2022) eqs. (4)–(6),
-    Corollary 5.5; Rameshwar & Tandon (2024) Lemma III.1, Theorem III.1, §IV.
+    Source: ``001_ac3274d7ce9a5d72.txt`` (Pla, Richard & Vono) Theorems 1–2, eq. (4), Algorithm 1;
+    ``004_b0e838126fb19414.txt`` (Kent, Berrett & Yu) eq. (25) and the univariate rate; Duchi et al. (2018);
+    ``003_5683c9a67e132c7f.txt`` (Cummings et al.) eqs. (4)–(6), Corollary 5.5; ``002_b4d2a69fdbee0cc3.txt``
+    (Rameshwar & Tandon) Lemma III.1, Theorem III.1, §IV.
 
     Examples
     --------
@@ -877,7 +890,7 @@ def _local(m, *, law, ub, kent_best, alpha, theta, target, reps, inverse, futs, 
     cap = (", capped at the trivial 4 (met by any estimate in [-1, 1]; the unprojected estimator simulated here "
            "may exceed it)" if ub.capped else "")
     out.append(_method(
-        "local", "DAME", "Pla, Richard & Vono (2024), Thms 1-2, eq. (4)",
+        "local", "DAME", "Pla, Richard & Vono, Theorems 1-2, eq. (4)",
         f"m̃ = {mt}: localise with the {100 * frac:.3g}% of users holding ≥ m̃ records, weight √(m∧m̃)/√m̃; "
         f"bins of half-width τ = {tau:.4g}",
         "MSE", 2.0, ub.value, True,
@@ -899,7 +912,7 @@ def _local(m, *, law, ub, kent_best, alpha, theta, target, reps, inverse, futs, 
         level = smallest_level(lambda a: kent_ok(n, a))
         users = smallest_integer(lambda nn: kent_ok(nn, alpha), 2, MAX_USERS)
     out.append(_method(
-        "local", "Kent (T = min count)", "Kent, Berrett & Yu (2024), eq. (25), univariate rate",
+        "local", "Kent (T = min count)", "Kent, Berrett & Yu, eq. (25), univariate rate",
         f"every user truncates to T* = {kT} record(s) (T = min count = {T0}); τ = {ktau:.4g}",
         "MSE", 2.0, r0, False,
         "the upper RATE with unit constants (not a numeric bound): log(nT*α²)/(nT*α²) + e^{-nα²}, capped at 1",
@@ -914,7 +927,7 @@ def _local(m, *, law, ub, kent_best, alpha, theta, target, reps, inverse, futs, 
         r, T, nT, cap_T = kent_best
         rb = futs["kent"].result()
         out.append(_method(
-            "local", "Kent (best T)", "Kent, Berrett & Yu (2024), eq. (25), univariate rate",
+            "local", "Kent (best T)", "Kent, Berrett & Yu, eq. (25), univariate rate",
             f"keep the {nT:,} users with ≥ {T} records, each truncated to T* = {cap_T}",
             "MSE", 2.0, r, False,
             "the upper RATE with unit constants at (n_T, T*), minimised over T among the distinct counts (not a bound)",
@@ -956,7 +969,7 @@ def _central(m, *, s2, widths, eps, U, theta, p, sigma_p2, target, reps, inverse
     rec = (f"T* = {tr.T:.4g} (eq. (6)): weights stop growing for users with ≥ {k_cap} records" if k_cap is not None
            else f"T* = {tr.T:.4g} (eq. (6)): no user's weight is truncated")
     out.append(_method(
-        "central", "Cummings et al.", "Cummings, Feldman, McMillan & Talwar (2022), eqs. (5)-(6), Cor. 5.5",
+        "central", "Cummings et al.", "Cummings, Feldman, McMillan & Talwar, eqs. (5)-(6), Corollary 5.5",
         rec + f"; k* = {ks}", "variance", 1.0, v_exact, True,
         (f"variance of the ideal estimator at T* (eq. (5) with Var(Lap(b)) = 2b²; as printed: {tr.variance:.4g}); "
          f"noise and sampling error, intervals p ∓ f_i at the true p (an oracle), clipping bias ignored; "
@@ -985,7 +998,7 @@ def _central(m, *, s2, widths, eps, U, theta, p, sigma_p2, target, reps, inverse
     bar.update(2)
     akmv = rt["akmv"]
     out.append(_method(
-        "central", "Rameshwar-Tandon", "Rameshwar & Tandon (2024), Lemma III.1, Theorem III.1",
+        "central", "Rameshwar-Tandon", "Rameshwar & Tandon, Lemma III.1, Theorem III.1",
         f"cap each user's sum at T_ε = {T_eps:.6g} (= U × {T_eps / U:g} records; clips "
         f"{100 * rt['users_clipped']:.3g}% of users), symmetric per-record clipping",
         "E|error|", U, rt["E_opt"], True,

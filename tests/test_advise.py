@@ -339,6 +339,8 @@ def test_kent_rate_is_monotone_where_searched():
 def test_exports(report, tmp_path):
     data = json.loads(report.to_json())
     assert data["n_users"] == 4043 and len(data["methods"]) == 6 and data["seed"] == 3
+    assert data["methods"][0]["bound"] == report.methods[0].bound
+    assert advise._finite({"a": [math.inf, 1.0, np.float64(math.nan)]}) == {"a": [None, 1.0, None]}
     md = report.to_markdown()
     assert "| method | recommendation |" in md and "## Central model" in md
     text = str(report)
