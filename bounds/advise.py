@@ -54,7 +54,12 @@ import numpy as np
 from tqdm.auto import tqdm
 
 from . import cummings, dame, kent, mechanisms, rameshwar, simulate, sizes
-from .numerics import PaperAssumptionWarning, check_counts, check_integer, check_positive
+from .numerics import (
+    PaperAssumptionWarning,
+    check_counts,
+    check_integer,
+    check_positive,
+)
 
 __all__ = [
     "MethodAdvice",
@@ -311,7 +316,7 @@ def _piecewise_smallest(value: Callable[[int], tuple[int, bool]], lo: int, hi: i
     j = lo
     while j <= hi:
         key = val(j)[0]
-        nxt = smallest_integer(lambda i: val(i)[0] > key, j, hi)
+        nxt = smallest_integer(lambda i, k=key: val(i)[0] > k, j, hi)
         end = hi if nxt is None else nxt - 1
         if val(end)[1]:
             return smallest_integer(lambda i: val(i)[1], j, end)
