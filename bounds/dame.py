@@ -64,7 +64,6 @@ __all__ = [
 H3_ALPHA_MAX = sp.Rational(22, 35)
 _TIE = 1e-9  # float comparisons closer than this are re-decided in mpmath
 _TIE_DPS = 60
-_SCAN = 200_000  # m̃ brackets narrower than this are scanned in one vectorised pass
 
 
 # =========================================================================== constants
@@ -523,32 +522,12 @@ def _m_tilde_many(law: SizeLaw, x: np.ndarray, x_exact: list, c: Constants) -> n
     mean = float(law.mean())
     hi = np.floor(mean * np.sqrt(np.maximum(x / c5, 1.0))) + 1
     hi = np.minimum(hi, law.support_max if law.is_finite else 2**62).astype(np.int64)
-    if law.tabulated:
-        # exact bracket: in B the condition needs P(m >= a)^2 >= min(c5/x, 1), and P(m >= a)
-        # = P(m > p_i) for a in (p_i, p_{i+1}]: the condition fails beyond the point after
-        # the last p_i with 2 log P(m > p_i) >= log min(c5/x, 1)
-        tab = law._float_table
-        ok = 2 * tab.log_sf[None, :] >= np.log(np.minimum(c5 / x, 1.0))[:, None]
-        n_ok = ok.sum(axis=1)  # a prefix, as P is non-increasing
-        capped = n_ok < len(tab.points)
-        a_c = np.where(n_ok > 0, tab.points[np.minimum(n_ok, len(tab.points) - 1)], tab.points[0])
-        hi = np.where(capped, np.minimum(hi, a_c), hi)
     hi = np.maximum(hi, a_b)
     in_b = cond(a_b)
     out = np.empty(len(x), dtype=np.int64)
-    narrow = in_b & (hi - a_b < _SCAN)
-    for i in np.flatnonzero(narrow):  # one vectorised pass, checking the monotonicity
-        a = np.arange(a_b[i], hi[i] + 1)
-        ok = cond(a, np.full(len(a), i))
-        k = int(np.argmin(ok)) if not ok.all() else len(ok)
-        if ok[k:].any():
-            raise AssertionError(f"psi is not monotone on region B for {law!r}, n_alpha2 = {x[i]!r}")
-        out[i] = a_b[i] + k - 1
-    wide = np.flatnonzero(in_b & ~narrow)
-    if wide.size:
-        found = last_true(lambda a: cond(a, wide), a_b[wide], hi[wide])
-        assert np.all(found >= a_b[wide]), "the condition must hold at the bracket's start"
-        out[wide] = found
+    inside = np.flatnonzero(in_b)
+    if inside.size:  # bisection over the integers: about log2(hi) evaluations, no table
+        out[inside] = last_true(lambda a: cond(a, inside), a_b[inside], hi[inside])
     # region A = [1, a_b - 1] (only when c4 < e): φ >= c5/x there
     for i in np.flatnonzero(~in_b):
         top = int(a_b[i]) - 1
