@@ -1168,6 +1168,14 @@ class FamilyLaw(SizeLaw):
         return [+v for v in out]
 
     def _left_log_sums(self, a, precision):
+        a = np.asarray(a, dtype=np.int64)
+        lo = self.support_min
+        if precision is None and a.size > 1 and int(a.max()) - lo <= WIDE:  # one cumulative pass
+            k = np.arange(lo, int(a.max()) + 1)
+            lp = np.asarray(self._logpmf(k), dtype=float)
+            idx = a - lo
+            return (np.logaddexp.accumulate(lp)[idx],
+                    np.logaddexp.accumulate(0.5 * np.log(k) + lp)[idx])
         out_c, out_s = [], []
         for ai in np.ravel(a).tolist():
             if precision is None:
