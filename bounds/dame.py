@@ -50,12 +50,15 @@ __all__ = [
     "LowerBound",
     "UpperBound",
     "Curve",
+    "Grid",
+    "REGIMES",
     "Corollary3",
     "lower_bound",
     "upper_bound",
     "m_tilde",
     "tau",
     "curve",
+    "grid",
     "corollary3",
     "asymptotic_rates",
     "symbolic",
@@ -522,6 +525,11 @@ def _m_tilde_many(law: SizeLaw, x: np.ndarray, x_exact: list, c: Constants) -> n
     mean = float(law.mean())
     hi = np.floor(mean * np.sqrt(np.maximum(x / c5, 1.0))) + 1
     hi = np.minimum(hi, law.support_max if law.is_finite else 2**62).astype(np.int64)
+    if law.tabulated and not law.is_finite:
+        # past the table, P(m >= a) <= P(m > end); in B the condition needs P(m >= a)^2 >= c5/x ∧ 1
+        tab = law._float_table
+        beyond_fails = 2 * tab.log_sf[-1] < np.log(np.minimum(c5 / x, 1.0))
+        hi = np.where(beyond_fails, np.minimum(hi, tab.end + 1), hi)
     hi = np.maximum(hi, a_b)
     in_b = cond(a_b)
     out = np.empty(len(x), dtype=np.int64)
@@ -751,6 +759,110 @@ def curve(sizes, *, n_alpha2, constants="paper") -> Curve:
             np.concatenate(cols["x"]), np.exp(ll), ll, np.concatenate(cols["arg"]),
             np.exp(lu), lu, np.concatenate(cols["mt"]), tuple(cols["law"]), c,
         )
+
+
+# =========================================================================== regime maps
+
+REGIMES = ("capped", "m_tilde=1", "m_tilde>1")
+
+
+@dataclass(frozen=True)
+class Grid:
+    r"""Theorems 1 and 2 over a 2-D grid: a family's parameter (rows) × :math:`n\alpha^2` (columns).
+
+    ``regime`` indexes :data:`REGIMES`: ``"capped"`` — the upper bound is the trivial 4 (the ``∧ 4``
+    of eq. (11) is active); ``"m_tilde=1"`` — not capped and :math:`\tilde m = 1` (DAME clips every
+    user at one sample, Corollary 3's first regime); ``"m_tilde>1"`` — not capped, :math:`\tilde m > 1`.
+    ``argmax`` holds the lower bound's maximisers (``inf``: the supremum :math:`a \to \infty`).
+    """
+
+    family: str
+    params: np.ndarray
+    n_alpha2: np.ndarray
+    lower: np.ndarray
+    log_lower: np.ndarray
+    argmax: np.ndarray
+    upper: np.ndarray
+    log_upper: np.ndarray
+    m_tilde: np.ndarray
+    regime: np.ndarray
+    constants: Constants
+
+    @property
+    def log_gap(self) -> np.ndarray:
+        """:math:`\log(UB/LB)`, the width of the minimax gap in nats."""
+        return self.log_upper - self.log_lower
+
+
+def _family(family):
+    from . import sizes as _sizes  # the constructors by name ("poisson", "zipf", …)
+
+    if callable(family):
+        return family, getattr(family, "__name__", "custom")
+    if isinstance(family, str) and family in _sizes.__all__ and family not in ("SizeLaw", "parse", "finite",
+                                                                               "empirical", "from_scipy"):
+        return getattr(_sizes, family), family
+    raise ValueError(f"family must be a one-parameter size-law constructor or its name "
+                     f"(poisson, geometric, zipf, point, …), got {family!r}")
+
+
+def _upper_many(law, m: np.ndarray, x: np.ndarray, c: Constants):
+    """Float64 eq. (11) for arrays of ``m̃`` and ``x``: (log values, capped)."""
+    cv = c.floats
+    with np.errstate(over="ignore", under="ignore"):
+        core, lfac, ld = _log_upper(law, m, x, cv, None)
+    core, lfac = np.asarray(core, dtype=float), np.asarray(lfac, dtype=float)
+    if np.any(lfac <= 0):
+        warn_assumption("ln(c4·(√(m̃nα²) ∨ 1)) <= 0: the upper bound (11) is not positive for these constants")
+    capped = (core >= math.log(4)) & (lfac > 0)
+    return np.where(lfac > 0, np.where(capped, math.log(4), core), -np.inf), capped
+
+
+def grid(family, params, n_alpha2, *, constants="paper") -> Grid:
+    r"""Regime map: both bounds, :math:`\tilde m`, the maximiser and the regime over params × :math:`n\alpha^2`.
+
+    .. math:: \big(LB(M_{\theta_i}, x_j),\ UB(M_{\theta_i}, x_j),\ \tilde m(M_{\theta_i}, x_j)\big)_{i,j},
+              \quad \text{eqs. (10)–(12)}
+
+    ``family`` is a one-parameter constructor of :mod:`bounds.sizes` (or its name): ``params``
+    are its first argument (e.g. Poisson :math:`\lambda`, Zipf :math:`s`).  For each law the
+    searches of :func:`lower_bound` and :func:`m_tilde` run vectorised over the whole
+    :math:`n\alpha^2` axis (branch and bound and bisection over the integers: exact, no
+    enumeration), so a 100 × 100 map takes well under a second for the closed-form families.
+
+    Source: ``001_ac3274d7ce9a5d72.txt`` Theorems 1 and 2, Corollary 3 (the regimes).
+
+    Examples
+    --------
+    >>> g = grid("poisson", [1.0, 10.0], [1e2, 1e6], constants="unit")
+    >>> g.m_tilde.tolist()
+    [[2, 5], [12, 19]]
+    >>> [REGIMES[r] for r in g.regime[0]]
+    ['m_tilde>1', 'm_tilde>1']
+    """
+    make, name = _family(family)
+    c = _constants(constants)
+    ps = np.atleast_1d(np.asarray(params, dtype=float))
+    xs = np.atleast_1d(np.asarray(n_alpha2, dtype=float))
+    if ps.ndim != 1 or ps.size == 0:
+        raise ValueError(f"params must be a non-empty 1-D array, got {params!r}")
+    if xs.ndim != 1 or xs.size == 0:
+        raise ValueError(f"n_alpha2 must be a non-empty 1-D array, got {n_alpha2!r}")
+    for v in xs:
+        check_positive("n_alpha2", v)
+    shape = (ps.size, xs.size)
+    ll, lu, arg, mt, cap = (np.empty(shape) for _ in range(5))
+    with mpmath.workdps(_TIE_DPS):
+        exact = [mpmath.mpf(v) for v in xs]
+    for i, p in enumerate(ps):
+        law = make(int(p) if name in ("point", "uniform") else float(p))
+        ll[i], arg_i = _lower_many(law, xs, c)
+        arg[i] = np.asarray(arg_i, dtype=float)
+        mt[i] = _m_tilde_many(law, xs, exact, c)
+        lu[i], cap[i] = _upper_many(law, mt[i].astype(np.int64), xs, c)
+    regime = np.where(cap.astype(bool), 0, np.where(mt == 1, 1, 2))
+    with np.errstate(under="ignore"):
+        return Grid(name, ps, xs, np.exp(ll), ll, arg, np.exp(lu), lu, mt.astype(np.int64), regime, c)
 
 
 # =========================================================================== Corollary 3

@@ -1442,6 +1442,22 @@ class GeometricLaw(SizeLaw):
                    for i in range(n + 1))
 
     @cached_property
+    def _em_weights(self) -> np.ndarray:
+        """``w_i`` with ``sum_j B_2j/(2j)! h_{2j-1}(x) = sum_i w_i x^(1/2 - i)`` (10 Bernoulli terms)."""
+        w = np.zeros(20)
+        for j in range(1, 11):
+            n = 2 * j - 1
+            for i in range(n + 1):
+                w[i] += _BERN[j] * math.comb(n, i) * (-self.beta) ** (n - i) * _sqrt_power_derivative(i)
+        return w
+
+    def _em_correction(self, x):
+        """``e^{beta x} sum_j B_2j/(2j)! g^(2j-1)(x)`` in float64, vectorised."""
+        x = np.asarray(x, dtype=float)
+        powers = x[..., None] ** (0.5 - np.arange(20))
+        return powers @ self._em_weights
+
+    @cached_property
     def _small_log_w(self) -> np.ndarray:
         k = np.arange(1, EM_START, dtype=float)
         return np.logaddexp.accumulate(0.5 * np.log(k) - self.beta * k)  # log W(1..63)
@@ -1451,9 +1467,7 @@ class GeometricLaw(SizeLaw):
         beta = self.beta
         z = beta * x
         body = beta**-1.5 * (np.sqrt(z) + 0.5 * math.sqrt(math.pi) * special.erfcx(np.sqrt(z))) + 0.5 * np.sqrt(x)
-        for j in range(1, 11):
-            body = body - _BERN[j] * self._h(2 * j - 1, x, FLOAT)
-        return -z + np.log(body)
+        return -z + np.log(body - self._em_correction(x))
 
     def _float_log_w(self, a: np.ndarray) -> np.ndarray:
         a = np.asarray(a, dtype=np.int64)
@@ -1478,9 +1492,7 @@ class GeometricLaw(SizeLaw):
             B, A = ab[lower], float(EM_START)
             integral = beta**-1.5 * math.gamma(1.5) * (special.gammainc(1.5, beta * B) - special.gammainc(1.5, beta * A))
             part = integral + 0.5 * (np.sqrt(A) * math.exp(-beta * A) + np.sqrt(B) * np.exp(-beta * B))
-            for j in range(1, 11):
-                part = part + _BERN[j] * (np.exp(-beta * B) * self._h(2 * j - 1, B, FLOAT)
-                                          - math.exp(-beta * A) * self._h(2 * j - 1, A, FLOAT))
+            part = part + np.exp(-beta * B) * self._em_correction(B) - math.exp(-beta * A) * self._em_correction(A)
             res[lower] = np.logaddexp(w63, np.log(part))
         if np.any(~lower):  # W(inf) - U(a+1)
             lu = self._float_log_u(ab[~lower] + 1)
