@@ -27,7 +27,12 @@ True
 from __future__ import annotations
 
 import math
+import numbers
+import os
+import sys
+import warnings
 from dataclasses import dataclass
+from fractions import Fraction
 from functools import cached_property, lru_cache
 
 import mpmath
@@ -35,12 +40,12 @@ import numpy as np
 import sympy as sp
 
 from .numerics import (
+    PaperAssumptionWarning,
     backend,
     last_true,
     check_integer,
     check_positive,
     check_precision,
-    warn_assumption,
 )
 from .sizes import SizeLaw, finite, point
 
@@ -62,6 +67,7 @@ __all__ = [
     "corollary3",
     "asymptotic_rates",
     "symbolic",
+    "check_h3",
 ]
 
 H3_ALPHA_MAX = sp.Rational(22, 35)
@@ -103,16 +109,22 @@ class Constants:
     def __post_init__(self):
         for key in ("c1", "c2", "c3", "c4", "c5"):
             raw = getattr(self, key)
+            # numbers only (int, float, Fraction, numpy or sympy numbers): a string would be
+            # evaluated as code by sympy, so it is refused like any other non-number
+            numeric = isinstance(raw, (numbers.Real, np.integer, np.floating)) or (
+                isinstance(raw, sp.Expr) and raw.is_number and not raw.free_symbols)
+            if isinstance(raw, (bool, np.bool_)) or not numeric:
+                raise ValueError(f"{key} must be a positive finite number, got {raw!r}")
             try:
-                val = sp.nsimplify(raw) if isinstance(raw, str) else sp.sympify(raw)
+                val = sp.Rational(raw.numerator, raw.denominator) if isinstance(raw, Fraction) else sp.sympify(raw)
                 num = float(val)
-            except (TypeError, ValueError, sp.SympifyError):
+            except (TypeError, ValueError, OverflowError):
                 raise ValueError(f"{key} must be a positive finite number, got {raw!r}") from None
             if not (math.isfinite(num) and num > 0):
                 raise ValueError(f"{key} must be a positive finite number, got {raw!r}")
             object.__setattr__(self, key, val)
         if float(self.c4) < 1:
-            warn_assumption(f"c4 = {float(self.c4):g} < 1: ln(c4·(√(m̃nα²) ∨ 1)) may be negative")
+            _warn_at_caller(f"c4 = {float(self.c4):g} < 1: ln(c4·(√(m̃nα²) ∨ 1)) may be negative")
 
     @classmethod
     def paper(cls) -> "Constants":
@@ -168,7 +180,37 @@ class _Privacy:
         return self.n * mpmath.mpf(self.alpha) ** 2
 
 
-def _privacy(n, alpha, n_alpha2) -> _Privacy:
+def _warn_at_caller(message: str) -> None:
+    """A :class:`~bounds.numerics.PaperAssumptionWarning` attributed to the first frame outside the package."""
+    package = os.path.dirname(os.path.abspath(__file__)) + os.sep
+    level, frame = 2, sys._getframe(1)  # stacklevel 2 is the frame calling this function
+    while frame is not None and frame.f_code.co_filename.startswith(package):
+        level, frame = level + 1, frame.f_back
+    warnings.warn(message, PaperAssumptionWarning, stacklevel=level)
+
+
+def check_h3(alpha) -> float:
+    r"""Warn (once, at the caller) when hypothesis H3, :math:`\alpha \le 22/35`, fails; return ``alpha``.
+
+    H3 is the assumption of DAME's Theorem 2 and Algorithm 1 (the localisation step); the
+    other estimators do not use it.
+
+    .. math:: \alpha \le \frac{22}{35}
+
+    Source: ``001_ac3274d7ce9a5d72.txt`` §4.1, hypothesis H3.
+
+    Examples
+    --------
+    >>> check_h3(0.5)
+    0.5
+    """
+    alpha = check_positive("alpha", alpha)
+    if alpha > float(H3_ALPHA_MAX):
+        _warn_at_caller(f"alpha = {alpha:g} > 22/35: hypothesis H3 of the DAME paper fails")
+    return alpha
+
+
+def _privacy(n, alpha, n_alpha2, *, h3: bool = True) -> _Privacy:
     if n_alpha2 is not None:
         if n is not None or alpha is not None:
             raise ValueError("give either (n, alpha) or n_alpha2, not both")
@@ -177,9 +219,20 @@ def _privacy(n, alpha, n_alpha2) -> _Privacy:
         raise ValueError("give both n and alpha, or n_alpha2")
     n = check_integer("n", n, minimum=2)
     alpha = check_positive("alpha", alpha)
-    if alpha > float(H3_ALPHA_MAX):
-        warn_assumption(f"alpha = {alpha:g} > 22/35: hypothesis H3 of the DAME paper fails")
-    return _Privacy(n, alpha, n * alpha * alpha)
+    x = n * alpha * alpha
+    if not (math.isfinite(x) and x > 0):
+        raise ValueError(f"n * alpha**2 must be a positive finite number; n = {n!r}, alpha = {alpha!r} give {x!r}")
+    if h3:
+        check_h3(alpha)
+    return _Privacy(n, alpha, x)
+
+
+def _n_alpha2_array(n_alpha2) -> np.ndarray:
+    """``n_alpha2`` as a non-empty 1-D float array of positive finite numbers (ValueError otherwise)."""
+    raw = np.asarray(n_alpha2, dtype=object).ravel()
+    if np.ndim(n_alpha2) > 1 or raw.size == 0:
+        raise ValueError(f"n_alpha2 must be a positive number or a non-empty 1-D array of them, got {n_alpha2!r}")
+    return np.array([check_positive("n_alpha2", v) for v in raw], dtype=float)
 
 
 def _law(sizes) -> SizeLaw:
@@ -528,7 +581,7 @@ def _m_tilde_many(law: SizeLaw, x: np.ndarray, x_exact: list, c: Constants) -> n
     if law.tabulated and not law.is_finite:
         # past the table, P(m >= a) <= P(m > end); in B the condition needs P(m >= a)^2 >= c5/x ∧ 1
         tab = law._float_table
-        beyond_fails = 2 * tab.log_sf[-1] < np.log(np.minimum(c5 / x, 1.0))
+        beyond_fails = 2 * tab.log_sf[-1] < np.minimum(math.log(c5) - np.log(x), 0.0)
         hi = np.where(beyond_fails, np.minimum(hi, tab.end + 1), hi)
     hi = np.maximum(hi, a_b)
     in_b = cond(a_b)
@@ -539,7 +592,7 @@ def _m_tilde_many(law: SizeLaw, x: np.ndarray, x_exact: list, c: Constants) -> n
     # region A = [1, a_b - 1] (only when c4 < e): φ >= c5/x there
     for i in np.flatnonzero(~in_b):
         top = int(a_b[i]) - 1
-        if c5 / x[i] >= 1:  # φ >= 1 on A: the condition is P(m >= a) = 1
+        if math.log(c5) >= math.log(x[i]):  # φ >= 1 on A: the condition is P(m >= a) = 1
             out[i] = min(law.support_min, top)
             continue
         if top > 10**7:
@@ -580,9 +633,10 @@ def m_tilde(sizes, *, n=None, alpha=None, n_alpha2=None, constants="paper") -> i
     >>> m_tilde(sizes.poisson(5), n_alpha2=500)  # paper constants: φ(a) > 1
     1
     """
-    law = _law(sizes)
-    priv = _privacy(n, alpha, n_alpha2)
-    c = _constants(constants)
+    return _m_tilde_point(_law(sizes), _privacy(n, alpha, n_alpha2), _constants(constants))
+
+
+def _m_tilde_point(law, priv: _Privacy, c: Constants) -> int:
     with mpmath.workdps(_TIE_DPS):
         exact = [priv.exact()]
     return int(_m_tilde_many(law, np.array([priv.n_alpha2]), exact, c)[0])
@@ -609,7 +663,7 @@ def _upper_value(core, lfac, ld, x, c_vals, precision):
         logv = log4 if capped else core
         value = be.exp(logv)
         return (float(value) if precision is None else _scalar(value)), (float(logv) if precision is None else _scalar(logv)), capped
-    warn_assumption("ln(c4·(√(m̃nα²) ∨ 1)) <= 0: the upper bound (11) is not positive for these constants")
+    _warn_at_caller("ln(c4·(√(m̃nα²) ∨ 1)) <= 0: the upper bound (11) is not positive for these constants")
     value = c_vals[2] * lfac / (x * be.exp(2 * ld))
     value = np.minimum(value, 4)
     return (float(value) if precision is None else _scalar(value)), -math.inf if precision is None else mpmath.ninf, False
@@ -649,9 +703,7 @@ def upper_bound(sizes, *, n=None, alpha=None, n_alpha2=None, constants="paper", 
     priv = _privacy(n, alpha, n_alpha2)
     c = _constants(constants)
     precision = check_precision(precision)
-    m = m_tilde(law, n_alpha2=priv.n_alpha2, constants=c) if priv.n is None else m_tilde(
-        law, n=priv.n, alpha=priv.alpha, constants=c
-    )
+    m = _m_tilde_point(law, priv, c)
     if precision is None:
         x, cv = priv.n_alpha2, c.floats
         core, lfac, ld = _log_upper(law, m, x, cv, None)
@@ -724,9 +776,7 @@ def curve(sizes, *, n_alpha2, constants="paper") -> Curve:
     laws = (sizes,) if isinstance(sizes, SizeLaw) else tuple(sizes)
     for law in laws:
         _law(law)
-    xs = np.atleast_1d(np.asarray(n_alpha2, dtype=float))
-    for v in xs:
-        check_positive("n_alpha2", v)
+    xs = _n_alpha2_array(n_alpha2)
     if len(laws) == 1:
         pairs = [(laws[0], xs)]
     elif xs.size == 1:
@@ -790,7 +840,7 @@ class Grid:
 
     @property
     def log_gap(self) -> np.ndarray:
-        """:math:`\log(UB/LB)`, the width of the minimax gap in nats."""
+        r""":math:`\log(UB/LB)`, the width of the minimax gap in nats."""
         return self.log_upper - self.log_lower
 
 
@@ -813,7 +863,7 @@ def _upper_many(law, m: np.ndarray, x: np.ndarray, c: Constants):
         core, lfac, ld = _log_upper(law, m, x, cv, None)
     core, lfac = np.asarray(core, dtype=float), np.asarray(lfac, dtype=float)
     if np.any(lfac <= 0):
-        warn_assumption("ln(c4·(√(m̃nα²) ∨ 1)) <= 0: the upper bound (11) is not positive for these constants")
+        _warn_at_caller("ln(c4·(√(m̃nα²) ∨ 1)) <= 0: the upper bound (11) is not positive for these constants")
     capped = (core >= math.log(4)) & (lfac > 0)
     return np.where(lfac > 0, np.where(capped, math.log(4), core), -np.inf), capped
 
@@ -842,14 +892,13 @@ def grid(family, params, n_alpha2, *, constants="paper") -> Grid:
     """
     make, name = _family(family)
     c = _constants(constants)
-    ps = np.atleast_1d(np.asarray(params, dtype=float))
-    xs = np.atleast_1d(np.asarray(n_alpha2, dtype=float))
+    try:
+        ps = np.atleast_1d(np.asarray(params, dtype=float))
+    except (TypeError, ValueError):
+        raise ValueError(f"params must be a non-empty 1-D array of numbers, got {params!r}") from None
     if ps.ndim != 1 or ps.size == 0:
-        raise ValueError(f"params must be a non-empty 1-D array, got {params!r}")
-    if xs.ndim != 1 or xs.size == 0:
-        raise ValueError(f"n_alpha2 must be a non-empty 1-D array, got {n_alpha2!r}")
-    for v in xs:
-        check_positive("n_alpha2", v)
+        raise ValueError(f"params must be a non-empty 1-D array of numbers, got {params!r}")
+    xs = _n_alpha2_array(n_alpha2)
     shape = (ps.size, xs.size)
     ll, lu, arg, mt, cap = (np.empty(shape) for _ in range(5))
     with mpmath.workdps(_TIE_DPS):
@@ -913,7 +962,7 @@ def corollary3(m: int, rho: float, *, n=None, alpha=None, n_alpha2=None, constan
     priv = _privacy(n, alpha, n_alpha2)
     x = priv.n_alpha2
     if x < 1:
-        warn_assumption(f"n_alpha2 = {x:g} < 1: Corollary 3 assumes nα² >= 1")
+        _warn_at_caller(f"n_alpha2 = {x:g} < 1: Corollary 3 assumes nα² >= 1")
     c = _constants(constants)
     law = point(1) if rho == 0 else point(m) if rho == 1 else finite({1: 1 - rho, m: rho})
     mt = m_tilde(law, n_alpha2=x, constants=c)
@@ -991,8 +1040,6 @@ def asymptotic_rates(sizes, *, n_alpha2) -> tuple[np.ndarray, np.ndarray]:
     [0.25, 0.0025]
     """
     law = _law(sizes)
-    xs = np.atleast_1d(np.asarray(n_alpha2, dtype=float))
-    for v in xs:
-        check_positive("n_alpha2", v)
+    xs = _n_alpha2_array(n_alpha2)
     r13, r14 = _rates_numeric()(xs, float(law.sqrt_mean()))
     return np.asarray(r13, dtype=float), np.asarray(r14, dtype=float)

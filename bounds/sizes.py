@@ -777,7 +777,20 @@ class UniformLaw(SizeLaw):
         return np.where(np.asarray(a) >= self.lo, np.minimum(a, self.hi), 0)
 
 
+MAX_SIZE = 2**62  # dataset sizes and support points: exact int64 arithmetic up to here
+
+
+def _check_size(name: str, value, minimum: int = 1) -> int:
+    """An integer dataset size (or law parameter) in ``[minimum, MAX_SIZE]``, else ValueError naming it."""
+    v = check_integer(name, value, minimum=minimum)
+    if v > MAX_SIZE:
+        raise ValueError(f"{name} must be an integer <= 2**62 (exact int64 arithmetic), got {value!r}")
+    return v
+
+
 def _validated_weights(masses: Mapping) -> tuple[list[int], list]:
+    if not isinstance(masses, Mapping):
+        raise ValueError(f"masses must be a mapping {{size: mass}}, got {masses!r}")
     if len(masses) == 0:
         raise ValueError("a size law needs at least one support point; got no masses")
     points, weights = [], []
@@ -792,6 +805,8 @@ def _validated_weights(masses: Mapping) -> tuple[list[int], list]:
             raise ValueError(f"mass at {m!r} must be a real number, got {w!r}")
         if math.isnan(float(w)) or w < 0 or math.isinf(float(w)):
             raise ValueError(f"mass at {m!r} is {w!r}: masses must be finite and non-negative")
+        if m > MAX_SIZE:
+            raise ValueError(f"support point {m!r} exceeds 2**62 (exact int64 arithmetic)")
         if w > 0:
             points.append(int(m))
             weights.append(w)
@@ -852,7 +867,7 @@ def point(m: int) -> SizeLaw:
     >>> float(point(25).sqrt_mean())
     5.0
     """
-    m = check_integer("m", m, minimum=1)
+    m = _check_size("m", m)
     return FiniteLaw("point", (("m", m),), [m], [1])
 
 
@@ -868,8 +883,8 @@ def uniform(lo: int, hi: int) -> SizeLaw:
     >>> float(uniform(1, 9).mean())
     5.0
     """
-    lo = check_integer("lo", lo, minimum=1)
-    hi = check_integer("hi", hi, minimum=lo)
+    lo = _check_size("lo", lo)
+    hi = _check_size("hi", hi, minimum=lo)
     n = hi - lo + 1
     if n > WIDE:
         return UniformLaw(lo, hi)
@@ -892,6 +907,8 @@ def empirical(sizes: Sequence[int]) -> SizeLaw:
     [0.5, 0.25, 0.25]
     """
     arr = np.asarray(sizes)
+    if arr.dtype == object and arr.ndim == 1 and any(isinstance(v, int) and v > MAX_SIZE for v in arr.tolist()):
+        raise ValueError(f"dataset sizes must be integers <= 2**62 (exact int64 arithmetic), got {sizes!r}")
     if arr.ndim == 1 and arr.size and np.issubdtype(arr.dtype, np.number) and np.any(arr <= 0):
         raise ValueError(
             f"support contains {arr[arr <= 0][0].item()!r}: dataset sizes live on N* = {{1, 2, ...}} (no 0 or negatives)"
@@ -1020,12 +1037,32 @@ class FamilyLaw(SizeLaw):
         draw = self.family.sampler
         if self.zero == "shift":
             return draw(size, rng) + 1
+        if self._truncated and self._log_p_ge1 < LOG_HALF:  # rejection would be slow: inversion
+            return self._sample_by_inversion(size, rng)
         out = draw(size, rng)
-        if self._truncated:  # condition on X >= 1 by rejection: exact
+        if self._truncated:  # condition on X >= 1 by rejection: exact, acceptance >= 1/2
             bad = out < 1
             while np.any(bad):
                 out[bad] = draw(int(bad.sum()), rng)
                 bad = out < 1
+        return out
+
+    def _sample_by_inversion(self, size, rng):
+        """Inverse-CDF draws of the truncated law: the table's cdf, then (probability below the
+        table's tolerance) a walk up the tail, mass by mass, so every draw is exact and terminates."""
+        table = self._float_table
+        cdf = np.exp(table.log_cum_pmf)
+        u = rng.random(size)
+        idx = np.searchsorted(cdf, u, side="right")
+        out = table.points[np.minimum(idx, len(cdf) - 1)].copy()
+        for i in np.flatnonzero(idx >= len(cdf)):  # u beyond the table: P(m > end) < 1e-20
+            k, acc = int(table.end), float(cdf[-1])
+            while acc <= u[i] and k < self.support_max:
+                k += 1
+                acc += math.exp(float(self._logpmf(np.array(k))))
+                if not math.isfinite(acc) or k - table.end > 10**6:
+                    break
+            out[i] = k
         return out
 
     def _logpmf(self, k):
@@ -1319,7 +1356,7 @@ def binomial(N: int, p: float, *, zero: str = "truncate") -> SizeLaw:
     >>> round(float(law.mean()), 9)  # 5 / (1 - 2^-10)
     5.004887586
     """
-    N = check_integer("N", N, minimum=1)
+    N = _check_size("N", N)
     p = check_positive("p", p)
     if p > 1:
         raise ValueError(f"p must be in (0, 1], got {p!r}")

@@ -454,3 +454,74 @@ def test_wide_two_point_law_against_closed_form_candidates(rho):
         assert lb.value == pytest.approx(max(cands), rel=1e-12)
         assert lb.argmax == [0, 10**5, 10**8][int(np.argmax(cands))]
         assert dame.lower_bound(law, n_alpha2=x, precision=30).argmax == lb.argmax
+
+
+# --------------------------------------------------------------------------- hostile inputs and warnings
+
+
+@pytest.mark.parametrize(
+    "make, match",
+    [
+        (lambda: dame.Constants("1", 1, 1, 1, 1), "c1 must be a positive finite number, got '1'"),
+        (lambda: dame.Constants(1, "__import__('os').getcwd()", 1, 1, 1), "c2 must be a positive finite number"),
+        (lambda: dame.Constants(1, 1, True, 1, 1), "c3 must be a positive finite number, got True"),
+        (lambda: dame.Constants(1, 1, 1, sp.Symbol("k"), 1), "c4 must be a positive finite number"),
+        (lambda: dame.tau(1, n=10, alpha=1e-308), "alpha = 1e-308 give 0.0"),
+        (lambda: dame.upper_bound(sizes.point(3), n=10, alpha=1e200), "n \\* alpha\\*\\*2 must be"),
+        (lambda: dame.curve(sizes.point(3), n_alpha2=[]), "n_alpha2 must be a positive number or a non-empty"),
+        (lambda: dame.grid("poisson", [], [1.0]), "params must be a non-empty"),
+        (lambda: dame.grid("cauchy", [1.0], [1.0]), "family must be"),
+        (lambda: dame.lower_bound(sizes.point(3), n_alpha2=1.0, constants=5), "constants must be"),
+    ],
+)
+def test_bad_inputs_raise_value_error_naming_the_parameter(make, match):
+    with pytest.raises(ValueError, match=match):
+        make()
+
+
+def test_constants_accept_numbers_of_every_kind():
+    c = dame.Constants(Fraction(1, 2), np.int64(3), 1.5, sp.Rational(9, 1), sp.exp(1))
+    assert c.floats == pytest.approx((0.5, 3.0, 1.5, 9.0, math.e))
+    assert c.c1 == sp.Rational(1, 2)
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: dame.lower_bound(sizes.poisson(10671), n_alpha2=1.06e21),
+        lambda: dame.upper_bound(sizes.poisson(5), n_alpha2=1e-308),
+        lambda: dame.lower_bound(sizes.poisson(5), n_alpha2=1e-308),
+        lambda: dame.upper_bound(sizes.zipf(2.5), n_alpha2=1e300),
+        lambda: dame.lower_bound(sizes.geometric(1e-7), n_alpha2=1e300),
+    ],
+)
+def test_extremes_give_finite_values_without_runtime_warnings(call):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        b = call()
+    assert math.isfinite(b.log_value) and 0 <= b.value <= 4
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: dame.upper_bound(sizes.poisson(5), n=100, alpha=0.9),
+        lambda: dame.lower_bound(sizes.poisson(5), n=100, alpha=0.9),
+        lambda: dame.m_tilde(sizes.poisson(5), n=100, alpha=0.9),
+        lambda: dame.check_h3(0.9),
+    ],
+)
+def test_h3_warning_once_per_call_attributed_to_the_caller(call):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        call()
+    h3 = [w for w in caught if "H3" in str(w.message)]
+    assert len(h3) == 1
+    assert h3[0].category is PaperAssumptionWarning and h3[0].filename == __file__
+
+
+def test_no_h3_warning_when_not_asked_or_not_violated():
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        dame.upper_bound(sizes.poisson(5), n=100, alpha=22 / 35)
+        dame._privacy(100, 0.9, None, h3=False)
