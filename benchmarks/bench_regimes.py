@@ -11,29 +11,19 @@ import argparse
 import importlib
 import resource
 import shutil
-import statistics
 import subprocess
 import sys
 import tempfile
-import time
 import warnings
 from pathlib import Path
 
 import numpy as np
 
-from bounds import dame, sizes
+from bench_dame import timed  # this directory's shared timer (median of repeats)
+from bounds import dame
 from bounds.numerics import PaperAssumptionWarning
 
 ROOT = Path(__file__).resolve().parents[1]
-
-
-def timed(f, repeat=3):
-    times = []
-    for _ in range(repeat):
-        t = time.perf_counter()
-        f()
-        times.append(time.perf_counter() - t)
-    return statistics.median(times)
 
 
 def base_package(ref: str):

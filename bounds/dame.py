@@ -470,8 +470,9 @@ def lower_bound(sizes, *, n=None, alpha=None, n_alpha2=None, constants="paper", 
     Source: ``001_ac3274d7ce9a5d72.txt``, eq. (10); paper constants from (S31):
     :math:`c_1 = e^{-9}/16`, :math:`c_2 = 24`.  Both :math:`P(m>a)` and the
     truncated moment are step functions of ``a`` changing only at support points,
-    so the maximum is taken exactly over :math:`\{0\} \cup \mathrm{supp}(M)`, restricted
-    by a proven monotonicity argument (see ``_lb_candidates``) to a finite set; for an
+    so the maximum is taken exactly over :math:`\{0\} \cup \mathrm{supp}(M)`, found
+    by a proven branch and bound on its two monotone factors (see ``_lb_search``: O(log N)
+    evaluations, no enumeration); for an
     infinite support the limit :math:`a \to \infty` is a candidate too (``argmax = inf``).
 
     Parameters

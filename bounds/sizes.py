@@ -25,8 +25,12 @@ is below ``tol`` (``1e-20`` in float64, ``10^{-(d+5)}`` at ``d`` digits);
 geometric: :math:`q^K(K + 1/p)`) and a moment bound for :func:`from_scipy`.
 Since :math:`E[\sqrt m] \ge 1`, ``tol`` is also a relative error.  Tail
 probabilities :math:`P(m > a)` never use the cut: they come from each family's
-closed-form survival function.  :func:`zipf` needs no table at all (Hurwitz
-zeta closed forms).
+closed-form survival function.  No table at all for :func:`zipf` (Hurwitz zeta closed
+forms), :func:`geometric` (Euler–Maclaurin with exact incomplete-gamma integrals, any
+``p``) and uniform laws on more than 10^6 points; finite and empirical laws tabulate
+their support points however widely they spread.  A log-concave family whose bulk lies
+far from 1 (``binomial(10**9, 0.999)``, ``poisson(1e6)``) tabulates only a window on its
+bulk; the masses below it are summed locally with a proven geometric remainder.
 
 Examples
 --------
@@ -53,7 +57,6 @@ import numpy as np
 from scipy import special, stats
 
 from .numerics import (
-    FLOAT,
     MPMATH,
     backend,
     check_counts,
@@ -1472,9 +1475,9 @@ class GeometricLaw(SizeLaw):
         return np.where(a < 1, -np.inf, _log1mexp(ls, precision))
 
     # ---- W(a) = sum_{k<=a} sqrt(k) e^{-beta k} ----------------------------------------------
-    def _h(self, n: int, x, be):
-        """``e^{beta x} g^{(n)}(x)``: the n-th derivative of g without its exponential."""
-        beta = self.beta if be is FLOAT else -mpmath.log1p(-mpmath.mpf(self.p))
+    def _mp_h(self, n: int, x):
+        """``e^{beta x} g^{(n)}(x)`` in mpmath: the n-th derivative of g without its exponential."""
+        beta = -mpmath.log1p(-mpmath.mpf(self.p))
         return sum(math.comb(n, i) * (-beta) ** (n - i) * _sqrt_power_derivative(i) * x ** (0.5 - i)
                    for i in range(n + 1))
 
@@ -1553,8 +1556,8 @@ class GeometricLaw(SizeLaw):
         tol = mpmath.mpf(10) ** (-(mpmath.mp.dps + 5)) * out
         for j in range(1, 200):
             c = mpmath.bernoulli(2 * j) / mpmath.factorial(2 * j)
-            term = c * (mpmath.exp(-beta * B) * self._h(2 * j - 1, B, MPMATH)
-                        - mpmath.exp(-beta * A) * self._h(2 * j - 1, A, MPMATH))
+            term = c * (mpmath.exp(-beta * B) * self._mp_h(2 * j - 1, B)
+                        - mpmath.exp(-beta * A) * self._mp_h(2 * j - 1, A))
             out += term
             if abs(term) <= tol:
                 break
@@ -1574,7 +1577,7 @@ class GeometricLaw(SizeLaw):
                 tol = mpmath.mpf(10) ** (-(mpmath.mp.dps + 5)) * out
                 for j in range(1, 200):
                     term = mpmath.bernoulli(2 * j) / mpmath.factorial(2 * j) * mpmath.exp(-beta * A) \
-                        * self._h(2 * j - 1, A, MPMATH)
+                        * self._mp_h(2 * j - 1, A)
                     out -= term
                     if abs(term) <= tol:
                         break
