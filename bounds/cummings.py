@@ -30,7 +30,7 @@ from dataclasses import dataclass
 import numpy as np
 import sympy as sp
 
-from .numerics import check_counts, check_integer, check_positive
+from .numerics import check_array, check_choice, check_counts, check_integer, check_positive, check_real
 
 __all__ = [
     "user_variance",
@@ -53,6 +53,7 @@ __all__ = [
 ]
 
 _LAPLACE = {"printed": 1.0, "exact": 2.0}  # Var(Lap(b)) / b^2 as eq. (5) prints it, and as it is
+_MAX_USERS = 10**7  # Example 1 builds arrays of n entries
 
 
 # =========================================================================== inputs
@@ -62,25 +63,31 @@ def _k(k) -> np.ndarray:
     return check_counts("sample counts k", k)
 
 
-def _p(p) -> float:
-    if isinstance(p, bool) or not isinstance(p, (int, float)) or math.isnan(p) or not 0 <= p <= 1:
-        raise ValueError(f"p must be in [0, 1], got {p!r}")
-    return float(p)
+def _p(p, name: str = "p") -> float:
+    return check_real(name, p, low=0, high=1)
 
 
-def _sigma_p2(sigma_p2, p) -> float:
-    if isinstance(sigma_p2, bool) or not isinstance(sigma_p2, (int, float)) or math.isnan(sigma_p2) or sigma_p2 < 0:
-        raise ValueError(f"sigma_p2 must be a non-negative real number, got {sigma_p2!r}")
-    if sigma_p2 > p * (1 - p) * (1 + 1e-12):
-        raise ValueError(f"sigma_p2 = {sigma_p2!r} > p(1-p) = {p * (1 - p)!r}: no law on [0, 1] has it (Lemma 2.1)")
-    return float(sigma_p2)
+def _sigma_p2(sigma_p2, p, name: str = "sigma_p2") -> float:
+    s2 = check_real(name, sigma_p2, low=0)
+    if s2 > p * (1 - p) * (1 + 1e-12):
+        raise ValueError(f"{name} = {sigma_p2!r} > p(1-p) = {p * (1 - p)!r}: no law on [0, 1] has it (Lemma 2.1)")
+    return s2
+
+
+_SIGMA2_RANGE = (1e-60, 1e60)  # 1/σ⁴ · width² stays finite in float64 (the max term of eq. (5))
 
 
 def _positive_array(name, v) -> np.ndarray:
-    arr = np.asarray(v, dtype=float)
-    if arr.ndim != 1 or arr.size == 0 or np.any(~np.isfinite(arr)) or np.any(arr <= 0):
-        raise ValueError(f"{name} must be a non-empty 1-D array of positive finite numbers, got {v!r}")
+    arr = check_array(name, v, low=0, low_open=True)
+    lo, hi = _SIGMA2_RANGE
+    if np.any(arr < lo) or np.any(arr > hi):
+        raise ValueError(f"{name} must hold variances in [{lo:g}, {hi:g}] (float64 range of eqs. (4)-(6)), got {v!r}")
     return arr
+
+
+def _over_eps2(x, eps: float):
+    """``x / ε²`` without ``eps**2`` overflowing (it gives ``inf`` or ``0`` as the quotient does)."""
+    return x / eps / eps
 
 
 # =========================================================================== Lemma 2.1, weights
@@ -184,10 +191,8 @@ def concentration(k, *, p, sigma_p2, n: int | None = None, beta: float = 0.05):
     """
     kk = _k(k)
     n = kk.size if n is None else check_integer("n", n, minimum=1)
-    beta = check_positive("beta", beta)
-    if beta >= 1:
-        raise ValueError(f"beta must be in (0, 1), got {beta!r}")
-    return np.sqrt(user_variance(kk, p=p, sigma_p2=sigma_p2) * 2 * math.log(2 * n / beta))
+    beta = check_real("beta", beta, low=0, high=1, low_open=True, high_open=True)
+    return np.sqrt(user_variance(kk, p=p, sigma_p2=sigma_p2) * 2 * (math.log(2) + math.log(n) - math.log(beta)))
 
 
 def ideal_variance(sigma2, widths, *, eps, T, laplace: str = "printed") -> float:
@@ -212,21 +217,21 @@ def ideal_variance(sigma2, widths, *, eps, T, laplace: str = "printed") -> float
     eps = check_positive("eps", eps)
     kappa = _kappa(laplace)
     w = private_weights(s2, T)
-    return float(math.fsum(w * w * s2) + kappa * float(np.max(w * w * c * c)) / eps**2)
+    return float(math.fsum(w * w * s2) + _over_eps2(kappa * float(np.max(w * w * c * c)), eps))
 
 
 def _variances_and_widths(sigma2, widths) -> tuple[np.ndarray, np.ndarray]:
     s2 = _positive_array("sigma2", sigma2)
-    c = np.asarray(widths, dtype=float)
-    if c.shape != s2.shape or np.any(~np.isfinite(c)) or np.any(c < 0):
-        raise ValueError("widths must be finite, non-negative and one per user")
+    c = check_array("widths", widths, low=0)
+    if c.shape != s2.shape:
+        raise ValueError(f"widths must hold one width per user ({s2.size}), got {c.size}")
+    if np.any(c > 1e60):
+        raise ValueError(f"widths must be at most 1e60 (float64 range of eq. (5)), got {widths!r}")
     return s2, c
 
 
 def _kappa(laplace: str) -> float:
-    if laplace not in _LAPLACE:
-        raise ValueError(f"laplace must be 'printed' or 'exact', got {laplace!r}")
-    return _LAPLACE[laplace]
+    return _LAPLACE[check_choice("laplace", laplace, tuple(_LAPLACE))]
 
 
 # =========================================================================== T* (eq. 6)
@@ -277,7 +282,7 @@ def optimal_truncation(sigma2, widths, *, eps, laplace: str = "printed") -> Trun
     s2, c = _variances_and_widths(sigma2, widths)
     eps = check_positive("eps", eps)
     kappa = _kappa(laplace)
-    lam = kappa / eps**2
+    lam = _over_eps2(kappa, eps)
     order = np.argsort(1 / np.sqrt(s2), kind="stable")
     u = (1 / np.sqrt(s2))[order]
     cc = c[order]
@@ -325,12 +330,18 @@ def optimal_truncation(sigma2, widths, *, eps, laplace: str = "printed") -> Trun
 
 
 def _k_objective(kk: np.ndarray, cand: np.ndarray, eps: float) -> np.ndarray:
-    """(k/ε² + Σ min(k_i, k)) / (Σ min(k_i, k))² at each candidate ``k`` (sorted counts, prefix sums)."""
+    """(k/ε² + Σ min(k_i, k)) / (Σ min(k_i, k))² at each candidate ``k``, times ε² when ε < 1.
+
+    Prefix sums are exact Python integers (no int64 wrap-around); the scaling by a
+    positive constant keeps the argmin and keeps ``k/ε²`` finite.
+    """
     ks = np.sort(kk)
-    pre = np.concatenate([[0], np.cumsum(ks)])
+    pre = np.concatenate([[0], np.cumsum(ks.astype(object))])
     below = np.searchsorted(ks, cand, side="right")  # users with k_i <= k
-    used = pre[below] + (ks.size - below) * cand
-    return (cand / eps**2 + used) / used.astype(float) ** 2
+    used = (pre[below] + (ks.size - below).astype(object) * cand.astype(object)).astype(float)
+    c = cand.astype(float)
+    head = c / eps / eps + used if eps >= 1 else c + eps * eps * used
+    return head / used**2
 
 
 def k_star(k, *, eps) -> int:
@@ -389,13 +400,12 @@ def lower_bound(k, *, eps, sigma_p2) -> LowerBound:
     """
     kk = _k(k)
     eps = check_positive("eps", eps)
-    if isinstance(sigma_p2, bool) or not isinstance(sigma_p2, (int, float)) or math.isnan(sigma_p2) or sigma_p2 < 0:
-        raise ValueError(f"sigma_p2 must be a non-negative real number, got {sigma_p2!r}")
+    sigma_p2 = check_real("sigma_p2", sigma_p2, low=0)
     ks = k_star(kk, eps=eps)
-    used = math.fsum(np.minimum(kk, ks))
-    root = math.fsum(np.minimum(kk, np.sqrt(kk * float(ks))))
-    privacy = (ks / eps**2 + used) / root**2
-    statistical = float(sigma_p2) / kk.size
+    used = float(sum(np.minimum(kk, ks).tolist()))
+    root = math.fsum(np.minimum(kk, np.sqrt(kk.astype(float)) * math.sqrt(ks)))
+    privacy = (_over_eps2(ks, eps) + used) / root / root
+    statistical = sigma_p2 / kk.size
     return LowerBound(min(privacy, statistical), privacy, statistical, ks)
 
 
@@ -414,7 +424,7 @@ def example1_counts(n: int) -> np.ndarray:
     >>> example1_counts(5).tolist()
     [5, 3, 2, 2, 1]
     """
-    n = check_integer("n", n, minimum=1)
+    n = check_integer("n", n, minimum=1, maximum=_MAX_USERS, why="one array entry per user")
     i = np.arange(1, n + 1)
     return -(-n // i)
 
@@ -455,7 +465,7 @@ def example1(n: int, *, eps: float = 1.0, p: float = 0.5, beta: float = 0.05) ->
     >>> ex.uniform_sd > ex.nonprivate_sd
     True
     """
-    n = check_integer("n", n, minimum=2)
+    n = check_integer("n", n, minimum=2, maximum=_MAX_USERS, why="one array entry per user")
     eps = check_positive("eps", eps)
     p = _p(p)
     k = example1_counts(n)
@@ -542,11 +552,9 @@ def realisable_plan(k, *, p_initial, sigma_p2_hat, alpha, eps, beta: float = 0.0
     n = kk.size
     if n < 3:
         raise ValueError(f"Algorithm 2 needs at least 3 users (three groups), got {n}")
-    p_hat = _p(p_initial)
-    s2_hat = _sigma_p2(sigma_p2_hat, p_hat)
-    alpha = float(alpha)
-    if math.isnan(alpha) or alpha < 0:
-        raise ValueError(f"alpha must be a non-negative real number, got {alpha!r}")
+    p_hat = _p(p_initial, "p_initial")
+    s2_hat = _sigma_p2(sigma_p2_hat, p_hat, "sigma_p2_hat")
+    alpha = check_real("alpha", alpha, low=0)
     var_g, final_g, mean_g = groups(kk)
     kf = kk[final_g]
     s2 = user_variance(kf, p=p_hat, sigma_p2=s2_hat)

@@ -33,7 +33,7 @@ import numpy as np
 import sympy as sp
 from scipy import optimize
 
-from .numerics import check_integer, check_positive
+from .numerics import check_choice, check_integer, check_positive, check_real
 
 __all__ = [
     "RateConstants",
@@ -124,7 +124,6 @@ class Rate:
 # =========================================================================== symbolic forms
 
 
-@lru_cache(maxsize=None)
 def symbolic(problem: str, ball: str = "linf") -> dict:
     r"""The rates of one problem as sympy expressions in ``n, T, alpha, d, s, beta, c, C, c1, c2``.
 
@@ -157,10 +156,12 @@ def symbolic(problem: str, ball: str = "linf") -> dict:
     >>> symbolic("mean")["poly"]
     Min(d, d**2/(T*alpha**2*n))
     """
-    if problem not in PROBLEMS:
-        raise ValueError(f"problem must be one of {', '.join(PROBLEMS)}, got {problem!r}")
-    if ball not in BALLS:
-        raise ValueError(f"ball must be 'linf' or 'l2', got {ball!r}")
+    return dict(_symbolic(check_choice("problem", problem, PROBLEMS), check_choice("ball", ball, BALLS)))
+
+
+@lru_cache(maxsize=None)
+def _symbolic(problem: str, ball: str) -> dict:
+    """:func:`symbolic` for validated arguments, built once."""
     xT = x_ * T_
     if problem == "mean":
         if ball == "linf":
@@ -200,19 +201,40 @@ _ARGS = (n_, T_, a_, d_, s_, b_, c_, C_, c1_, c2_)
 @lru_cache(maxsize=None)
 def _numeric(problem: str, ball: str) -> dict:
     """The symbolic forms lambdified once (numpy), keyed as in :func:`symbolic`."""
-    f = symbolic(problem, ball)
+    f = _symbolic(problem, ball)
     return {k: sp.lambdify(_ARGS, v, "numpy") for k, v in f.items() if k != "confidence"}
 
 
+_MAX_INT = 10**300  # integer parameters enter the rates as float64
+_LOG_RANGE = 690.0  # nα² and nTα² must lie in [e^-690, e^690] ≈ [1e-300, 1e300]
+
+
+def _budget(n: int, T: int, alpha: float) -> float:
+    """``x = nα²`` after checking that it and ``nTα²`` stay inside the float64 range of the rates."""
+    lx = math.log(n) + 2 * math.log(alpha)
+    for name, v in (("n·alpha²", lx), ("n·T·alpha²", lx + math.log(T))):
+        if abs(v) > _LOG_RANGE:
+            raise ValueError(f"{name} = e^{v:.6g} is outside [1e-300, 1e300], the float64 range of the rates "
+                             f"(n = {n}, T = {T}, alpha = {alpha!r})")
+    return n * alpha * alpha
+
+
+def _constants(constants) -> "RateConstants":
+    if constants is None:
+        return RateConstants()
+    if not isinstance(constants, RateConstants):
+        raise ValueError(f"constants must be a RateConstants, got {constants!r}")
+    return constants
+
+
 def _inputs(problem, n, T, alpha, d, s, beta, ball):
-    if problem not in PROBLEMS:
-        raise ValueError(f"problem must be one of {', '.join(PROBLEMS)}, got {problem!r}")
-    if ball not in BALLS:
-        raise ValueError(f"ball must be 'linf' or 'l2', got {ball!r}")
-    n = check_integer("n", n, minimum=1)
-    T = check_integer("T", T, minimum=1)
+    problem = check_choice("problem", problem, PROBLEMS)
+    ball = check_choice("ball", ball, BALLS)
+    n = check_integer("n", n, minimum=1, maximum=_MAX_INT)
+    T = check_integer("T", T, minimum=1, maximum=_MAX_INT)
     alpha = check_positive("alpha", alpha)
-    d = check_integer("d", d, minimum=1)
+    d = check_integer("d", d, minimum=1, maximum=_MAX_INT)
+    _budget(n, T, alpha)
     if problem == "sparse":
         if s is None:
             raise ValueError("the sparse problem needs s (the number of non-zero coordinates)")
@@ -222,13 +244,17 @@ def _inputs(problem, n, T, alpha, d, s, beta, ball):
     if problem == "density":
         if beta is None:
             raise ValueError("the density problem needs beta (the Sobolev smoothness)")
-        beta = check_positive("beta", beta)
+        beta = check_real("beta", beta, low=0, low_open=True, high=1e6)
     return n, T, alpha, d, s, beta
 
 
 def _call(f, n, T, alpha, d, s, beta, k: RateConstants):
-    with np.errstate(under="ignore", over="ignore"):
-        return float(f(n, T, alpha, d, s if s is not None else 1, beta if beta is not None else 1.0, k.c, k.C, k.c1, k.c2))
+    args = (n, T, alpha, d, s if s is not None else 1, beta if beta is not None else 1.0, k.c, k.C, k.c1, k.c2)
+    with np.errstate(under="ignore", over="ignore", divide="ignore"):
+        out = float(f(*(np.float64(v) for v in args)))
+    if math.isnan(out):  # pragma: no cover - the range checks keep every form defined
+        raise ValueError(f"the rate is not defined in float64 at n = {n}, T = {T}, alpha = {alpha!r}")
+    return out
 
 
 def rate(problem, *, n, T, alpha, d=1, s=None, beta=None, ball="linf", constants=None) -> Rate:
@@ -254,9 +280,7 @@ def rate(problem, *, n, T, alpha, d=1, s=None, beta=None, ball="linf", constants
     ('large-T', True)
     """
     n, T, alpha, d, s, beta = _inputs(problem, n, T, alpha, d, s, beta, ball)
-    k = constants if constants is not None else RateConstants()
-    if not isinstance(k, RateConstants):
-        raise ValueError(f"constants must be a RateConstants, got {constants!r}")
+    k = _constants(constants)
     f = _numeric(problem, ball)
     poly, expo = (_call(f[key], n, T, alpha, d, s, beta, k) for key in ("poly", "exp"))
     return Rate(
@@ -265,7 +289,7 @@ def rate(problem, *, n, T, alpha, d=1, s=None, beta=None, ball="linf", constants
         _call(f["upper"], n, T, alpha, d, s, beta, k),
         _call(f["item_level"], n, T, alpha, d, s, beta, k),
         "small-T" if poly >= expo else "large-T",
-        symbolic(problem, ball)["confidence"],
+        _symbolic(problem, ball)["confidence"],
         problem == "sparse",
         (poly, expo),
         n, T, alpha, d, s, beta, ball, k,
@@ -325,7 +349,7 @@ def phase_transition(problem, *, n, alpha, d=1, s=None, beta=None, ball="linf", 
     13.6495375083
     """
     n, _, alpha, d, s, beta = _inputs(problem, n, 1, alpha, d, s, beta, ball)
-    k = constants if constants is not None else RateConstants()
+    k = _constants(constants)
     x = n * alpha * alpha
     log_lower = _call(_numeric(problem, ball)["log_T_dagger"], n, 1, alpha, d, s, beta, k)
     log_upper = None
@@ -367,11 +391,12 @@ def estimator_cap(*, n, T, alpha, K: float = 1.0, d: int = 1) -> tuple[float, fl
     >>> estimator_cap(n=100, T=10**6, alpha=0.2)  # e^4 ≈ 54.6; τ = √(2 log 216 / 54)
     (54, 0.4461887330...)
     """
-    n = check_integer("n", n, minimum=1)
-    T = check_integer("T", T, minimum=1)
+    n = check_integer("n", n, minimum=1, maximum=_MAX_INT)
+    T = check_integer("T", T, minimum=1, maximum=_MAX_INT)
     alpha, K = check_positive("alpha", alpha), check_positive("K", K)
-    d = check_integer("d", d, minimum=1)
-    expo = n * alpha * alpha / (K * d)
+    d = check_integer("d", d, minimum=1, maximum=_MAX_INT)
+    _budget(n, T, alpha)
+    expo = n * alpha * alpha / K / d
     cap = max(1, math.floor(math.exp(expo))) if expo < 700 else T
     t_star = min(T, cap)
     inner = math.log(n * t_star * alpha * alpha)
@@ -394,12 +419,12 @@ def dame_quote_lower(*, n, T, alpha, constants=None) -> float:
     >>> dame_quote_lower(n=1000, T=10**6, alpha=0.1)  # min(e^-10, 1e-7)
     1e-07
     """
-    n = check_integer("n", n, minimum=1)
-    T = check_integer("T", T, minimum=1)
+    n = check_integer("n", n, minimum=1, maximum=_MAX_INT)
+    T = check_integer("T", T, minimum=1, maximum=_MAX_INT)
     alpha = check_positive("alpha", alpha)
-    k = constants if constants is not None else RateConstants()
-    x = n * alpha * alpha
-    return k.c * min(math.exp(-k.c1 * x), 1 / (x * T))
+    x = _budget(n, T, alpha)
+    k = _constants(constants)
+    return k.c * min(math.exp(-k.c1 * x), 1 / x / T)
 
 
 # =========================================================================== Theorem 1 (eq. 8)
@@ -426,6 +451,11 @@ def covering(problem, *, d=1, s=None, beta=None, ball="linf", constant: float = 
     >>> round(float(covering("mean", d=2, ball="l2")(0.5)), 12)  # 2 log 2
     1.38629436112
     """
+    problem = check_choice("problem", problem, PROBLEMS)
+    ball = check_choice("ball", ball, BALLS)
+    d = check_integer("d", d, minimum=1, maximum=_MAX_INT)
+    if constant is not None or problem != "mean" or ball != "l2":
+        constant = check_positive("constant", constant)
     if problem == "mean":
         if ball == "linf":
             return lambda delta: d * np.log(np.maximum(constant * math.sqrt(d) / delta, 1.0))
@@ -435,12 +465,12 @@ def covering(problem, *, d=1, s=None, beta=None, ball="linf", constant: float = 
     if problem == "sparse":
         if s is None:
             raise ValueError("the sparse covering needs s")
+        s = check_integer("s", s, minimum=1, maximum=d)
         return lambda delta: s * math.log(math.e * d / s) + s * np.log(np.maximum(constant * math.sqrt(s) / delta, 1.0))
-    if problem == "density":
-        if beta is None:
-            raise ValueError("the Sobolev covering needs beta")
-        return lambda delta: constant * np.asarray(delta, dtype=float) ** (-1.0 / beta)
-    raise ValueError(f"problem must be one of {', '.join(PROBLEMS)}, got {problem!r}")
+    if beta is None:
+        raise ValueError("the Sobolev covering needs beta")
+    beta = check_real("beta", beta, low=0, low_open=True, high=1e6)
+    return lambda delta: constant * np.asarray(delta, dtype=float) ** (-1.0 / beta)
 
 
 @dataclass(frozen=True)
@@ -482,23 +512,30 @@ def theorem1(log_covering: Callable, *, n, alpha, diameter, loss_power: float = 
     >>> 0 < th.lower <= th.upper
     True
     """
-    n = check_integer("n", n, minimum=1)
+    if not callable(log_covering):
+        raise ValueError(f"log_covering must be a function of delta, got {log_covering!r}")
+    if log_covering_upper is not None and not callable(log_covering_upper):
+        raise ValueError(f"log_covering_upper must be a function of delta or None, got {log_covering_upper!r}")
+    n = check_integer("n", n, minimum=1, maximum=_MAX_INT)
     alpha = check_positive("alpha", alpha)
-    D = check_positive("diameter", diameter)
-    q = check_positive("loss_power", loss_power)
-    x = n * alpha * alpha
-    up_cov = log_covering_upper or log_covering
+    D = check_real("diameter", diameter, low=0, low_open=True, high=1e300)
+    if D < 1e-300:
+        raise ValueError(f"diameter must be at least 1e-300 (float64 range of the δ grid), got {diameter!r}")
+    q = check_real("loss_power", loss_power, low=0, low_open=True, high=100)
+    c0, c1 = check_positive("c0", c0), check_positive("c1", c1)
+    x = _budget(n, 1, alpha)
+    low_cov, up_cov = _checked_covering(log_covering), _checked_covering(log_covering_upper or log_covering)
     A = c0 * x + math.log(2)
 
     def log_low(t):
-        lN = np.asarray(log_covering(np.exp(t)), dtype=float)
+        lN = low_cov(t)
         ok = lN > A
         frac = np.where(ok, 1 - A / np.where(ok, lN, 1.0), 1.0)
         return np.where(ok, q * (t - math.log(2)) + np.log(frac), -np.inf)
 
     def log_up(t):
-        lN = np.asarray(up_cov(np.exp(t)), dtype=float)
-        return np.logaddexp(q * t, q * math.log(D) + lN - c1 * x)
+        with np.errstate(over="ignore"):
+            return np.logaddexp(q * t, q * math.log(D) + up_cov(t) - c1 * x)
 
     grid = np.linspace(math.log(D) - 690, math.log(D), 4001)
     lo_v, up_v = log_low(grid), log_up(grid)
@@ -513,6 +550,19 @@ def theorem1(log_covering: Callable, *, n, alpha, diameter, loss_power: float = 
                                    options={"xatol": 1e-12})
     best_up, arg_up = (float(up_v[j]), float(grid[j])) if res.fun >= up_v[j] else (float(res.fun), float(res.x))
     return Theorem1(_exp_or_zero(best_lo), best_lo, math.exp(arg_lo), _exp_or_zero(best_up), best_up, math.exp(arg_up), x)
+
+
+def _checked_covering(log_covering: Callable) -> Callable:
+    """``t ↦ log N(e^t)`` as a float array, refusing a NaN or negative log covering number."""
+
+    def at(t):
+        with np.errstate(over="ignore", divide="ignore"):
+            lN = np.asarray(log_covering(np.exp(t)), dtype=float)
+        if np.any(np.isnan(lN)) or np.any(lN < 0):
+            raise ValueError(f"log_covering must return log covering numbers >= 0, got {lN!r}")
+        return lN
+
+    return at
 
 
 def _exp_or_zero(v: float) -> float:
@@ -545,6 +595,8 @@ def comparison_table(problem: str, ball: str = "linf") -> dict:
     >>> comparison_table("density")["local item-level"][0]
     (T*alpha**2*n)**(-beta/(beta + 1))
     """
+    problem = check_choice("problem", problem, PROBLEMS)
+    ball = check_choice("ball", ball, BALLS)
     xT = x_ * T_
     if problem == "mean":
         dim = d_ if ball == "linf" else 1
@@ -565,12 +617,10 @@ def comparison_table(problem: str, ball: str = "linf") -> dict:
             "local user-level, large T": (sp.exp(-c1_ * x_ / s_), "S"),
             "central item-level": (s_ * sp.log(d_) / (n_ * T_) + s_**2 * sp.log(d_) ** 2 / (n_**2 * T_**2 * a_**2), "R"),
         }
-    if problem == "density":
-        return {
-            "non-private": ((n_ * T_) ** (-2 * b_ / (2 * b_ + 1)), "R"),
-            "local item-level": (xT ** (-b_ / (b_ + 1)), "R"),
-            "local user-level, small T": (xT ** (-b_ / (b_ + 1)), "S"),
-            "local user-level, large T": (x_ ** (-2 * b_), "S"),
-            "central item-level": ((n_ * T_) ** (-2 * b_ / (2 * b_ + 1)) + (n_ * T_ * a_) ** (-2 * b_ / (b_ + 1)), "R"),
-        }
-    raise ValueError(f"problem must be one of {', '.join(PROBLEMS)}, got {problem!r}")
+    return {  # density
+        "non-private": ((n_ * T_) ** (-2 * b_ / (2 * b_ + 1)), "R"),
+        "local item-level": (xT ** (-b_ / (b_ + 1)), "R"),
+        "local user-level, small T": (xT ** (-b_ / (b_ + 1)), "S"),
+        "local user-level, large T": (x_ ** (-2 * b_), "S"),
+        "central item-level": ((n_ * T_) ** (-2 * b_ / (2 * b_ + 1)) + (n_ * T_ * a_) ** (-2 * b_ / (b_ + 1)), "R"),
+    }
