@@ -33,7 +33,7 @@ import numpy as np
 import sympy as sp
 from scipy import optimize
 
-from .numerics import check_choice, check_integer, check_positive, check_real
+from .numerics import check_choice, check_integer, check_positive, check_real, format_value
 
 __all__ = [
     "RateConstants",
@@ -215,7 +215,7 @@ def _budget(n: int, T: int, alpha: float) -> float:
     for name, v in (("n·alpha²", lx), ("n·T·alpha²", lx + math.log(T))):
         if abs(v) > _LOG_RANGE:
             raise ValueError(f"{name} = e^{v:.6g} is outside [1e-300, 1e300], the float64 range of the rates "
-                             f"(n = {n}, T = {T}, alpha = {alpha!r})")
+                             f"(n = {format_value(n)}, T = {format_value(T)}, alpha = {alpha!r})")
     return n * alpha * alpha
 
 

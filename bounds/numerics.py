@@ -37,6 +37,7 @@ __all__ = [
     "check_positive",
     "check_precision",
     "check_real",
+    "format_value",
     "total",
     "warn_once_per_call",
     "log1mexp",
@@ -136,16 +137,16 @@ def check_real(name: str, value, *, low: float | None = None, high: float | None
     """
     what = _interval(low, high, low_open, high_open)
     if not _is_real(value):
-        raise ValueError(f"{name} must be {what}, got {value!r}")
+        raise ValueError(f"{name} must be {what}, got {format_value(value)}")
     v = _as_float(value)
     if math.isnan(v) or (math.isinf(v) and not allow_inf):
-        raise ValueError(f"{name} must be {what} (finite), got {value!r}")
+        raise ValueError(f"{name} must be {what} (finite), got {format_value(value)}")
     if low is not None and (v < low or (low_open and v == low)):
-        raise ValueError(f"{name} must be {what}, got {value!r}")
+        raise ValueError(f"{name} must be {what}, got {format_value(value)}")
     if high is not None and (v > high or (high_open and v == high)):
-        raise ValueError(f"{name} must be {what}, got {value!r}")
+        raise ValueError(f"{name} must be {what}, got {format_value(value)}")
     if v == 0 and value != 0:
-        raise ValueError(f"{name} must be {what} representable in float64, got {value!r} (underflows to 0)")
+        raise ValueError(f"{name} must be {what} representable in float64, got {format_value(value)} (underflows to 0)")
     return v
 
 
@@ -190,7 +191,7 @@ def check_integer(name: str, value, *, minimum: int, maximum: int | None = None,
     ...
     ValueError: M must be an integer in [0, 40] (the collection has 2**(M+1) - 1 users), got 70
     """
-    what = f"an integer >= {minimum}" if maximum is None else f"an integer in [{minimum}, {maximum}]"
+    what = f"an integer >= {minimum}" if maximum is None else f"an integer in [{minimum}, {_limit(maximum)}]"
     if why:
         what += f" ({why})"
     if isinstance(value, numbers.Integral) and not _is_bool(value):
@@ -198,9 +199,9 @@ def check_integer(name: str, value, *, minimum: int, maximum: int | None = None,
     elif _is_real(value) and math.isfinite(_as_float(value)) and value == int(value):
         iv = int(value)
     else:
-        raise ValueError(f"{name} must be {what}, got {value!r}")
+        raise ValueError(f"{name} must be {what}, got {format_value(value)}")
     if iv < minimum or (maximum is not None and iv > maximum):
-        raise ValueError(f"{name} must be {what}, got {value!r}")
+        raise ValueError(f"{name} must be {what}, got {format_value(value)}")
     return iv
 
 
@@ -217,13 +218,38 @@ def check_choice(name: str, value, choices) -> str:
     ValueError: ball must be one of 'linf', 'l2', got 'xyz'
     """
     if not (isinstance(value, str) and value in choices):
-        raise ValueError(f"{name} must be one of {', '.join(map(repr, choices))}, got {value!r}")
+        raise ValueError(f"{name} must be one of {', '.join(map(repr, choices))}, got {format_value(value)}")
     return value
 
 
-def _short(values) -> str:
-    text = repr(values)
-    return text if len(text) <= 120 else text[:117] + "..."
+def format_value(value, width: int = 80) -> str:
+    """``repr(value)`` for messages, shortened: a huge integer shows its leading digits and length.
+
+    Examples
+    --------
+    >>> format_value(10**400)
+    '10000000000... (401 digits)'
+    >>> format_value(0.5)
+    '0.5'
+    """
+    if isinstance(value, numbers.Integral) and not _is_bool(value) and abs(int(value)) >= 10**30:
+        digits = str(abs(int(value)))
+        return f"{'-' if value < 0 else ''}{digits[:11]}... ({len(digits)} digits)"
+    text = repr(value)
+    return text if len(text) <= width else text[: width - 3] + "..."
+
+
+_short = format_value
+
+
+def _limit(v: int) -> str:
+    """An integer limit as written in the source: ``10**300``, ``2**63 - 1`` or the digits."""
+    for base in (10, 2):
+        for off, tail in ((0, ""), (1, " - 1")):
+            k = round(math.log(v + off, base)) if v + off > 0 else 0
+            if v >= 10**6 and base**k == v + off:
+                return f"{base}**{k}{tail}"
+    return str(v)
 
 
 def _numeric_array(name: str, values, what: str) -> np.ndarray:
@@ -295,7 +321,7 @@ def check_counts(name: str, values, *, maximum: int = MAX_COUNT) -> np.ndarray:
     >>> check_counts("k", [1e308, 5])
     Traceback (most recent call last):
     ...
-    ValueError: k holds 1e+308, above the largest supported count 9223372036854775807
+    ValueError: k must hold positive integers up to 2**63 - 1 (the largest supported count), got 1e+308
     """
     what = "a non-empty 1-D array of positive integers"
     arr = _numeric_array(name, values, what)
@@ -314,7 +340,8 @@ def check_counts(name: str, values, *, maximum: int = MAX_COUNT) -> np.ndarray:
         if not (math.isfinite(_as_float(v)) and v == int(v)) or v <= 0:
             raise ValueError(f"{name} must hold positive integers, got {v!r}")
         if v > maximum:
-            raise ValueError(f"{name} holds {v!r}, above the largest supported count {maximum}")
+            raise ValueError(f"{name} must hold positive integers up to {_limit(maximum)} (the largest supported count), "
+                             f"got {format_value(v)}")
     return np.array([int(v) for v in arr.tolist()], dtype=np.int64)
 
 
