@@ -283,6 +283,8 @@ def optimal_truncation(sigma2, widths, *, eps, laplace: str = "printed") -> Trun
     eps = check_positive("eps", eps)
     kappa = _kappa(laplace)
     lam = _over_eps2(kappa, eps)
+    if math.isinf(lam):
+        raise ValueError(f"eps = {eps!r} is too small: kappa/eps^2 of eq. (6) overflows float64")
     order = np.argsort(1 / np.sqrt(s2), kind="stable")
     u = (1 / np.sqrt(s2))[order]
     cc = c[order]
@@ -522,7 +524,8 @@ def groups(k) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     n_var = max(1, math.ceil(math.log(n)))
     n_mean = max(1, n // 10)
     if n_var + n_mean >= n:
-        raise ValueError(f"n = {n} users leave no final group after ceil(log n) + n/10 = {n_var + n_mean}")
+        raise ValueError(f"k holds {n} users: no final group is left after the ceil(log n) + n/10 = {n_var + n_mean} "
+                         "of the variance and mean groups")
     return order[:n_var], order[n_var : n - n_mean], order[n - n_mean :]
 
 

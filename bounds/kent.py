@@ -235,17 +235,18 @@ def _inputs(problem, n, T, alpha, d, s, beta, ball):
     alpha = check_positive("alpha", alpha)
     d = check_integer("d", d, minimum=1, maximum=_MAX_INT)
     _budget(n, T, alpha)
-    if problem == "sparse":
-        if s is None:
-            raise ValueError("the sparse problem needs s (the number of non-zero coordinates)")
-        s = check_integer("s", s, minimum=1)
+    if problem == "sparse" and s is None:
+        raise ValueError("the sparse problem needs s (the number of non-zero coordinates)")
+    if s is not None:
+        s = check_integer("s", s, minimum=1, maximum=_MAX_INT)
         if s > d:
             raise ValueError(f"s = {s} exceeds d = {d}")
-    if problem == "density":
-        if beta is None:
-            raise ValueError("the density problem needs beta (the Sobolev smoothness)")
+    if problem == "density" and beta is None:
+        raise ValueError("the density problem needs beta (the Sobolev smoothness)")
+    if beta is not None:
         beta = check_real("beta", beta, low=0, low_open=True, high=1e6)
-    return n, T, alpha, d, s, beta
+    # s and beta enter only their own problem's forms
+    return n, T, alpha, d, s if problem == "sparse" else None, beta if problem == "density" else None
 
 
 def _call(f, n, T, alpha, d, s, beta, k: RateConstants):

@@ -37,6 +37,7 @@ __all__ = [
     "check_positive",
     "check_precision",
     "check_real",
+    "check_rng",
     "format_value",
     "total",
     "warn_once_per_call",
@@ -141,12 +142,12 @@ def check_real(name: str, value, *, low: float | None = None, high: float | None
     v = _as_float(value)
     if math.isnan(v) or (math.isinf(v) and not allow_inf):
         raise ValueError(f"{name} must be {what} (finite), got {format_value(value)}")
+    if v == 0 and value != 0:
+        raise ValueError(f"{name} must be {what} representable in float64, got {format_value(value)} (underflows to 0)")
     if low is not None and (v < low or (low_open and v == low)):
         raise ValueError(f"{name} must be {what}, got {format_value(value)}")
     if high is not None and (v > high or (high_open and v == high)):
         raise ValueError(f"{name} must be {what}, got {format_value(value)}")
-    if v == 0 and value != 0:
-        raise ValueError(f"{name} must be {what} representable in float64, got {format_value(value)} (underflows to 0)")
     return v
 
 
@@ -258,8 +259,11 @@ def _numeric_array(name: str, values, what: str) -> np.ndarray:
         raise ValueError(f"{name} must be {what}, got {_short(values)}")
     try:
         arr = np.asarray(values)
+        listed = values if isinstance(values, np.ndarray) else np.asarray(values, dtype=object)
     except (ValueError, TypeError):  # ragged nesting
         raise ValueError(f"{name} must be {what}, got {_short(values)}") from None
+    if listed.dtype == object and any(_is_bool(v) for v in listed.flat):  # [True, 2] would become [1, 2]
+        raise ValueError(f"{name} must be {what}, not booleans, got {_short(values)}")
     if arr.dtype == object:
         if not all(_is_real(v) for v in arr.flat):
             raise ValueError(f"{name} must be {what}, got {_short(values)}")
@@ -353,7 +357,34 @@ def total(counts) -> int:
     >>> total(np.array([2**62, 2**62]))
     9223372036854775808
     """
-    return sum(np.asarray(counts).tolist())
+    arr = _numeric_array("counts", counts, "an array of integers")
+    items = arr.ravel().tolist()
+    if not all(isinstance(v, int) for v in items):
+        raise ValueError(f"counts must be an array of integers, got {_short(counts)}")
+    return sum(items)
+
+
+def check_rng(name: str, rng) -> np.random.Generator:
+    """A numpy ``Generator`` from ``rng``: ``None``, a non-negative integer seed, a ``SeedSequence``,
+    a ``BitGenerator`` or a ``Generator`` (returned as is).
+
+    Examples
+    --------
+    >>> check_rng("rng", 0).integers(10) == np.random.default_rng(0).integers(10)
+    True
+    >>> check_rng("seed", 3.0)
+    Traceback (most recent call last):
+    ...
+    ValueError: seed must be None, a non-negative integer, a SeedSequence or a numpy Generator, got 3.0
+    """
+    if isinstance(rng, np.random.Generator):
+        return rng
+    ok = rng is None or isinstance(rng, (np.random.SeedSequence, np.random.BitGenerator)) or (
+        isinstance(rng, numbers.Integral) and not _is_bool(rng) and rng >= 0)
+    if not ok:
+        raise ValueError(f"{name} must be None, a non-negative integer, a SeedSequence or a numpy Generator, "
+                         f"got {format_value(rng)}")
+    return np.random.default_rng(int(rng) if isinstance(rng, numbers.Integral) else rng)
 
 
 def check_precision(precision) -> int | None:
@@ -394,7 +425,11 @@ def log1mexp(x):
     >>> float(log1mexp(-np.inf))
     0.0
     """
-    x = np.minimum(np.asarray(x, dtype=float), 0.0)
+    arr = _numeric_array("x", x, "a real number or an array of real numbers <= 0")
+    x = np.asarray([_as_float(v) for v in arr.flat] if arr.dtype == object else arr, dtype=float).reshape(arr.shape)
+    if np.any(np.isnan(x)):
+        raise ValueError(f"x must be a real number or an array of real numbers <= 0, got {_short(x)}")
+    x = np.minimum(x, 0.0)
     out = np.empty_like(x)
     near = x > -math.log(2.0)
     with np.errstate(divide="ignore"):
@@ -515,6 +550,17 @@ def workdps(precision: int | None):
 # --------------------------------------------------------------------------- integer search
 
 
+def _bracket_end(name: str, v) -> np.ndarray:
+    """An integer bracket end of :func:`last_true` as int64, within ±2**62 so that midpoints cannot wrap."""
+    if np.ndim(v) == 0:
+        return np.asarray(check_integer(name, v, minimum=-(2**62), maximum=2**62), dtype=np.int64)
+    arr = _numeric_array(name, v, "an integer or an array of integers")
+    items = arr.ravel().tolist()
+    if not all(math.isfinite(_as_float(x)) and x == int(x) and abs(int(x)) <= 2**62 for x in items):
+        raise ValueError(f"{name} must hold integers in [-2**62, 2**62], got {format_value(v)}")
+    return np.array([int(x) for x in items], dtype=np.int64).reshape(arr.shape)
+
+
 def last_true(pred: Callable[[np.ndarray], np.ndarray], lo, hi) -> np.ndarray:
     """Largest ``a`` in ``[lo, hi]`` with ``pred`` true on all of ``[lo, a]``, elementwise.
 
@@ -530,10 +576,13 @@ def last_true(pred: Callable[[np.ndarray], np.ndarray], lo, hi) -> np.ndarray:
     >>> last_true(lambda a: a < 0, 0, 100)
     array(-1)
     """
-    lo = np.asarray(lo, dtype=np.int64)
-    hi = np.asarray(hi, dtype=np.int64)
+    if not callable(pred):
+        raise ValueError(f"pred must be a function of an integer array, got {format_value(pred)}")
+    lo, hi = (_bracket_end(name, v) for name, v in (("lo", lo), ("hi", hi)))
+    if lo.shape != hi.shape:
+        raise ValueError(f"lo and hi must have one shape, got {lo.shape} and {hi.shape}")
     if np.any(hi < lo):
-        raise AssertionError("last_true: empty bracket")
+        raise ValueError(f"hi must be >= lo everywhere (an empty bracket), got lo = {format_value(lo)}, hi = {format_value(hi)}")
     good = lo - 1  # invariant: pred true on [lo, good]; answer in [good, hi]
     top = hi.copy()
     while np.any(good < top):

@@ -34,7 +34,17 @@ from fractions import Fraction
 import numpy as np
 from scipy import optimize, sparse, special
 
-from .numerics import MAX_COUNT, check_array, check_choice, check_counts, check_integer, check_positive, check_real, total
+from .numerics import (
+    MAX_COUNT,
+    check_array,
+    check_choice,
+    check_counts,
+    check_integer,
+    check_positive,
+    check_real,
+    check_rng,
+    total,
+)
 
 __all__ = [
     "Clipping",
@@ -510,7 +520,7 @@ def samples(m, *, U, kind: str, rng, size: int | None = None) -> np.ndarray:
     mm = _counts(m)
     Uf = check_real("U", U, low=0, low_open=True, high=1e300)
     kind = check_choice("kind", kind, ("uniform", "gaussian"))
-    rng = np.random.default_rng(rng)
+    rng = check_rng("rng", rng)
     shape = (total(mm),) if size is None else (check_integer("size", size, minimum=1), total(mm))
     if math.prod(shape) > _MAX_SAMPLES:
         raise ValueError(f"samples limits one call to {_MAX_SAMPLES} draws, got shape {shape}")
