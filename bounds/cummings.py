@@ -561,6 +561,9 @@ def realisable_plan(k, *, p_initial, sigma_p2_hat, alpha, eps, beta: float = 0.0
     var_g, final_g, mean_g = groups(kk)
     kf = kk[final_g]
     s2 = user_variance(kf, p=p_hat, sigma_p2=s2_hat)
+    if np.any(s2 < _SIGMA2_RANGE[0]):
+        raise ValueError(f"p_initial = {p_initial!r} and sigma_p2_hat = {sigma_p2_hat!r} give user variances below "
+                         f"{_SIGMA2_RANGE[0]:g}: the truncation of eq. (6) needs positive variances")
     half = alpha + concentration(kf, p=p_hat, sigma_p2=s2_hat, n=n, beta=beta)
     a_hat, b_hat = p_hat - half, p_hat + half
     trunc = optimal_truncation(s2, b_hat - a_hat, eps=eps, laplace=laplace)

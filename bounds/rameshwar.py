@@ -523,7 +523,7 @@ def samples(m, *, U, kind: str, rng, size: int | None = None) -> np.ndarray:
     rng = check_rng("rng", rng)
     shape = (total(mm),) if size is None else (check_integer("size", size, minimum=1), total(mm))
     if math.prod(shape) > _MAX_SAMPLES:
-        raise ValueError(f"samples limits one call to {_MAX_SAMPLES} draws, got shape {shape}")
+        raise ValueError(f"size times the {total(mm)} samples of m exceeds {_MAX_SAMPLES} draws (one call's limit)")
     if kind == "uniform":
         return Uf - rng.uniform(0.0, Uf, size=shape)  # (0, U]
     sd = math.sqrt(Uf / 4)  # gaussian

@@ -432,6 +432,9 @@ KNOWN: dict[str, tuple[dict, str]] = {
     "bounds.simulate.cummings_risk": ({"reps": 10**400}, "raised OverflowError: 'Python int too large to convert to C ssize_t'; seed=[-1] names no parameter"),
     "bounds.simulate.empirical_constant": ({"theta": 'abc'}, "raised ValueError naming no parameter: 'could not convert string to float'"),
     "bounds.sizes.uniform": ({"hi": 10**400}, "raised ValueError naming no parameter: 'Maximum allowed size exceeded'; hi=10**13 allocates 73 TiB"),
+    "bounds.advise.advise": ({"counts": ''}, "raised ValueError naming no parameter: 'no such file: '.''"),
+    "bounds.advise.dame_smallest": ({"n": 10**400}, "raised OverflowError: 'int too large to convert to float'"),
+    "bounds.mechanisms.rr_keep_probability": ({"alpha": 3, "k": 10**400}, "raised OverflowError: 'int too large to convert to float'"),
 }
 
 # =========================================================================== the tests
