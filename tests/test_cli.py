@@ -111,8 +111,8 @@ def test_dame_refuses_conflicting_or_missing_budgets(capsys):
     (["kent", "--n", "10", "--T", "0", "--alpha", "0.5"], "--T: must be an integer >= 1"),
     (["kent", "--n", "10", "--T", "2", "--alpha", "-1"], "--alpha: must be a positive number"),
     (["cummings", "--k", "3,2", "--eps", "inf"], "--eps: must be a finite number"),
-    (["figures", "--jobs", "0"], "--jobs: must be an integer >= 1"),
-    (["figures", "--jobs", "-1"], "--jobs: must be an integer >= 1"),
+    (["figures", "--only", "kent-fig1", "--out", "/nonexistent/never-written", "--jobs", "0"], "--jobs: must be an integer >= 1"),
+    (["figures", "--only", "kent-fig1", "--out", "/nonexistent/never-written", "--jobs", "-1"], "--jobs: must be an integer >= 1"),
 ])
 def test_numbers_are_checked_by_the_parser(capsys, argv, needle):
     _argparse_fails(capsys, argv, needle)

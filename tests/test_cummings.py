@@ -209,7 +209,8 @@ def test_k_star_refuses_counts_beyond_int64_instead_of_wrapping():
         cm.k_star([1e308, 5, 1], eps=1.0)
 
 
-@pytest.mark.parametrize("k", [[2**62, 2**62, 3], [2**62, 2**61, 2**40, 1], [2**63 - 1, 2**63 - 1, 2**63 - 1, 5]])
+@pytest.mark.parametrize("k", [[2**62, 2**62, 3], [2**62, 2**61, 2**40, 1], [2**63 - 1, 2**63 - 1, 2**63 - 1, 5],
+                               [2**63 - 1, 2**62 + 5, 100, 2, 2**63 - 1]])
 @pytest.mark.parametrize("eps", [1e-3, 1.0, 1e3])
 def test_k_star_is_exact_where_int64_sums_wrap(k, eps):
     assert cm.k_star(k, eps=eps) == _k_star_exact(k, eps)
