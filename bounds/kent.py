@@ -431,7 +431,7 @@ def dame_quote_lower(*, n, T, alpha, constants=None) -> float:
 # =========================================================================== Theorem 1 (eq. 8)
 
 
-def covering(problem, *, d=1, s=None, beta=None, ball="linf", constant: float = 1.0) -> Callable:
+def covering(problem, *, d=1, s=None, beta=None, ball="linf", constant: float | None = 1.0) -> Callable:
     r"""A log covering number :math:`\log N(\delta)` of Propositions 3–5 (``kent.md`` §4).
 
     .. math::
@@ -455,23 +455,22 @@ def covering(problem, *, d=1, s=None, beta=None, ball="linf", constant: float = 
     problem = check_choice("problem", problem, PROBLEMS)
     ball = check_choice("ball", ball, BALLS)
     d = check_integer("d", d, minimum=1, maximum=_MAX_INT)
-    if constant is not None or problem != "mean" or ball != "l2":
-        constant = check_positive("constant", constant)
+    if problem == "mean" and ball == "l2" and constant is None:
+        return lambda delta: d * np.log1p(2.0 / delta)
+    c = check_positive("constant", constant)
     if problem == "mean":
         if ball == "linf":
-            return lambda delta: d * np.log(np.maximum(constant * math.sqrt(d) / delta, 1.0))
-        if constant is None:
-            return lambda delta: d * np.log1p(2.0 / delta)
-        return lambda delta: d * np.log(np.maximum(constant / delta, 1.0))
+            return lambda delta: d * np.log(np.maximum(c * math.sqrt(d) / delta, 1.0))
+        return lambda delta: d * np.log(np.maximum(c / delta, 1.0))
     if problem == "sparse":
         if s is None:
             raise ValueError("the sparse covering needs s")
         s = check_integer("s", s, minimum=1, maximum=d)
-        return lambda delta: s * math.log(math.e * d / s) + s * np.log(np.maximum(constant * math.sqrt(s) / delta, 1.0))
+        return lambda delta: s * math.log(math.e * d / s) + s * np.log(np.maximum(c * math.sqrt(s) / delta, 1.0))
     if beta is None:
         raise ValueError("the Sobolev covering needs beta")
     beta = check_real("beta", beta, low=0, low_open=True, high=1e6)
-    return lambda delta: constant * np.asarray(delta, dtype=float) ** (-1.0 / beta)
+    return lambda delta: c * np.asarray(delta, dtype=float) ** (-1.0 / beta)
 
 
 @dataclass(frozen=True)

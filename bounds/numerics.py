@@ -17,6 +17,7 @@ import sys
 import warnings
 from contextlib import contextmanager
 from dataclasses import dataclass
+from types import FrameType
 from typing import Callable
 
 import mpmath
@@ -370,7 +371,7 @@ def check_rng(name: str, rng) -> np.random.Generator:
 
     Examples
     --------
-    >>> check_rng("rng", 0).integers(10) == np.random.default_rng(0).integers(10)
+    >>> bool(check_rng("rng", 0).integers(10) == np.random.default_rng(0).integers(10))
     True
     >>> check_rng("seed", 3.0)
     Traceback (most recent call last):
@@ -380,7 +381,7 @@ def check_rng(name: str, rng) -> np.random.Generator:
     if isinstance(rng, np.random.Generator):
         return rng
     ok = rng is None or isinstance(rng, (np.random.SeedSequence, np.random.BitGenerator)) or (
-        isinstance(rng, numbers.Integral) and not _is_bool(rng) and rng >= 0)
+        isinstance(rng, numbers.Integral) and not _is_bool(rng) and int(rng) >= 0)
     if not ok:
         raise ValueError(f"{name} must be None, a non-negative integer, a SeedSequence or a numpy Generator, "
                          f"got {format_value(rng)}")
@@ -600,7 +601,8 @@ _SEEN: contextvars.ContextVar[set | None] = contextvars.ContextVar("bounds_assum
 
 def _caller_stacklevel() -> int:
     """The ``stacklevel`` of the first frame outside the package, seen from :func:`warn_assumption`'s ``warn``."""
-    frame, level = sys._getframe(2), 2
+    frame: FrameType | None = sys._getframe(2)
+    level = 2
     while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(_PACKAGE_DIR):
         frame, level = frame.f_back, level + 1
     return level
