@@ -278,6 +278,9 @@ def _cmd_cummings(args) -> int:
     except ValueError:
         raise OptionError("--k", f"must be comma-separated positive integers, got {args.k!r}") from None
     s2 = cummings.user_variance(k, p=args.p, sigma_p2=args.sigma_p2)
+    if not np.all(s2 > 0):
+        raise OptionError("--p/--sigma-p2", f"p = {args.p:g} and sigma_p2 = {args.sigma_p2:g} give users of zero "
+                          "variance: the weights (4) and T* (6) need p(1-p) > 0 or sigma_p2 > 0")
     widths = 2 * cummings.concentration(k, p=args.p, sigma_p2=args.sigma_p2, beta=args.beta)
     trunc = cummings.optimal_truncation(s2, widths, eps=args.eps)
     lb = cummings.lower_bound(k, eps=args.eps, sigma_p2=args.sigma_p2)

@@ -351,6 +351,8 @@ def lp_optimum(m, *, U, eps, program: str = "lemma") -> LPResult:
     L, n_samples = mm.size, float(total(mm))
     if L > _MAX_LP_USERS:
         raise ValueError(f"the linear programme is limited to {_MAX_LP_USERS} users, got L = {L}")
+    if math.isinf(1 / ef):
+        raise ValueError(f"eps = {eps!r} is too small for the linear programme: 1/eps overflows float64")
     opts = {"primal_feasibility_tolerance": 1e-10, "dual_feasibility_tolerance": 1e-10}
     col = sparse.csr_matrix(np.ones((L, 1)))
     if program == "8":

@@ -139,6 +139,8 @@ def test_rameshwar_refuses_malformed_collections(capsys, collection, needle):
 def test_library_errors_name_the_option(capsys):
     _fails(capsys, ["cummings", "--k", "3,2", "--eps", "1", "--p", "1.5"], "--p: p must be in [0, 1]")
     _fails(capsys, ["cummings", "--k", "3,2", "--eps", "1", "--beta", "2"], "--beta: beta must be in (0, 1)")
+    _fails(capsys, ["cummings", "--k", "3,2", "--eps", "1", "--p", "0", "--sigma-p2", "0"], "--p/--sigma-p2", "zero variance")
+    _fails(capsys, ["dame", "--sizes", "geometric:40", "--n-alpha2", "3"], "--sizes")
     _fails(capsys, ["kent", "--problem", "sparse", "--n", "10", "--T", "2", "--alpha", "0.5", "--d", "3", "--s", "5"],
            "--s")
 

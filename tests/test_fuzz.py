@@ -498,3 +498,104 @@ def test_the_api_is_enumerated():
         assert must in ids
     assert len(TARGETS) >= 100
     assert sum(t.baseline is not None for t in TARGETS) >= 0.8 * len(TARGETS)
+
+
+# =========================================================================== the command line
+
+_CLI_BASE = {
+    "dame": ["--sizes", "poisson:5", "--n-alpha2", "10"],
+    "rameshwar": ["--collection", "counts:3,1,2", "--eps", "1"],
+    "kent": ["--n", "100", "--T", "10", "--alpha", "0.5"],
+    "cummings": ["--k", "5,3,1", "--eps", "1"],
+}
+_CLI_OPTIONS = {
+    "dame": ["--sizes", "--n", "--alpha", "--n-alpha2", "--constants", "--precision"],
+    "rameshwar": ["--collection", "--U", "--eps"],
+    "kent": ["--problem", "--n", "--T", "--alpha", "--d", "--s", "--beta", "--ball"],
+    "cummings": ["--k", "--eps", "--p", "--sigma-p2", "--beta"],
+}
+_CLI_VALUES = [
+    "", "0", "-1", "1", "2", "0.5", "nan", "inf", "-inf", "1e400", "1e-400", "1e308", "1e-308", "1" * 400, "abc",
+    "True", "poisson:5,6", "point:10,20", "point:" + "1" * 30, "geometric:40", "finite:1", "finite:1=0.5,2=0.5",
+    "uniform:1,9", "zipf:1.5", "poisson:1e-10", "binomial:1000000000,1e-9", "counts:1,2", "counts:", "extreme:3",
+    "extreme:101,10", "geometric:6", "1,2,3", "1e308,5,1", "9" * 25 + ",5", "3,,2", "l2", "xyz", "sparse", "density",
+    "paper", "unit", "1000000",
+]
+cli_value = st.one_of(st.sampled_from(_CLI_VALUES), st.text(max_size=8),
+                      st.floats().map(repr), st.integers(-(10**40), 10**40).map(str))
+
+
+def _no_nonfinite(token):
+    raise AssertionError(f"non-finite number {token} in --json output")
+
+
+def cli_verdict(argv: list) -> str | None:
+    """``None`` if ``bounds <argv>`` exits 0 (valid JSON with ``--json``) or 2 with one line naming an option."""
+    import contextlib
+    import io
+    import json
+
+    from bounds import cli
+
+    out, err = io.StringIO(), io.StringIO()
+    code: object = None
+
+    def call():
+        nonlocal code
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                code = cli.main(argv)
+            except SystemExit as exc:  # argparse: usage and one error line
+                code = ("argparse", exc.code)
+
+    outcome = _run(call, [], {}, seconds=CALL_SECONDS)
+    shown = "bounds " + " ".join(argv)
+    if isinstance(outcome.error, CallTimeout):
+        return f"{shown} did not return within {CALL_SECONDS:g} s"
+    if outcome.error is not None:
+        return f"{shown} raised {type(outcome.error).__name__}: {outcome.error}"
+    foreign = [w for w in outcome.warnings if not issubclass(w.category, PaperAssumptionWarning)]
+    if foreign:
+        return f"{shown} warned {foreign[0].category.__name__}: {foreign[0].message}"
+    if code == ("argparse", 2):
+        return None if "error: argument" in err.getvalue() else f"{shown}: argparse exit without naming the argument"
+    if code == 0:
+        if "--json" in argv:
+            try:
+                json.loads(out.getvalue(), parse_constant=_no_nonfinite)
+            except (ValueError, AssertionError) as exc:
+                return f"{shown} --json printed no strict JSON: {exc}"
+        return None
+    lines = err.getvalue().strip().splitlines()
+    if code != 2 or len(lines) != 1 or not lines[0].startswith(f"bounds {argv[0]}: error: "):
+        return f"{shown} exited {code!r} with stderr {err.getvalue()!r}"
+    if "--" not in lines[0]:
+        return f"{shown}: the error names no option: {lines[0]}"
+    return None
+
+
+def _cli_fuzz(command: str, examples: int) -> None:
+    @settings(max_examples=examples, deadline=None, derandomize=True, database=None,
+              phases=(Phase.explicit, Phase.generate), suppress_health_check=list(HealthCheck))
+    @given(data=st.data())
+    def prop(data):
+        argv = [command, *_CLI_BASE[command]]
+        for option in data.draw(st.lists(st.sampled_from(_CLI_OPTIONS[command]), min_size=1, max_size=2, unique=True)):
+            argv += [option, data.draw(cli_value, label=option)]
+        if data.draw(st.booleans(), label="--json"):
+            argv.append("--json")
+        problem = cli_verdict(argv)
+        assert problem is None, problem
+
+    prop()
+
+
+@pytest.mark.parametrize("command", sorted(_CLI_BASE))
+def test_command_line_survives_hostile_options(command):
+    _cli_fuzz(command, EXAMPLES)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("command", sorted(_CLI_BASE))
+def test_command_line_survives_hostile_options_exhaustive(command):
+    _cli_fuzz(command, 4 * EXAMPLES_SLOW)

@@ -153,3 +153,17 @@ def test_each_assumption_message_once_per_call():
         decorated()  # a second call warns again
     assert [str(w.message) for w in caught] == ["H3 fails", "H3 fails"]
     assert all(issubclass(w.category, PaperAssumptionWarning) for w in caught)
+
+
+def test_every_precision_argument_is_capped():
+    """One validator serves every module: a precision that would take minutes is refused at once."""
+    import time
+
+    from bounds import dame, sizes
+
+    start = time.perf_counter()
+    for call in (lambda: dame.upper_bound(sizes.point(3), n_alpha2=3, precision=10**6),
+                 lambda: sizes.poisson(5.0).pmf(3, precision=10**6)):
+        with pytest.raises(ValueError, match=r"precision must be an integer in \[1, 1000\]"):
+            call()
+    assert time.perf_counter() - start < 5
