@@ -56,8 +56,8 @@ from bounds.numerics import PaperAssumptionWarning
 
 CALL_SECONDS = 10.0  # a call running longer is a hang
 MEMORY_BYTES = 2 * 2**30  # address space a call may add
-EXAMPLES = 40  # per callable, default run
-EXAMPLES_SLOW = 150  # per callable, ``-m slow``
+EXAMPLES = 100  # per callable, default run
+EXAMPLES_SLOW = 400  # per callable, ``-m slow``
 
 # Callables not fuzzed, with the reason.  Everything else in an ``__all__`` is.
 SKIP = {
@@ -598,4 +598,4 @@ def test_command_line_survives_hostile_options(command):
 @pytest.mark.slow
 @pytest.mark.parametrize("command", sorted(_CLI_BASE))
 def test_command_line_survives_hostile_options_exhaustive(command):
-    _cli_fuzz(command, 4 * EXAMPLES_SLOW)
+    _cli_fuzz(command, EXAMPLES_SLOW)
