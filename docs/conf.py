@@ -30,6 +30,7 @@ import bounds  # noqa: E402
 from bounds import references  # noqa: E402
 
 import publicapi  # noqa: E402
+from sphinx.pycode import ModuleAnalyzer  # noqa: E402
 
 project = "bounds"
 author = "the bounds developers"
@@ -39,7 +40,6 @@ version = release
 
 extensions = [
     "sphinx.ext.autodoc",
-    "sphinx.ext.autosummary",
     "sphinx.ext.mathjax",
     "sphinx.ext.viewcode",
     "numpydoc",
@@ -50,10 +50,13 @@ exclude_patterns = ["_build", "README.md", "Thumbs.db", ".DS_Store", "**.ipynb_c
 html_theme = "furo"
 html_title = f"bounds {release}"
 
-# API reference: write_api() below writes one page per public module from its __all__;
-# autosummary only draws the summary tables
-autosummary_generate = False
+# API reference: write_api() below writes one page per public module from its __all__
 autodoc_member_order = "bysource"
+# every cross-reference must resolve (a renamed function leaves no dead link behind); the
+# standard library's base classes named by show-inheritance have no target without
+# intersphinx, which needs the network
+nitpicky = True
+nitpick_ignore_regex = [("py:class", r"(abc|collections\.abc|enum|numbers|typing)\.\w+")]
 autodoc_typehints = "none"  # numpydoc renders the types written in the docstrings
 numpydoc_show_class_members = False
 numpydoc_class_members_toctree = False
@@ -77,17 +80,40 @@ def _section(title: str) -> list[str]:
     return [title, "-" * len(title), ""]
 
 
+def _first_paragraph(doc: str | None) -> str:
+    """A docstring's summary: its whole first paragraph (a first sentence cut at "eq." would
+    be wrong)."""
+    lines = []
+    for line in (doc or "").strip().splitlines():
+        if not line.strip():
+            break
+        lines.append(line.strip())
+    return " ".join(lines)
+
+
+def _summary_table(rows: list[tuple[str, str]]) -> list[str]:
+    lines = [".. list-table::", "   :widths: 30 70", "   :class: api-summary", ""]
+    for ref, text in rows:
+        lines += [f"   * - {ref}", f"     - {text or '(no description)'}"]
+    return lines + [""]
+
+
 def write_module_page(page: publicapi.ModulePage) -> None:
     """The module docstring, a summary table, then every name of its ``__all__``: functions,
     classes (with their public methods), data (with the value when it is a short scalar) and
     links for the names documented on another page."""
     modname = page.name
     lines = [modname, "=" * len(modname), "", f".. automodule:: {modname}", "   :no-members:", ""]
-    summary = page.functions + page.classes + [name for name, _ in page.data]
-    if summary:
-        lines += [".. rubric:: Summary", "", ".. autosummary::", ""]
-        lines += [f"   {name}" for name in summary]
-        lines.append("")
+    module = importlib.import_module(modname)
+    comments = ModuleAnalyzer.for_module(modname).find_attr_docs()
+    rows = [(f":func:`~{modname}.{name}`", _first_paragraph(inspect.getdoc(getattr(module, name))))
+            for name in page.functions]
+    rows += [(f":class:`~{modname}.{name}`", _first_paragraph(inspect.getdoc(getattr(module, name))))
+             for name in page.classes]
+    rows += [(f":data:`~{modname}.{name}`", _first_paragraph("\n".join(comments.get(("", name), []))))
+             for name, _ in page.data]
+    if rows:
+        lines += [".. rubric:: Summary", ""] + _summary_table(rows)
     if page.functions:
         lines += _section("Functions")
         for name in page.functions:
@@ -124,10 +150,9 @@ def write_api() -> None:
         "One page per public module, listing the names in the module's ``__all__``: the "
         "docstrings with their formulas, parameters, sources and examples.",
         "",
-        ".. autosummary::",
-        "",
     ]
-    lines += [f"   {name}" for name in pages]
+    lines += _summary_table([(f":mod:`{name}`", _first_paragraph(inspect.getdoc(importlib.import_module(name))))
+                             for name in pages])
     lines += ["", ".. toctree::", "   :hidden:", ""]
     lines += [f"   api/{name}" for name in pages]
     (GENERATED / "api.rst").write_text("\n".join(lines) + "\n")
@@ -221,7 +246,7 @@ def _no_type_docstring(app, what, name, obj, options, lines) -> None:
         kind = type(obj)
         shown = (f":class:`~{kind.__module__}.{kind.__qualname__}`" if kind.__module__.startswith("bounds")
                  else f"``{kind.__name__}``")
-        lines[:] = [f"A {shown}."]
+        lines[:] = [f"Type {shown}."]
 
 
 def setup(app) -> None:
