@@ -11,12 +11,14 @@
 
 MathJax itself runs in the reader's browser: what is checked here is that every formula
 reaches the page inside a math element MathJax typesets.  The summary lists the public
-functions whose docstring has no formula, for their authors to judge.
+functions whose docstring has no formula and the pages that still cite a source by its
+file name rather than by paper, for their authors to judge.
 """
 
 from __future__ import annotations
 
 import inspect
+import re
 import sys
 from html.parser import HTMLParser
 from pathlib import Path
@@ -86,10 +88,11 @@ def parse(path: Path) -> Entries:
 
 # markup that means a formula or a role was not rendered (outside code blocks it never
 # reaches the text of a page)
+OPAQUE_SOURCE = re.compile(r"\b\d{3}_[0-9a-f]{16}\.txt\b")  # see bounds.references.LEGACY_SOURCES
 LEAKS = (".. math::", ":math:`", ":func:`", ":class:`", ":mod:`", "\\begin{", "$$")
 
 
-def check_api(site: Path, problems: list[str]) -> tuple[int, int, list[str]]:
+def check_api(site: Path, problems: list[str], notes: list[str]) -> tuple[int, int, list[str]]:
     pages: dict[str, Entries] = {}
     with_math, total, no_formula = 0, 0, []
     for page, qualname, obj in publicapi.documented_objects():
@@ -116,6 +119,9 @@ def check_api(site: Path, problems: list[str]) -> tuple[int, int, list[str]]:
             no_formula.append(qualname)
     for page, entries in pages.items():
         text = " ".join(entries.text)
+        opaque = set(OPAQUE_SOURCE.findall(text))
+        if opaque:
+            notes.append(f"{page}: cites {len(opaque)} source(s) by file name, not by paper")
         for leak in LEAKS:
             if leak in text:
                 problems.append(f"{page}.html shows unrendered markup {leak!r}")
@@ -161,7 +167,8 @@ def main(argv: list[str]) -> int:
         print(f"no built site at {site}")
         return 1
     problems: list[str] = []
-    total, with_math, no_formula = check_api(site, problems)
+    notes: list[str] = []
+    total, with_math, no_formula = check_api(site, problems, notes)
     notebooks = check_notebooks(site, problems)
     figures = check_gallery(site, problems)
     print(f"API: {total} documented objects, {with_math} with a formula, each rendered as math")
@@ -169,6 +176,8 @@ def main(argv: list[str]) -> int:
     print(f"gallery: {figures} figures")
     if no_formula:
         print(f"public functions whose docstring has no formula ({len(no_formula)}): " + ", ".join(no_formula))
+    for note in notes:
+        print(f"note: {note}")
     for problem in problems:
         print(f"PROBLEM: {problem}")
     print(f"site check: {'failed' if problems else 'passed'} ({len(problems)} problems)")
