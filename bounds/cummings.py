@@ -557,7 +557,7 @@ def realisable_plan(k, *, p_initial, sigma_p2_hat, alpha, eps, beta: float = 0.0
         raise ValueError(f"Algorithm 2 needs at least 3 users (three groups), got {n}")
     p_hat = _p(p_initial, "p_initial")
     s2_hat = _sigma_p2(sigma_p2_hat, p_hat, "sigma_p2_hat")
-    alpha = check_real("alpha", alpha, low=0)
+    alpha = check_real("alpha", alpha, low=0, high=1e6)  # the initial estimates' accuracy; p lies in [0, 1]
     var_g, final_g, mean_g = groups(kk)
     kf = kk[final_g]
     s2 = user_variance(kf, p=p_hat, sigma_p2=s2_hat)

@@ -91,6 +91,14 @@ def _U(U, mm: np.ndarray) -> float:
     return Uf
 
 
+def _level(eps) -> float:
+    """``eps`` as a float for the float64 paths, refused where ``1/eps`` overflows."""
+    ef = check_positive("eps", eps)
+    if math.isinf(1 / ef):
+        raise ValueError(f"eps = {eps!r} is too small for the float64 path: 1/eps overflows")
+    return ef
+
+
 def _float(value: Fraction) -> float:
     """A non-negative exact value as a float, ``inf`` beyond the float64 range."""
     try:
@@ -346,13 +354,11 @@ def lp_optimum(m, *, U, eps, program: str = "lemma") -> LPResult:
     5.0
     """
     mm = _counts(m)
-    Uf, ef = _U(U, mm), check_positive("eps", eps)
+    Uf, ef = _U(U, mm), _level(eps)
     check_choice("program", program, ("lemma", "8"))
     L, n_samples = mm.size, float(total(mm))
     if L > _MAX_LP_USERS:
         raise ValueError(f"the linear programme is limited to {_MAX_LP_USERS} users, got L = {L}")
-    if math.isinf(1 / ef):
-        raise ValueError(f"eps = {eps!r} is too small for the linear programme: 1/eps overflows float64")
     opts = {"primal_feasibility_tolerance": 1e-10, "dual_feasibility_tolerance": 1e-10}
     col = sparse.csr_matrix(np.ones((L, 1)))
     if program == "8":
@@ -457,7 +463,7 @@ def akmv_worst_case_error(m, *, U, eps, T) -> float:
     10.0
     """
     mm = _counts(m)
-    Uf, ef = _U(U, mm), check_positive("eps", eps)
+    Uf, ef = _U(U, mm), _level(eps)
     T = check_real("T", T, low=0) if np.ndim(T) == 0 else check_array("T", T, low=0)
     T = np.asarray(T, dtype=float)
     if np.any(T > 1e300):

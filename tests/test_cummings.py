@@ -262,6 +262,8 @@ def test_arrays_and_choices_are_checked():
         cm.groups([3, 2])
     with pytest.raises(ValueError, match="^p_initial = 0.0 and sigma_p2_hat = 0.0 give user variances below"):
         cm.realisable_plan(list(range(1, 40)), p_initial=0.0, sigma_p2_hat=0.0, alpha=0.5, eps=1.0)
+    with pytest.raises(ValueError, match=r"^alpha must be in \[0, 1e\+06\]"):
+        cm.realisable_plan(list(range(1, 40)), p_initial=0.5, sigma_p2_hat=0.01, alpha=1e202, eps=1.0)
 
 
 def test_extreme_levels_give_finite_or_documented_infinite_values():

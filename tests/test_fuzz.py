@@ -435,6 +435,13 @@ KNOWN: dict[str, tuple[dict, str]] = {
     "bounds.advise.advise": ({"counts": ''}, "raised ValueError naming no parameter: 'no such file: '.''"),
     "bounds.advise.dame_smallest": ({"n": 10**400}, "raised OverflowError: 'int too large to convert to float'"),
     "bounds.mechanisms.rr_keep_probability": ({"alpha": 3, "k": 10**400}, "raised OverflowError: 'int too large to convert to float'"),
+    "bounds.audit.AuditResult": ({"id": "x", "source": "s", "claim": "c", "method": "m", "status": np.arange(5)},
+                                 "raised ValueError naming no parameter: 'The truth value of an array ... is ambiguous'"),
+    "bounds.dame.Constants": ({"c4": "__import__('os').getcwd()"}, "a string is handed to sympy (code from strings); raised AttributeError"),
+    "bounds.dame.lower_bound": ({"constants": np.array([])}, "raised ValueError naming no parameter: 'The truth value of an empty array is ambiguous'"),
+    "bounds.dame.upper_bound": ({"constants": np.array([])}, "raised ValueError naming no parameter: 'The truth value of an empty array is ambiguous'"),
+    "bounds.dame.tau": ({"m_tilde": 10**400}, "raised OverflowError: 'int too large to convert to float'"),
+    "bounds.mechanisms.duchi_bound": ({"alpha": 5e-324}, "raised ZeroDivisionError: 'float division by zero'"),
 }
 
 # =========================================================================== the tests

@@ -246,8 +246,9 @@ def test_solver_failures_and_sizes_are_clear_errors(monkeypatch):
     with pytest.raises(ValueError, match="^the linear programme could not be solved at U = 1, eps = 0.5 .*numerical"):
         rt.lp_optimum([1, 4], U=1, eps=0.5)
     monkeypatch.undo()
-    with pytest.raises(ValueError, match="^eps = 2e-310 is too small for the linear programme"):
-        rt.lp_optimum([1, 4], U=1, eps=2e-310)
+    for f in (rt.lp_optimum, lambda m, **kw: rt.akmv_worst_case_error(m, T=[1.0, 2.0], **kw)):
+        with pytest.raises(ValueError, match="^eps = 2e-310 is too small for the float64 path"):
+            f([1, 4], U=1, eps=2e-310)
     with pytest.raises(ValueError, match="^the linear programme is limited to 20000 users"):
         rt.lp_optimum(np.ones(20_001, dtype=int), U=1, eps=1)
     with pytest.raises(ValueError, match=r"^U = 1e\+300 times the 5 samples exceeds the float64 range"):
