@@ -1,6 +1,6 @@
 r"""Cummings, Feldman, McMillan & Talwar: heterogeneous users in the central model.
 
-Source: ``003_5683c9a67e132c7f.txt`` — *Mean Estimation with User-level Privacy
+Source: Cummings et al. (2022) — *Mean Estimation with User-level Privacy
 under Data Heterogeneity*: Lemma 2.1, the weights (1) and (4), the ideal
 estimator's variance (5), the optimal truncation :math:`T^*` (6), Algorithm 2,
 Corollary 5.5 and Example 1.  Formula sheet §3.
@@ -102,7 +102,7 @@ def user_variance(k, *, p, sigma_p2):
     (law of total variance over :math:`p_i \sim \mathcal D`; see :func:`user_variance_symbolic`).
     ``sigma_p2 > p(1-p)`` is rejected.
 
-    Source: ``003_5683c9a67e132c7f.txt``, Lemma 2.1 and eq. (2).
+    Source: Cummings et al. (2022), Lemma 2.1 and eq. (2).
 
     Examples
     --------
@@ -121,7 +121,7 @@ def user_variance_symbolic() -> sp.Expr:
     .. math:: \mathrm{Var}(\hat p_i) = E[\mathrm{Var}(\hat p_i \mid p_i)] + \mathrm{Var}(E[\hat p_i \mid p_i])
               = E\Big[\frac{p_i(1-p_i)}{k}\Big] + \sigma_p^2,\quad E[p_i^2] = \sigma_p^2 + p^2
 
-    Source: ``003_5683c9a67e132c7f.txt``, Lemma 2.1.
+    Source: Cummings et al. (2022), Lemma 2.1.
 
     Examples
     --------
@@ -140,7 +140,7 @@ def nonprivate_weights(sigma2) -> np.ndarray:
 
     .. math:: w_i = \frac{1/\sigma_i^2}{\sum_j 1/\sigma_j^2}
 
-    Source: ``003_5683c9a67e132c7f.txt``, eq. (1).
+    Source: Cummings et al. (2022), eq. (1).
 
     Examples
     --------
@@ -156,7 +156,7 @@ def private_weights(sigma2, T) -> np.ndarray:
 
     .. math:: w_i = \frac{\min\{1/\sigma_i^2, T/\sigma_i\}}{\sum_j \min\{1/\sigma_j^2, T/\sigma_j\}}
 
-    Source: ``003_5683c9a67e132c7f.txt``, eq. (4).
+    Source: Cummings et al. (2022), eq. (4).
 
     Examples
     --------
@@ -182,7 +182,7 @@ def concentration(k, *, p, sigma_p2, n: int | None = None, beta: float = 0.05):
 
     It scales as :math:`\sqrt{\log n / k_i}` when :math:`\sigma_p^2` is small, as in Example 1.
 
-    Source: ``003_5683c9a67e132c7f.txt``, §4.1 (definition of :math:`f`) and Example 1.
+    Source: Cummings et al. (2022), §4.1 (definition of :math:`f`) and Example 1.
 
     Examples
     --------
@@ -204,7 +204,7 @@ def ideal_variance(sigma2, widths, *, eps, T, laplace: str = "printed") -> float
     ``laplace="printed"``: :math:`\kappa = 1`, eq. (5) as printed; ``"exact"``:
     :math:`\kappa = 2`, since :math:`\mathrm{Var}(\mathrm{Lap}(b)) = 2b^2`.
 
-    Source: ``003_5683c9a67e132c7f.txt``, eq. (5) (formula sheet §3, audit item).
+    Source: Cummings et al. (2022), eq. (5) (formula sheet §3, audit item).
 
     Examples
     --------
@@ -269,7 +269,7 @@ def optimal_truncation(sigma2, widths, *, eps, laplace: str = "printed") -> Trun
     :math:`\max_i u_i` on it is the untruncated value.  ``laplace`` as in
     :func:`ideal_variance` (the paper's eq. (6) is ``"printed"``).
 
-    Source: ``003_5683c9a67e132c7f.txt``, eq. (6); the denominator uses :math:`T/\sigma_j`
+    Source: Cummings et al. (2022), eq. (6); the denominator uses :math:`T/\sigma_j`
     (eq. (6) prints :math:`T/\sigma_i`).
 
     Examples
@@ -357,7 +357,7 @@ def k_star(k, *, eps) -> int:
     decreases, above :math:`\max_i k_i` it increases: the argmin is one of the distinct
     :math:`k_i` (the smallest on ties).
 
-    Source: ``003_5683c9a67e132c7f.txt``, §5.2 (definition of :math:`k^*`) and Corollary 5.5.
+    Source: Cummings et al. (2022), §5.2 (definition of :math:`k^*`) and Corollary 5.5.
 
     Examples
     --------
@@ -392,7 +392,7 @@ def lower_bound(k, *, eps, sigma_p2) -> LowerBound:
     :math:`k^*` by that very case (formula sheet §3, audit item); ``privacy_term`` keeps the
     first term.
 
-    Source: ``003_5683c9a67e132c7f.txt``, Corollary 5.5.
+    Source: Cummings et al. (2022), Corollary 5.5.
 
     Examples
     --------
@@ -511,7 +511,7 @@ def groups(k) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
     .. math:: [1, \lceil\log n\rceil],\quad (\lceil\log n\rceil, n - \lfloor n/10\rfloor],\quad (n - \lfloor n/10 \rfloor, n]
 
-    Source: ``003_5683c9a67e132c7f.txt`` Algorithm 2 (steps 2–5).
+    Source: Cummings et al. (2022), Algorithm 2 (steps 2–5).
 
     Examples
     --------
@@ -543,7 +543,7 @@ def realisable_plan(k, *, p_initial, sigma_p2_hat, alpha, eps, beta: float = 0.0
     :math:`\Lambda = \max_i \hat w_i |\hat b_i - \hat a_i|`.  The private initial estimators
     and the simulation belong to the Monte Carlo layer.
 
-    Source: ``003_5683c9a67e132c7f.txt``, Algorithm 2 and Lemma 4.2.
+    Source: Cummings et al. (2022), Algorithm 2 and Lemma 4.2.
 
     Examples
     --------

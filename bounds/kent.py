@@ -1,7 +1,7 @@
 r"""Kent, Berrett & Yu: minimax rates and phase transitions under user-level LDP.
 
-Source: ``004_b0e838126fb19414.txt`` (prose only: its mathematics was lost) and the
-recovered formulas in ``../shared/spec/kent.md``, each with a confidence tag —
+Source: Kent et al. (2024), with the formulas as reconstructed in the notes
+``docs/kent.md``, each with a confidence tag —
 **[V]** confirmed externally, **[S]** strongly supported, **[R]** reconstructed.
 
 ``n`` users hold ``T`` samples each; :math:`x = n\alpha^2`.  Every rate is a rate:
@@ -73,7 +73,7 @@ class RateConstants:
     .. math:: \text{lower} = c \cdot (\dots \vee e^{-c_1 n\alpha^2/\cdot}),\qquad
               \text{upper} = C \cdot (\dots + e^{-c_2 n\alpha^2/\cdot})
 
-    Source: ``kent.md`` §2, §5 (the constants are not given explicitly; §2 suggests
+    Source: ``docs/kent.md`` §2, §5 (the constants are not given explicitly; §2 suggests
     :math:`c_1 \approx 4(e-1)^2`, §3 :math:`c_2 \approx 1/34` — reconstructed).
 
     Examples
@@ -100,7 +100,7 @@ class Rate:
     """A problem's lower and upper rates at one point, with the regime and the item-level rate.
 
     ``item_level`` is the item-level rate with ``nT`` users; ``confidence`` is the
-    formula's tag in ``kent.md`` and ``reconstructed`` is true for [R] forms.
+    formula's tag in ``docs/kent.md`` and ``reconstructed`` is true for [R] forms.
     """
 
     problem: str
@@ -146,10 +146,10 @@ def symbolic(problem: str, ball: str = "linf") -> dict:
         + \Big(\frac{n\alpha^2}{\log n\alpha^2}\Big)^{-2\beta}\Big\}
 
     With ``d = 1`` the mean rates are Theorem 6's univariate ones (eq. (24)).  The
-    sparse upper rate is the minimum of ``s`` and Procedures 1–2 (§8 of ``kent.md``).
+    sparse upper rate is the minimum of ``s`` and Procedures 1–2 (§8 of ``docs/kent.md``).
 
-    Source: ``004_b0e838126fb19414.txt`` Theorems 6, 8, 9 (eqs. (24), (38), (49)–(50));
-    ``kent.md`` §5, §8, §9.
+    Source: Kent et al. (2024), Theorems 6, 8, 9 (eqs. (24), (38), (49)–(50));
+    ``docs/kent.md`` §5, §8, §9.
 
     Examples
     --------
@@ -272,7 +272,7 @@ def rate(problem, *, n, T, alpha, d=1, s=None, beta=None, ball="linf", constants
 
     (the forms are those of :func:`symbolic`, lambdified once).
 
-    Source: ``004_b0e838126fb19414.txt`` eqs. (6), (7), (24), (38), (49)–(50); ``kent.md`` §2, §5, §8, §9.
+    Source: Kent et al. (2024), eqs. (6), (7), (24), (38), (49)–(50); ``docs/kent.md`` §2, §5, §8, §9.
 
     Examples
     --------
@@ -341,7 +341,7 @@ def phase_transition(problem, *, n, alpha, d=1, s=None, beta=None, ball="linf", 
     — reduce to :math:`L - \log L = Y` for :math:`L = \log u` (or its power), whose root
     above 1 is bracketed in :math:`[Y, Y + \log Y + 1]` and found by Brent's method; no grid.
 
-    Source: ``kent.md`` §5 ("Phase-transition boundaries (e)"), §8, §9.
+    Source: ``docs/kent.md`` §5 ("Phase-transition boundaries (e)"), §8, §9.
 
     Examples
     --------
@@ -385,7 +385,7 @@ def estimator_cap(*, n, T, alpha, K: float = 1.0, d: int = 1) -> tuple[float, fl
     (per coordinate, ``d`` coordinates sharing the users, for the ℓ∞ procedure (31)–(32);
     :math:`T^*` is an integer: the exponential cap is rounded down, at least 1).
 
-    Source: ``004_b0e838126fb19414.txt`` eq. (25); ``kent.md`` §6 ([V-code] for τ).
+    Source: Kent et al. (2024), eq. (25); ``docs/kent.md`` §6 ([V-code] for τ).
 
     Examples
     --------
@@ -412,8 +412,8 @@ def dame_quote_lower(*, n, T, alpha, constants=None) -> float:
     .. math:: c\,\{e^{-c_1 n\alpha^2} \wedge (nT\alpha^2)^{-1}\}\quad\text{vs. Kent's}\quad
               c\,\{(1 \wedge (nT\alpha^2)^{-1}) \vee e^{-c_1 n\alpha^2}\}
 
-    Source: ``001_ac3274d7ce9a5d72.txt`` §4.2 (the quote of Kent et al., Theorem 6);
-    ``kent.md`` §5 ("Check of the DAME quote").
+    Source: Pla et al. (2024), §4.2 (the quote of Kent et al., Theorem 6);
+    ``docs/kent.md`` §5 ("Check of the DAME quote").
 
     Examples
     --------
@@ -432,7 +432,7 @@ def dame_quote_lower(*, n, T, alpha, constants=None) -> float:
 
 
 def covering(problem, *, d=1, s=None, beta=None, ball="linf", constant: float | None = 1.0) -> Callable:
-    r"""A log covering number :math:`\log N(\delta)` of Propositions 3–5 (``kent.md`` §4).
+    r"""A log covering number :math:`\log N(\delta)` of Propositions 3–5 (``docs/kent.md`` §4).
 
     .. math::
 
@@ -445,7 +445,7 @@ def covering(problem, *, d=1, s=None, beta=None, ball="linf", constant: float | 
     ``constant`` is the ``c`` (or ``C``) of the two-sided estimate; each is floored at 0.
     For the ℓ2 ball, ``constant=None`` selects the upper form :math:`d\log(1 + 2/\delta)`.
 
-    Source: ``004_b0e838126fb19414.txt`` eqs. (55)–(57), (60), (63)–(64), (67).
+    Source: Kent et al. (2024), eqs. (55)–(57), (60), (63)–(64), (67).
 
     Examples
     --------
@@ -504,7 +504,7 @@ def theorem1(log_covering: Callable, *, n, alpha, diameter, loss_power: float = 
     :math:`\mathfrak M_{n,T}` for every ``T``.  Where no δ in range makes the lower side positive
     it is 0 (``log_lower = -inf``).
 
-    Source: ``004_b0e838126fb19414.txt`` Theorem 1, eq. (8), Corollary 2 (eq. (9)); ``kent.md`` §3.
+    Source: Kent et al. (2024), Theorem 1, eq. (8), Corollary 2 (eq. (9)); ``docs/kent.md`` §3.
 
     Examples
     --------
@@ -588,7 +588,7 @@ def comparison_table(problem: str, ball: str = "linf") -> dict:
     .. math:: \text{e.g. } \ell_\infty:\ \frac{d}{nT},\ \frac{d^2}{nT\alpha^2},\ \frac{d^2}{nT\alpha^2},\
               e^{-cn\alpha^2/d},\ \frac{d}{nT} + \frac{d^2}{n^2T^2\alpha^2},\ \frac{d}{nT} + \frac{d^2}{n^2T\alpha^2}
 
-    Source: ``004_b0e838126fb19414.txt`` Tables 2–4; ``kent.md`` §10.
+    Source: Kent et al. (2024), Tables 2–4; ``docs/kent.md`` §10.
 
     Examples
     --------

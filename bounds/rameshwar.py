@@ -1,6 +1,6 @@
 r"""Rameshwar & Tandon: the worst-case-optimal clipping of user contributions.
 
-Source: ``002_b4d2a69fdbee0cc3.txt`` — *Bounding User Contributions in the
+Source: Rameshwar and Tandon (2025) — *Bounding User Contributions in the
 Worst-Case for User-Level DP Mean Estimation*: Lemma III.1, Theorem III.1, the
 linear programme (8), :math:`E^{OPT}(\varepsilon)` eq. (12), the sensitivities
 (14)–(15) and the experiments of §IV.  Formula sheet §4.
@@ -121,7 +121,7 @@ def threshold(m, *, U, eps, exact: bool = False):
     .. math:: T_\varepsilon = \text{the } \lceil 2/\varepsilon \rceil\text{-th largest of } \{U m_1, \dots, U m_L\},
               \qquad T_\varepsilon = 0 \text{ if } \varepsilon < 2/L
 
-    Source: ``002_b4d2a69fdbee0cc3.txt``, §III-B, before Theorem III.1.  The rank is
+    Source: Rameshwar and Tandon (2025), §III-B, before Theorem III.1.  The rank is
     computed exactly (``ceil(2/ε)`` in rational arithmetic), so an integral ``2/ε`` is
     not perturbed by rounding; ``ε < 2/L`` is exactly ``⌈2/ε⌉ > L``.
 
@@ -166,7 +166,7 @@ def clipping(m, *, U, eps) -> Clipping:
     .. math:: a_\ell = \max\Big\{\frac{U m_\ell - T_\varepsilon}{2 m_\ell}, 0\Big\},\qquad
               b_\ell = \min\Big\{\frac{U m_\ell + T_\varepsilon}{2 m_\ell}, U\Big\}
 
-    Source: ``002_b4d2a69fdbee0cc3.txt``, Theorem III.1.
+    Source: Rameshwar and Tandon (2025), Theorem III.1.
 
     Examples
     --------
@@ -220,7 +220,7 @@ def worst_case_error(m, *, U, eps, a=None, b=None, bias: str = "lemma") -> float
     and does not raise :math:`\max\{A, B\}` (it becomes :math:`(A+B)/2`), so some symmetric
     clipping is optimal for both.
 
-    Source: ``002_b4d2a69fdbee0cc3.txt``, Lemma III.1 (eqs. (5)–(6)).
+    Source: Rameshwar and Tandon (2025), Lemma III.1 (eqs. (5)–(6)).
 
     Examples
     --------
@@ -270,7 +270,7 @@ def optimal_error(m, *, U, eps, exact: bool = False):
     Computed in exact rational arithmetic.  Eq. (12) as printed differs (the
     :math:`2m_\ell` denominator and :math:`\min_\ell`): see :func:`eq12_as_printed`.
 
-    Source: ``002_b4d2a69fdbee0cc3.txt``, Lemma III.1 with Theorem III.1 (formula sheet §4, canonical).
+    Source: Rameshwar and Tandon (2025), Lemma III.1 with Theorem III.1 (formula sheet §4, canonical).
 
     Examples
     --------
@@ -293,7 +293,7 @@ def eq12_as_printed(m, *, U, eps, exact: bool = False):
     .. math:: \frac{1}{\sum_\ell m_\ell}\Big(\sum_\ell \max\Big\{\frac{U m_\ell - T_\varepsilon}{2 m_\ell}, 0\Big\}
               + \frac{1}{\varepsilon}\min_\ell\{T_\varepsilon, U m_\ell\}\Big)
 
-    Source: ``002_b4d2a69fdbee0cc3.txt``, eq. (12).
+    Source: Rameshwar and Tandon (2025), eq. (12).
 
     Examples
     --------
@@ -344,7 +344,7 @@ def lp_optimum(m, *, U, eps, program: str = "lemma") -> LPResult:
     .. math:: \min\ \sum_\ell \alpha_\ell + \frac{S}{\varepsilon}\quad \text{s.t.}\quad
               U m_\ell - 2\alpha_\ell \le S,\ \alpha_\ell \ge 0,\ S \ge 0
 
-    Source: ``002_b4d2a69fdbee0cc3.txt``, Lemma III.1 and eq. (8).
+    Source: Rameshwar and Tandon (2025), Lemma III.1 and eq. (8).
 
     Examples
     --------
@@ -411,7 +411,7 @@ def sensitivities(m, *, U, eps, T=None) -> dict:
     with Theorem III.1's clipping in :math:`\Delta_{f^*}`; :math:`\Delta_{\hat g_T}` only
     when a threshold ``T`` is given.
 
-    Source: ``002_b4d2a69fdbee0cc3.txt``, eqs. (14)–(15).
+    Source: Rameshwar and Tandon (2025), eqs. (14)–(15).
 
     Examples
     --------
@@ -436,7 +436,7 @@ def akmv_rank(eps2, *, rule: str = "section-IV-A") -> int:
 
     ``rule="section-IV-A"`` (default) or ``"after-fig1"``; computed exactly.
 
-    Source: ``002_b4d2a69fdbee0cc3.txt``, §IV-A step 2 and the paragraph that follows it.
+    Source: Rameshwar and Tandon (2025), §IV-A step 2 and the paragraph that follows it.
 
     Examples
     --------
@@ -455,7 +455,7 @@ def akmv_worst_case_error(m, *, U, eps, T) -> float:
 
     The paper averages this over the private estimate of ``T`` (Monte Carlo).
 
-    Source: ``002_b4d2a69fdbee0cc3.txt``, §IV-C.
+    Source: Rameshwar and Tandon (2025), §IV-C.
 
     Examples
     --------
@@ -479,7 +479,7 @@ def geometric(M: int) -> np.ndarray:
 
     .. math:: L = 2^{M+1} - 1,\quad \sum_\ell m_\ell = (M+1)\,2^M,\quad m^* = 2^M
 
-    Source: ``002_b4d2a69fdbee0cc3.txt``, §IV-B (the experiments use ``M = 6``).
+    Source: Rameshwar and Tandon (2025), §IV-B (the experiments use ``M = 6``).
 
     Examples
     --------
@@ -495,7 +495,7 @@ def extreme(L: int, m_star: int) -> np.ndarray:
 
     .. math:: \sum_\ell m_\ell = L - 1 + m^*
 
-    Source: ``002_b4d2a69fdbee0cc3.txt``, §IV-B (Fig. 3: ``L = 101``, ``m* = 10``).
+    Source: Rameshwar and Tandon (2025), §IV-B (Fig. 3: ``L = 101``, ``m* = 10``).
 
     Examples
     --------
@@ -517,7 +517,7 @@ def samples(m, *, U, kind: str, rng, size: int | None = None) -> np.ndarray:
 
     .. math:: x \sim \mathcal N(U/2, U/4) \,\big|\, x \in (0, U]
 
-    Source: ``002_b4d2a69fdbee0cc3.txt``, §IV-B.
+    Source: Rameshwar and Tandon (2025), §IV-B.
 
     Examples
     --------
