@@ -453,7 +453,8 @@ def akmv_worst_case_error(m, *, U, eps, T) -> float:
 
     .. math:: E_{AKMV}(T) = \frac{1}{\sum_\ell m_\ell}\sum_\ell \max\{0, U m_\ell - T\} + \frac{2T}{\varepsilon \sum_\ell m_\ell}
 
-    The paper averages this over the private estimate of ``T`` (Monte Carlo).
+    The paper averages this over the private estimate of ``T`` (Monte Carlo).  A value
+    beyond the float64 range is returned as ``inf``.
 
     Source: Rameshwar and Tandon (2025), §IV-C.
 
@@ -470,7 +471,8 @@ def akmv_worst_case_error(m, *, U, eps, T) -> float:
         raise ValueError(f"T must be at most 1e300 (float64 range), got {T.max()!r}")
     n_samples = float(total(mm))
     clip = np.maximum(0.0, Uf * mm[:, None] - T.reshape(1, -1)).sum(axis=0)
-    out = clip / n_samples + 2 * T.reshape(-1) / ef / n_samples
+    with np.errstate(over="ignore"):  # an error beyond float64 (ε near 1e-308) is inf
+        out = clip / n_samples + 2 * T.reshape(-1) / ef / n_samples
     return float(out[0]) if T.ndim == 0 else out.reshape(T.shape)
 
 

@@ -276,6 +276,11 @@ def test_exact_levels_accept_fractions_and_numpy_scalars():
     assert rt.optimal_error([1, 4], U=10, eps=np.int64(1), exact=True) == 5
 
 
+def test_akmv_error_beyond_float64_is_inf():
+    assert rt.akmv_worst_case_error([1, 4, 2], U=10, eps=3.7e-308, T=10) == math.inf
+    assert rt.akmv_worst_case_error([1, 4, 2], U=10, eps=3.7e-308, T=0) == 10.0  # T = 0: all clipped, bias U, no noise
+
+
 def test_choices_and_generators_are_checked():
     with pytest.raises(ValueError, match="^program must be one of 'lemma', '8'"):
         rt.lp_optimum([1, 4], U=10, eps=1, program=8)
