@@ -2,6 +2,7 @@
 
 import math
 
+import numpy as np
 import pytest
 import sympy as sp
 from scipy import special
@@ -92,7 +93,15 @@ def test_cummings_checks():
     assert r.status == "discrepancy"
     assert status("cummings.cor_5_5_min") == "discrepancy"
     r = audit.CHECKS["cummings.example1_scalings"].fn()
-    assert r.status in ("holds", "inconclusive")
+    assert r.status == "discrepancy" and r.evidence["n"] == [2**10, 2**40]
+    verdicts = {row["quantity"]: row["verdict"] for row in r.evidence["rows"]}
+    assert verdicts == {"nonprivate_sd": "consistent", "naive_privacy_error": "consistent",
+                        "truncation_privacy_error": "log-factor drift", "uniform_sd": "consistent"}
+    trunc = next(row for row in r.evidence["rows"] if row["quantity"] == "truncation_privacy_error")
+    assert -0.7 < trunc["log_exponent"] < -0.45 and trunc["ratio_at_2^40"] < 0.5 * trunc["ratio_at_2^10"]
+    # the fitted rate, 1/(ε √n log n), as the claim: the ratio converges
+    fitted = {"truncation_privacy_error": (lambda n: 1 / (np.sqrt(n) * np.log(n)), "theta")}
+    assert status("cummings.example1_scalings", claims=fitted) == "holds"
     wrong = {"nonprivate_sd": (lambda n: 1 / n, "theta")}
     assert status("cummings.example1_scalings", claims=wrong) == "fails"
 
