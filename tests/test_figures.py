@@ -62,14 +62,14 @@ def test_fig1a_metadata_names_the_constants_used(quick):
         assert r["lower"] == pytest.approx(dame.lower_bound(law, n_alpha2=r["n_alpha2"], constants=used).value, rel=1e-12)
         assert r["upper"] == pytest.approx(dame.upper_bound(law, n_alpha2=r["n_alpha2"], constants=used).value, rel=1e-12)
     paper = figures.REGISTRY["dame-fig1a-bottom"].compute(True, dame.Constants.paper(), 0, None)
-    assert paper.meta["constants"]["name"] == "paper" and paper.meta["upper_below_lower"] == 0
+    assert paper.meta["constants"]["name"] == "paper" and paper.meta["points_upper_below_lower"] == 0
 
 
 def test_fig1a_bottom_hatches_where_the_upper_bound_is_below(quick):
     res, _ = quick
     data, _ = res["dame-fig1a-bottom"]
     below = [r for r in data.rows if r["upper_below_lower"]]
-    assert data.meta["constants"]["name"] == "unit" and 0 < len(below) == data.meta["upper_below_lower"]
+    assert data.meta["constants"]["name"] == "unit" and 0 < len(below) == data.meta["points_upper_below_lower"]
     assert all(r["n_alpha2"] < 10 for r in below)  # nα² ≤ 4.5 with unit constants (and UB = 0 at m̃nα² ≤ 1)
     fig = figures.render(figures.REGISTRY["dame-fig1a-bottom"], data)
     hatched = [p for p in fig.axes[0].patches if p.get_hatch()]
@@ -216,10 +216,12 @@ def _tick_labels(fig):
     shown, hidden = [], []
     for ax in fig.axes:
         for axis in (ax.xaxis, ax.yaxis):
-            lo, hi = sorted(axis.get_view_interval())
-            tol = 1e-9 * max(abs(lo), abs(hi), 1e-300)
+            scale = axis.get_transform()  # compare in the axis' own scale (log axes in decades)
+            lo, hi = sorted(scale.transform(np.asarray(axis.get_view_interval(), dtype=float)))
+            tol = 1e-9 * (hi - lo)
             for tick in axis.get_major_ticks() + axis.get_minor_ticks():
-                inside = lo - tol <= tick.get_loc() <= hi + tol
+                loc = float(scale.transform(np.array([tick.get_loc()], dtype=float))[0])
+                inside = lo - tol <= loc <= hi + tol
                 for label in (tick.label1, tick.label2):
                     (shown if inside and label.get_visible() else hidden).append(label)
     return shown, {id(t) for t in hidden}
@@ -280,18 +282,18 @@ def legibility_problems(fig) -> list[str]:
         for ax in fig.axes:
             for ln in _data_lines(ax):
                 pts = _display_points(ln)
-                inside = box.contains_points(pts).sum()
+                inside = box.count_contains(pts)
                 if inside > 3:
                     problems.append(f"legend covers {inside} points of {ln.get_label()!r}")
                 if ln.get_linestyle() not in ("None", "", " "):
-                    along = box.contains_points(_densified(pts)).sum()
+                    along = box.count_contains(_densified(pts))
                     if along > 10:
                         problems.append(f"legend covers {2 * along} px of the curve {ln.get_label()!r}")
-    for ax in fig.axes:  # log axes where values span more than two decades
+    for ax in fig.axes:  # log axes where positive values span more than two decades
         for axis, col, scale in (("x", 0, ax.get_xscale()), ("y", 1, ax.get_yscale())):
             vals = np.concatenate([np.asarray(ln.get_xydata(), dtype=float)[:, col] for ln in _data_lines(ax)] or [[]])
-            vals = vals[np.isfinite(vals) & (vals > 0)]
-            if scale == "linear" and vals.size and vals.max() > 100 * vals.min():
+            vals = vals[np.isfinite(vals)]
+            if scale == "linear" and vals.size and vals.min() > 0 and vals.max() > 100 * vals.min():
                 problems.append(f"{axis} axis of {ax.get_title()!r} is linear over {vals.max() / vals.min():.0f}×")
     for ax in fig.axes:  # curves that coincide differ in marker or line style
         curves = [ln for ln in _data_lines(ax) if len(ln.get_xydata()) >= 3
@@ -308,23 +310,21 @@ def legibility_problems(fig) -> list[str]:
 
 
 def test_legibility_checker_sees_the_faults():
-    fig = Figure(figsize=(2, 1.5))
-    ax = fig.subplots()
+    def problems(draw, size=(3, 2)):
+        fig = Figure(figsize=size, layout="constrained")
+        draw(fig.subplots())
+        return " | ".join(legibility_problems(fig))
+
     x = np.linspace(1, 10, 30)
-    ax.plot(x, x, "o-", label="a")
-    ax.plot(x, x, "o-", label="b")  # coincides, same style
-    ax.plot(x, x**4, label="c")  # four decades on a linear axis
-    ax.legend(loc="upper left")  # over the data
-    ax.set_title("a title far too long for so small a figure, clipped on both sides")
-    ax.set_ylabel("a y label long enough to overlap the tick labels and leave")
-    found = " | ".join(legibility_problems(fig))
-    for fault in ("leaves the figure", "legend covers", "linear over", "coincide with the same marker"):
-        assert fault in found
-    fig = Figure(figsize=(3, 2), layout="constrained")
-    ax = fig.subplots()
-    ax.text(0.5, 0.5, "one")
-    ax.text(0.5, 0.5, "two")
-    assert any("overlap" in p for p in legibility_problems(fig))
+    assert problems(lambda ax: ax.plot(x, x)) == ""
+    assert "leaves the figure" in problems(lambda ax: ax.set_title("a title far too long for so small a figure, "
+                                                                   "clipped on both of its sides"))
+    assert "overlap" in problems(lambda ax: (ax.text(0.5, 0.5, "one"), ax.text(0.5, 0.5, "two")))
+    assert "legend covers" in problems(lambda ax: (ax.plot(x, 11 - x, "o-", label="falling"), ax.legend(loc="upper left"),
+                                                   ax.plot(x, 11 - x)))
+    assert "linear over" in problems(lambda ax: ax.plot(x, x**4))
+    assert "coincide with the same marker" in problems(lambda ax: (ax.plot(x, x, "o-"), ax.plot(x, x * 1.0001, "o-")))
+    assert problems(lambda ax: (ax.plot(x, x, "o-"), ax.plot(x, x * 1.0001, "s--"))) == ""
 
 
 def test_every_figure_is_legible(quick):

@@ -81,7 +81,7 @@ def _fig1a_top(quick, constants, seed, executor):
     return FigureData(rows, {"constants": constants.describe(), "n_alpha2": FIG1A_N_ALPHA2,
                              "grids": {k: [float(v) for v in g] for k, g in _fig1a_grids(quick).items()},
                              "size_laws": "poisson and binomial zero-truncated; uniform on {1, ..., 2*lambda2 - 1}",
-                             "upper_below_lower": sum(r["upper_below_lower"] for r in rows),
+                             "points_upper_below_lower": sum(r["upper_below_lower"] for r in rows),
                              "warnings": sorted(set(notes))})
 
 
@@ -104,12 +104,13 @@ register("dame-fig1a-top", "DAME Fig. 1a (top): bounds vs the law's parameter, n
 
 def _fig1a_bottom(quick, constants, seed, executor):
     grid = np.geomspace(1.0, 1e6, 20 if quick else 100)
-    cv, notes = captured(dame.curve, sizes.poisson(5.0), n_alpha2=grid, constants=constants)
-    rows = _curve_rows(cv, [{"law": "poisson(5), zero-truncated"}] * len(grid))
+    law = sizes.poisson(5.0)
+    cv, notes = captured(dame.curve, law, n_alpha2=grid, constants=constants)
+    rows = _curve_rows(cv, [{"law": repr(law)}] * len(grid))
     below = [r["n_alpha2"] for r in rows if r["upper_below_lower"]]
-    return FigureData(rows, {"constants": constants.describe(), "law": "poisson(lam=5), zero-truncated",
+    return FigureData(rows, {"constants": constants.describe(), "law": repr(law),
                              "n_alpha2_grid": [float(g) for g in grid],
-                             "upper_below_lower": sum(r["upper_below_lower"] for r in rows),
+                             "points_upper_below_lower": len(below),
                              "upper_below_lower_up_to_n_alpha2": max(below) if below else None, "warnings": notes})
 
 
@@ -132,7 +133,7 @@ register("dame-fig1a-bottom", "DAME Fig. 1a (bottom): bounds vs nα², Poisson(5
 FIG1B_ALPHA = 22 / 35
 FIG1B_SETTINGS = {  # name: (n, m1, m2, replications, where it comes from)
     "text": (10**4, 10**5, 10**6, 1000, "§4.2's text"),
-    "script": (10**5, 10**5, 10**8, 200, "the official code's script"),
+    "script": (10**5, 10**5, 10**8, 100, "the official code's script"),
 }
 FIG1B_QUICK = {"text": (2000, 10**5, 10**6, 64), "script": (4000, 10**5, 10**8, 32)}
 FIG1B_CURVES = {  # estimator key: (legend label, colour, marker, line style)
@@ -225,29 +226,29 @@ def _fig1b(quick, constants, seed, executor):
 
 
 def _draw_fig1b(data):
-    fig = Figure(figsize=(6.8, 4.6), layout="constrained")
+    fig = Figure(figsize=(6.8, 4.8), layout="constrained")
     grid = fig.subplots(2, 2, height_ratios=[2.3, 1], sharex="col")
-    sup = "⁰¹²³⁴⁵⁶⁷⁸⁹"
+    sup = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
+    dodge = dict(zip(FIG1B_CURVES, np.linspace(-0.016, 0.016, len(FIG1B_CURVES))))  # coinciding runs side by side
     for col, (name, s) in enumerate(data.meta["settings"].items()):
         ax, axm = grid[0, col], grid[1, col]
-        m1, m2 = (int(v) for v in (data.column("m1", setting=name)[0], data.column("m2", setting=name)[0]))
-        e = [str(round(np.log10(v))).translate(str.maketrans("0123456789", sup)) for v in (m1, m2)]
+        m1, m2 = (int(data.column(k, setting=name)[0]) for k in ("m1", "m2"))
+        e1, e2 = (str(round(np.log10(v))).translate(sup) for v in (m1, m2))
         for key, (label, color, marker, ls) in FIG1B_CURVES.items():
             sel = dict(setting=name, estimator=key)
-            rho = data.column("rho", **sel)
-            ax.errorbar(rho, data.column("mse", **sel), yerr=2 * data.column("stderr", **sel), color=color,
-                        marker=marker, ls=ls, ms=4, mfc="none" if key in ("kent_official", "dame_unit") else color,
-                        capsize=1.5, label=label)
-            if key != "duchi" and key != "kent":
-                axm.plot(rho, data.column("m_tilde", **sel).astype(float), color=color, marker=marker, ls=ls, ms=4,
-                         mfc="none" if key in ("kent_official", "dame_unit") else color)
+            rho = data.column("rho", **sel) + dodge[key]
+            style = dict(color=color, marker=marker, ls=ls, ms=4, mfc="none" if ls != "-" else color)
+            ax.errorbar(rho, data.column("mse", **sel), yerr=2 * data.column("stderr", **sel), capsize=1.5,
+                        label=label, **style)
+            if key not in ("duchi", "kent"):
+                axm.plot(rho, data.column("m_tilde", **sel).astype(float), **style)
         ax.set_yscale("log")
         ax.set_title(f"({'ab'[col]}) {s['origin']}: n = {s['n']:,}".replace(",", " ")
-                     + f"\nM(10{e[0]}) = 1 − ρ, M(10{e[1]}) = ρ, {s['replications']} replications")
+                     + f"\nM(10{e1}) = 1 − ρ, M(10{e2}) = ρ; {s['replications']} replications")
         axm.set_yscale("log")
         axm.set_xlabel("ρ")
     grid[0, 0].set_ylabel("MSE at θ = 0 (± 2 s.e.)")
-    grid[1, 0].set_ylabel("m̃")
+    grid[1, 0].set_ylabel("m̃ of the DAME runs")
     legend_below(fig, grid[0], ncol=2)
     return fig
 
