@@ -38,7 +38,10 @@ from .core import PALETTE, REGISTRY, SEED, STYLE, FigureData, FigureSpec, render
 
 __all__ = ["FigureData", "FigureSpec", "REGISTRY", "run", "render", "PALETTE", "STYLE", "SEED"]
 
-def _write(spec: FigureSpec, data: FigureData, out: Path, meta: dict) -> list[Path]:
+def _write(fid: str, data: FigureData, out: Path, meta: dict) -> list[Path]:
+    """Write ``fid``'s CSV, PNG, PDF and JSON (run in a worker process when ``jobs > 1``: by ID, since some
+    registered callables are lambdas)."""
+    spec = REGISTRY[fid]
     out.mkdir(parents=True, exist_ok=True)
     paths = []
     csv_path = out / f"{spec.id}.csv"
@@ -68,8 +71,8 @@ def run(ids=None, *, quick: bool = False, out="figures", jobs: int = 1, constant
     it reproduces the paper's parallel upper and lower curves (with ``"paper"`` constants
     :math:`\tilde m = 1` and the upper bound is capped at 4 at nα² = 500).  Figure 1b draws DAME
     with both presets whatever ``constants`` says.  Each JSON's ``"constants"`` is what the
-    figure's computation reports it used.  ``jobs > 1`` runs Monte Carlo replications on that
-    many processes (same results).
+    figure's computation reports it used.  ``jobs > 1`` runs Monte Carlo replications, and the
+    drawing and saving of each figure, on that many processes (same results).
 
     .. math:: \text{for each ID: } \text{compute} \to \text{ID.csv},\ \text{draw} \to \text{ID.png, ID.pdf},\ \text{meta} \to \text{ID.json}
 
@@ -90,7 +93,7 @@ def run(ids=None, *, quick: bool = False, out="figures", jobs: int = 1, constant
     constants = _dame_theory._constants(constants)
     out = Path(out)
     executor = ProcessPoolExecutor(jobs) if jobs > 1 else None
-    results = {}
+    written = {}  # drawing and saving overlap the next figure's computation when there are workers
     try:
         for fid in tqdm(ids, desc="figures", disable=None if progress else True):
             spec = REGISTRY[fid]
@@ -99,8 +102,9 @@ def run(ids=None, *, quick: bool = False, out="figures", jobs: int = 1, constant
             meta = {"id": fid, "title": spec.title, "source": spec.source, "quick": quick,
                     "seed": seed if spec.monte_carlo else None, **data.meta,
                     "bounds_version": __version__, "wall_time_s": round(time.perf_counter() - start, 3)}
-            results[fid] = (data, _write(spec, data, out, meta))
+            written[fid] = (data, executor.submit(_write, fid, data, out, meta) if executor
+                            else _write(fid, data, out, meta))
+        return {fid: (data, paths.result() if executor else paths) for fid, (data, paths) in written.items()}
     finally:
         if executor is not None:
             executor.shutdown()
-    return results

@@ -229,7 +229,7 @@ def _draw_fig1b(data):
     fig = Figure(figsize=(6.8, 4.8), layout="constrained")
     grid = fig.subplots(2, 2, height_ratios=[2.3, 1], sharex="col")
     sup = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
-    dodge = dict(zip(FIG1B_CURVES, np.linspace(-0.016, 0.016, len(FIG1B_CURVES))))  # coinciding runs side by side
+    dodge = dict(zip(FIG1B_CURVES, np.linspace(-0.024, 0.024, len(FIG1B_CURVES))))  # coinciding runs side by side
     for col, (name, s) in enumerate(data.meta["settings"].items()):
         ax, axm = grid[0, col], grid[1, col]
         m1, m2 = (int(data.column(k, setting=name)[0]) for k in ("m1", "m2"))
