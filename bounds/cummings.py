@@ -492,8 +492,8 @@ def example1(n: int, *, eps: float = 1.0, p: float = 0.5, beta: float = 0.05) ->
     Users with the same :math:`k_i` share :math:`\sigma_i` and width, so every sum runs over
     the :math:`O(\sqrt n)` groups of :func:`example1_groups` with multiplicities, :math:`T^*` is
     :func:`optimal_truncation` with ``counts``, and the minimum over :math:`m` is attained at a
-    group's first or last user (within a group :math:`(S + (m - m_0)\sigma^2)/m^2` has no interior
-    minimum): exact for ``n`` up to :math:`2^{44}` in a few seconds.
+    group's last user (within a group the objective rises then falls): exact for ``n`` up to
+    :math:`2^{44}` in a few seconds.
 
     Source: Cummings et al. (2022), Example 1 (``p`` in (1/3, 2/3)).
 
@@ -516,11 +516,16 @@ def example1(n: int, *, eps: float = 1.0, p: float = 0.5, beta: float = 0.05) ->
     widths = 2 * concentration(k, p=p, sigma_p2=1.0 / n, n=n, beta=beta)
     trunc = optimal_truncation(s2, widths, eps=eps, counts=mult)
     privacy = float(np.max(trunc.weights * widths)) / eps
-    last = np.cumsum(mult)  # index of each group's last user (1-based)
-    total = np.cumsum(fm * s2)
-    first_total = np.concatenate([[0.0], total[:-1]]) + s2
-    uniform = float(min(np.min(np.sqrt(total) / last), np.min(np.sqrt(first_total) / (last - mult + 1))))
-    return Example1(n, nonprivate_sd, naive, privacy, uniform, trunc.T, int(k.size))
+    return Example1(n, nonprivate_sd, naive, privacy, _best_uniform_sd(s2, mult), trunc.T, int(k.size))
+
+
+def _best_uniform_sd(s2: np.ndarray, mult: np.ndarray) -> float:
+    r""":math:`\min_m \sqrt{\sum_{i \le m}\sigma_i^2}/m` over users given as consecutive groups (``mult`` users of
+    variance ``s2`` each), attained at some group's last user: on a group's range :math:`m_0 < m \le m_1`
+    the objective is :math:`h(m) = (S_0 + \sigma^2(m - m_0))/m^2`, which equals the previous group's value
+    at :math:`m_0` and whose derivative has the sign of :math:`-\sigma^2 m - 2(S_0 - \sigma^2 m_0)`, decreasing
+    in ``m``: :math:`h` rises then falls, so its minimum on :math:`[m_0, m_1]` is at :math:`m_0` or :math:`m_1`."""
+    return float(np.min(np.sqrt(np.cumsum(mult * s2)) / np.cumsum(mult)))
 
 
 # =========================================================================== Algorithm 2 (deterministic parts)

@@ -211,6 +211,15 @@ def test_example1_grouped_against_per_user_sums():
         assert cm.example1(m).naive_privacy_error == pytest.approx(m / (m + _divisor_sum(m - 1)), rel=1e-15)
 
 
+@settings(max_examples=80, deadline=None)
+@given(groups=st.lists(st.tuples(st.floats(1e-6, 1.0), st.integers(1, 8)), min_size=1, max_size=15))
+def test_best_uniform_sd_over_groups_equals_the_scan_over_users(groups):
+    s2, mult = (np.array(v) for v in zip(*groups))
+    per_user = np.repeat(s2, mult)
+    scan = float(np.min(np.sqrt(np.cumsum(per_user)) / np.arange(1, per_user.size + 1)))
+    assert cm._best_uniform_sd(s2, mult) == pytest.approx(scan, rel=1e-12)
+
+
 def test_example1_input_validation():
     for bad in (True, 1, 2**70, 2.5, "8", float("nan")):
         with pytest.raises(ValueError, match="^n "):

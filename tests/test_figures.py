@@ -109,6 +109,15 @@ def test_fig1b_monte_carlo_data(quick):
         assert twin[0] == r["mse"]
 
 
+def test_fig1b_official_baseline_is_dame_at_the_smallest_size_where_m_tilde_adapts():
+    # the official script's law at ρ = 8/9: Theorem 2's m̃ is 10^8 with either preset, the baseline's 10^5
+    rows = figures.dame._fig1b_setting("script", 10**5, 10**5, 10**8, 8, [8 / 9], figures.SEED, None)
+    by = {r["estimator"]: r for r in rows}
+    assert by["dame_paper"]["m_tilde"] == by["dame_unit"]["m_tilde"] == 10**8 and by["dame_unit"]["run"] == "dame_paper"
+    assert by["kent_official"]["m_tilde"] == 10**5 and by["kent_official"]["run"] == "kent_official"
+    assert by["kent_official"]["mse"] > 10 * by["dame_paper"]["mse"]
+
+
 def test_fig1b_metadata_is_what_was_computed(quick):
     res, out = quick
     data, _ = res["dame-fig1b"]
@@ -301,9 +310,9 @@ def legibility_problems(fig) -> list[str]:
         for i, a in enumerate(curves):
             for b in curves[i + 1:]:
                 pa, pb = _display_points(a), _display_points(b)
-                if pa.shape != pb.shape or not np.allclose(pa[:, 0], pb[:, 0], atol=3):
+                if pa.shape != pb.shape or not np.allclose(pa[:, 0], pb[:, 0], atol=8):  # side by side counts
                     continue
-                if np.mean(np.abs(pa[:, 1] - pb[:, 1]) < 2) >= 0.5 and a.get_marker() == b.get_marker() \
+                if np.mean(np.abs(pa[:, 1] - pb[:, 1]) < 3) >= 0.5 and a.get_marker() == b.get_marker() \
                         and a.get_linestyle() == b.get_linestyle():
                     problems.append(f"{a.get_label()!r} and {b.get_label()!r} coincide with the same marker and style")
     return problems
