@@ -508,16 +508,6 @@ class SizeLaw(ABC):
         """Largest ``a`` at which integer searches need to look (the table's end)."""
         return int(self._float_table.end)
 
-    def _candidate_points(self, top: int) -> np.ndarray:
-        """Support points ``<= top``: the table's, then every integer past an infinite table."""
-        tab = self._float_table
-        pts = tab.points[tab.points <= top]
-        if not self.is_finite and top > tab.end:
-            if top - tab.end > 5 * 10**7:
-                raise ValueError(f"{self!r}: too many candidate points beyond the table (up to {top})")
-            pts = np.concatenate([pts, np.arange(tab.end + 1, top + 1, dtype=np.int64)])
-        return pts
-
     def _floor_support(self, a: np.ndarray) -> np.ndarray:
         """Largest support point ``<= a`` (``0`` below the support; tabulated points only)."""
         pts = self._float_table.points
@@ -1549,14 +1539,6 @@ class ZipfLaw(SizeLaw):
 
     def _floor_support(self, a: np.ndarray) -> np.ndarray:
         return np.maximum(np.asarray(a, dtype=np.int64), 0)
-
-    def _candidate_points(self, top: int) -> np.ndarray:
-        if top > 5 * 10**7:
-            raise ValueError(
-                f"{self!r}: the lower bound's maximiser may lie anywhere in 1..{top}, "
-                "too many points to enumerate"
-            )
-        return np.arange(1, top + 1, dtype=np.int64)
 
     def _log_cdf(self, a, precision):
         ls = self._log_sf(a, precision)
