@@ -501,7 +501,7 @@ def example1(n: int, *, eps: float = 1.0, p: float = 0.5, beta: float = 0.05) ->
     --------
     >>> ex = example1(1000)
     >>> ex.uniform_sd > ex.nonprivate_sd, ex.groups
-    (True, 62)
+    (True, 63)
     >>> round(example1(2**40).nonprivate_sd * math.sqrt(2**40 * math.log(2**40)), 4)
     1.7693
     """
