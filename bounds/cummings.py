@@ -503,7 +503,7 @@ def example1(n: int, *, eps: float = 1.0, p: float = 0.5, beta: float = 0.05) ->
     >>> ex.uniform_sd > ex.nonprivate_sd, ex.groups
     (True, 63)
     >>> round(example1(2**40).nonprivate_sd * math.sqrt(2**40 * math.log(2**40)), 4)
-    1.7693
+    0.5086
     """
     n = check_integer("n", n, minimum=2)
     eps = check_positive("eps", eps)
