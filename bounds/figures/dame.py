@@ -215,7 +215,7 @@ def _fig1b(quick, constants, seed, executor):
                           f"M({m2}) = rho", "replications": done[0]["reps"],
                           "m_tilde": {k: [r["m_tilde"] for r in done if r["estimator"] == k]
                                       for k in ("dame_paper", "dame_unit", "kent_official")}}
-    return FigureData(rows, {"constants": {p: dame._constants(p).describe() for p in ("paper", "unit")},
+    return FigureData(rows, {"constants": {"paper": dame.Constants.paper().describe(), "unit": dame.Constants.unit().describe()},
                              "settings": settings, "rhos": [float(r) for r in rhos], "theta": 0.0,
                              "replications": min(s["replications"] for s in settings.values()),
                              "mu": "two-point on {-1, 1} with mean 0 (the paper's mu(1) = mu(-1) = 1/2)",
