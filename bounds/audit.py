@@ -454,7 +454,7 @@ def _example1_table(log2_n: tuple) -> tuple:
     return tuple(cummings.example1(2**j) for j in log2_n)
 
 
-@_check("cummings.example1_scalings", "003_5683c9a67e132c7f.txt Example 1",
+@_check("cummings.example1_scalings", "Cummings et al. (2022) Example 1",
         "the four claimed scalings of Example 1", "exact grouped sums (n = 2^10 .. 2^40) + fitted exponents")
 def example1_scalings(claims=None):
     r"""Normalises each quantity by its claimed order, :math:`r(n) = q(n)/\text{claim}(n)`, and asks whether
