@@ -50,7 +50,7 @@ from typing import Callable, Mapping, Sequence
 
 import mpmath
 import numpy as np
-from scipy import special
+from scipy import special, stats
 
 from .numerics import (
     FLOAT,
@@ -60,6 +60,7 @@ from .numerics import (
     check_integer,
     check_positive,
     check_precision,
+    last_true,
     log1mexp,
     workdps,
 )
@@ -79,7 +80,7 @@ __all__ = [
 ]
 
 FLOAT_TOL = 1e-20
-MAX_TABLE = 50_000_000
+MAX_TABLE = 5_000_000  # points in one table (five float64 columns: 200 MB)
 WIDE = 1_000_000  # uniform laws on more points than this use closed forms, not a table
 LOG_HALF = math.log(0.5)
 DEEP_LOG = math.log(1e-280)  # below this, float64 closed-form survival functions may underflow
@@ -150,14 +151,23 @@ class SizeLaw(ABC):
         return {"law": self.name, **{k: _plain(v) for k, v in self.params}}
 
     # ---- tables ----------------------------------------------------------------------------
+    def _window_start(self) -> int:
+        """First point of the table: the support's minimum (log-concave families: their bulk)."""
+        return self.support_min
+
+    def _left_log_sums(self, a: np.ndarray, precision):
+        """``(log P(m <= a), log E[sqrt(m) 1{m <= a}])`` below the table's first point."""
+        raise AssertionError(f"{self!r}: its table starts at the support's minimum")
+
     def _table_end(self, tol: float) -> int:
-        if math.isfinite(self.support_max) and self.support_max - self.support_min <= 1_000_000:
+        start = self._window_start()
+        if math.isfinite(self.support_max) and self.support_max - start <= 10_000:
             return int(self.support_max)
-        lo = max(self.support_min, 1)
-        hi = max(lo, 16)
-        while self._tail_sqrt_bound(hi) > tol:
-            lo, hi = hi, 2 * hi
-            if hi > MAX_TABLE:
+        lo = max(start, 1)
+        hi = lo + 16
+        while hi < self.support_max and self._tail_sqrt_bound(hi) > tol:
+            lo, hi = hi, start + 2 * (hi - start)
+            if hi - start > MAX_TABLE:
                 raise ValueError(
                     f"{self!r}: the tail is too heavy to tabulate to tolerance {tol:g} "
                     f"within {MAX_TABLE} points"
@@ -172,7 +182,7 @@ class SizeLaw(ABC):
         return int(min(hi, self.support_max))
 
     def _points(self, end: int) -> np.ndarray:
-        return np.arange(self.support_min, end + 1, dtype=np.int64)
+        return np.arange(self._window_start(), end + 1, dtype=np.int64)
 
     @cached_property
     def _float_table(self) -> _Table:
@@ -189,7 +199,11 @@ class SizeLaw(ABC):
         shallow = lsf > DEEP_LOG + 10
         lsf[shallow] = np.asarray(self._logsf(pts[shallow]), dtype=float)
         lsf[pts < self.support_min] = 0.0
-        return _Table(pts, lp, np.logaddexp.accumulate(lp), np.logaddexp.accumulate(lsq), end, lsf)
+        left_cdf, left_sqrt = -np.inf, -np.inf
+        if pts[0] > self.support_min:  # a window on the bulk: the mass below it by local sums
+            left_cdf, left_sqrt = (float(v[0]) for v in self._left_log_sums(pts[:1] - 1, None))
+        return _Table(pts, lp, np.logaddexp(left_cdf, np.logaddexp.accumulate(lp)),
+                      np.logaddexp(left_sqrt, np.logaddexp.accumulate(lsq)), end, lsf)
 
     def _mp_table(self, precision: int) -> _Table:
         cache = self.__dict__.setdefault("_mp_tables", {})
@@ -197,9 +211,11 @@ class SizeLaw(ABC):
             with mpmath.workdps(precision):
                 end = self._table_end(_mp_tol(precision))
                 pts = self._points(end)
-                pmf = [mpmath.exp(self._mp_logpmf(int(k))) for k in pts]
+                pmf = self._mp_masses_on(pts)
                 cum, cum_sqrt, above = [], [], []
                 s = t = mpmath.mpf(0)
+                if pts[0] > self.support_min:
+                    s, t = (mpmath.exp(v[0]) for v in self._left_log_sums(pts[:1] - 1, precision))
                 for k, p in zip(pts, pmf):
                     s += p
                     t += mpmath.sqrt(int(k)) * p
@@ -215,6 +231,10 @@ class SizeLaw(ABC):
                 )
         return cache[precision]
 
+    def _mp_masses_on(self, pts: np.ndarray) -> list:
+        """``M(k)`` in mpmath at consecutive or listed points (the working precision)."""
+        return [mpmath.exp(self._mp_logpmf(int(k))) for k in pts]
+
     def _table(self, precision: int | None) -> _Table:
         return self._float_table if precision is None else self._mp_table(precision)
 
@@ -226,14 +246,24 @@ class SizeLaw(ABC):
 
     def _log_sf(self, a: np.ndarray, precision) -> np.ndarray:
         """log P(m > a): from the table where it reaches, else the closed form."""
-        if self.tabulated:
-            table = self._table(precision)
-            if np.all(a <= table.end):
-                out = self._lookup(table.log_sf, table, a, precision)
-                return np.where(a < self.support_min, 0.0 if precision is None else mpmath.mpf(0), out)
-        a0 = np.maximum(a, 0)
+        a = np.asarray(a, dtype=np.int64)
+        if not self.tabulated:
+            return self._closed_log_sf(a, precision)
+        table = self._table(precision)
+        out = self._lookup(table.log_sf, table, a, precision)
+        out = np.where(a < self.support_min, 0.0 if precision is None else mpmath.mpf(0), out)
+        below = (a >= self.support_min) & (a < table.points[0])
+        if np.any(below):  # below a windowed table: 1 - P(m <= a), the latter summed locally
+            out[below] = _log1mexp(self._left_log_sums(a[below], precision)[0], precision)
+        beyond = a > table.end
+        if np.any(beyond):
+            out[beyond] = self._closed_log_sf(a[beyond], precision)
+        return out
+
+    def _closed_log_sf(self, a: np.ndarray, precision) -> np.ndarray:
+        """log P(m > a) from the law's closed forms."""
         if precision is None:
-            out = np.asarray(self._logsf(a0), dtype=float)
+            out = np.asarray(self._logsf(np.maximum(a, 0)), dtype=float)
             return np.where(a < self.support_min, 0.0, out)
         with mpmath.workdps(precision):
             vals = [
@@ -245,7 +275,7 @@ class SizeLaw(ABC):
     def _log_cdf(self, a: np.ndarray, precision) -> np.ndarray:
         """log P(m <= a): the table below its end, ``log(1 - sf)`` beyond."""
         table = self._table(precision)
-        out = self._lookup(table.log_cum_pmf, table, a, precision)
+        out = self._below_window(self._lookup(table.log_cum_pmf, table, a, precision), table, a, precision, 0)
         beyond = a > table.end
         if np.any(beyond):
             out = out.copy()
@@ -262,7 +292,15 @@ class SizeLaw(ABC):
     def _log_partial_sqrt(self, a: np.ndarray, precision) -> np.ndarray:
         """log E[sqrt(m) 1{m <= a}] (for ``a`` beyond an infinite table: within ``tol``)."""
         table = self._table(precision)
-        return self._lookup(table.log_cum_sqrt, table, a, precision)
+        return self._below_window(self._lookup(table.log_cum_sqrt, table, a, precision), table, a, precision, 1)
+
+    def _below_window(self, out, table: _Table, a: np.ndarray, precision, which: int):
+        """Fill the points below a windowed table (``which``: 0 for the cdf, 1 for the moment)."""
+        below = (a >= self.support_min) & (a < table.points[0])
+        if np.any(below):
+            out = np.array(out, dtype=out.dtype)
+            out[below] = self._left_log_sums(a[below], precision)[which]
+        return out
 
     def _log_sqrt_min(self, a: np.ndarray, precision) -> np.ndarray:
         """log E[sqrt(m ∧ a)] = log(E[sqrt(m) 1{m<=a}] + sqrt(a) P(m > a))."""
@@ -716,8 +754,8 @@ class UniformLaw(SizeLaw):
 
         Examples
         --------
-        >>> round(float(uniform(1, 4 * 10**6).sqrt_mean()), 6)  # ≈ (2/3)·2000 + 1/2
-        1333.333458
+        >>> round(float(uniform(1, 4 * 10**6).sqrt_mean()), 6)  # (2/3)·2000 + 1/4000 + O(n^-1)
+        1333.333583
         """
         precision = check_precision(precision)
         with workdps(precision):
@@ -878,6 +916,7 @@ class _Family:
     mp_logpmf: Callable | None = None  # k -> log P(X = k) in mpmath
     mp_sf: Callable | None = None  # a -> P(X > a) in mpmath
     mp_mean: Callable | None = None
+    mp_ratio: Callable | None = None  # k -> P(X = k+1) / P(X = k) in mpmath (tables by recurrence)
     log_concave: bool = False  # pmf log-concave: deep tails can be summed with a proven remainder
     sampler: Callable | None = None  # (size, rng) -> draws of X
 
@@ -905,6 +944,29 @@ def _deep_logsf(logpmf: Callable, a: int) -> float:
                 return head + math.log1p(math.exp(rem - head))
         if J > 10**6:  # pragma: no cover - a ratio this close to 1 is not a deep tail
             return head
+        J *= 4
+
+
+def _left_log_sum(logf: Callable, a: int, lo: int) -> float:
+    r"""log of :math:`\sum_{k=lo}^{a} e^{f(k)}` for log-concave ``f`` increasing on ``[lo, a]``.
+
+    Leftwards the ratios :math:`r = e^{f(k-1) - f(k)} \le 1` decrease (log-concavity), so the
+    terms beyond the first ``J`` are below a geometric series:
+    :math:`R \le e^{f(a-J)}/(1 - r_{a-J})`; ``J`` grows until that is below ``1e-17`` of the sum.
+    """
+    J = 64
+    while True:
+        k = np.arange(max(lo, a - J), a + 1)
+        lp = np.asarray(logf(k), dtype=float)
+        head = float(np.logaddexp.reduce(lp))
+        if k[0] == lo:
+            return head
+        nxt = float(logf(np.array(k[0] - 1)))
+        log_r = nxt - lp[0]
+        if log_r < 0:
+            rem = nxt - math.log(-math.expm1(log_r))
+            if rem - head < math.log(1e-17):
+                return head + math.log1p(math.exp(rem - head))
         J *= 4
 
 
@@ -1009,6 +1071,11 @@ class FamilyLaw(SizeLaw):
         return out - mpmath.log(self._mp_x_sf(0)) if self._truncated else out
 
     def _mp_sf(self, a):
+        if self.family.log_concave and self.family.mp_logpmf is not None and a >= self._mode:
+            # past the mode the masses fall: sum them locally (closed forms may not converge)
+            if a >= self.support_max:
+                return mpmath.mpf(0)
+            return mpmath.exp(self._mp_walk(a + 1, +1)[0])
         if self.zero == "shift":
             return self._mp_x_sf(a - 1)
         out = self._mp_x_sf(a)
@@ -1026,6 +1093,93 @@ class FamilyLaw(SizeLaw):
             return base + 1
         return base / self._mp_x_sf(0) if self._truncated else base
 
+    @cached_property
+    def _start(self) -> int:
+        """The table's first point: for a log-concave pmf whose mode lies past 1000, the first
+        point within e^-60 of the mode (the masses below are summed locally, see
+        :meth:`_left_log_sums`); else the support's minimum."""
+        lo = self.support_min
+        if not self.family.log_concave:
+            return lo
+        mode = self._mode
+        if mode - lo <= 1000:
+            return lo
+        peak = float(self._logpmf(np.array(mode)))
+        below = last_true(lambda a: np.asarray(self._logpmf(a) < peak - 60), lo, mode)
+        return int(below) + 1
+
+    @cached_property
+    def _mode(self) -> int:
+        """The smallest mode of a log-concave pmf (bisection on the sign of its increments)."""
+        lo = self.support_min
+        top = min(self.support_max, 2**62) - 1
+
+        def rising(a):
+            with np.errstate(divide="ignore", invalid="ignore"):
+                return np.asarray(self._logpmf(a + 1) > self._logpmf(a))
+
+        return int(last_true(rising, lo, max(top, lo))) + 1
+
+    def _window_start(self) -> int:
+        return self._start
+
+    def _mp_walk(self, a: int, step: int):
+        r"""``(log sum M(k), log sum sqrt(k) M(k))`` over ``k`` from ``a`` in direction ``step`` (±1),
+        where the masses fall (below or past the mode), to the working precision.
+
+        Consecutive masses come from the exact ratio ``mp_ratio`` (else the closed form); by
+        log-concavity the ratio :math:`r` of the last two terms bounds every later one, so the
+        rest is below ``term r/(1-r)`` (times :math:`\sqrt{k}` growth, checked, rightwards).
+        """
+        ratio = self.family.mp_ratio if self.zero != "shift" else None
+        end = self.support_min if step < 0 else self.support_max
+        tol = mpmath.mpf(10) ** (-(mpmath.mp.dps + 5))
+        with mpmath.workdps(mpmath.mp.dps + 10):
+            term = mpmath.exp(self._mp_logpmf(a))
+            tot, tot_s, k = mpmath.mpf(0), mpmath.mpf(0), a
+            while True:
+                tot += term
+                tot_s += mpmath.sqrt(k) * term
+                if k == end:
+                    break
+                nxt_k = k + step
+                if ratio is None:
+                    nxt = mpmath.exp(self._mp_logpmf(nxt_k))
+                else:
+                    nxt = term * ratio(k) if step > 0 else term / ratio(nxt_k)
+                r = nxt / term if term > 0 else mpmath.mpf(0)
+                if r < 1 and nxt * r / (1 - r) * (1 + mpmath.mpf(1) / (nxt_k + 1)) <= tol * tot and step < 0:
+                    break
+                if step > 0 and r < 1 and nxt / (1 - r) <= tol * tot:  # sf only: no sqrt needed
+                    tot += nxt
+                    break
+                term, k = nxt, nxt_k
+        return _mp_log(+tot), _mp_log(+tot_s)
+
+    def _mp_masses_on(self, pts):
+        ratio = self.family.mp_ratio
+        if ratio is None or self.zero == "shift" or len(pts) < 2:
+            return super()._mp_masses_on(pts)
+        # one closed form, then the exact ratio of consecutive masses (10 guard digits)
+        with mpmath.workdps(mpmath.mp.dps + 10):
+            out = [mpmath.exp(self._mp_logpmf(int(pts[0])))]
+            for k in pts[:-1].tolist():
+                out.append(out[-1] * ratio(k))
+        return [+v for v in out]
+
+    def _left_log_sums(self, a, precision):
+        out_c, out_s = [], []
+        for ai in np.ravel(a).tolist():
+            if precision is None:
+                out_c.append(_left_log_sum(self._logpmf, ai, self.support_min))
+                out_s.append(_left_log_sum(lambda k: 0.5 * np.log(k) + self._logpmf(k), ai, self.support_min))
+            else:
+                c_, s_ = self._mp_walk(ai, -1)
+                out_c.append(c_)
+                out_s.append(s_)
+        dtype = float if precision is None else object
+        return (np.asarray(out_c, dtype=dtype).reshape(np.shape(a)), np.asarray(out_s, dtype=dtype).reshape(np.shape(a)))
+
     def _tail_sqrt_bound(self, K):
         f = self.family
         if self.zero == "shift":  # E[(X+1) 1{X >= K}] = E[X 1{X > K-1}] + P(X > K-1)
@@ -1035,6 +1189,46 @@ class FamilyLaw(SizeLaw):
             if self._truncated:
                 first /= math.exp(self._log_p_ge1)
         return first / math.sqrt(K + 1)
+
+
+_STIRLING = (1 / 12, 1 / 360, 1 / 1260, 1 / 1680, 1 / 1188)
+
+
+def _stirlerr(n):
+    r"""Stirling's error :math:`\log n! - \log(\sqrt{2\pi n}(n/e)^n)` for ``n >= 1`` (Loader 2000).
+
+    Series in :math:`1/n` beyond 15 (5 terms: 1e-17); the definition through ``gammaln`` below,
+    where every term is O(1) and keeps its digits.
+    """
+    n = np.asarray(n, dtype=float)
+    small = n <= 15
+    safe_small = np.where(small, n, 1.0)
+    direct = special.gammaln(safe_small + 1) - (safe_small + 0.5) * np.log(safe_small) + safe_small \
+        - 0.5 * math.log(2 * math.pi)
+    big = np.where(small, 16.0, n)
+    inv2 = 1 / (big * big)
+    s0, s1, s2, s3, s4 = _STIRLING
+    series = (s0 - (s1 - (s2 - (s3 - s4 * inv2) * inv2) * inv2) * inv2) / big
+    return np.where(small, direct, series)
+
+
+def _bd0(x, mu):
+    r"""Deviance term :math:`x\log(x/\mu) + \mu - x \ge 0` without cancellation (Loader 2000).
+
+    For :math:`|x - \mu| < 0.1(x + \mu)`, with :math:`v = (x-\mu)/(x+\mu)`:
+    :math:`(x-\mu)v + 2x\sum_{j \ge 1} v^{2j+1}/(2j+1)` (24 terms: :math:`v^{48} < 10^{-48}`).
+    """
+    x = np.asarray(x, dtype=float)
+    near = np.abs(x - mu) < 0.1 * (x + mu)
+    v = np.where(near, (x - mu) / (x + mu), 0.0)
+    out = (x - mu) * v
+    ej = 2 * x * v
+    for j in range(1, 25):
+        ej = ej * v * v
+        out = out + ej / (2 * j + 1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        far = special.xlogy(x, x / mu) + mu - x
+    return np.where(near, out, far)
 
 
 def _neg_inf_below(lo):
@@ -1075,12 +1269,16 @@ def poisson(lam: float, *, zero: str = "truncate") -> SizeLaw:
 
     @_neg_inf_below(0)
     def logpmf(k):
-        return special.xlogy(k, lam) - lam - special.gammaln(k + 1.0)
+        k = np.asarray(k, dtype=float)
+        safe = np.maximum(k, 1.0)
+        body = -_stirlerr(safe) - _bd0(safe, lam) - 0.5 * np.log(2 * math.pi * safe)
+        return np.where(k == 0, -lam, body)
 
     def logsf(a):
         a = np.asarray(a)
         with np.errstate(divide="ignore"):
-            return np.where(a < 0, 0.0, np.log(special.pdtrc(np.maximum(a, 0), lam)))
+            out = np.where(a < 0, 0.0, np.log(special.pdtrc(np.maximum(a, 0), lam)))
+        return np.where(a == 0, log1mexp(-lam), out)  # log P(X >= 1) = log(1 - e^-lam), exactly
 
     def mp_logpmf(k):
         return k * mpmath.log(lam) - lam - mpmath.loggamma(k + 1) if k >= 0 else mpmath.ninf
@@ -1089,9 +1287,10 @@ def poisson(lam: float, *, zero: str = "truncate") -> SizeLaw:
         logpmf, logsf, (0, math.inf), lam,
         lambda K: lam * float(special.pdtrc(K - 1, lam)) if K >= 1 else lam,
         mp_logpmf,
-        lambda a: mpmath.gammainc(a + 1, 0, lam, regularized=True),
+        lambda a: -mpmath.expm1(-mpmath.mpf(lam)) if a == 0 else mpmath.gammainc(a + 1, 0, lam, regularized=True),
         lambda: mpmath.mpf(lam),
         log_concave=True,
+        mp_ratio=lambda k: mpmath.mpf(lam) / (k + 1),
         sampler=lambda size, rng: rng.poisson(lam, size=size),
     )
     law = FamilyLaw("poisson", (("lam", lam), ("zero", zero)), fam, zero)
@@ -1119,17 +1318,23 @@ def binomial(N: int, p: float, *, zero: str = "truncate") -> SizeLaw:
 
     def logpmf(k):
         k = np.asarray(k)
-        safe = np.clip(k, 0, N).astype(float)
-        with np.errstate(divide="ignore"):
-            out = (special.gammaln(N + 1.0) - special.gammaln(safe + 1) - special.gammaln(N - safe + 1)
-                   + special.xlogy(safe, p) + special.xlog1py(N - safe, -p))
+        kf = np.clip(k, 0, N).astype(float)
+        inner = np.clip(kf, 1.0, max(N - 1.0, 1.0))
+        rest = np.maximum(N - inner, 1.0)  # interior points only (N = 1 has none: masked below)
+        with np.errstate(divide="ignore"):  # log 0 = -inf is exact at p = 1
+            body = (_stirlerr(float(N)) - _stirlerr(inner) - _stirlerr(rest) - _bd0(inner, N * p)
+                    - _bd0(rest, N * (1 - p)) + 0.5 * np.log(N / (2 * math.pi * inner * rest)))
+            ends = np.where(kf == 0, N * math.log1p(-p) if p < 1 else -np.inf, N * math.log(p))
+        out = np.where((kf == 0) | (kf == N), ends, body)
         return np.where((k >= 0) & (k <= N), out, -np.inf)
 
     def logsf(a):
         a = np.asarray(a)
         with np.errstate(divide="ignore"):
-            inside = np.log(special.bdtrc(np.clip(a, 0, N - 1), N, p)) if N > 0 else 0.0
-        return np.where(a < 0, 0.0, np.where(a >= N, -np.inf, inside))
+            # scipy.stats' binomial survival function keeps 1e-14 at N = 1e9 (special.bdtrc loses 1e-3)
+            inside = np.log(stats.binom.sf(np.clip(a, 0, N - 1), N, p))
+            zero = log1mexp(N * math.log1p(-p)) if p < 1 else 0.0  # log P(X >= 1), exactly
+        return np.where(a < 0, 0.0, np.where(a >= N, -np.inf, np.where(a == 0, zero, inside)))
 
     def tail_first_moment(K):  # N p P(Bin(N-1, p) >= K)
         if K >= N:
@@ -1153,11 +1358,14 @@ def binomial(N: int, p: float, *, zero: str = "truncate") -> SizeLaw:
             return mpmath.mpf(0)
         if p == 1:
             return mpmath.mpf(1)
+        if a == 0:  # P(X >= 1) = 1 - (1-p)^N
+            return -mpmath.expm1(N * mpmath.log1p(-mpmath.mpf(p)))
         return mpmath.betainc(a + 1, N - a, 0, p, regularized=True)
 
     fam = _Family(
         logpmf, logsf, (0, N), N * p, tail_first_moment, mp_logpmf, mp_sf,
         lambda: N * mpmath.mpf(p), log_concave=True, sampler=lambda size, rng: rng.binomial(N, p, size=size),
+        mp_ratio=(lambda k: mpmath.mpf(N - k) / (k + 1) * mpmath.mpf(p) / (1 - mpmath.mpf(p))) if p < 1 else None,
     )
     law = FamilyLaw("binomial", (("N", N), ("p", p), ("zero", zero)), fam, zero)
     law._recipe = ("binomial", {"N": N, "p": p, "zero": zero})
