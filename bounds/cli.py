@@ -27,6 +27,7 @@ import dataclasses
 import json
 import math
 import os
+import resource
 import sys
 import time
 import warnings
@@ -220,7 +221,10 @@ def _cmd_figures(args) -> int:
     for fid, (data, paths) in res.items():
         meta = json.loads(paths[-1].read_text())
         print(f"  {fid:24s} {len(data.rows):6d} rows  {meta['wall_time_s']:7.2f} s   {paths[0].parent}/{fid}.{{png,pdf,csv,json}}")
-    print(f"{len(res)} figures in {time.perf_counter() - start:.1f} s" + (" (quick settings)" if args.quick else ""))
+    cpu = sum(getattr(resource.getrusage(who), f) for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)
+              for f in ("ru_utime", "ru_stime"))
+    print(f"{len(res)} figures in {time.perf_counter() - start:.1f} s ({cpu:.1f} s of CPU, {args.jobs} processes)"
+          + (" (quick settings)" if args.quick else ""))
     return 0
 
 

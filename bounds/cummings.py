@@ -47,6 +47,8 @@ __all__ = [
     "Example1",
     "example1",
     "example1_counts",
+    "example1_groups",
+    "EXAMPLE1_MAX_N",
     "RealisablePlan",
     "groups",
     "realisable_plan",
@@ -247,8 +249,8 @@ class Truncation:
     laplace: str
 
 
-def optimal_truncation(sigma2, widths, *, eps, laplace: str = "printed") -> Truncation:
-    r"""The exact minimiser :math:`T^*` of eq. (6), in :math:`O(n \log n)`.
+def optimal_truncation(sigma2, widths, *, eps, laplace: str = "printed", counts=None) -> Truncation:
+    r"""The exact minimiser :math:`T^*` of eq. (6), in :math:`O(G \log G)` for ``G`` distinct users.
 
     .. math::
 
@@ -262,12 +264,17 @@ def optimal_truncation(sigma2, widths, *, eps, laplace: str = "printed") -> Trun
     at :math:`T = \sqrt{\beta/\alpha}` (:math:`\alpha = \max_{u_i > T} u_i^2 c_i^2`,
     :math:`\beta = \max_{u_i \le T} u_i^4 c_i^2`).  Its derivative has the sign of
     :math:`qtT - sr`, so each sub-piece has one stationary point :math:`T_0 = sr/(qt)` (a
-    minimum).  The minimum is taken over the breakpoints and these points, each piece
-    evaluated in :math:`O(1)` from prefix/suffix sums and maxima.  ``T`` is the smallest
+    minimum).  The minimum is taken over the breakpoints and these points, all pieces
+    evaluated at once from prefix/suffix sums and maxima.  ``T`` is the smallest
     candidate attaining the minimum: on :math:`(0, \min_i u_i]` the objective is constant
     (weights :math:`\propto u_i`), so :math:`\min_i u_i` stands for that range; from
     :math:`\max_i u_i` on it is the untruncated value.  ``laplace`` as in
     :func:`ideal_variance` (the paper's eq. (6) is ``"printed"``).
+
+    ``counts`` (optional, positive integers) says how many users share each
+    ``(sigma2, width)`` entry: the sums above carry them as multiplicities, the maxima do not,
+    and ``weights`` are then the weight of *one* user of each entry (they sum to 1 with the
+    counts).  Example 1's :math:`n` users have only :math:`O(\sqrt n)` distinct entries.
 
     Source: Cummings et al. (2022), eq. (6); the denominator uses :math:`T/\sigma_j`
     (eq. (6) prints :math:`T/\sigma_i`).
@@ -278,54 +285,49 @@ def optimal_truncation(sigma2, widths, *, eps, laplace: str = "printed") -> Trun
     >>> t = optimal_truncation(s2, 4 * np.sqrt(s2), eps=1.0)
     >>> round(t.T, 10), round(t.variance, 10)  # an interior stationary point: 65/19
     (3.4210526316, 0.0044175773)
+    >>> g = optimal_truncation(s2[[0, 3]], 4 * np.sqrt(s2[[0, 3]]), eps=1.0, counts=[1, 3])
+    >>> u = optimal_truncation(s2[[0, 3, 3, 3]], 4 * np.sqrt(s2[[0, 3, 3, 3]]), eps=1.0)
+    >>> g.T == u.T and math.isclose(g.variance, u.variance) and np.allclose(g.weights, u.weights[:2])
+    True
     """
     s2, c = _variances_and_widths(sigma2, widths)
+    mult = np.ones(s2.size) if counts is None else _k(counts).astype(float)
+    if mult.shape != s2.shape:
+        raise ValueError(f"counts must give one multiplicity per entry: {mult.size} counts for {s2.size} entries")
     eps = check_positive("eps", eps)
-    kappa = _kappa(laplace)
-    lam = _over_eps2(kappa, eps)
+    lam = _over_eps2(_kappa(laplace), eps)
     if math.isinf(lam):
         raise ValueError(f"eps = {eps!r} is too small: kappa/eps^2 of eq. (6) overflows float64")
     order = np.argsort(1 / np.sqrt(s2), kind="stable")
-    u = (1 / np.sqrt(s2))[order]
-    cc = c[order]
-    n = u.size
-    # piece j (j = 0..n): T in [u_(j), u_(j+1)] with u_(0) = 0, u_(n+1) = inf; users j.. n-1 truncated
+    u, cc, w_n = (1 / np.sqrt(s2))[order], c[order], mult[order]
+    # piece j (j = 0..G): T in [u_(j), u_(j+1)] with u_(0) = 0, u_(G+1) = inf; entries j..G-1 truncated
     u2 = u * u
-    t_pre = np.concatenate([[0.0], np.cumsum(u2)])  # Σ_{i<j} u_i^2
-    s_suf = np.concatenate([np.cumsum(u[::-1])[::-1], [0.0]])  # Σ_{i>=j} u_i
+    t_pre = np.concatenate([[0.0], np.cumsum(w_n * u2)])  # Σ_{i<j} u_i^2
+    s_suf = np.concatenate([np.cumsum((w_n * u)[::-1])[::-1], [0.0]])  # Σ_{i>=j} u_i
+    n_suf = np.concatenate([np.cumsum(w_n[::-1])[::-1], [0.0]])  # users truncated
     alpha_suf = np.concatenate([np.maximum.accumulate((u2 * cc * cc)[::-1])[::-1], [0.0]])
     beta_pre = np.concatenate([[0.0], np.maximum.accumulate(u2 * u2 * cc * cc)])
     lo = np.concatenate([[0.0], u])
     hi = np.concatenate([u, [np.inf]])
-    cand_T, cand_j = [], []
-    for j in range(n + 1):
-        a_lo, a_hi = lo[j], hi[j]
-        pts = [a_lo, a_hi] if math.isfinite(a_hi) else [a_lo]  # last piece: no truncation, constant
-        alpha, beta = alpha_suf[j], beta_pre[j]
-        split = math.sqrt(beta / alpha) if alpha > 0 else math.inf
-        if a_lo < split < a_hi:
-            pts.append(split)
-        q_parts = [(n - j, t_pre[j] + lam * beta), (n - j + lam * alpha, t_pre[j])]  # P = β, P = αT²
-        for q, r in q_parts:
-            s, t = s_suf[j], t_pre[j]
-            if q > 0 and t > 0:
-                T0 = s * r / (q * t)
-                if a_lo < T0 < a_hi:
-                    pts.append(T0)
-        for T in pts:
-            if T > 0:
-                cand_T.append(T)
-                cand_j.append(j)
-    cand_T = np.asarray(cand_T)
-    cand_j = np.asarray(cand_j)
-    num = (n - cand_j) * cand_T**2 + t_pre[cand_j] + lam * np.maximum(alpha_suf[cand_j] * cand_T**2, beta_pre[cand_j])
+    j_all = np.arange(lo.size)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        split = np.where(alpha_suf > 0, np.sqrt(beta_pre / alpha_suf), np.inf)
+        # stationary points T0 = s r / (q t) of the two branches of the max: P = β, P = αT²
+        t0 = [s_suf * (t_pre + lam * beta_pre) / (n_suf * t_pre),
+              s_suf * t_pre / ((n_suf + lam * alpha_suf) * t_pre)]
+    cand_T, cand_j = [lo[1:]], [j_all[1:]]  # the breakpoints (the objective is continuous there)
+    for pts in (split, *t0):
+        inside = (lo < pts) & (pts < hi) & (t_pre > 0)
+        cand_T.append(pts[inside])
+        cand_j.append(j_all[inside])
+    cand_T, cand_j = np.concatenate(cand_T), np.concatenate(cand_j)
+    num = n_suf[cand_j] * cand_T**2 + t_pre[cand_j] + lam * np.maximum(alpha_suf[cand_j] * cand_T**2, beta_pre[cand_j])
     den = (s_suf[cand_j] * cand_T + t_pre[cand_j]) ** 2
     vals = num / den
     best = float(vals.min())
-    ties = np.flatnonzero(vals <= best * (1 + 1e-13))
-    T_star = float(cand_T[ties].min())
-    w = private_weights(s2, T_star)
-    return Truncation(T_star, best, w, laplace)
+    T_star = float(cand_T[vals <= best * (1 + 1e-13)].min())
+    raw = np.sqrt(1 / s2) * np.minimum(np.sqrt(1 / s2), T_star)
+    return Truncation(T_star, best, raw / math.fsum(mult * raw), laplace)
 
 
 # =========================================================================== Corollary 5.5
@@ -414,12 +416,15 @@ def lower_bound(k, *, eps, sigma_p2) -> LowerBound:
 # =========================================================================== Example 1
 
 
+EXAMPLE1_MAX_N = 2**44  # grouped arrays hold about 2·√n entries (2^23 at the cap)
+
+
 def example1_counts(n: int) -> np.ndarray:
     r"""Example 1's sample counts :math:`k_i = \lceil n/i \rceil`, :math:`i = 1..n`.
 
     .. math:: k_i = \lceil n / i \rceil
 
-    Source: ``003_5683c9a67e132c7f.txt``, Example 1.
+    Source: Cummings et al. (2022), Example 1.
 
     Examples
     --------
@@ -431,9 +436,45 @@ def example1_counts(n: int) -> np.ndarray:
     return -(-n // i)
 
 
+def example1_groups(n: int) -> tuple[np.ndarray, np.ndarray]:
+    r"""Example 1's counts grouped: the distinct values of :math:`k_i = \lceil n/i\rceil`, decreasing,
+    and how many users hold each.
+
+    :math:`\#\{i : \lceil n/i\rceil \le q\} = n - \lceil n/q\rceil + 1`, so
+
+    .. math:: \#\{i : k_i = q\} = \lceil n/(q-1)\rceil - \lceil n/q\rceil\ (q \ge 2),\qquad \#\{i : k_i = 1\} = 1,
+
+    and only :math:`O(\sqrt n)` values occur: :math:`\lceil n/i\rceil` for :math:`i \le \sqrt n`
+    and the integers up to :math:`\lceil n/\lceil\sqrt n\rceil\rceil`.  ``n`` is at most
+    :data:`EXAMPLE1_MAX_N`.
+
+    Source: Cummings et al. (2022), Example 1.
+
+    Examples
+    --------
+    >>> [v.tolist() for v in example1_groups(5)]  # k = 5, 3, 2, 2, 1
+    [[5, 3, 2, 1], [1, 1, 2, 1]]
+    """
+    n = check_integer("n", n, minimum=1)
+    if n > EXAMPLE1_MAX_N:
+        raise ValueError(f"n = {n!r} exceeds {EXAMPLE1_MAX_N} (2^44), the largest Example 1 computed here")
+    r = math.isqrt(n) + 1
+    large = -(-n // np.arange(r, 0, -1, dtype=np.int64))  # ⌈n/i⌉, i = r..1: non-decreasing, from ⌈n/r⌉
+    q = np.concatenate([np.arange(1, large[0], dtype=np.int64), large])
+    q = q[np.concatenate([[True], np.diff(q) != 0])][::-1]
+    prev = np.maximum(q - 1, 1)
+    mult = np.where(q >= 2, -(-n // prev) - (-(-n // q)), 1)
+    keep = mult > 0
+    q, mult = q[keep], mult[keep]
+    if int(mult.sum()) != n:  # every user in exactly one group
+        raise AssertionError(f"Example 1 groups cover {int(mult.sum())} users, not {n}")
+    return q, mult
+
+
 @dataclass(frozen=True)
 class Example1:
-    """Example 1's four quantities at one ``n`` (their scalings are the paper's claims)."""
+    """Example 1's four quantities at one ``n`` (their scalings are the paper's claims), :math:`T^*`
+    and the number of distinct sample counts ``groups``."""
 
     n: int
     nonprivate_sd: float  # claimed Θ(1/√(n log n))
@@ -441,10 +482,11 @@ class Example1:
     truncation_privacy_error: float  # claimed Θ(1/(ε √(n log n)))
     uniform_sd: float  # claimed Ω(1/√n)
     T_star: float
+    groups: int
 
 
 def example1(n: int, *, eps: float = 1.0, p: float = 0.5, beta: float = 0.05) -> Example1:
-    r"""The four quantities of Example 1 (:math:`k_i = \lceil n/i\rceil`, :math:`\sigma_p = 1/\sqrt n`).
+    r"""The four quantities of Example 1 (:math:`k_i = \lceil n/i\rceil`, :math:`\sigma_p = 1/\sqrt n`), exactly.
 
     * ``nonprivate_sd`` — the inverse-variance estimator (1): :math:`(\sum_i 1/\sigma_i^2)^{-1/2}`,
       claimed :math:`\Theta(1/\sqrt{n\log n})`;
@@ -459,27 +501,43 @@ def example1(n: int, *, eps: float = 1.0, p: float = 0.5, beta: float = 0.05) ->
 
     .. math:: \sigma_i^2 = \frac{p(1-p)}{k_i} + \Big(1 - \frac1{k_i}\Big)\frac1n
 
-    Source: ``003_5683c9a67e132c7f.txt``, Example 1 (``p`` in (1/3, 2/3)).
+    Users with the same :math:`k_i` share :math:`\sigma_i` and width, so every sum runs over
+    the :math:`O(\sqrt n)` groups of :func:`example1_groups` with multiplicities, :math:`T^*` is
+    :func:`optimal_truncation` with ``counts``, and the minimum over :math:`m` is attained at a
+    group's last user (within a group the objective rises then falls): exact for ``n`` up to
+    :math:`2^{44}` in a few seconds.
+
+    Source: Cummings et al. (2022), Example 1 (``p`` in (1/3, 2/3)).
 
     Examples
     --------
     >>> ex = example1(1000)
-    >>> ex.uniform_sd > ex.nonprivate_sd
-    True
+    >>> ex.uniform_sd > ex.nonprivate_sd, ex.groups
+    (True, 63)
+    >>> round(example1(2**40).nonprivate_sd * math.sqrt(2**40 * math.log(2**40)), 4)
+    0.5086
     """
     n = check_integer("n", n, minimum=2, maximum=_MAX_USERS, why="one array entry per user")
     eps = check_positive("eps", eps)
     p = _p(p)
-    k = example1_counts(n)
+    k, mult = example1_groups(n)  # k decreasing: users with most data first
     s2 = user_variance(k, p=p, sigma_p2=1.0 / n)
-    nonprivate_sd = 1 / math.sqrt(math.fsum(1 / s2))
-    naive = float(k.max()) / float(k.sum()) / eps
+    fm = mult.astype(float)
+    nonprivate_sd = 1 / math.sqrt(math.fsum(fm / s2))
+    naive = float(k[0]) / float(int(np.dot(k.astype(object), mult.astype(object)))) / eps
     widths = 2 * concentration(k, p=p, sigma_p2=1.0 / n, n=n, beta=beta)
-    trunc = optimal_truncation(s2, widths, eps=eps)
+    trunc = optimal_truncation(s2, widths, eps=eps, counts=mult)
     privacy = float(np.max(trunc.weights * widths)) / eps
-    m = np.arange(1, n + 1)
-    uniform = float(np.min(np.sqrt(np.cumsum(s2)) / m))
-    return Example1(n, nonprivate_sd, naive, privacy, uniform, trunc.T)
+    return Example1(n, nonprivate_sd, naive, privacy, _best_uniform_sd(s2, mult), trunc.T, int(k.size))
+
+
+def _best_uniform_sd(s2: np.ndarray, mult: np.ndarray) -> float:
+    r""":math:`\min_m \sqrt{\sum_{i \le m}\sigma_i^2}/m` over users given as consecutive groups (``mult`` users of
+    variance ``s2`` each), attained at some group's last user: on a group's range :math:`m_0 < m \le m_1`
+    the objective is :math:`h(m) = (S_0 + \sigma^2(m - m_0))/m^2`, which equals the previous group's value
+    at :math:`m_0` and whose derivative has the sign of :math:`-\sigma^2 m - 2(S_0 - \sigma^2 m_0)`, decreasing
+    in ``m``: :math:`h` rises then falls, so its minimum on :math:`[m_0, m_1]` is at :math:`m_0` or :math:`m_1`."""
+    return float(np.min(np.sqrt(np.cumsum(mult * s2)) / np.cumsum(mult)))
 
 
 # =========================================================================== Algorithm 2 (deterministic parts)

@@ -99,6 +99,20 @@ def test_optimal_truncation_never_worse_than_a_grid_and_matches_it_locally(s2, s
     assert t.variance == pytest.approx(cm.ideal_variance(s2, c, eps=eps, T=t.T, laplace=laplace), rel=1e-12)
 
 
+@settings(max_examples=40, deadline=None)
+@given(s2=st.lists(st.floats(1e-4, 0.25), min_size=1, max_size=12), counts=st.lists(st.integers(1, 6), min_size=12,
+       max_size=12), eps=st.floats(0.05, 20.0))
+def test_optimal_truncation_with_counts_equals_the_repeated_users(s2, counts, eps):
+    s2 = np.asarray(s2)
+    counts = np.asarray(counts[: s2.size])
+    c = 3 * np.sqrt(s2) * np.random.default_rng(s2.size).uniform(0.5, 2.0, size=s2.size)
+    grouped = cm.optimal_truncation(s2, c, eps=eps, counts=counts)
+    full = cm.optimal_truncation(np.repeat(s2, counts), np.repeat(c, counts), eps=eps)
+    assert grouped.T == pytest.approx(full.T, rel=1e-9) and grouped.variance == pytest.approx(full.variance, rel=1e-12)
+    np.testing.assert_allclose(np.repeat(grouped.weights, counts), full.weights, rtol=1e-9)
+    assert math.fsum(grouped.weights * counts) == pytest.approx(1.0, rel=1e-14)
+
+
 def test_optimal_truncation_input_validation():
     with pytest.raises(ValueError, match="sigma2"):
         cm.optimal_truncation([0.0, 0.1], [1, 1], eps=1)
@@ -106,6 +120,10 @@ def test_optimal_truncation_input_validation():
         cm.optimal_truncation([0.1, 0.1], [1], eps=1)
     with pytest.raises(ValueError, match="eps"):
         cm.optimal_truncation([0.1], [1], eps=0)
+    with pytest.raises(ValueError, match="counts"):
+        cm.optimal_truncation([0.1, 0.2], [1, 1], eps=1, counts=[1])
+    with pytest.raises(ValueError, match="counts"):
+        cm.optimal_truncation([0.1, 0.2], [1, 1], eps=1, counts=[1, 0])
 
 
 # --------------------------------------------------------------------------- k*, Corollary 5.5
@@ -162,6 +180,53 @@ def test_example1_quantities_against_direct_computation():
     T = grid[_objective(s2, widths, eps, grid).argmin()]
     w = cm.private_weights(s2, T)
     assert ex.truncation_privacy_error == pytest.approx(float(np.max(w * widths)) / eps, rel=1e-3)
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 4, 17, 99, 100, 101, 9999, 10**4, 10**4 + 1, 2**16 + 3])
+def test_example1_groups_are_the_distinct_counts(n):
+    values, mult = cm.example1_groups(n)
+    u, c = np.unique(cm.example1_counts(n), return_counts=True)
+    assert values.tolist() == u[::-1].tolist() and mult.tolist() == c[::-1].tolist()
+
+
+def _divisor_sum(m: int) -> int:
+    """Σ_{i <= m} ⌊m/i⌋ by the hyperbola method: 2 Σ_{i <= √m} ⌊m/i⌋ − ⌊√m⌋²."""
+    r = math.isqrt(m)
+    return 2 * sum(m // i for i in range(1, r + 1)) - r * r
+
+
+def test_example1_grouped_against_per_user_sums():
+    n = 2**20 + 7
+    ex = cm.example1(n)
+    k = cm.example1_counts(n).astype(float)
+    s2 = 0.25 / k + (1 - 1 / k) / n
+    assert ex.nonprivate_sd == pytest.approx(1 / math.sqrt(math.fsum(1 / s2)), rel=1e-13)
+    assert ex.uniform_sd == pytest.approx(float(np.min(np.sqrt(np.cumsum(s2)) / np.arange(1, n + 1))), rel=1e-10)
+    widths = 2 * np.sqrt(s2 * 2 * math.log(2 * n / 0.05))
+    t = cm.optimal_truncation(s2, widths, eps=1.0)  # one entry per user
+    assert ex.T_star == pytest.approx(t.T, rel=1e-12)
+    assert ex.truncation_privacy_error == pytest.approx(float(np.max(t.weights * widths)), rel=1e-12)
+    # Σ_i ⌈n/i⌉ = n + Σ_i ⌊(n−1)/i⌋, at n = 2^40 as well (integers, no float)
+    for m in (n, 2**40):
+        assert cm.example1(m).naive_privacy_error == pytest.approx(m / (m + _divisor_sum(m - 1)), rel=1e-15)
+
+
+@settings(max_examples=80, deadline=None)
+@given(groups=st.lists(st.tuples(st.floats(1e-6, 1.0), st.integers(1, 8)), min_size=1, max_size=15))
+def test_best_uniform_sd_over_groups_equals_the_scan_over_users(groups):
+    s2, mult = (np.array(v) for v in zip(*groups))
+    per_user = np.repeat(s2, mult)
+    scan = float(np.min(np.sqrt(np.cumsum(per_user)) / np.arange(1, per_user.size + 1)))
+    assert cm._best_uniform_sd(s2, mult) == pytest.approx(scan, rel=1e-12)
+
+
+def test_example1_input_validation():
+    for bad in (True, 1, 2**70, 2.5, "8", float("nan")):
+        with pytest.raises(ValueError, match="^n "):
+            cm.example1(bad)
+    with pytest.raises(ValueError, match="sigma_p2"):  # σ_p² = 1/n must not exceed p(1 − p)
+        cm.example1(3)
+    assert cm.example1(2**40).groups == 2 * 2**20 - 1
 
 
 def test_example1_orders_of_magnitude():
