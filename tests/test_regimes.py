@@ -9,6 +9,7 @@ import pytest
 from bounds import dame, kent, rameshwar, sizes
 
 
+@pytest.mark.filterwarnings("ignore:ln\\(c4:bounds.numerics.PaperAssumptionWarning")
 @pytest.mark.parametrize(
     "family, params, constants",
     [
