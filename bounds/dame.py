@@ -29,6 +29,7 @@ from __future__ import annotations
 import math
 import numbers
 import os
+import re
 import sys
 import warnings
 from dataclasses import dataclass
@@ -46,6 +47,7 @@ from .numerics import (
     check_integer,
     check_positive,
     check_precision,
+    check_real,
 )
 from .sizes import SizeLaw, finite, point
 
@@ -147,14 +149,59 @@ class Constants:
             return self.floats
         return tuple(mpmath.mpf(str(sp.N(c, precision + 10))) for c in (self.c1, self.c2, self.c3, self.c4, self.c5))
 
+    @classmethod
+    def from_description(cls, description: dict) -> "Constants":
+        r"""The constants back from :meth:`describe`'s plain data, parsed without evaluating code.
+
+        Each value is a rational (``"24"``, ``"1737/2"``, ``"0.5"``) or a rational times
+        :math:`e^{k}` for an integer :math:`k` (``"exp(-9)/16"``, the form of :math:`c_1`);
+        anything else is refused.
+
+        .. math:: c_i \in \mathbb{Q} \cup \mathbb{Q}\,e^{\mathbb{Z}}
+
+        Source: (S31), (S146) of ``001_ac3274d7ce9a5d72.txt`` (the forms the presets take).
+
+        Examples
+        --------
+        >>> Constants.from_description(Constants.paper().describe()) == Constants.paper()
+        True
+        """
+        if not isinstance(description, dict):
+            raise ValueError(f"description must be a dict as written by Constants.describe, got {description!r}")
+        vals = [_parse_constant(f"c{i}", description.get(f"c{i}")) for i in range(1, 6)]
+        return cls(*vals, name=str(description.get("name", "custom")))
+
     def describe(self) -> dict:
         """The constants as plain data (exact forms as strings), for metadata files."""
         return {"name": self.name, **{k: str(getattr(self, k)) for k in ("c1", "c2", "c3", "c4", "c5")}}
 
 
+_CONSTANT_FORM = re.compile(r"^(?:exp\((-?\d{1,4})\)(?:\*|/(?=\d)|$))?(\d+(?:\.\d+)?(?:/\d+)?)?$")
+
+
+def _parse_constant(name: str, text):
+    """``"24"``, ``"1737/2"``, ``"exp(-9)/16"``, ``"exp(1)"`` → a sympy number; no evaluation of code."""
+    m = _CONSTANT_FORM.match(text.replace(" ", "")) if isinstance(text, str) and len(text) <= 60 else None
+    if m is None or (m.group(1) is None and m.group(2) is None):
+        raise ValueError(f"{name} must be a rational or a rational times exp(integer), got {text!r}")
+    exp_part = sp.exp(int(m.group(1))) if m.group(1) is not None else sp.Integer(1)
+    if m.group(2) is None:
+        return exp_part
+    try:
+        q = sp.Rational(Fraction(m.group(2)).numerator, Fraction(m.group(2)).denominator)
+    except ZeroDivisionError:
+        raise ValueError(f"{name} must be a rational or a rational times exp(integer), got {text!r}") from None
+    if q == 0:
+        raise ValueError(f"{name} must be positive, got {text!r}")
+    divided = m.group(1) is not None and text.replace(" ", "")[text.replace(" ", "").index(")") + 1:].startswith("/")
+    return exp_part / q if divided else exp_part * q
+
+
 def _constants(constants) -> Constants:
     if isinstance(constants, Constants):
         return constants
+    if not isinstance(constants, str):
+        raise ValueError(f"constants must be 'paper', 'unit' or a Constants instance, got {constants!r}")
     if constants == "paper":
         return Constants.paper()
     if constants == "unit":
@@ -229,10 +276,17 @@ def _privacy(n, alpha, n_alpha2, *, h3: bool = True) -> _Privacy:
 
 def _n_alpha2_array(n_alpha2) -> np.ndarray:
     """``n_alpha2`` as a non-empty 1-D float array of positive finite numbers (ValueError otherwise)."""
-    raw = np.asarray(n_alpha2, dtype=object).ravel()
-    if np.ndim(n_alpha2) > 1 or raw.size == 0:
-        raise ValueError(f"n_alpha2 must be a positive number or a non-empty 1-D array of them, got {n_alpha2!r}")
-    return np.array([check_positive("n_alpha2", v) for v in raw], dtype=float)
+    bad = f"n_alpha2 must be a positive number or a non-empty 1-D array of them, got {n_alpha2!r}"
+    try:
+        raw = np.asarray(n_alpha2, dtype=object).ravel()
+    except (TypeError, ValueError):
+        raise ValueError(bad) from None
+    if np.ndim(n_alpha2) > 1 or raw.size == 0 or isinstance(n_alpha2, (str, bytes)):
+        raise ValueError(bad)
+    try:
+        return np.array([check_positive("n_alpha2", v) for v in raw], dtype=float)
+    except OverflowError:
+        raise ValueError(bad) from None
 
 
 def _law(sizes) -> SizeLaw:
@@ -729,7 +783,7 @@ def tau(m_tilde: int, *, n=None, alpha=None, n_alpha2=None) -> float:
     >>> round(tau(1, n_alpha2=0.5), 6)  # sqrt(2 ln 8)
     2.039334
     """
-    m = check_integer("m_tilde", m_tilde, minimum=1)
+    m = check_integer("m_tilde", m_tilde, minimum=1, maximum=2**62)
     x = _privacy(n, alpha, n_alpha2).n_alpha2
     return math.sqrt(2 * (math.log(8) + max(0.5 * (math.log(m) + math.log(x)), 0.0)) / m)
 
@@ -774,7 +828,12 @@ def curve(sizes, *, n_alpha2, constants="paper") -> Curve:
     True
     """
     c = _constants(constants)
-    laws = (sizes,) if isinstance(sizes, SizeLaw) else tuple(sizes)
+    if isinstance(sizes, SizeLaw):
+        laws = (sizes,)
+    elif isinstance(sizes, (list, tuple)):
+        laws = tuple(sizes)
+    else:
+        raise ValueError(f"sizes must be a law from bounds.sizes or a list of them, got {sizes!r}")
     for law in laws:
         _law(law)
     xs = _n_alpha2_array(n_alpha2)
@@ -895,7 +954,7 @@ def grid(family, params, n_alpha2, *, constants="paper") -> Grid:
     c = _constants(constants)
     try:
         ps = np.atleast_1d(np.asarray(params, dtype=float))
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         raise ValueError(f"params must be a non-empty 1-D array of numbers, got {params!r}") from None
     if ps.ndim != 1 or ps.size == 0:
         raise ValueError(f"params must be a non-empty 1-D array of numbers, got {params!r}")
@@ -905,7 +964,10 @@ def grid(family, params, n_alpha2, *, constants="paper") -> Grid:
     with mpmath.workdps(_TIE_DPS):
         exact = [mpmath.mpf(v) for v in xs]
     for i, p in enumerate(ps):
-        law = make(int(p) if name in ("point", "uniform") else float(p))
+        try:
+            law = make(int(p) if name in ("point", "uniform") else float(p))
+        except (ValueError, OverflowError) as exc:
+            raise ValueError(f"params[{i}] = {p!r} gives no size law: {exc}") from None
         ll[i], arg_i = _lower_many(law, xs, c)
         arg[i] = np.asarray(arg_i, dtype=float)
         mt[i] = _m_tilde_many(law, xs, exact, c)
@@ -957,9 +1019,8 @@ def corollary3(m: int, rho: float, *, n=None, alpha=None, n_alpha2=None, constan
     >>> r.regime, r.m_tilde
     ('m_tilde=m', 100)
     """
-    m = check_integer("m", m, minimum=2)
-    if not (0 <= rho <= 1) or math.isnan(rho):
-        raise ValueError(f"rho must be in [0, 1], got {rho!r}")
+    m = check_integer("m", m, minimum=2, maximum=2**62)
+    rho = check_real("rho", rho, low=0, high=1)
     priv = _privacy(n, alpha, n_alpha2)
     x = priv.n_alpha2
     if x < 1:

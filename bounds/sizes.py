@@ -63,6 +63,8 @@ from .numerics import (
     check_integer,
     check_positive,
     check_precision,
+    check_rng,
+    format_value,
     last_true,
     log1mexp,
     workdps,
@@ -316,9 +318,9 @@ class SizeLaw(ABC):
         return np.where(pos, out, -np.inf)
 
     # ---- public queries -----------------------------------------------------------------------
-    def _query(self, method: Callable, a, precision, log: bool):
+    def _query(self, method: Callable, a, precision, log: bool, name: str = "a"):
         precision = check_precision(precision)
-        arr = _as_int_array(a)
+        arr = _as_int_array(a, name)
         with workdps(precision):
             out = method(arr, precision)
             if not log:
@@ -462,7 +464,7 @@ class SizeLaw(ABC):
                 vals = vals.reshape(safe.shape)
             return np.where(inside, vals, -np.inf)
 
-        return self._query(method, k, precision, log=False)
+        return self._query(method, k, precision, log=False, name="k")
 
     def mean(self, *, precision=None):
         r""":math:`E[m]`, finite by hypothesis H1.
@@ -522,8 +524,8 @@ class SizeLaw(ABC):
         >>> point(7).sample(3, rng=0).tolist()
         [7, 7, 7]
         """
-        rng = np.random.default_rng(rng)
-        size = check_integer("size", size, minimum=0)
+        size = check_integer("size", size, minimum=0, maximum=10**9)
+        rng = check_rng("rng", rng)
         return np.asarray(self._sample(size, rng), dtype=np.int64)
 
     def support_points(self, *, precision=None) -> np.ndarray:
@@ -1275,7 +1277,7 @@ def _bd0(x, mu):
         ej = ej * v * v
         out = out + ej / (2 * j + 1)
     with np.errstate(divide="ignore", invalid="ignore"):
-        far = special.xlogy(x, x / mu) + mu - x
+        far = special.xlogy(x, x) - special.xlogy(x, mu) + mu - x  # x log(x/mu), no overflow in x/mu
     return np.where(near, out, far)
 
 
@@ -1617,8 +1619,9 @@ class GeometricLaw(SizeLaw):
             return mpmath.exp(self._log_scale(precision)) * self._mp_w_total()
 
     def support_points(self, *, precision=None, upto: int = 1000) -> np.ndarray:
-        """The support ``1..upto`` (the support is all of N*)."""
-        return np.arange(1, upto + 1, dtype=np.int64)
+        """The support ``1..upto`` (the support is all of N*; ``upto`` at most 10^7)."""
+        check_precision(precision)
+        return np.arange(1, check_integer("upto", upto, minimum=1, maximum=10**7) + 1, dtype=np.int64)
 
     def _table(self, precision):  # pragma: no cover - guarded: never tabulated
         raise AssertionError("geometric laws use closed forms, not tables")
@@ -1679,7 +1682,7 @@ def from_scipy(dist, *, zero: str = "error", name: str | None = None) -> SizeLaw
     6.0
     """
     if not hasattr(dist, "logpmf") or not hasattr(dist, "support"):
-        raise ValueError(f"from_scipy needs a frozen scipy discrete distribution, got {dist!r}")
+        raise ValueError(f"dist must be a frozen scipy discrete distribution, got {dist!r}")
     lo, hi = dist.support()
     mean = _scipy_mean(dist)
     if not math.isfinite(mean):
@@ -1796,8 +1799,9 @@ class ZipfLaw(SizeLaw):
             return mpmath.zeta(self.s - 0.5) / mpmath.zeta(self.s)
 
     def support_points(self, *, precision=None, upto: int = 1000) -> np.ndarray:
-        """The support ``1..upto`` (the support is all of N*)."""
-        return np.arange(1, upto + 1, dtype=np.int64)
+        """The support ``1..upto`` (the support is all of N*; ``upto`` at most 10^7)."""
+        check_precision(precision)
+        return np.arange(1, check_integer("upto", upto, minimum=1, maximum=10**7) + 1, dtype=np.int64)
 
     def _table(self, precision):  # pragma: no cover - guarded: zipf never tabulates
         raise AssertionError("zipf laws use closed forms, not tables")
@@ -1879,17 +1883,30 @@ def _mp_log1mexp_scalar(v):
 _MP_LOG1MEXP = np.frompyfunc(_mp_log1mexp_scalar, 1, 1)
 
 
-def _as_int_array(a) -> np.ndarray:
-    arr = np.asarray(a)
+def _as_int_array(a, name: str = "a") -> np.ndarray:
+    """``a`` as an int64 array: integers (no booleans) of absolute value at most 2**62, else ValueError."""
+    bad = f"{name} must be an integer or an array of integers of absolute value <= 2**62, got {format_value(a)}"
+    try:
+        arr = np.asarray(a)
+    except (TypeError, ValueError, OverflowError):
+        raise ValueError(bad) from None
     if arr.dtype == object:
-        arr = arr.astype(float)
-    if not np.issubdtype(arr.dtype, np.number) or np.issubdtype(arr.dtype, np.complexfloating):
-        raise ValueError(f"a must be an integer or an array of integers, got {a!r}")
+        flat = arr.ravel().tolist()
+        if not all(isinstance(v, numbers.Real) and not isinstance(v, bool) for v in flat):
+            raise ValueError(bad)
+        if any(isinstance(v, numbers.Integral) and abs(int(v)) > 2**62 for v in flat):
+            raise ValueError(bad)
+        try:
+            arr = arr.astype(float)
+        except OverflowError:
+            raise ValueError(bad) from None
+    if arr.dtype == bool or not np.issubdtype(arr.dtype, np.number) or np.issubdtype(arr.dtype, np.complexfloating):
+        raise ValueError(bad)
     if np.issubdtype(arr.dtype, np.floating):
-        if np.any(~np.isfinite(arr)) or np.any(arr != np.round(arr)):
-            raise ValueError(f"a must be an integer or an array of integers, got {a!r}")
-        if np.any(np.abs(arr) > 2**62):
-            raise ValueError(f"a is too large for exact integer arithmetic: {a!r}")
+        if np.any(~np.isfinite(arr)) or np.any(arr != np.round(arr)) or np.any(np.abs(arr) > 2**62):
+            raise ValueError(bad)
+    elif np.issubdtype(arr.dtype, np.unsignedinteger) and np.any(arr > 2**62):
+        raise ValueError(bad)
     return arr.astype(np.int64)
 
 
@@ -1920,6 +1937,8 @@ def parse(spec: str) -> SizeLaw:
     ...
     ValueError: unknown size law 'cauchy'; choose one of binomial, empirical, finite, geometric, point, poisson, uniform, zipf
     """
+    if not isinstance(spec, str):
+        raise ValueError(f"spec must be a string such as 'poisson:5', got {spec!r}")
     kind, _, rest = spec.partition(":")
     kind = kind.strip().lower()
     if kind not in _PARSERS:
