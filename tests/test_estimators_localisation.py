@@ -21,6 +21,8 @@ def test_partition_of_minus_one_one():
     assert loc.n_bins(0.3) == 4 and loc.n_bins(0.25) == 4 and loc.n_bins(0.2499) == 5 and loc.n_bins(3.0) == 1
     x = np.array([-1.0, -0.41, -0.39, 0.19, 0.21, 0.79, 0.81, 1.0])
     assert loc.bin_index(x, 0.3).tolist() == [0, 0, 1, 1, 2, 2, 3, 3]
+    # τ = 0.25: (1 + 1)/(2τ) = 4 = N, and 1 belongs to the last bin, closed at 1
+    assert loc.bin_index(np.array([-1.0, 0.0, 0.999, 1.0]), 0.25).tolist() == [0, 2, 3, 3]
     lo, hi = loc.bin_ends(np.arange(4), 0.3)
     assert lo == pytest.approx([-1.0, -0.4, 0.2, 0.8]) and hi == pytest.approx([-0.4, 0.2, 0.8, 1.0])
 
