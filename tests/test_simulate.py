@@ -103,6 +103,13 @@ def test_dame_is_biased_where_localisation_often_fails():
     assert r.bias < -4 * r.bias_stderr, r
 
 
+def test_width_scale_reaches_the_engine():
+    # M = δ_3, n = 1000, α = 0.5: 14τ ≈ 26.5 > 2, so the width scale's risk is far below the paper's
+    kw = dict(theta=0.3, sizes=sizes.point(3), n=1000, alpha=0.5, reps=64, seed=SEED)
+    paper, width = simulate.risk("dame", **kw), simulate.risk("dame", scale="width", **kw)
+    assert width.mse + 4 * width.stderr < (paper.mse - 4 * paper.stderr) / 10
+
+
 def test_official_denominator_biases_dame():
     # the official code divides by mean(min(M, sqrt(m̃))) instead of E[sqrt(m ∧ m̃)]: they differ
     # when users hold fewer than m̃ samples (here m̃ = 10^4 and half the users hold 10^3)
@@ -200,5 +207,9 @@ def test_validation():
         simulate.risk("duchi", theta=0.1, sizes=sizes.point(3), n=10, alpha=0.5, reps=0, seed=0)
     with pytest.raises(ValueError, match="n must be"):
         simulate.risk("duchi", theta=0.1, sizes=sizes.point(3), n=1, alpha=0.5, reps=1, seed=0)
+    with pytest.raises(ValueError, match="scale"):
+        simulate.risk("dame", theta=0.1, sizes=sizes.point(3), n=10, alpha=0.5, reps=1, seed=0, scale="tight")
+    with pytest.raises(ValueError, match="denominator"):
+        simulate.risk("kent", theta=0.1, sizes=sizes.point(3), n=10, alpha=0.5, reps=1, seed=0, denominator="x")
     with pytest.raises(ValueError, match="level"):
         simulate.risk("duchi", theta=0.1, sizes=sizes.point(3), n=10, alpha=0.5, reps=2, seed=0).ci(1.5)
