@@ -1,6 +1,6 @@
 r"""Cummings, Feldman, McMillan & Talwar: heterogeneous users in the central model.
 
-Source: ``003_5683c9a67e132c7f.txt`` — *Mean Estimation with User-level Privacy
+Source: Cummings et al. (2022) — *Mean Estimation with User-level Privacy
 under Data Heterogeneity*: Lemma 2.1, the weights (1) and (4), the ideal
 estimator's variance (5), the optimal truncation :math:`T^*` (6), Algorithm 2,
 Corollary 5.5 and Example 1.  Formula sheet §3.
@@ -30,7 +30,7 @@ from dataclasses import dataclass
 import numpy as np
 import sympy as sp
 
-from .numerics import check_counts, check_integer, check_positive
+from .numerics import check_array, check_choice, check_counts, check_integer, check_positive, check_real
 
 __all__ = [
     "user_variance",
@@ -47,12 +47,15 @@ __all__ = [
     "Example1",
     "example1",
     "example1_counts",
+    "example1_groups",
+    "EXAMPLE1_MAX_N",
     "RealisablePlan",
     "groups",
     "realisable_plan",
 ]
 
 _LAPLACE = {"printed": 1.0, "exact": 2.0}  # Var(Lap(b)) / b^2 as eq. (5) prints it, and as it is
+_MAX_USERS = 10**7  # Example 1 builds arrays of n entries
 
 
 # =========================================================================== inputs
@@ -62,25 +65,31 @@ def _k(k) -> np.ndarray:
     return check_counts("sample counts k", k)
 
 
-def _p(p) -> float:
-    if isinstance(p, bool) or not isinstance(p, (int, float)) or math.isnan(p) or not 0 <= p <= 1:
-        raise ValueError(f"p must be in [0, 1], got {p!r}")
-    return float(p)
+def _p(p, name: str = "p") -> float:
+    return check_real(name, p, low=0, high=1)
 
 
-def _sigma_p2(sigma_p2, p) -> float:
-    if isinstance(sigma_p2, bool) or not isinstance(sigma_p2, (int, float)) or math.isnan(sigma_p2) or sigma_p2 < 0:
-        raise ValueError(f"sigma_p2 must be a non-negative real number, got {sigma_p2!r}")
-    if sigma_p2 > p * (1 - p) * (1 + 1e-12):
-        raise ValueError(f"sigma_p2 = {sigma_p2!r} > p(1-p) = {p * (1 - p)!r}: no law on [0, 1] has it (Lemma 2.1)")
-    return float(sigma_p2)
+def _sigma_p2(sigma_p2, p, name: str = "sigma_p2") -> float:
+    s2 = check_real(name, sigma_p2, low=0)
+    if s2 > p * (1 - p) * (1 + 1e-12):
+        raise ValueError(f"{name} = {sigma_p2!r} > p(1-p) = {p * (1 - p)!r}: no law on [0, 1] has it (Lemma 2.1)")
+    return s2
+
+
+_SIGMA2_RANGE = (1e-60, 1e60)  # 1/σ⁴ · width² stays finite in float64 (the max term of eq. (5))
 
 
 def _positive_array(name, v) -> np.ndarray:
-    arr = np.asarray(v, dtype=float)
-    if arr.ndim != 1 or arr.size == 0 or np.any(~np.isfinite(arr)) or np.any(arr <= 0):
-        raise ValueError(f"{name} must be a non-empty 1-D array of positive finite numbers, got {v!r}")
+    arr = check_array(name, v, low=0, low_open=True)
+    lo, hi = _SIGMA2_RANGE
+    if np.any(arr < lo) or np.any(arr > hi):
+        raise ValueError(f"{name} must hold variances in [{lo:g}, {hi:g}] (float64 range of eqs. (4)-(6)), got {v!r}")
     return arr
+
+
+def _over_eps2(x, eps: float):
+    """``x / ε²`` without ``eps**2`` overflowing (it gives ``inf`` or ``0`` as the quotient does)."""
+    return x / eps / eps
 
 
 # =========================================================================== Lemma 2.1, weights
@@ -95,7 +104,7 @@ def user_variance(k, *, p, sigma_p2):
     (law of total variance over :math:`p_i \sim \mathcal D`; see :func:`user_variance_symbolic`).
     ``sigma_p2 > p(1-p)`` is rejected.
 
-    Source: ``003_5683c9a67e132c7f.txt``, Lemma 2.1 and eq. (2).
+    Source: Cummings et al. (2022), Lemma 2.1 and eq. (2).
 
     Examples
     --------
@@ -114,7 +123,7 @@ def user_variance_symbolic() -> sp.Expr:
     .. math:: \mathrm{Var}(\hat p_i) = E[\mathrm{Var}(\hat p_i \mid p_i)] + \mathrm{Var}(E[\hat p_i \mid p_i])
               = E\Big[\frac{p_i(1-p_i)}{k}\Big] + \sigma_p^2,\quad E[p_i^2] = \sigma_p^2 + p^2
 
-    Source: ``003_5683c9a67e132c7f.txt``, Lemma 2.1.
+    Source: Cummings et al. (2022), Lemma 2.1.
 
     Examples
     --------
@@ -133,7 +142,7 @@ def nonprivate_weights(sigma2) -> np.ndarray:
 
     .. math:: w_i = \frac{1/\sigma_i^2}{\sum_j 1/\sigma_j^2}
 
-    Source: ``003_5683c9a67e132c7f.txt``, eq. (1).
+    Source: Cummings et al. (2022), eq. (1).
 
     Examples
     --------
@@ -149,7 +158,7 @@ def private_weights(sigma2, T) -> np.ndarray:
 
     .. math:: w_i = \frac{\min\{1/\sigma_i^2, T/\sigma_i\}}{\sum_j \min\{1/\sigma_j^2, T/\sigma_j\}}
 
-    Source: ``003_5683c9a67e132c7f.txt``, eq. (4).
+    Source: Cummings et al. (2022), eq. (4).
 
     Examples
     --------
@@ -175,7 +184,7 @@ def concentration(k, *, p, sigma_p2, n: int | None = None, beta: float = 0.05):
 
     It scales as :math:`\sqrt{\log n / k_i}` when :math:`\sigma_p^2` is small, as in Example 1.
 
-    Source: ``003_5683c9a67e132c7f.txt``, §4.1 (definition of :math:`f`) and Example 1.
+    Source: Cummings et al. (2022), §4.1 (definition of :math:`f`) and Example 1.
 
     Examples
     --------
@@ -184,10 +193,8 @@ def concentration(k, *, p, sigma_p2, n: int | None = None, beta: float = 0.05):
     """
     kk = _k(k)
     n = kk.size if n is None else check_integer("n", n, minimum=1)
-    beta = check_positive("beta", beta)
-    if beta >= 1:
-        raise ValueError(f"beta must be in (0, 1), got {beta!r}")
-    return np.sqrt(user_variance(kk, p=p, sigma_p2=sigma_p2) * 2 * math.log(2 * n / beta))
+    beta = check_real("beta", beta, low=0, high=1, low_open=True, high_open=True)
+    return np.sqrt(user_variance(kk, p=p, sigma_p2=sigma_p2) * 2 * (math.log(2) + math.log(n) - math.log(beta)))
 
 
 def ideal_variance(sigma2, widths, *, eps, T, laplace: str = "printed") -> float:
@@ -199,7 +206,7 @@ def ideal_variance(sigma2, widths, *, eps, T, laplace: str = "printed") -> float
     ``laplace="printed"``: :math:`\kappa = 1`, eq. (5) as printed; ``"exact"``:
     :math:`\kappa = 2`, since :math:`\mathrm{Var}(\mathrm{Lap}(b)) = 2b^2`.
 
-    Source: ``003_5683c9a67e132c7f.txt``, eq. (5) (formula sheet §3, audit item).
+    Source: Cummings et al. (2022), eq. (5) (formula sheet §3, audit item).
 
     Examples
     --------
@@ -212,21 +219,21 @@ def ideal_variance(sigma2, widths, *, eps, T, laplace: str = "printed") -> float
     eps = check_positive("eps", eps)
     kappa = _kappa(laplace)
     w = private_weights(s2, T)
-    return float(math.fsum(w * w * s2) + kappa * float(np.max(w * w * c * c)) / eps**2)
+    return float(math.fsum(w * w * s2) + _over_eps2(kappa * float(np.max(w * w * c * c)), eps))
 
 
 def _variances_and_widths(sigma2, widths) -> tuple[np.ndarray, np.ndarray]:
     s2 = _positive_array("sigma2", sigma2)
-    c = np.asarray(widths, dtype=float)
-    if c.shape != s2.shape or np.any(~np.isfinite(c)) or np.any(c < 0):
-        raise ValueError("widths must be finite, non-negative and one per user")
+    c = check_array("widths", widths, low=0)
+    if c.shape != s2.shape:
+        raise ValueError(f"widths must hold one width per user ({s2.size}), got {c.size}")
+    if np.any(c > 1e60):
+        raise ValueError(f"widths must be at most 1e60 (float64 range of eq. (5)), got {widths!r}")
     return s2, c
 
 
 def _kappa(laplace: str) -> float:
-    if laplace not in _LAPLACE:
-        raise ValueError(f"laplace must be 'printed' or 'exact', got {laplace!r}")
-    return _LAPLACE[laplace]
+    return _LAPLACE[check_choice("laplace", laplace, tuple(_LAPLACE))]
 
 
 # =========================================================================== T* (eq. 6)
@@ -242,8 +249,8 @@ class Truncation:
     laplace: str
 
 
-def optimal_truncation(sigma2, widths, *, eps, laplace: str = "printed") -> Truncation:
-    r"""The exact minimiser :math:`T^*` of eq. (6), in :math:`O(n \log n)`.
+def optimal_truncation(sigma2, widths, *, eps, laplace: str = "printed", counts=None) -> Truncation:
+    r"""The exact minimiser :math:`T^*` of eq. (6), in :math:`O(G \log G)` for ``G`` distinct users.
 
     .. math::
 
@@ -257,14 +264,19 @@ def optimal_truncation(sigma2, widths, *, eps, laplace: str = "printed") -> Trun
     at :math:`T = \sqrt{\beta/\alpha}` (:math:`\alpha = \max_{u_i > T} u_i^2 c_i^2`,
     :math:`\beta = \max_{u_i \le T} u_i^4 c_i^2`).  Its derivative has the sign of
     :math:`qtT - sr`, so each sub-piece has one stationary point :math:`T_0 = sr/(qt)` (a
-    minimum).  The minimum is taken over the breakpoints and these points, each piece
-    evaluated in :math:`O(1)` from prefix/suffix sums and maxima.  ``T`` is the smallest
+    minimum).  The minimum is taken over the breakpoints and these points, all pieces
+    evaluated at once from prefix/suffix sums and maxima.  ``T`` is the smallest
     candidate attaining the minimum: on :math:`(0, \min_i u_i]` the objective is constant
     (weights :math:`\propto u_i`), so :math:`\min_i u_i` stands for that range; from
     :math:`\max_i u_i` on it is the untruncated value.  ``laplace`` as in
     :func:`ideal_variance` (the paper's eq. (6) is ``"printed"``).
 
-    Source: ``003_5683c9a67e132c7f.txt``, eq. (6); the denominator uses :math:`T/\sigma_j`
+    ``counts`` (optional, positive integers) says how many users share each
+    ``(sigma2, width)`` entry: the sums above carry them as multiplicities, the maxima do not,
+    and ``weights`` are then the weight of *one* user of each entry (they sum to 1 with the
+    counts).  Example 1's :math:`n` users have only :math:`O(\sqrt n)` distinct entries.
+
+    Source: Cummings et al. (2022), eq. (6); the denominator uses :math:`T/\sigma_j`
     (eq. (6) prints :math:`T/\sigma_i`).
 
     Examples
@@ -273,64 +285,67 @@ def optimal_truncation(sigma2, widths, *, eps, laplace: str = "printed") -> Trun
     >>> t = optimal_truncation(s2, 4 * np.sqrt(s2), eps=1.0)
     >>> round(t.T, 10), round(t.variance, 10)  # an interior stationary point: 65/19
     (3.4210526316, 0.0044175773)
+    >>> g = optimal_truncation(s2[[0, 3]], 4 * np.sqrt(s2[[0, 3]]), eps=1.0, counts=[1, 3])
+    >>> u = optimal_truncation(s2[[0, 3, 3, 3]], 4 * np.sqrt(s2[[0, 3, 3, 3]]), eps=1.0)
+    >>> g.T == u.T and math.isclose(g.variance, u.variance) and np.allclose(g.weights, u.weights[:2])
+    True
     """
     s2, c = _variances_and_widths(sigma2, widths)
+    mult = np.ones(s2.size) if counts is None else _k(counts).astype(float)
+    if mult.shape != s2.shape:
+        raise ValueError(f"counts must give one multiplicity per entry: {mult.size} counts for {s2.size} entries")
     eps = check_positive("eps", eps)
-    kappa = _kappa(laplace)
-    lam = kappa / eps**2
+    lam = _over_eps2(_kappa(laplace), eps)
+    if math.isinf(lam):
+        raise ValueError(f"eps = {eps!r} is too small: kappa/eps^2 of eq. (6) overflows float64")
     order = np.argsort(1 / np.sqrt(s2), kind="stable")
-    u = (1 / np.sqrt(s2))[order]
-    cc = c[order]
-    n = u.size
-    # piece j (j = 0..n): T in [u_(j), u_(j+1)] with u_(0) = 0, u_(n+1) = inf; users j.. n-1 truncated
+    u, cc, w_n = (1 / np.sqrt(s2))[order], c[order], mult[order]
+    # piece j (j = 0..G): T in [u_(j), u_(j+1)] with u_(0) = 0, u_(G+1) = inf; entries j..G-1 truncated
     u2 = u * u
-    t_pre = np.concatenate([[0.0], np.cumsum(u2)])  # Σ_{i<j} u_i^2
-    s_suf = np.concatenate([np.cumsum(u[::-1])[::-1], [0.0]])  # Σ_{i>=j} u_i
+    t_pre = np.concatenate([[0.0], np.cumsum(w_n * u2)])  # Σ_{i<j} u_i^2
+    s_suf = np.concatenate([np.cumsum((w_n * u)[::-1])[::-1], [0.0]])  # Σ_{i>=j} u_i
+    n_suf = np.concatenate([np.cumsum(w_n[::-1])[::-1], [0.0]])  # users truncated
     alpha_suf = np.concatenate([np.maximum.accumulate((u2 * cc * cc)[::-1])[::-1], [0.0]])
     beta_pre = np.concatenate([[0.0], np.maximum.accumulate(u2 * u2 * cc * cc)])
     lo = np.concatenate([[0.0], u])
     hi = np.concatenate([u, [np.inf]])
-    cand_T, cand_j = [], []
-    for j in range(n + 1):
-        a_lo, a_hi = lo[j], hi[j]
-        pts = [a_lo, a_hi] if math.isfinite(a_hi) else [a_lo]  # last piece: no truncation, constant
-        alpha, beta = alpha_suf[j], beta_pre[j]
-        split = math.sqrt(beta / alpha) if alpha > 0 else math.inf
-        if a_lo < split < a_hi:
-            pts.append(split)
-        q_parts = [(n - j, t_pre[j] + lam * beta), (n - j + lam * alpha, t_pre[j])]  # P = β, P = αT²
-        for q, r in q_parts:
-            s, t = s_suf[j], t_pre[j]
-            if q > 0 and t > 0:
-                T0 = s * r / (q * t)
-                if a_lo < T0 < a_hi:
-                    pts.append(T0)
-        for T in pts:
-            if T > 0:
-                cand_T.append(T)
-                cand_j.append(j)
-    cand_T = np.asarray(cand_T)
-    cand_j = np.asarray(cand_j)
-    num = (n - cand_j) * cand_T**2 + t_pre[cand_j] + lam * np.maximum(alpha_suf[cand_j] * cand_T**2, beta_pre[cand_j])
+    j_all = np.arange(lo.size)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        split = np.where(alpha_suf > 0, np.sqrt(beta_pre / alpha_suf), np.inf)
+        # stationary points T0 = s r / (q t) of the two branches of the max: P = β, P = αT²
+        t0 = [s_suf * (t_pre + lam * beta_pre) / (n_suf * t_pre),
+              s_suf * t_pre / ((n_suf + lam * alpha_suf) * t_pre)]
+    cand_T, cand_j = [lo[1:]], [j_all[1:]]  # the breakpoints (the objective is continuous there)
+    for pts in (split, *t0):
+        inside = (lo < pts) & (pts < hi) & (t_pre > 0)
+        cand_T.append(pts[inside])
+        cand_j.append(j_all[inside])
+    cand_T, cand_j = np.concatenate(cand_T), np.concatenate(cand_j)
+    num = n_suf[cand_j] * cand_T**2 + t_pre[cand_j] + lam * np.maximum(alpha_suf[cand_j] * cand_T**2, beta_pre[cand_j])
     den = (s_suf[cand_j] * cand_T + t_pre[cand_j]) ** 2
     vals = num / den
     best = float(vals.min())
-    ties = np.flatnonzero(vals <= best * (1 + 1e-13))
-    T_star = float(cand_T[ties].min())
-    w = private_weights(s2, T_star)
-    return Truncation(T_star, best, w, laplace)
+    T_star = float(cand_T[vals <= best * (1 + 1e-13)].min())
+    raw = np.sqrt(1 / s2) * np.minimum(np.sqrt(1 / s2), T_star)
+    return Truncation(T_star, best, raw / math.fsum(mult * raw), laplace)
 
 
 # =========================================================================== Corollary 5.5
 
 
 def _k_objective(kk: np.ndarray, cand: np.ndarray, eps: float) -> np.ndarray:
-    """(k/ε² + Σ min(k_i, k)) / (Σ min(k_i, k))² at each candidate ``k`` (sorted counts, prefix sums)."""
+    """(k/ε² + Σ min(k_i, k)) / (Σ min(k_i, k))² at each candidate ``k``, times ε² when ε < 1.
+
+    Prefix sums are exact Python integers (no int64 wrap-around); the scaling by a
+    positive constant keeps the argmin and keeps ``k/ε²`` finite.
+    """
     ks = np.sort(kk)
-    pre = np.concatenate([[0], np.cumsum(ks)])
+    pre = np.concatenate([[0], np.cumsum(ks.astype(object))])
     below = np.searchsorted(ks, cand, side="right")  # users with k_i <= k
-    used = pre[below] + (ks.size - below) * cand
-    return (cand / eps**2 + used) / used.astype(float) ** 2
+    used = (pre[below] + (ks.size - below).astype(object) * cand.astype(object)).astype(float)
+    c = cand.astype(float)
+    head = c / eps / eps + used if eps >= 1 else c + eps * eps * used
+    return head / used**2
 
 
 def k_star(k, *, eps) -> int:
@@ -344,7 +359,7 @@ def k_star(k, *, eps) -> int:
     decreases, above :math:`\max_i k_i` it increases: the argmin is one of the distinct
     :math:`k_i` (the smallest on ties).
 
-    Source: ``003_5683c9a67e132c7f.txt``, §5.2 (definition of :math:`k^*`) and Corollary 5.5.
+    Source: Cummings et al. (2022), §5.2 (definition of :math:`k^*`) and Corollary 5.5.
 
     Examples
     --------
@@ -379,7 +394,7 @@ def lower_bound(k, *, eps, sigma_p2) -> LowerBound:
     :math:`k^*` by that very case (formula sheet §3, audit item); ``privacy_term`` keeps the
     first term.
 
-    Source: ``003_5683c9a67e132c7f.txt``, Corollary 5.5.
+    Source: Cummings et al. (2022), Corollary 5.5.
 
     Examples
     --------
@@ -389,17 +404,19 @@ def lower_bound(k, *, eps, sigma_p2) -> LowerBound:
     """
     kk = _k(k)
     eps = check_positive("eps", eps)
-    if isinstance(sigma_p2, bool) or not isinstance(sigma_p2, (int, float)) or math.isnan(sigma_p2) or sigma_p2 < 0:
-        raise ValueError(f"sigma_p2 must be a non-negative real number, got {sigma_p2!r}")
+    sigma_p2 = check_real("sigma_p2", sigma_p2, low=0)
     ks = k_star(kk, eps=eps)
-    used = math.fsum(np.minimum(kk, ks))
-    root = math.fsum(np.minimum(kk, np.sqrt(kk * float(ks))))
-    privacy = (ks / eps**2 + used) / root**2
-    statistical = float(sigma_p2) / kk.size
+    used = float(sum(np.minimum(kk, ks).tolist()))
+    root = math.fsum(np.minimum(kk, np.sqrt(kk.astype(float)) * math.sqrt(ks)))
+    privacy = (_over_eps2(ks, eps) + used) / root / root
+    statistical = sigma_p2 / kk.size
     return LowerBound(min(privacy, statistical), privacy, statistical, ks)
 
 
 # =========================================================================== Example 1
+
+
+EXAMPLE1_MAX_N = 2**44  # grouped arrays hold about 2·√n entries (2^23 at the cap)
 
 
 def example1_counts(n: int) -> np.ndarray:
@@ -407,21 +424,57 @@ def example1_counts(n: int) -> np.ndarray:
 
     .. math:: k_i = \lceil n / i \rceil
 
-    Source: ``003_5683c9a67e132c7f.txt``, Example 1.
+    Source: Cummings et al. (2022), Example 1.
 
     Examples
     --------
     >>> example1_counts(5).tolist()
     [5, 3, 2, 2, 1]
     """
-    n = check_integer("n", n, minimum=1)
+    n = check_integer("n", n, minimum=1, maximum=_MAX_USERS, why="one array entry per user")
     i = np.arange(1, n + 1)
     return -(-n // i)
 
 
+def example1_groups(n: int) -> tuple[np.ndarray, np.ndarray]:
+    r"""Example 1's counts grouped: the distinct values of :math:`k_i = \lceil n/i\rceil`, decreasing,
+    and how many users hold each.
+
+    :math:`\#\{i : \lceil n/i\rceil \le q\} = n - \lceil n/q\rceil + 1`, so
+
+    .. math:: \#\{i : k_i = q\} = \lceil n/(q-1)\rceil - \lceil n/q\rceil\ (q \ge 2),\qquad \#\{i : k_i = 1\} = 1,
+
+    and only :math:`O(\sqrt n)` values occur: :math:`\lceil n/i\rceil` for :math:`i \le \sqrt n`
+    and the integers up to :math:`\lceil n/\lceil\sqrt n\rceil\rceil`.  ``n`` is at most
+    :data:`EXAMPLE1_MAX_N`.
+
+    Source: Cummings et al. (2022), Example 1.
+
+    Examples
+    --------
+    >>> [v.tolist() for v in example1_groups(5)]  # k = 5, 3, 2, 2, 1
+    [[5, 3, 2, 1], [1, 1, 2, 1]]
+    """
+    n = check_integer("n", n, minimum=1)
+    if n > EXAMPLE1_MAX_N:
+        raise ValueError(f"n = {n!r} exceeds {EXAMPLE1_MAX_N} (2^44), the largest Example 1 computed here")
+    r = math.isqrt(n) + 1
+    large = -(-n // np.arange(r, 0, -1, dtype=np.int64))  # ⌈n/i⌉, i = r..1: non-decreasing, from ⌈n/r⌉
+    q = np.concatenate([np.arange(1, large[0], dtype=np.int64), large])
+    q = q[np.concatenate([[True], np.diff(q) != 0])][::-1]
+    prev = np.maximum(q - 1, 1)
+    mult = np.where(q >= 2, -(-n // prev) - (-(-n // q)), 1)
+    keep = mult > 0
+    q, mult = q[keep], mult[keep]
+    if int(mult.sum()) != n:  # every user in exactly one group
+        raise AssertionError(f"Example 1 groups cover {int(mult.sum())} users, not {n}")
+    return q, mult
+
+
 @dataclass(frozen=True)
 class Example1:
-    """Example 1's four quantities at one ``n`` (their scalings are the paper's claims)."""
+    """Example 1's four quantities at one ``n`` (their scalings are the paper's claims), :math:`T^*`
+    and the number of distinct sample counts ``groups``."""
 
     n: int
     nonprivate_sd: float  # claimed Θ(1/√(n log n))
@@ -429,10 +482,11 @@ class Example1:
     truncation_privacy_error: float  # claimed Θ(1/(ε √(n log n)))
     uniform_sd: float  # claimed Ω(1/√n)
     T_star: float
+    groups: int
 
 
 def example1(n: int, *, eps: float = 1.0, p: float = 0.5, beta: float = 0.05) -> Example1:
-    r"""The four quantities of Example 1 (:math:`k_i = \lceil n/i\rceil`, :math:`\sigma_p = 1/\sqrt n`).
+    r"""The four quantities of Example 1 (:math:`k_i = \lceil n/i\rceil`, :math:`\sigma_p = 1/\sqrt n`), exactly.
 
     * ``nonprivate_sd`` — the inverse-variance estimator (1): :math:`(\sum_i 1/\sigma_i^2)^{-1/2}`,
       claimed :math:`\Theta(1/\sqrt{n\log n})`;
@@ -447,27 +501,43 @@ def example1(n: int, *, eps: float = 1.0, p: float = 0.5, beta: float = 0.05) ->
 
     .. math:: \sigma_i^2 = \frac{p(1-p)}{k_i} + \Big(1 - \frac1{k_i}\Big)\frac1n
 
-    Source: ``003_5683c9a67e132c7f.txt``, Example 1 (``p`` in (1/3, 2/3)).
+    Users with the same :math:`k_i` share :math:`\sigma_i` and width, so every sum runs over
+    the :math:`O(\sqrt n)` groups of :func:`example1_groups` with multiplicities, :math:`T^*` is
+    :func:`optimal_truncation` with ``counts``, and the minimum over :math:`m` is attained at a
+    group's last user (within a group the objective rises then falls): exact for ``n`` up to
+    :math:`2^{44}` in a few seconds.
+
+    Source: Cummings et al. (2022), Example 1 (``p`` in (1/3, 2/3)).
 
     Examples
     --------
     >>> ex = example1(1000)
-    >>> ex.uniform_sd > ex.nonprivate_sd
-    True
+    >>> ex.uniform_sd > ex.nonprivate_sd, ex.groups
+    (True, 63)
+    >>> round(example1(2**40).nonprivate_sd * math.sqrt(2**40 * math.log(2**40)), 4)
+    0.5086
     """
-    n = check_integer("n", n, minimum=2)
+    n = check_integer("n", n, minimum=2, maximum=_MAX_USERS, why="one array entry per user")
     eps = check_positive("eps", eps)
     p = _p(p)
-    k = example1_counts(n)
+    k, mult = example1_groups(n)  # k decreasing: users with most data first
     s2 = user_variance(k, p=p, sigma_p2=1.0 / n)
-    nonprivate_sd = 1 / math.sqrt(math.fsum(1 / s2))
-    naive = float(k.max()) / float(k.sum()) / eps
+    fm = mult.astype(float)
+    nonprivate_sd = 1 / math.sqrt(math.fsum(fm / s2))
+    naive = float(k[0]) / float(int(np.dot(k.astype(object), mult.astype(object)))) / eps
     widths = 2 * concentration(k, p=p, sigma_p2=1.0 / n, n=n, beta=beta)
-    trunc = optimal_truncation(s2, widths, eps=eps)
+    trunc = optimal_truncation(s2, widths, eps=eps, counts=mult)
     privacy = float(np.max(trunc.weights * widths)) / eps
-    m = np.arange(1, n + 1)
-    uniform = float(np.min(np.sqrt(np.cumsum(s2)) / m))
-    return Example1(n, nonprivate_sd, naive, privacy, uniform, trunc.T)
+    return Example1(n, nonprivate_sd, naive, privacy, _best_uniform_sd(s2, mult), trunc.T, int(k.size))
+
+
+def _best_uniform_sd(s2: np.ndarray, mult: np.ndarray) -> float:
+    r""":math:`\min_m \sqrt{\sum_{i \le m}\sigma_i^2}/m` over users given as consecutive groups (``mult`` users of
+    variance ``s2`` each), attained at some group's last user: on a group's range :math:`m_0 < m \le m_1`
+    the objective is :math:`h(m) = (S_0 + \sigma^2(m - m_0))/m^2`, which equals the previous group's value
+    at :math:`m_0` and whose derivative has the sign of :math:`-\sigma^2 m - 2(S_0 - \sigma^2 m_0)`, decreasing
+    in ``m``: :math:`h` rises then falls, so its minimum on :math:`[m_0, m_1]` is at :math:`m_0` or :math:`m_1`."""
+    return float(np.min(np.sqrt(np.cumsum(mult * s2)) / np.cumsum(mult)))
 
 
 # =========================================================================== Algorithm 2 (deterministic parts)
@@ -499,7 +569,7 @@ def groups(k) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
     .. math:: [1, \lceil\log n\rceil],\quad (\lceil\log n\rceil, n - \lfloor n/10\rfloor],\quad (n - \lfloor n/10 \rfloor, n]
 
-    Source: ``003_5683c9a67e132c7f.txt`` Algorithm 2 (steps 2–5).
+    Source: Cummings et al. (2022), Algorithm 2 (steps 2–5).
 
     Examples
     --------
@@ -512,7 +582,8 @@ def groups(k) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     n_var = max(1, math.ceil(math.log(n)))
     n_mean = max(1, n // 10)
     if n_var + n_mean >= n:
-        raise ValueError(f"n = {n} users leave no final group after ceil(log n) + n/10 = {n_var + n_mean}")
+        raise ValueError(f"k holds {n} users: no final group is left after the ceil(log n) + n/10 = {n_var + n_mean} "
+                         "of the variance and mean groups")
     return order[:n_var], order[n_var : n - n_mean], order[n - n_mean :]
 
 
@@ -530,7 +601,7 @@ def realisable_plan(k, *, p_initial, sigma_p2_hat, alpha, eps, beta: float = 0.0
     :math:`\Lambda = \max_i \hat w_i |\hat b_i - \hat a_i|`.  The private initial estimators
     and the simulation belong to the Monte Carlo layer.
 
-    Source: ``003_5683c9a67e132c7f.txt``, Algorithm 2 and Lemma 4.2.
+    Source: Cummings et al. (2022), Algorithm 2 and Lemma 4.2.
 
     Examples
     --------
@@ -542,14 +613,15 @@ def realisable_plan(k, *, p_initial, sigma_p2_hat, alpha, eps, beta: float = 0.0
     n = kk.size
     if n < 3:
         raise ValueError(f"Algorithm 2 needs at least 3 users (three groups), got {n}")
-    p_hat = _p(p_initial)
-    s2_hat = _sigma_p2(sigma_p2_hat, p_hat)
-    alpha = float(alpha)
-    if math.isnan(alpha) or alpha < 0:
-        raise ValueError(f"alpha must be a non-negative real number, got {alpha!r}")
+    p_hat = _p(p_initial, "p_initial")
+    s2_hat = _sigma_p2(sigma_p2_hat, p_hat, "sigma_p2_hat")
+    alpha = check_real("alpha", alpha, low=0, high=1e6)  # the initial estimates' accuracy; p lies in [0, 1]
     var_g, final_g, mean_g = groups(kk)
     kf = kk[final_g]
     s2 = user_variance(kf, p=p_hat, sigma_p2=s2_hat)
+    if np.any(s2 < _SIGMA2_RANGE[0]):
+        raise ValueError(f"p_initial = {p_initial!r} and sigma_p2_hat = {sigma_p2_hat!r} give user variances below "
+                         f"{_SIGMA2_RANGE[0]:g}: the truncation of eq. (6) needs positive variances")
     half = alpha + concentration(kf, p=p_hat, sigma_p2=s2_hat, n=n, beta=beta)
     a_hat, b_hat = p_hat - half, p_hat + half
     trunc = optimal_truncation(s2, b_hat - a_hat, eps=eps, laplace=laplace)

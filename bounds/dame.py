@@ -64,7 +64,6 @@ __all__ = [
 H3_ALPHA_MAX = sp.Rational(22, 35)
 _TIE = 1e-9  # float comparisons closer than this are re-decided in mpmath
 _TIE_DPS = 60
-_SCAN = 200_000  # m̃ brackets narrower than this are scanned in one vectorised pass
 
 
 # =========================================================================== constants
@@ -227,125 +226,180 @@ class UpperBound(Bound):
 # =========================================================================== Theorem 1
 
 
-def _lb_candidates(law: SizeLaw, x: np.ndarray, c: Constants) -> np.ndarray:
-    r"""The values of ``a >= 1`` among which the maximum of eq. (10) lies, for every ``x``.
-
-    Write :math:`P(a) = P(m > a)`, :math:`S(a) = E[\sqrt m\,\mathbb 1\{m \le a\}]` and
-    :math:`\ell(a) = \log LB(a)`.  Let :math:`a_0 = \min\{a : x S(a)^2 \ge 1\}`.
-
-    * For :math:`a < a_0` the denominator is 1, so :math:`\ell` is non-decreasing.
-    * For :math:`a \ge a_0`, with :math:`p = M(a+1)` and :math:`\log(1+u) \ge u/(1+u)`,
-
-      .. math:: \ell(a+1) - \ell(a) = c_2 x\,p\,(P(a) + P(a+1)) - 2\log\!\Big(1 + \tfrac{\sqrt{a+1}\,p}{S(a)}\Big)
-                \le 2p\Big(c_2 x P(a) - \tfrac{\sqrt{a+1}}{S(a+1)}\Big),
-
-      and :math:`S(a+1) \le E\sqrt m \le \sqrt{E m}` (Jensen).  So :math:`\ell` is
-      non-increasing from :math:`a_{stop} = \min\{a : c_2 x P(a) \le \sqrt{(a+1)/E m}\}`
-      on (the condition, once true, stays true).  Markov's inequality gives
-      :math:`a_{stop} + 1 \le (c_2 x)^{2/3} E m`.
-
-    Hence the maximum over :math:`a \ge a_{stop}` is at :math:`a_{stop}` when
-    :math:`a_0 \le a_{stop}`, at :math:`a_0 - 1` or :math:`a_0` otherwise, and is the limit
-    :math:`a \to \infty` (value :math:`c_1`) when :math:`a_0 = \infty`.  Candidates: every
-    support point up to :math:`a_{stop}`, :math:`a_0 - 1, a_0` (with a margin of 2 against
-    rounding), and for a finite support its largest point.  For a tabulated infinite
-    support, :math:`S` beyond the table differs from :math:`E\sqrt m` by less than the
-    table tolerance, so :math:`a_0` beyond the table is treated as infinite.
-    """
-    c2 = c.floats[1]
-    mean = float(law.mean())
-    logx = np.log(x)
-    half_log_mean = 0.5 * math.log(mean)
-
-    def running(a, lsf):  # true for a < a_stop (a margin of 1e-9 against rounding)
-        return math.log(c2) + logx[..., None] + lsf > 0.5 * np.log(a + 1.0) - half_log_mean - 1e-9
-
-    def below(lps):  # x S(a)^2 < 1
-        return logx[..., None] + 2 * lps < 0
-
-    if law.tabulated:
-        # every quantity is on the table: first flips by one vectorised pass.  Taking the
-        # first *support point* where the predicate flips only enlarges the candidate set.
-        tab = law._float_table
-        pts = tab.points
-        run = running(pts, tab.log_sf)
-        a_stop = np.where(run.all(axis=1), -1, pts[np.argmin(run, axis=1)])
-        if np.any(a_stop < 0):  # still increasing at the table's end: bisect beyond it
-            a_stop = _a_stop_bisect(law, x, c2, mean, lo=int(pts[-1]))
-        bel = below(tab.log_cum_sqrt)
-        a0 = np.where(bel.all(axis=1), -1, pts[np.argmin(bel, axis=1)])  # -1: S never reaches 1/√x
-    else:
-        a_stop = _a_stop_bisect(law, x, c2, mean, lo=0)
-        end = law._search_end()
-        ones = np.ones(len(x), dtype=np.int64)
-        last_below = last_true(lambda a: below(law._log_partial_sqrt(a, None)[:, None])[:, 0], ones, ones * end)
-        a0 = np.where(last_below < end, last_below + 1, -1)
-
-    extra = [int(law.support_max)] if law.is_finite else []
-    for v in np.unique(a0[a0 > 0]):
-        extra.extend(range(max(int(v) - 2, 1), int(v) + 2))
-    # LB is constant between support points: evaluate each extra at the support point below it
-    extra = law._floor_support(np.asarray(extra, dtype=np.int64))
-    cand = np.union1d(law._candidate_points(int(np.max(a_stop)) + 2), extra[extra > 0])
-    return cand[cand <= law.support_max]
-
-
-def _a_stop_bisect(law, x, c2, mean, lo: int) -> np.ndarray:
-    r"""First ``a >= lo`` with :math:`c_2 x P(m > a) \le \sqrt{(a+1)/E m}`, by bisection."""
-    logx = np.log(x)
-
-    def running(a):
-        return math.log(c2) + logx + law._log_sf(a, None) > 0.5 * np.log(a + 1.0) - 0.5 * math.log(mean) - 1e-9
-
-    # Markov: P(m > a) <= E m / (a+1), so the predicate is false from (c2 x)^(2/3) E m on
-    hi = np.ceil(np.exp((2.0 / 3.0) * (math.log(c2) + logx)) * mean).astype(np.int64) + 1
-    hi = np.maximum(np.minimum(hi, min(law.support_max, 2**62)), lo)
-    return last_true(running, np.full(len(x), lo, dtype=np.int64), hi) + 1
+_BRANCH = 16  # children per split interval in the float search (2 in mpmath: fewer evaluations)
 
 
 def _log_lb_terms(law: SizeLaw, a: np.ndarray, x, c_vals, precision):
-    """log of eq. (10)'s term at each candidate ``a`` (broadcast against ``x``)."""
+    """log of eq. (10)'s term at each ``a`` (broadcast against ``x``)."""
     be = backend(precision)
-    c1, c2 = c_vals[0], c_vals[1]
-    logx = be.log(x)
     lsf = law._log_sf(a, precision)
     lps = law._log_partial_sqrt(a, precision)
-    expo = c2 * x * be.exp(2 * lsf)
-    den = np.maximum(logx + 2 * lps, 0)
-    return be.log(c1) - expo - den
+    return _lb_from_parts(lsf, lps, be.log(x), c_vals, precision)
+
+
+def _lb_from_parts(lsf, lps, logx, c_vals, precision):
+    """``log c1 - c2 x P^2 - max(log x + 2 log S, 0)`` from ``log P`` and ``log S``."""
+    be = backend(precision)
+    with np.errstate(over="ignore", under="ignore"):
+        expo = be.exp(be.log(c_vals[1]) + logx + 2 * lsf)
+    return be.log(c_vals[0]) - expo - np.maximum(logx + 2 * lps, 0)
+
+
+def _first_reaching(law: SizeLaw, logx, precision) -> np.ndarray:
+    r""":math:`a_0 = \min\{a : x S(a)^2 \ge 1\}` per ``x`` (``-1``: never, up to the search end)."""
+    end = int(law.support_max) if law.is_finite else law._search_end()
+    n = len(logx)
+
+    def below(a):
+        return np.asarray(logx + 2 * law._log_partial_sqrt(a, precision) < 0, dtype=bool)
+
+    last = last_true(below, np.full(n, law.support_min, dtype=np.int64), np.full(n, end, dtype=np.int64))
+    return np.where(last < end, last + 1, -1)
+
+
+def _lb_search(law: SizeLaw, x, c_vals, precision):
+    r"""Exact maximiser of eq. (10) over :math:`a \in \{0\} \cup \mathrm{supp}(M)`, per ``x``.
+
+    Returns ``(log values, argmaxes)``.  Write :math:`P(a) = P(m > a)`,
+    :math:`S(a) = E[\sqrt m\,\mathbb 1\{m \le a\}]`, :math:`p = M(a+1)` and
+    :math:`\ell(a) = \log c_1 - c_2 x P(a)^2 - \log(x S(a)^2 \vee 1)`: the sum of a
+    non-decreasing and a non-increasing step function of ``a``.
+
+    **Proof of the search.**  Let :math:`a_0 = \min\{a : x S(a)^2 \ge 1\}`.
+
+    1. On :math:`[0, a_0 - 1]` the second term is 0, so :math:`\ell` is non-decreasing: its
+       maximum there is :math:`\ell(a_0 - 1)`.  If :math:`a_0` does not exist, the maximum is
+       the supremum :math:`a \to \infty` (infinite support, ``argmax = inf``) or the largest
+       support point (where :math:`P = 0`).
+    2. For :math:`a \ge a_0`, :math:`P(a) - P(a+1) = p`, :math:`S(a+1) - S(a) = \sqrt{a+1}\,p`, and
+       :math:`v/(1+v) \le \log(1+v) \le v` give
+
+       .. math:: \ell(a+1) - \ell(a) = p\,\big(c_2 x (P(a) + P(a+1)) - t\big), \qquad
+                 \frac{2\sqrt{a+1}}{S(a+1)} \le t \le \frac{2\sqrt{a+1}}{S(a)}.
+
+       Hence on an interval :math:`[l, h] \subset [a_0, \infty)`, by monotonicity of
+       :math:`P` and :math:`S`: if :math:`c_2 x P(l) < \sqrt{l+1}/S(h)` every step is
+       :math:`\le 0` and the maximum over :math:`[l, h]` is :math:`\ell(l)`; if
+       :math:`c_2 x P(h) > \sqrt{h}/S(l)` every step is :math:`\ge 0` and it is :math:`\ell(h)`.
+       In any case :math:`\ell \le \log c_1 - c_2 x P(h)^2 - \log(x S(l)^2)` on :math:`[l, h]`.
+    3. Markov's inequality :math:`P(a) \le E m/(a+1)` and Jensen's :math:`S \le \sqrt{E m}`
+       make every step from :math:`a + 1 \ge (c_2 x)^{2/3} E m` on non-positive (2.), so the
+       maximum over :math:`[a_0, \infty)` lies in :math:`[a_0, \max(a_0, \lceil (c_2x)^{2/3}E m\rceil)]`.
+
+    Branch and bound on that interval: evaluate both ends of every interval (candidates),
+    drop an interval when 2. decides it (with a margin of ``1e-9`` in float64, ``10^{-(d-10)}``
+    at ``d`` digits, against rounding) or its bound is below the best value found, split the
+    rest into 16 (float) or 2 (mpmath) children.  When the two criteria of 2. separate at a
+    single crossing of :math:`c_2 x P - \sqrt{a}/S` — the generic case — only the O(1)
+    intervals around the crossing survive each level: :math:`O(\log N)` evaluations of
+    :math:`P` and :math:`S`, memory :math:`O(1)` per ``x``, and no table.  ``ℓ`` is constant
+    between support points, so a candidate ``a`` is reported as the largest support point
+    ``<= a``; among equal values the smallest ``a`` wins.
+    """
+    mp = precision is not None
+    be = backend(precision)
+    n = len(x)
+    logx = be.log(be.asarray(x))
+    lc1, lc2 = be.log(c_vals[0]), be.log(c_vals[1])
+    margin = mpmath.mpf(10) ** (-(precision - 10)) if mp else 1e-9
+    cache: dict = {}
+
+    def parts(a):  # log P(m > a), log S(a), memoised on the mpmath path
+        if not mp:
+            return law._log_sf(a, None), law._log_partial_sqrt(a, None)
+        new = sorted({int(v) for v in a} - cache.keys())
+        if new:
+            arr = np.asarray(new, dtype=np.int64)
+            for k, u, v in zip(new, law._log_sf(arr, precision), law._log_partial_sqrt(arr, precision)):
+                cache[k] = (u, v)
+        return (np.asarray([cache[int(v)][0] for v in a], dtype=object),
+                np.asarray([cache[int(v)][1] for v in a], dtype=object))
+
+    best = np.asarray([lc1 - c_vals[1] * xi for xi in x], dtype=object if mp else float)  # a = 0
+    arg = np.zeros(n)
+    a0 = _first_reaching(law, logx, precision)
+    never = a0 < 0
+    if np.any(never):  # 1.: non-decreasing everywhere
+        idx = np.flatnonzero(never)
+        if law.is_finite:
+            top = np.full(len(idx), int(law.support_max), dtype=np.int64)
+            val = _lb_from_parts(law._log_sf(top, precision), law._log_partial_sqrt(top, precision),
+                                 logx[idx], c_vals, precision)
+            lab = [int(law.support_max)] * len(idx)
+        else:
+            ls = be.log(law.sqrt_mean(precision=precision))
+            val = lc1 - np.maximum(logx[idx] + 2 * ls, 0)
+            lab = [math.inf] * len(idx)
+        for j, i in enumerate(idx):
+            if val[j] > best[i]:
+                best[i], arg[i] = val[j], lab[j]
+    t = np.flatnonzero(~never)
+    mean = float(law.mean())
+    with np.errstate(over="ignore"):
+        top = np.ceil(np.exp((2.0 / 3.0) * (math.log(c_vals[1]) + np.log(np.asarray(x, dtype=float)[t]))) * mean) + 2
+    cap = int(law.support_max) if law.is_finite else law._search_end()
+    lo = a0[t].astype(np.int64)
+    hi = np.maximum(lo, np.minimum(top, cap).astype(np.int64))
+
+    def offer(task, a_end, lp_, ls_):  # candidates: keep the largest value, then the smallest a
+        vals = _lb_from_parts(lp_, ls_, logx[task], c_vals, precision)
+        labs = np.asarray(law._floor_support(a_end), dtype=float)
+        if mp:
+            for i, v, lab in zip(task, vals, labs):
+                if v > best[i] or (v == best[i] and lab < arg[i]):
+                    best[i], arg[i] = v, lab
+            return
+        order = np.lexsort((labs, -vals, task))  # per task: largest value first, then smallest a
+        task, vals, labs = task[order], vals[order], labs[order]
+        head = np.ones(len(task), dtype=bool)
+        head[1:] = task[1:] != task[:-1]
+        i, v, lab = task[head], vals[head], labs[head]
+        better = (v > best[i]) | ((v == best[i]) & (lab < arg[i]))
+        best[i[better]], arg[i[better]] = v[better], lab[better]
+
+    branch = 2 if mp else _BRANCH
+    offer(t, lo - 1, *parts(lo - 1))  # 1.
+    # intervals [lo, hi] per task
+    task, L, H = t.copy(), lo.copy(), hi.copy()
+    while len(task):
+        pl, sl = parts(L)
+        ph, sh = parts(H)
+        lx = logx[task]
+        offer(task, L, pl, sl)
+        offer(task, H, ph, sh)
+        lhs = lc2 + lx
+        with np.errstate(divide="ignore"):
+            dec = lhs + pl < 0.5 * be.log(be.asarray(L + 1)) - sh - margin
+            inc = lhs + ph > 0.5 * be.log(be.asarray(H)) - sl + margin
+        with np.errstate(over="ignore", under="ignore"):
+            bound = lc1 - be.exp(lc2 + lx + 2 * ph) - np.maximum(lx + 2 * sl, 0)
+        keep = ~np.asarray(dec | inc, dtype=bool) & (H - L > 1) & np.asarray(bound >= best[task] - margin, dtype=bool)
+        task, L, H = task[keep], L[keep], H[keep]
+        if len(task) > 10**6:  # pragma: no cover - the bounds of 2. failed to separate
+            raise AssertionError("the lower bound's search did not converge")
+        if not len(task):
+            break
+        # split every kept interval into `branch` children sharing their ends
+        step = np.maximum((H - L) // branch, 1)  # no int64 overflow: step * k <= H - L
+        cuts = np.minimum(L[:, None] + step[:, None] * np.arange(branch + 1)[None, :], H[:, None])
+        cuts[:, -1] = H
+        cl, ch = cuts[:, :-1].ravel(), cuts[:, 1:].ravel()
+        ct = np.repeat(task, branch)
+        ok = ch > cl
+        task, L, H = ct[ok], cl[ok], ch[ok]
+    return best, [math.inf if a == math.inf else int(a) for a in arg]
 
 
 def _lower_many(law, x: np.ndarray, c: Constants):
     """Float64 eq. (10) for an array of ``x``: (log values, argmax)."""
-    cand = _lb_candidates(law, x, c)
-    c_vals = c.floats
-    with np.errstate(over="ignore"):
-        terms = _log_lb_terms(law, cand, x[:, None], c_vals, None)
-    cols = [np.log(c_vals[0]) - c_vals[1] * x, *terms.T]
-    labels = [0, *cand.tolist()]
-    if not law.is_finite:
-        cols.append(np.log(c_vals[0]) - np.maximum(np.log(x) + 2 * math.log(float(law.sqrt_mean())), 0))
-        labels.append(math.inf)
-    table = np.empty((len(x), len(cols)))
-    for j, col in enumerate(cols):
-        table[:, j] = col
-    idx = np.argmax(table, axis=1)
-    return table[np.arange(len(x)), idx], [labels[i] for i in idx]
+    best, arg = _lb_search(law, np.asarray(x, dtype=float), c.floats, None)
+    return np.asarray(best, dtype=float), arg
 
 
 def _lower_mp(law, priv: _Privacy, c: Constants, precision: int):
-    cand = _lb_candidates(law, np.array([priv.n_alpha2]), c)
     with mpmath.workdps(precision):
-        x = priv.exact()
-        cv = c.values(precision)
-        terms = list(_log_lb_terms(law, cand, x, cv, precision))
-        vals = [mpmath.log(cv[0]) - cv[1] * x, *terms]
-        labels = [0, *cand.tolist()]
-        if not law.is_finite:
-            vals.append(mpmath.log(cv[0]) - max(mpmath.log(x) + 2 * mpmath.log(law.sqrt_mean(precision=precision)), 0))
-            labels.append(math.inf)
-        best = max(range(len(vals)), key=lambda i: (vals[i], -i))
-        return vals[best], labels[best]
+        best, arg = _lb_search(law, [priv.exact()], c.values(precision), precision)
+        return best[0], arg[0]
 
 
 def lower_bound(sizes, *, n=None, alpha=None, n_alpha2=None, constants="paper", precision=None) -> LowerBound:
@@ -468,32 +522,12 @@ def _m_tilde_many(law: SizeLaw, x: np.ndarray, x_exact: list, c: Constants) -> n
     mean = float(law.mean())
     hi = np.floor(mean * np.sqrt(np.maximum(x / c5, 1.0))) + 1
     hi = np.minimum(hi, law.support_max if law.is_finite else 2**62).astype(np.int64)
-    if law.tabulated:
-        # exact bracket: in B the condition needs P(m >= a)^2 >= min(c5/x, 1), and P(m >= a)
-        # = P(m > p_i) for a in (p_i, p_{i+1}]: the condition fails beyond the point after
-        # the last p_i with 2 log P(m > p_i) >= log min(c5/x, 1)
-        tab = law._float_table
-        ok = 2 * tab.log_sf[None, :] >= np.log(np.minimum(c5 / x, 1.0))[:, None]
-        n_ok = ok.sum(axis=1)  # a prefix, as P is non-increasing
-        capped = n_ok < len(tab.points)
-        a_c = np.where(n_ok > 0, tab.points[np.minimum(n_ok, len(tab.points) - 1)], tab.points[0])
-        hi = np.where(capped, np.minimum(hi, a_c), hi)
     hi = np.maximum(hi, a_b)
     in_b = cond(a_b)
     out = np.empty(len(x), dtype=np.int64)
-    narrow = in_b & (hi - a_b < _SCAN)
-    for i in np.flatnonzero(narrow):  # one vectorised pass, checking the monotonicity
-        a = np.arange(a_b[i], hi[i] + 1)
-        ok = cond(a, np.full(len(a), i))
-        k = int(np.argmin(ok)) if not ok.all() else len(ok)
-        if ok[k:].any():
-            raise AssertionError(f"psi is not monotone on region B for {law!r}, n_alpha2 = {x[i]!r}")
-        out[i] = a_b[i] + k - 1
-    wide = np.flatnonzero(in_b & ~narrow)
-    if wide.size:
-        found = last_true(lambda a: cond(a, wide), a_b[wide], hi[wide])
-        assert np.all(found >= a_b[wide]), "the condition must hold at the bracket's start"
-        out[wide] = found
+    inside = np.flatnonzero(in_b)
+    if inside.size:  # bisection over the integers: about log2(hi) evaluations, no table
+        out[inside] = last_true(lambda a: cond(a, inside), a_b[inside], hi[inside])
     # region A = [1, a_b - 1] (only when c4 < e): φ >= c5/x there
     for i in np.flatnonzero(~in_b):
         top = int(a_b[i]) - 1

@@ -1,7 +1,7 @@
 r"""Kent, Berrett & Yu: minimax rates and phase transitions under user-level LDP.
 
-Source: ``004_b0e838126fb19414.txt`` (prose only: its mathematics was lost) and the
-recovered formulas in ``../shared/spec/kent.md``, each with a confidence tag —
+Source: Kent et al. (2024), with the formulas as reconstructed in the notes
+``docs/kent.md``, each with a confidence tag —
 **[V]** confirmed externally, **[S]** strongly supported, **[R]** reconstructed.
 
 ``n`` users hold ``T`` samples each; :math:`x = n\alpha^2`.  Every rate is a rate:
@@ -34,7 +34,7 @@ import numpy as np
 import sympy as sp
 from scipy import optimize
 
-from .numerics import check_integer, check_positive
+from .numerics import check_choice, check_integer, check_positive, check_real, format_value
 
 __all__ = [
     "RateConstants",
@@ -74,7 +74,7 @@ class RateConstants:
     .. math:: \text{lower} = c \cdot (\dots \vee e^{-c_1 n\alpha^2/\cdot}),\qquad
               \text{upper} = C \cdot (\dots + e^{-c_2 n\alpha^2/\cdot})
 
-    Source: ``kent.md`` §2, §5 (the constants are not given explicitly; §2 suggests
+    Source: ``docs/kent.md`` §2, §5 (the constants are not given explicitly; §2 suggests
     :math:`c_1 \approx 4(e-1)^2`, §3 :math:`c_2 \approx 1/34` — reconstructed).
 
     Examples
@@ -101,7 +101,7 @@ class Rate:
     """A problem's lower and upper rates at one point, with the regime and the item-level rate.
 
     ``item_level`` is the item-level rate with ``nT`` users; ``confidence`` is the
-    formula's tag in ``kent.md`` and ``reconstructed`` is true for [R] forms.
+    formula's tag in ``docs/kent.md`` and ``reconstructed`` is true for [R] forms.
     """
 
     problem: str
@@ -125,7 +125,6 @@ class Rate:
 # =========================================================================== symbolic forms
 
 
-@lru_cache(maxsize=None)
 def symbolic(problem: str, ball: str = "linf") -> dict:
     r"""The rates of one problem as sympy expressions in ``n, T, alpha, d, s, beta, c, C, c1, c2``.
 
@@ -148,20 +147,22 @@ def symbolic(problem: str, ball: str = "linf") -> dict:
         + \Big(\frac{n\alpha^2}{\log n\alpha^2}\Big)^{-2\beta}\Big\}
 
     With ``d = 1`` the mean rates are Theorem 6's univariate ones (eq. (24)).  The
-    sparse upper rate is the minimum of ``s`` and Procedures 1–2 (§8 of ``kent.md``).
+    sparse upper rate is the minimum of ``s`` and Procedures 1–2 (§8 of ``docs/kent.md``).
 
-    Source: ``004_b0e838126fb19414.txt`` Theorems 6, 8, 9 (eqs. (24), (38), (49)–(50));
-    ``kent.md`` §5, §8, §9.
+    Source: Kent et al. (2024), Theorems 6, 8, 9 (eqs. (24), (38), (49)–(50));
+    ``docs/kent.md`` §5, §8, §9.
 
     Examples
     --------
     >>> symbolic("mean")["poly"]
     Min(d, d**2/(T*alpha**2*n))
     """
-    if problem not in PROBLEMS:
-        raise ValueError(f"problem must be one of {', '.join(PROBLEMS)}, got {problem!r}")
-    if ball not in BALLS:
-        raise ValueError(f"ball must be 'linf' or 'l2', got {ball!r}")
+    return dict(_symbolic(check_choice("problem", problem, PROBLEMS), check_choice("ball", ball, BALLS)))
+
+
+@lru_cache(maxsize=None)
+def _symbolic(problem: str, ball: str) -> dict:
+    """:func:`symbolic` for validated arguments, built once."""
     xT = x_ * T_
     if problem == "mean":
         if ball == "linf":
@@ -201,35 +202,61 @@ _ARGS = (n_, T_, a_, d_, s_, b_, c_, C_, c1_, c2_)
 @lru_cache(maxsize=None)
 def _numeric(problem: str, ball: str) -> dict:
     """The symbolic forms lambdified once (numpy), keyed as in :func:`symbolic`."""
-    f = symbolic(problem, ball)
+    f = _symbolic(problem, ball)
     return {k: sp.lambdify(_ARGS, v, "numpy") for k, v in f.items() if k != "confidence"}
 
 
+_MAX_INT = 10**300  # integer parameters enter the rates as float64
+_LOG_RANGE = 690.0  # nα² and nTα² must lie in [e^-690, e^690] ≈ [1e-300, 1e300]
+
+
+def _budget(n: int, T: int, alpha: float) -> float:
+    """``x = nα²`` after checking that it and ``nTα²`` stay inside the float64 range of the rates."""
+    lx = math.log(n) + 2 * math.log(alpha)
+    for name, v in (("n·alpha²", lx), ("n·T·alpha²", lx + math.log(T))):
+        if abs(v) > _LOG_RANGE:
+            raise ValueError(f"{name} = e^{v:.6g} is outside [1e-300, 1e300], the float64 range of the rates "
+                             f"(n = {format_value(n)}, T = {format_value(T)}, alpha = {alpha!r})")
+    return n * alpha * alpha
+
+
+def _constants(constants) -> "RateConstants":
+    if constants is None:
+        return RateConstants()
+    if not isinstance(constants, RateConstants):
+        raise ValueError(f"constants must be a RateConstants, got {constants!r}")
+    return constants
+
+
 def _inputs(problem, n, T, alpha, d, s, beta, ball):
-    if problem not in PROBLEMS:
-        raise ValueError(f"problem must be one of {', '.join(PROBLEMS)}, got {problem!r}")
-    if ball not in BALLS:
-        raise ValueError(f"ball must be 'linf' or 'l2', got {ball!r}")
-    n = check_integer("n", n, minimum=1)
-    T = check_integer("T", T, minimum=1)
+    problem = check_choice("problem", problem, PROBLEMS)
+    ball = check_choice("ball", ball, BALLS)
+    n = check_integer("n", n, minimum=1, maximum=_MAX_INT)
+    T = check_integer("T", T, minimum=1, maximum=_MAX_INT)
     alpha = check_positive("alpha", alpha)
-    d = check_integer("d", d, minimum=1)
-    if problem == "sparse":
-        if s is None:
-            raise ValueError("the sparse problem needs s (the number of non-zero coordinates)")
-        s = check_integer("s", s, minimum=1)
+    d = check_integer("d", d, minimum=1, maximum=_MAX_INT)
+    _budget(n, T, alpha)
+    if problem == "sparse" and s is None:
+        raise ValueError("the sparse problem needs s (the number of non-zero coordinates)")
+    if s is not None:
+        s = check_integer("s", s, minimum=1, maximum=_MAX_INT)
         if s > d:
             raise ValueError(f"s = {s} exceeds d = {d}")
-    if problem == "density":
-        if beta is None:
-            raise ValueError("the density problem needs beta (the Sobolev smoothness)")
-        beta = check_positive("beta", beta)
-    return n, T, alpha, d, s, beta
+    if problem == "density" and beta is None:
+        raise ValueError("the density problem needs beta (the Sobolev smoothness)")
+    if beta is not None:
+        beta = check_real("beta", beta, low=0, low_open=True, high=1e6)
+    # s and beta enter only their own problem's forms
+    return n, T, alpha, d, s if problem == "sparse" else None, beta if problem == "density" else None
 
 
 def _call(f, n, T, alpha, d, s, beta, k: RateConstants):
-    with np.errstate(under="ignore", over="ignore"):
-        return float(f(n, T, alpha, d, s if s is not None else 1, beta if beta is not None else 1.0, k.c, k.C, k.c1, k.c2))
+    args = (n, T, alpha, d, s if s is not None else 1, beta if beta is not None else 1.0, k.c, k.C, k.c1, k.c2)
+    with np.errstate(under="ignore", over="ignore", divide="ignore"):
+        out = float(f(*(np.float64(v) for v in args)))
+    if math.isnan(out):  # pragma: no cover - the range checks keep every form defined
+        raise ValueError(f"the rate is not defined in float64 at n = {n}, T = {T}, alpha = {alpha!r}")
+    return out
 
 
 def rate(problem, *, n, T, alpha, d=1, s=None, beta=None, ball="linf", constants=None) -> Rate:
@@ -246,7 +273,7 @@ def rate(problem, *, n, T, alpha, d=1, s=None, beta=None, ball="linf", constants
 
     (the forms are those of :func:`symbolic`, lambdified once).
 
-    Source: ``004_b0e838126fb19414.txt`` eqs. (6), (7), (24), (38), (49)–(50); ``kent.md`` §2, §5, §8, §9.
+    Source: Kent et al. (2024), eqs. (6), (7), (24), (38), (49)–(50); ``docs/kent.md`` §2, §5, §8, §9.
 
     Examples
     --------
@@ -255,9 +282,7 @@ def rate(problem, *, n, T, alpha, d=1, s=None, beta=None, ball="linf", constants
     ('large-T', True)
     """
     n, T, alpha, d, s, beta = _inputs(problem, n, T, alpha, d, s, beta, ball)
-    k = constants if constants is not None else RateConstants()
-    if not isinstance(k, RateConstants):
-        raise ValueError(f"constants must be a RateConstants, got {constants!r}")
+    k = _constants(constants)
     f = _numeric(problem, ball)
     poly, expo = (_call(f[key], n, T, alpha, d, s, beta, k) for key in ("poly", "exp"))
     return Rate(
@@ -266,7 +291,7 @@ def rate(problem, *, n, T, alpha, d=1, s=None, beta=None, ball="linf", constants
         _call(f["upper"], n, T, alpha, d, s, beta, k),
         _call(f["item_level"], n, T, alpha, d, s, beta, k),
         "small-T" if poly >= expo else "large-T",
-        symbolic(problem, ball)["confidence"],
+        _symbolic(problem, ball)["confidence"],
         problem == "sparse",
         (poly, expo),
         n, T, alpha, d, s, beta, ball, k,
@@ -317,7 +342,7 @@ def phase_transition(problem, *, n, alpha, d=1, s=None, beta=None, ball="linf", 
     — reduce to :math:`L - \log L = Y` for :math:`L = \log u` (or its power), whose root
     above 1 is bracketed in :math:`[Y, Y + \log Y + 1]` and found by Brent's method; no grid.
 
-    Source: ``kent.md`` §5 ("Phase-transition boundaries (e)"), §8, §9.
+    Source: ``docs/kent.md`` §5 ("Phase-transition boundaries (e)"), §8, §9.
 
     Examples
     --------
@@ -326,7 +351,7 @@ def phase_transition(problem, *, n, alpha, d=1, s=None, beta=None, ball="linf", 
     13.6495375083
     """
     n, _, alpha, d, s, beta = _inputs(problem, n, 1, alpha, d, s, beta, ball)
-    k = constants if constants is not None else RateConstants()
+    k = _constants(constants)
     x = n * alpha * alpha
     log_lower = _call(_numeric(problem, ball)["log_T_dagger"], n, 1, alpha, d, s, beta, k)
     log_upper = None
@@ -361,18 +386,19 @@ def estimator_cap(*, n, T, alpha, K: float = 1.0, d: int = 1) -> tuple[float, fl
     (per coordinate, ``d`` coordinates sharing the users, for the ℓ∞ procedure (31)–(32);
     :math:`T^*` is an integer: the exponential cap is rounded down, at least 1).
 
-    Source: ``004_b0e838126fb19414.txt`` eq. (25); ``kent.md`` §6 ([V-code] for τ).
+    Source: Kent et al. (2024), eq. (25); ``docs/kent.md`` §6 ([V-code] for τ).
 
     Examples
     --------
     >>> estimator_cap(n=100, T=10**6, alpha=0.2)  # e^4 ≈ 54.6; τ = √(2 log 216 / 54)
     (54, 0.4461887330...)
     """
-    n = check_integer("n", n, minimum=1)
-    T = check_integer("T", T, minimum=1)
+    n = check_integer("n", n, minimum=1, maximum=_MAX_INT)
+    T = check_integer("T", T, minimum=1, maximum=_MAX_INT)
     alpha, K = check_positive("alpha", alpha), check_positive("K", K)
-    d = check_integer("d", d, minimum=1)
-    expo = n * alpha * alpha / (K * d)
+    d = check_integer("d", d, minimum=1, maximum=_MAX_INT)
+    _budget(n, T, alpha)
+    expo = n * alpha * alpha / K / d
     cap = max(1, math.floor(math.exp(expo))) if expo < 700 else T
     t_star = min(T, cap)
     inner = math.log(n * t_star * alpha * alpha)
@@ -387,27 +413,27 @@ def dame_quote_lower(*, n, T, alpha, constants=None) -> float:
     .. math:: c\,\{e^{-c_1 n\alpha^2} \wedge (nT\alpha^2)^{-1}\}\quad\text{vs. Kent's}\quad
               c\,\{(1 \wedge (nT\alpha^2)^{-1}) \vee e^{-c_1 n\alpha^2}\}
 
-    Source: ``001_ac3274d7ce9a5d72.txt`` §4.2 (the quote of Kent et al., Theorem 6);
-    ``kent.md`` §5 ("Check of the DAME quote").
+    Source: Pla et al. (2024), §4.2 (the quote of Kent et al., Theorem 6);
+    ``docs/kent.md`` §5 ("Check of the DAME quote").
 
     Examples
     --------
     >>> dame_quote_lower(n=1000, T=10**6, alpha=0.1)  # min(e^-10, 1e-7)
     1e-07
     """
-    n = check_integer("n", n, minimum=1)
-    T = check_integer("T", T, minimum=1)
+    n = check_integer("n", n, minimum=1, maximum=_MAX_INT)
+    T = check_integer("T", T, minimum=1, maximum=_MAX_INT)
     alpha = check_positive("alpha", alpha)
-    k = constants if constants is not None else RateConstants()
-    x = n * alpha * alpha
-    return k.c * min(math.exp(-k.c1 * x), 1 / (x * T))
+    x = _budget(n, T, alpha)
+    k = _constants(constants)
+    return k.c * min(math.exp(-k.c1 * x), 1 / x / T)
 
 
 # =========================================================================== Theorem 1 (eq. 8)
 
 
-def covering(problem, *, d=1, s=None, beta=None, ball="linf", constant: float = 1.0) -> Callable:
-    r"""A log covering number :math:`\log N(\delta)` of Propositions 3–5 (``kent.md`` §4).
+def covering(problem, *, d=1, s=None, beta=None, ball="linf", constant: float | None = 1.0) -> Callable:
+    r"""A log covering number :math:`\log N(\delta)` of Propositions 3–5 (``docs/kent.md`` §4).
 
     .. math::
 
@@ -420,28 +446,32 @@ def covering(problem, *, d=1, s=None, beta=None, ball="linf", constant: float = 
     ``constant`` is the ``c`` (or ``C``) of the two-sided estimate; each is floored at 0.
     For the ℓ2 ball, ``constant=None`` selects the upper form :math:`d\log(1 + 2/\delta)`.
 
-    Source: ``004_b0e838126fb19414.txt`` eqs. (55)–(57), (60), (63)–(64), (67).
+    Source: Kent et al. (2024), eqs. (55)–(57), (60), (63)–(64), (67).
 
     Examples
     --------
     >>> round(float(covering("mean", d=2, ball="l2")(0.5)), 12)  # 2 log 2
     1.38629436112
     """
+    problem = check_choice("problem", problem, PROBLEMS)
+    ball = check_choice("ball", ball, BALLS)
+    d = check_integer("d", d, minimum=1, maximum=_MAX_INT)
+    if problem == "mean" and ball == "l2" and constant is None:
+        return lambda delta: d * np.log1p(2.0 / delta)
+    c = check_positive("constant", constant)
     if problem == "mean":
         if ball == "linf":
-            return lambda delta: d * np.log(np.maximum(constant * math.sqrt(d) / delta, 1.0))
-        if constant is None:
-            return lambda delta: d * np.log1p(2.0 / delta)
-        return lambda delta: d * np.log(np.maximum(constant / delta, 1.0))
+            return lambda delta: d * np.log(np.maximum(c * math.sqrt(d) / delta, 1.0))
+        return lambda delta: d * np.log(np.maximum(c / delta, 1.0))
     if problem == "sparse":
         if s is None:
             raise ValueError("the sparse covering needs s")
-        return lambda delta: s * math.log(math.e * d / s) + s * np.log(np.maximum(constant * math.sqrt(s) / delta, 1.0))
-    if problem == "density":
-        if beta is None:
-            raise ValueError("the Sobolev covering needs beta")
-        return lambda delta: constant * np.asarray(delta, dtype=float) ** (-1.0 / beta)
-    raise ValueError(f"problem must be one of {', '.join(PROBLEMS)}, got {problem!r}")
+        s = check_integer("s", s, minimum=1, maximum=d)
+        return lambda delta: s * math.log(math.e * d / s) + s * np.log(np.maximum(c * math.sqrt(s) / delta, 1.0))
+    if beta is None:
+        raise ValueError("the Sobolev covering needs beta")
+    beta = check_real("beta", beta, low=0, low_open=True, high=1e6)
+    return lambda delta: c * np.asarray(delta, dtype=float) ** (-1.0 / beta)
 
 
 @dataclass(frozen=True)
@@ -475,7 +505,7 @@ def theorem1(log_covering: Callable, *, n, alpha, diameter, loss_power: float = 
     :math:`\mathfrak M_{n,T}` for every ``T``.  Where no δ in range makes the lower side positive
     it is 0 (``log_lower = -inf``).
 
-    Source: ``004_b0e838126fb19414.txt`` Theorem 1, eq. (8), Corollary 2 (eq. (9)); ``kent.md`` §3.
+    Source: Kent et al. (2024), Theorem 1, eq. (8), Corollary 2 (eq. (9)); ``docs/kent.md`` §3.
 
     Examples
     --------
@@ -483,23 +513,30 @@ def theorem1(log_covering: Callable, *, n, alpha, diameter, loss_power: float = 
     >>> 0 < th.lower <= th.upper
     True
     """
-    n = check_integer("n", n, minimum=1)
+    if not callable(log_covering):
+        raise ValueError(f"log_covering must be a function of delta, got {log_covering!r}")
+    if log_covering_upper is not None and not callable(log_covering_upper):
+        raise ValueError(f"log_covering_upper must be a function of delta or None, got {log_covering_upper!r}")
+    n = check_integer("n", n, minimum=1, maximum=_MAX_INT)
     alpha = check_positive("alpha", alpha)
-    D = check_positive("diameter", diameter)
-    q = check_positive("loss_power", loss_power)
-    x = n * alpha * alpha
-    up_cov = log_covering_upper or log_covering
+    D = check_real("diameter", diameter, low=0, low_open=True, high=1e300)
+    if D < 1e-300:
+        raise ValueError(f"diameter must be at least 1e-300 (float64 range of the δ grid), got {diameter!r}")
+    q = check_real("loss_power", loss_power, low=0, low_open=True, high=100)
+    c0, c1 = check_positive("c0", c0), check_positive("c1", c1)
+    x = _budget(n, 1, alpha)
+    low_cov, up_cov = _checked_covering(log_covering), _checked_covering(log_covering_upper or log_covering)
     A = c0 * x + math.log(2)
 
     def log_low(t):
-        lN = np.asarray(log_covering(np.exp(t)), dtype=float)
+        lN = low_cov(t)
         ok = lN > A
         frac = np.where(ok, 1 - A / np.where(ok, lN, 1.0), 1.0)
         return np.where(ok, q * (t - math.log(2)) + np.log(frac), -np.inf)
 
     def log_up(t):
-        lN = np.asarray(up_cov(np.exp(t)), dtype=float)
-        return np.logaddexp(q * t, q * math.log(D) + lN - c1 * x)
+        with np.errstate(over="ignore"):
+            return np.logaddexp(q * t, q * math.log(D) + up_cov(t) - c1 * x)
 
     grid = np.linspace(math.log(D) - 690, math.log(D), 4001)
     lo_v, up_v = log_low(grid), log_up(grid)
@@ -514,6 +551,19 @@ def theorem1(log_covering: Callable, *, n, alpha, diameter, loss_power: float = 
                                    options={"xatol": 1e-12})
     best_up, arg_up = (float(up_v[j]), float(grid[j])) if res.fun >= up_v[j] else (float(res.fun), float(res.x))
     return Theorem1(_exp_or_zero(best_lo), best_lo, math.exp(arg_lo), _exp_or_zero(best_up), best_up, math.exp(arg_up), x)
+
+
+def _checked_covering(log_covering: Callable) -> Callable:
+    """``t ↦ log N(e^t)`` as a float array, refusing a NaN or negative log covering number."""
+
+    def at(t):
+        with np.errstate(over="ignore", divide="ignore"):
+            lN = np.asarray(log_covering(np.exp(t)), dtype=float)
+        if np.any(np.isnan(lN)) or np.any(lN < 0):
+            raise ValueError(f"log_covering must return log covering numbers >= 0, got {lN!r}")
+        return lN
+
+    return at
 
 
 def _exp_or_zero(v: float) -> float:
@@ -539,13 +589,15 @@ def comparison_table(problem: str, ball: str = "linf") -> dict:
     .. math:: \text{e.g. } \ell_\infty:\ \frac{d}{nT},\ \frac{d^2}{nT\alpha^2},\ \frac{d^2}{nT\alpha^2},\
               e^{-cn\alpha^2/d},\ \frac{d}{nT} + \frac{d^2}{n^2T^2\alpha^2},\ \frac{d}{nT} + \frac{d^2}{n^2T\alpha^2}
 
-    Source: ``004_b0e838126fb19414.txt`` Tables 2–4; ``kent.md`` §10.
+    Source: Kent et al. (2024), Tables 2–4; ``docs/kent.md`` §10.
 
     Examples
     --------
     >>> comparison_table("density")["local item-level"][0]
     (T*alpha**2*n)**(-beta/(beta + 1))
     """
+    problem = check_choice("problem", problem, PROBLEMS)
+    ball = check_choice("ball", ball, BALLS)
     xT = x_ * T_
     if problem == "mean":
         dim = d_ if ball == "linf" else 1
@@ -566,12 +618,10 @@ def comparison_table(problem: str, ball: str = "linf") -> dict:
             "local user-level, large T": (sp.exp(-c1_ * x_ / s_), "S"),
             "central item-level": (s_ * sp.log(d_) / (n_ * T_) + s_**2 * sp.log(d_) ** 2 / (n_**2 * T_**2 * a_**2), "R"),
         }
-    if problem == "density":
-        return {
-            "non-private": ((n_ * T_) ** (-2 * b_ / (2 * b_ + 1)), "R"),
-            "local item-level": (xT ** (-b_ / (b_ + 1)), "R"),
-            "local user-level, small T": (xT ** (-b_ / (b_ + 1)), "S"),
-            "local user-level, large T": (x_ ** (-2 * b_), "S"),
-            "central item-level": ((n_ * T_) ** (-2 * b_ / (2 * b_ + 1)) + (n_ * T_ * a_) ** (-2 * b_ / (b_ + 1)), "R"),
-        }
-    raise ValueError(f"problem must be one of {', '.join(PROBLEMS)}, got {problem!r}")
+    return {  # density
+        "non-private": ((n_ * T_) ** (-2 * b_ / (2 * b_ + 1)), "R"),
+        "local item-level": (xT ** (-b_ / (b_ + 1)), "R"),
+        "local user-level, small T": (xT ** (-b_ / (b_ + 1)), "S"),
+        "local user-level, large T": (x_ ** (-2 * b_), "S"),
+        "central item-level": ((n_ * T_) ** (-2 * b_ / (2 * b_ + 1)) + (n_ * T_ * a_) ** (-2 * b_ / (b_ + 1)), "R"),
+    }

@@ -8,11 +8,16 @@ the float path is tested against.
 
 from __future__ import annotations
 
+import contextvars
+import functools
 import math
 import numbers
+import os
+import sys
 import warnings
 from contextlib import contextmanager
 from dataclasses import dataclass
+from types import FrameType
 from typing import Callable
 
 import mpmath
@@ -24,10 +29,19 @@ __all__ = [
     "FLOAT",
     "backend",
     "last_true",
+    "MAX_COUNT",
+    "MAX_PRECISION",
+    "check_array",
+    "check_choice",
     "check_counts",
     "check_integer",
     "check_positive",
     "check_precision",
+    "check_real",
+    "check_rng",
+    "format_value",
+    "total",
+    "warn_once_per_call",
     "log1mexp",
     "warn_assumption",
     "workdps",
@@ -39,15 +53,112 @@ class PaperAssumptionWarning(UserWarning):
 
 
 # --------------------------------------------------------------------------- validation
+#
+# One layer for every public entry point.  Each check returns the value in the
+# form the mathematics needs (float, exact int, float or int64 array, a member
+# of a fixed set) or raises ValueError naming the parameter and the value.
+# Booleans and strings are never numbers; NaN is never a value.
+
+MAX_COUNT = 2**63 - 1
+"""Largest per-user count a count array holds (stored as int64; totals are exact Python ints)."""
+
+MAX_PRECISION = 1000
+"""Largest ``precision`` (mpmath digits) accepted: beyond it one evaluation takes minutes."""
+
+_FLOAT_MAX = float(np.finfo(float).max)
 
 
-def check_positive(name: str, value, *, allow_inf: bool = False) -> float:
-    """Return ``value`` as a float after checking it is a positive real number.
+def _is_bool(value) -> bool:
+    return isinstance(value, (bool, np.bool_))
+
+
+def _is_real(value) -> bool:
+    return not _is_bool(value) and isinstance(value, (numbers.Real, mpmath.mpf))
+
+
+def _as_float(value) -> float:
+    """``float(value)``; a real beyond the float range (``10**400``, ``Fraction(10**400)``) gives ±inf."""
+    try:
+        return float(value)
+    except OverflowError:
+        return math.inf if value > 0 else -math.inf
+
+
+def _interval(low, high, low_open: bool, high_open: bool) -> str:
+    if low is None and high is None:
+        return "a real number"
+    if high is None:
+        if low == 0:
+            return "a positive real number" if low_open else "a non-negative real number"
+        return f"a real number {'>' if low_open else '>='} {low:g}"
+    if low is None:
+        return f"a real number {'<' if high_open else '<='} {high:g}"
+    return f"in {'(' if low_open else '['}{low:g}, {high:g}{')' if high_open else ']'}"
+
+
+def check_real(name: str, value, *, low: float | None = None, high: float | None = None, low_open: bool = False,
+               high_open: bool = False, allow_inf: bool = False) -> float:
+    """Return ``value`` as a float after checking it is a real number in the given range.
+
+    Accepted: ``int`` (any size), ``float``, ``fractions.Fraction``, numpy and sympy
+    numbers, ``mpmath.mpf``.  Refused: booleans, strings, complex numbers, ``None``,
+    NaN, infinities (unless ``allow_inf``), values outside ``[low, high]`` (ends open
+    with ``low_open``/``high_open``).  An integer beyond the float range counts as
+    infinite.
+
+    Parameters
+    ----------
+    name : str
+        The parameter's name, used in the message.
+    value : object
+        The value to check.
+    low, high : float, optional
+        Range ends (``None``: unbounded).
+    low_open, high_open : bool
+        Whether the corresponding end is excluded.
+    allow_inf : bool
+        Accept ``+inf``/``-inf`` (if the range allows it).
+
+    Returns
+    -------
+    float
 
     Raises
     ------
     ValueError
-        If ``value`` is NaN, not real, ``<= 0`` or (unless ``allow_inf``) infinite.
+        Naming ``name`` and ``value``.
+
+    Examples
+    --------
+    >>> check_real("p", 0.25, low=0, high=1)
+    0.25
+    >>> check_real("p", True, low=0, high=1)
+    Traceback (most recent call last):
+    ...
+    ValueError: p must be in [0, 1], got True
+    """
+    what = _interval(low, high, low_open, high_open)
+    if not _is_real(value):
+        raise ValueError(f"{name} must be {what}, got {format_value(value)}")
+    v = _as_float(value)
+    if math.isnan(v) or (math.isinf(v) and not allow_inf):
+        raise ValueError(f"{name} must be {what} (finite), got {format_value(value)}")
+    if v == 0 and value != 0:
+        raise ValueError(f"{name} must be {what} representable in float64, got {format_value(value)} (underflows to 0)")
+    if low is not None and (v < low or (low_open and v == low)):
+        raise ValueError(f"{name} must be {what}, got {format_value(value)}")
+    if high is not None and (v > high or (high_open and v == high)):
+        raise ValueError(f"{name} must be {what}, got {format_value(value)}")
+    return v
+
+
+def check_positive(name: str, value, *, allow_inf: bool = False) -> float:
+    """Return ``value`` as a float after checking it is a positive real number (see :func:`check_real`).
+
+    Raises
+    ------
+    ValueError
+        If ``value`` is NaN, not real, a boolean, ``<= 0`` or (unless ``allow_inf``) infinite.
 
     Examples
     --------
@@ -58,18 +169,16 @@ def check_positive(name: str, value, *, allow_inf: bool = False) -> float:
     ...
     ValueError: alpha must be a positive real number, got -1
     """
-    if isinstance(value, bool) or not isinstance(value, (numbers.Real, mpmath.mpf)):
-        raise ValueError(f"{name} must be a positive real number, got {value!r}")
-    v = float(value)
-    if math.isnan(v) or v <= 0 or (math.isinf(v) and not allow_inf):
-        raise ValueError(f"{name} must be a positive real number, got {value!r}")
-    return v
+    return check_real(name, value, low=0, low_open=True, allow_inf=allow_inf)
 
 
-def check_integer(name: str, value, *, minimum: int) -> int:
-    """Return ``value`` as an ``int`` after checking it is an integer ``>= minimum``.
+def check_integer(name: str, value, *, minimum: int, maximum: int | None = None, why: str = "") -> int:
+    """Return ``value`` as an exact Python ``int`` after checking ``minimum <= value <= maximum``.
 
-    Integral floats such as ``1e4`` are accepted.
+    Accepted: ``int`` of any size, numpy and sympy integers, and integral reals such
+    as ``1e4`` or ``Fraction(6, 2)``.  Refused: booleans, strings, non-integral or
+    non-finite reals.  ``maximum`` is a limit of the implementation, stated in the
+    message with ``why``.
 
     Examples
     --------
@@ -79,22 +188,132 @@ def check_integer(name: str, value, *, minimum: int) -> int:
     Traceback (most recent call last):
     ...
     ValueError: n must be an integer >= 2, got 1
+    >>> check_integer("M", 70, minimum=0, maximum=40, why="the collection has 2**(M+1) - 1 users")
+    Traceback (most recent call last):
+    ...
+    ValueError: M must be an integer in [0, 40] (the collection has 2**(M+1) - 1 users), got 70
     """
-    if isinstance(value, bool):
-        raise ValueError(f"{name} must be an integer >= {minimum}, got {value!r}")
-    if isinstance(value, numbers.Integral):
+    what = f"an integer >= {minimum}" if maximum is None else f"an integer in [{minimum}, {_limit(maximum)}]"
+    if why:
+        what += f" ({why})"
+    if isinstance(value, numbers.Integral) and not _is_bool(value):
         iv = int(value)
-    elif isinstance(value, numbers.Real) and math.isfinite(value) and float(value).is_integer():
+    elif _is_real(value) and math.isfinite(_as_float(value)) and value == int(value):
         iv = int(value)
     else:
-        raise ValueError(f"{name} must be an integer >= {minimum}, got {value!r}")
-    if iv < minimum:
-        raise ValueError(f"{name} must be an integer >= {minimum}, got {value!r}")
+        raise ValueError(f"{name} must be {what}, got {format_value(value)}")
+    if iv < minimum or (maximum is not None and iv > maximum):
+        raise ValueError(f"{name} must be {what}, got {format_value(value)}")
     return iv
 
 
-def check_counts(name: str, values) -> np.ndarray:
+def check_choice(name: str, value, choices) -> str:
+    """Return ``value`` after checking it is exactly one of the strings ``choices``.
+
+    Examples
+    --------
+    >>> check_choice("ball", "l2", ("linf", "l2"))
+    'l2'
+    >>> check_choice("ball", "xyz", ("linf", "l2"))
+    Traceback (most recent call last):
+    ...
+    ValueError: ball must be one of 'linf', 'l2', got 'xyz'
+    """
+    if not (isinstance(value, str) and value in choices):
+        raise ValueError(f"{name} must be one of {', '.join(map(repr, choices))}, got {format_value(value)}")
+    return value
+
+
+def format_value(value, width: int = 80) -> str:
+    """``repr(value)`` for messages, shortened: a huge integer shows its leading digits and length.
+
+    Examples
+    --------
+    >>> format_value(10**400)
+    '10000000000... (401 digits)'
+    >>> format_value(0.5)
+    '0.5'
+    """
+    if isinstance(value, numbers.Integral) and not _is_bool(value) and abs(int(value)) >= 10**30:
+        digits = str(abs(int(value)))
+        return f"{'-' if value < 0 else ''}{digits[:11]}... ({len(digits)} digits)"
+    text = repr(value)
+    return text if len(text) <= width else text[: width - 3] + "..."
+
+
+_short = format_value
+
+
+def _limit(v: int) -> str:
+    """An integer limit as written in the source: ``10**300``, ``2**63 - 1`` or the digits."""
+    for base in (10, 2):
+        for off, tail in ((0, ""), (1, " - 1")):
+            k = round(math.log(v + off, base)) if v + off > 0 else 0
+            if v >= 10**6 and base**k == v + off:
+                return f"{base}**{k}{tail}"
+    return str(v)
+
+
+def _numeric_array(name: str, values, what: str) -> np.ndarray:
+    """``values`` as a real numeric (or object-of-reals) numpy array, booleans and strings refused."""
+    if isinstance(values, (str, bytes)) or values is None:
+        raise ValueError(f"{name} must be {what}, got {_short(values)}")
+    try:
+        arr = np.asarray(values)
+        listed = values if isinstance(values, np.ndarray) else np.asarray(values, dtype=object)
+    except (ValueError, TypeError):  # ragged nesting
+        raise ValueError(f"{name} must be {what}, got {_short(values)}") from None
+    if listed.dtype == object and any(_is_bool(v) for v in listed.flat):  # [True, 2] would become [1, 2]
+        raise ValueError(f"{name} must be {what}, not booleans, got {_short(values)}")
+    if arr.dtype == object:
+        if not all(_is_real(v) for v in arr.flat):
+            raise ValueError(f"{name} must be {what}, got {_short(values)}")
+    elif arr.dtype == bool or not np.issubdtype(arr.dtype, np.number) or np.issubdtype(arr.dtype, np.complexfloating):
+        raise ValueError(f"{name} must be {what}, got {_short(values)}")
+    return arr
+
+
+def check_array(name: str, values, *, ndim: int = 1, low: float | None = None, low_open: bool = False,
+                allow_empty: bool = False) -> np.ndarray:
+    """Return ``values`` as a float64 array after checking shape, type and finiteness.
+
+    The array must have ``ndim`` dimensions, be non-empty (unless ``allow_empty``),
+    hold real numbers (not booleans or strings), all finite and ``>= low`` (``> low``
+    with ``low_open``).
+
+    Examples
+    --------
+    >>> check_array("sigma2", [1, 0.25], low=0, low_open=True).tolist()
+    [1.0, 0.25]
+    >>> check_array("sigma2", [1.0, float("nan")])
+    Traceback (most recent call last):
+    ...
+    ValueError: sigma2 must hold finite real numbers, got [1.0, nan]
+    """
+    what = f"a {'non-empty ' if not allow_empty else ''}{ndim}-D array of real numbers"
+    arr = _numeric_array(name, values, what)
+    if arr.ndim != ndim or (arr.size == 0 and not allow_empty):
+        raise ValueError(f"{name} must be {what}, got {_short(values)}")
+    if arr.dtype == object:
+        out = np.array([_as_float(v) for v in arr.flat], dtype=float).reshape(arr.shape)
+    else:
+        out = arr.astype(float)
+    if not np.all(np.isfinite(out)):
+        raise ValueError(f"{name} must hold finite real numbers, got {_short(values)}")
+    if low is not None:
+        bad = (out <= low) if low_open else (out < low)
+        if np.any(bad):
+            rel = ">" if low_open else ">="
+            raise ValueError(f"{name} must hold real numbers {rel} {low:g}, got {out[bad][0].item()!r}")
+    return out
+
+
+def check_counts(name: str, values, *, maximum: int = MAX_COUNT) -> np.ndarray:
     """Return ``values`` as an int64 array after checking it is a non-empty 1-D array of positive integers.
+
+    Each count is exact and at most ``maximum`` (by default the int64 range): a
+    larger or non-integral value is refused, never rounded or wrapped.  Sum counts
+    with :func:`total` (an exact Python ``int``), not ``arr.sum()``, which wraps.
 
     Examples
     --------
@@ -104,21 +323,73 @@ def check_counts(name: str, values) -> np.ndarray:
     Traceback (most recent call last):
     ...
     ValueError: k must hold positive integers, got 0
+    >>> check_counts("k", [1e308, 5])
+    Traceback (most recent call last):
+    ...
+    ValueError: k must hold positive integers up to 2**63 - 1 (the largest supported count), got 1e+308
     """
-    arr = np.asarray(values)
+    what = "a non-empty 1-D array of positive integers"
+    arr = _numeric_array(name, values, what)
     if arr.ndim != 1 or arr.size == 0:
-        raise ValueError(f"{name} must be a non-empty 1-D array of positive integers, got {values!r}")
-    if not np.issubdtype(arr.dtype, np.number) or np.issubdtype(arr.dtype, np.complexfloating):
-        raise ValueError(f"{name} must hold positive integers, got {values!r}")
-    if np.any(~np.isfinite(arr)) or np.any(arr != np.round(arr)):
-        raise ValueError(f"{name} must hold positive integers, got {values!r}")
-    if np.any(arr <= 0):
-        raise ValueError(f"{name} must hold positive integers, got {arr[arr <= 0][0].item()!r}")
-    return arr.astype(np.int64)
+        raise ValueError(f"{name} must be {what}, got {_short(values)}")
+    if arr.dtype != object and np.issubdtype(arr.dtype, np.signedinteger) and maximum >= MAX_COUNT:
+        bad = arr <= 0
+        if np.any(bad):
+            raise ValueError(f"{name} must hold positive integers, got {arr[bad][0].item()!r}")
+        return arr.astype(np.int64)
+    if arr.dtype != object and np.issubdtype(arr.dtype, np.floating):
+        ok = np.isfinite(arr) & (arr > 0) & (arr == np.round(arr)) & (arr <= 2.0**53)
+        if np.all(ok) and maximum >= 2**53:
+            return arr.astype(np.int64)
+    for v in arr.tolist():  # Python ints and floats: exact comparisons at any size
+        if not (math.isfinite(_as_float(v)) and v == int(v)) or v <= 0:
+            raise ValueError(f"{name} must hold positive integers, got {v!r}")
+        if v > maximum:
+            raise ValueError(f"{name} must hold positive integers up to {_limit(maximum)} (the largest supported count), "
+                             f"got {format_value(v)}")
+    return np.array([int(v) for v in arr.tolist()], dtype=np.int64)
+
+
+def total(counts) -> int:
+    """The exact sum of an integer array, as a Python ``int`` (``arr.sum()`` wraps at 2**63).
+
+    Examples
+    --------
+    >>> total(np.array([2**62, 2**62]))
+    9223372036854775808
+    """
+    arr = _numeric_array("counts", counts, "an array of integers")
+    items = arr.ravel().tolist()
+    if not all(isinstance(v, int) for v in items):
+        raise ValueError(f"counts must be an array of integers, got {_short(counts)}")
+    return sum(items)
+
+
+def check_rng(name: str, rng) -> np.random.Generator:
+    """A numpy ``Generator`` from ``rng``: ``None``, a non-negative integer seed, a ``SeedSequence``,
+    a ``BitGenerator`` or a ``Generator`` (returned as is).
+
+    Examples
+    --------
+    >>> bool(check_rng("rng", 0).integers(10) == np.random.default_rng(0).integers(10))
+    True
+    >>> check_rng("seed", 3.0)
+    Traceback (most recent call last):
+    ...
+    ValueError: seed must be None, a non-negative integer, a SeedSequence or a numpy Generator, got 3.0
+    """
+    if isinstance(rng, np.random.Generator):
+        return rng
+    ok = rng is None or isinstance(rng, (np.random.SeedSequence, np.random.BitGenerator)) or (
+        isinstance(rng, numbers.Integral) and not _is_bool(rng) and int(rng) >= 0)
+    if not ok:
+        raise ValueError(f"{name} must be None, a non-negative integer, a SeedSequence or a numpy Generator, "
+                         f"got {format_value(rng)}")
+    return np.random.default_rng(int(rng) if isinstance(rng, numbers.Integral) else rng)
 
 
 def check_precision(precision) -> int | None:
-    """Validate a ``precision`` argument: ``None`` (float64) or a number of mpmath digits.
+    """Validate a ``precision`` argument: ``None`` (float64) or 1 to :data:`MAX_PRECISION` mpmath digits.
 
     Examples
     --------
@@ -126,10 +397,14 @@ def check_precision(precision) -> int | None:
     True
     >>> check_precision(30)
     30
+    >>> check_precision(10**6)
+    Traceback (most recent call last):
+    ...
+    ValueError: precision must be an integer in [1, 1000] (mpmath digits; None for float64), got 1000000
     """
     if precision is None:
         return None
-    return check_integer("precision", precision, minimum=1)
+    return check_integer("precision", precision, minimum=1, maximum=MAX_PRECISION, why="mpmath digits; None for float64")
 
 
 # --------------------------------------------------------------------------- log space
@@ -151,7 +426,11 @@ def log1mexp(x):
     >>> float(log1mexp(-np.inf))
     0.0
     """
-    x = np.minimum(np.asarray(x, dtype=float), 0.0)
+    arr = _numeric_array("x", x, "a real number or an array of real numbers <= 0")
+    x = np.asarray([_as_float(v) for v in arr.flat] if arr.dtype == object else arr, dtype=float).reshape(arr.shape)
+    if np.any(np.isnan(x)):
+        raise ValueError(f"x must be a real number or an array of real numbers <= 0, got {_short(x)}")
+    x = np.minimum(x, 0.0)
     out = np.empty_like(x)
     near = x > -math.log(2.0)
     with np.errstate(divide="ignore"):
@@ -272,6 +551,17 @@ def workdps(precision: int | None):
 # --------------------------------------------------------------------------- integer search
 
 
+def _bracket_end(name: str, v) -> np.ndarray:
+    """An integer bracket end of :func:`last_true` as int64, within ±2**62 so that midpoints cannot wrap."""
+    if np.ndim(v) == 0:
+        return np.asarray(check_integer(name, v, minimum=-(2**62), maximum=2**62), dtype=np.int64)
+    arr = _numeric_array(name, v, "an integer or an array of integers")
+    items = arr.ravel().tolist()
+    if not all(math.isfinite(_as_float(x)) and x == int(x) and abs(int(x)) <= 2**62 for x in items):
+        raise ValueError(f"{name} must hold integers in [-2**62, 2**62], got {format_value(v)}")
+    return np.array([int(x) for x in items], dtype=np.int64).reshape(arr.shape)
+
+
 def last_true(pred: Callable[[np.ndarray], np.ndarray], lo, hi) -> np.ndarray:
     """Largest ``a`` in ``[lo, hi]`` with ``pred`` true on all of ``[lo, a]``, elementwise.
 
@@ -287,10 +577,13 @@ def last_true(pred: Callable[[np.ndarray], np.ndarray], lo, hi) -> np.ndarray:
     >>> last_true(lambda a: a < 0, 0, 100)
     array(-1)
     """
-    lo = np.asarray(lo, dtype=np.int64)
-    hi = np.asarray(hi, dtype=np.int64)
+    if not callable(pred):
+        raise ValueError(f"pred must be a function of an integer array, got {format_value(pred)}")
+    lo, hi = (_bracket_end(name, v) for name, v in (("lo", lo), ("hi", hi)))
+    if lo.shape != hi.shape:
+        raise ValueError(f"lo and hi must have one shape, got {lo.shape} and {hi.shape}")
     if np.any(hi < lo):
-        raise AssertionError("last_true: empty bracket")
+        raise ValueError(f"hi must be >= lo everywhere (an empty bracket), got lo = {format_value(lo)}, hi = {format_value(hi)}")
     good = lo - 1  # invariant: pred true on [lo, good]; answer in [good, hi]
     top = hi.copy()
     while np.any(good < top):
@@ -302,8 +595,24 @@ def last_true(pred: Callable[[np.ndarray], np.ndarray], lo, hi) -> np.ndarray:
     return good
 
 
+_PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
+_SEEN: contextvars.ContextVar[set | None] = contextvars.ContextVar("bounds_assumption_warnings", default=None)
+
+
+def _caller_stacklevel() -> int:
+    """The ``stacklevel`` of the first frame outside the package, seen from :func:`warn_assumption`'s ``warn``."""
+    frame: FrameType | None = sys._getframe(2)
+    level = 2
+    while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(_PACKAGE_DIR):
+        frame, level = frame.f_back, level + 1
+    return level
+
+
 def warn_assumption(message: str) -> None:
-    """Issue a :class:`PaperAssumptionWarning` pointing at the caller's caller.
+    """Issue a :class:`PaperAssumptionWarning` attributed to the first caller outside the package.
+
+    Inside a call of a function decorated with :func:`warn_once_per_call`, a message
+    already issued during that call is not repeated.
 
     Examples
     --------
@@ -314,4 +623,38 @@ def warn_assumption(message: str) -> None:
     >>> w[0].category.__name__, str(w[0].message)
     ('PaperAssumptionWarning', 'H3 fails')
     """
-    warnings.warn(message, PaperAssumptionWarning, stacklevel=3)
+    seen = _SEEN.get()
+    if seen is not None:
+        if message in seen:
+            return
+        seen.add(message)
+    warnings.warn(message, PaperAssumptionWarning, stacklevel=_caller_stacklevel())
+
+
+def warn_once_per_call(fn: Callable) -> Callable:
+    """Decorator: during one call of ``fn`` (nested calls included) each assumption message is issued once.
+
+    Examples
+    --------
+    >>> @warn_once_per_call
+    ... def f():
+    ...     warn_assumption("H3 fails")
+    ...     warn_assumption("H3 fails")
+    >>> with warnings.catch_warnings(record=True) as w:
+    ...     warnings.simplefilter("always")
+    ...     f()
+    >>> len(w)
+    1
+    """
+
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        if _SEEN.get() is not None:
+            return fn(*args, **kwargs)
+        token = _SEEN.set(set())
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            _SEEN.reset(token)
+
+    return wrapper

@@ -1,6 +1,6 @@
 r"""Rameshwar & Tandon: the worst-case-optimal clipping of user contributions.
 
-Source: ``002_b4d2a69fdbee0cc3.txt`` — *Bounding User Contributions in the
+Source: Rameshwar and Tandon (2025) — *Bounding User Contributions in the
 Worst-Case for User-Level DP Mean Estimation*: Lemma III.1, Theorem III.1, the
 linear programme (8), :math:`E^{OPT}(\varepsilon)` eq. (12), the sensitivities
 (14)–(15) and the experiments of §IV.  Formula sheet §4.
@@ -27,13 +27,24 @@ Examples
 from __future__ import annotations
 
 import math
+import numbers
 from dataclasses import dataclass
 from fractions import Fraction
 
 import numpy as np
-from scipy import optimize, special
+from scipy import optimize, sparse, special
 
-from .numerics import check_counts, check_integer, check_positive
+from .numerics import (
+    MAX_COUNT,
+    check_array,
+    check_choice,
+    check_counts,
+    check_integer,
+    check_positive,
+    check_real,
+    check_rng,
+    total,
+)
 
 __all__ = [
     "Clipping",
@@ -56,16 +67,44 @@ __all__ = [
 # =========================================================================== inputs
 
 
+_MAX_LP_USERS = 20_000  # the linear programmes have 3L + 1 variables and 4L constraints
+_MAX_SAMPLES = 10**8  # entries of a per-sample array (memory)
+
+
 def _counts(m) -> np.ndarray:
     return check_counts("contribution counts m", m)
 
 
 def _exact(name: str, value) -> Fraction:
-    if isinstance(value, Fraction):
-        if value <= 0:
-            raise ValueError(f"{name} must be a positive real number, got {value!r}")
-        return value
-    return Fraction(check_positive(name, value))
+    """A positive, finite level or range end as an exact rational (``Fraction`` and integers kept exact)."""
+    check_positive(name, value)
+    if isinstance(value, numbers.Rational):
+        return Fraction(int(value.numerator), int(value.denominator))
+    return Fraction(float(value))
+
+
+def _U(U, mm: np.ndarray) -> float:
+    """``U`` as a float, refused where ``U · Σm`` leaves the float64 range (every error is a multiple of it)."""
+    Uf = check_positive("U", U)
+    if Uf * total(mm) > 1e300:
+        raise ValueError(f"U = {U!r} times the {total(mm)} samples exceeds the float64 range")
+    return Uf
+
+
+def _level(eps) -> float:
+    """``eps`` as a float for the float64 paths, refused where ``1/eps`` overflows."""
+    ef = check_positive("eps", eps)
+    if math.isinf(1 / ef):
+        raise ValueError(f"eps = {eps!r} is too small for the float64 path: 1/eps overflows")
+    return ef
+
+
+def _float(value: Fraction) -> float:
+    """A non-negative exact value as a float, ``inf`` beyond the float64 range."""
+    try:
+        return float(value)
+    except OverflowError:
+        return math.inf
 
 
 def _rank(eps: Fraction) -> int:
@@ -82,7 +121,7 @@ def threshold(m, *, U, eps, exact: bool = False):
     .. math:: T_\varepsilon = \text{the } \lceil 2/\varepsilon \rceil\text{-th largest of } \{U m_1, \dots, U m_L\},
               \qquad T_\varepsilon = 0 \text{ if } \varepsilon < 2/L
 
-    Source: ``002_b4d2a69fdbee0cc3.txt``, §III-B, before Theorem III.1.  The rank is
+    Source: Rameshwar and Tandon (2025), §III-B, before Theorem III.1.  The rank is
     computed exactly (``ceil(2/ε)`` in rational arithmetic), so an integral ``2/ε`` is
     not perturbed by rounding; ``ε < 2/L`` is exactly ``⌈2/ε⌉ > L``.
 
@@ -105,6 +144,7 @@ def threshold(m, *, U, eps, exact: bool = False):
     0.0
     """
     mm = _counts(m)
+    _U(U, mm)
     Ue, ee = _exact("U", U), _exact("eps", eps)
     k = _rank(ee)
     t = Fraction(0) if k > len(mm) else Ue * int(np.sort(mm)[::-1][k - 1])
@@ -126,7 +166,7 @@ def clipping(m, *, U, eps) -> Clipping:
     .. math:: a_\ell = \max\Big\{\frac{U m_\ell - T_\varepsilon}{2 m_\ell}, 0\Big\},\qquad
               b_\ell = \min\Big\{\frac{U m_\ell + T_\varepsilon}{2 m_\ell}, U\Big\}
 
-    Source: ``002_b4d2a69fdbee0cc3.txt``, Theorem III.1.
+    Source: Rameshwar and Tandon (2025), Theorem III.1.
 
     Examples
     --------
@@ -147,14 +187,12 @@ def clipping(m, *, U, eps) -> Clipping:
 
 def _per_sample(v, mm: np.ndarray, name: str) -> np.ndarray:
     """Expand per-user values (length L) or accept per-sample values (length Σm, users in order)."""
-    arr = np.asarray(v, dtype=float)
-    if arr.ndim != 1 or not np.all(np.isfinite(arr)):
-        raise ValueError(f"{name} must be a 1-D array of finite clipping ends, got {v!r}")
+    arr = check_array(name, v)
     if arr.size == mm.size:
-        return np.repeat(arr, mm)
-    if arr.size == int(mm.sum()):
         return arr
-    raise ValueError(f"{name} has {arr.size} entries: give one per user ({mm.size}) or one per sample ({int(mm.sum())})")
+    if arr.size == total(mm):
+        return arr
+    raise ValueError(f"{name} has {arr.size} entries: give one per user ({mm.size}) or one per sample ({total(mm)})")
 
 
 def worst_case_error(m, *, U, eps, a=None, b=None, bias: str = "lemma") -> float:
@@ -182,7 +220,7 @@ def worst_case_error(m, *, U, eps, a=None, b=None, bias: str = "lemma") -> float
     and does not raise :math:`\max\{A, B\}` (it becomes :math:`(A+B)/2`), so some symmetric
     clipping is optimal for both.
 
-    Source: ``002_b4d2a69fdbee0cc3.txt``, Lemma III.1 (eqs. (5)–(6)).
+    Source: Rameshwar and Tandon (2025), Lemma III.1 (eqs. (5)–(6)).
 
     Examples
     --------
@@ -193,25 +231,31 @@ def worst_case_error(m, *, U, eps, a=None, b=None, bias: str = "lemma") -> float
     (0.5, 0.25)
     """
     mm = _counts(m)
-    Uf, ef = check_positive("U", U), float(_exact("eps", eps))
-    if bias not in ("lemma", "exact"):
-        raise ValueError(f"bias must be 'lemma' or 'exact', got {bias!r}")
+    Uf, ef = _U(U, mm), check_positive("eps", eps)
+    check_choice("bias", bias, ("lemma", "exact"))
     if (a is None) != (b is None):
         raise ValueError("give both a and b, or neither")
     if a is None:
         c = clipping(mm, U=U, eps=eps)
         a, b = c.a, c.b
     a_s, b_s = _per_sample(a, mm, "a"), _per_sample(b, mm, "b")
+    if a_s.size != b_s.size:
+        raise ValueError(f"a and b must both be per user or both per sample, got {a_s.size} and {b_s.size} entries")
     if np.any(a_s < 0) or np.any(b_s > Uf) or np.any(a_s > b_s):
         raise ValueError(f"clipping ends must satisfy 0 <= a <= b <= U = {Uf:g}")
-    total = int(mm.sum())
-    if bias == "lemma":
-        bias_sum = math.fsum(np.maximum(a_s, Uf - b_s))
+    n_samples = total(mm)
+    if a_s.size == mm.size:  # per user: weight each end by the user's count
+        w = mm.astype(float)
+        spread = float(np.max(w * (b_s - a_s)))
     else:
-        bias_sum = max(math.fsum(a_s), math.fsum(Uf - b_s))
-    owner = np.repeat(np.arange(mm.size), mm)
-    spread = np.bincount(owner, weights=b_s - a_s, minlength=mm.size).max()
-    return float(bias_sum / total + spread / (ef * total))
+        w = np.ones(a_s.size)
+        owner = np.repeat(np.arange(mm.size), mm)
+        spread = float(np.bincount(owner, weights=b_s - a_s, minlength=mm.size).max())
+    if bias == "lemma":
+        bias_sum = math.fsum(w * np.maximum(a_s, Uf - b_s))
+    else:
+        bias_sum = max(math.fsum(w * a_s), math.fsum(w * (Uf - b_s)))
+    return float(bias_sum / n_samples + spread / ef / n_samples)
 
 
 def optimal_error(m, *, U, eps, exact: bool = False):
@@ -226,7 +270,7 @@ def optimal_error(m, *, U, eps, exact: bool = False):
     Computed in exact rational arithmetic.  Eq. (12) as printed differs (the
     :math:`2m_\ell` denominator and :math:`\min_\ell`): see :func:`eq12_as_printed`.
 
-    Source: ``002_b4d2a69fdbee0cc3.txt``, Lemma III.1 with Theorem III.1 (formula sheet §4, canonical).
+    Source: Rameshwar and Tandon (2025), Lemma III.1 with Theorem III.1 (formula sheet §4, canonical).
 
     Examples
     --------
@@ -240,7 +284,7 @@ def optimal_error(m, *, U, eps, exact: bool = False):
     bias = sum((max((Ue * k - T) / 2, Fraction(0)) for k in counts), Fraction(0))
     spread = max(min(T, Ue * k) for k in counts)
     value = (bias + spread / ee) / sum(counts)
-    return value if exact else float(value)
+    return value if exact else _float(value)
 
 
 def eq12_as_printed(m, *, U, eps, exact: bool = False):
@@ -249,7 +293,7 @@ def eq12_as_printed(m, *, U, eps, exact: bool = False):
     .. math:: \frac{1}{\sum_\ell m_\ell}\Big(\sum_\ell \max\Big\{\frac{U m_\ell - T_\varepsilon}{2 m_\ell}, 0\Big\}
               + \frac{1}{\varepsilon}\min_\ell\{T_\varepsilon, U m_\ell\}\Big)
 
-    Source: ``002_b4d2a69fdbee0cc3.txt``, eq. (12).
+    Source: Rameshwar and Tandon (2025), eq. (12).
 
     Examples
     --------
@@ -262,7 +306,7 @@ def eq12_as_printed(m, *, U, eps, exact: bool = False):
     counts = mm.tolist()
     bias = sum((max((Ue * k - T) / (2 * k), Fraction(0)) for k in counts), Fraction(0))
     value = (bias + min(min(T, Ue * k) for k in counts) / ee) / sum(counts)
-    return value if exact else float(value)
+    return value if exact else _float(value)
 
 
 # =========================================================================== the linear programme
@@ -281,6 +325,11 @@ class LPResult:
 def lp_optimum(m, *, U, eps, program: str = "lemma") -> LPResult:
     r"""The minimal worst-case error by linear programming (HiGHS), independent of Theorem III.1.
 
+    Every error is proportional to ``U``: the programme is solved at ``U = 1`` and scaled,
+    so tiny or huge ``U`` keep the solver's relative accuracy.  At most 20,000 users;
+    a programme the solver cannot solve (e.g. ``1/ε`` beyond its numeric range) raises
+    ``ValueError``.
+
     ``program="lemma"`` minimises Lemma III.1 over all per-user clippings
     :math:`0 \le a_\ell \le b_\ell \le U` (per-sample clippings cannot do better: averaging
     a user's ends keeps the spread and, by convexity, does not raise the bias), with
@@ -295,7 +344,7 @@ def lp_optimum(m, *, U, eps, program: str = "lemma") -> LPResult:
     .. math:: \min\ \sum_\ell \alpha_\ell + \frac{S}{\varepsilon}\quad \text{s.t.}\quad
               U m_\ell - 2\alpha_\ell \le S,\ \alpha_\ell \ge 0,\ S \ge 0
 
-    Source: ``002_b4d2a69fdbee0cc3.txt``, Lemma III.1 and eq. (8).
+    Source: Rameshwar and Tandon (2025), Lemma III.1 and eq. (8).
 
     Examples
     --------
@@ -305,43 +354,48 @@ def lp_optimum(m, *, U, eps, program: str = "lemma") -> LPResult:
     5.0
     """
     mm = _counts(m)
-    Uf, ef = check_positive("U", U), float(_exact("eps", eps))
-    L, total = mm.size, float(mm.sum())
+    Uf, ef = _U(U, mm), _level(eps)
+    check_choice("program", program, ("lemma", "8"))
+    L, n_samples = mm.size, float(total(mm))
+    if L > _MAX_LP_USERS:
+        raise ValueError(f"the linear programme is limited to {_MAX_LP_USERS} users, got L = {L}")
     opts = {"primal_feasibility_tolerance": 1e-10, "dual_feasibility_tolerance": 1e-10}
+    col = sparse.csr_matrix(np.ones((L, 1)))
     if program == "8":
         # x = (alpha_1..alpha_L, S)
         c = np.append(np.ones(L), 1 / ef)
-        A = np.hstack([-2 * np.eye(L), -np.ones((L, 1))])
-        res = optimize.linprog(c, A_ub=A, b_ub=-Uf * mm, bounds=[(0, None)] * (L + 1), method="highs", options=opts)
-        _check(res)
-        alpha = res.x[:L]
-        a = alpha / mm
-        return LPResult(res.fun / total, a, Uf - a, "8")
-    if program != "lemma":
-        raise ValueError(f"program must be 'lemma' or '8', got {program!r}")
+        A = sparse.hstack([-2 * sparse.eye(L), -col], format="csr")
+        res = optimize.linprog(c, A_ub=A, b_ub=-mm.astype(float), bounds=[(0, None)] * (L + 1), method="highs",
+                               options=opts)
+        _check(res, U, eps)
+        a = Uf * res.x[:L] / mm
+        return LPResult(Uf * res.fun / n_samples, a, Uf - a, "8")
     # x = (a_1..a_L, b_1..b_L, t_1..t_L, R)
     n = 3 * L + 1
     c = np.concatenate([np.zeros(2 * L), mm.astype(float), [1 / ef]])
-    eye = np.eye(L)
-    zero = np.zeros((L, L))
+    eye = sparse.eye(L)
+    zero = sparse.csr_matrix((L, L))
+    diag = sparse.diags(mm.astype(float))
     rows = [
-        np.hstack([eye, zero, -eye, np.zeros((L, 1))]),  # a - t <= 0
-        np.hstack([zero, -eye, -eye, np.zeros((L, 1))]),  # -b - t <= -U
-        np.hstack([-np.diag(mm), np.diag(mm), zero, -np.ones((L, 1))]),  # m(b - a) - R <= 0
-        np.hstack([eye, -eye, zero, np.zeros((L, 1))]),  # a - b <= 0
+        sparse.hstack([eye, zero, -eye, 0 * col]),  # a - t <= 0
+        sparse.hstack([zero, -eye, -eye, 0 * col]),  # -b - t <= -U
+        sparse.hstack([-diag, diag, zero, -col]),  # m(b - a) - R <= 0
+        sparse.hstack([eye, -eye, zero, 0 * col]),  # a - b <= 0
     ]
-    A = np.vstack(rows)
-    rhs = np.concatenate([np.zeros(L), -Uf * np.ones(L), np.zeros(L), np.zeros(L)])
-    bounds = [(0, Uf)] * (2 * L) + [(0, None)] * (L + 1)
+    A = sparse.vstack(rows, format="csr")
+    rhs = np.concatenate([np.zeros(L), -np.ones(L), np.zeros(L), np.zeros(L)])
+    bounds = [(0, 1)] * (2 * L) + [(0, None)] * (L + 1)
     res = optimize.linprog(c, A_ub=A, b_ub=rhs, bounds=bounds, method="highs", options=opts)
-    _check(res)
+    _check(res, U, eps)
     assert res.x.size == n
-    return LPResult(res.fun / total, res.x[:L], res.x[L : 2 * L], "lemma")
+    return LPResult(Uf * res.fun / n_samples, Uf * res.x[:L], Uf * res.x[L : 2 * L], "lemma")
 
 
-def _check(res) -> None:
-    if res.status != 0:  # pragma: no cover - the programmes are feasible and bounded
-        raise RuntimeError(f"linprog failed: {res.message}")
+def _check(res, U, eps) -> None:
+    """A programme the solver could not solve (the inputs are outside its numeric range) is a ValueError."""
+    if res.status != 0 or not np.all(np.isfinite(res.x)):
+        raise ValueError(f"the linear programme could not be solved at U = {U!r}, eps = {eps!r} "
+                         f"(outside the solver's numeric range): {res.message}")
 
 
 # =========================================================================== §IV
@@ -357,7 +411,7 @@ def sensitivities(m, *, U, eps, T=None) -> dict:
     with Theorem III.1's clipping in :math:`\Delta_{f^*}`; :math:`\Delta_{\hat g_T}` only
     when a threshold ``T`` is given.
 
-    Source: ``002_b4d2a69fdbee0cc3.txt``, eqs. (14)–(15).
+    Source: Rameshwar and Tandon (2025), eqs. (14)–(15).
 
     Examples
     --------
@@ -365,12 +419,12 @@ def sensitivities(m, *, U, eps, T=None) -> dict:
     {'vanilla': 8.0, 'opt_wc': 2.0}
     """
     mm = _counts(m)
-    Uf = check_positive("U", U)
-    total = float(mm.sum())
+    Uf = _U(U, mm)
+    n_samples = float(total(mm))
     c = clipping(mm, U=U, eps=eps)
-    out = {"vanilla": Uf * float(mm.max()) / total, "opt_wc": float(np.max(mm * (c.b - c.a))) / total}
+    out = {"vanilla": Uf * float(mm.max()) / n_samples, "opt_wc": float(np.max(mm * (c.b - c.a))) / n_samples}
     if T is not None:
-        out["akmv"] = check_positive("T", T, allow_inf=False) / total if T != 0 else 0.0
+        out["akmv"] = check_real("T", T, low=0) / n_samples
     return out
 
 
@@ -382,7 +436,7 @@ def akmv_rank(eps2, *, rule: str = "section-IV-A") -> int:
 
     ``rule="section-IV-A"`` (default) or ``"after-fig1"``; computed exactly.
 
-    Source: ``002_b4d2a69fdbee0cc3.txt``, §IV-A step 2 and the paragraph that follows it.
+    Source: Rameshwar and Tandon (2025), §IV-A step 2 and the paragraph that follows it.
 
     Examples
     --------
@@ -390,11 +444,8 @@ def akmv_rank(eps2, *, rule: str = "section-IV-A") -> int:
     (4, 8)
     """
     e = _exact("eps2", eps2)
-    if rule == "section-IV-A":
-        return math.ceil(1 / e)
-    if rule == "after-fig1":
-        return math.ceil(2 / e)
-    raise ValueError(f"rule must be 'section-IV-A' or 'after-fig1', got {rule!r}")
+    rule = check_choice("rule", rule, ("section-IV-A", "after-fig1"))
+    return math.ceil((1 if rule == "section-IV-A" else 2) / e)
 
 
 def akmv_worst_case_error(m, *, U, eps, T) -> float:
@@ -402,9 +453,10 @@ def akmv_worst_case_error(m, *, U, eps, T) -> float:
 
     .. math:: E_{AKMV}(T) = \frac{1}{\sum_\ell m_\ell}\sum_\ell \max\{0, U m_\ell - T\} + \frac{2T}{\varepsilon \sum_\ell m_\ell}
 
-    The paper averages this over the private estimate of ``T`` (Monte Carlo).
+    The paper averages this over the private estimate of ``T`` (Monte Carlo).  A value
+    beyond the float64 range is returned as ``inf``.
 
-    Source: ``002_b4d2a69fdbee0cc3.txt``, §IV-C.
+    Source: Rameshwar and Tandon (2025), §IV-C.
 
     Examples
     --------
@@ -412,13 +464,15 @@ def akmv_worst_case_error(m, *, U, eps, T) -> float:
     10.0
     """
     mm = _counts(m)
-    Uf, ef = check_positive("U", U), float(_exact("eps", eps))
+    Uf, ef = _U(U, mm), _level(eps)
+    T = check_real("T", T, low=0) if np.ndim(T) == 0 else check_array("T", T, low=0)
     T = np.asarray(T, dtype=float)
-    if np.any(~np.isfinite(T)) or np.any(T < 0):
-        raise ValueError(f"T must be finite and non-negative, got {T!r}")
-    total = float(mm.sum())
+    if np.any(T > 1e300):
+        raise ValueError(f"T must be at most 1e300 (float64 range), got {T.max()!r}")
+    n_samples = float(total(mm))
     clip = np.maximum(0.0, Uf * mm[:, None] - T.reshape(1, -1)).sum(axis=0)
-    out = clip / total + 2 * T.reshape(-1) / (ef * total)
+    with np.errstate(over="ignore"):  # an error beyond float64 (ε near 1e-308) is inf
+        out = clip / n_samples + 2 * T.reshape(-1) / ef / n_samples
     return float(out[0]) if T.ndim == 0 else out.reshape(T.shape)
 
 
@@ -427,14 +481,14 @@ def geometric(M: int) -> np.ndarray:
 
     .. math:: L = 2^{M+1} - 1,\quad \sum_\ell m_\ell = (M+1)\,2^M,\quad m^* = 2^M
 
-    Source: ``002_b4d2a69fdbee0cc3.txt``, §IV-B (the experiments use ``M = 6``).
+    Source: Rameshwar and Tandon (2025), §IV-B (the experiments use ``M = 6``).
 
     Examples
     --------
     >>> geometric(2).tolist()
     [4, 2, 2, 1, 1, 1, 1]
     """
-    M = check_integer("M", M, minimum=0)
+    M = check_integer("M", M, minimum=0, maximum=22, why="the collection has 2**(M+1) - 1 users")
     return np.concatenate([np.full(2**i, 2 ** (M - i), dtype=np.int64) for i in range(M + 1)])
 
 
@@ -443,15 +497,15 @@ def extreme(L: int, m_star: int) -> np.ndarray:
 
     .. math:: \sum_\ell m_\ell = L - 1 + m^*
 
-    Source: ``002_b4d2a69fdbee0cc3.txt``, §IV-B (Fig. 3: ``L = 101``, ``m* = 10``).
+    Source: Rameshwar and Tandon (2025), §IV-B (Fig. 3: ``L = 101``, ``m* = 10``).
 
     Examples
     --------
     >>> extreme(4, 10).tolist()
     [1, 1, 1, 10]
     """
-    L = check_integer("L", L, minimum=1)
-    m_star = check_integer("m_star", m_star, minimum=2)
+    L = check_integer("L", L, minimum=1, maximum=10**7, why="one array entry per user")
+    m_star = check_integer("m_star", m_star, minimum=2, maximum=MAX_COUNT)
     return np.append(np.ones(L - 1, dtype=np.int64), m_star)
 
 
@@ -465,7 +519,7 @@ def samples(m, *, U, kind: str, rng, size: int | None = None) -> np.ndarray:
 
     .. math:: x \sim \mathcal N(U/2, U/4) \,\big|\, x \in (0, U]
 
-    Source: ``002_b4d2a69fdbee0cc3.txt``, §IV-B.
+    Source: Rameshwar and Tandon (2025), §IV-B.
 
     Examples
     --------
@@ -474,14 +528,15 @@ def samples(m, *, U, kind: str, rng, size: int | None = None) -> np.ndarray:
     ((3, 3), True)
     """
     mm = _counts(m)
-    Uf = check_positive("U", U)
-    rng = np.random.default_rng(rng)
-    shape = (int(mm.sum()),) if size is None else (check_integer("size", size, minimum=1), int(mm.sum()))
+    Uf = check_real("U", U, low=0, low_open=True, high=1e300)
+    kind = check_choice("kind", kind, ("uniform", "gaussian"))
+    rng = check_rng("rng", rng)
+    shape = (total(mm),) if size is None else (check_integer("size", size, minimum=1), total(mm))
+    if math.prod(shape) > _MAX_SAMPLES:
+        raise ValueError(f"size times the {total(mm)} samples of m exceeds {_MAX_SAMPLES} draws (one call's limit)")
     if kind == "uniform":
         return Uf - rng.uniform(0.0, Uf, size=shape)  # (0, U]
-    if kind == "gaussian":
-        sd = math.sqrt(Uf / 4)
-        lo = float(special.ndtr(-(Uf / 2) / sd))  # Φ(a), a = -(U/2)/σ; Φ(b) = 1 - Φ(a) by symmetry
-        z = special.ndtri(lo + rng.random(shape) * (1 - 2 * lo))
-        return np.clip(Uf / 2 + sd * z, np.nextafter(0.0, 1.0), Uf)
-    raise ValueError(f"kind must be 'uniform' or 'gaussian', got {kind!r}")
+    sd = math.sqrt(Uf / 4)  # gaussian
+    lo = float(special.ndtr(-(Uf / 2) / sd))  # Φ(a), a = -(U/2)/σ; Φ(b) = 1 - Φ(a) by symmetry
+    z = special.ndtri(lo + rng.random(shape) * (1 - 2 * lo))
+    return np.clip(Uf / 2 + sd * z, np.nextafter(0.0, 1.0), Uf)

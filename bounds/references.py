@@ -209,6 +209,9 @@ def cite_sources(text: str) -> str:
     'no source here'
     """
 
+    if not isinstance(text, str):
+        raise ValueError(f"text must be a string, got {text!r}")
+
     def replace(match: re.Match[str]) -> str:
         citation = LEGACY_SOURCES[match.group(2)].cite()
         return citation if _NO_COMMA.match(text, match.end()) else citation + ","

@@ -2,6 +2,7 @@
 
 import math
 
+import numpy as np
 import pytest
 import sympy as sp
 from scipy import special
@@ -17,7 +18,7 @@ def test_registry_has_the_required_checks():
     required = {
         "dame.lemma_s2", "dame.lemma_s6", "dame.tau_condition", "dame.constants", "dame.lemma_s3", "dame.ub_ge_lb",
         "dame.eq11_denominator", "dame.mtilde_definition", "dame.enlarged_interval", "dame.figure_constants",
-        "dame.unbiased", "kent.lower_bound_quote", "kent.lemma16", "cummings.lemma_2_1",
+        "dame.unbiased", "dame.fig1b_adaptation", "kent.lower_bound_quote", "kent.lemma16", "cummings.lemma_2_1",
         "cummings.eq5_laplace_variance", "cummings.cor_5_5_min", "cummings.example1_scalings",
         "rameshwar.theorem_iii_1", "rameshwar.eq12", "rameshwar.monotone_eopt", "rameshwar.akmv_rank",
     }
@@ -92,9 +93,39 @@ def test_cummings_checks():
     assert r.status == "discrepancy"
     assert status("cummings.cor_5_5_min") == "discrepancy"
     r = audit.CHECKS["cummings.example1_scalings"].fn()
-    assert r.status in ("holds", "inconclusive")
+    assert r.status == "discrepancy" and r.evidence["n"] == [2**10, 2**40]
+    verdicts = {row["quantity"]: row["verdict"] for row in r.evidence["rows"]}
+    assert verdicts == {"nonprivate_sd": "consistent", "naive_privacy_error": "consistent",
+                        "truncation_privacy_error": "log-factor drift", "uniform_sd": "consistent"}
+    trunc = next(row for row in r.evidence["rows"] if row["quantity"] == "truncation_privacy_error")
+    assert -0.7 < trunc["log_exponent"] < -0.45 and trunc["ratio_at_2^40"] < 0.5 * trunc["ratio_at_2^10"]
+    # the fitted rate, 1/(ε √n log n), as the claim: the ratio converges
+    fitted = {"truncation_privacy_error": (lambda n: 1 / (np.sqrt(n) * np.log(n)), "theta")}
+    assert status("cummings.example1_scalings", claims=fitted) == "holds"
     wrong = {"nonprivate_sd": (lambda n: 1 / n, "theta")}
     assert status("cummings.example1_scalings", claims=wrong) == "fails"
+
+
+def test_fig1b_adaptation_holds_only_at_the_official_script_setting():
+    r = audit.CHECKS["dame.fig1b_adaptation"].fn()
+    assert r.status == "discrepancy"
+    verdicts = {(s["setting"], s["preset"]): s["verdict"] for s in r.evidence["summary"]}
+    assert verdicts == {("text", "paper"): "fails", ("text", "unit"): "fails",
+                        ("script", "paper"): "holds", ("script", "unit"): "fails"}
+    adaptive = {(s["setting"], s["preset"]): s["adaptive_rhos"] for s in r.evidence["summary"]}
+    assert adaptive["text", "paper"] == [] and adaptive["script", "paper"] == pytest.approx([7 / 9, 8 / 9])
+    # with unit constants at the text's setting localisation collapses at ρ = 1/9 .. 1/3
+    small = [row for row in r.evidence["rows"] if row["setting"] == "text" and row["rho"] < 0.4]
+    assert small and all(row["mse_dame"] > 100 * row["mse_dame_min_m"] and row["z_gain"] < -4 for row in small)
+    # at ρ = 0 DAME's lead over Kent's procedure is the ratio of their τ², not adaptation
+    for lead in r.evidence["lead_at_rho_0"]:
+        assert 1.6 < lead["tau2_ratio"] < 1.7 and abs(lead["lead"] - lead["tau2_ratio"]) < 4 * lead["lead_stderr"]
+
+
+def test_fig1b_adaptation_fails_when_m_tilde_never_adapts():
+    never = lambda law, n, alpha, constants: law.support_min  # noqa: E731
+    r = audit.CHECKS["dame.fig1b_adaptation"].fn(m_tilde=never)
+    assert r.status == "fails" and r.evidence["rows"] == []
 
 
 def test_rameshwar_checks():

@@ -99,6 +99,20 @@ def test_optimal_truncation_never_worse_than_a_grid_and_matches_it_locally(s2, s
     assert t.variance == pytest.approx(cm.ideal_variance(s2, c, eps=eps, T=t.T, laplace=laplace), rel=1e-12)
 
 
+@settings(max_examples=40, deadline=None)
+@given(s2=st.lists(st.floats(1e-4, 0.25), min_size=1, max_size=12), counts=st.lists(st.integers(1, 6), min_size=12,
+       max_size=12), eps=st.floats(0.05, 20.0))
+def test_optimal_truncation_with_counts_equals_the_repeated_users(s2, counts, eps):
+    s2 = np.asarray(s2)
+    counts = np.asarray(counts[: s2.size])
+    c = 3 * np.sqrt(s2) * np.random.default_rng(s2.size).uniform(0.5, 2.0, size=s2.size)
+    grouped = cm.optimal_truncation(s2, c, eps=eps, counts=counts)
+    full = cm.optimal_truncation(np.repeat(s2, counts), np.repeat(c, counts), eps=eps)
+    assert grouped.T == pytest.approx(full.T, rel=1e-9) and grouped.variance == pytest.approx(full.variance, rel=1e-12)
+    np.testing.assert_allclose(np.repeat(grouped.weights, counts), full.weights, rtol=1e-9)
+    assert math.fsum(grouped.weights * counts) == pytest.approx(1.0, rel=1e-14)
+
+
 def test_optimal_truncation_input_validation():
     with pytest.raises(ValueError, match="sigma2"):
         cm.optimal_truncation([0.0, 0.1], [1, 1], eps=1)
@@ -106,6 +120,10 @@ def test_optimal_truncation_input_validation():
         cm.optimal_truncation([0.1, 0.1], [1], eps=1)
     with pytest.raises(ValueError, match="eps"):
         cm.optimal_truncation([0.1], [1], eps=0)
+    with pytest.raises(ValueError, match="counts"):
+        cm.optimal_truncation([0.1, 0.2], [1, 1], eps=1, counts=[1])
+    with pytest.raises(ValueError, match="counts"):
+        cm.optimal_truncation([0.1, 0.2], [1, 1], eps=1, counts=[1, 0])
 
 
 # --------------------------------------------------------------------------- k*, Corollary 5.5
@@ -164,6 +182,53 @@ def test_example1_quantities_against_direct_computation():
     assert ex.truncation_privacy_error == pytest.approx(float(np.max(w * widths)) / eps, rel=1e-3)
 
 
+@pytest.mark.parametrize("n", [1, 2, 3, 4, 17, 99, 100, 101, 9999, 10**4, 10**4 + 1, 2**16 + 3])
+def test_example1_groups_are_the_distinct_counts(n):
+    values, mult = cm.example1_groups(n)
+    u, c = np.unique(cm.example1_counts(n), return_counts=True)
+    assert values.tolist() == u[::-1].tolist() and mult.tolist() == c[::-1].tolist()
+
+
+def _divisor_sum(m: int) -> int:
+    """Σ_{i <= m} ⌊m/i⌋ by the hyperbola method: 2 Σ_{i <= √m} ⌊m/i⌋ − ⌊√m⌋²."""
+    r = math.isqrt(m)
+    return 2 * sum(m // i for i in range(1, r + 1)) - r * r
+
+
+def test_example1_grouped_against_per_user_sums():
+    n = 2**20 + 7
+    ex = cm.example1(n)
+    k = cm.example1_counts(n).astype(float)
+    s2 = 0.25 / k + (1 - 1 / k) / n
+    assert ex.nonprivate_sd == pytest.approx(1 / math.sqrt(math.fsum(1 / s2)), rel=1e-13)
+    assert ex.uniform_sd == pytest.approx(float(np.min(np.sqrt(np.cumsum(s2)) / np.arange(1, n + 1))), rel=1e-10)
+    widths = 2 * np.sqrt(s2 * 2 * math.log(2 * n / 0.05))
+    t = cm.optimal_truncation(s2, widths, eps=1.0)  # one entry per user
+    assert ex.T_star == pytest.approx(t.T, rel=1e-12)
+    assert ex.truncation_privacy_error == pytest.approx(float(np.max(t.weights * widths)), rel=1e-12)
+    # Σ_i ⌈n/i⌉ = n + Σ_i ⌊(n−1)/i⌋, at n = 2^40 as well (integers, no float)
+    for m in (n, 2**40):
+        assert cm.example1(m).naive_privacy_error == pytest.approx(m / (m + _divisor_sum(m - 1)), rel=1e-15)
+
+
+@settings(max_examples=80, deadline=None)
+@given(groups=st.lists(st.tuples(st.floats(1e-6, 1.0), st.integers(1, 8)), min_size=1, max_size=15))
+def test_best_uniform_sd_over_groups_equals_the_scan_over_users(groups):
+    s2, mult = (np.array(v) for v in zip(*groups))
+    per_user = np.repeat(s2, mult)
+    scan = float(np.min(np.sqrt(np.cumsum(per_user)) / np.arange(1, per_user.size + 1)))
+    assert cm._best_uniform_sd(s2, mult) == pytest.approx(scan, rel=1e-12)
+
+
+def test_example1_input_validation():
+    for bad in (True, 1, 2**70, 2.5, "8", float("nan")):
+        with pytest.raises(ValueError, match="^n "):
+            cm.example1(bad)
+    with pytest.raises(ValueError, match="sigma_p2"):  # σ_p² = 1/n must not exceed p(1 − p)
+        cm.example1(3)
+    assert cm.example1(2**40).groups == 2 * 2**20 - 1
+
+
 def test_example1_orders_of_magnitude():
     small, large = cm.example1(2**8), cm.example1(2**14)
     for ex in (small, large):
@@ -187,3 +252,88 @@ def test_realisable_plan_pieces():
     assert plan.Lambda == pytest.approx(float(np.max(plan.weights * (plan.b_hat - plan.a_hat))))
     with pytest.raises(ValueError, match="at least 3"):
         cm.realisable_plan([3, 2], p_initial=0.4, sigma_p2_hat=0.01, alpha=0.0, eps=1.0)
+
+
+# --------------------------------------------------------------------------- hostile input (issue: validation layer)
+
+
+def _k_star_exact(k, eps):
+    """k* by exact rational arithmetic over every integer candidate in [1, max k] (small cases) or the distinct k_i."""
+    e2 = Fraction(eps) ** 2
+    best = None
+    for c in sorted(set(k)):
+        used = sum(min(ki, c) for ki in k)
+        val = (Fraction(c) / e2 + used) / Fraction(used) ** 2
+        if best is None or val < best[0]:
+            best = (val, c)
+    return best[1]
+
+
+def test_k_star_refuses_counts_beyond_int64_instead_of_wrapping():
+    with pytest.raises(ValueError, match=r"sample counts k must hold positive integers up to 2\*\*63 - 1.*1e\+308"):
+        cm.k_star([1e308, 5, 1], eps=1.0)
+
+
+@pytest.mark.parametrize("k", [[2**62, 2**62, 3], [2**62, 2**61, 2**40, 1], [2**63 - 1, 2**63 - 1, 2**63 - 1, 5],
+                               [2**63 - 1, 2**62 + 5, 100, 2, 2**63 - 1]])
+@pytest.mark.parametrize("eps", [1e-3, 1.0, 1e3])
+def test_k_star_is_exact_where_int64_sums_wrap(k, eps):
+    assert cm.k_star(k, eps=eps) == _k_star_exact(k, eps)
+    lb = cm.lower_bound(k, eps=eps, sigma_p2=0.01)
+    assert math.isfinite(lb.privacy_term) and lb.privacy_term > 0
+
+
+def test_real_parameters_accept_fractions_and_numpy_scalars():
+    ref = cm.user_variance([1, 4], p=0.5, sigma_p2=0.05)
+    assert cm.user_variance([1, 4], p=Fraction(1, 2), sigma_p2=Fraction(1, 20)).tolist() == ref.tolist()
+    assert cm.user_variance(np.array([1, 4]), p=np.float64(0.5), sigma_p2=np.float32(0.05)).tolist() == pytest.approx(ref)
+    assert cm.user_variance([1, 4], p=np.int64(0), sigma_p2=np.int64(0)).tolist() == [0.0, 0.0]
+    assert cm.k_star(np.array([10, 10, 10], dtype=np.int32), eps=np.int64(100)) == 10
+    assert cm.example1_counts(np.int64(5)).tolist() == [5, 3, 2, 2, 1]
+
+
+@pytest.mark.parametrize("bad", [True, "0.5", None, math.nan, [0.5], complex(0.5, 0)])
+def test_booleans_strings_and_nan_are_refused_naming_the_parameter(bad):
+    with pytest.raises(ValueError, match=r"^p must be in \[0, 1\]"):
+        cm.user_variance([3], p=bad, sigma_p2=0.0)
+    with pytest.raises(ValueError, match=r"^sigma_p2 must be"):
+        cm.lower_bound([3, 2], eps=1.0, sigma_p2=bad)
+    with pytest.raises(ValueError, match=r"^eps must be"):
+        cm.k_star([3, 2], eps=bad)
+
+
+@pytest.mark.parametrize("k", [[True, 2], ["3", "2"], [], [[3, 2]], [1.5, 2], [0, 2], "32"])
+def test_counts_are_refused_naming_k(k):
+    with pytest.raises(ValueError, match="^sample counts k must"):
+        cm.k_star(k, eps=1.0)
+
+
+def test_arrays_and_choices_are_checked():
+    with pytest.raises(ValueError, match="^sigma2 must hold finite real numbers"):
+        cm.nonprivate_weights([1.0, math.inf])
+    with pytest.raises(ValueError, match=r"^sigma2 must hold variances in \[1e-60, 1e\+60\]"):
+        cm.optimal_truncation([1e-308, 1.0], [1.0, 1.0], eps=1.0)
+    with pytest.raises(ValueError, match="^widths must hold one width per user"):
+        cm.ideal_variance([1.0, 1.0], [1.0], eps=1.0, T=1.0)
+    with pytest.raises(ValueError, match="^laplace must be one of 'printed', 'exact'"):
+        cm.ideal_variance([1.0], [1.0], eps=1.0, T=1.0, laplace="Printed")
+    with pytest.raises(ValueError, match=r"^beta must be in \(0, 1\)"):
+        cm.concentration([3], p=0.5, sigma_p2=0.0, beta=1)
+    with pytest.raises(ValueError, match=r"^n must be an integer in \[2, 10\*\*7\]"):
+        cm.example1(10**400)
+    with pytest.raises(ValueError, match="^eps = 1e-200 is too small"):
+        cm.optimal_truncation([1.0, 0.25], [1.0, 1.0], eps=1e-200)
+    with pytest.raises(ValueError, match="^k holds 2 users"):
+        cm.groups([3, 2])
+    with pytest.raises(ValueError, match="^p_initial = 0.0 and sigma_p2_hat = 0.0 give user variances below"):
+        cm.realisable_plan(list(range(1, 40)), p_initial=0.0, sigma_p2_hat=0.0, alpha=0.5, eps=1.0)
+    with pytest.raises(ValueError, match=r"^alpha must be in \[0, 1e\+06\]"):
+        cm.realisable_plan(list(range(1, 40)), p_initial=0.5, sigma_p2_hat=0.01, alpha=1e202, eps=1.0)
+
+
+def test_extreme_levels_give_finite_or_documented_infinite_values():
+    assert cm.lower_bound([4, 1], eps=1e-300, sigma_p2=0.01).privacy_term == math.inf  # 1/ε² beyond float64
+    assert cm.lower_bound([4, 1], eps=1e300, sigma_p2=0.0).privacy_term == pytest.approx(1 / 5)  # k* = 4: 5 / (4 + 1)²
+    assert cm.k_star([4, 1], eps=1e-300) == cm.k_star([4, 1], eps=1e-100)  # the ε → 0 argmin
+    assert math.log(cm.concentration([4], p=0.5, sigma_p2=0.0, n=10**400)[0] ** 2 / (2 * 0.0625)) == pytest.approx(
+        math.log(math.log(2) + 400 * math.log(10) - math.log(0.05)), rel=1e-12)  # n beyond float64 inside log(2n/β)

@@ -98,14 +98,6 @@ def test_lower_bound_two_point_law_eq15(rho, x):
     assert dame.lower_bound(law, n_alpha2=x).value == pytest.approx(max(cands), rel=1e-12)
 
 
-def test_candidates_past_an_infinite_table_are_enumerated():
-    # a table ends where the neglected tail is below 1e-20; candidates beyond it are integers
-    law = sizes.geometric(0.5)
-    end = law._float_table.end
-    pts = law._candidate_points(end + 5)
-    assert pts[-6:].tolist() == list(range(end, end + 6))
-
-
 def test_lower_bound_sup_not_attained_on_infinite_support():
     # x E[sqrt m]^2 < 1: the denominator is 1 for all a, so LB -> c1 as a -> inf, never attained
     lb = dame.lower_bound(sizes.geometric(0.5), n_alpha2=1e-3)

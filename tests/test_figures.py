@@ -1,4 +1,5 @@
-"""Tests of bounds.figures: the data behind each figure (quick settings), rendering, reproducibility."""
+"""Tests of bounds.figures: the data behind each figure (quick settings), the metadata against what was
+computed, legibility of the rendered images, reproducibility."""
 
 import io
 import json
@@ -6,8 +7,12 @@ import math
 
 import numpy as np
 import pytest
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
+from matplotlib.text import Text
 
 from bounds import dame, figures, kent, rameshwar
+from bounds.figures.dame import FIG1B_ALPHA
 
 
 @pytest.fixture(scope="module")
@@ -25,6 +30,50 @@ def test_every_figure_writes_four_files(quick):
         assert meta["quick"] is True and "bounds_version" in meta and "wall_time_s" in meta
         if figures.REGISTRY[fid].monte_carlo:
             assert meta["seed"] == figures.SEED and meta["replications"] > 0
+
+
+def test_every_json_is_the_computed_metadata(quick):
+    """The JSON holds the computation's own metadata, and every metadata value that is also a CSV column
+    is a value of that column (a scalar: all of them)."""
+    res, out = quick
+    for fid, (data, _) in res.items():
+        meta = json.loads((out / f"{fid}.json").read_text())
+        spec = figures.REGISTRY[fid]
+        assert {k: meta[k] for k in data.meta} == json.loads(json.dumps(data.meta, default=float)), fid
+        assert (meta["id"], meta["title"], meta["source"]) == (fid, spec.title, spec.source)
+        columns = set().union(*(r.keys() for r in data.rows))
+        for key in set(data.meta) & columns:
+            values, col = data.meta[key], data.column(key)
+            if isinstance(values, list):
+                assert set(col.tolist()) <= set(values), (fid, key)
+            elif not isinstance(values, dict):
+                assert set(col.tolist()) == {values}, (fid, key)
+
+
+def test_fig1a_metadata_names_the_constants_used(quick):
+    res, _ = quick
+    for fid in ("dame-fig1a-top", "dame-fig1a-bottom"):
+        data, _ = res[fid]
+        c = data.meta["constants"]
+        used = dame.Constants(*(c[f"c{i}"] for i in range(1, 6)), name=c["name"])
+        r = data.rows[len(data.rows) // 2]
+        law = (figures.dame.fig1a_laws(r["family"], [r["parameter"]])[0] if "family" in r
+               else figures.dame.fig1a_laws("poisson", [5.0])[0])
+        assert r["lower"] == pytest.approx(dame.lower_bound(law, n_alpha2=r["n_alpha2"], constants=used).value, rel=1e-12)
+        assert r["upper"] == pytest.approx(dame.upper_bound(law, n_alpha2=r["n_alpha2"], constants=used).value, rel=1e-12)
+    paper = figures.REGISTRY["dame-fig1a-bottom"].compute(True, dame.Constants.paper(), 0, None)
+    assert paper.meta["constants"]["name"] == "paper" and paper.meta["points_upper_below_lower"] == 0
+
+
+def test_fig1a_bottom_hatches_where_the_upper_bound_is_below(quick):
+    res, _ = quick
+    data, _ = res["dame-fig1a-bottom"]
+    below = [r for r in data.rows if r["upper_below_lower"]]
+    assert data.meta["constants"]["name"] == "unit" and 0 < len(below) == data.meta["points_upper_below_lower"]
+    assert all(r["n_alpha2"] < 10 for r in below)  # nα² ≤ 4.5 with unit constants (and UB = 0 at m̃nα² ≤ 1)
+    fig = figures.render(figures.REGISTRY["dame-fig1a-bottom"], data)
+    hatched = [p for p in fig.axes[0].patches if p.get_hatch()]
+    assert len(hatched) == len(below)
 
 
 def test_fig1a_data(quick):
@@ -45,13 +94,44 @@ def test_fig1a_data(quick):
 def test_fig1b_monte_carlo_data(quick):
     res, _ = quick
     data, _ = res["dame-fig1b"]
+    assert set(data.column("setting")) == {"text", "script"}
     for r in data.rows:
         assert r["q10"] <= r["median"] <= r["q90"]
         assert r["mse"] > 0 and r["stderr"] > 0
     # Duchi's closed-form variance (B² - θ²)/n against the simulated risk, at each point
-    B = 1 / math.tanh(data.meta["alpha"] / 2)
+    B = 1 / math.tanh(FIG1B_ALPHA / 2)
     for r in (r for r in data.rows if r["estimator"] == "duchi"):
-        assert abs(r["mse"] - (B * B - r["theta"] ** 2) / data.meta["n"]) < 4 * r["stderr"]
+        assert abs(r["mse"] - B * B / r["n"]) < 4 * r["stderr"]
+    for r in data.rows:  # the official baseline is DAME at the smallest size; a shared run has the same m̃
+        if r["estimator"] == "kent_official":
+            assert r["m_tilde"] == min(r["m1"], r["m2"]) if 0 < r["rho"] < 1 else r["m_tilde"] in (r["m1"], r["m2"])
+        twin = data.column("mse", setting=r["setting"], rho=r["rho"], estimator=r["run"])
+        assert twin[0] == r["mse"]
+
+
+def test_fig1b_official_baseline_is_dame_at_the_smallest_size_where_m_tilde_adapts():
+    # the official script's law at ρ = 8/9: Theorem 2's m̃ is 10^8 with either preset, the baseline's 10^5
+    rows = figures.dame._fig1b_setting("script", 10**5, 10**5, 10**8, 8, [8 / 9], figures.SEED, None)
+    by = {r["estimator"]: r for r in rows}
+    assert by["dame_paper"]["m_tilde"] == by["dame_unit"]["m_tilde"] == 10**8 and by["dame_unit"]["run"] == "dame_paper"
+    assert by["kent_official"]["m_tilde"] == 10**5 and by["kent_official"]["run"] == "kent_official"
+    assert by["kent_official"]["mse"] > 10 * by["dame_paper"]["mse"]
+
+
+def test_fig1b_metadata_is_what_was_computed(quick):
+    res, out = quick
+    data, _ = res["dame-fig1b"]
+    presets = {k: dame.Constants(*(v[f"c{i}"] for i in range(1, 6)), name=v["name"])
+               for k, v in data.meta["constants"].items()}
+    assert {k: c.describe() for k, c in presets.items()} == data.meta["constants"]
+    for name, s in data.meta["settings"].items():
+        assert set(data.column("n", setting=name)) == {s["n"]}
+        assert set(data.column("reps", setting=name)) == {s["replications"]}
+        for r in (r for r in data.rows if r["setting"] == name and r["estimator"] in ("dame_paper", "dame_unit")):
+            law = figures.dame.fig1b_law(r["rho"], r["m1"], r["m2"])
+            assert r["m_tilde"] == dame.m_tilde(law, n=r["n"], alpha=s["alpha"], constants=presets[r["estimator"][5:]])
+        for key, values in s["m_tilde"].items():
+            assert data.column("m_tilde", setting=name, estimator=key).tolist() == values
 
 
 def test_kent_figures_data(quick):
@@ -101,7 +181,7 @@ def test_cummings_example1_data(quick):
 def test_figures_render_with_agg(quick):
     res, _ = quick
     for fid, (data, _) in res.items():
-        fig = figures.REGISTRY[fid].draw(data)
+        fig = figures.render(figures.REGISTRY[fid], data)
         buf = io.BytesIO()
         fig.savefig(buf, format="png")
         assert buf.getvalue()[:4] == b"\x89PNG"
@@ -127,3 +207,152 @@ def test_kent_rates_in_fig1_agree_with_the_calculator(quick):
     kw = {"d": 20} if r["panel"].startswith("linf") else {"d": 1000, "s": 5}
     problem = "mean" if r["panel"].startswith("linf") else "sparse"
     assert r["user_level_lower"] == kent.rate(problem, n=int(r["n_alpha2"]), T=r["T"], alpha=1.0, **kw).lower
+
+
+# --------------------------------------------------------------------------- legibility, on the rendered image
+
+CAP_MARKERS = {"_", "|", "None", "", None, " "}
+
+
+def _drawn(fig):
+    FigureCanvasAgg(fig)
+    fig.canvas.draw()
+    return fig.canvas.get_renderer()
+
+
+def _tick_labels(fig):
+    """All tick labels, split into those drawn (tick inside the view interval) and those not."""
+    shown, hidden = [], []
+    for ax in fig.axes:
+        for axis in (ax.xaxis, ax.yaxis):
+            scale = axis.get_transform()  # compare in the axis' own scale (log axes in decades)
+            lo, hi = sorted(scale.transform(np.asarray(axis.get_view_interval(), dtype=float)))
+            tol = 1e-9 * (hi - lo)
+            for tick in axis.get_major_ticks() + axis.get_minor_ticks():
+                loc = float(scale.transform(np.array([tick.get_loc()], dtype=float))[0])
+                inside = lo - tol <= loc <= hi + tol
+                for label in (tick.label1, tick.label2):
+                    (shown if inside and label.get_visible() else hidden).append(label)
+    return shown, {id(t) for t in hidden}
+
+
+def _texts(fig, renderer):
+    """(text, window extent) of every text artist drawn with non-empty text."""
+    _, hidden = _tick_labels(fig)
+    out = []
+    for t in fig.findobj(Text):
+        if id(t) in hidden or not t.get_visible() or not t.get_text().strip():
+            continue
+        bb = t.get_window_extent(renderer)
+        if bb.width > 0 and bb.height > 0:
+            out.append((t.get_text(), bb))
+    return out
+
+
+def _display_points(line):
+    xy = np.asarray(line.get_xydata(), dtype=float)
+    xy = xy[np.all(np.isfinite(xy), axis=1)]
+    return line.get_transform().transform(xy) if len(xy) else xy
+
+
+def _densified(pts, step=2.0):
+    """Points every ``step`` pixels along a polyline (display coordinates)."""
+    if len(pts) < 2:
+        return pts
+    out = [pts[:1]]
+    for a, b in zip(pts[:-1], pts[1:]):
+        k = int(min(np.hypot(*(b - a)) / step, 2000)) + 1
+        out.append(a + (b - a) * np.linspace(0, 1, k + 1)[1:, None])
+    return np.concatenate(out)
+
+
+def _data_lines(ax):
+    return [ln for ln in ax.lines if ln.get_transform() == ax.transData and len(ln.get_xydata()) >= 2]
+
+
+def legibility_problems(fig) -> list[str]:
+    """What a referee would object to on the rendered figure (empty when legible)."""
+    renderer = _drawn(fig)
+    problems = []
+    W, H = fig.bbox.width, fig.bbox.height
+    texts = _texts(fig, renderer)
+    for s, bb in texts:  # inside the figure
+        if bb.x0 < -1 or bb.y0 < -1 or bb.x1 > W + 1 or bb.y1 > H + 1:
+            problems.append(f"text {s!r} leaves the figure ({bb.bounds})")
+    for i, (s1, b1) in enumerate(texts):  # no two texts overlap
+        for s2, b2 in texts[i + 1:]:
+            w = min(b1.x1, b2.x1) - max(b1.x0, b2.x0)
+            h = min(b1.y1, b2.y1) - max(b1.y0, b2.y0)
+            if w > 1 and h > 1:
+                problems.append(f"texts {s1!r} and {s2!r} overlap")
+    legends = list(fig.legends) + [ax.get_legend() for ax in fig.axes if ax.get_legend() is not None]
+    for leg in legends:  # a legend covers at most a few data points and no stretch of a curve
+        box = leg.get_window_extent(renderer)
+        for ax in fig.axes:
+            for ln in _data_lines(ax):
+                pts = _display_points(ln)
+                inside = box.count_contains(pts)
+                if inside > 3:
+                    problems.append(f"legend covers {inside} points of {ln.get_label()!r}")
+                if ln.get_linestyle() not in ("None", "", " "):
+                    along = box.count_contains(_densified(pts))
+                    if along > 10:
+                        problems.append(f"legend covers {2 * along} px of the curve {ln.get_label()!r}")
+    for ax in fig.axes:  # log axes where positive values span more than two decades
+        for axis, col, scale in (("x", 0, ax.get_xscale()), ("y", 1, ax.get_yscale())):
+            vals = np.concatenate([np.asarray(ln.get_xydata(), dtype=float)[:, col] for ln in _data_lines(ax)] or [[]])
+            vals = vals[np.isfinite(vals)]
+            if scale == "linear" and vals.size and vals.min() > 0 and vals.max() > 100 * vals.min():
+                problems.append(f"{axis} axis of {ax.get_title()!r} is linear over {vals.max() / vals.min():.0f}×")
+    for ax in fig.axes:  # curves that coincide differ in marker or line style
+        curves = [ln for ln in _data_lines(ax) if len(ln.get_xydata()) >= 3
+                  and (ln.get_linestyle() not in ("None", "", " ") or ln.get_marker() not in CAP_MARKERS)]
+        for i, a in enumerate(curves):
+            for b in curves[i + 1:]:
+                pa, pb = _display_points(a), _display_points(b)
+                if pa.shape != pb.shape or not np.allclose(pa[:, 0], pb[:, 0], atol=8):  # side by side counts
+                    continue
+                if np.mean(np.abs(pa[:, 1] - pb[:, 1]) < 3) >= 0.5 and a.get_marker() == b.get_marker() \
+                        and a.get_linestyle() == b.get_linestyle():
+                    problems.append(f"{a.get_label()!r} and {b.get_label()!r} coincide with the same marker and style")
+    return problems
+
+
+def test_legibility_checker_sees_the_faults():
+    def problems(draw, size=(3, 2)):
+        fig = Figure(figsize=size, layout="constrained")
+        draw(fig.subplots())
+        return " | ".join(legibility_problems(fig))
+
+    x = np.linspace(1, 10, 30)
+    assert problems(lambda ax: ax.plot(x, x)) == ""
+    assert "leaves the figure" in problems(lambda ax: ax.set_title("a title far too long for so small a figure, "
+                                                                   "clipped on both of its sides"))
+    assert "overlap" in problems(lambda ax: (ax.text(0.5, 0.5, "one"), ax.text(0.5, 0.5, "two")))
+    assert "legend covers" in problems(lambda ax: (ax.plot(x, 11 - x, "o-", label="falling"), ax.legend(loc="upper left"),
+                                                   ax.plot(x, 11 - x)))
+    assert "linear over" in problems(lambda ax: ax.plot(x, x**4))
+    assert "coincide with the same marker" in problems(lambda ax: (ax.plot(x, x, "o-"), ax.plot(x, x * 1.0001, "o-")))
+    assert problems(lambda ax: (ax.plot(x, x, "o-"), ax.plot(x, x * 1.0001, "s--"))) == ""
+
+
+def test_every_figure_is_legible(quick):
+    res, _ = quick
+    problems = {}
+    for fid, (data, _) in res.items():
+        found = legibility_problems(figures.render(figures.REGISTRY[fid], data))
+        if found:
+            problems[fid] = found
+    assert not problems, problems
+
+
+def test_bound_figures_state_their_constants_on_the_image(quick):
+    res, _ = quick
+    for fid, (data, _) in res.items():
+        if data.meta.get("constants") is None:
+            continue
+        fig = figures.render(figures.REGISTRY[fid], data)
+        texts = " ".join(s for s, _ in _texts(fig, _drawn(fig)))
+        assert "constants:" in texts, fid
+        if isinstance(data.meta["constants"], dict) and "name" in data.meta["constants"]:
+            assert data.meta["constants"]["name"] in texts, fid

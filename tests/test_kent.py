@@ -186,3 +186,66 @@ def test_comparison_tables_at_T_1():
     tab = kent.comparison_table("mean", "l2")
     T = sp.Symbol("T", positive=True)
     assert sp.simplify(tab["central user-level, small T"][0].subs(T, 1) - tab["central item-level"][0].subs(T, 1)) == 0
+
+
+# --------------------------------------------------------------------------- hostile input (issue: validation layer)
+
+
+def test_covering_checks_ball_and_problem_exactly():
+    with pytest.raises(ValueError, match="^ball must be one of 'linf', 'l2', got 'xyz'"):
+        kent.covering("mean", ball="xyz")
+    with pytest.raises(ValueError, match="^problem must be one of"):
+        kent.covering("Mean")
+    with pytest.raises(ValueError, match=r"^s must be an integer in \[1, 3\]"):
+        kent.covering("sparse", d=3, s=5)
+    with pytest.raises(ValueError, match="^constant must be a positive real number"):
+        kent.covering("mean", ball="linf", constant=None)
+    assert float(kent.covering("mean", d=2, ball="l2", constant=None)(2.0)) == pytest.approx(2 * math.log(2))
+
+
+@pytest.mark.parametrize("name", ["c0", "c1"])
+@pytest.mark.parametrize("bad", [math.nan, -1.0, 0.0, True, "1"])
+def test_theorem1_refuses_bad_constants(name, bad):
+    with pytest.raises(ValueError, match=f"^{name} must be a positive real number"):
+        kent.theorem1(kent.covering("mean"), n=50, alpha=0.1, diameter=2.0, **{name: bad})
+
+
+def test_theorem1_refuses_bad_coverings():
+    with pytest.raises(ValueError, match="^log_covering must be a function"):
+        kent.theorem1(3.0, n=50, alpha=0.1, diameter=2.0)
+    with pytest.raises(ValueError, match="^log_covering must return log covering numbers >= 0"):
+        kent.theorem1(lambda delta: np.full(np.shape(delta), np.nan), n=50, alpha=0.1, diameter=2.0)
+
+
+@pytest.mark.parametrize("alpha", [1e-308, 1e-200, 1e200, 1e308])
+def test_rates_outside_float64_are_refused_not_divided_by_zero(alpha):
+    for f in (lambda: kent.rate("mean", n=100, T=10, alpha=alpha), lambda: kent.phase_transition("mean", n=100, alpha=alpha),
+              lambda: kent.dame_quote_lower(n=100, T=10, alpha=alpha), lambda: kent.estimator_cap(n=100, T=10, alpha=alpha)):
+        with pytest.raises(ValueError, match=r"float64 range of the rates"):
+            f()
+
+
+def test_rates_at_the_edge_of_the_range_are_finite():
+    r = kent.rate("mean", n=1, T=10**290, alpha=1e-5)  # nα² = 1e-10, nTα² = 1e280
+    assert 0 < r.lower < math.inf and 0 < r.upper < math.inf and r.regime == "large-T"
+    assert r.lower == pytest.approx(math.exp(-1e-10))  # the exponential term, with c = c1 = 1
+
+
+@pytest.mark.parametrize("kwargs, match", [
+    ({"n": True}, "^n must be an integer"), ({"T": "10"}, "^T must be an integer"), ({"alpha": True}, "^alpha must be"),
+    ({"d": 2.5}, "^d must be an integer"), ({"n": 10**400}, r"^n must be an integer in \[1, 10\*\*300\]"),
+    ({"ball": "L2"}, "^ball must be one of"), ({"s": 10**400}, r"^s must be an integer in \[1, 10\*\*300\]"),
+    ({"beta": math.nan}, "^beta must be"), ({"constants": 5}, "^constants must be a RateConstants"),
+])
+def test_rate_refuses_booleans_strings_and_huge_values(kwargs, match):
+    with pytest.raises(ValueError, match=match):
+        kent.rate(**{"problem": "mean", "n": 100, "T": 10, "alpha": 0.5, **kwargs})
+
+
+def test_symbolic_forms_validate_before_the_cache():
+    with pytest.raises(ValueError, match="^problem must be one of"):
+        kent.symbolic(["mean"])  # unhashable: refused, not a TypeError from the cache
+    with pytest.raises(ValueError, match="^ball must be one of"):
+        kent.comparison_table("mean", ball="xyz")
+    kent.symbolic("mean")["poly"] = None  # a caller's edit does not reach the cached forms
+    assert kent.symbolic("mean")["poly"] is not None

@@ -2,6 +2,7 @@
 
 import math
 from fractions import Fraction
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -209,3 +210,89 @@ def test_sample_generators_have_the_stated_laws():
 def test_bad_input(call, match):
     with pytest.raises(ValueError, match=match):
         call()
+
+
+# --------------------------------------------------------------------------- hostile input (issue: validation layer)
+
+
+def test_sensitivities_do_not_wrap_at_int64():
+    out = rt.sensitivities([2**62, 2**62], U=1, eps=1, T=2**62)
+    assert out == {"vanilla": 0.5, "opt_wc": 0.5, "akmv": 0.5}  # U m* / Σm, each user's spread / Σm, T / Σm
+    assert rt.worst_case_error([2**62], U=1, eps=1) == 0.5  # ε < 2/L: T_ε = 0, every sample clipped to U/2
+    assert rt.optimal_error([2**62, 2**62, 2**62], U=1, eps=1) == pytest.approx(1 / 3)  # T = U·2**62: noise U/(3ε)
+
+
+def test_worst_case_error_per_user_equals_per_sample():
+    m = [3, 1, 2]
+    a, b = [0.5, 0.0, 1.0], [4.0, 2.0, 3.0]
+    for bias in ("lemma", "exact"):
+        per_user = rt.worst_case_error(m, U=5, eps=0.7, a=a, b=b, bias=bias)
+        per_sample = rt.worst_case_error(m, U=5, eps=0.7, a=np.repeat(a, m), b=np.repeat(b, m), bias=bias)
+        assert per_user == pytest.approx(per_sample, rel=1e-14)
+
+
+@pytest.mark.parametrize("U", [1e-250, 1e-6, 1e6, 1e250])
+def test_lp_optimum_keeps_its_relative_accuracy_at_extreme_ranges(U):
+    m = rt.geometric(4)
+    expect = rt.optimal_error(m, U=U, eps=0.5)  # exact rationals, Theorem III.1
+    assert rt.lp_optimum(m, U=U, eps=0.5).value == pytest.approx(expect, rel=1e-8)
+    assert rt.lp_optimum(m, U=U, eps=0.5, program="8").value == pytest.approx(expect, rel=1e-8)
+
+
+def test_solver_failures_and_sizes_are_clear_errors(monkeypatch):
+    assert rt.lp_optimum([1, 4], U=1, eps=1e-300).value == pytest.approx(0.5)  # T_ε = 0: all clipped to U/2
+    failed = lambda *a, **k: SimpleNamespace(status=4, x=np.array([np.nan]), fun=np.nan, message="numerical difficulties")
+    monkeypatch.setattr(rt.optimize, "linprog", failed)
+    with pytest.raises(ValueError, match="^the linear programme could not be solved at U = 1, eps = 0.5 .*numerical"):
+        rt.lp_optimum([1, 4], U=1, eps=0.5)
+    monkeypatch.undo()
+    for f in (rt.lp_optimum, lambda m, **kw: rt.akmv_worst_case_error(m, T=[1.0, 2.0], **kw)):
+        with pytest.raises(ValueError, match="^eps = 2e-310 is too small for the float64 path"):
+            f([1, 4], U=1, eps=2e-310)
+    with pytest.raises(ValueError, match="^the linear programme is limited to 20000 users"):
+        rt.lp_optimum(np.ones(20_001, dtype=int), U=1, eps=1)
+    with pytest.raises(ValueError, match=r"^U = 1e\+300 times the 5 samples exceeds the float64 range"):
+        rt.threshold([1, 4], U=1e300, eps=1)
+    with pytest.raises(ValueError, match=r"^M must be an integer in \[0, 22\]"):
+        rt.geometric(40)
+    with pytest.raises(ValueError, match="^size times the 1099511627776 samples of m exceeds"):
+        rt.samples([2**40], U=1, kind="uniform", rng=0)
+
+
+@pytest.mark.parametrize("name, kwargs", [
+    ("U", {"U": True}), ("U", {"U": "65"}), ("eps", {"eps": np.bool_(True)}), ("eps", {"eps": math.nan}),
+    ("eps", {"eps": "0.5"}), ("U", {"U": 10**400}),
+])
+def test_booleans_strings_and_huge_values_are_refused_naming_the_parameter(name, kwargs):
+    args = {"U": 65, "eps": 0.5, **kwargs}
+    for f in (rt.threshold, rt.clipping, rt.optimal_error, rt.worst_case_error, rt.lp_optimum, rt.sensitivities):
+        with pytest.raises(ValueError, match=f"^{name} "):
+            f([1, 4, 2], **args)
+
+
+def test_exact_levels_accept_fractions_and_numpy_scalars():
+    assert rt.threshold([1, 5, 3, 2], U=np.int64(10), eps=Fraction(2, 3), exact=True) == 20  # ⌈3⌉ = 3rd largest
+    assert rt.akmv_rank(np.float64(0.25)) == 4 and rt.akmv_rank(Fraction(1, 3), rule="after-fig1") == 6
+    assert rt.optimal_error([1, 4], U=10, eps=np.int64(1), exact=True) == 5
+
+
+def test_akmv_error_beyond_float64_is_inf():
+    assert rt.akmv_worst_case_error([1, 4, 2], U=10, eps=3.7e-308, T=10) == math.inf
+    assert rt.akmv_worst_case_error([1, 4, 2], U=10, eps=3.7e-308, T=0) == 10.0  # T = 0: all clipped, bias U, no noise
+
+
+def test_choices_and_generators_are_checked():
+    with pytest.raises(ValueError, match="^program must be one of 'lemma', '8'"):
+        rt.lp_optimum([1, 4], U=10, eps=1, program=8)
+    with pytest.raises(ValueError, match="^bias must be one of"):
+        rt.worst_case_error([1, 4], U=10, eps=1, bias="Lemma")
+    with pytest.raises(ValueError, match="^rule must be one of"):
+        rt.akmv_rank(0.5, rule=None)
+    with pytest.raises(ValueError, match="^kind must be one of 'uniform', 'gaussian'"):
+        rt.samples([1], U=1, kind="normal", rng=0)
+    with pytest.raises(ValueError, match="^rng must be None, a non-negative integer"):
+        rt.samples([1], U=1, kind="uniform", rng=3.0)
+    with pytest.raises(ValueError, match="^T must be"):
+        rt.akmv_worst_case_error([1, 4], U=10, eps=1, T=["1"])
+    with pytest.raises(ValueError, match="^a must be"):
+        rt.worst_case_error([1, 4], U=10, eps=1, a=["0", "0"], b=[10, 10])

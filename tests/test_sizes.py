@@ -176,12 +176,12 @@ def test_parse_specs():
 
 def test_infinite_table_tail_is_below_its_tolerance():
     # the neglected functional is bounded by a closed form: check the cut actually honours it
-    law = sizes.geometric(0.3)
+    law = sizes.poisson(3)
     K = law._float_table.end
-    q = 0.7
-    tail = sum(math.sqrt(k) * 0.3 * q ** (k - 1) for k in range(K + 1, K + 2000))
+    z = 1 - math.exp(-3)
+    tail = sum(math.sqrt(k) * math.exp(k * math.log(3) - 3 - math.lgamma(k + 1)) / z for k in range(K + 1, K + 200))
     assert tail <= sizes.FLOAT_TOL
-    assert law._float_table.end < 1000
+    assert K < 100
 
 
 # --------------------------------------------------------------------------- float vs mpmath
@@ -252,3 +252,148 @@ def test_samplers_have_the_law(law):
 
     chi2 = float(np.sum((np.array(cells_o) - np.array(cells_e)) ** 2 / np.maximum(cells_e, 1e-12)))
     assert stats.chi2.sf(chi2, len(cells_e) - 1) > 1e-4, (law, chi2, len(cells_e))
+
+
+# --------------------------------------------------------------------------- wide laws
+
+
+def _brute_functionals(points, masses, a):
+    """P(m > a), P(m >= a), E[sqrt(m) 1{m <= a}] by mpmath sums over an explicit support."""
+    with mpmath.workdps(40):
+        gt = mpmath.fsum(w for p, w in zip(points, masses) if p > a)
+        ge = mpmath.fsum(w for p, w in zip(points, masses) if p >= a)
+        ps = mpmath.fsum(mpmath.sqrt(p) * w for p, w in zip(points, masses) if p <= a)
+    return gt, ge, ps
+
+
+@pytest.mark.parametrize(
+    "law, points, masses",
+    [
+        (sizes.finite({10**5: 0.5, 10**8: 0.5}), [10**5, 10**8], [Fraction(1, 2)] * 2),
+        (sizes.empirical([1] * 999 + [10**9]), [1, 10**9], [Fraction(999, 1000), Fraction(1, 1000)]),
+        (sizes.finite({3: Fraction(1, 3), 2 * 10**6: Fraction(1, 3), 10**12: Fraction(1, 3)}),
+         [3, 2 * 10**6, 10**12], [Fraction(1, 3)] * 3),
+    ],
+)
+def test_wide_finite_laws_are_exact_in_every_query(law, points, masses):
+    probe = [0, 1, 2, 3, 10**5 - 1, 10**5, 10**5 + 1, 2 * 10**6, 10**8, 10**9, 10**12, 10**12 + 5]
+    for prec in (None, 30):
+        gt, ge, ps = (law.prob_gt(probe, precision=prec), law.prob_ge(probe, precision=prec),
+                      law.partial_sqrt_mean(probe, precision=prec))
+        for i, a in enumerate(probe):
+            r = _brute_functionals(points, [mpmath.mpf(m.numerator) / m.denominator for m in masses], a)
+            for got, want in zip((gt[i], ge[i], ps[i]), r):
+                assert float(got) == pytest.approx(float(want), rel=1e-14, abs=0), (law, a, prec)
+    with mpmath.workdps(40):
+        mean = mpmath.fsum(p * mpmath.mpf(m.numerator) / m.denominator for p, m in zip(points, masses))
+        root = mpmath.fsum(mpmath.sqrt(p) * mpmath.mpf(m.numerator) / m.denominator for p, m in zip(points, masses))
+    assert float(law.mean()) == pytest.approx(float(mean), rel=1e-14)
+    assert float(law.sqrt_mean()) == pytest.approx(float(root), rel=1e-14)
+    assert float(law.sqrt_mean(precision=30)) == pytest.approx(float(root), rel=1e-25)
+
+
+def test_wide_finite_law_samples_its_masses():
+    rho = 0.01
+    law = sizes.finite({10**5: 1 - rho, 10**8: rho})
+    draws = law.sample(200_000, np.random.default_rng(7))
+    assert set(np.unique(draws).tolist()) == {10**5, 10**8}
+    share = np.mean(draws == 10**8)
+    se = math.sqrt(rho * (1 - rho) / draws.size)
+    assert abs(share - rho) < 4 * se
+
+
+def test_wide_uniform_law_against_direct_sums():
+    lo, hi = 3, 2_000_005
+    law = sizes.uniform(lo, hi)
+    assert isinstance(law, sizes.UniformLaw)
+    k = np.arange(lo, hi + 1, dtype=float)
+    roots = np.sqrt(k)
+    probe = np.array([1, 2, 3, 10, 63, 64, 65, 100, 123_456, hi - 1, hi, hi + 10])
+    want_ps = np.array([math.fsum(roots[: max(min(a, hi) - lo + 1, 0)]) for a in probe]) / law.n
+    assert np.allclose(law.partial_sqrt_mean(probe), want_ps, rtol=1e-14, atol=0)
+    want_gt = np.array([(hi - min(max(a, lo - 1), hi)) / law.n for a in probe])
+    assert np.allclose(law.prob_gt(probe), want_gt, rtol=1e-15, atol=0)
+    assert float(law.sqrt_mean()) == pytest.approx(math.fsum(roots) / law.n, rel=1e-14)
+    assert float(law.mean()) == (lo + hi) / 2
+    mp = law.partial_sqrt_mean(probe, precision=30)
+    for got, want in zip(mp, want_ps):
+        assert float(got) == pytest.approx(want, rel=1e-14, abs=0)
+    draws = law.sample(100_000, np.random.default_rng(3))
+    assert draws.min() >= lo and draws.max() <= hi
+    assert abs(draws.mean() - (lo + hi) / 2) < 4 * (law.n / math.sqrt(12)) / math.sqrt(draws.size)
+
+
+def test_wide_uniform_mpmath_path_against_hurwitz_zeta():
+    # sum_{k=lo}^{a} sqrt k = zeta(-1/2, lo) - zeta(-1/2, a + 1), at a size where mpmath's zeta answers fast
+    law = sizes.uniform(10, 1_000_010)
+    a = 500_000
+    with mpmath.workdps(40):
+        want = (mpmath.zeta(-0.5, 10) - mpmath.zeta(-0.5, a + 1)) / law.n
+        got = law.partial_sqrt_mean(a, precision=35)[()]
+        assert abs(got / want - 1) < mpmath.mpf(10) ** -30
+
+
+# --------------------------------------------------------------------------- closed forms without tables
+
+
+@pytest.mark.parametrize("p", [0.9, 0.5, 0.05, 1e-3])
+def test_geometric_partial_moment_against_direct_sums(p):
+    law = sizes.geometric(p)
+    k = np.arange(1, 200_001, dtype=float)
+    with np.errstate(under="ignore"):
+        terms = np.sqrt(k) * p * np.exp((k - 1) * math.log1p(-p))
+    probe = [1, 5, 63, 64, 65, 100, 999, 1000, 5000, 20000, 100_000]
+    want = np.array([math.fsum(terms[:a]) for a in probe])
+    assert np.allclose(law.partial_sqrt_mean(probe), want, rtol=5e-15, atol=0)
+    assert float(law.sqrt_mean()) == pytest.approx(math.fsum(terms), rel=5e-15)
+
+
+def test_geometric_tiny_p_float_mpmath_and_integral_limit():
+    # geometric(1e-7): mass spread over ~1e9 points, no table; E[sqrt m] -> Γ(3/2)/sqrt(p) as p -> 0
+    law = sizes.geometric(1e-7)
+    a = np.array([1, 100, 10**4, 10**6, 10**7, 10**8, 10**9, 10**10, 10**11])
+    f = law.log_partial_sqrt_mean(a)
+    m = law.log_partial_sqrt_mean(a, precision=40)
+    assert max(abs(float(x - y)) for x, y in zip(m, f)) < 1e-13
+    assert float(law.sqrt_mean()) == pytest.approx(float(law.sqrt_mean(precision=40)), rel=1e-13)
+    assert float(law.sqrt_mean()) * math.sqrt(1e-7) == pytest.approx(math.sqrt(math.pi) / 2, rel=1e-6)
+    # P(m > a) = (1-p)^a exactly, also where it underflows float64
+    assert float(law.log_prob_gt(10**11)) == pytest.approx(10**11 * math.log1p(-1e-7), rel=1e-15)
+
+
+@pytest.mark.parametrize(
+    "law, probe",
+    [
+        (sizes.binomial(10**9, 1e-9), [1, 2, 3, 10, 30]),
+        (sizes.binomial(10**6, 0.5), [1, 10, 490_000, 500_000, 510_000, 999_999, 10**6]),
+        (sizes.poisson(1e6), [1, 10, 990_000, 10**6, 1_010_000, 3 * 10**6]),
+        (sizes.binomial(10**9, 0.999), [10**9 - 10**6, 998_990_000, 999_000_000, 10**9 - 1, 10**9]),
+    ],
+)
+def test_large_parameter_families_agree_with_mpmath_to_1e_10(law, probe):
+    for q in ("log_prob_gt", "log_prob_ge", "log_partial_sqrt_mean", "pmf"):
+        f = getattr(law, q)(probe)
+        m = getattr(law, q)(probe, precision=40)
+        for fi, mi in zip(f, m):
+            if q == "pmf":
+                assert _close(float(fi), mi, 1e-10), (law, q)
+            elif not (math.isinf(float(fi)) and float(fi) == float(mi)):
+                # log-values: 1e-10 relative in the value is 1e-10 absolute in the log
+                assert abs(float(fi) - float(mi)) <= 1e-10 * max(1.0, abs(float(mi))), (law, q, fi, mi)
+
+
+def test_zero_truncated_binomial_pmf_closed_form():
+    # M(2) = C(N,2) p^2 q^(N-2) / (1 - q^N), N = 1e9, p = 1e-9, in exact rationals then rounded
+    N = 10**9
+    with mpmath.workdps(50):
+        pm = mpmath.mpf(1) / 10**9
+        q = 1 - pm
+        want = mpmath.binomial(N, 2) * pm**2 * q ** (N - 2) / (1 - q**N)
+    assert float(sizes.binomial(N, 1e-9).pmf(2)) == pytest.approx(float(want), rel=1e-13)
+
+
+def test_light_tail_on_a_huge_support_tabulates_only_its_bulk():
+    law = sizes.binomial(10**9, 0.999)
+    table = law._float_table
+    assert table.points[0] > 9.9e8 and table.points.size < 10**5
+    assert float(law.prob_ge(1)) == 1.0

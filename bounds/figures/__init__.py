@@ -3,7 +3,8 @@ r"""The papers' figures: a registry of (compute, draw) pairs behind ``bounds fig
 Each figure ``ID`` has a function computing its data (rows of plain values, the
 CSV) and one drawing it; :func:`run` writes ``ID.png``, ``ID.pdf``, ``ID.csv`` and
 ``ID.json`` (parameters, constants preset, seed, replications, package version,
-wall time).  ``quick=True`` shrinks grids and replications for CI; the defaults
+wall time; the constants a figure was computed with, as its computation reports them).
+``quick=True`` shrinks grids and replications for CI; the defaults
 are the papers' settings.  Monte Carlo figures take a seed and any
 ``concurrent.futures`` executor (``--jobs``); their CSVs do not depend on it.
 
@@ -33,11 +34,14 @@ from .. import __version__
 from .. import dame as _dame_theory
 # each paper's module registers its figures on import, in this order
 from . import dame, kent, rameshwar, cummings  # noqa: F401, I001
-from .core import PALETTE, REGISTRY, SEED, STYLE, FigureData, FigureSpec
+from .core import PALETTE, REGISTRY, SEED, STYLE, FigureData, FigureSpec, render
 
-__all__ = ["FigureData", "FigureSpec", "REGISTRY", "run", "PALETTE", "STYLE", "SEED"]
+__all__ = ["FigureData", "FigureSpec", "REGISTRY", "run", "render", "PALETTE", "STYLE", "SEED"]
 
-def _write(spec: FigureSpec, data: FigureData, out: Path, meta: dict) -> list[Path]:
+def _write(fid: str, data: FigureData, out: Path, meta: dict) -> list[Path]:
+    """Write ``fid``'s CSV, PNG, PDF and JSON (run in a worker process when ``jobs > 1``: by ID, since some
+    registered callables are lambdas)."""
+    spec = REGISTRY[fid]
     out.mkdir(parents=True, exist_ok=True)
     paths = []
     csv_path = out / f"{spec.id}.csv"
@@ -47,9 +51,8 @@ def _write(spec: FigureSpec, data: FigureData, out: Path, meta: dict) -> list[Pa
         w.writeheader()
         w.writerows(data.rows)
     paths.append(csv_path)
+    fig = render(spec, data)
     with matplotlib.rc_context(STYLE):
-        fig = spec.draw(data)
-        fig.suptitle(spec.title, fontsize=8)
         for ext in ("png", "pdf"):
             p = out / f"{spec.id}.{ext}"
             fig.savefig(p, metadata={"CreationDate": None} if ext == "pdf" else None)
@@ -64,15 +67,17 @@ def run(ids=None, *, quick: bool = False, out="figures", jobs: int = 1, constant
         progress: bool = True) -> dict:
     r"""Compute, draw and write the registered figures; returns ``{id: (FigureData, [paths])}``.
 
-    ``constants`` applies to the DAME figures; ``"unit"`` is the default because it
-    reproduces the paper's parallel upper and lower curves in Figure 1a (with ``"paper"``
-    constants :math:`\tilde m = 1` and the upper bound is capped at 4 at nα² = 500).
-    ``jobs > 1`` runs Monte Carlo replications on that many processes (same results).
+    ``constants`` applies to the DAME bound figures (Figure 1a); ``"unit"`` is the default because
+    it reproduces the paper's parallel upper and lower curves (with ``"paper"`` constants
+    :math:`\tilde m = 1` and the upper bound is capped at 4 at nα² = 500).  Figure 1b draws DAME
+    with both presets whatever ``constants`` says.  Each JSON's ``"constants"`` is what the
+    figure's computation reports it used.  ``jobs > 1`` runs Monte Carlo replications, and the
+    drawing and saving of each figure, on that many processes (same results).
 
     .. math:: \text{for each ID: } \text{compute} \to \text{ID.csv},\ \text{draw} \to \text{ID.png, ID.pdf},\ \text{meta} \to \text{ID.json}
 
-    Source: the figures of ``001_ac3274d7ce9a5d72.txt``, ``002_b4d2a69fdbee0cc3.txt``,
-    ``003_5683c9a67e132c7f.txt`` and ``004_b0e838126fb19414.txt`` (see each spec's ``source``).
+    Source: the figures of Pla et al. (2024) §4.2, Rameshwar and Tandon (2025) §IV, Cummings et al.
+    (2022) Example 1 and Kent et al. (2024) (see each spec's ``source``).
 
     Examples
     --------
@@ -88,18 +93,18 @@ def run(ids=None, *, quick: bool = False, out="figures", jobs: int = 1, constant
     constants = _dame_theory._constants(constants)
     out = Path(out)
     executor = ProcessPoolExecutor(jobs) if jobs > 1 else None
-    results = {}
+    written = {}  # drawing and saving overlap the next figure's computation when there are workers
     try:
         for fid in tqdm(ids, desc="figures", disable=None if progress else True):
             spec = REGISTRY[fid]
             start = time.perf_counter()
             data = spec.compute(quick, constants, seed, executor)
             meta = {"id": fid, "title": spec.title, "source": spec.source, "quick": quick,
-                    "constants": constants.describe() if fid.startswith("dame") else None,
                     "seed": seed if spec.monte_carlo else None, **data.meta,
                     "bounds_version": __version__, "wall_time_s": round(time.perf_counter() - start, 3)}
-            results[fid] = (data, _write(spec, data, out, meta))
+            written[fid] = (data, executor.submit(_write, fid, data, out, meta) if executor
+                            else _write(fid, data, out, meta))
+        return {fid: (data, paths.result() if executor else paths) for fid, (data, paths) in written.items()}
     finally:
         if executor is not None:
             executor.shutdown()
-    return results

@@ -4,17 +4,27 @@ A figure is a pair ``(compute, draw)`` registered under an ID with :func:`regist
 ``compute(quick, constants, seed, executor)`` returns a :class:`FigureData` (rows for the
 CSV, metadata for the JSON) and ``draw(data)`` returns a matplotlib ``Figure`` built with
 the object interface (no pyplot state), one shared :data:`STYLE`, the Okabe–Ito
-colour-blind-safe :data:`PALETTE`, no LaTeX.
+colour-blind-safe :data:`PALETTE`, no LaTeX.  :func:`render` adds the title and, when the
+metadata names the constants a figure was computed with, a line stating them on the image.
+
+Legibility rules every figure keeps (and the test suite checks on the rendered image): no
+text leaves the figure or overlaps other text, legends sit outside the data
+(:func:`legend_below`), log axes where values span more than two decades, curves that may
+coincide differ in marker or line style, and where an "upper bound" falls below the lower
+bound the region is hatched (:func:`hatch_where`).
 
 Examples
 --------
 >>> fig, axes = new_figure(2)
 >>> len(axes)
 2
+>>> constants_text({"name": "unit", "c1": "1", "c2": "1", "c3": "1", "c4": "1", "c5": "1"})
+"constants: unit, c₁ = c₂ = c₃ = c₄ = c₅ = 1 (not the proofs' constants)"
 """
 
 from __future__ import annotations
 
+import textwrap
 import warnings
 from dataclasses import dataclass
 from typing import Callable
@@ -25,7 +35,8 @@ from matplotlib.figure import Figure
 
 from ..numerics import PaperAssumptionWarning
 
-__all__ = ["FigureData", "FigureSpec", "REGISTRY", "register", "new_figure", "captured", "PALETTE", "STYLE", "SEED"]
+__all__ = ["FigureData", "FigureSpec", "REGISTRY", "register", "new_figure", "captured", "render", "legend_below",
+           "hatch_where", "constants_text", "PALETTE", "MARKERS", "STYLE", "SEED"]
 
 PALETTE = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000"]  # Okabe–Ito
 STYLE = {
@@ -34,6 +45,7 @@ STYLE = {
     "axes.prop_cycle": matplotlib.cycler(color=PALETTE), "axes.grid": True, "grid.alpha": 0.3,
     "legend.frameon": False, "pdf.fonttype": 42, "text.usetex": False,
 }
+MARKERS = ["o", "s", "^", "D", "v", "P", "X"]  # one per curve, so that coinciding curves stay distinguishable
 SEED = 20240521
 
 
@@ -75,16 +87,73 @@ def register(id: str, title: str, source: str, monte_carlo: bool = False) -> Cal
     return deco
 
 
-def new_figure(ncols: int = 1, width: float = 3.4, height: float = 2.4) -> tuple[Figure, np.ndarray]:
-    """A constrained-layout figure with ``ncols`` panels of ``width`` × ``height`` inches each, and its axes."""
-    fig = Figure(figsize=(width * ncols, height), layout="constrained")
-    axes = fig.subplots(1, ncols, squeeze=False)[0]
+def new_figure(ncols: int = 1, width: float = 3.4, height: float = 2.4, nrows: int = 1) -> tuple[Figure, np.ndarray]:
+    """A constrained-layout figure with ``nrows`` × ``ncols`` panels of ``width`` × ``height`` inches each,
+    and its axes (flattened, row by row)."""
+    fig = Figure(figsize=(width * ncols, height * nrows), layout="constrained")
+    axes = fig.subplots(nrows, ncols, squeeze=False).ravel()
     return fig, axes
 
 
-# =========================================================================== DAME Figure 1a
+def legend_below(fig: Figure, axes, ncol: int | None = None) -> None:
+    """One legend for the whole figure, below the panels (outside every axes), labels deduplicated."""
+    handles = {}
+    for ax in np.atleast_1d(axes):
+        for h, label in zip(*ax.get_legend_handles_labels()):
+            handles.setdefault(label, h)
+    fig.legend(list(handles.values()), list(handles), loc="outside lower center",
+               ncol=ncol or min(len(handles), 3))
 
-FIG1A_N_ALPHA2 = 500.0
+
+def hatch_where(ax, x, mask, label: str) -> None:
+    """Hatch the x-ranges where ``mask`` holds (each point's cell reaches halfway to its neighbours, in log
+    space when the axis is logarithmic); one legend entry ``label``."""
+    x, mask = np.asarray(x, dtype=float), np.asarray(mask, dtype=bool)
+    if not mask.any():
+        return
+    t = np.log(x) if ax.get_xscale() == "log" else x
+    mid = (t[1:] + t[:-1]) / 2
+    left = np.concatenate([[t[0]], mid])
+    right = np.concatenate([mid, [t[-1]]])
+    back = np.exp if ax.get_xscale() == "log" else (lambda v: v)
+    for i in np.flatnonzero(mask):
+        ax.axvspan(back(left[i]), back(right[i]), facecolor="none", edgecolor="0.55", hatch="////", lw=0,
+                   label=label if i == np.flatnonzero(mask)[0] else None)
+
+
+_SUB = str.maketrans("12345", "₁₂₃₄₅")
+_PRETTY = {"exp(-9)/16": "e⁻⁹/16", "1737/2": "868.5"}
+
+
+def _preset_text(c: dict) -> str:
+    values = [_PRETTY.get(c[k], c[k]) for k in ("c1", "c2", "c3", "c4", "c5")]
+    if len(set(values)) == 1:
+        return f"{c['name']}, " + " = ".join(f"c{i}".translate(_SUB) for i in range(1, 6)) + f" = {values[0]}"
+    return f"{c['name']}, (c₁, …, c₅) = ({', '.join(values)})"
+
+
+def constants_text(constants) -> str:
+    """The line a figure prints about its constants: from a string, one preset (a dict with ``name`` as
+    :meth:`bounds.dame.Constants.describe` gives) or several presets keyed by name."""
+    if isinstance(constants, str):
+        return f"constants: {constants}"
+    if "name" in constants:
+        note = {"paper": " from (S31), (S146)", "unit": " (not the proofs' constants)"}.get(constants["name"], "")
+        return f"constants: {_preset_text(constants)}{note}"
+    return "constants: " + "; ".join(_preset_text(c) for c in constants.values())
+
+
+def render(spec: FigureSpec, data: FigureData) -> Figure:
+    """Draw ``data`` with the shared style and title it: the spec's title, then the constants line when
+    ``data.meta`` has ``"constants"`` (what the figure was computed with)."""
+    with matplotlib.rc_context(STYLE):
+        fig = spec.draw(data)
+        lines = [spec.title]
+        if data.meta.get("constants") is not None:
+            lines.append(constants_text(data.meta["constants"]))
+        chars = int(fig.get_figwidth() * 14)  # about 14 characters of 8 pt text per inch
+        fig.suptitle("\n".join(textwrap.fill(line, chars) for line in lines), fontsize=8)
+    return fig
 
 
 def captured(f: Callable, *args, **kw) -> tuple:

@@ -1,15 +1,26 @@
-r"""DAME (Pla, Richard, Vono): Figure 1a (bounds vs the law's parameter and vs nα²) and Figure 1b (simulated risks)."""
+r"""DAME (Pla, Richard, Vono): Figure 1a (bounds vs the law's parameter and vs nα²) and Figure 1b (simulated risks).
+
+Figure 1b is drawn at the paper's text setting (n = 10⁴, M(10⁵) = 1 − ρ, M(10⁶) = ρ) and at
+the official script's (n = 10⁵, M(10⁵) = 1 − ρ, M(10⁸) = ρ), with DAME's m̃ from Theorem 2
+under both constants presets, Kent et al.'s own procedure and the official code's "Kent"
+baseline (DAME with m̃ = min m), and m̃ per ρ in a panel below: whether DAME's lead comes from
+adapting m̃ to the law can be read off the image (the audit's ``dame.fig1b_adaptation``
+states it with numbers).
+"""
 
 from __future__ import annotations
 
 import numpy as np
+from matplotlib.figure import Figure
 
 from .. import dame, simulate, sizes
-from .core import PALETTE, FigureData, captured, new_figure, register
+from .core import MARKERS, PALETTE, FigureData, captured, hatch_where, legend_below, new_figure, register
 
-__all__ = ["FIG1A_N_ALPHA2", "fig1a_laws"]
+__all__ = ["FIG1A_N_ALPHA2", "FIG1B_SETTINGS", "fig1a_laws", "fig1b_law"]
 
 FIG1A_N_ALPHA2 = 500.0
+UPPER_BELOW = "upper < lower bound (hatched)"
+
 
 def _fig1a_grids(quick: bool) -> dict:
     k = 20 if quick else 100
@@ -26,7 +37,7 @@ def fig1a_laws(family: str, grid) -> list:
 
     .. math:: M_\lambda \in \{\mathcal P(\lambda),\ \mathcal U\{1, \dots, 2\lambda - 1\},\ \mathcal B(1000, \lambda/1000)\}
 
-    Source: ``001_ac3274d7ce9a5d72.txt`` §4.2, Figure 1a (top).
+    Source: Pla et al. (2024), §4.2, Figure 1a (top).
 
     Examples
     --------
@@ -45,9 +56,19 @@ def fig1a_laws(family: str, grid) -> list:
 def _curve_rows(cv, extra: list[dict]) -> list:
     return [{**extra[i], "n_alpha2": float(cv.n_alpha2[i]), "lower": float(cv.lower[i]),
              "log_lower": float(cv.log_lower[i]), "argmax": float(cv.argmax[i]), "upper": float(cv.upper[i]),
-             "log_upper": float(cv.log_upper[i]), "m_tilde": int(cv.m_tilde[i])} for i in range(len(cv.lower))]
+             "log_upper": float(cv.log_upper[i]), "m_tilde": int(cv.m_tilde[i]),
+             "upper_below_lower": bool(cv.log_upper[i] < cv.log_lower[i])} for i in range(len(cv.lower))]
 
 
+def _draw_bounds(ax, x, rows_of) -> None:
+    """Upper (dotted) and lower bound on log–log axes; the points where the upper one is below hatched."""
+    lo, up, below = rows_of("lower"), rows_of("upper"), rows_of("upper_below_lower").astype(bool)
+    pos = up > 0  # an upper bound of 0 (unit constants, m̃nα² ≤ 1) has no place on a log axis: it is hatched
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.plot(x[pos], up[pos], ":", color=PALETTE[1], label="upper bound (Thm 2)")
+    ax.plot(x, lo, "-", color=PALETTE[0], label="lower bound (Thm 1)")
+    hatch_where(ax, x, below, UPPER_BELOW)
 
 
 def _fig1a_top(quick, constants, seed, executor):
@@ -57,8 +78,10 @@ def _fig1a_top(quick, constants, seed, executor):
         cv, n = captured(dame.curve, laws, n_alpha2=FIG1A_N_ALPHA2, constants=constants)
         notes += n
         rows += _curve_rows(cv, [{"family": fam, "parameter": float(g), "law": repr(law)} for g, law in zip(grid, laws)])
-    return FigureData(rows, {"n_alpha2": FIG1A_N_ALPHA2, "grids": {k: [float(v) for v in g] for k, g in _fig1a_grids(quick).items()},
+    return FigureData(rows, {"constants": constants.describe(), "n_alpha2": FIG1A_N_ALPHA2,
+                             "grids": {k: [float(v) for v in g] for k, g in _fig1a_grids(quick).items()},
                              "size_laws": "poisson and binomial zero-truncated; uniform on {1, ..., 2*lambda2 - 1}",
+                             "points_upper_below_lower": sum(r["upper_below_lower"] for r in rows),
                              "warnings": sorted(set(notes))})
 
 
@@ -67,97 +90,171 @@ def _draw_fig1a_top(data):
     labels = {"poisson": ("Poisson(λ₁)", "λ₁"), "uniform": ("Uniform{1, …, 2λ₂−1}", "λ₂"),
               "binomial": ("Binomial(1000, λ₃/1000)", "λ₃")}
     for ax, (fam, (label, symbol)) in zip(axes, labels.items()):
-        x, lo, up = (data.column(k, family=fam) for k in ("parameter", "lower", "upper"))
-        pos = up > 0
-        ax.loglog(x[pos], up[pos], ":", color=PALETTE[1], label="upper bound (Thm 2)")
-        ax.loglog(x, lo, "-", color=PALETTE[0], label="lower bound (Thm 1)")
+        _draw_bounds(ax, data.column("parameter", family=fam), lambda k, f=fam: data.column(k, family=f))
         ax.set_xlabel(symbol)
         ax.set_title(label)
     axes[0].set_ylabel("worst-case risk bound")
-    axes[0].legend()
+    legend_below(fig, axes)
     return fig
 
 
 register("dame-fig1a-top", "DAME Fig. 1a (top): bounds vs the law's parameter, nα² = 500",
-          "001_ac3274d7ce9a5d72.txt §4.2, Fig. 1a; eqs. (10)-(12)")((_fig1a_top, _draw_fig1a_top))
+         "Pla et al. (2024) §4.2, Fig. 1a; eqs. (10)-(12)")((_fig1a_top, _draw_fig1a_top))
 
 
 def _fig1a_bottom(quick, constants, seed, executor):
     grid = np.geomspace(1.0, 1e6, 20 if quick else 100)
-    cv, notes = captured(dame.curve, sizes.poisson(5.0), n_alpha2=grid, constants=constants)
-    rows = _curve_rows(cv, [{"law": "poisson(5), zero-truncated"}] * len(grid))
-    return FigureData(rows, {"law": "poisson(lam=5), zero-truncated", "n_alpha2_grid": [float(g) for g in grid],
-                             "warnings": notes})
+    law = sizes.poisson(5.0)
+    cv, notes = captured(dame.curve, law, n_alpha2=grid, constants=constants)
+    rows = _curve_rows(cv, [{"law": repr(law)}] * len(grid))
+    below = [r["n_alpha2"] for r in rows if r["upper_below_lower"]]
+    return FigureData(rows, {"constants": constants.describe(), "law": repr(law),
+                             "n_alpha2_grid": [float(g) for g in grid],
+                             "points_upper_below_lower": len(below),
+                             "upper_below_lower_up_to_n_alpha2": max(below) if below else None, "warnings": notes})
 
 
 def _draw_fig1a_bottom(data):
-    fig, (ax,) = new_figure()
-    x, lo, up = (data.column(k) for k in ("n_alpha2", "lower", "upper"))
-    pos = up > 0
-    ax.loglog(x[pos], up[pos], ":", color=PALETTE[1], label="upper bound (Thm 2)")
-    ax.loglog(x, lo, "-", color=PALETTE[0], label="lower bound (Thm 1)")
+    fig, (ax,) = new_figure(1, 3.6, 2.6)
+    _draw_bounds(ax, data.column("n_alpha2"), data.column)
     ax.set_xlabel("nα²")
     ax.set_ylabel("worst-case risk bound")
     ax.set_title("Poisson(5) dataset sizes")
-    ax.legend()
+    legend_below(fig, [ax], ncol=2)
     return fig
 
 
 register("dame-fig1a-bottom", "DAME Fig. 1a (bottom): bounds vs nα², Poisson(5)",
-          "001_ac3274d7ce9a5d72.txt §4.2, Fig. 1a; eqs. (10)-(12)")((_fig1a_bottom, _draw_fig1a_bottom))
+         "Pla et al. (2024) §4.2, Fig. 1a; eqs. (10)-(12)")((_fig1a_bottom, _draw_fig1a_bottom))
 
 
 # =========================================================================== DAME Figure 1b
 
+FIG1B_ALPHA = 22 / 35
+FIG1B_SETTINGS = {  # name: (n, m1, m2, replications, where it comes from)
+    "text": (10**4, 10**5, 10**6, 1000, "§4.2's text"),
+    "script": (10**5, 10**5, 10**8, 100, "the official code's script"),
+}
+FIG1B_QUICK = {"text": (2000, 10**5, 10**6, 64), "script": (4000, 10**5, 10**8, 32)}
+FIG1B_CURVES = {  # estimator key: (legend label, colour, marker, line style)
+    "duchi": ("Duchi et al. (2018)", PALETTE[0], MARKERS[0], "-"),
+    "kent": ("Kent et al. (2024): own procedure, T = min m", PALETTE[1], MARKERS[1], "-"),
+    "kent_official": ("Kent (official baseline: DAME with m̃ = min m)", PALETTE[4], MARKERS[2], "--"),
+    "dame_paper": ("DAME, m̃ by Thm 2 with paper constants", PALETTE[2], MARKERS[3], "-"),
+    "dame_unit": ("DAME, m̃ by Thm 2 with unit constants", PALETTE[3], MARKERS[4], ":"),
+}
 
-def _fig1b_law(rho: float):
+
+def fig1b_law(rho: float, m1: int = 10**5, m2: int = 10**6):
+    r"""Figure 1b's two-point law of the dataset size: :math:`M(m_1) = 1 - \rho`, :math:`M(m_2) = \rho`.
+
+    .. math:: M = (1 - \rho)\,\delta_{m_1} + \rho\,\delta_{m_2}
+
+    (a point mass at :math:`\rho \in \{0, 1\}`).  The text's setting is
+    :math:`(m_1, m_2) = (10^5, 10^6)`, the official script's :math:`(10^5, 10^8)`.
+
+    Source: Pla et al. (2024), §4.2, Figure 1b.
+
+    Examples
+    --------
+    >>> fig1b_law(0.0), fig1b_law(1.0, m2=10**8).support_min
+    (point(m=100000), 100000000)
+    """
     if rho == 0:
-        return sizes.point(10**5)
+        return sizes.point(m1)
     if rho == 1:
-        return sizes.point(10**6)
-    return sizes.finite({10**5: 1 - rho, 10**6: rho})
+        return sizes.point(m2)
+    return sizes.finite({m1: 1 - rho, m2: rho})
+
+
+def _risk_row(r, theta: float) -> dict:
+    sq = (r.estimates - theta) ** 2
+    return {"mse": r.mse, "stderr": r.stderr, "median": float(np.median(sq)), "q10": float(np.quantile(sq, 0.1)),
+            "q90": float(np.quantile(sq, 0.9)), "bias": r.bias, "bias_stderr": r.bias_stderr,
+            "n": r.settings["n"], "reps": r.settings["reps"]}
+
+
+def _fig1b_setting(name, n, m1, m2, reps, rhos, seed, executor) -> list:
+    """Rows of one setting: every curve at every ρ; a DAME variant whose m̃ equals one already simulated
+    at that ρ is that run (same algorithm, same m̃), marked in ``run``."""
+    theta, rows = 0.0, []
+    for i, rho in enumerate(rhos):
+        law = fig1b_law(float(rho), m1, m2)
+        m_tilde = {"dame_paper": dame.m_tilde(law, n=n, alpha=FIG1B_ALPHA, constants="paper"),
+                   "dame_unit": dame.m_tilde(law, n=n, alpha=FIG1B_ALPHA, constants="unit"),
+                   "kent_official": law.support_min}
+        res = simulate.compare(theta=theta, sizes=law, n=n, alpha=FIG1B_ALPHA, reps=reps, seed=[seed, m2, i, 0],
+                               m_tilde=m_tilde["dame_paper"], executor=executor)
+        runs = {"duchi": (res["duchi"], "duchi"), "kent": (res["kent"], "kent"),
+                "dame_paper": (res["dame"], "dame_paper")}
+        for j, key in enumerate(("dame_unit", "kent_official"), start=1):
+            same = next((k for k in ("dame_paper", "dame_unit") if k in runs and runs[k][0].settings["m_tilde"]
+                         == m_tilde[key]), None)
+            if same is not None:
+                runs[key] = (runs[same][0], runs[same][1])
+            else:
+                r = simulate.risk("dame", theta=theta, sizes=law, n=n, alpha=FIG1B_ALPHA, reps=reps,
+                                  seed=[seed, m2, i, j], m_tilde=m_tilde[key], executor=executor)
+                runs[key] = (r, key)
+        for key, (r, run) in runs.items():
+            rows.append({"setting": name, "rho": float(rho), "m1": m1, "m2": m2, "estimator": key, "run": run,
+                         "m_tilde": r.settings["m_tilde"] if key.startswith(("dame", "kent_official")) else None,
+                         "kent_T": r.settings["kent_T"] if key == "kent" else None, **_risk_row(r, theta)})
+    return rows
 
 
 def _fig1b(quick, constants, seed, executor):
     rhos = np.linspace(0, 1, 3 if quick else 10)
-    reps = 64 if quick else 1000
-    n, alpha = (2000 if quick else 10**4), 22 / 35
-    rows = []
-    for theta in (0.0, 0.4):
-        for rho in rhos:
-            res = simulate.compare(theta=theta, sizes=_fig1b_law(float(rho)), n=n, alpha=alpha, reps=reps,
-                                   seed=[seed, int(round(rho * 1000)), int(theta * 10)], constants="paper",
-                                   executor=executor)
-            for name, r in res.items():
-                sq = (r.estimates - theta) ** 2
-                rows.append({"theta": theta, "rho": float(rho), "estimator": name, "mse": r.mse, "stderr": r.stderr,
-                             "median": float(np.median(sq)), "q10": float(np.quantile(sq, 0.1)),
-                             "q90": float(np.quantile(sq, 0.9)), "bias": r.bias, "bias_stderr": r.bias_stderr,
-                             "m_tilde": r.settings["m_tilde"], "kent_T": r.settings["kent_T"]})
-    return FigureData(rows, {"n": n, "alpha": alpha, "rhos": [float(r) for r in rhos], "replications": reps,
-                             "sizes": "M(1e5) = 1 - rho, M(1e6) = rho", "thetas": [0.0, 0.4],
-                             "mu": "two-point on {-1, 1} with mean theta", "kent_baseline": "T = min dataset size",
-                             "m_tilde": "Theorem 2 with the paper constants (as the official DAME code)"})
+    rows, settings = [], {}
+    for name, (n, m1, m2, reps, origin) in FIG1B_SETTINGS.items():
+        if quick:
+            n, m1, m2, reps = FIG1B_QUICK[name]
+        rows += _fig1b_setting(name, n, m1, m2, reps, rhos, seed, executor)
+        done = [r for r in rows if r["setting"] == name]
+        settings[name] = {"origin": origin, "n": done[0]["n"], "alpha": FIG1B_ALPHA, "sizes": f"M({m1}) = 1 - rho, "
+                          f"M({m2}) = rho", "replications": done[0]["reps"],
+                          "m_tilde": {k: [r["m_tilde"] for r in done if r["estimator"] == k]
+                                      for k in ("dame_paper", "dame_unit", "kent_official")}}
+    return FigureData(rows, {"constants": {"paper": dame.Constants.paper().describe(), "unit": dame.Constants.unit().describe()},
+                             "settings": settings, "rhos": [float(r) for r in rhos], "theta": 0.0,
+                             "replications": min(s["replications"] for s in settings.values()),
+                             "mu": "two-point on {-1, 1} with mean 0 (the paper's mu(1) = mu(-1) = 1/2)",
+                             "curves": {k: v[0] for k, v in FIG1B_CURVES.items()},
+                             "kent_baseline": "own procedure: T = min dataset size (every user truncates to it)",
+                             "shared_runs": "a DAME variant whose m_tilde equals one already simulated at that rho "
+                                            "reuses that run (column 'run')"})
 
 
 def _draw_fig1b(data):
-    fig, axes = new_figure(2, 3.0)
-    names = {"duchi": "Duchi et al. (2018)", "kent": "Kent et al. (2024)", "dame": "DAME"}
-    for ax, theta in zip(axes, (0.0, 0.4)):
-        for color, (est, label) in zip(PALETTE, names.items()):
-            sel = dict(theta=theta, estimator=est)
-            rho = data.column("rho", **sel)
-            ax.semilogy(rho, data.column("median", **sel), "o-", ms=3, color=color, label=label)
-            ax.fill_between(rho, data.column("q10", **sel), data.column("q90", **sel), color=color, alpha=0.2, lw=0)
-        ax.set_xlabel("ρ  (M(10⁵) = 1 − ρ, M(10⁶) = ρ)")
-        ax.set_title(f"θ = {theta:g}: median squared error, 10–90% band")
-    axes[0].set_ylabel("(θ̂ − θ)²")
-    axes[0].legend()
+    fig = Figure(figsize=(6.8, 4.8), layout="constrained")
+    grid = fig.subplots(2, 2, height_ratios=[2.3, 1], sharex="col")
+    sup = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
+    dodge = dict(zip(FIG1B_CURVES, np.linspace(-0.024, 0.024, len(FIG1B_CURVES))))  # coinciding runs side by side
+    for col, (name, s) in enumerate(data.meta["settings"].items()):
+        ax, axm = grid[0, col], grid[1, col]
+        m1, m2 = (int(data.column(k, setting=name)[0]) for k in ("m1", "m2"))
+        e1, e2 = (str(round(np.log10(v))).translate(sup) for v in (m1, m2))
+        for key, (label, color, marker, ls) in FIG1B_CURVES.items():
+            sel = dict(setting=name, estimator=key)
+            rho = data.column("rho", **sel) + dodge[key]
+            style = dict(color=color, marker=marker, ls=ls, ms=4, mfc="none" if ls != "-" else color)
+            ax.errorbar(rho, data.column("mse", **sel), yerr=2 * data.column("stderr", **sel), capsize=1.5,
+                        label=label, **style)
+            if key not in ("duchi", "kent"):
+                axm.plot(rho, data.column("m_tilde", **sel).astype(float), **style)
+        ax.set_yscale("log")
+        ax.set_title(f"({'ab'[col]}) {s['origin']}: n = {s['n']:,}".replace(",", " ")
+                     + f"\nM(10{e1}) = 1 − ρ, M(10{e2}) = ρ; {s['replications']} replications")
+        axm.set_yscale("log")
+        axm.set_xlabel("ρ")
+    grid[0, 0].set_ylabel("MSE at θ = 0 (± 2 s.e.)")
+    grid[1, 0].set_ylabel("m̃ of the DAME runs")
+    legend_below(fig, grid[0], ncol=2)
     return fig
 
 
 register("dame-fig1b", "DAME Fig. 1b: risk of Duchi, Kent and DAME vs ρ",
-          "001_ac3274d7ce9a5d72.txt §4.2, Fig. 1b; Algorithm 1", monte_carlo=True)((_fig1b, _draw_fig1b))
+          "Pla et al. (2024) §4.2, Fig. 1b; Algorithm 1", monte_carlo=True)((_fig1b, _draw_fig1b))
 
 
 # =========================================================================== Kent

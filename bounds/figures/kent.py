@@ -7,7 +7,7 @@ import math
 import numpy as np
 
 from .. import kent
-from .core import PALETTE, FigureData, new_figure, register
+from .core import PALETTE, FigureData, legend_below, new_figure, register
 
 __all__ = []
 
@@ -78,7 +78,7 @@ def _draw_kent_pt(data):
         ax.set_xlabel("T (samples per user)")
         ax.set_title(f"{label}, nα² = 40")
     axes[0].set_ylabel("minimax rate (constants 1)")
-    axes[0].legend()
+    legend_below(fig, axes, ncol=4)
     return fig
 
 

@@ -1,0 +1,169 @@
+"""Tests of the validation layer and the assumption warnings (bounds.numerics)."""
+
+import math
+import warnings
+from fractions import Fraction
+
+import mpmath
+import numpy as np
+import pytest
+import sympy as sp
+
+from bounds import numerics as nm
+from bounds.numerics import PaperAssumptionWarning
+
+
+@pytest.mark.parametrize("value, expected", [
+    (0.5, 0.5), (1, 1.0), (Fraction(1, 2), 0.5), (np.int64(3), 3.0), (np.float32(0.25), 0.25),
+    (sp.Rational(1, 4), 0.25), (mpmath.mpf("0.125"), 0.125), (10**20, 1e20),
+])
+def test_check_real_accepts_every_real_type(value, expected):
+    assert nm.check_real("x", value) == expected
+
+
+@pytest.mark.parametrize("value", [True, False, np.bool_(True), "0.5", "nan", None, complex(1, 0), [0.5],
+                                   math.nan, math.inf, -math.inf, 10**400, Fraction(10**400)])
+def test_check_real_refuses_non_reals_and_non_finite_naming_the_parameter(value):
+    with pytest.raises(ValueError, match=r"^rho must be a real number"):
+        nm.check_real("rho", value)
+
+
+def test_check_real_range_ends():
+    assert nm.check_real("p", 0, low=0, high=1) == 0.0
+    with pytest.raises(ValueError, match=r"p must be in \(0, 1\], got 0"):
+        nm.check_real("p", 0, low=0, high=1, low_open=True)
+    with pytest.raises(ValueError, match=r"p must be in \[0, 1\), got 1"):
+        nm.check_real("p", 1, low=0, high=1, high_open=True)
+    assert nm.check_real("T", math.inf, low=0, allow_inf=True) == math.inf
+    with pytest.raises(ValueError, match="underflows"):
+        nm.check_positive("alpha", Fraction(1, 10**400))
+    with pytest.raises(ValueError, match="alpha must be a positive real number, got 0"):
+        nm.check_positive("alpha", 0)
+
+
+@pytest.mark.parametrize("value, expected", [
+    (3, 3), (np.int64(7), 7), (1e4, 10_000), (Fraction(6, 2), 3), (sp.Integer(5), 5), (10**400, 10**400),
+])
+def test_check_integer_is_exact_at_any_size(value, expected):
+    out = nm.check_integer("n", value, minimum=1)
+    assert out == expected and type(out) is int
+
+
+@pytest.mark.parametrize("value", [True, np.bool_(False), "3", 2.5, math.nan, math.inf, None, Fraction(1, 2), [3]])
+def test_check_integer_refuses(value):
+    with pytest.raises(ValueError, match=r"^n must be an integer >= 1"):
+        nm.check_integer("n", value, minimum=1)
+
+
+def test_check_integer_states_its_limit():
+    with pytest.raises(ValueError, match=r"M must be an integer in \[0, 10\*\*300\] \(float64\), got 10000000000\.\.\. \(401 digits\)"):
+        nm.check_integer("M", 10**400, minimum=0, maximum=10**300, why="float64")
+
+
+def test_check_choice_is_exact_membership():
+    assert nm.check_choice("ball", "l2", ("linf", "l2")) == "l2"
+    for bad in ("L2", "xyz", "", None, 2, True, ["l2"]):
+        with pytest.raises(ValueError, match="ball must be one of 'linf', 'l2'"):
+            nm.check_choice("ball", bad, ("linf", "l2"))
+
+
+def test_check_array_shape_type_finiteness():
+    assert nm.check_array("w", [1, 2.5]).dtype == float
+    assert nm.check_array("w", [2**70]).tolist() == [float(2**70)]
+    for bad in ([], [[1.0]], "12", ["1", "2"], [True, False], np.array([True]), [1, None], [[1], [2, 3]],
+                [complex(1, 1)]):
+        with pytest.raises(ValueError, match="^w must be"):
+            nm.check_array("w", bad)
+    for bad in ([1.0, math.nan], [math.inf], [10**400]):
+        with pytest.raises(ValueError, match="w must hold finite real numbers"):
+            nm.check_array("w", bad)
+    with pytest.raises(ValueError, match="w must hold real numbers > 0, got 0.0"):
+        nm.check_array("w", [1.0, 0.0], low=0, low_open=True)
+    assert nm.check_array("w", [], allow_empty=True).size == 0
+
+
+def test_check_counts_never_rounds_or_wraps():
+    assert nm.check_counts("k", [3, 1.0, np.int64(2)]).tolist() == [3, 1, 2]
+    assert nm.check_counts("k", np.array([2**62, 2**62])).tolist() == [2**62, 2**62]
+    assert nm.check_counts("k", [2**63 - 1]).tolist() == [2**63 - 1]
+    for bad, match in [([1.5, 0], "positive integers, got 1.5"), ([2**63], r"up to 2\*\*63 - 1"),
+                       ([1e308, 5, 1], r"up to 2\*\*63 - 1.*1e\+308"), ([2.0**63], r"up to 2\*\*63 - 1"),
+                       ([0], "got 0"), ([-2], "got -2"), ([True, 2], "must be"), (np.array([True]), "must be"),
+                       (["3"], "must be"), ([], "non-empty"), ([[1, 2]], "1-D"), ([math.nan], "got nan")]:
+        with pytest.raises(ValueError, match=match):
+            nm.check_counts("k", bad)
+    assert nm.check_counts("k", [4], maximum=4).tolist() == [4]
+    with pytest.raises(ValueError, match="up to 3"):
+        nm.check_counts("k", [4], maximum=3)
+
+
+def test_total_is_exact_where_int64_wraps():
+    arr = np.array([2**62, 2**62, 2**62])
+    assert int(arr.sum()) < 0  # the wrap-around total() avoids
+    assert nm.total(arr) == 3 * 2**62
+
+
+def test_check_precision_is_capped():
+    assert nm.check_precision(None) is None and nm.check_precision(1000) == 1000
+    for bad in (0, 1001, 10**6, True, 30.5, "30"):
+        with pytest.raises(ValueError, match=r"precision must be an integer in \[1, 1000\]"):
+            nm.check_precision(bad)
+
+
+def test_last_true_refuses_bad_brackets():
+    assert int(nm.last_true(lambda a: a * a <= 50, 0, 100)) == 7
+    with pytest.raises(ValueError, match="hi must be >= lo"):
+        nm.last_true(lambda a: a < 5, 10, 1)
+    with pytest.raises(ValueError, match="hi must be an integer"):
+        nm.last_true(lambda a: a < 5, 0, 2**70)
+    with pytest.raises(ValueError, match="pred must be a function"):
+        nm.last_true(5, 0, 3)
+
+
+def _inner():
+    nm.warn_assumption("H3 fails")
+
+
+def _outer():
+    _inner()
+    _inner()
+
+
+def test_assumption_warning_points_at_the_first_caller_outside_the_package():
+    from bounds import dame, sizes
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        dame.upper_bound(sizes.point(3), n=100, alpha=0.9)  # H3 fails inside the package's private helpers
+        _inner()
+    assert caught and all(w.filename == __file__ for w in caught)
+    assert {w.lineno for w in caught} == {_line("dame.upper_bound(sizes.point(3)"), _line("    nm.warn_assumption(")}
+
+
+def _line(text: str) -> int:
+    with open(__file__) as f:
+        return next(i for i, line in enumerate(f, 1) if line.lstrip().startswith(text.strip()))
+
+
+def test_each_assumption_message_once_per_call():
+    decorated = nm.warn_once_per_call(_outer)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        decorated()
+        decorated()  # a second call warns again
+    assert [str(w.message) for w in caught] == ["H3 fails", "H3 fails"]
+    assert all(issubclass(w.category, PaperAssumptionWarning) for w in caught)
+
+
+def test_every_precision_argument_is_capped():
+    """One validator serves every module: a precision that would take minutes is refused at once."""
+    import time
+
+    from bounds import dame, sizes
+
+    start = time.perf_counter()
+    for call in (lambda: dame.upper_bound(sizes.point(3), n_alpha2=3, precision=10**6),
+                 lambda: sizes.poisson(5.0).pmf(3, precision=10**6)):
+        with pytest.raises(ValueError, match=r"precision must be an integer in \[1, 1000\]"):
+            call()
+    assert time.perf_counter() - start < 5
