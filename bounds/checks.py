@@ -20,6 +20,7 @@ import numpy as np
 from . import cummings, dame, rameshwar
 from .estimators import duchi
 from .simulate import cummings_risk, rameshwar_errors, risk
+from .numerics import check_choice, check_real
 from .sizes import point
 
 __all__ = ["Check", "check_dame", "check_duchi", "empirical_constant", "check_cummings", "check_rameshwar"]
@@ -54,6 +55,9 @@ def check_dame(sizes, *, n, alpha, thetas=(-0.9, -0.5, 0.0, 0.4, 0.8), reps, see
     >>> c.holds
     True
     """
+    if isinstance(thetas, (str, bytes)) or not np.iterable(thetas) or len(thetas) == 0:
+        raise ValueError(f"thetas must be a non-empty sequence of means in [-1, 1], got {thetas!r}")
+    thetas = [check_real("thetas", t, low=-1, high=1) for t in thetas]
     risks = [risk("dame", theta=t, sizes=sizes, n=n, alpha=alpha, reps=reps, seed=seed, executor=executor) for t in thetas]
     worst = max(risks, key=lambda r: r.mse)
     lb = dame.lower_bound(sizes, n=n, alpha=alpha)
@@ -108,16 +112,17 @@ def empirical_constant(estimator, *, theta, sizes, n, alpha, reps, seed, **optio
     >>> c.simulated > 0
     True
     """
+    estimator = check_choice("estimator", estimator, ("dame", "kent", "duchi"))
+    if estimator == "duchi":
+        raise ValueError("empirical constants are defined for 'dame' and 'kent' (estimator)")
     r = risk(estimator, theta=theta, sizes=sizes, n=n, alpha=alpha, reps=reps, seed=seed, **options)
     x = r.settings["n"] * alpha * alpha
     if estimator == "dame":
         mt = r.settings["m_tilde"]
         rate = math.log(max(math.e, math.sqrt(mt * x))) / (x * float(sizes.sqrt_min_mean(mt)) ** 2)
-    elif estimator == "kent":
+    else:
         u = x * r.settings["kent_T"]
         rate = math.log(max(u, math.e)) / u + math.exp(-x)
-    else:
-        raise ValueError("empirical constants are defined for 'dame' and 'kent'")
     return Check(f"{estimator} empirical constant", r.mse / rate, r.stderr / rate, {"rate": rate, "risk": r.mse}, True)
 
 
@@ -137,6 +142,7 @@ def check_cummings(k, *, p, sigma_p2, eps, reps, seed, beta=1e-6) -> Check:
     >>> c.holds
     True
     """
+    check_real("p", p, low=0, high=1, low_open=True, high_open=True)
     r = cummings_risk(k, p=p, sigma_p2=sigma_p2, eps=eps, reps=reps, seed=seed, beta=beta)
     kk = np.asarray(k)
     s2 = cummings.user_variance(kk, p=p, sigma_p2=sigma_p2)

@@ -40,7 +40,7 @@ from . import dame as dame_theory
 from . import mechanisms
 from . import rameshwar as rameshwar_theory
 from .estimators import cummings, dame, duchi, kent, rameshwar
-from .numerics import check_counts, check_integer, check_positive
+from .numerics import check_counts, check_integer, check_positive, check_real
 from .sizes import SizeLaw
 
 __all__ = [
@@ -56,6 +56,8 @@ __all__ = [
 ]
 
 BLOCK = 64  # replications per random stream: part of the seed contract
+MAX_USERS = 10**8  # users per replication (arrays of CHUNK × n)
+MAX_REPS = 10**9
 CHUNK = 8  # replications of Kent and DAME processed at a time within a block (also part of it)
 ESTIMATORS = ("duchi", "kent", "dame")
 
@@ -151,7 +153,11 @@ class Sampler:
 
 
 def _population(theta, population):
+    if theta is not None:
+        theta = check_real("theta", theta, low=-1, high=1)
     if population is not None:
+        if not isinstance(population, (TwoPoint, Sampler)):
+            raise ValueError(f"population must be a TwoPoint or a Sampler, got {population!r}")
         if theta is not None and not math.isclose(theta, population.mean, abs_tol=1e-15):
             raise ValueError("theta differs from the population's mean")
         return population
@@ -250,7 +256,11 @@ def _block(plan: _Plan, seed_seq, size: int) -> dict:
 def _plan(estimators, sizes, n, alpha, population, m_tilde, constants, denominator, scale, T, K) -> _Plan:
     if not isinstance(sizes, SizeLaw):
         raise ValueError(f"sizes must be a law from bounds.sizes, got {sizes!r}")
-    priv = dame_theory._privacy(n, alpha, None)  # validates n >= 2 and α > 0, warns when H3 fails
+    n = check_integer("n", n, minimum=2, maximum=MAX_USERS, why="users per replication")
+    alpha = check_positive("alpha", alpha)
+    if not 0 < n * alpha * alpha < math.inf:
+        raise ValueError(f"alpha = {alpha!r}: n α² = {n * alpha * alpha!r} is not a positive finite number")
+    priv = dame_theory._privacy(n, alpha, None)  # warns when H3 fails
     n, alpha = priv.n, priv.alpha
     n -= n % 2  # n even: drop one user if odd (Algorithm 1)
     for e in estimators:
@@ -347,10 +357,12 @@ def _map_blocks(block, plan, reps, seed, executor, progress: bool) -> list:
     Block ``b`` draws from the ``b``-th child of ``SeedSequence(seed).spawn``: the results do
     not depend on the executor (``None``: in process) nor on how it spreads the blocks.
     """
-    reps = check_integer("reps", reps, minimum=1)
+    reps = check_integer("reps", reps, minimum=1, maximum=MAX_REPS)
     n_blocks = -(-reps // BLOCK)
     children = mechanisms.seed_sequence(seed).spawn(n_blocks)
     sizes_ = [min(BLOCK, reps - b * BLOCK) for b in range(n_blocks)]
+    if executor is not None and not callable(getattr(executor, "map", None)):
+        raise ValueError(f"executor must be None or a concurrent.futures.Executor, got {executor!r}")
     mapper = map if executor is None else executor.map
     parts = mapper(block, [plan] * n_blocks, children, sizes_)
     return list(tqdm(parts, total=n_blocks, disable=None if progress else True, desc="replications"))
@@ -572,7 +584,7 @@ def akmv_worst_case(m, *, U, eps, reps, seed, rule="section-IV-A") -> tuple[floa
     True
     """
     s = rameshwar.setting(m, U=U, eps=eps, rule=rule)
-    reps = check_integer("reps", reps, minimum=1)
+    reps = check_integer("reps", reps, minimum=1, maximum=MAX_REPS)
     rng = np.random.default_rng(mechanisms.seed_sequence(seed))
     sums = np.broadcast_to(s.U * s.m.astype(float), (reps, s.m.size))
     T = rameshwar.akmv_threshold(sums, s, rng=rng)

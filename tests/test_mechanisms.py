@@ -126,17 +126,15 @@ def test_laplace_sum_has_the_law_of_a_sum_of_laplace_variables():
         mech.laplace_sum(-1.0, 3, rng)
 
 
-@pytest.mark.parametrize("bad", [True, "1", 1.5, -3])
+@pytest.mark.parametrize("bad", [True, "1", 1.5, -3, [0, -1], [2.5], object()])
 def test_hostile_seeds_are_refused(bad):
-    with pytest.raises(ValueError, match="seed"):
-        mech.generator(bad)
+    with pytest.raises(ValueError, match="rng"):
+        mech.laplace(1.0, bad)
     with pytest.raises(ValueError, match="seed"):
         mech.seed_sequence(bad)
 
 
 def test_every_seed_kind_spec_7():
-    g = np.random.default_rng(4)
-    assert mech.generator(g) is g
     a = mech.laplace(1.0, 4, size=3)
     assert np.array_equal(mech.laplace(1.0, np.random.SeedSequence(4), size=3), a)
     assert np.array_equal(mech.laplace(1.0, np.random.default_rng(4), size=3), a)

@@ -5,7 +5,7 @@ means or sums, their dataset sizes, a ``numpy.random.Generator`` — and each co
 carries privacy or correctness (clip ends, Laplace scales, keep probabilities, ranks) is
 written in exactly one function, which the Monte Carlo engine (:mod:`bounds.simulate`),
 the audit and the tests all call.  ``rng`` is anything SPEC 7 allows: an int, a
-``SeedSequence`` or a ``Generator`` (:func:`bounds.mechanisms.generator`).
+``SeedSequence`` or a ``Generator`` (:func:`bounds.numerics.check_rng`).
 
 Modules
 -------

@@ -23,7 +23,8 @@ import numpy as np
 
 from .. import cummings as theory
 from .. import mechanisms
-from ..numerics import check_positive
+from ..numerics import check_integer, check_positive, check_real, check_rng
+from ._inputs import of_type, reals, same_shape
 
 __all__ = [
     "laplace_scale",
@@ -55,8 +56,12 @@ def laplace_scale(weights, a, b, *, eps) -> float:
     >>> laplace_scale(np.array([0.5, 0.25]), np.array([0.2, 0.0]), np.array([0.4, 1.0]), eps=0.5)
     0.5
     """
-    w, lo, hi = (np.asarray(v, dtype=float) for v in (weights, a, b))
-    return float(np.max(w * np.abs(hi - lo))) / check_positive("eps", eps)
+    w = reals("weights", weights, ndim=1, low=0)
+    lo = same_shape("a", reals("a", a, ndim=1), w.shape)
+    hi = same_shape("b", reals("b", b, ndim=1), w.shape)
+    eps = check_positive("eps", eps)
+    with np.errstate(over="ignore"):
+        return float(np.max(w * np.abs(hi - lo), initial=0.0)) / eps
 
 
 @dataclass(frozen=True)
@@ -88,6 +93,7 @@ def ideal_plan(k, *, p, sigma_p2, eps, beta: float = 0.05) -> IdealPlan:
     [0.5, 0.5]
     """
     eps = check_positive("eps", eps)
+    p, sigma_p2 = check_real("p", p, low=0, high=1, low_open=True, high_open=True), check_real("sigma_p2", sigma_p2, low=0)
     s2 = theory.user_variance(k, p=p, sigma_p2=sigma_p2)
     f = theory.concentration(k, p=p, sigma_p2=sigma_p2, beta=beta)
     trunc = theory.optimal_truncation(s2, 2 * f, eps=eps)
@@ -108,6 +114,9 @@ def ideal(phat, plan: IdealPlan, *, rng) -> np.ndarray:
     >>> ideal(np.array([[0.2, 0.9]]), plan, rng=np.random.default_rng(0)).round(6).tolist()
     [0.4]
     """
+    of_type("plan", plan, IdealPlan)
+    phat = reals("phat", phat, ndim=2, low=0, high=1)
+    same_shape("phat", phat, (phat.shape[0], plan.weights.size))
     est = (plan.weights * np.clip(phat, plan.a, plan.b)).sum(axis=1)
     return est + mechanisms.laplace(plan.scale, rng, size=est.shape)
 
@@ -126,7 +135,7 @@ def initial_mean(first, *, eps, rng) -> float:
     >>> initial_mean(np.array([1, 0, 1, 0]), eps=1e12, rng=np.random.default_rng(0))
     0.5
     """
-    first = np.asarray(first)
+    first = reals("first", first, ndim=1, low=0, high=1)
     scale = 1 / (first.size * check_positive("eps", eps))
     return float(np.clip(first.mean() + mechanisms.laplace(scale, rng), P_FLOOR, 1 - P_FLOOR))
 
@@ -146,7 +155,8 @@ def initial_variance(means, *, eps, p_initial, rng) -> float:
     >>> initial_variance(np.array([0.25, 0.75]), eps=1e12, p_initial=0.5, rng=np.random.default_rng(0))
     0.125
     """
-    means = np.asarray(means, dtype=float)
+    means = reals("means", means, ndim=1, low=0, high=1)
+    p_initial = check_real("p_initial", p_initial, low=0, high=1)
     var = float(means.var(ddof=1)) if means.size > 1 else 0.0
     scale = 1 / (means.size * check_positive("eps", eps))
     return float(np.clip(var + mechanisms.laplace(scale, rng), 0.0, p_initial * (1 - p_initial)))
@@ -164,6 +174,8 @@ def initial_error(m_mean: int, *, eps, beta) -> float:
     >>> round(initial_error(100, eps=1.0, beta=0.05), 6)
     0.18491
     """
+    m_mean = check_integer("m_mean", m_mean, minimum=1, maximum=2**53)
+    eps, beta = check_positive("eps", eps), check_real("beta", beta, low=0, high=1, low_open=True, high_open=True)
     return math.log(2 / beta) / (m_mean * eps) + math.sqrt(math.log(4 / beta) / (2 * m_mean))
 
 
@@ -184,8 +196,9 @@ def realisable(phat, first, k, *, eps, beta, rng) -> float:
     >>> round(p, 6)
     0.5
     """
-    rng = mechanisms.generator(rng)
+    rng = check_rng("rng", rng)
     var_g, _, mean_g = theory.groups(k)
+    phat = same_shape("phat", reals("phat", phat, ndim=1, low=0, high=1), (len(k),))
     p0 = initial_mean(first, eps=eps, rng=rng)
     var = initial_variance(phat[var_g], eps=eps, p_initial=p0, rng=rng)
     err = initial_error(mean_g.size, eps=eps, beta=beta)
@@ -210,7 +223,10 @@ def final_release(phat, plan, *, eps, rng) -> np.ndarray:
     >>> final_release(np.full(k.size, 0.5), pl, eps=1e12, rng=np.random.default_rng(0)).round(6).tolist()
     [0.5]
     """
-    phat = np.atleast_2d(phat)
+    of_type("plan", plan, theory.RealisablePlan)
+    phat = reals("phat", np.atleast_2d(phat) if isinstance(phat, (list, np.ndarray)) else phat, ndim=2, low=0, high=1)
+    if phat.shape[1] <= int(np.max(plan.final_group, initial=-1)):
+        raise ValueError(f"phat must hold every user's frequency, got {phat.shape[1]} columns")
     clipped = np.clip(phat[:, plan.final_group], plan.a_hat, plan.b_hat)
     scale = laplace_scale(plan.weights, plan.a_hat, plan.b_hat, eps=eps)
     return clipped @ plan.weights + mechanisms.laplace(scale, rng, size=phat.shape[0])

@@ -29,7 +29,9 @@ import numpy as np
 
 from .. import dame as theory
 from .. import mechanisms
-from ..numerics import check_integer, check_positive
+from ..numerics import check_choice, check_integer, check_positive, check_rng
+from ..sizes import SizeLaw
+from ._inputs import of_type, reals, same_shape, whole
 from . import localisation
 
 __all__ = [
@@ -47,6 +49,7 @@ __all__ = [
 ]
 
 SCALES = ("paper", "width")
+MAX_SIZE = 2**53  # sizes and user counts a float64 holds exactly
 
 
 def tau(m_tilde: int, *, n: int, alpha: float) -> float:
@@ -61,7 +64,12 @@ def tau(m_tilde: int, *, n: int, alpha: float) -> float:
     >>> round(tau(1, n=2, alpha=0.5), 6)  # sqrt(2 ln 8)
     2.039334
     """
-    return theory.tau(m_tilde, n_alpha2=n * alpha * alpha)
+    m_tilde = check_integer("m_tilde", m_tilde, minimum=1, maximum=MAX_SIZE)
+    n, alpha = check_integer("n", n, minimum=2, maximum=MAX_SIZE), check_positive("alpha", alpha)
+    x = n * alpha * alpha
+    if not 0 < x < math.inf:
+        raise ValueError(f"n α² must be positive and finite, got n = {n}, alpha = {alpha!r}")
+    return theory.tau(m_tilde, n_alpha2=x)
 
 
 def interval(j, tau: float) -> tuple[np.ndarray, np.ndarray]:
@@ -104,13 +112,14 @@ def laplace_scale(tau: float, alpha: float, *, scale: str = "paper", L=None, U=N
     >>> laplace_scale(0.5, 1.0), float(laplace_scale(0.5, 1.0, scale="width", L=-1.0, U=1.0))
     (7.0, 2.0)
     """
+    scale = check_choice("scale", scale, SCALES)
     if scale == "paper":
         return localisation.refinement_scale(tau, alpha)
-    if scale != "width":
-        raise ValueError(f"scale must be one of {', '.join(SCALES)}, got {scale!r}")
     if L is None or U is None:
         raise ValueError("scale='width' needs the clip interval's ends L and U")
-    return (np.asarray(U) - np.asarray(L)) / check_positive("alpha", alpha)
+    L, U = reals("L", L, low=-1, high=1), reals("U", U, low=-1, high=1)
+    check_positive("tau", tau)
+    return (U - L) / check_positive("alpha", alpha)
 
 
 def weights(m, m_tilde: int) -> np.ndarray:
@@ -125,7 +134,8 @@ def weights(m, m_tilde: int) -> np.ndarray:
     >>> weights(np.array([1, 25, 100, 400]), 100).tolist()
     [0.1, 0.5, 1.0, 1.0]
     """
-    return np.sqrt(np.minimum(m, m_tilde) / m_tilde)
+    m_tilde = check_integer("m_tilde", m_tilde, minimum=1, maximum=MAX_SIZE)
+    return np.sqrt(np.minimum(whole("m", m, low=1), m_tilde) / m_tilde)
 
 
 @dataclass(frozen=True)
@@ -156,9 +166,9 @@ def debiasing(sizes, m_tilde: int, *, denominator: str = "canonical") -> Debiasi
     >>> d.correction, d.denominator
     (0.5, 1.5)
     """
-    mt = check_integer("m_tilde", m_tilde, minimum=1)
-    if denominator not in ("canonical", "official"):
-        raise ValueError(f"denominator must be 'canonical' or 'official', got {denominator!r}")
+    of_type("sizes", sizes, SizeLaw)
+    mt = check_integer("m_tilde", m_tilde, minimum=1, maximum=MAX_SIZE)
+    denominator = check_choice("denominator", denominator, ("canonical", "official"))
     corr = math.sqrt(mt) * (1 - float(sizes.prob_gt(mt))) - float(sizes.partial_sqrt_mean(mt))
     return Debiasing(corr, float(sizes.sqrt_min_mean(mt)), denominator == "official")
 
@@ -178,7 +188,10 @@ def localise(m, xbar, *, m_tilde: int, tau: float, alpha: float, rng) -> np.ndar
     >>> int(localise(np.full((1, 40), 9), x, m_tilde=10, tau=0.25, alpha=1e3, rng=np.random.default_rng(0))[0]) in range(4)
     True
     """
-    return localisation.localise(xbar, m >= m_tilde, tau, alpha, m.shape[1], rng)
+    xbar = reals("xbar", xbar, ndim=2, low=-1, high=1)
+    m = same_shape("m", whole("m", m, ndim=2, low=1), xbar.shape)
+    m_tilde = check_integer("m_tilde", m_tilde, minimum=1, maximum=MAX_SIZE)
+    return localisation.localise(xbar, m >= m_tilde, tau, alpha, max(m.shape[1], 1), rng)
 
 
 def refine(m, xbar, j, *, m_tilde: int, tau: float, alpha: float, debias: Debiasing, rng,
@@ -203,6 +216,13 @@ def refine(m, xbar, j, *, m_tilde: int, tau: float, alpha: float, debias: Debias
     ...        rng=np.random.default_rng(0)).round(6).tolist()
     [1.0]
     """
+    of_type("debias", debias, Debiasing)
+    xbar = reals("xbar", xbar, ndim=2, low=-1, high=1)
+    m = same_shape("m", whole("m", m, ndim=2, low=1), xbar.shape)
+    j = same_shape("j", whole("j", j, ndim=1), xbar.shape[:1])
+    if xbar.shape[1] == 0:
+        raise ValueError("xbar must hold at least one releasing user")
+    m_tilde = check_integer("m_tilde", m_tilde, minimum=1, maximum=MAX_SIZE)
     lo, hi = localisation.bin_ends(j, tau)
     s = (lo + hi) / 2
     L, U = interval(j, tau)
@@ -233,8 +253,12 @@ def estimate(m, xbar, *, m_tilde: int, alpha: float, debias: Debiasing, rng, sca
     >>> estimate(m, x, m_tilde=50, alpha=1e3, debias=d, rng=np.random.default_rng(1)).round(4).tolist()
     [-0.2, -0.2]
     """
-    rng = mechanisms.generator(rng)
+    rng = check_rng("rng", rng)
+    xbar = reals("xbar", xbar, ndim=2, low=-1, high=1)
+    m = same_shape("m", whole("m", m, ndim=2, low=1), xbar.shape)
     n = m.shape[1]
+    if n < 2:
+        raise ValueError(f"xbar must hold at least two users (a voting and a releasing half), got {n}")
     h = n // 2
     t = tau(m_tilde, n=n, alpha=alpha)
     j = localise(m[:, :h], xbar[:, :h], m_tilde=m_tilde, tau=t, alpha=alpha, rng=rng)
@@ -258,7 +282,10 @@ def clip_widths(m_tilde: int, *, n_alpha2, alpha, scale: str = "paper") -> tuple
     >>> bool(np.all(widths <= sens + 1e-12))
     True
     """
-    t = theory.tau(m_tilde, n_alpha2=n_alpha2)
+    t = theory.tau(check_integer("m_tilde", m_tilde, minimum=1, maximum=MAX_SIZE), n_alpha2=n_alpha2)
     alpha = check_positive("alpha", alpha)
+    if 1 / t > localisation.MAX_BINS:
+        raise ValueError(f"m_tilde = {m_tilde} and n_alpha2 = {n_alpha2!r} give τ = {t:g}: more than "
+                         f"{localisation.MAX_BINS} bins")
     L, U = interval(np.arange(localisation.n_bins(t)), t)
     return U - L, np.broadcast_to(laplace_scale(t, alpha, scale=scale, L=L, U=U) * alpha, L.shape)

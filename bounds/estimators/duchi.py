@@ -18,7 +18,8 @@ from __future__ import annotations
 import numpy as np
 
 from .. import mechanisms
-from ..numerics import check_integer
+from ..numerics import check_integer, check_real
+from ._inputs import reals, whole
 
 __all__ = ["from_count", "estimate", "from_local_means", "variance"]
 
@@ -35,8 +36,11 @@ def from_count(k, n: int, *, alpha) -> np.ndarray:
     >>> from_count(np.array([3]), 4, alpha=np.log(3)).tolist()
     [1.0]
     """
-    n = check_integer("n", n, minimum=1)
-    return mechanisms.duchi_bound(alpha) * (2 * np.asarray(k) / n - 1)
+    n = check_integer("n", n, minimum=1, maximum=2**62)
+    k = whole("k", k)
+    if np.any(k > n):
+        raise ValueError(f"k must be at most n = {n}, got {k.max()}")
+    return mechanisms.duchi_bound(alpha) * (2 * k / n - 1)
 
 
 def estimate(n: int, theta, *, alpha, rng, size=None) -> np.ndarray:
@@ -51,6 +55,10 @@ def estimate(n: int, theta, *, alpha, rng, size=None) -> np.ndarray:
     >>> estimate(10, 0.0, alpha=1.0, rng=0, size=3).shape
     (3,)
     """
+    n = check_integer("n", n, minimum=1, maximum=2**62)
+    theta = check_real("theta", theta, low=-1, high=1)
+    if size is not None:
+        size = check_integer("size", size, minimum=0, maximum=10**8)
     k = mechanisms.duchi_plus_count(n, theta, alpha=alpha, rng=rng, size=size)
     return from_count(k, n, alpha=alpha)
 
@@ -67,7 +75,10 @@ def from_local_means(xbar, *, alpha, rng) -> np.ndarray:
     >>> bool(abs(from_local_means(np.zeros((1, 4)), alpha=1.0, rng=0)[0]) <= 1 / np.tanh(0.5))
     True
     """
-    return mechanisms.duchi(np.atleast_2d(xbar), alpha=alpha, rng=rng).mean(axis=1)
+    xbar = np.atleast_2d(reals("xbar", xbar, low=-1, high=1))
+    if xbar.ndim != 2 or xbar.shape[1] == 0:
+        raise ValueError(f"xbar must be replications × users with at least one user, got shape {xbar.shape}")
+    return mechanisms.duchi(xbar, alpha=alpha, rng=rng).mean(axis=1)
 
 
 def variance(theta, n: int, *, alpha) -> float:
@@ -84,6 +95,7 @@ def variance(theta, n: int, *, alpha) -> float:
     >>> variance(0.0, 4, alpha=np.log(3))  # B² / n
     1.0
     """
-    n = check_integer("n", n, minimum=1)
+    n = check_integer("n", n, minimum=1, maximum=2**62)
+    theta = check_real("theta", theta, low=-1, high=1)
     B = mechanisms.duchi_bound(alpha)
-    return (B * B - float(theta) ** 2) / n
+    return (B * B - theta**2) / n

@@ -19,7 +19,9 @@ import numpy as np
 
 from .. import kent as theory
 from .. import mechanisms
+from ..numerics import check_rng
 from . import localisation
+from ._inputs import reals, same_shape, whole
 
 __all__ = ["cap", "interval", "laplace_scale", "localise", "refine", "univariate"]
 
@@ -84,8 +86,9 @@ def localise(xbar, *, tau: float, alpha: float, rng) -> np.ndarray:
     >>> localise(np.full((1, 30), -0.95), tau=0.2, alpha=1e3, rng=np.random.default_rng(0)).tolist()  # bin 0 or 1
     [0]
     """
+    xbar = reals("xbar", xbar, ndim=2, low=-1, high=1)
     voting = np.ones(xbar.shape, dtype=bool)
-    return localisation.localise(xbar, voting, tau, alpha, xbar.shape[1], rng)
+    return localisation.localise(xbar, voting, tau, alpha, max(xbar.shape[1], 1), rng)
 
 
 def refine(xbar, j, *, tau: float, alpha: float, rng) -> np.ndarray:
@@ -103,6 +106,10 @@ def refine(xbar, j, *, tau: float, alpha: float, rng) -> np.ndarray:
     >>> refine(np.full((1, 8), 0.9), np.array([0]), tau=0.1, alpha=1e12, rng=np.random.default_rng(0)).round(6).tolist()
     [-0.2]
     """
+    xbar = reals("xbar", xbar, ndim=2, low=-1, high=1)
+    j = same_shape("j", whole("j", j, ndim=1), xbar.shape[:1])
+    if xbar.shape[1] == 0:
+        raise ValueError("xbar must hold at least one releasing user")
     L, U = interval(j, tau)
     B, h = xbar.shape
     noise = mechanisms.laplace_sum(laplace_scale(tau, alpha), h, rng, size=B)  # the users' noises, summed exactly
@@ -121,7 +128,10 @@ def univariate(xbar, *, tau: float, alpha: float, rng) -> np.ndarray:
     >>> univariate(np.full((1, 200), 0.5), tau=0.2, alpha=1e9, rng=np.random.default_rng(0)).round(6).tolist()
     [0.5]
     """
-    rng = mechanisms.generator(rng)
+    rng = check_rng("rng", rng)
+    xbar = reals("xbar", xbar, ndim=2, low=-1, high=1)
+    if xbar.shape[1] < 2:
+        raise ValueError(f"xbar must hold at least two users (a voting and a releasing half), got {xbar.shape[1]}")
     h = xbar.shape[1] // 2
     j = localise(xbar[:, :h], tau=tau, alpha=alpha, rng=rng)
     return refine(xbar[:, h:], j, tau=tau, alpha=alpha, rng=rng)

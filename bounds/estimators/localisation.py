@@ -23,7 +23,8 @@ import math
 import numpy as np
 
 from .. import mechanisms
-from ..numerics import check_positive
+from ..numerics import check_integer, check_positive, check_rng
+from ._inputs import reals, same_shape, whole
 
 __all__ = [
     "VOTE_ONES",
@@ -38,6 +39,7 @@ __all__ = [
 ]
 
 VOTE_ONES = 3  # a vote has ones on the voter's bin and its two neighbours: k = 3 in Lemma 16
+MAX_BINS = 10**7  # one array entry per bin and replication
 
 
 def n_bins(tau: float) -> int:
@@ -52,7 +54,10 @@ def n_bins(tau: float) -> int:
     >>> n_bins(0.25), n_bins(0.3), n_bins(5.0)
     (4, 4, 1)
     """
-    return math.ceil(1 / check_positive("tau", tau))
+    n = 1 / check_positive("tau", tau)
+    if n > MAX_BINS:
+        raise ValueError(f"tau = {tau!r} gives more than {MAX_BINS} bins")
+    return math.ceil(n)
 
 
 def bin_index(x, tau: float) -> np.ndarray:
@@ -67,7 +72,9 @@ def bin_index(x, tau: float) -> np.ndarray:
     >>> bin_index(np.array([-1.0, -0.5, 0.0, 1.0]), 0.5).tolist()
     [0, 0, 1, 1]
     """
-    return np.clip(np.floor((np.asarray(x) + 1) / (2 * tau)).astype(np.int64), 0, n_bins(tau) - 1)
+    N = n_bins(tau)
+    x = reals("x", x, low=-1, high=1, allow_empty=True)
+    return np.clip(np.floor((x + 1) / (2 * tau)).astype(np.int64), 0, N - 1)
 
 
 def bin_ends(j, tau: float) -> tuple[np.ndarray, np.ndarray]:
@@ -82,7 +89,11 @@ def bin_ends(j, tau: float) -> tuple[np.ndarray, np.ndarray]:
     >>> bin_ends(np.array([0, 1]), 0.75)
     (array([-1. ,  0.5]), array([0.5, 1. ]))
     """
-    lo = -1 + 2 * tau * np.asarray(j)
+    N = n_bins(tau)
+    j = whole("j", j, low=0)
+    if np.any(j >= N):
+        raise ValueError(f"j must be a bin index below N = {N}, got {j.max()}")
+    lo = -1 + 2 * tau * j
     return lo, np.minimum(lo + 2 * tau, 1.0)
 
 
@@ -138,8 +149,15 @@ def vote_counts(xbar, voting, tau: float) -> np.ndarray:
     >>> vote_counts(np.array([[-0.9, 0.1, 0.2]]), np.ones((1, 3), bool), 0.25).tolist()
     [[1, 3, 2, 2]]
     """
-    B = xbar.shape[0]
     N = n_bins(tau)
+    xbar = reals("xbar", xbar, ndim=2, low=-1, high=1)
+    voting = np.asarray(voting)
+    if voting.dtype != bool:
+        raise ValueError(f"voting must be a boolean mask, got dtype {voting.dtype}")
+    same_shape("voting", voting, xbar.shape)
+    B = xbar.shape[0]
+    if B * N > MAX_BINS:
+        raise ValueError(f"tau = {tau!r}: {B} replications × {N} bins exceed {MAX_BINS} counts")
     b = bin_index(xbar, tau)
     rows = np.broadcast_to(np.arange(B)[:, None], b.shape)
     h = np.bincount((rows * N + b)[voting], minlength=B * N).reshape(B, N)
@@ -164,7 +182,10 @@ def elect(totals, rng) -> np.ndarray:
     >>> elect(np.array([[3, 5, 1]]), np.random.default_rng(0)).tolist()
     [1]
     """
-    rng = mechanisms.generator(rng)
+    rng = check_rng("rng", rng)
+    totals = whole("totals", totals, ndim=2)
+    if totals.shape[1] == 0:
+        raise ValueError("totals must have at least one bin")
     return np.argmax(totals + 0.5 * rng.random(totals.shape), axis=1)
 
 
@@ -186,6 +207,9 @@ def localise(xbar, voting, tau: float, alpha: float, n_voters: int, rng) -> np.n
     >>> set(j.tolist()) <= {1, 2, 3}  # bins 1, 2, 3 each hold all 50 votes: a tie, broken at random
     True
     """
-    rng = mechanisms.generator(rng)
-    totals = mechanisms.noisy_vote_totals(vote_counts(xbar, voting, tau), n_voters, alpha=alpha, k=VOTE_ONES, rng=rng)
+    rng = check_rng("rng", rng)
+    counts = vote_counts(xbar, voting, tau)
+    n_voters = check_integer("n_voters", n_voters, minimum=max(1, int(counts.max(initial=0))), maximum=2**62)
+    alpha = check_positive("alpha", alpha)
+    totals = mechanisms.noisy_vote_totals(counts, n_voters, alpha=alpha, k=VOTE_ONES, rng=rng)
     return elect(totals, rng)

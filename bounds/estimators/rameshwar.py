@@ -23,7 +23,8 @@ import numpy as np
 
 from .. import mechanisms
 from .. import rameshwar as theory
-from ..numerics import check_counts, check_positive
+from ..numerics import check_counts, check_positive, check_rng
+from ._inputs import of_type, reals, same_shape
 
 __all__ = ["Setting", "setting", "sample_mean", "laplace_mechanism", "opt_wc", "akmv_threshold", "akmv_scale", "akmv"]
 
@@ -80,7 +81,11 @@ def sample_mean(sums, m) -> np.ndarray:
     >>> sample_mean(np.array([[3.0, 5.0]]), np.array([1, 3])).tolist()
     [2.0]
     """
-    return np.asarray(sums).sum(axis=-1) / float(np.sum(m))
+    mm = check_counts("m", m)
+    sums = reals("sums", sums)
+    if sums.ndim not in (1, 2) or sums.shape[-1] != mm.size:
+        raise ValueError(f"sums must be (replications ×) {mm.size} users, got shape {sums.shape}")
+    return sums.sum(axis=-1) / float(mm.sum())
 
 
 def laplace_mechanism(sums, s: Setting, *, rng) -> np.ndarray:
@@ -96,6 +101,7 @@ def laplace_mechanism(sums, s: Setting, *, rng) -> np.ndarray:
     >>> laplace_mechanism(np.array([[0.5, 1.0]]), s, rng=np.random.default_rng(0)).round(6).tolist()
     [0.75]
     """
+    of_type("s", s, Setting)
     f = sample_mean(sums, s.m)
     return f + mechanisms.laplace(s.laplace_scale, rng, size=f.shape)
 
@@ -114,7 +120,9 @@ def opt_wc(sums, s: Setting, *, rng) -> np.ndarray:
     >>> opt_wc(np.array([[0.5, 1.0]]), s, rng=np.random.default_rng(0)).round(6).tolist()
     [0.75]
     """
-    xbar = np.asarray(sums) / s.m
+    of_type("s", s, Setting)
+    sample_mean(sums, s.m)  # checks the shape
+    xbar = reals("sums", sums) / s.m
     fstar = (np.clip(xbar, s.a, s.b) @ s.m) / float(s.m.sum())
     return fstar + mechanisms.laplace(s.opt_wc_scale, rng, size=fstar.shape)
 
@@ -132,7 +140,9 @@ def akmv_threshold(sums, s: Setting, *, rng):
     >>> 8 <= float(akmv_threshold(np.array([[1.0, 5.0, 9.0]]), s, rng=np.random.default_rng(0))[0]) <= 10
     True
     """
-    sums = np.atleast_2d(sums)
+    of_type("s", s, Setting)
+    sums = np.atleast_2d(reals("sums", sums))
+    sample_mean(sums, s.m)  # checks the shape
     T = mechanisms.private_quantile(sums, s.rank, lower=0.0, upper=s.U * float(s.m.max()), eps=s.eps / 2, rng=rng)
     return np.atleast_1d(T)
 
@@ -149,7 +159,8 @@ def akmv_scale(T, s: Setting):
     >>> akmv_scale(np.array([3.0]), setting([1, 2], U=1.0, eps=0.5)).tolist()  # 3 / (0.25 · 3)
     [4.0]
     """
-    return np.asarray(T, dtype=float) / ((s.eps / 2) * float(s.m.sum()))
+    of_type("s", s, Setting)
+    return reals("T", T, low=0) / ((s.eps / 2) * float(s.m.sum()))
 
 
 def akmv(sums, s: Setting, *, rng) -> np.ndarray:
@@ -165,8 +176,9 @@ def akmv(sums, s: Setting, *, rng) -> np.ndarray:
     >>> akmv(np.array([[1.0, 5.0, 9.0]]), s, rng=np.random.default_rng(0)).shape
     (1,)
     """
-    rng = mechanisms.generator(rng)
-    sums = np.atleast_2d(sums)
+    rng = check_rng("rng", rng)
+    of_type("s", s, Setting)
+    sums = np.atleast_2d(reals("sums", sums))
     z = mechanisms.laplace(1.0, rng, size=sums.shape[0])
     T = akmv_threshold(sums, s, rng=rng)
     g = np.minimum(sums, T[:, None]).sum(axis=1) / float(s.m.sum())
