@@ -455,9 +455,7 @@ def example1_groups(n: int) -> tuple[np.ndarray, np.ndarray]:
     >>> [v.tolist() for v in example1_groups(5)]  # k = 5, 3, 2, 2, 1
     [[5, 3, 2, 1], [1, 1, 2, 1]]
     """
-    n = check_integer("n", n, minimum=1)
-    if n > EXAMPLE1_MAX_N:
-        raise ValueError(f"n = {n!r} exceeds {EXAMPLE1_MAX_N} (2^44), the largest Example 1 computed here")
+    n = check_integer("n", n, minimum=1, maximum=EXAMPLE1_MAX_N, why="the largest Example 1 computed here")
     r = math.isqrt(n) + 1
     large = -(-n // np.arange(r, 0, -1, dtype=np.int64))  # ⌈n/i⌉, i = r..1: non-decreasing, from ⌈n/r⌉
     q = np.concatenate([np.arange(1, large[0], dtype=np.int64), large])
@@ -517,7 +515,7 @@ def example1(n: int, *, eps: float = 1.0, p: float = 0.5, beta: float = 0.05) ->
     >>> round(example1(2**40).nonprivate_sd * math.sqrt(2**40 * math.log(2**40)), 4)
     0.5086
     """
-    n = check_integer("n", n, minimum=2, maximum=_MAX_USERS, why="one array entry per user")
+    n = check_integer("n", n, minimum=2, maximum=EXAMPLE1_MAX_N, why="the largest Example 1 computed here")
     eps = check_positive("eps", eps)
     p = _p(p)
     k, mult = example1_groups(n)  # k decreasing: users with most data first
