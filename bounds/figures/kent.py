@@ -5,8 +5,10 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from matplotlib.lines import Line2D
 
 from .. import kent
+from .. import kent_multivariate as checks
 from .core import PALETTE, FigureData, new_figure, register
 
 __all__ = []
@@ -84,6 +86,90 @@ def _draw_kent_pt(data):
 
 register("kent-phase-transition", "Kent et al.: rate vs T with the phase transition T†",
           "004_b0e838126fb19414.txt Theorems 6, 9; kent.md §5, §9")((_kent_pt, _draw_kent_pt))
+
+
+# =========================================================================== the phase transition, simulated
+
+PT_SIM_K = 200.0  # the cap constant K: T* = min{T, e^{nα²/(Kd)}}
+PT_SIM_CURVES = {  # label: (n, d), α = 1 (so nα² = n)
+    "univariate, nα² = 2000": (2000, 1),
+    "univariate, nα² = 3000": (3000, 1),
+    "univariate, nα² = 4000": (4000, 1),
+    "ℓ∞ mean, d = 4, nα² = 8000": (8000, 4),
+}
+
+
+def _theta(d: int) -> list:
+    return [0.3, -0.5, 0.1, 0.7][:d] if d <= 4 else list(np.linspace(-0.6, 0.6, d))
+
+
+def _kent_pt_simulated(quick, constants, seed, executor):
+    Ts = np.unique(np.rint(np.geomspace(1, 1e12, 10 if quick else 16)).astype(np.int64))
+    reps = 64 if quick else 128
+    alpha, K = 1.0, PT_SIM_K
+    rows, meta = [], {}
+    for c, (label, (n, d)) in enumerate(PT_SIM_CURVES.items()):
+        x = n * alpha * alpha
+        log_cap = x / (K * d)
+        for i, T in enumerate(Ts.tolist()):
+            r = checks.kent_risk("linf", n=n, T=T, alpha=alpha, theta=_theta(d), K=K, reps=reps, seed=[seed, c, i],
+                                 executor=executor)
+            u = x * r.settings["T_star"]
+            rate = kent.rate("mean", n=n, T=T, alpha=alpha, d=d)
+            rows.append({"curve": label, "n": n, "d": d, "T": T, "T_star": r.settings["T_star"], "mse": r.risk,
+                         "stderr": r.stderr, "procedure_rate": d * d * math.log(u) / u, "lower_rate": rate.lower,
+                         "upper_rate": rate.upper})
+        T_, mse, se = (np.array([r[k] for r in rows if r["curve"] == label], dtype=float) for k in ("T", "mse", "stderr"))
+        below, above = T_ <= math.exp(log_cap) / 100, T_ >= 100 * math.exp(log_cap)
+        fit_b, fit_a = checks.loglog_slope(T_[below], mse[below], se[below]), checks.loglog_slope(T_[above], mse[above], se[above])
+        prate = np.array([r["procedure_rate"] for r in rows if r["curve"] == label])
+        low = np.array([r["lower_rate"] for r in rows if r["curve"] == label])
+        ratio = mse / prate
+        meta[label] = {"n": n, "d": d, "T_dagger": math.exp(log_cap), "log_T_dagger": log_cap,
+                       "slope_below": fit_b[0], "slope_below_stderr": fit_b[1],
+                       "slope_above": fit_a[0], "slope_above_stderr": fit_a[1],
+                       "rate_slope_below": float(np.polyfit(np.log(T_[below]), np.log(prate[below]), 1)[0]),
+                       "fitted_C": float(np.average(ratio, weights=(mse / se) ** 2)),
+                       "fitted_c_lower": float(np.min(mse / low)),
+                       "lower_T_dagger_c1_1_log": kent.phase_transition("mean", n=n, alpha=alpha, d=d).log_lower}
+    return FigureData(rows, {"alpha": alpha, "K": K, "replications": reps, "curves": meta,
+                             "T_dagger": "e^{nα²/(Kd)}: where T reaches the cap T* of eq. (25)/(31)",
+                             "procedure_rate": "d² log(nT*α²)/(nT*α²), eq. (80), times the fitted C",
+                             "lower_rate": "c{min(d, d²/(nTα²)) ∨ e^{-c1 nα²/d}}, c = c1 = 1 (Theorem 6)",
+                             "slope_ranges": "below: T <= T†/100; above: T >= 100 T†"})
+
+
+def _draw_kent_pt_simulated(data):
+    fig, axes = new_figure(2, 3.4, 2.8)
+    curves = data.meta["curves"]
+    for ax, group in zip(axes, ("univariate", "ℓ∞")):
+        labels = [lab for lab in curves if lab.startswith(group)]
+        for i, label in enumerate(labels):
+            col = PALETTE[i]
+            T, mse, se, rate, low = (data.column(k, curve=label) for k in ("T", "mse", "stderr", "procedure_rate", "lower_rate"))
+            m = curves[label]
+            ax.fill_between(T, np.maximum(mse - 2 * se, mse * 1e-3), mse + 2 * se, color=col, alpha=0.3, lw=0)
+            ax.loglog(T, mse, "o-", ms=2.5, color=col, label=f"simulated, {label.split(', ', 1)[1]}")
+            ax.loglog(T, m["fitted_C"] * rate, ":", color="0.25", lw=1.0)
+            ax.loglog(T, m["fitted_c_lower"] * low, "--", color=col, lw=0.8)
+            ax.axvline(m["T_dagger"], color=col, lw=0.8, ls="-.")
+            ax.text(m["T_dagger"] * 1.3, 0.97 - 0.07 * i, "T†", color=col, fontsize=7, va="top",
+                    transform=ax.get_xaxis_transform())
+        ax.set_xlabel("T (samples per user)")
+        ax.set_title(f"{'univariate mean' if group == 'univariate' else 'ℓ∞-ball mean, d = 4'}: MSE vs T (K = {data.meta['K']:g})")
+    axes[0].set_ylabel("E‖θ̂ − θ‖² (±2 s.e.)")
+    handles = [Line2D([], [], color="0.25", ls=":", lw=1.0, label="C·d² log(nT*α²)/(nT*α²), C fitted"),
+               Line2D([], [], color="k", ls="--", lw=0.8, label="ĉ·lower rate (c₁ = 1)"),
+               Line2D([], [], color="k", ls="-.", lw=0.8, label="T† = e^(nα²/(Kd))")]
+    for ax in axes:
+        ax.set_ylim(data.column("mse").min() / 1e5, data.column("mse").max() * 5)
+        ax.legend(handles=ax.get_legend_handles_labels()[0] + handles, loc="lower left", fontsize=5.5)
+    return fig
+
+
+register("kent-phase-transition-simulated", "Kent et al.: the phase transition in T, simulated (MSE vs T, ±2 s.e.)",
+         "004_b0e838126fb19414.txt §3.1–3.2, Theorem 6; kent.md §5, §6",
+         monte_carlo=True)((_kent_pt_simulated, _draw_kent_pt_simulated))
 
 
 # =========================================================================== Rameshwar & Tandon
