@@ -11,6 +11,7 @@ constants", never a numeric bound.  Conventions: logarithmic factors are
 :math:`\log(e \vee \cdot)` (so that they are at least 1), and upper rates are capped
 at the trivial risk of :math:`\hat\theta = 0` (``1`` for the univariate and ℓ2 means,
 ``d`` for the ℓ∞ ball, ``s`` for the sparse mean) — both stated in each formula.
+The estimators these rates are attained by are in :mod:`bounds.estimators.kent`.
 
 Examples
 --------

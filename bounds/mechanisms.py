@@ -24,6 +24,8 @@ from scipy import special
 from .numerics import check_integer, check_positive
 
 __all__ = [
+    "generator",
+    "seed_sequence",
     "laplace",
     "rr_keep_probability",
     "randomized_response",
@@ -34,6 +36,70 @@ __all__ = [
     "duchi_plus_count",
     "private_quantile",
 ]
+
+
+def _check_seed(seed):
+    if isinstance(seed, (bool, np.bool_, str, bytes, float)) or (
+        isinstance(seed, int) and seed < 0
+    ):
+        raise ValueError(f"seed must be None, a non-negative int (or a sequence of them), a SeedSequence or a "
+                         f"Generator, got {seed!r}")
+    return seed
+
+
+def generator(seed) -> np.random.Generator:
+    r"""The ``numpy.random.Generator`` a random function draws from, for any seed SPEC 7 allows.
+
+    A ``Generator`` is used as is (its state advances); an int, a sequence of ints, a
+    ``SeedSequence`` or ``None`` seeds a new one.  Booleans, strings, floats and negative
+    ints raise ``ValueError``.
+
+    .. math:: \text{seed} \mapsto \texttt{numpy.random.default\_rng}(\text{seed})
+
+    Source: Scientific Python SPEC 7 (seeding pseudo-random number generation).
+
+    Examples
+    --------
+    >>> g = np.random.default_rng(3)
+    >>> generator(g) is g, generator(3).random() == np.random.default_rng(3).random()
+    (True, True)
+    """
+    if isinstance(seed, np.random.Generator):
+        return seed
+    try:
+        return np.random.default_rng(_check_seed(seed))
+    except TypeError as err:
+        raise ValueError(f"seed must be None, an int, a sequence of ints, a SeedSequence or a Generator, "
+                         f"got {seed!r}") from err
+
+
+def seed_sequence(seed) -> np.random.SeedSequence:
+    r"""The ``SeedSequence`` whose children seed parallel streams, for any seed SPEC 7 allows.
+
+    An int or a sequence of ints gives ``SeedSequence(seed)``; a ``SeedSequence`` gives a fresh
+    copy of it (same entropy and spawn key, so passing it twice gives the same streams, and
+    ``SeedSequence(5)`` acts as ``5``); a ``Generator`` gives its next child
+    (``Generator.spawn``: a second call continues the stream rather than repeating it);
+    ``None`` fresh entropy.
+
+    .. math:: \text{seed} \mapsto \text{SeedSequence},\qquad \text{block } b \text{ draws from child } b
+
+    Source: Scientific Python SPEC 7; ``numpy.random.SeedSequence.spawn``.
+
+    Examples
+    --------
+    >>> seed_sequence(5).entropy, seed_sequence(np.random.SeedSequence(5)).entropy
+    (5, 5)
+    """
+    if isinstance(seed, np.random.Generator):
+        return seed.spawn(1)[0].bit_generator.seed_seq
+    if isinstance(seed, np.random.SeedSequence):
+        return np.random.SeedSequence(seed.entropy, spawn_key=seed.spawn_key, pool_size=seed.pool_size)
+    try:
+        return np.random.SeedSequence(_check_seed(seed))
+    except TypeError as err:
+        raise ValueError(f"seed must be None, an int, a sequence of ints, a SeedSequence or a Generator, "
+                         f"got {seed!r}") from err
 
 
 def laplace(scale, rng, size=None) -> np.ndarray:
@@ -49,7 +115,7 @@ def laplace(scale, rng, size=None) -> np.ndarray:
     >>> laplace(0.0, rng=1, size=2).tolist()
     [0.0, 0.0]
     """
-    rng = np.random.default_rng(rng)
+    rng = generator(rng)
     scale = np.asarray(scale, dtype=float)
     if np.any(scale < 0) or np.any(~np.isfinite(scale)):
         raise ValueError(f"the Laplace scale must be finite and non-negative, got {scale!r}")
@@ -94,7 +160,7 @@ def randomized_response(bits, *, alpha, k: int, rng) -> np.ndarray:
         raise ValueError("bits must be a 2-D 0/1 array (users × bins)")
     if np.any(v.sum(axis=1) > k):
         raise ValueError(f"a vote vector has more than k = {k} ones")
-    rng = np.random.default_rng(rng)
+    rng = generator(rng)
     keep = rng.random(v.shape) < rr_keep_probability(alpha, k=k)
     return np.where(keep, v, 1 - v).astype(np.int64)
 
@@ -120,7 +186,7 @@ def noisy_vote_totals(counts, n_users: int, *, alpha, k: int, rng) -> np.ndarray
     n_users = check_integer("n_users", n_users, minimum=0)
     if np.any(c < 0) or np.any(c > n_users):
         raise ValueError("bin counts must lie in [0, n_users]")
-    rng = np.random.default_rng(rng)
+    rng = generator(rng)
     pi = rr_keep_probability(alpha, k=k)
     return rng.binomial(c, pi) + rng.binomial(n_users - c, 1 - pi)
 
@@ -189,7 +255,7 @@ def duchi(x, *, alpha, rng) -> np.ndarray:
     if np.any(np.abs(x) > 1):
         raise ValueError("Duchi's mechanism takes values in [-1, 1]")
     B = duchi_bound(alpha)
-    rng = np.random.default_rng(rng)
+    rng = generator(rng)
     return np.where(rng.random(x.shape) < 0.5 + x / (2 * B), B, -B)
 
 
@@ -210,7 +276,7 @@ def duchi_plus_count(n_users: int, mean, *, alpha, rng, size=None) -> np.ndarray
     """
     n_users = check_integer("n_users", n_users, minimum=0)
     B = duchi_bound(alpha)
-    rng = np.random.default_rng(rng)
+    rng = generator(rng)
     return rng.binomial(n_users, 0.5 + np.asarray(mean, dtype=float) / (2 * B), size=size)
 
 
@@ -243,7 +309,7 @@ def private_quantile(data, rank_from_top: int, *, lower, upper, eps, rng):
     r = check_integer("rank_from_top", rank_from_top, minimum=1)
     if not upper > lower:
         raise ValueError(f"need lower < upper, got [{lower}, {upper}]")
-    rng = np.random.default_rng(rng)
+    rng = generator(rng)
     rows = np.sort(np.atleast_2d(z), axis=1)
     B, L = rows.shape
     edges = np.concatenate([np.full((B, 1), float(lower)), rows, np.full((B, 1), float(upper))], axis=1)

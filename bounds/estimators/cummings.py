@@ -1,0 +1,193 @@
+r"""Cummings et al. (2022)'s private estimators for heterogeneous users (central user-level ε-DP).
+
+Pure functions on sufficient statistics: each user's empirical frequency
+:math:`\hat p_i = \mathrm{Bin}(k_i, p_i)/k_i` (replications × users), the counts :math:`k_i`,
+and a ``numpy.random.Generator``.  The deterministic pieces (weights, :math:`T^*`,
+intervals, Algorithm 2's groups and plug-ins) are :mod:`bounds.cummings`.
+
+Examples
+--------
+>>> import numpy as np
+>>> from bounds.estimators import cummings
+>>> plan = cummings.ideal_plan([50, 20, 10, 5, 5], p=0.5, sigma_p2=0.01, eps=1.0)
+>>> cummings.ideal(np.full((2, 5), 0.5), plan, rng=np.random.default_rng(0)).shape
+(2,)
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from .. import cummings as theory
+from .. import mechanisms
+from ..numerics import check_positive
+
+__all__ = [
+    "laplace_scale",
+    "IdealPlan",
+    "ideal_plan",
+    "ideal",
+    "initial_mean",
+    "initial_variance",
+    "initial_error",
+    "realisable",
+]
+
+P_FLOOR = 1e-3  # the initial mean is kept in [P_FLOOR, 1 - P_FLOOR] so that p(1 - p) > 0
+
+
+def laplace_scale(weights, a, b, *, eps) -> float:
+    r"""The Laplace scale of the weighted clipped mean: its sensitivity over ε.
+
+    Changing user :math:`i`'s data moves :math:`w_i[\hat p_i]_{a_i}^{b_i}` by at most
+    :math:`w_i|b_i - a_i|`:
+
+    .. math:: b = \frac{\max_i w_i|b_i - a_i|}{\epsilon}
+
+    Source: Cummings et al. (2022), eq. (3) and Algorithm 2 (step 14, :math:`\Lambda/\epsilon`).
+
+    Examples
+    --------
+    >>> laplace_scale(np.array([0.5, 0.25]), np.array([0.2, 0.0]), np.array([0.4, 1.0]), eps=0.5)
+    0.5
+    """
+    w, lo, hi = (np.asarray(v, dtype=float) for v in (weights, a, b))
+    return float(np.max(w * np.abs(hi - lo))) / check_positive("eps", eps)
+
+
+@dataclass(frozen=True)
+class IdealPlan:
+    """The ideal estimator's weights (4) at the exact :math:`T^*` (6), clip ends ``a``, ``b`` and Laplace ``scale``."""
+
+    weights: np.ndarray
+    a: np.ndarray
+    b: np.ndarray
+    scale: float
+    T: float
+
+
+def ideal_plan(k, *, p, sigma_p2, eps, beta: float = 0.05) -> IdealPlan:
+    r"""The ideal estimator's deterministic pieces, knowing :math:`p` and :math:`\sigma_p^2`.
+
+    Intervals :math:`[a_i, b_i] = p \mp f_i` (:func:`~bounds.cummings.concentration`),
+    weights :math:`w_i^*` at the optimal truncation :math:`T^*` of eq. (6), and
+    :func:`laplace_scale`.
+
+    .. math:: w_i^* = \frac{\min(1/\sigma_i^2, T^*)}{\sum_j \min(1/\sigma_j^2, T^*)},\qquad b = \frac{\max_i w_i^*|b_i - a_i|}{\epsilon}
+
+    Source: Cummings et al. (2022), eqs. (3)–(6).
+
+    Examples
+    --------
+    >>> plan = ideal_plan([10, 10], p=0.5, sigma_p2=0.0, eps=1.0)
+    >>> plan.weights.tolist()
+    [0.5, 0.5]
+    """
+    eps = check_positive("eps", eps)
+    s2 = theory.user_variance(k, p=p, sigma_p2=sigma_p2)
+    f = theory.concentration(k, p=p, sigma_p2=sigma_p2, beta=beta)
+    trunc = theory.optimal_truncation(s2, 2 * f, eps=eps)
+    a, b = p - f, p + f
+    return IdealPlan(trunc.weights, a, b, laplace_scale(trunc.weights, a, b, eps=eps), trunc.T)
+
+
+def ideal(phat, plan: IdealPlan, *, rng) -> np.ndarray:
+    r"""The ideal estimator in each replication (rows of ``phat``).
+
+    .. math:: \hat p^{ideal}_\epsilon = \sum_i w_i^* [\hat p_i]_{a_i}^{b_i} + \mathrm{Lap}(b)
+
+    Source: Cummings et al. (2022), eq. (3).
+
+    Examples
+    --------
+    >>> plan = IdealPlan(np.array([0.5, 0.5]), np.zeros(2), np.full(2, 0.6), 0.0, 1.0)
+    >>> ideal(np.array([[0.2, 0.9]]), plan, rng=np.random.default_rng(0)).round(6).tolist()
+    [0.4]
+    """
+    est = (plan.weights * np.clip(phat, plan.a, plan.b)).sum(axis=1)
+    return est + mechanisms.laplace(plan.scale, rng, size=est.shape)
+
+
+def initial_mean(first, *, eps, rng) -> float:
+    r"""Algorithm 2's private initial mean: the mean of one sample of each of the least-data users, plus Laplace.
+
+    One user changes the mean of ``m`` bits by at most :math:`1/m`:
+
+    .. math:: \hat p = \Big[\frac1m\sum_{i} x_i^1 + \mathrm{Lap}\Big(\frac{1}{m\epsilon}\Big)\Big]_{10^{-3}}^{1 - 10^{-3}}
+
+    Source: Cummings et al. (2022), Algorithm 2 (the initial mean estimate, ε-DP).
+
+    Examples
+    --------
+    >>> initial_mean(np.array([1, 0, 1, 0]), eps=1e12, rng=np.random.default_rng(0))
+    0.5
+    """
+    first = np.asarray(first)
+    scale = 1 / (first.size * check_positive("eps", eps))
+    return float(np.clip(first.mean() + mechanisms.laplace(scale, rng), P_FLOOR, 1 - P_FLOOR))
+
+
+def initial_variance(means, *, eps, p_initial, rng) -> float:
+    r"""Algorithm 2's private initial :math:`\sigma_p^2`: the most-data users' sample variance, plus Laplace.
+
+    The sample variance of ``m`` values in :math:`[0, 1]` moves by at most :math:`1/m` when
+    one changes; the result is clipped to :math:`[0, \hat p(1 - \hat p)]`.
+
+    .. math:: \hat\sigma_p^2 = \Big[s^2(\hat p_{(1)}, \dots, \hat p_{(m)}) + \mathrm{Lap}\Big(\frac{1}{m\epsilon}\Big)\Big]_0^{\hat p(1-\hat p)}
+
+    Source: Cummings et al. (2022), Algorithm 2 (the initial variance estimate, ε-DP).
+
+    Examples
+    --------
+    >>> initial_variance(np.array([0.25, 0.75]), eps=1e12, p_initial=0.5, rng=np.random.default_rng(0))
+    0.125
+    """
+    means = np.asarray(means, dtype=float)
+    var = float(means.var(ddof=1)) if means.size > 1 else 0.0
+    scale = 1 / (means.size * check_positive("eps", eps))
+    return float(np.clip(var + mechanisms.laplace(scale, rng), 0.0, p_initial * (1 - p_initial)))
+
+
+def initial_error(m_mean: int, *, eps, beta) -> float:
+    r"""The accuracy :math:`\alpha` of the initial mean at level :math:`\beta`: a Laplace tail plus Hoeffding.
+
+    .. math:: \alpha = \frac{\log(2/\beta)}{m\epsilon} + \sqrt{\frac{\log(4/\beta)}{2m}}
+
+    Source: Cummings et al. (2022), Algorithm 2 (the α of the intervals :math:`\hat p \mp (\alpha + f_i)`).
+
+    Examples
+    --------
+    >>> round(initial_error(100, eps=1.0, beta=0.05), 6)
+    0.18491
+    """
+    return math.log(2 / beta) / (m_mean * eps) + math.sqrt(math.log(4 / beta) / (2 * m_mean))
+
+
+def realisable(phat, first, k, *, eps, beta, rng) -> float:
+    r"""Algorithm 2 on one dataset: private initial estimates, then the final group's weighted clipped mean.
+
+    ``phat``: all users' frequencies; ``first``: one sample of each user of the mean group
+    (the :math:`n/10` with least data).  Each step is ε-DP on its own disjoint group of users.
+
+    .. math:: \hat p_\epsilon = \sum_{i \in \text{final}} \hat w_i [\hat p_i]_{\hat a_i}^{\hat b_i} + \mathrm{Lap}\Big(\frac{\max_i \hat w_i|\hat b_i - \hat a_i|}{\epsilon}\Big)
+
+    Source: Cummings et al. (2022), Algorithm 2.
+
+    Examples
+    --------
+    >>> k = np.array([2**j for j in range(10, 0, -1)] * 3)
+    >>> p = realisable(np.full(k.size, 0.5), np.array([1, 0, 1]), k, eps=1e9, beta=0.05, rng=np.random.default_rng(0))
+    >>> round(p, 6)
+    0.5
+    """
+    var_g, _, mean_g = theory.groups(k)
+    p0 = initial_mean(first, eps=eps, rng=rng)
+    var = initial_variance(phat[var_g], eps=eps, p_initial=p0, rng=rng)
+    err = initial_error(mean_g.size, eps=eps, beta=beta)
+    pl = theory.realisable_plan(k, p_initial=p0, sigma_p2_hat=var, alpha=err, eps=eps, beta=beta)
+    clipped = np.clip(phat[pl.final_group], pl.a_hat, pl.b_hat)
+    scale = laplace_scale(pl.weights, pl.a_hat, pl.b_hat, eps=eps)
+    return float(pl.weights @ clipped) + float(mechanisms.laplace(scale, rng))
