@@ -7,8 +7,7 @@ import math
 import numpy as np
 from matplotlib.lines import Line2D
 
-from .. import kent
-from .. import kent_multivariate as checks
+from .. import checks, kent
 from .core import PALETTE, FigureData, new_figure, register
 
 __all__ = []
@@ -104,7 +103,7 @@ def _theta(d: int) -> list:
 
 
 def _kent_pt_simulated(quick, constants, seed, executor):
-    Ts = np.unique(np.rint(np.geomspace(1, 1e12, 10 if quick else 16)).astype(np.int64))
+    Ts = np.unique(np.rint(np.geomspace(1, 1e12, 13 if quick else 16)).astype(np.int64))
     reps = 64 if quick else 128
     alpha, K = 1.0, PT_SIM_K
     rows, meta = [], {}
@@ -120,7 +119,7 @@ def _kent_pt_simulated(quick, constants, seed, executor):
                          "stderr": r.stderr, "procedure_rate": d * d * math.log(u) / u, "lower_rate": rate.lower,
                          "upper_rate": rate.upper})
         T_, mse, se = (np.array([r[k] for r in rows if r["curve"] == label], dtype=float) for k in ("T", "mse", "stderr"))
-        below, above = T_ <= math.exp(log_cap) / 100, T_ >= 100 * math.exp(log_cap)
+        below, above = T_ <= math.exp(log_cap) / 20, T_ >= 20 * math.exp(log_cap)
         fit_b, fit_a = checks.loglog_slope(T_[below], mse[below], se[below]), checks.loglog_slope(T_[above], mse[above], se[above])
         prate = np.array([r["procedure_rate"] for r in rows if r["curve"] == label])
         low = np.array([r["lower_rate"] for r in rows if r["curve"] == label])
@@ -136,7 +135,7 @@ def _kent_pt_simulated(quick, constants, seed, executor):
                              "T_dagger": "e^{nα²/(Kd)}: where T reaches the cap T* of eq. (25)/(31)",
                              "procedure_rate": "d² log(nT*α²)/(nT*α²), eq. (80), times the fitted C",
                              "lower_rate": "c{min(d, d²/(nTα²)) ∨ e^{-c1 nα²/d}}, c = c1 = 1 (Theorem 6)",
-                             "slope_ranges": "below: T <= T†/100; above: T >= 100 T†"})
+                             "slope_ranges": "below: T <= T†/20; above: T >= 20 T†"})
 
 
 def _draw_kent_pt_simulated(data):
