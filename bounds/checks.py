@@ -266,7 +266,7 @@ class TrigDensity:
 
     def grid(self, k: int) -> int:
         """The grid size: a power of 2 above every frequency of :math:`f\\varphi_j\\varphi_l`, :math:`j, l \\le k`."""
-        return max(64, kent_estimators.padded_dimension(2 * (self.degree + k + 1)))
+        return kent_estimators.padded_dimension(2 * (self.degree + k + 1))
 
     def grid_law(self, k: int) -> tuple[np.ndarray, np.ndarray]:
         """The grid points and their probabilities."""
@@ -460,6 +460,8 @@ def kent_risk(problem, *, n, T, alpha, reps, seed, theta=None, density=None, s=N
     True
     """
     plan = _plan(problem, n, T, alpha, theta, density, s, beta, K, procedure, C_lambda, C_k, truncation)
+    if plan.T_star > 2**62:
+        raise ValueError(f"T* = {plan.T_star} exceeds 2^62: a user's binomial sum would overflow int64 (lower T or raise K)")
     losses = np.concatenate(simulate.map_blocks(_kent_block, plan, reps, seed, executor, progress))
     R = losses.size
     settings = {"problem": problem, "n": plan.n, "T": int(T), "alpha": plan.alpha, "K": float(K), "T_star": plan.T_star,
