@@ -5,12 +5,19 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from matplotlib.colors import ListedColormap, Normalize, TwoSlopeNorm
 from matplotlib.lines import Line2D
 
 from .. import checks, kent
 from .core import PALETTE, FigureData, new_figure, register
 
-__all__ = []
+__all__ = ["FIG1_ASSUMPTIONS"]
+
+FIG1_ASSUMPTIONS = {  # the theorems' assumption on nα² for each panel [R] (kent.md §4): (threshold, text)
+    "mean": (lambda d: d * math.log(d), "nα² ≥ d log d"),
+    "sparse": (lambda d, s: s * math.log(math.e * d / s), "nα² ≥ s log(ed/s)"),
+}
+
 
 def _kent_fig1(quick, constants, seed, executor):
     k = 16 if quick else 60
@@ -24,26 +31,48 @@ def _kent_fig1(quick, constants, seed, executor):
                 r = kent.rate(problem, n=n, T=int(T), alpha=1.0, **kw)
                 rows.append({"panel": panel, "n_alpha2": float(n), "T": int(T), "user_level_lower": r.lower,
                              "item_level_nT": r.item_level, "log10_ratio": math.log10(r.lower / r.item_level),
-                             "regime": r.regime, "confidence": r.confidence})
+                             "regime": r.regime, "confidence": r.confidence, "reconstructed": r.reconstructed,
+                             "within_assumptions": n >= FIG1_ASSUMPTIONS[problem][0](**kw)})
     return FigureData(rows, {"panels": {p: {"problem": v[0], **v[1]} for p, v in panels.items()}, "alpha": 1.0,
                              "constants": "c = C = c1 = c2 = 1 (rates, not bounds)",
-                             "colour": "log10(user-level lower rate / item-level rate with nT users)"})
+                             "colour": "log10(user-level lower rate / item-level rate with nT users), "
+                                       "diverging at 0, each side scaled to its panel's extreme",
+                             "assumptions": {p: FIG1_ASSUMPTIONS[v[0]][1] for p, v in panels.items()},
+                             "sparse_form": "[R] min{s, (s/T) psi(d/(n alpha^2))}, psi(u) = min{u, 1 + log(1 v u)}: "
+                                            "equal to the item-level min{s, sd/(n alpha^2)} at T = 1"})
 
 
 def _draw_kent_fig1(data):
     fig, axes = new_figure(2, 3.0, 2.6)
     for ax, panel in zip(axes, dict.fromkeys(r["panel"] for r in data.rows)):
-        x, T, z = (data.column(k, panel=panel) for k in ("n_alpha2", "T", "log10_ratio"))
+        x, T, z, ok = (data.column(k, panel=panel) for k in ("n_alpha2", "T", "log10_ratio", "within_assumptions"))
         xs, Ts = np.unique(x), np.unique(T)
         Z = z.reshape(len(xs), len(Ts))
-        lim = max(abs(float(Z.min())), abs(float(Z.max())), 1e-9)
-        mesh = ax.pcolormesh(Ts, xs, Z, shading="nearest", cmap="PuOr_r", vmin=-lim, vmax=lim)
+        # each side of 0 scaled to its own extreme, so a region where user-level wins by a fraction
+        # of a decade is as visible as one where it loses by several
+        lo, hi = float(Z.min()), max(float(Z.max()), 1e-9)
+        wins = lo < -1e-12
+        norm = TwoSlopeNorm(0.0, vmin=lo, vmax=hi) if wins else Normalize(-hi, hi)
+        mesh = ax.pcolormesh(Ts, xs, Z, shading="nearest", cmap="PuOr_r", norm=norm)
+        inside = ok.reshape(Z.shape).astype(bool)
+        if wins:
+            ax.contour(Ts, xs, np.where(inside, Z, np.nan), levels=[-1e-9], colors="k", linewidths=0.6)
+        out = np.ma.masked_where(inside, np.ones(Z.shape))
+        ax.pcolormesh(Ts, xs, out, shading="nearest", cmap=ListedColormap(["0.75"]), vmin=0, vmax=1)
         ax.set_xscale("log")
         ax.set_yscale("log")
         ax.set_xlabel("T (samples per user)")
         ax.set_ylabel("nα²")
         ax.set_title(panel)
-        fig.colorbar(mesh, ax=ax, label="log₁₀(user-level / item-level with nT)\n< 0: user-level is better")
+        ax.text(0.98, 0.03, f"grey: {data.meta['assumptions'][panel]} fails", transform=ax.transAxes, ha="right",
+                fontsize=6, bbox={"fc": "w", "ec": "none", "alpha": 0.8})
+        if data.column("reconstructed", panel=panel)[0]:
+            ax.text(0.02, 0.97, "[R] reconstructed: min{s, (s/T)·ψ(d/nα²)},\nψ(u) = min{u, 1 + log u}\ndashed: ratio = 0",
+                    transform=ax.transAxes, va="top", fontsize=6, bbox={"fc": "w", "ec": "none", "alpha": 0.8})
+        ticks = np.unique(np.trunc(100 * np.r_[np.linspace(lo, 0, 3) if wins else [0.0], np.linspace(0, hi, 4)]) / 100)
+        cb = fig.colorbar(mesh, ax=ax, ticks=ticks, label="log₁₀(user-level / item-level with nT)\n< 0: user-level is better")
+        if not wins:
+            cb.ax.set_ylim(0, hi)
     return fig
 
 
