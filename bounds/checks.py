@@ -401,9 +401,11 @@ def _plan(problem, n, T, alpha, theta, density, s, beta, K, procedure, C_lambda,
             raise ValueError(f"n = {n} users cannot fill 2d = {2 * dp} groups")
         t_star, tau = kent_estimators.l2_tau(n=n, T=T, alpha=alpha, d=dp, K=K)
         return _Plan(problem, n, alpha, t_star, tau, th, dp, g)
+    if problem == "sparse":
+        s = check_integer("s", s, minimum=1)
+        if s > d:
+            raise ValueError(f"s = {s} exceeds d = {d}")
     if problem == "linf" or procedure == 2:
-        if problem == "sparse":
-            s = check_integer("s", s, minimum=1)
         g = n // (2 * d)
         if g < 1:
             raise ValueError(f"n = {n} users cannot fill 2d = {2 * d} groups")
@@ -411,7 +413,6 @@ def _plan(problem, n, T, alpha, theta, density, s, beta, K, procedure, C_lambda,
         return _Plan(problem, n, alpha, t_star, tau, th, d, g, s=s or 0, procedure=2, lam_C=float(C_lambda))
     if procedure != 1:
         raise ValueError(f"procedure must be 1 or 2, got {procedure!r}")
-    s = check_integer("s", s, minimum=1)
     h = n // 2
     g = (n - h) // (2 * s)
     if g < 1:

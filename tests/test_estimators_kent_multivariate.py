@@ -141,6 +141,21 @@ def test_procedure1_privacy_calibration():
     assert abs(sel.statistic.mean() - t) < 4 * math.sqrt(2 * b * b / h / B)
 
 
+def test_procedure1_settings_recomputed():
+    n, alpha, K, s, d = 8000, 1.0, 200.0, 3, 50
+    th = np.zeros(d)
+    th[4] = 0.5
+    x = n * alpha**2
+    for T in (100, 10**9):
+        r = checks.kent_risk("sparse", n=n, T=T, alpha=alpha, theta=th, s=s, K=K, procedure=1, reps=1, seed=0)
+        t_star = min(T, math.floor(math.exp(x / (K * s))))  # the s-dimensional procedure's cap
+        assert r.settings["T_star"] == t_star
+        assert r.settings["selection_tau"] == pytest.approx(math.sqrt(2 * math.log(d * x * t_star) / t_star), rel=1e-14)
+        assert r.settings["truncation"] == pytest.approx(min(s, math.sqrt(2 * s * math.log(x))), rel=1e-14)
+    with pytest.raises(ValueError, match="exceeds d"):
+        checks.kent_risk("sparse", n=n, T=5, alpha=alpha, theta=th[:2], s=3, procedure=1, reps=1, seed=0)
+
+
 def test_procedure1_selects_the_voted_coordinates():
     B, h, d = 5, 3000, 40
     rng = np.random.default_rng(4)
@@ -171,7 +186,8 @@ def test_trigonometric_basis_orthonormal_and_on_the_sphere():
 
 
 def test_density_cutoff_eq49():
-    for n, T, alpha, beta, C in [(1000, 10**6, 1.0, 1.0, 1.0), (8000, 100, 1.0, 1.0, 200.0), (50, 3, 0.5, 2.0, 1.0)]:
+    for n, T, alpha, beta, C in [(1000, 10**6, 1.0, 1.0, 1.0), (8000, 100, 1.0, 1.0, 200.0), (50, 3, 0.5, 2.0, 1.0),
+                                 (100, 10, 1.0, 1.0, 1.0), (10**4, 10**8, 0.5, 0.5, 1.0)]:
         x = n * alpha**2
         k = min((x * T) ** (1 / (2 * beta + 2)), x / (C * math.log(max(math.e, x))))
         k = max(1, math.floor(k))
