@@ -57,6 +57,7 @@ __all__ = [
 ]
 
 BLOCK = 64  # replications per random stream: part of the seed contract
+CHUNK = 8  # replications of Kent and DAME processed at a time within a block (also part of it)
 ESTIMATORS = ("duchi", "kent", "dame")
 
 
@@ -90,13 +91,19 @@ class TwoPoint:
     def mean(self) -> float:
         return self.theta
 
+    def sums(self, size: int, count: int, rng) -> np.ndarray:
+        """The sums of ``size`` samples of ``count`` users: one binomial per user."""
+        return 2 * rng.binomial(size, (1 + self.theta) / 2, size=count) - size
+
+    def local_means(self, m: np.ndarray, rng) -> np.ndarray:
+        """Each user's local mean over its ``m`` samples: one binomial per user."""
+        return (2 * rng.binomial(m, (1 + self.theta) / 2) - m) / m
+
     def nested_means(self, m: np.ndarray, T: np.ndarray, rng) -> tuple[np.ndarray, np.ndarray]:
         """Local means over each user's first ``T`` samples and over all ``m`` (``T <= m``)."""
         q = (1 + self.theta) / 2
         s_T = rng.binomial(T, q)
-        s_m = s_T.copy()
-        more = m > T
-        s_m[more] += rng.binomial((m - T)[more], q)
+        s_m = s_T + rng.binomial(m - T, q)  # Bin(0, q) = 0 draws nothing
         return (2 * s_T - T) / T, (2 * s_m - m) / m
 
 
@@ -119,6 +126,17 @@ class Sampler:
 
     draw: Callable
     mean: float
+
+    def sums(self, size: int, count: int, rng) -> np.ndarray:
+        """The sums of ``size`` samples of ``count`` users, every sample drawn."""
+        x = np.asarray(self.draw(rng, size * count), dtype=float)
+        if np.any(np.abs(x) > 1):
+            raise ValueError("the sampler must return values in [-1, 1]")
+        return x.reshape(count, size).sum(axis=1)
+
+    def local_means(self, m: np.ndarray, rng) -> np.ndarray:
+        """Each user's local mean over its ``m`` samples, every sample drawn."""
+        return self.nested_means(m, m, rng)[1]
 
     def nested_means(self, m: np.ndarray, T: np.ndarray, rng) -> tuple[np.ndarray, np.ndarray]:
         shape = m.shape
@@ -196,6 +214,7 @@ class _Plan:
     alpha: float
     population: object
     estimators: tuple
+    size_table: tuple | None  # (support points, masses) of a finite law: sizes drawn as counts per half
     m_tilde: int
     dame_debiasing: dame.Debiasing | None
     dame_scale: str
@@ -204,22 +223,28 @@ class _Plan:
 
 
 def _block(plan: _Plan, seed_seq, size: int) -> dict:
-    """One block of replications of every requested estimator, on shared data."""
+    """One block of replications of every requested estimator, on shared data.
+
+    Kent and DAME run on :data:`CHUNK` replications at a time, so that a chunk's arrays
+    (``CHUNK`` × ``n``) stay in cache; the block's stream is consumed chunk after chunk.
+    """
     rng = np.random.default_rng(seed_seq)
     n, alpha = plan.n, plan.alpha
     out = {}
     if "duchi" in plan.estimators:  # exact: each output is +B w.p. 1/2 + θ/(2B), independently
         out["duchi"] = duchi.estimate(n, plan.population.mean, alpha=alpha, rng=rng, size=size)
-    if not {"kent", "dame"} & set(plan.estimators):
+    kent_on, dame_on = "kent" in plan.estimators, "dame" in plan.estimators
+    if not (kent_on or dame_on):
         return out
-    m = plan.sizes.sample(size * n, rng).reshape(size, n)
-    T = np.minimum(m, plan.kent_T)
-    xbar_T, xbar_m = plan.population.nested_means(m, T, rng)
-    if "kent" in plan.estimators:  # Kent et al. §6: every user uses T* samples
-        out["kent"] = kent.univariate(xbar_T, tau=plan.kent_tau, alpha=alpha, rng=rng)
-    if "dame" in plan.estimators:  # DAME, Algorithm 1
-        out["dame"] = dame.estimate(m, xbar_m, m_tilde=plan.m_tilde, alpha=alpha, debias=plan.dame_debiasing,
-                                    rng=rng, scale=plan.dame_scale)
+    parts = {"kent": [], "dame": []}
+    for start in range(0, size, CHUNK):
+        m, xbar_T, xbar_m = _draw_users(plan, min(CHUNK, size - start), rng)
+        if kent_on:  # Kent et al. §6: every user uses T* samples
+            parts["kent"].append(kent.univariate(xbar_T, tau=plan.kent_tau, alpha=alpha, rng=rng))
+        if dame_on:  # DAME, Algorithm 1
+            parts["dame"].append(dame.estimate(m, xbar_m, m_tilde=plan.m_tilde, alpha=alpha,
+                                               debias=plan.dame_debiasing, rng=rng, scale=plan.dame_scale))
+    out.update({k: np.concatenate(v) for k, v in parts.items() if v})
     return out
 
 
@@ -245,7 +270,76 @@ def _plan(estimators, sizes, n, alpha, population, m_tilde, constants, denominat
     if "kent" in estimators:
         base = check_integer("T", T, minimum=1) if T is not None else sizes.support_min
         kT, ktau = kent.cap(n=n, T=base, alpha=alpha, K=K)
-    return _Plan(sizes, n, alpha, population, tuple(estimators), mt, debias, scale, kT, ktau)
+    return _Plan(sizes, n, alpha, population, tuple(estimators), _size_table(sizes), mt, debias, scale, kT, ktau)
+
+
+def _size_table(sizes: SizeLaw, max_points: int = 4096):
+    """A finite law's support and masses, for drawing each half's sizes as multinomial counts."""
+    if not sizes.is_finite:
+        return None
+    try:
+        pts = sizes.support_points()
+        if pts.size > max_points:
+            return None
+        p = np.asarray(sizes.pmf(pts), dtype=float)
+    except NotImplementedError:  # laws whose queries are not available: draw user by user
+        return None
+    return pts, p / math.fsum(p)
+
+
+def _layout_index(counts: np.ndarray) -> np.ndarray:
+    """Where each user of the row-major layout sits in the size-major order.
+
+    ``counts[r, k]``: users of the ``k``-th size in segment ``r`` (a half of a replication).  The
+    layout is the segments one after the other, each sorted by size; the size-major order is
+    the sizes one after the other, each over the segments in order.
+    """
+    R, K = counts.shape
+    flat = counts.ravel()
+    within = np.cumsum(counts, axis=1) - counts  # start of (r, k) inside its segment
+    segment = np.cumsum(counts.sum(axis=1)) - counts.sum(axis=1)
+    totals = counts.sum(axis=0)
+    size_start = np.cumsum(totals) - totals
+    before = np.cumsum(counts, axis=0) - counts  # users of size k in earlier segments
+    shift = (size_start[None, :] + before) - (segment[:, None] + within)
+    return np.arange(flat.sum()) + np.repeat(shift.ravel(), flat)
+
+
+def _draw_users(plan: _Plan, size: int, rng) -> tuple:
+    r"""Sizes ``m`` (``size`` × ``n``) and the local means Kent (over :math:`T^* \wedge m`) and DAME (over ``m``) use.
+
+    Only what the requested estimators read is drawn.  For a finite law, each half's sizes are
+    multinomial counts (every estimator is a symmetric function of the users within a half,
+    so the multiset of sizes in a half is what matters: :math:`\mathrm{Mult}(n/2, M)`), sorted;
+    the users of each size draw their sums in one call, :math:`S_m = S_T + (S_m - S_T)`
+    (independent parts), then take their places.  Otherwise sizes are drawn user by user.
+    """
+    pop, n, kT = plan.population, plan.n, plan.kent_T
+    kent_on, dame_on = "kent" in plan.estimators, "dame" in plan.estimators
+    if plan.size_table is None:
+        m = plan.sizes.sample(size * n, rng).reshape(size, n)
+        if kent_on and dame_on:  # the prefix of T* samples and the whole: S_m = S_T + Bin(m - T, q)
+            xbar_T, xbar_m = pop.nested_means(m, np.minimum(m, kT), rng)
+            return m, xbar_T, xbar_m
+        if kent_on:
+            return m, pop.local_means(np.minimum(m, kT), rng), None
+        return m, None, pop.local_means(m, rng)
+    pts, p = plan.size_table
+    counts = rng.multinomial(n // 2, p, size=2 * size)
+    m = np.repeat(np.tile(pts, 2 * size), counts.ravel()).reshape(size, n)
+    totals = counts.sum(axis=0).tolist()
+    first = np.minimum(pts, kT).tolist() if kent_on else pts.tolist()
+    parts_T, parts_m = [], []
+    for a, t, c in zip(pts.tolist(), first, totals):  # size by size: each user's sum over t, then over a
+        s_t = pop.sums(t, c, rng)
+        if kent_on:
+            parts_T.append(s_t / t)
+        if dame_on:
+            parts_m.append((s_t + pop.sums(a - t, c, rng) if a > t else s_t) / a)
+    src = _layout_index(counts)
+    xbar_T = np.concatenate(parts_T)[src].reshape(size, n) if kent_on else None
+    xbar_m = np.concatenate(parts_m)[src].reshape(size, n) if dame_on else None
+    return m, xbar_T, xbar_m
 
 
 def _map_blocks(block, plan, reps, seed, executor, progress: bool) -> list:

@@ -30,6 +30,39 @@ def test_exact_and_explicit_local_means_have_the_same_law():
         assert abs(r - math.sqrt(5 / 12)) < 4 * (1 - 5 / 12) / math.sqrt(m.size)
 
 
+@pytest.mark.parametrize("estimators", [("kent", "dame"), ("kent",), ("dame",)])
+def test_local_means_sit_with_their_sizes(estimators):
+    # finite law: each half's sizes as multinomial counts, sums drawn size by size, then placed;
+    # every local mean must be a mean of its own user's m (or T*) values in {-1, 1}
+    law = sizes.finite({1: 0.2, 2: 0.3, 7: 0.5})
+    plan = simulate._plan(estimators, law, 400, 0.6, simulate.TwoPoint(0.3), 2, "paper", "canonical", "paper", 2, 1.0)
+    m, xbar_T, xbar_m = simulate._draw_users(plan, 5, np.random.default_rng(SEED))
+    assert m.shape == (5, 400)
+    for half in (m[:, :200], m[:, 200:]):  # sorted within each half
+        assert np.all(np.diff(half, axis=1) >= 0)
+    for x, size in ((xbar_T, np.minimum(m, plan.kent_T)), (xbar_m, m)):
+        if x is None:
+            continue
+        s = x * size
+        assert np.allclose(s, np.round(s)) and np.all((np.round(s).astype(int) - size) % 2 == 0)
+        assert np.all(np.abs(x) <= 1)
+    if xbar_T is not None and xbar_m is not None:  # the prefix is part of the whole
+        T = np.minimum(m, plan.kent_T)
+        assert np.array_equal(xbar_T[m == T], xbar_m[m == T])
+        assert np.all(np.abs(xbar_m * m - xbar_T * T) <= m - T + 1e-9)
+
+
+def test_grouped_sizes_have_the_multinomial_law():
+    law = sizes.finite({3: 0.25, 8: 0.75})
+    res = simulate.compare(theta=0.2, sizes=law, n=400, alpha=0.6, reps=64, seed=SEED, estimators=("dame",), m_tilde=8)
+    plan = simulate._plan(("dame",), law, 400, 0.6, simulate.TwoPoint(0.2), 8, "paper", "canonical", "paper", None, 1.0)
+    m, _, _ = simulate._draw_users(plan, 2000, np.random.default_rng(SEED))
+    k = (m[:, :200] == 3).sum(axis=1)  # Bin(200, 1/4) in each replication's voting half
+    assert abs(k.mean() - 50) < 4 * math.sqrt(200 * 0.25 * 0.75 / 2000)
+    assert abs(k.var() - 37.5) < 4 * 37.5 * math.sqrt(2 / 2000)
+    assert res["dame"].estimates.shape == (64,)
+
+
 def test_estimators_run_on_an_explicit_population():
     draw = lambda g, k: g.uniform(-0.5, 1.0, size=k)  # noqa: E731  mean 0.25
     res = simulate.compare(sizes=sizes.uniform(20, 40), n=400, alpha=0.6, reps=64, seed=SEED,
@@ -110,6 +143,43 @@ def test_same_seed_same_estimates_whatever_the_executor():
         assert np.array_equal(_estimates(ex), base)
     with ProcessPoolExecutor(2) as ex:
         assert np.array_equal(_estimates(ex), base)
+
+
+def _finite_estimates(seed, executor=None):
+    res = simulate.compare(theta=0.2, sizes=sizes.finite({20: 0.5, 60: 0.5}), n=600, alpha=0.6,
+                           reps=2 * simulate.BLOCK + 9, seed=seed, executor=executor)
+    return np.concatenate([res[k].estimates for k in sorted(res)])
+
+
+@pytest.mark.parametrize("kind", ["int", "SeedSequence", "Generator"])
+def test_every_seed_kind_gives_the_same_estimates_on_every_executor(kind):
+    make = {"int": lambda: 7, "SeedSequence": lambda: np.random.SeedSequence(7),
+            "Generator": lambda: np.random.default_rng(7)}[kind]
+    base = _finite_estimates(make())
+    assert np.array_equal(_finite_estimates(make()), base)
+    with ThreadPoolExecutor(2) as ex:
+        assert np.array_equal(_finite_estimates(make(), ex), base)
+    with ProcessPoolExecutor(2) as ex:
+        assert np.array_equal(_finite_estimates(make(), ex), base)
+    if kind == "SeedSequence":  # a SeedSequence acts as its entropy
+        assert np.array_equal(_finite_estimates(7), base)
+    if kind == "Generator":  # a Generator advances: a second use gives new replications
+        g = make()
+        assert not np.array_equal(_finite_estimates(g), _finite_estimates(g))
+
+
+def test_seeds_for_the_other_papers_estimators():
+    from bounds import rameshwar
+    m = rameshwar.geometric(3)
+    a = simulate.rameshwar_errors(m, U=65, eps=1.0, reps=70, seed=np.random.SeedSequence(3))
+    assert a == simulate.rameshwar_errors(m, U=65, eps=1.0, reps=70, seed=3)
+    assert simulate.akmv_worst_case(m, U=65, eps=1.0, reps=50, seed=np.random.default_rng(1))[0] > 0
+    r = simulate.cummings_risk([9, 5, 3], p=0.5, sigma_p2=0.01, eps=1.0, reps=10, seed=np.random.default_rng(2))
+    assert r.estimates.shape == (10,)
+    with pytest.raises(ValueError, match="seed"):
+        simulate.risk("duchi", theta=0.1, sizes=sizes.point(3), n=10, alpha=0.5, reps=2, seed="7")
+    with pytest.raises(ValueError, match="seed"):
+        simulate.risk("duchi", theta=0.1, sizes=sizes.point(3), n=10, alpha=0.5, reps=2, seed=True)
 
 
 def test_same_seed_same_estimates_on_a_dask_cluster():

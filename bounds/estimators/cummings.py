@@ -34,6 +34,7 @@ __all__ = [
     "initial_variance",
     "initial_error",
     "realisable",
+    "final_release",
 ]
 
 P_FLOOR = 1e-3  # the initial mean is kept in [P_FLOOR, 1 - P_FLOOR] so that p(1 - p) > 0
@@ -188,6 +189,27 @@ def realisable(phat, first, k, *, eps, beta, rng) -> float:
     var = initial_variance(phat[var_g], eps=eps, p_initial=p0, rng=rng)
     err = initial_error(mean_g.size, eps=eps, beta=beta)
     pl = theory.realisable_plan(k, p_initial=p0, sigma_p2_hat=var, alpha=err, eps=eps, beta=beta)
-    clipped = np.clip(phat[pl.final_group], pl.a_hat, pl.b_hat)
-    scale = laplace_scale(pl.weights, pl.a_hat, pl.b_hat, eps=eps)
-    return float(pl.weights @ clipped) + float(mechanisms.laplace(scale, rng))
+    return float(final_release(phat, pl, eps=eps, rng=rng)[0])
+
+
+def final_release(phat, plan, *, eps, rng) -> np.ndarray:
+    r"""Algorithm 2's last step: the final group's weighted clipped mean plus Laplace noise, given the plan.
+
+    ``phat``: all users' frequencies (one row per replication, or one row); ``plan`` a
+    :class:`~bounds.cummings.RealisablePlan`.
+
+    .. math:: \hat p_\epsilon = \sum_{i \in \text{final}} \hat w_i [\hat p_i]_{\hat a_i}^{\hat b_i} + \mathrm{Lap}\Big(\frac{\max_i \hat w_i|\hat b_i - \hat a_i|}{\epsilon}\Big)
+
+    Source: Cummings et al. (2022), Algorithm 2 (steps 13–14).
+
+    Examples
+    --------
+    >>> k = np.array([2**j for j in range(10, 0, -1)] * 3)
+    >>> pl = theory.realisable_plan(k, p_initial=0.5, sigma_p2_hat=0.01, alpha=0.1, eps=1.0)
+    >>> final_release(np.full(k.size, 0.5), pl, eps=1e12, rng=np.random.default_rng(0)).round(6).tolist()
+    [0.5]
+    """
+    phat = np.atleast_2d(phat)
+    clipped = np.clip(phat[:, plan.final_group], plan.a_hat, plan.b_hat)
+    scale = laplace_scale(plan.weights, plan.a_hat, plan.b_hat, eps=eps)
+    return clipped @ plan.weights + mechanisms.laplace(scale, rng, size=phat.shape[0])

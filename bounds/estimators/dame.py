@@ -185,6 +185,8 @@ def refine(m, xbar, j, *, m_tilde: int, tau: float, alpha: float, debias: Debias
     .. math:: \hat\theta = \frac{\sqrt{\tilde m}\,\frac{2}{n}\sum_u \theta_u - \sum_{i \le \tilde m}(\sqrt{\tilde m} - \sqrt i)M(i)\, s_{\hat j}}{E[\sqrt{m \wedge \tilde m}]}
 
     with :math:`s_{\hat j}` the elected bin's centre and :math:`b` from :func:`laplace_scale`.
+    The users' Laplace noises enter only through their sum, drawn exactly by
+    :func:`~bounds.mechanisms.laplace_sum` (same law as one draw per user).
 
     Source: Pla et al. (2024), eqs. (8)–(9).
 
@@ -201,9 +203,12 @@ def refine(m, xbar, j, *, m_tilde: int, tau: float, alpha: float, debias: Debias
     w = weights(m, m_tilde)
     xhat = w * xbar + (1 - w) * s[:, None]
     b = laplace_scale(tau, alpha, scale=scale, L=L, U=U)
-    theta_u = np.clip(xhat, L[:, None], U[:, None]) + mechanisms.laplace(np.reshape(b, (-1, 1)), rng, size=xhat.shape)
+    # the users' noises enter only through their sum: drawn exactly in one go (mechanisms.laplace_sum)
+    B, h = xhat.shape
+    noise = mechanisms.laplace_sum(b, h, rng, size=B)
+    theta_bar = np.clip(xhat, L[:, None], U[:, None]).mean(axis=1) + noise / h
     denom = np.minimum(m, math.sqrt(m_tilde)).mean(axis=1) if debias.official else debias.denominator
-    return (math.sqrt(m_tilde) * theta_u.mean(axis=1) - debias.correction * s) / denom
+    return (math.sqrt(m_tilde) * theta_bar - debias.correction * s) / denom
 
 
 def estimate(m, xbar, *, m_tilde: int, alpha: float, debias: Debiasing, rng, scale: str = "paper") -> np.ndarray:

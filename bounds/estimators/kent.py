@@ -101,6 +101,9 @@ def refine(xbar, j, *, tau: float, alpha: float, rng) -> np.ndarray:
 
     .. math:: \hat\theta = \frac2n\sum_{i > n/2}\Big(\Pi_{\tilde I}(\bar X_i) + \frac{14\tau}{\alpha}\ell_i\Big),\qquad \ell_i \sim \mathrm{Lap}(1)
 
+    The users' noises enter only through their sum, drawn exactly by
+    :func:`~bounds.mechanisms.laplace_sum`.
+
     Source: Kent et al. (2024), eq. (30).
 
     Examples
@@ -109,9 +112,9 @@ def refine(xbar, j, *, tau: float, alpha: float, rng) -> np.ndarray:
     [-0.2]
     """
     L, U = interval(j, tau)
-    z = np.clip(xbar, L[:, None], U[:, None])
-    z = z + mechanisms.laplace(laplace_scale(tau, alpha), rng, size=z.shape)
-    return z.mean(axis=1)
+    B, h = xbar.shape
+    noise = mechanisms.laplace_sum(laplace_scale(tau, alpha), h, rng, size=B)  # the users' noises, summed exactly
+    return np.clip(xbar, L[:, None], U[:, None]).mean(axis=1) + noise / h
 
 
 def univariate(xbar, *, tau: float, alpha: float, rng) -> np.ndarray:
