@@ -221,7 +221,7 @@ RATE_CASES = {
     "density": dict(n=8000, alpha=1.0, Ts=[100, 10**4], density=checks.TrigDensity({2: 0.4, 3: 0.3}), beta=1.0,
                     K=200.0, C_k=200.0, reps=96),
 }
-CONSTANTS = {"linf": (1.5e4, 2.2e3), "l2": (4e4, 6e3), "sparse": (5e2, 70.0), "density": (40.0, 60.0)}
+CONSTANTS = {"linf": (1.2e4, 2.5e3), "l2": (3.5e4, 7e3), "sparse": (3.5e2, 90.0), "density": (25.0, 60.0)}
 
 
 @pytest.mark.parametrize("problem", list(RATE_CASES))
