@@ -279,7 +279,7 @@ class TrigDensity:
 
 # --------------------------------------------------------------------------- blocks
 
-PROBLEMS = ("linf", "l2", "sparse", "density")
+KENT_PROBLEMS = ("linf", "l2", "sparse", "density")
 
 
 @dataclass(frozen=True)
@@ -370,8 +370,8 @@ def _theta_vector(theta, name="theta") -> np.ndarray:
 
 
 def _plan(problem, n, T, alpha, theta, density, s, beta, K, procedure, C_lambda, C_k, truncation) -> _Plan:
-    if problem not in PROBLEMS:
-        raise ValueError(f"problem must be one of {', '.join(PROBLEMS)}, got {problem!r}")
+    if problem not in KENT_PROBLEMS:
+        raise ValueError(f"problem must be one of {', '.join(KENT_PROBLEMS)}, got {problem!r}")
     n = check_integer("n", n, minimum=2)
     T = check_integer("T", T, minimum=1)
     alpha, K = check_positive("alpha", alpha), check_positive("K", K)
