@@ -108,8 +108,8 @@ def laplace(scale, rng, size=None) -> np.ndarray:
 
     .. math:: Z \sim \mathrm{Lap}(b),\qquad E|Z| = b,\qquad \mathrm{Var}\,Z = 2b^2
 
-    Source: the noise of ``001_ac3274d7ce9a5d72.txt`` eq. (8), ``003_5683c9a67e132c7f.txt`` eq. (3),
-    ``002_b4d2a69fdbee0cc3.txt`` eq. (2).
+    Source: the noise of Pla et al. (2024), eq. (8), Cummings et al. (2022), eq. (3),
+    Rameshwar and Tandon (2025), eq. (2).
 
     Examples
     --------
@@ -155,7 +155,7 @@ def rr_keep_probability(alpha, *, k: int) -> float:
 
     (DAME's votes have ``k = 3``: :math:`e^{\alpha/6}`, eq. (6); Kent's CoverSelect ``k = 1``).
 
-    Source: ``004_b0e838126fb19414.txt`` Lemma 16 (``kent.md`` §7); ``001_ac3274d7ce9a5d72.txt`` eq. (6).
+    Source: Kent et al. (2024), Lemma 16; Pla et al. (2024), eq. (6).
 
     Examples
     --------
@@ -174,7 +174,7 @@ def randomized_response(bits, *, alpha, k: int, rng) -> np.ndarray:
 
     ``bits`` is a 0/1 array (users × bins), each row with at most ``k`` ones.
 
-    Source: ``004_b0e838126fb19414.txt`` Lemma 16, eq. (148); ``001_ac3274d7ce9a5d72.txt`` Algorithm 1.
+    Source: Kent et al. (2024), Lemma 16, eq. (148); Pla et al. (2024), Algorithm 1.
 
     Examples
     --------
@@ -200,8 +200,8 @@ def noisy_vote_totals(counts, n_users: int, *, alpha, k: int, rng) -> np.ndarray
 
     independently across bins (each bit is flipped independently).
 
-    Source: ``001_ac3274d7ce9a5d72.txt`` eqs. (6)–(7) (the vote and its randomisation);
-    ``004_b0e838126fb19414.txt`` Lemma 16 (independent bitwise flips).
+    Source: Pla et al. (2024), eqs. (6)–(7) (the vote and its randomisation);
+    Kent et al. (2024), Lemma 16 (independent bitwise flips).
 
     Examples
     --------
@@ -228,7 +228,7 @@ def rr_privacy_loss(n_bins: int, *, alpha, k: int) -> float:
 
     which is α when :math:`N \ge 2k` (Lemma 16's claim).  Meant for small ``N`` (``2^N`` outputs).
 
-    Source: ``004_b0e838126fb19414.txt`` Lemma 16 (``kent.md`` §7).
+    Source: Kent et al. (2024), Lemma 16.
 
     Examples
     --------
@@ -254,7 +254,7 @@ def duchi_bound(alpha) -> float:
 
     .. math:: B = \frac{e^\alpha + 1}{e^\alpha - 1}
 
-    Source: Duchi, Jordan & Wainwright (2018), as the DAME paper's baseline (formula sheet §1.5).
+    Source: Duchi, Jordan & Wainwright (2018), as the baseline of Pla et al. (2024), §4.2.
 
     Examples
     --------
@@ -270,7 +270,7 @@ def duchi(x, *, alpha, rng) -> np.ndarray:
 
     .. math:: P(Z = +B \mid x) = \frac12 + \frac{x}{2B},\qquad E[Z \mid x] = x
 
-    Source: Duchi et al. (2018), DAME Fig. 1b baseline (formula sheet §1.5).
+    Source: Duchi et al. (2018), the baseline of Pla et al. (2024), §4.2, Fig. 1b.
 
     Examples
     --------
@@ -320,7 +320,7 @@ def private_quantile(data, rank_from_top: int, *, lower, upper, eps, rng):
     (replications × L) gives one independent estimate per row in one vectorised draw.
     A rank beyond ``L`` targets the lower end.
 
-    Source: Smith (2011), Algorithm 2, as used by ``002_b4d2a69fdbee0cc3.txt`` §IV-A (the AKMV baseline).
+    Source: Smith (2011), Algorithm 2, as used by Rameshwar and Tandon (2025), §IV-A (the AKMV baseline).
 
     Examples
     --------

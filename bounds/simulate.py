@@ -72,7 +72,7 @@ class TwoPoint:
 
     .. math:: \bar X_m = \frac{2 S_m - m}{m},\quad S_m = S_T + \mathrm{Bin}(m - T, q),\quad q = \frac{1+\theta}{2}
 
-    Source: ``001_ac3274d7ce9a5d72.txt`` §4.2, Fig. 1b (:math:`\mu(1) = \mu(-1) = 1/2`) and the lower-bound
+    Source: Pla et al. (2024), §4.2, Fig. 1b (:math:`\mu(1) = \mu(-1) = 1/2`) and the lower-bound
     construction of (S22) (two-point laws with mean :math:`\pm\delta`).
 
     Examples
@@ -115,7 +115,7 @@ class Sampler:
 
     .. math:: \bar X_m = \frac1m\sum_{t \le m} X_t,\qquad X_t \overset{iid}{\sim} \mu \text{ on } [-1, 1]
 
-    Source: ``001_ac3274d7ce9a5d72.txt`` §2 (H2: :math:`\mu` supported on [−1, 1]).
+    Source: Pla et al. (2024), §2 (H2: :math:`\mu` supported on [−1, 1]).
 
     Examples
     --------
@@ -369,20 +369,23 @@ def compare(*, theta=None, sizes, n, alpha, reps, seed, estimators: Sequence[str
     (two-point with mean ``theta``, or ``population``).  Estimators:
 
     * ``"duchi"`` — each user privatises its local mean with Duchi et al.'s ±B mechanism;
-      the server averages (formula sheet §1.5);
+      the server averages (Pla et al. (2024), §4.2);
     * ``"kent"`` — Kent et al.'s univariate two-phase procedure with ``T`` samples per user
       (default: the smallest dataset size, every user truncating to it) and the cap
-      :math:`T^* = \min(T, e^{n\alpha^2/K})` (``kent.md`` §6, eqs. (25)–(30));
+      :math:`T^* = \min(T, e^{n\alpha^2/K})` (Kent et al. (2024), eqs. (25)–(30));
     * ``"dame"`` — DAME, Algorithm 1 (eqs. (4)–(9)), with ``m_tilde`` from Theorem 2 under
       ``constants`` unless given; ``denominator="official"`` swaps eq. (9)'s
-      :math:`E[\sqrt{m \wedge \tilde m}]` for the official code's ``mean(min(M, sqrt(m̃)))``.
+      :math:`E[\sqrt{m \wedge \tilde m}]` for the official code's ``mean(min(M, sqrt(m̃)))``;
+      ``scale="width"`` calibrates the Laplace noise to the clip interval's width
+      :math:`(U - L)/\alpha` instead of eq. (8)'s :math:`14\tau/\alpha`
+      (:func:`bounds.estimators.dame.laplace_scale`).
 
     .. math:: \hat\theta_{DAME} = \frac{\sqrt{\tilde m}\,\bar\theta - \sum_{i \le \tilde m}(\sqrt{\tilde m} - \sqrt i) M(i)\, s_{\hat j}}
               {E[\sqrt{m \wedge \tilde m}]}
 
     Returns ``{name: RiskResult}``.
 
-    Source: ``001_ac3274d7ce9a5d72.txt`` Algorithm 1 and Figure 1b; ``kent.md`` §6.
+    Source: Pla et al. (2024), Algorithm 1 and Figure 1b; Kent et al. (2024), eqs. (25)–(30).
 
     Examples
     --------
@@ -405,12 +408,12 @@ def risk(estimator, *, theta, sizes, n, alpha, reps, seed, executor=None, progre
 
     ``estimator`` is ``"dame"``, ``"duchi"`` or ``"kent"``; ``theta`` is the mean of the
     two-point :math:`\mu` on :math:`\{-1, 1\}`.  ``options``: ``m_tilde``, ``constants``,
-    ``denominator`` (DAME); ``T``, ``K`` (Kent); ``population`` (a :class:`Sampler`, then
+    ``denominator``, ``scale`` (DAME); ``T``, ``K`` (Kent); ``population`` (a :class:`Sampler`, then
     ``theta`` must equal its mean).  See :func:`compare`.
 
     .. math:: \widehat{R} = \frac1R \sum_{r=1}^R (\hat\theta_r - \theta)^2 \pm \frac{\mathrm{sd}}{\sqrt R}
 
-    Source: ``001_ac3274d7ce9a5d72.txt`` eq. (3) (the risk) and Algorithm 1.
+    Source: Pla et al. (2024), eq. (3) (the risk) and Algorithm 1.
 
     Examples
     --------

@@ -91,6 +91,12 @@ def laplace_scale(tau: float, alpha: float, *, scale: str = "paper", L=None, U=N
 
     .. math:: b_{paper} = \frac{14\tau}{\alpha},\qquad b_{width} = \frac{U_{\hat j} - L_{\hat j}}{\alpha}
 
+    The gain is the Laplace part of the risk, shrunk by :math:`((U - L)/14\tau)^2`.  Simulated
+    risks at θ = 0.3 (640 replications, ``simulate.risk("dame", ..., scale=...)``):
+    :math:`M = \delta_3`, n = 1000, α = 0.5 (:math:`14\tau = 26.5`): 11.4 ± 0.6 vs 0.065 ± 0.004;
+    :math:`M = \delta_{50}`, n = 10⁴, α = 22/35 (:math:`14\tau = 8.0`): 0.061 ± 0.003 vs
+    0.0038 ± 0.0002; :math:`M = \delta_{10^5}` (:math:`14\tau = 0.22`): identical.
+
     Source: Pla et al. (2024), eq. (8).
 
     Examples

@@ -77,7 +77,7 @@ def variance(theta, n: int, *, alpha) -> float:
 
     .. math:: E(\hat\theta - \theta)^2 = \frac{B^2 - \theta^2}{n}
 
-    Source: Duchi et al. (2018); Pla et al. (2024), §4.2 (formula sheet §1.5).
+    Source: Duchi et al. (2018); Pla et al. (2024), §4.2.
 
     Examples
     --------
