@@ -606,7 +606,7 @@ class Advice:
 
     def figure(self):
         """A matplotlib ``Figure`` (no pyplot state): per model, each method's bound and simulated error
-        (± 2 s.e., with the 50–99% quantile range of |error|), relative to the value range, log scale,
+        (± 2 s.e., with the 50–99% quantile range of ``|error|``), relative to the value range, log scale,
         with the target."""
         from matplotlib.figure import Figure  # noqa: PLC0415 - only when drawing
 
