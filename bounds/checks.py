@@ -434,14 +434,14 @@ def kent_risk(problem, *, n, T, alpha, reps, seed, theta=None, density=None, s=N
       :math:`\pm1` with mean ``theta[j]``), ``n // (2d)`` users in each of the 2d groups,
       :math:`T^* = \min\{T, e^{n\alpha^2/(Kd)}\}`; with ``d = 1`` it is the univariate procedure.
     * ``"l2"`` — the ℓ2 ball (§3.3): data from the hypercube :math:`\{\pm1/\sqrt d\}^d` with mean
-      ``theta`` (:math:`|\theta_j| \le 1/\sqrt d`), a fresh rotation per replication, τ of :func:`l2_tau`.
+      ``theta`` (:math:`|\theta_j| \le 1/\sqrt d`), a fresh rotation per replication, τ of :func:`~bounds.estimators.kent.l2_tau`.
     * ``"sparse"`` — the s-sparse mean: ``procedure=2`` (§4.1.2: the ℓ∞ estimate thresholded at
-      :func:`sparse_lambda` with ``C_lambda``, then the ``s`` largest) or ``procedure=1`` (§4.1.1:
-      local selection at :math:`\sqrt{2\log(e \vee dn\alpha^2T^*)/T^*}` [R], :func:`hashed_selection` with
+      :func:`~bounds.estimators.kent.sparse_lambda` with ``C_lambda``, then the ``s`` largest) or ``procedure=1`` (§4.1.1:
+      local selection at :math:`\sqrt{2\log(e \vee dn\alpha^2T^*)/T^*}` [R], :func:`~bounds.estimators.kent.hashed_selection` with
       truncation ``min{s, √(2s log(e ∨ nα²))}`` [R] unless given, then the s-dimensional ℓ∞
       procedure on the selected coordinates with :math:`T^* = \min\{T, e^{n\alpha^2/(Ks)}\}`).
     * ``"density"`` — the Sobolev density (§5.1): ``density`` (a :class:`TrigDensity`), cut-off
-      :func:`density_cutoff` with ``beta`` and ``C_k``, the ℓ2 procedure on :math:`Y = \varphi(X)/\sqrt k`,
+      :func:`~bounds.estimators.kent.density_cutoff` with ``beta`` and ``C_k``, the ℓ2 procedure on :math:`Y = \varphi(X)/\sqrt k`,
       :math:`\hat f = \sum_{j \le k}\sqrt k\,\hat\theta_j\varphi_j`, risk in :math:`L^2` by Parseval.
 
     Every user's data enter through exact sufficient statistics (one binomial per reported

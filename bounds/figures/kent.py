@@ -196,7 +196,7 @@ def _draw_kent_pt_simulated(data):
 
 
 register("kent-phase-transition-simulated", "Kent et al.: the phase transition in T, simulated (MSE vs T, ±2 s.e.)",
-         "004_b0e838126fb19414.txt §3.1–3.2, Theorem 6; kent.md §5, §6",
+         "Kent et al. (2024), §§3.1–3.2, Theorem 6, eq. (80); Kent notes §5, §6, §12",
          monte_carlo=True)((_kent_pt_simulated, _draw_kent_pt_simulated))
 
 
