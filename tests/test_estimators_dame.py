@@ -175,3 +175,11 @@ def test_only_users_with_at_least_m_tilde_samples_vote():
     j = dame.localise(np.repeat(m, 200, axis=0), np.repeat(x, 200, axis=0), m_tilde=5, tau=0.25, alpha=1e4,
                       rng=np.random.default_rng(SEED))
     assert set(j.tolist()) == {2, 3}
+
+
+def test_rng_may_be_an_int_a_seed_sequence_or_a_generator():
+    d = dame.Debiasing(0.0, math.sqrt(20))
+    m, x = np.full((3, 100), 20), np.full((3, 100), 0.1)
+    runs = [dame.estimate(m, x, m_tilde=20, alpha=0.5, debias=d, rng=r)
+            for r in (5, np.random.SeedSequence(5), np.random.default_rng(5))]
+    assert np.array_equal(runs[0], runs[1]) and np.array_equal(runs[0], runs[2])

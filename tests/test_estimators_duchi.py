@@ -40,3 +40,8 @@ def test_explicit_path_has_the_same_mean_and_variance():
 def test_count_to_estimate():
     # k of n outputs at +B: (kB − (n − k)B)/n; B = 2 at α = log 3
     assert duchi.from_count(np.array([0, 1, 4]), 4, alpha=math.log(3)) == pytest.approx([-2.0, -1.0, 2.0])
+
+
+def test_rng_may_be_an_int_a_seed_sequence_or_a_generator():
+    runs = [duchi.estimate(30, 0.2, alpha=1.0, rng=r, size=4) for r in (5, np.random.SeedSequence(5), np.random.default_rng(5))]
+    assert np.array_equal(runs[0], runs[1]) and np.array_equal(runs[0], runs[2])

@@ -62,5 +62,13 @@ def test_everybody_in_the_first_half_votes():
     x = np.array([[0.9] * 5 + [-0.9] * 5])  # first half in bin 3 of 4 (τ = 0.25): ones on bins 2, 3
     j = kent.localise(np.repeat(x[:, :5], 300, axis=0), tau=0.25, alpha=1e4, rng=np.random.default_rng(SEED))
     assert set(j.tolist()) == {2, 3}
+    j = kent.localise(np.repeat(-x[:, :5], 300, axis=0), tau=0.25, alpha=1e4, rng=np.random.default_rng(SEED))
+    assert set(j.tolist()) == {0, 1}  # negative local means vote too
     est = kent.univariate(np.repeat(x, 300, axis=0), tau=0.25, alpha=1e12, rng=np.random.default_rng(SEED))
     assert np.allclose(est, -0.9)  # the second half is inside Ĩ = [-1, 1]: no clipping
+
+
+def test_rng_may_be_an_int_a_seed_sequence_or_a_generator():
+    x = np.full((3, 100), 0.1)
+    runs = [kent.univariate(x, tau=0.1, alpha=0.5, rng=r) for r in (5, np.random.SeedSequence(5), np.random.default_rng(5))]
+    assert np.array_equal(runs[0], runs[1]) and np.array_equal(runs[0], runs[2])

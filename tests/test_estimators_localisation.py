@@ -119,3 +119,9 @@ def test_non_voters_send_noise_only():
         law[winners] += np.prod(np.where(K == 1, pi, 1 - pi)) / winners.size
     j = loc.localise(np.tile(x, (R, 1)), np.tile(voting, (R, 1)), tau, alpha, 3, np.random.default_rng(SEED))
     assert stats.chisquare(np.bincount(j, minlength=4), R * law).pvalue > 1e-4
+
+
+def test_rng_may_be_an_int_a_seed_sequence_or_a_generator():
+    x = np.tile([-0.9, 0.1, 0.3], (50, 1))
+    runs = [loc.localise(x, np.ones(x.shape, bool), 0.25, 1.0, 3, r) for r in (5, np.random.SeedSequence(5), np.random.default_rng(5))]
+    assert np.array_equal(runs[0], runs[1]) and np.array_equal(runs[0], runs[2])

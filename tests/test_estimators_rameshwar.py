@@ -25,12 +25,13 @@ def test_scales_and_rank_from_their_definitions():
     assert rameshwar.akmv_scale(np.array([10.0]), s) == pytest.approx([2 * 10.0 / (eps * total)])  # (15) at ε/2
 
 
+@pytest.mark.parametrize("kind", ["uniform", "worst"])
 @pytest.mark.parametrize("mechanism", ["laplace_mechanism", "opt_wc"])
-def test_release_given_the_data_is_the_statistic_plus_its_laplace_noise(mechanism):
+def test_release_given_the_data_is_the_statistic_plus_its_laplace_noise(mechanism, kind):
     U, eps, R = 65.0, 0.5, 40000
     s = rameshwar.setting(M, U=U, eps=eps)
     rng = np.random.default_rng(SEED)
-    x = theory.samples(M, U=U, kind="uniform", rng=rng)
+    x = theory.samples(M, U=U, kind="uniform", rng=rng) if kind == "uniform" else np.full(M.sum(), U)
     sums = np.add.reduceat(x, np.concatenate([[0], np.cumsum(M)[:-1]]))
     out = getattr(rameshwar, mechanism)(np.tile(sums, (R, 1)), s, rng=rng)
     if mechanism == "laplace_mechanism":
@@ -74,3 +75,10 @@ def test_akmv_release_is_the_clipped_mean_plus_noise_at_2T_over_eps_total():
 
 def test_sample_mean():
     assert rameshwar.sample_mean(np.array([[3.0, 5.0], [1.0, 1.0]]), np.array([1, 3])).tolist() == [2.0, 0.5]
+
+
+def test_rng_may_be_an_int_a_seed_sequence_or_a_generator():
+    s = rameshwar.setting(M, U=65.0, eps=1.0)
+    sums = np.tile(65.0 * M, (3, 1))
+    runs = [rameshwar.akmv(sums, s, rng=r) for r in (5, np.random.SeedSequence(5), np.random.default_rng(5))]
+    assert np.array_equal(runs[0], runs[1]) and np.array_equal(runs[0], runs[2])

@@ -60,6 +60,8 @@ def test_grouped_sizes_have_the_multinomial_law():
     k = (m[:, :200] == 3).sum(axis=1)  # Bin(200, 1/4) in each replication's voting half
     assert abs(k.mean() - 50) < 4 * math.sqrt(200 * 0.25 * 0.75 / 2000)
     assert abs(k.var() - 37.5) < 4 * 37.5 * math.sqrt(2 / 2000)
+    both = (m == 3).sum(axis=1)  # the halves are independent: Bin(400, 1/4) over both
+    assert abs(both.var() - 75) < 4 * 75 * math.sqrt(2 / 2000)
     assert res["dame"].estimates.shape == (64,)
 
 

@@ -4,7 +4,8 @@ Each function takes what the server or a user actually computes with — users' 
 means or sums, their dataset sizes, a ``numpy.random.Generator`` — and each constant that
 carries privacy or correctness (clip ends, Laplace scales, keep probabilities, ranks) is
 written in exactly one function, which the Monte Carlo engine (:mod:`bounds.simulate`),
-the audit and the tests all call.
+the audit and the tests all call.  ``rng`` is anything SPEC 7 allows: an int, a
+``SeedSequence`` or a ``Generator`` (:func:`bounds.mechanisms.generator`).
 
 Modules
 -------

@@ -184,6 +184,7 @@ def realisable(phat, first, k, *, eps, beta, rng) -> float:
     >>> round(p, 6)
     0.5
     """
+    rng = mechanisms.generator(rng)
     var_g, _, mean_g = theory.groups(k)
     p0 = initial_mean(first, eps=eps, rng=rng)
     var = initial_variance(phat[var_g], eps=eps, p_initial=p0, rng=rng)

@@ -233,6 +233,7 @@ def estimate(m, xbar, *, m_tilde: int, alpha: float, debias: Debiasing, rng, sca
     >>> estimate(m, x, m_tilde=50, alpha=1e3, debias=d, rng=np.random.default_rng(1)).round(4).tolist()
     [-0.2, -0.2]
     """
+    rng = mechanisms.generator(rng)
     n = m.shape[1]
     h = n // 2
     t = tau(m_tilde, n=n, alpha=alpha)

@@ -129,6 +129,7 @@ def univariate(xbar, *, tau: float, alpha: float, rng) -> np.ndarray:
     >>> univariate(np.full((1, 200), 0.5), tau=0.2, alpha=1e9, rng=np.random.default_rng(0)).round(6).tolist()
     [0.5]
     """
+    rng = mechanisms.generator(rng)
     h = xbar.shape[1] // 2
     j = localise(xbar[:, :h], tau=tau, alpha=alpha, rng=rng)
     return refine(xbar[:, h:], j, tau=tau, alpha=alpha, rng=rng)

@@ -164,6 +164,7 @@ def elect(totals, rng) -> np.ndarray:
     >>> elect(np.array([[3, 5, 1]]), np.random.default_rng(0)).tolist()
     [1]
     """
+    rng = mechanisms.generator(rng)
     return np.argmax(totals + 0.5 * rng.random(totals.shape), axis=1)
 
 
@@ -185,5 +186,6 @@ def localise(xbar, voting, tau: float, alpha: float, n_voters: int, rng) -> np.n
     >>> set(j.tolist()) <= {1, 2, 3}  # bins 1, 2, 3 each hold all 50 votes: a tie, broken at random
     True
     """
+    rng = mechanisms.generator(rng)
     totals = mechanisms.noisy_vote_totals(vote_counts(xbar, voting, tau), n_voters, alpha=alpha, k=VOTE_ONES, rng=rng)
     return elect(totals, rng)

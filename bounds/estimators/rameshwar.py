@@ -165,6 +165,7 @@ def akmv(sums, s: Setting, *, rng) -> np.ndarray:
     >>> akmv(np.array([[1.0, 5.0, 9.0]]), s, rng=np.random.default_rng(0)).shape
     (1,)
     """
+    rng = mechanisms.generator(rng)
     sums = np.atleast_2d(sums)
     z = mechanisms.laplace(1.0, rng, size=sums.shape[0])
     T = akmv_threshold(sums, s, rng=rng)
