@@ -286,6 +286,19 @@ def test_validation():
         checks.kent_risk("linf", n=100, T=5, alpha=2.0, theta=[0.0], reps=1, seed=0, K=10.0)
 
 
+def test_estimators_refuse_hostile_inputs():
+    with pytest.raises(ValueError, match="seed"):
+        est.coordinatewise(np.zeros((1, 1, 4)), tau=0.5, alpha=1.0, rng=True)
+    with pytest.raises(ValueError, match="shape"):
+        est.coordinatewise(np.zeros((1, 1, 3)), tau=0.5, alpha=1.0, rng=0)
+    with pytest.raises(ValueError, match="tau"):
+        est.coordinatewise(np.zeros((1, 1, 4)), tau=float("nan"), alpha=1.0, rng=0)
+    with pytest.raises(ValueError, match="multiple of 2d"):
+        est.l2_mean(np.zeros((1, 6, 2)), tau=0.5, alpha=1.0, signs=np.ones((1, 2)), rng=0)
+    with pytest.raises(ValueError, match="d must be"):
+        est.padded_dimension(True)
+
+
 def test_loglog_slope_against_numpy_polyfit():
     x = np.array([1.0, 3.0, 10.0, 40.0])
     y = 2.0 * x**-0.7
