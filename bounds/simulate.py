@@ -53,6 +53,7 @@ __all__ = [
     "cummings_risk",
     "rameshwar_errors",
     "akmv_worst_case",
+    "map_blocks",
 ]
 
 BLOCK = 64  # replications per random stream: part of the seed contract
@@ -366,6 +367,9 @@ def _map_blocks(block, plan, reps, seed, executor, progress: bool) -> list:
     mapper = map if executor is None else executor.map
     parts = mapper(block, [plan] * n_blocks, children, sizes_)
     return list(tqdm(parts, total=n_blocks, disable=None if progress else True, desc="replications"))
+
+
+map_blocks = _map_blocks  # public: the block runner other modules seed their sweeps with
 
 
 def compare(*, theta=None, sizes, n, alpha, reps, seed, estimators: Sequence[str] = ESTIMATORS, population=None,
