@@ -287,7 +287,7 @@ def test_validation():
 
 
 def test_estimators_refuse_hostile_inputs():
-    with pytest.raises(ValueError, match="seed"):
+    with pytest.raises(ValueError, match="^rng must be"):
         est.coordinatewise(np.zeros((1, 1, 4)), tau=0.5, alpha=1.0, rng=True)
     with pytest.raises(ValueError, match="shape"):
         est.coordinatewise(np.zeros((1, 1, 3)), tau=0.5, alpha=1.0, rng=0)

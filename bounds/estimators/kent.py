@@ -196,7 +196,7 @@ def coordinatewise(xbar, *, tau, alpha, rng) -> Release:
     if x.ndim != 3 or x.shape[2] < 2 or x.shape[2] % 2:
         raise ValueError("xbar must have shape (replications, coordinates, 2g) with g >= 1")
     tau, alpha = check_positive("tau", tau), check_positive("alpha", alpha)
-    rng = mechanisms.generator(rng)
+    rng = check_rng("rng", rng)
     B, d, two_g = x.shape
     g = two_g // 2
     rows = x.reshape(B * d, two_g)
@@ -448,7 +448,7 @@ def hashed_selection(votes, signs, *, s: int, alpha, truncation, vote_threshold:
         raise ValueError("votes and signs must have the same shape (replications, users, d)")
     s = check_integer("s", s, minimum=1)
     alpha, t = check_positive("alpha", alpha), check_positive("truncation", truncation)
-    rng = mechanisms.generator(rng)
+    rng = check_rng("rng", rng)
     B, h, d = V.shape
     scale = 2 * t / alpha
     hashed = np.einsum("bij,bij->bi", R, V, dtype=np.int64)
