@@ -16,19 +16,23 @@ kent
     Kent, Berrett & Yu: minimax rates, phase transitions T†, Theorem 1 from covering numbers.
 mechanisms
     Laplace, randomised response on sparse vectors, Duchi's ±B, the private quantile.
+estimators
+    One module per paper: DAME, Kent, Duchi, Cummings, Rameshwar–Tandon, on sufficient statistics.
 simulate
-    The Monte Carlo layer: DAME, Duchi, Kent, Cummings, Rameshwar–Tandon, beside their bounds.
+    The Monte Carlo engine: seeding, blocks, executors, simulated risks.
+checks
+    Simulated risks beside their bounds and closed forms.
 numerics
     Validation, log-space helpers and the float64/mpmath backends.
 """
 
 from importlib.metadata import PackageNotFoundError, version
 
-from . import audit, cummings, dame, kent, mechanisms, numerics, rameshwar, simulate, sizes
+from . import audit, checks, cummings, dame, estimators, kent, mechanisms, numerics, rameshwar, simulate, sizes
 
 try:
     __version__ = version("bounds")
 except PackageNotFoundError:  # pragma: no cover - running from a source tree
     __version__ = "0.0.0+unknown"
 
-__all__ = ["audit", "cummings", "dame", "kent", "mechanisms", "numerics", "rameshwar", "simulate", "sizes", "__version__"]
+__all__ = ["audit", "checks", "cummings", "dame", "estimators", "kent", "mechanisms", "numerics", "rameshwar", "simulate", "sizes", "__version__"]

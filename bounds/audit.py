@@ -25,7 +25,8 @@ import mpmath
 import numpy as np
 import sympy as sp
 
-from . import cummings, dame, kent, mechanisms, rameshwar, simulate, sizes
+from . import checks, cummings, dame, kent, mechanisms, rameshwar, simulate, sizes
+from .estimators import dame as dame_estimator
 
 __all__ = ["AuditResult", "CHECKS", "run", "report"]
 
@@ -262,11 +263,11 @@ def mtilde_definition():
 def enlarged_interval(proof_halfwidth=6):
     """The algorithm clips to [l_ĵ − 6τ, u_ĵ + 6τ] (width 14τ, the Laplace scale's sensitivity); the proof
     uses [s_ĵ ± 6τ] (width 12τ)."""
-    widths, sens = simulate.dame_clip_widths(10**4, n_alpha2=1e6, alpha=0.5)
+    widths, sens = dame_estimator.clip_widths(10**4, n_alpha2=1e6, alpha=0.5)
     tau = dame.tau(10**4, n_alpha2=1e6)
     algorithm, proof = 14 * tau, 2 * proof_halfwidth * tau
     return _result("dame.enlarged_interval", "discrepancy" if not math.isclose(algorithm, proof) else "holds",
-                   tau=tau, algorithm_width=algorithm, proof_width=proof, laplace_sensitivity=sens,
+                   tau=tau, algorithm_width=algorithm, proof_width=proof, laplace_sensitivity=float(sens.max()),
                    max_interior_width=float(widths.max()))
 
 
@@ -429,7 +430,7 @@ def lemma_2_1(formula=None):
 @_check("cummings.eq5_laplace_variance", "003_5683c9a67e132c7f.txt eq. (5)",
         "the privacy term of Var(p̂_ideal) is max_i w_i²|b_i − a_i|²/ε² (eq. (5) uses b² for Lap(b))", "Monte Carlo")
 def eq5_laplace_variance(reps=6000, seed=5):
-    c = simulate.check_cummings([60, 30, 20, 10, 6, 3, 2, 1], p=0.4, sigma_p2=0.02, eps=0.7, reps=reps, seed=seed)
+    c = checks.check_cummings([60, 30, 20, 10, 6, 3, 2, 1], p=0.4, sigma_p2=0.02, eps=0.7, reps=reps, seed=seed)
     printed_off = abs(c.simulated - c.theory["eq5_printed"]) > 4 * c.stderr
     status = "discrepancy" if c.holds and printed_off else ("fails" if not c.holds else "inconclusive")
     return _result("cummings.eq5_laplace_variance", status, simulated=[c.simulated, c.stderr], **c.theory)

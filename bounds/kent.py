@@ -11,6 +11,7 @@ constants", never a numeric bound.  Conventions: logarithmic factors are
 :math:`\log(e \vee \cdot)` (so that they are at least 1), and upper rates are capped
 at the trivial risk of :math:`\hat\theta = 0` (``1`` for the univariate and ℓ2 means,
 ``d`` for the ℓ∞ ball, ``s`` for the sparse mean) — both stated in each formula.
+The estimators these rates are attained by are in :mod:`bounds.estimators.kent`.
 
 Examples
 --------
@@ -61,6 +62,11 @@ x_ = n_ * a_**2
 def _L(u):
     """log(e ∨ u): a logarithmic factor that is at least 1."""
     return sp.log(sp.Max(u, sp.E))
+
+
+def _sparse_factor(u):
+    """min{u, 1 + log(1 ∨ u)}: u for u <= 1, 1 + log u above — the [R] sparse factor, same order as log(1 + u)."""
+    return sp.Min(u, 1 + sp.log(sp.Max(u, 1)))
 
 
 # =========================================================================== constants, results
@@ -139,7 +145,8 @@ def symbolic(problem: str, ball: str = "linf") -> dict:
         \text{mean, } \ell_2:\ c\Big\{\min\Big(1, \frac{d}{nT\alpha^2}\Big) \vee e^{-c_1 n\alpha^2/d}\Big\}
         \lesssim \mathfrak M \lesssim 1 \wedge C\Big\{\frac{d\log(nT\alpha^2)}{nT\alpha^2} + e^{-c_2 n\alpha^2/d}\Big\}
 
-        \text{sparse [R]:}\ c\Big\{\min\Big(s, \frac sT\log\big(1 + \tfrac{d}{n\alpha^2}\big)\Big) \vee e^{-c_1 n\alpha^2/s}\Big\}
+        \text{sparse [R]:}\ c\Big\{\min\Big(s, \frac sT\,\psi\big(\tfrac{d}{n\alpha^2}\big)\Big) \vee e^{-c_1 n\alpha^2/s}\Big\},
+        \qquad \psi(u) = \min\{u,\ 1 + \log(1 \vee u)\}
 
         \text{density:}\ c\{(nT\alpha^2)^{-\frac{\beta}{\beta+1}} \vee (n\alpha^2)^{-2\beta}\}
         \lesssim \mathfrak M \lesssim C\Big\{\log(nT\alpha^2)(nT\alpha^2)^{-\frac{\beta}{\beta+1}}
@@ -147,6 +154,14 @@ def symbolic(problem: str, ball: str = "linf") -> dict:
 
     With ``d = 1`` the mean rates are Theorem 6's univariate ones (eq. (24)).  The
     sparse upper rate is the minimum of ``s`` and Procedures 1–2 (§8 of ``docs/kent.md``).
+
+    The sparse polynomial term is reconstructed [R].  ``docs/kent.md`` §8 writes it
+    :math:`\min\{s, \frac sT\log(1 + d/(n\alpha^2))\}`; here :math:`\log(1 + u)` is replaced by
+    :math:`\psi(u) = \min\{u, 1 + \log(1 \vee u)\}`, of the same order in both regimes
+    (:math:`u` for :math:`u \le 1`, :math:`\log u` for :math:`u \gg 1`, and
+    :math:`1/(e-1) \le \log(1+u)/\psi(u) \le 1`), so that at ``T = 1`` the lower rate *equals* the
+    item-level rate :math:`\min\{s, sd/(n\alpha^2)\}` — user- and item-level are then the same
+    problem, whereas :math:`\log(1+u) < u` made user-level look better there.
 
     Source: Kent et al. (2024), Theorems 6, 8, 9 (eqs. (24), (38), (49)–(50));
     ``docs/kent.md`` §5, §8, §9.
@@ -176,12 +191,12 @@ def _symbolic(problem: str, ball: str) -> dict:
             log_td = c1_ * x_ / d_ + sp.log(d_ / x_)
         conf = "S"
     elif problem == "sparse":
-        poly, expo = sp.Min(s_, s_ / T_ * sp.log(1 + d_ / x_)), sp.exp(-c1_ * x_ / s_)
+        poly, expo = sp.Min(s_, s_ / T_ * _sparse_factor(d_ / x_)), sp.exp(-c1_ * x_ / s_)
         proc1 = s_ * _L(d_) / T_ + s_**2 * _L(xT) / xT + sp.exp(-c2_ * x_ / (s_ * _L(d_)))
         proc2 = s_ * d_ * _L(xT) / xT + sp.exp(-c2_ * x_ / d_)
         upper = sp.Min(s_, C_ * sp.Min(proc1, proc2))
         item = sp.Min(s_, s_ * d_ / xT)
-        log_td = c1_ * x_ / s_ + sp.log(s_ * sp.log(1 + d_ / x_))
+        log_td = c1_ * x_ / s_ + sp.log(s_ * _sparse_factor(d_ / x_))
         conf = "R"
     else:
         poly, expo = xT ** (-b_ / (b_ + 1)), x_ ** (-2 * b_)
@@ -332,7 +347,7 @@ def phase_transition(problem, *, n, alpha, d=1, s=None, beta=None, ball="linf", 
 
     .. math:: \text{mean } \ell_\infty: T^\dagger = \frac{d^2}{n\alpha^2}e^{c_1 n\alpha^2/d},\quad
               \ell_2: \frac{d}{n\alpha^2}e^{c_1 n\alpha^2/d},\quad
-              \text{sparse: } s\log\Big(1 + \frac{d}{n\alpha^2}\Big)e^{c_1 n\alpha^2/s},\quad
+              \text{sparse: } s\,\psi\Big(\frac{d}{n\alpha^2}\Big)e^{c_1 n\alpha^2/s},\quad
               \text{density: } (n\alpha^2)^{2\beta+1}
 
     (on the side where the polynomial term is below its cap).  Upper rate: with
@@ -613,7 +628,7 @@ def comparison_table(problem: str, ball: str = "linf") -> dict:
         return {
             "non-private": (s_ * sp.log(sp.E * d_ / s_) / (n_ * T_), "R"),
             "local item-level": (sp.Min(s_, s_ * d_ / xT), "R"),
-            "local user-level, small T": (sp.Min(s_, s_ / T_ * sp.log(1 + d_ / x_)), "R"),
+            "local user-level, small T": (sp.Min(s_, s_ / T_ * _sparse_factor(d_ / x_)), "R"),
             "local user-level, large T": (sp.exp(-c1_ * x_ / s_), "S"),
             "central item-level": (s_ * sp.log(d_) / (n_ * T_) + s_**2 * sp.log(d_) ** 2 / (n_**2 * T_**2 * a_**2), "R"),
         }

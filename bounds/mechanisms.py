@@ -17,14 +17,17 @@ from __future__ import annotations
 
 import itertools
 import math
+import numbers
 
 import numpy as np
 from scipy import special
 
-from .numerics import check_integer, check_positive
+from .numerics import check_integer, check_positive, check_rng, format_value
 
 __all__ = [
+    "seed_sequence",
     "laplace",
+    "laplace_sum",
     "rr_keep_probability",
     "randomized_response",
     "noisy_vote_totals",
@@ -36,24 +39,88 @@ __all__ = [
 ]
 
 
+def seed_sequence(seed) -> np.random.SeedSequence:
+    r"""The ``SeedSequence`` whose children seed parallel streams, for any seed SPEC 7 allows.
+
+    An int or a sequence of ints gives ``SeedSequence(seed)``; a ``SeedSequence`` gives a fresh
+    copy of it (same entropy and spawn key, so passing it twice gives the same streams, and
+    ``SeedSequence(5)`` acts as ``5``); a ``Generator`` gives its next child
+    (``Generator.spawn``: a second call continues the stream rather than repeating it);
+    ``None`` fresh entropy.  Anything else raises ``ValueError``.
+
+    .. math:: \text{seed} \mapsto \text{SeedSequence},\qquad \text{block } b \text{ draws from child } b
+
+    Source: Scientific Python SPEC 7; ``numpy.random.SeedSequence.spawn``.
+
+    Examples
+    --------
+    >>> seed_sequence(5).entropy, seed_sequence(np.random.SeedSequence(5)).entropy
+    (5, 5)
+    """
+    if isinstance(seed, np.random.Generator):
+        return seed.spawn(1)[0].bit_generator.seed_seq
+    if isinstance(seed, np.random.SeedSequence):
+        return np.random.SeedSequence(seed.entropy, spawn_key=seed.spawn_key, pool_size=seed.pool_size)
+    flat = seed if isinstance(seed, (list, tuple)) else [seed]
+    if seed is None or (flat and all(isinstance(v, numbers.Integral) and not isinstance(v, (bool, np.bool_))
+                                     and v >= 0 for v in flat)):
+        return np.random.SeedSequence(seed if seed is None or isinstance(seed, list) else
+                                      list(seed) if isinstance(seed, tuple) else int(seed))
+    raise ValueError(f"seed must be None, a non-negative int (or a list of them), a SeedSequence or a "
+                     f"Generator, got {format_value(seed)}")
+
+
 def laplace(scale, rng, size=None) -> np.ndarray:
     r"""Laplace noise :math:`\mathrm{Lap}(b)`, density :math:`e^{-|z|/b}/(2b)`, variance :math:`2b^2`.
 
     .. math:: Z \sim \mathrm{Lap}(b),\qquad E|Z| = b,\qquad \mathrm{Var}\,Z = 2b^2
 
-    Source: the noise of ``001_ac3274d7ce9a5d72.txt`` eq. (8), ``003_5683c9a67e132c7f.txt`` eq. (3),
-    ``002_b4d2a69fdbee0cc3.txt`` eq. (2).
+    Source: the noise of Pla et al. (2024), eq. (8), Cummings et al. (2022), eq. (3),
+    Rameshwar and Tandon (2025), eq. (2).
 
     Examples
     --------
     >>> laplace(0.0, rng=1, size=2).tolist()
     [0.0, 0.0]
     """
-    rng = np.random.default_rng(rng)
+    rng = check_rng("rng", rng)
     scale = np.asarray(scale, dtype=float)
     if np.any(scale < 0) or np.any(~np.isfinite(scale)):
         raise ValueError(f"the Laplace scale must be finite and non-negative, got {scale!r}")
     return rng.laplace(0.0, 1.0, size=size) * scale
+
+
+def laplace_sum(scale, count: int, rng, size=None) -> np.ndarray:
+    r"""Sufficient-statistic path: the sum of ``count`` independent :math:`\mathrm{Lap}(b)` variables, drawn exactly.
+
+    A Laplace variable is a difference of two unit exponentials, so a sum of ``count`` of
+    them is a difference of two independent :math:`\Gamma(\text{count}, 1)` variables:
+
+    .. math:: \sum_{u=1}^{k} Z_u \overset{d}{=} b\,(G - G'),\qquad G, G' \sim \Gamma(k, 1),\qquad \mathrm{Var} = 2kb^2
+
+    ``scale`` may be an array (one scale per sum, broadcast against ``size``).
+
+    Source: the noise of Pla et al. (2024), eq. (8) and Kent et al. (2024), eq. (30), summed by the server.
+
+    Examples
+    --------
+    >>> laplace_sum(0.0, 10, rng=1, size=2).tolist()
+    [0.0, 0.0]
+    """
+    count = check_integer("count", count, minimum=1, maximum=2**53)
+    rng = check_rng("rng", rng)
+    if size is not None:
+        dims = size if isinstance(size, tuple) else (size,)
+        size = tuple(check_integer("size", d, minimum=0, maximum=10**8) for d in dims)
+        if math.prod(size) > 10**8:
+            raise ValueError(f"size {size} holds more than 10**8 sums")
+    try:
+        scale = np.asarray(scale, dtype=float)
+    except (TypeError, ValueError, OverflowError):
+        raise ValueError(f"the Laplace scale must be finite and non-negative, got {format_value(scale)}") from None
+    if np.any(scale < 0) or np.any(~np.isfinite(scale)):
+        raise ValueError(f"the Laplace scale must be finite and non-negative, got {scale!r}")
+    return (rng.standard_gamma(count, size=size) - rng.standard_gamma(count, size=size)) * scale
 
 
 def rr_keep_probability(alpha, *, k: int) -> float:
@@ -63,7 +130,7 @@ def rr_keep_probability(alpha, *, k: int) -> float:
 
     (DAME's votes have ``k = 3``: :math:`e^{\alpha/6}`, eq. (6); Kent's CoverSelect ``k = 1``).
 
-    Source: ``004_b0e838126fb19414.txt`` Lemma 16 (``kent.md`` §7); ``001_ac3274d7ce9a5d72.txt`` eq. (6).
+    Source: Kent et al. (2024), Lemma 16; Pla et al. (2024), eq. (6).
 
     Examples
     --------
@@ -82,7 +149,7 @@ def randomized_response(bits, *, alpha, k: int, rng) -> np.ndarray:
 
     ``bits`` is a 0/1 array (users × bins), each row with at most ``k`` ones.
 
-    Source: ``004_b0e838126fb19414.txt`` Lemma 16, eq. (148); ``001_ac3274d7ce9a5d72.txt`` Algorithm 1.
+    Source: Kent et al. (2024), Lemma 16, eq. (148); Pla et al. (2024), Algorithm 1.
 
     Examples
     --------
@@ -94,7 +161,7 @@ def randomized_response(bits, *, alpha, k: int, rng) -> np.ndarray:
         raise ValueError("bits must be a 2-D 0/1 array (users × bins)")
     if np.any(v.sum(axis=1) > k):
         raise ValueError(f"a vote vector has more than k = {k} ones")
-    rng = np.random.default_rng(rng)
+    rng = check_rng("rng", rng)
     keep = rng.random(v.shape) < rr_keep_probability(alpha, k=k)
     return np.where(keep, v, 1 - v).astype(np.int64)
 
@@ -108,8 +175,8 @@ def noisy_vote_totals(counts, n_users: int, *, alpha, k: int, rng) -> np.ndarray
 
     independently across bins (each bit is flipped independently).
 
-    Source: ``001_ac3274d7ce9a5d72.txt`` eqs. (6)–(7) (the vote and its randomisation);
-    ``004_b0e838126fb19414.txt`` Lemma 16 (independent bitwise flips).
+    Source: Pla et al. (2024), eqs. (6)–(7) (the vote and its randomisation);
+    Kent et al. (2024), Lemma 16 (independent bitwise flips).
 
     Examples
     --------
@@ -120,7 +187,7 @@ def noisy_vote_totals(counts, n_users: int, *, alpha, k: int, rng) -> np.ndarray
     n_users = check_integer("n_users", n_users, minimum=0)
     if np.any(c < 0) or np.any(c > n_users):
         raise ValueError("bin counts must lie in [0, n_users]")
-    rng = np.random.default_rng(rng)
+    rng = check_rng("rng", rng)
     pi = rr_keep_probability(alpha, k=k)
     return rng.binomial(c, pi) + rng.binomial(n_users - c, 1 - pi)
 
@@ -136,7 +203,7 @@ def rr_privacy_loss(n_bins: int, *, alpha, k: int) -> float:
 
     which is α when :math:`N \ge 2k` (Lemma 16's claim).  Meant for small ``N`` (``2^N`` outputs).
 
-    Source: ``004_b0e838126fb19414.txt`` Lemma 16 (``kent.md`` §7).
+    Source: Kent et al. (2024), Lemma 16.
 
     Examples
     --------
@@ -162,7 +229,7 @@ def duchi_bound(alpha) -> float:
 
     .. math:: B = \frac{e^\alpha + 1}{e^\alpha - 1}
 
-    Source: Duchi, Jordan & Wainwright (2018), as the DAME paper's baseline (formula sheet §1.5).
+    Source: Duchi, Jordan & Wainwright (2018), as the baseline of Pla et al. (2024), §4.2.
 
     Examples
     --------
@@ -170,7 +237,10 @@ def duchi_bound(alpha) -> float:
     2.0
     """
     alpha = check_positive("alpha", alpha)
-    return 1 / math.tanh(alpha / 2)
+    t = math.tanh(alpha / 2)
+    if t == 0:
+        raise ValueError(f"alpha = {alpha!r} is too small: B = coth(alpha/2) overflows")
+    return 1 / t
 
 
 def duchi(x, *, alpha, rng) -> np.ndarray:
@@ -178,7 +248,7 @@ def duchi(x, *, alpha, rng) -> np.ndarray:
 
     .. math:: P(Z = +B \mid x) = \frac12 + \frac{x}{2B},\qquad E[Z \mid x] = x
 
-    Source: Duchi et al. (2018), DAME Fig. 1b baseline (formula sheet §1.5).
+    Source: Duchi et al. (2018), the baseline of Pla et al. (2024), §4.2, Fig. 1b.
 
     Examples
     --------
@@ -189,7 +259,7 @@ def duchi(x, *, alpha, rng) -> np.ndarray:
     if np.any(np.abs(x) > 1):
         raise ValueError("Duchi's mechanism takes values in [-1, 1]")
     B = duchi_bound(alpha)
-    rng = np.random.default_rng(rng)
+    rng = check_rng("rng", rng)
     return np.where(rng.random(x.shape) < 0.5 + x / (2 * B), B, -B)
 
 
@@ -210,7 +280,7 @@ def duchi_plus_count(n_users: int, mean, *, alpha, rng, size=None) -> np.ndarray
     """
     n_users = check_integer("n_users", n_users, minimum=0)
     B = duchi_bound(alpha)
-    rng = np.random.default_rng(rng)
+    rng = check_rng("rng", rng)
     return rng.binomial(n_users, 0.5 + np.asarray(mean, dtype=float) / (2 * B), size=size)
 
 
@@ -228,7 +298,7 @@ def private_quantile(data, rank_from_top: int, *, lower, upper, eps, rng):
     (replications × L) gives one independent estimate per row in one vectorised draw.
     A rank beyond ``L`` targets the lower end.
 
-    Source: Smith (2011), Algorithm 2, as used by ``002_b4d2a69fdbee0cc3.txt`` §IV-A (the AKMV baseline).
+    Source: Smith (2011), Algorithm 2, as used by Rameshwar and Tandon (2025), §IV-A (the AKMV baseline).
 
     Examples
     --------
@@ -243,7 +313,7 @@ def private_quantile(data, rank_from_top: int, *, lower, upper, eps, rng):
     r = check_integer("rank_from_top", rank_from_top, minimum=1)
     if not upper > lower:
         raise ValueError(f"need lower < upper, got [{lower}, {upper}]")
-    rng = np.random.default_rng(rng)
+    rng = check_rng("rng", rng)
     rows = np.sort(np.atleast_2d(z), axis=1)
     B, L = rows.shape
     edges = np.concatenate([np.full((B, 1), float(lower)), rows, np.full((B, 1), float(upper))], axis=1)

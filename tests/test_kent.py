@@ -119,10 +119,25 @@ def test_at_T_1_density_and_sparse_rates_reduce_to_item_level(n, alpha):
     # density: (nα²)^{-2β} <= (nα²)^{-β/(β+1)} once nα² >= 1 -- equality
     r = kent.rate("density", n=n, T=1, alpha=alpha, beta=2.0)
     assert r.lower == r.item_level
-    # sparse [R]: min(s, s log(1 + d/x)) vs min(s, sd/x): equal up to log(1+u)/u >= 1/(e-1)
+    # sparse [R]: min(s, s ψ(d/x)) with ψ(u) = min(u, 1 + log(1 ∨ u)) is min(s, sd/x) at T = 1, by construction
     for d in (5, 100, 10**5):
         r = kent.rate("sparse", n=n, T=1, alpha=alpha, d=d, s=5)
-        assert 1 / (math.e - 1) <= r.lower / r.item_level <= 1
+        assert r.lower == pytest.approx(r.item_level, rel=1e-14)
+
+
+@pytest.mark.parametrize("x", [0.01, 0.7, 1.0, 3.0, 40.0, 1e4])
+@pytest.mark.parametrize("d, s", [(1, 1), (5, 2), (1000, 5), (10**6, 50)])
+def test_sparse_factor_same_order_as_the_reconstructed_log_and_exact_at_T_1(x, d, s):
+    # ψ(u) = min(u, 1 + log(1 ∨ u)) against kent.md §8's log(1 + u): 1/(e - 1) <= log(1 + u)/ψ(u) <= 1
+    u = d / x
+    psi = min(u, 1 + math.log(max(u, 1.0)))
+    assert 1 / (math.e - 1) - 1e-12 <= math.log1p(u) / psi <= 1 + 1e-12
+    n, alpha = 100, math.sqrt(x / 100)
+    for T in (1, 7, 10**6):
+        r = kent.rate("sparse", n=n, T=T, alpha=alpha, d=d, s=s)
+        assert r.lower_terms[0] == pytest.approx(min(s, s / T * psi), rel=1e-13)
+    r = kent.rate("sparse", n=n, T=1, alpha=alpha, d=d, s=s)
+    assert r.lower == pytest.approx(r.item_level, rel=1e-13)  # T = 1: user-level is item-level
 
 
 # --------------------------------------------------------------------------- the DAME quote
@@ -249,3 +264,23 @@ def test_symbolic_forms_validate_before_the_cache():
         kent.comparison_table("mean", ball="xyz")
     kent.symbolic("mean")["poly"] = None  # a caller's edit does not reach the cached forms
     assert kent.symbolic("mean")["poly"] is not None
+
+
+# --------------------------------------------------------------------------- kent-fig1 (b)
+
+
+def test_fig1_panels_consistent_at_T_1_and_assumptions_marked():
+    from bounds import figures
+
+    data = figures.REGISTRY["kent-fig1"].compute(True, None, 0, None)
+    for panel, spec in data.meta["panels"].items():
+        at_1 = data.column("log10_ratio", panel=panel, T=1)
+        assert at_1.size and np.all(np.abs(at_1) < 1e-12), panel  # T = 1: user-level is item-level
+        x, ok = data.column("n_alpha2", panel=panel), data.column("within_assumptions", panel=panel)
+        d, s = spec["d"], spec.get("s")
+        need = d * math.log(d) if spec["problem"] == "mean" else s * math.log(math.e * d / s)
+        assert np.array_equal(ok, x >= need), panel
+    sparse = [p for p in data.meta["panels"] if p.startswith("sparse")][0]
+    z, ok = data.column("log10_ratio", panel=sparse), data.column("within_assumptions", panel=sparse)
+    assert z[ok].min() < -0.5  # the region where user-level wins, inside the assumptions
+    assert all(data.column("reconstructed", panel=sparse)) and "[R]" in data.meta["sparse_form"]

@@ -108,3 +108,39 @@ def test_private_quantile_interval_probabilities():
     assert _chi2_pvalue(observed, expected) > 1e-4
     sharp = mech.private_quantile(np.arange(1, 101), 10, lower=0, upper=100, eps=80.0, rng=rng)
     assert 91 <= sharp <= 92  # the 10th largest of 1..100 is 91: its interval is [91, 92]
+
+
+def test_laplace_sum_has_the_law_of_a_sum_of_laplace_variables():
+    rng = np.random.default_rng(SEED)
+    k, b, R = 7, 0.6, 40000
+    explicit = mech.laplace(b, rng, size=(R, k)).sum(axis=1)
+    fast = mech.laplace_sum(b, k, rng, size=R)
+    assert stats.ks_2samp(explicit, fast).pvalue > 1e-4
+    var, se = fast.var(), 2 * k * b * b * math.sqrt((3 / k + 2) / R)  # kurtosis of a sum of k Laplace: 3 + 3/k
+    assert abs(var - 2 * k * b * b) < 4 * se
+    per_row = mech.laplace_sum(np.array([0.0, 1.0]), 5, rng, size=2)
+    assert per_row[0] == 0.0 and per_row[1] != 0.0
+    with pytest.raises(ValueError, match="count"):
+        mech.laplace_sum(1.0, 0, rng)
+    with pytest.raises(ValueError, match="scale"):
+        mech.laplace_sum(-1.0, 3, rng)
+
+
+@pytest.mark.parametrize("bad", [True, "1", 1.5, -3, [0, -1], [2.5], object()])
+def test_hostile_seeds_are_refused(bad):
+    with pytest.raises(ValueError, match="rng"):
+        mech.laplace(1.0, bad)
+    with pytest.raises(ValueError, match="seed"):
+        mech.seed_sequence(bad)
+
+
+def test_every_seed_kind_spec_7():
+    a = mech.laplace(1.0, 4, size=3)
+    assert np.array_equal(mech.laplace(1.0, np.random.SeedSequence(4), size=3), a)
+    assert np.array_equal(mech.laplace(1.0, np.random.default_rng(4), size=3), a)
+    ss = np.random.SeedSequence(9)
+    assert mech.seed_sequence(ss).generate_state(2).tolist() == mech.seed_sequence(9).generate_state(2).tolist()
+    assert mech.seed_sequence(ss) is not ss  # a copy: passing the same SeedSequence twice repeats the streams
+    g = np.random.default_rng(9)
+    first, second = mech.seed_sequence(g), mech.seed_sequence(g)  # a Generator's next children: new streams
+    assert first.generate_state(2).tolist() != second.generate_state(2).tolist()

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from bounds import dame, rameshwar, simulate, sizes
+from bounds import rameshwar, simulate, sizes
 
 SEED = 20261121
 TWO_SIZES = sizes.finite({10**3: 0.5, 10**4: 0.5})
@@ -28,6 +28,41 @@ def test_exact_and_explicit_local_means_have_the_same_law():
     for a, b in ((exact_T, exact_m), (expl_T, expl_m)):
         r = np.corrcoef(a, b)[0, 1]
         assert abs(r - math.sqrt(5 / 12)) < 4 * (1 - 5 / 12) / math.sqrt(m.size)
+
+
+@pytest.mark.parametrize("estimators", [("kent", "dame"), ("kent",), ("dame",)])
+def test_local_means_sit_with_their_sizes(estimators):
+    # finite law: each half's sizes as multinomial counts, sums drawn size by size, then placed;
+    # every local mean must be a mean of its own user's m (or T*) values in {-1, 1}
+    law = sizes.finite({1: 0.2, 2: 0.3, 7: 0.5})
+    plan = simulate._plan(estimators, law, 400, 0.6, simulate.TwoPoint(0.3), 2, "paper", "canonical", "paper", 2, 1.0)
+    m, xbar_T, xbar_m = simulate._draw_users(plan, 5, np.random.default_rng(SEED))
+    assert m.shape == (5, 400)
+    for half in (m[:, :200], m[:, 200:]):  # sorted within each half
+        assert np.all(np.diff(half, axis=1) >= 0)
+    for x, size in ((xbar_T, np.minimum(m, plan.kent_T)), (xbar_m, m)):
+        if x is None:
+            continue
+        s = x * size
+        assert np.allclose(s, np.round(s)) and np.all((np.round(s).astype(int) - size) % 2 == 0)
+        assert np.all(np.abs(x) <= 1)
+    if xbar_T is not None and xbar_m is not None:  # the prefix is part of the whole
+        T = np.minimum(m, plan.kent_T)
+        assert np.array_equal(xbar_T[m == T], xbar_m[m == T])
+        assert np.all(np.abs(xbar_m * m - xbar_T * T) <= m - T + 1e-9)
+
+
+def test_grouped_sizes_have_the_multinomial_law():
+    law = sizes.finite({3: 0.25, 8: 0.75})
+    res = simulate.compare(theta=0.2, sizes=law, n=400, alpha=0.6, reps=64, seed=SEED, estimators=("dame",), m_tilde=8)
+    plan = simulate._plan(("dame",), law, 400, 0.6, simulate.TwoPoint(0.2), 8, "paper", "canonical", "paper", None, 1.0)
+    m, _, _ = simulate._draw_users(plan, 2000, np.random.default_rng(SEED))
+    k = (m[:, :200] == 3).sum(axis=1)  # Bin(200, 1/4) in each replication's voting half
+    assert abs(k.mean() - 50) < 4 * math.sqrt(200 * 0.25 * 0.75 / 2000)
+    assert abs(k.var() - 37.5) < 4 * 37.5 * math.sqrt(2 / 2000)
+    both = (m == 3).sum(axis=1)  # the halves are independent: Bin(400, 1/4) over both
+    assert abs(both.var() - 75) < 4 * 75 * math.sqrt(2 / 2000)
+    assert res["dame"].estimates.shape == (64,)
 
 
 def test_estimators_run_on_an_explicit_population():
@@ -68,6 +103,13 @@ def test_dame_is_biased_where_localisation_often_fails():
     assert r.bias < -4 * r.bias_stderr, r
 
 
+def test_width_scale_reaches_the_engine():
+    # M = δ_3, n = 1000, α = 0.5: 14τ ≈ 26.5 > 2, so the width scale's risk is far below the paper's
+    kw = dict(theta=0.3, sizes=sizes.point(3), n=1000, alpha=0.5, reps=64, seed=SEED)
+    paper, width = simulate.risk("dame", **kw), simulate.risk("dame", scale="width", **kw)
+    assert width.mse + 4 * width.stderr < (paper.mse - 4 * paper.stderr) / 10
+
+
 def test_official_denominator_biases_dame():
     # the official code divides by mean(min(M, sqrt(m̃))) instead of E[sqrt(m ∧ m̃)]: they differ
     # when users hold fewer than m̃ samples (here m̃ = 10^4 and half the users hold 10^3)
@@ -78,20 +120,7 @@ def test_official_denominator_biases_dame():
     assert abs(official.bias) > 4 * official.bias_stderr, official
 
 
-# --------------------------------------------------------------------------- closed forms
-
-
-def test_duchi_variance_matches_closed_form():
-    for theta in (0.0, 0.6):
-        c = simulate.check_duchi(theta=theta, n=800, alpha=0.5, reps=4000, seed=SEED)
-        assert c.holds, c
-
-
-def test_cummings_ideal_variance_matches_eq5_with_the_laplace_variance():
-    c = simulate.check_cummings([60, 30, 20, 10, 6, 3, 2, 1], p=0.4, sigma_p2=0.02, eps=0.7, reps=6000, seed=SEED)
-    assert c.holds, c
-    # eq. (5) as printed (b² for Lap(b)) is off by more than 4 standard errors here
-    assert abs(c.simulated - c.theory["eq5_printed"]) > 4 * c.stderr, c
+# --------------------------------------------------------------------------- the other papers' estimators
 
 
 def test_cummings_realisable_estimator_runs_and_is_close():
@@ -100,34 +129,12 @@ def test_cummings_realisable_estimator_runs_and_is_close():
     assert math.isfinite(r.mse) and abs(r.bias) < 4 * r.bias_stderr
 
 
-def test_rameshwar_worst_case_and_average_case():
+def test_rameshwar_average_case_errors_and_akmv_worst_case():
     m = rameshwar.geometric(4)
-    c = simulate.check_rameshwar(m, U=65, eps=0.5, reps=512, seed=SEED)
-    assert c.holds, c
     mean, se = simulate.akmv_worst_case(m, U=65, eps=0.5, reps=400, seed=SEED)
     assert mean - 4 * se > rameshwar.optimal_error(m, U=65, eps=0.5)  # Figure 1's ordering
     out = simulate.rameshwar_errors(m, U=65, eps=1.0, samples="gaussian", reps=128, seed=SEED)
     assert all(v[0] >= 0 and v[1] > 0 for v in out.values())
-
-
-def test_dame_and_kent_clip_widths_equal_the_sensitivity():
-    for mt, x in [(1, 10.0), (100, 1e4), (5000, 1e6)]:
-        widths, sens = simulate.dame_clip_widths(mt, n_alpha2=x, alpha=0.5)
-        tau = dame.tau(mt, n_alpha2=x)
-        assert sens == pytest.approx(14 * tau)
-        assert np.all(widths <= sens + 1e-12)
-
-
-def test_empirical_constants_are_reported_with_stderr():
-    c = simulate.empirical_constant("dame", theta=0.3, sizes=sizes.point(200), n=4000, alpha=0.5, reps=128, seed=SEED)
-    assert c.simulated > 0 and c.stderr > 0 and c.theory["rate"] > 0
-    with pytest.raises(ValueError, match="empirical constants"):
-        simulate.empirical_constant("duchi", theta=0.3, sizes=sizes.point(2), n=40, alpha=0.5, reps=2, seed=0)
-
-
-def test_check_dame_puts_the_bounds_beside_the_risk():
-    c = simulate.check_dame(sizes.point(400), n=4000, alpha=0.6, thetas=(0.0, 0.7), reps=128, seed=SEED)
-    assert c.holds and c.theory["lower_bound"] <= c.simulated + 4 * c.stderr
 
 
 # --------------------------------------------------------------------------- reproducibility
@@ -147,6 +154,43 @@ def test_same_seed_same_estimates_whatever_the_executor():
         assert np.array_equal(_estimates(ex), base)
 
 
+def _finite_estimates(seed, executor=None):
+    res = simulate.compare(theta=0.2, sizes=sizes.finite({20: 0.5, 60: 0.5}), n=600, alpha=0.6,
+                           reps=2 * simulate.BLOCK + 9, seed=seed, executor=executor)
+    return np.concatenate([res[k].estimates for k in sorted(res)])
+
+
+@pytest.mark.parametrize("kind", ["int", "SeedSequence", "Generator"])
+def test_every_seed_kind_gives_the_same_estimates_on_every_executor(kind):
+    make = {"int": lambda: 7, "SeedSequence": lambda: np.random.SeedSequence(7),
+            "Generator": lambda: np.random.default_rng(7)}[kind]
+    base = _finite_estimates(make())
+    assert np.array_equal(_finite_estimates(make()), base)
+    with ThreadPoolExecutor(2) as ex:
+        assert np.array_equal(_finite_estimates(make(), ex), base)
+    with ProcessPoolExecutor(2) as ex:
+        assert np.array_equal(_finite_estimates(make(), ex), base)
+    if kind == "SeedSequence":  # a SeedSequence acts as its entropy
+        assert np.array_equal(_finite_estimates(7), base)
+    if kind == "Generator":  # a Generator advances: a second use gives new replications
+        g = make()
+        assert not np.array_equal(_finite_estimates(g), _finite_estimates(g))
+
+
+def test_seeds_for_the_other_papers_estimators():
+    from bounds import rameshwar
+    m = rameshwar.geometric(3)
+    a = simulate.rameshwar_errors(m, U=65, eps=1.0, reps=70, seed=np.random.SeedSequence(3))
+    assert a == simulate.rameshwar_errors(m, U=65, eps=1.0, reps=70, seed=3)
+    assert simulate.akmv_worst_case(m, U=65, eps=1.0, reps=50, seed=np.random.default_rng(1))[0] > 0
+    r = simulate.cummings_risk([9, 5, 3], p=0.5, sigma_p2=0.01, eps=1.0, reps=10, seed=np.random.default_rng(2))
+    assert r.estimates.shape == (10,)
+    with pytest.raises(ValueError, match="seed"):
+        simulate.risk("duchi", theta=0.1, sizes=sizes.point(3), n=10, alpha=0.5, reps=2, seed="7")
+    with pytest.raises(ValueError, match="seed"):
+        simulate.risk("duchi", theta=0.1, sizes=sizes.point(3), n=10, alpha=0.5, reps=2, seed=True)
+
+
 def test_same_seed_same_estimates_on_a_dask_cluster():
     distributed = pytest.importorskip("distributed")
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
@@ -163,5 +207,9 @@ def test_validation():
         simulate.risk("duchi", theta=0.1, sizes=sizes.point(3), n=10, alpha=0.5, reps=0, seed=0)
     with pytest.raises(ValueError, match="n must be"):
         simulate.risk("duchi", theta=0.1, sizes=sizes.point(3), n=1, alpha=0.5, reps=1, seed=0)
+    with pytest.raises(ValueError, match="scale"):
+        simulate.risk("dame", theta=0.1, sizes=sizes.point(3), n=10, alpha=0.5, reps=1, seed=0, scale="tight")
+    with pytest.raises(ValueError, match="denominator"):
+        simulate.risk("kent", theta=0.1, sizes=sizes.point(3), n=10, alpha=0.5, reps=1, seed=0, denominator="x")
     with pytest.raises(ValueError, match="level"):
         simulate.risk("duchi", theta=0.1, sizes=sizes.point(3), n=10, alpha=0.5, reps=2, seed=0).ci(1.5)

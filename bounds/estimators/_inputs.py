@@ -1,0 +1,54 @@
+"""Checks of the estimators' inputs: each raises ``ValueError`` naming the parameter."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..numerics import check_array, format_value
+
+__all__ = ["reals", "whole", "same_shape", "of_type"]
+
+MAX_EXACT = 2**53  # integers a float64 holds exactly
+
+
+def reals(name: str, values, *, ndim: int | None = None, low: float | None = None, high: float | None = None,
+          allow_empty: bool = False) -> np.ndarray:
+    """``values`` as a finite float64 array (of ``ndim`` dimensions if given) within ``[low, high]``."""
+    if isinstance(values, np.ndarray) and values.dtype in (np.float64, np.int64) and values.size \
+            and (ndim is None or values.ndim == ndim):  # the engine's arrays: two reductions
+        lo, hi = values.min(), values.max()
+        if np.isfinite(lo) and np.isfinite(hi) and (low is None or lo >= low) and (high is None or hi <= high):
+            return values if values.dtype == np.float64 else values.astype(np.float64)
+    try:
+        d = np.ndim(values) if ndim is None else ndim
+    except (ValueError, TypeError):
+        raise ValueError(f"{name} must be an array of real numbers, got {format_value(values)}") from None
+    arr = check_array(name, values, ndim=d, low=low, allow_empty=allow_empty)
+    if high is not None and np.any(arr > high):
+        raise ValueError(f"{name} must hold numbers <= {high:g}, got {format_value(values)}")
+    return arr
+
+
+def whole(name: str, values, *, ndim: int | None = None, low: int = 0) -> np.ndarray:
+    """``values`` as an int64 array of whole numbers in ``[low, 2**53]``."""
+    if isinstance(values, np.ndarray) and values.dtype == np.int64 and values.size \
+            and (ndim is None or values.ndim == ndim) and values.min() >= low and values.max() <= MAX_EXACT:
+        return values
+    arr = reals(name, values, ndim=ndim, low=low, high=MAX_EXACT, allow_empty=True)
+    if np.any(arr != np.floor(arr)):
+        raise ValueError(f"{name} must hold whole numbers, got {format_value(values)}")
+    return arr.astype(np.int64)
+
+
+def same_shape(name: str, arr: np.ndarray, shape: tuple) -> np.ndarray:
+    """``arr`` if its shape is ``shape``."""
+    if arr.shape != tuple(shape):
+        raise ValueError(f"{name} must have shape {tuple(shape)}, got {arr.shape}")
+    return arr
+
+
+def of_type(name: str, value, cls):
+    """``value`` if it is a ``cls``."""
+    if not isinstance(value, cls):
+        raise ValueError(f"{name} must be a {cls.__name__}, got {format_value(value)}")
+    return value

@@ -1,0 +1,185 @@
+r"""The three mechanisms of Rameshwar and Tandon (2025), §IV: Laplace, OPT-wc (Theorem III.1), AKMV.
+
+Pure functions on sufficient statistics: each user's sum of samples (replications ×
+users), the users' sample counts ``m``, and a ``numpy.random.Generator``.  Each releases
+a private estimate of the sample mean :math:`f = \sum_\ell S_\ell / \sum_\ell m_\ell`
+(users pre-process by averaging their samples).
+
+Examples
+--------
+>>> import numpy as np
+>>> from bounds.estimators import rameshwar
+>>> s = rameshwar.setting([4, 2, 1], U=65, eps=1.0)
+>>> sums = np.array([[130.0, 65.0, 10.0]])
+>>> rameshwar.laplace_mechanism(sums, s, rng=np.random.default_rng(0)).shape
+(1,)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .. import mechanisms
+from .. import rameshwar as theory
+from ..numerics import check_counts, check_positive, check_rng
+from ._inputs import of_type, reals, same_shape
+
+__all__ = ["Setting", "setting", "sample_mean", "laplace_mechanism", "opt_wc", "akmv_threshold", "akmv_scale", "akmv"]
+
+
+@dataclass(frozen=True)
+class Setting:
+    """The collection ``m``, the range ``U``, the budget ``eps``, Theorem III.1's clipping ``a``, ``b``,
+    the Laplace and OPT-wc noise scales, and AKMV's rank."""
+
+    m: np.ndarray
+    U: float
+    eps: float
+    a: np.ndarray
+    b: np.ndarray
+    laplace_scale: float
+    opt_wc_scale: float
+    rank: int
+
+
+def setting(m, *, U, eps, rule: str = "section-IV-A") -> Setting:
+    r"""The deterministic pieces of §IV's mechanisms: clipping, noise scales (sensitivity over ε), AKMV's rank.
+
+    .. math:: b_{Lap} = \frac{U m^*}{\varepsilon\sum_\ell m_\ell},\qquad
+              b_{OPT} = \frac{\max_\ell \sum_j (b_j^{(\ell)} - a_j^{(\ell)})}{\varepsilon\sum_\ell m_\ell},\qquad
+              r = \lceil 1/\varepsilon'' \rceil,\ \varepsilon'' = \varepsilon/2
+
+    (the rank read as in §IV-A step 2, or ``rule="after-fig1"``: :math:`\lceil 2/\varepsilon''\rceil`).
+
+    Source: Rameshwar and Tandon (2025), eqs. (14)–(15), Theorem III.1, §IV-A.
+
+    Examples
+    --------
+    >>> s = setting([1, 4], U=10, eps=2.0)
+    >>> s.laplace_scale, s.opt_wc_scale, s.rank
+    (4.0, 4.0, 1)
+    """
+    mm = check_counts("contribution counts m", m)
+    U, eps = check_positive("U", U), check_positive("eps", eps)
+    c = theory.clipping(mm, U=U, eps=eps)
+    sens = theory.sensitivities(mm, U=U, eps=eps)
+    rank = theory.akmv_rank(eps / 2, rule=rule)
+    return Setting(mm, U, eps, c.a, c.b, sens["vanilla"] / eps, sens["opt_wc"] / eps, rank)
+
+
+def sample_mean(sums, m) -> np.ndarray:
+    r"""The statistic every mechanism estimates: the mean of all samples of all users.
+
+    .. math:: f(\mathcal D) = \frac{\sum_\ell S_\ell}{\sum_\ell m_\ell}
+
+    Source: Rameshwar and Tandon (2025), §II.
+
+    Examples
+    --------
+    >>> sample_mean(np.array([[3.0, 5.0]]), np.array([1, 3])).tolist()
+    [2.0]
+    """
+    mm = check_counts("m", m)
+    sums = reals("sums", sums)
+    if sums.ndim not in (1, 2) or sums.shape[-1] != mm.size:
+        raise ValueError(f"sums must be (replications ×) {mm.size} users, got shape {sums.shape}")
+    return sums.sum(axis=-1) / float(mm.sum())
+
+
+def laplace_mechanism(sums, s: Setting, *, rng) -> np.ndarray:
+    r"""The vanilla Laplace mechanism: the sample mean plus noise at the user-level sensitivity (14).
+
+    .. math:: M(\mathcal D) = f(\mathcal D) + \mathrm{Lap}\Big(\frac{U m^*}{\varepsilon\sum_\ell m_\ell}\Big)
+
+    Source: Rameshwar and Tandon (2025), eq. (14).
+
+    Examples
+    --------
+    >>> s = setting([1, 1], U=1.0, eps=1e12)
+    >>> laplace_mechanism(np.array([[0.5, 1.0]]), s, rng=np.random.default_rng(0)).round(6).tolist()
+    [0.75]
+    """
+    of_type("s", s, Setting)
+    f = sample_mean(sums, s.m)
+    return f + mechanisms.laplace(s.laplace_scale, rng, size=f.shape)
+
+
+def opt_wc(sums, s: Setting, *, rng) -> np.ndarray:
+    r"""OPT-wc: users' averages clipped per sample to Theorem III.1's :math:`[a_j, b_j]`, plus Laplace noise.
+
+    .. math:: M(\mathcal D) = \frac{\sum_\ell m_\ell [\bar x_\ell]_{a_{m_\ell}}^{b_{m_\ell}}}{\sum_\ell m_\ell}
+              + \mathrm{Lap}\Big(\frac{\Delta_{f^*}}{\varepsilon}\Big)
+
+    Source: Rameshwar and Tandon (2025), Theorem III.1, eq. (14).
+
+    Examples
+    --------
+    >>> s = setting([1, 1], U=1.0, eps=1e12)
+    >>> opt_wc(np.array([[0.5, 1.0]]), s, rng=np.random.default_rng(0)).round(6).tolist()
+    [0.75]
+    """
+    of_type("s", s, Setting)
+    sample_mean(sums, s.m)  # checks the shape
+    xbar = reals("sums", sums) / s.m
+    fstar = (np.clip(xbar, s.a, s.b) @ s.m) / float(s.m.sum())
+    return fstar + mechanisms.laplace(s.opt_wc_scale, rng, size=fstar.shape)
+
+
+def akmv_threshold(sums, s: Setting, *, rng):
+    r"""AKMV's private clipping threshold: the rank-:math:`r` largest user sum by the exponential mechanism at :math:`\varepsilon' = \varepsilon/2`.
+
+    .. math:: \hat T = \mathrm{PrivQuantile}_{\varepsilon/2}\big(S_1, \dots, S_L;\ r\big) \in [0, U m^*]
+
+    Source: Rameshwar and Tandon (2025), §IV-A steps 1–2 (:func:`~bounds.mechanisms.private_quantile`).
+
+    Examples
+    --------
+    >>> s = setting([1, 1, 1], U=10.0, eps=200.0)
+    >>> 8 <= float(akmv_threshold(np.array([[1.0, 5.0, 9.0]]), s, rng=np.random.default_rng(0))[0]) <= 10
+    True
+    """
+    of_type("s", s, Setting)
+    sums = np.atleast_2d(reals("sums", sums))
+    sample_mean(sums, s.m)  # checks the shape
+    T = mechanisms.private_quantile(sums, s.rank, lower=0.0, upper=s.U * float(s.m.max()), eps=s.eps / 2, rng=rng)
+    return np.atleast_1d(T)
+
+
+def akmv_scale(T, s: Setting):
+    r"""The Laplace scale of AKMV's release at threshold :math:`T` and :math:`\varepsilon/2` of budget (15).
+
+    .. math:: b = \frac{T}{(\varepsilon/2)\sum_\ell m_\ell} = \frac{2T}{\varepsilon\sum_\ell m_\ell}
+
+    Source: Rameshwar and Tandon (2025), eq. (15) and §IV-A.
+
+    Examples
+    --------
+    >>> akmv_scale(np.array([3.0]), setting([1, 2], U=1.0, eps=0.5)).tolist()  # 3 / (0.25 · 3)
+    [4.0]
+    """
+    of_type("s", s, Setting)
+    return reals("T", T, low=0) / ((s.eps / 2) * float(s.m.sum()))
+
+
+def akmv(sums, s: Setting, *, rng) -> np.ndarray:
+    r"""AKMV: user sums clipped at the private threshold, averaged, plus Laplace noise; :math:`\varepsilon/2` each.
+
+    .. math:: M(\mathcal D) = \frac{\sum_\ell \min(S_\ell, \hat T)}{\sum_\ell m_\ell} + \mathrm{Lap}\Big(\frac{2\hat T}{\varepsilon\sum_\ell m_\ell}\Big)
+
+    Source: Rameshwar and Tandon (2025), §IV-A, eq. (15).
+
+    Examples
+    --------
+    >>> s = setting([1, 1, 1], U=10.0, eps=1e6)
+    >>> akmv(np.array([[1.0, 5.0, 9.0]]), s, rng=np.random.default_rng(0)).shape
+    (1,)
+    """
+    rng = check_rng("rng", rng)
+    of_type("s", s, Setting)
+    sums = np.atleast_2d(reals("sums", sums))
+    z = mechanisms.laplace(1.0, rng, size=sums.shape[0])
+    T = akmv_threshold(sums, s, rng=rng)
+    g = np.minimum(sums, T[:, None]).sum(axis=1) / float(s.m.sum())
+    return g + z * akmv_scale(T, s)

@@ -1,0 +1,84 @@
+"""Tests of bounds.estimators.rameshwar: §IV's noise scales read from their definitions (Rameshwar and Tandon (2025))."""
+
+import math
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from bounds import rameshwar as theory
+from bounds.estimators import rameshwar
+
+SEED = 20261125
+M = theory.geometric(3)  # 1 user with 8 samples, 2 with 4, 4 with 2, 8 with 1
+
+
+def test_scales_and_rank_from_their_definitions():
+    U, eps = 65.0, 0.8
+    s = rameshwar.setting(M, U=U, eps=eps)
+    total = M.sum()
+    assert s.laplace_scale == pytest.approx(U * M.max() / (eps * total), rel=1e-13)  # eq. (14): U m*/Σm over ε
+    c = theory.clipping(M, U=U, eps=eps)
+    assert s.opt_wc_scale == pytest.approx(np.max(M * (c.b - c.a)) / (eps * total), rel=1e-13)
+    assert s.rank == math.ceil(1 / (eps / 2)) == 3  # ε'' = ε/2, rank ⌈1/ε''⌉ (§IV-A step 2)
+    assert rameshwar.setting(M, U=U, eps=eps, rule="after-fig1").rank == math.ceil(2 / (eps / 2)) == 5
+    assert rameshwar.akmv_scale(np.array([10.0]), s) == pytest.approx([2 * 10.0 / (eps * total)])  # (15) at ε/2
+
+
+@pytest.mark.parametrize("kind", ["uniform", "worst"])
+@pytest.mark.parametrize("mechanism", ["laplace_mechanism", "opt_wc"])
+def test_release_given_the_data_is_the_statistic_plus_its_laplace_noise(mechanism, kind):
+    U, eps, R = 65.0, 0.5, 40000
+    s = rameshwar.setting(M, U=U, eps=eps)
+    rng = np.random.default_rng(SEED)
+    x = theory.samples(M, U=U, kind="uniform", rng=rng) if kind == "uniform" else np.full(M.sum(), U)
+    sums = np.add.reduceat(x, np.concatenate([[0], np.cumsum(M)[:-1]]))
+    out = getattr(rameshwar, mechanism)(np.tile(sums, (R, 1)), s, rng=rng)
+    if mechanism == "laplace_mechanism":
+        centre, b = sums.sum() / M.sum(), U * M.max() / (eps * M.sum())
+    else:
+        c = theory.clipping(M, U=U, eps=eps)
+        centre = np.sum(M * np.clip(sums / M, c.a, c.b)) / M.sum()
+        b = np.max(M * (c.b - c.a)) / (eps * M.sum())
+    assert abs(np.median(out) - centre) < 0.05 * b
+    assert abs(np.mean(np.abs(out - centre)) - b) < 4 * b / math.sqrt(R)  # E|Lap(b)| = b, sd b
+
+
+def test_akmv_threshold_law_is_the_exponential_mechanism_at_half_the_budget():
+    U, eps, R = 10.0, 2.0, 40000
+    m = np.ones(4, dtype=np.int64)
+    s = rameshwar.setting(m, U=U, eps=eps)
+    sums = np.array([1.0, 2.0, 4.0, 8.0])
+    T = rameshwar.akmv_threshold(np.tile(sums, (R, 1)), s, rng=np.random.default_rng(SEED))
+    edges = np.array([0.0, 1.0, 2.0, 4.0, 8.0, 10.0])  # [0, U m*] cut at the sums
+    target = 4 - s.rank + 1  # ascending index of the rank-th largest
+    weights = np.diff(edges) * np.exp(-(eps / 2) / 2 * np.abs(np.arange(5) - target))
+    observed = np.histogram(T, bins=edges)[0]
+    assert stats.chisquare(observed, R * weights / weights.sum()).pvalue > 1e-4
+
+
+def test_akmv_release_is_the_clipped_mean_plus_noise_at_2T_over_eps_total():
+    U, eps = 65.0, 0.7
+    s = rameshwar.setting(M, U=U, eps=eps)
+    rng = np.random.default_rng(SEED)
+    sums = np.add.reduceat(theory.samples(M, U=U, kind="uniform", rng=rng, size=50),
+                           np.concatenate([[0], np.cumsum(M)[:-1]]), axis=1)
+    out = rameshwar.akmv(sums, s, rng=np.random.default_rng(7))
+    # the same draws, replayed: the noise first, then the threshold
+    g = np.random.default_rng(7)
+    z = g.laplace(0.0, 1.0, size=50)
+    T = rameshwar.akmv_threshold(sums, s, rng=g)
+    total = M.sum()
+    assert out == pytest.approx(np.minimum(sums, T[:, None]).sum(axis=1) / total + z * 2 * T / (eps * total),
+                                rel=1e-12)
+
+
+def test_sample_mean():
+    assert rameshwar.sample_mean(np.array([[3.0, 5.0], [1.0, 1.0]]), np.array([1, 3])).tolist() == [2.0, 0.5]
+
+
+def test_rng_may_be_an_int_a_seed_sequence_or_a_generator():
+    s = rameshwar.setting(M, U=65.0, eps=1.0)
+    sums = np.tile(65.0 * M, (3, 1))
+    runs = [rameshwar.akmv(sums, s, rng=r) for r in (5, np.random.SeedSequence(5), np.random.default_rng(5))]
+    assert np.array_equal(runs[0], runs[1]) and np.array_equal(runs[0], runs[2])
