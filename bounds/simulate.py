@@ -40,7 +40,7 @@ from . import dame as dame_theory
 from . import mechanisms
 from . import rameshwar as rameshwar_theory
 from .estimators import cummings, dame, duchi, kent, rameshwar
-from .numerics import check_counts, check_integer, check_positive, check_real
+from .numerics import check_counts, check_integer, check_positive, check_real, warn_once_per_call
 from .sizes import SizeLaw
 
 __all__ = [
@@ -261,7 +261,7 @@ def _plan(estimators, sizes, n, alpha, population, m_tilde, constants, denominat
     alpha = check_positive("alpha", alpha)
     if not 0 < n * alpha * alpha < math.inf:
         raise ValueError(f"alpha = {alpha!r}: n α² = {n * alpha * alpha!r} is not a positive finite number")
-    priv = dame_theory._privacy(n, alpha, None)  # warns when H3 fails
+    priv = dame_theory.privacy_budget(n, alpha, h3="dame" in estimators)  # H3 is DAME's assumption only
     n, alpha = priv.n, priv.alpha
     n -= n % 2  # n even: drop one user if odd (Algorithm 1)
     for e in estimators:
@@ -372,6 +372,7 @@ def _map_blocks(block, plan, reps, seed, executor, progress: bool) -> list:
 map_blocks = _map_blocks  # public: the block runner other modules seed their sweeps with
 
 
+@warn_once_per_call
 def compare(*, theta=None, sizes, n, alpha, reps, seed, estimators: Sequence[str] = ESTIMATORS, population=None,
             m_tilde=None, constants="paper", denominator="canonical", scale="paper", T=None, K=1.0,
             executor=None, progress=False) -> dict:
@@ -415,6 +416,7 @@ def compare(*, theta=None, sizes, n, alpha, reps, seed, estimators: Sequence[str
     return {e: _result(e, pop.mean, est[e], settings) for e in plan.estimators}
 
 
+@warn_once_per_call
 def risk(estimator, *, theta, sizes, n, alpha, reps, seed, executor=None, progress=False, **options) -> RiskResult:
     r"""Simulated risk :math:`E(\hat\theta - \theta)^2` of one user-level LDP estimator.
 

@@ -547,12 +547,47 @@ class SizeLaw(ABC):
         """Whether the support is finite."""
         return math.isfinite(self.support_max)
 
+    def search_end(self) -> int:
+        r"""The largest ``a`` an integer search over the support needs to look at.
+
+        For a finite support it is :math:`\max \operatorname{supp} M`; for a tabulated infinite law
+        the table's end :math:`K` (past it :math:`E[\sqrt m\,1\{m > K\}]` is below the tolerance);
+        for laws with closed-form tails a cap of the exact int64 range.  The searches of Theorems 1
+        and 2 bracket their answers below it.
+
+        .. math:: K = \min\{k : E[\sqrt m\,1\{m > k\}] \le \text{tol}\} \ \text{(tabulated laws)}
+
+        Source: Pla et al. (2024), Theorems 1–2 (the searches over ``a``); the tail bound of
+        :class:`SizeLaw`'s tabulation.
+
+        Examples
+        --------
+        >>> finite({2: 0.25, 7: 0.75}).search_end()
+        7
+        """
+        return self._search_end()
+
+    def floor_support(self, a) -> np.ndarray:
+        r"""The largest support point :math:`\le a` (``0`` below the support), elementwise.
+
+        Eq. (10)'s objective is constant between support points, so a maximiser found at any
+        ``a`` is reported at the support point where its plateau starts.
+
+        .. math:: \lfloor a \rfloor_M = \max\{k \in \operatorname{supp} M : k \le a\} \ (0 \text{ if none})
+
+        Source: Pla et al. (2024), Theorem 1 (the maximum over ``a`` in eq. (10)).
+
+        Examples
+        --------
+        >>> finite({2: 0.25, 7: 0.75}).floor_support([1, 2, 6, 9]).tolist()
+        [0, 2, 2, 7]
+        """
+        return np.asarray(self._floor_support(_as_int_array(a)))
+
     def _search_end(self) -> int:
-        """Largest ``a`` at which integer searches need to look (the table's end)."""
         return int(self._float_table.end)
 
     def _floor_support(self, a: np.ndarray) -> np.ndarray:
-        """Largest support point ``<= a`` (``0`` below the support; tabulated points only)."""
         pts = self._float_table.points
         idx = np.searchsorted(pts, a, side="right") - 1
         return np.where(idx >= 0, pts[np.maximum(idx, 0)], 0)

@@ -90,7 +90,7 @@ def run(ids=None, *, quick: bool = False, out="figures", jobs: int = 1, constant
     for i in ids:
         if i not in REGISTRY:
             raise ValueError(f"unknown figure {i!r}; choose from {', '.join(sorted(REGISTRY))}")
-    constants = _dame_theory._constants(constants)
+    constants = _dame_theory.Constants.resolve(constants)
     out = Path(out)
     executor = ProcessPoolExecutor(jobs) if jobs > 1 else None
     written = {}  # drawing and saving overlap the next figure's computation when there are workers
