@@ -1,9 +1,9 @@
 r"""DAME (Pla, Richard, Vono): exact lower and upper bounds on the worst-case risk.
 
-Source: ``001_ac3274d7ce9a5d72.txt`` — *Distribution-Aware Mean Estimation under
+Source: Pla et al. (2024) — *Distribution-Aware Mean Estimation under
 User-level Local Differential Privacy*, Theorem 1 (eq. (10), constants (S31)),
 Theorem 2 (eqs. (11)–(12), constants (S146)), eq. (4), Corollary 3 and the
-asymptotic rates (13)–(14).  Formula sheet §1.
+asymptotic rates (13)–(14).  Canonical choices: ``docs/choices.md`` §1.
 
 The bounds depend on ``n`` and ``α`` only through :math:`x = n\alpha^2`; give
 either ``n`` and ``alpha`` (then H3, :math:`\alpha \le 22/35`, is checked and a
@@ -161,7 +161,7 @@ class Constants:
 
         .. math:: c_i \in \mathbb{Q} \cup \mathbb{Q}\,e^{\mathbb{Z}}
 
-        Source: (S31), (S146) of ``001_ac3274d7ce9a5d72.txt`` (the forms the presets take).
+        Source: Pla et al. (2024), (S31) and (S146) (the forms the presets take).
 
         Examples
         --------
@@ -248,7 +248,7 @@ def check_h3(alpha) -> float:
 
     .. math:: \alpha \le \frac{22}{35}
 
-    Source: ``001_ac3274d7ce9a5d72.txt`` §4.1, hypothesis H3.
+    Source: Pla et al. (2024), §4.1, hypothesis H3.
 
     Examples
     --------
@@ -543,7 +543,7 @@ def lower_bound(sizes, *, n=None, alpha=None, n_alpha2=None, constants="paper", 
         \frac{c_1 \exp\!\big(-c_2\, n\alpha^2\, P(m > a)^2\big)}
              {\big(n\alpha^2\, E[\sqrt m\,\mathbb 1\{m \le a\}]^2\big) \vee 1}
 
-    Source: ``001_ac3274d7ce9a5d72.txt``, eq. (10); paper constants from (S31):
+    Source: Pla et al. (2024), eq. (10); paper constants from (S31):
     :math:`c_1 = e^{-9}/16`, :math:`c_2 = 24`.  Both :math:`P(m>a)` and the
     truncated moment are step functions of ``a`` changing only at support points,
     so the maximum is taken exactly over :math:`\{0\} \cup \mathrm{supp}(M)`, found
@@ -716,7 +716,7 @@ def m_tilde(sizes, *, n=None, alpha=None, n_alpha2=None, constants="paper") -> i
         \varphi(a) = \frac{c_5}{n\alpha^2}\log\frac{y}{\log y},\quad y = c_4\,(a\,n\alpha^2 \vee 1),
         \qquad \tilde m = \max\{a \in \mathbb N^* : P(m \ge a)^2 \ge \varphi(a) \wedge 1\}
 
-    Source: ``001_ac3274d7ce9a5d72.txt``, Theorem 2 and eq. (12); paper constants
+    Source: Pla et al. (2024), Theorem 2 and eq. (12); paper constants
     :math:`c_4 = 8`, :math:`c_5 = 868.5 = 579 \cdot 3/2` (S146).
 
     Search.  Where :math:`y \ge e`, :math:`y/\log y` increases, so
@@ -787,11 +787,11 @@ def upper_bound(sizes, *, n=None, alpha=None, n_alpha2=None, constants="paper", 
         R_{\alpha,n,M} \le \frac{c_3 \ln\!\big(c_4(\sqrt{\tilde m\, n\alpha^2} \vee 1)\big)}
                                {n\alpha^2\; E\big[\sqrt{m \wedge \tilde m}\big]^2} \wedge 4
 
-    Source: ``001_ac3274d7ce9a5d72.txt``, eq. (11), :math:`\tilde m` from Theorem 2 /
+    Source: Pla et al. (2024), eq. (11), :math:`\tilde m` from Theorem 2 /
     eq. (12) (see :func:`m_tilde`); paper constants :math:`c_3 = 1570 = 14^2\cdot 4\cdot 2 + 2`,
     :math:`c_4 = 8`, :math:`c_5 = 868.5` (S146).  **Canonical choice**: the denominator
     is :math:`E[\sqrt{m \wedge \tilde m}]` as in eq. (9) and (S34)/(S146); eq. (11) as
-    printed reads :math:`E(\sqrt m \wedge \tilde m)` (formula sheet §1.2).
+    printed reads :math:`E(\sqrt m \wedge \tilde m)` (``docs/choices.md`` §1.2).
 
     If :math:`\ln(c_4(\sqrt{\tilde m n\alpha^2} \vee 1)) \le 0` (possible only for
     :math:`c_4 \le 1`, e.g. ``"unit"`` with :math:`\tilde m n\alpha^2 \le 1`), the
@@ -827,7 +827,7 @@ def tau(m_tilde: int, *, n=None, alpha=None, n_alpha2=None) -> float:
 
     .. math:: \tau = \sqrt{\frac{2\log\!\big(8(\sqrt{\tilde m\, n\alpha^2} \vee 1)\big)}{\tilde m}}
 
-    Source: ``001_ac3274d7ce9a5d72.txt``, eq. (4) (Algorithm 1).
+    Source: Pla et al. (2024), eq. (4) (Algorithm 1).
 
     Examples
     --------
@@ -868,7 +868,7 @@ def curve(sizes, *, n_alpha2, constants="paper") -> Curve:
 
     .. math:: \big(LB(M_i, x_i),\ UB(M_i, x_i)\big)_{i}, \quad \text{eqs. (10) and (11)}
 
-    Source: ``001_ac3274d7ce9a5d72.txt`` §4.2, Figure 1a.
+    Source: Pla et al. (2024), §4.2, Figure 1a.
 
     Examples
     --------
@@ -993,7 +993,7 @@ def grid(family, params, n_alpha2, *, constants="paper") -> Grid:
     :math:`n\alpha^2` axis (branch and bound and bisection over the integers: exact, no
     enumeration), so a 100 × 100 map takes well under a second for the closed-form families.
 
-    Source: ``001_ac3274d7ce9a5d72.txt`` Theorems 1 and 2, Corollary 3 (the regimes).
+    Source: Pla et al. (2024), Theorems 1 and 2, Corollary 3 (the regimes).
 
     Examples
     --------
@@ -1063,7 +1063,7 @@ def corollary3(m: int, rho: float, *, n=None, alpha=None, n_alpha2=None, constan
         a & \rho^2 \in [\varphi(a), \varphi(a+1)),\ 2 \le a < m \\ 1 & \text{otherwise}\end{cases}
 
     with, in the middle regime, the extra :math:`\wedge\, e^{-\rho^2 n\alpha^2/c_5}/\rho^2`.
-    Source: ``001_ac3274d7ce9a5d72.txt``, Corollary 3 and Table 2.  The corollary assumes
+    Source: Pla et al. (2024), Corollary 3 and Table 2.  The corollary assumes
     :math:`n\alpha^2 \ge 1` (warned otherwise); :math:`\tilde m` is computed exactly by
     :func:`m_tilde` on the two-point law.
 
@@ -1113,7 +1113,7 @@ def symbolic() -> dict:
         \tau = \sqrt{2\log(8\max(\sqrt{\tilde m x},1))/\tilde m},\quad
         \text{rate\_13} = \frac{1}{x E^2},\quad \text{rate\_14} = \frac{\log x}{x E^2}
 
-    Source: ``001_ac3274d7ce9a5d72.txt`` eqs. (4), (10), (11), (12), (13), (14).
+    Source: Pla et al. (2024), eqs. (4), (10), (11), (12), (13), (14).
 
     Examples
     --------
@@ -1146,7 +1146,7 @@ def asymptotic_rates(sizes, *, n_alpha2) -> tuple[np.ndarray, np.ndarray]:
     .. math:: \text{(13)}\ \frac{1}{n\alpha^2 E[\sqrt m]^2}, \qquad
               \text{(14)}\ \frac{\log(n\alpha^2)}{n\alpha^2 E[\sqrt m]^2}
 
-    Source: ``001_ac3274d7ce9a5d72.txt`` eqs. (13)–(14) (lambdified once from :func:`symbolic`).
+    Source: Pla et al. (2024), eqs. (13)–(14) (lambdified once from :func:`symbolic`).
 
     Examples
     --------
