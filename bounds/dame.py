@@ -32,9 +32,11 @@ import re
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property, lru_cache
+from typing import Any, Callable, Sequence
 
 import mpmath
 import numpy as np
+from numpy.typing import ArrayLike
 import sympy as sp
 
 from .numerics import (
@@ -48,7 +50,7 @@ from .numerics import (
     warn_once_per_call,
     workdps,
 )
-from .sizes import SizeLaw, finite, point
+from .sizes import MAX_SIZE, SizeLaw, finite, point
 
 __all__ = [
     "Constants",
@@ -77,6 +79,10 @@ __all__ = [
 H3_ALPHA_MAX = sp.Rational(22, 35)
 _TIE = 1e-9  # float comparisons closer than this are re-decided in mpmath
 _TIE_DPS = 60
+# math.exp of a log below this is 0.0 in float64 (log of the smallest subnormal, 5e-324, is -744.4)
+_LOG_UNDERFLOW = -745.2
+_MAX_SCAN = 10**7  # longest window of a where φ is not monotone that is scanned point by point
+_MAX_TASKS = 10**6  # open intervals in the lower bound's branch and bound: more means no convergence
 
 
 # =========================================================================== constants
@@ -110,7 +116,7 @@ class Constants:
     c5: sp.Expr
     name: str = "custom"
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         for key in ("c1", "c2", "c3", "c4", "c5"):
             raw = getattr(self, key)
             # numbers only (int, float, Fraction, numpy or sympy numbers): a string would be
@@ -171,7 +177,8 @@ class Constants:
         if not isinstance(description, dict):
             raise ValueError(f"description must be a dict as written by Constants.describe, got {description!r}")
         vals = [_parse_constant(f"c{i}", description.get(f"c{i}")) for i in range(1, 6)]
-        return cls(*vals, name=str(description.get("name", "custom")))
+        c1, c2, c3, c4, c5 = vals
+        return cls(c1, c2, c3, c4, c5, name=str(description.get("name", "custom")))
 
     @classmethod
     def resolve(cls, constants: "Constants | str") -> "Constants":
@@ -200,7 +207,7 @@ class Constants:
 _CONSTANT_FORM = re.compile(r"^(?:exp\((-?\d{1,4})\)(?:\*|/(?=\d)|$))?(\d+(?:\.\d+)?(?:/\d+)?)?$")
 
 
-def _parse_constant(name: str, text):
+def _parse_constant(name: str, text: Any) -> sp.Expr:
     """``"24"``, ``"1737/2"``, ``"exp(-9)/16"``, ``"exp(1)"`` → a sympy number; no evaluation of code."""
     m = _CONSTANT_FORM.match(text.replace(" ", "")) if isinstance(text, str) and len(text) <= 60 else None
     if m is None or (m.group(1) is None and m.group(2) is None):
@@ -233,14 +240,14 @@ class PrivacyBudget:
     alpha: float | None
     n_alpha2: float
 
-    def exact(self):
+    def exact(self) -> Any:
         """``x`` in mpmath at the current precision (exact in the given floats)."""
         if self.n is None:
             return mpmath.mpf(self.n_alpha2)
         return self.n * mpmath.mpf(self.alpha) ** 2
 
 
-def check_h3(alpha) -> float:
+def check_h3(alpha: float) -> float:
     r"""Warn (once, at the caller) when hypothesis H3, :math:`\alpha \le 22/35`, fails; return ``alpha``.
 
     H3 is the assumption of DAME's Theorem 2 and Algorithm 1 (the localisation step); the
@@ -295,7 +302,7 @@ def privacy_budget(n: int | None = None, alpha: float | None = None, n_alpha2: f
     return PrivacyBudget(n, alpha, x)
 
 
-def _n_alpha2_array(n_alpha2) -> np.ndarray:
+def _n_alpha2_array(n_alpha2: ArrayLike) -> np.ndarray:
     """``n_alpha2`` as a non-empty 1-D float array of positive finite numbers (ValueError otherwise)."""
     bad = f"n_alpha2 must be a positive number or a non-empty 1-D array of them, got {n_alpha2!r}"
     try:
@@ -310,7 +317,7 @@ def _n_alpha2_array(n_alpha2) -> np.ndarray:
         raise ValueError(bad) from None
 
 
-def _law(sizes) -> SizeLaw:
+def _law(sizes: object) -> SizeLaw:
     if not isinstance(sizes, SizeLaw):
         raise ValueError(f"sizes must be a law from bounds.sizes, got {sizes!r}")
     return sizes
@@ -360,7 +367,7 @@ class UpperBound(Bound):
 _BRANCH = 16  # children per split interval in the float search (2 in mpmath: fewer evaluations)
 
 
-def _log_lb_terms(law: SizeLaw, a: np.ndarray, x, c_vals, precision):
+def _log_lb_terms(law: SizeLaw, a: np.ndarray, x: Any, c_vals: tuple[Any, ...], precision: int | None) -> np.ndarray:
     """log of eq. (10)'s term at each ``a`` (broadcast against ``x``)."""
     be = backend(precision)
     lsf = law.log_prob_gt(a, precision=precision)
@@ -368,7 +375,7 @@ def _log_lb_terms(law: SizeLaw, a: np.ndarray, x, c_vals, precision):
     return _lb_from_parts(lsf, lps, be.log(x), c_vals, precision)
 
 
-def _lb_from_parts(lsf, lps, logx, c_vals, precision):
+def _lb_from_parts(lsf: Any, lps: Any, logx: Any, c_vals: tuple[Any, ...], precision: int | None) -> np.ndarray:
     """``log c1 - c2 x P^2 - max(log x + 2 log S, 0)`` from ``log P`` and ``log S``."""
     be = backend(precision)
     with np.errstate(over="ignore", under="ignore"):
@@ -376,19 +383,19 @@ def _lb_from_parts(lsf, lps, logx, c_vals, precision):
     return be.log(c_vals[0]) - expo - np.maximum(logx + 2 * lps, 0)
 
 
-def _first_reaching(law: SizeLaw, logx, precision) -> np.ndarray:
+def _first_reaching(law: SizeLaw, logx: Any, precision: int | None) -> np.ndarray:
     r""":math:`a_0 = \min\{a : x S(a)^2 \ge 1\}` per ``x`` (``-1``: never, up to the search end)."""
     end = int(law.support_max) if law.is_finite else law.search_end()
     n = len(logx)
 
-    def below(a):
+    def below(a: np.ndarray) -> np.ndarray:
         return np.asarray(logx + 2 * law.log_partial_sqrt_mean(a, precision=precision) < 0, dtype=bool)
 
     last = last_true(below, np.full(n, law.support_min, dtype=np.int64), np.full(n, end, dtype=np.int64))
     return np.where(last < end, last + 1, -1)
 
 
-def _lb_search(law: SizeLaw, x, c_vals, precision):
+def _lb_search(law: SizeLaw, x: Any, c_vals: tuple[Any, ...], precision: int | None) -> tuple[np.ndarray, list[float]]:
     r"""Exact maximiser of eq. (10) over :math:`a \in \{0\} \cup \mathrm{supp}(M)`, per ``x``.
 
     Returns ``(log values, argmaxes)``.  Write :math:`P(a) = P(m > a)`,
@@ -432,10 +439,10 @@ def _lb_search(law: SizeLaw, x, c_vals, precision):
     n = len(x)
     logx = be.log(be.asarray(x))
     lc1, lc2 = be.log(c_vals[0]), be.log(c_vals[1])
-    margin = mpmath.mpf(10) ** (-(precision - 10)) if mp else 1e-9
+    margin = mpmath.mpf(10) ** (-(precision - 10)) if precision is not None else 1e-9
     cache: dict = {}
 
-    def parts(a):  # log P(m > a), log S(a), memoised on the mpmath path
+    def parts(a: Any) -> tuple[Any, Any]:  # log P(m > a), log S(a), memoised on the mpmath path
         if not mp:
             return law.log_prob_gt(a, precision=None), law.log_partial_sqrt_mean(a, precision=None)
         new = sorted({int(v) for v in a} - cache.keys())
@@ -456,7 +463,7 @@ def _lb_search(law: SizeLaw, x, c_vals, precision):
             top = np.full(len(idx), int(law.support_max), dtype=np.int64)
             val = _lb_from_parts(law.log_prob_gt(top, precision=precision), law.log_partial_sqrt_mean(top, precision=precision),
                                  logx[idx], c_vals, precision)
-            lab = [int(law.support_max)] * len(idx)
+            lab: list[float] = [int(law.support_max)] * len(idx)
         else:
             ls = be.log(law.sqrt_mean(precision=precision))
             val = lc1 - np.maximum(logx[idx] + 2 * ls, 0)
@@ -472,7 +479,8 @@ def _lb_search(law: SizeLaw, x, c_vals, precision):
     lo = a0[t].astype(np.int64)
     hi = np.maximum(lo, np.minimum(top, cap).astype(np.int64))
 
-    def offer(task, a_end, lp_, ls_):  # candidates: keep the largest value, then the smallest a
+    # candidates: keep the largest value, then the smallest a
+    def offer(task: np.ndarray, a_end: np.ndarray, lp_: Any, ls_: Any) -> None:
         vals = _lb_from_parts(lp_, ls_, logx[task], c_vals, precision)
         labs = np.asarray(law.floor_support(a_end), dtype=float)
         if mp:
@@ -506,7 +514,7 @@ def _lb_search(law: SizeLaw, x, c_vals, precision):
             bound = lc1 - be.exp(lc2 + lx + 2 * ph) - np.maximum(lx + 2 * sl, 0)
         keep = ~np.asarray(dec | inc, dtype=bool) & (H - L > 1) & np.asarray(bound >= best[task] - margin, dtype=bool)
         task, L, H = task[keep], L[keep], H[keep]
-        if len(task) > 10**6:  # pragma: no cover - the bounds of 2. failed to separate
+        if len(task) > _MAX_TASKS:  # pragma: no cover - the bounds of 2. failed to separate
             raise AssertionError("the lower bound's search did not converge")
         if not len(task):
             break
@@ -521,20 +529,24 @@ def _lb_search(law: SizeLaw, x, c_vals, precision):
     return best, [math.inf if a == math.inf else int(a) for a in arg]
 
 
-def _lower_many(law, x: np.ndarray, c: Constants):
+def _lower_many(law: SizeLaw, x: np.ndarray, c: Constants) -> tuple[np.ndarray, list[float]]:
     """Float64 eq. (10) for an array of ``x``: (log values, argmax)."""
     best, arg = _lb_search(law, np.asarray(x, dtype=float), c.floats, None)
     return np.asarray(best, dtype=float), arg
 
 
-def _lower_mp(law, priv: PrivacyBudget, c: Constants, precision: int):
+def _lower_mp(law: SizeLaw, priv: PrivacyBudget, c: Constants, precision: int) -> tuple[Any, Any]:
     with mpmath.workdps(precision):
         best, arg = _lb_search(law, [priv.exact()], c.values(precision), precision)
         return best[0], arg[0]
 
 
 @warn_once_per_call
-def lower_bound(sizes, *, n=None, alpha=None, n_alpha2=None, constants="paper", precision=None) -> LowerBound:
+def lower_bound(
+    sizes: SizeLaw, *, n: int | None = None, alpha: float | None = None,
+    n_alpha2: float | None = None, constants: Constants | str = "paper",
+    precision: int | None = None
+) -> LowerBound:
     r"""Theorem 1: lower bound on the worst-case risk :math:`R_{\alpha,n,M}`.
 
     .. math::
@@ -579,9 +591,9 @@ def lower_bound(sizes, *, n=None, alpha=None, n_alpha2=None, constants="paper", 
     c = Constants.resolve(constants)
     precision = check_precision(precision)
     if precision is None:
-        logv, arg = _lower_many(law, np.array([priv.n_alpha2]), c)
-        logv, arg = float(logv[0]), arg[0]
-        value = math.exp(logv) if logv > -745.2 else 0.0
+        logs, args = _lower_many(law, np.array([priv.n_alpha2]), c)
+        logv, arg = float(logs[0]), args[0]
+        value = math.exp(logv) if logv > _LOG_UNDERFLOW else 0.0
     else:
         logv, arg = _lower_mp(law, priv, c, precision)
         with mpmath.workdps(precision):
@@ -592,7 +604,10 @@ def lower_bound(sizes, *, n=None, alpha=None, n_alpha2=None, constants="paper", 
 # =========================================================================== Theorem 2
 
 
-def log_phi(a, *, n_alpha2: float, constants: "Constants | str" = "paper", precision: int | None = None) -> np.ndarray:
+def log_phi(
+    a: ArrayLike, *, n_alpha2: float, constants: "Constants | str" = "paper",
+    precision: int | None = None
+) -> np.ndarray:
     r"""The logarithm of Theorem 2's threshold :math:`\varphi(a)` (``+inf`` where :math:`\log y \le 0`).
 
     :math:`\tilde m` is the largest ``a`` with :math:`P(m \ge a)^2 \ge \varphi(a) \wedge 1`, where
@@ -619,7 +634,7 @@ def log_phi(a, *, n_alpha2: float, constants: "Constants | str" = "paper", preci
         return _log_phi(arr.astype(np.int64), lx, c.floats if precision is None else c.values(precision), precision)
 
 
-def _log_phi(a, logx, c_vals, precision):
+def _log_phi(a: Any, logx: Any, c_vals: tuple[Any, ...], precision: int | None) -> np.ndarray:
     r"""log φ(a) of Theorem 2 (``+inf`` where :math:`\log y \le 0`)."""
     be = backend(precision)
     c4, c5 = c_vals[3], c_vals[4]
@@ -629,7 +644,9 @@ def _log_phi(a, logx, c_vals, precision):
     return np.where(ly > 0, out, np.inf)
 
 
-def _condition(law, a, logx, c_vals, precision):
+def _condition(
+    law: SizeLaw, a: Any, logx: Any, c_vals: tuple[Any, ...], precision: int | None
+) -> tuple[np.ndarray, np.ndarray]:
     r"""Theorem 2's condition :math:`P(m \ge a)^2 \ge \varphi(a) \wedge 1` and its margin.
 
     Where :math:`\varphi(a) \ge 1` the condition is :math:`P(m \ge a) = 1`, decided
@@ -646,7 +663,7 @@ def _condition(law, a, logx, c_vals, precision):
     return holds.astype(bool), margin
 
 
-def _condition_float(law, a, x_float, x_exact, c: Constants):
+def _condition_float(law: SizeLaw, a: ArrayLike, x_float: np.ndarray, x_exact: list[Any], c: Constants) -> np.ndarray:
     """Float64 decision with an mpmath re-decision where it is within rounding of a tie."""
     a = np.asarray(a, dtype=np.int64)
     with np.errstate(over="ignore"):
@@ -666,7 +683,7 @@ def _m_tilde_many(law: SizeLaw, x: np.ndarray, x_exact: list, c: Constants) -> n
     e = math.e
     idx_all = np.arange(len(x))
 
-    def cond(a, idx=idx_all):
+    def cond(a: np.ndarray, idx: np.ndarray = idx_all) -> np.ndarray:
         return _condition_float(law, a, x[idx], [x_exact[i] for i in idx], c)
 
     # region B: y = c4 (a x ∨ 1) >= e, where φ is increasing and ψ non-increasing
@@ -675,13 +692,13 @@ def _m_tilde_many(law: SizeLaw, x: np.ndarray, x_exact: list, c: Constants) -> n
     else:
         with np.errstate(over="ignore"):
             a_b = np.maximum(1, np.ceil(e / (c4 * x))).astype(float)
-        if np.any(a_b > 2**62):
+        if np.any(a_b > MAX_SIZE):
             raise ValueError("n_alpha2 is too small for the constants: the search range overflows")
         a_b = a_b.astype(np.int64)
     # in B, φ >= c5/x, and Markov gives P(m >= a) <= E[m]/a: the condition fails beyond hi
     mean = float(law.mean())
     hi = np.floor(mean * np.sqrt(np.maximum(x / c5, 1.0))) + 1
-    hi = np.minimum(hi, law.support_max if law.is_finite else 2**62).astype(np.int64)
+    hi = np.minimum(hi, law.support_max if law.is_finite else MAX_SIZE).astype(np.int64)
     if law.tabulated and not law.is_finite:
         # past the table, P(m >= a) <= P(m > end); in B the condition needs P(m >= a)^2 >= c5/x ∧ 1
         end = law.search_end()
@@ -699,7 +716,7 @@ def _m_tilde_many(law: SizeLaw, x: np.ndarray, x_exact: list, c: Constants) -> n
         if math.log(c5) >= math.log(x[i]):  # φ >= 1 on A: the condition is P(m >= a) = 1
             out[i] = min(law.support_min, top)
             continue
-        if top > 10**7:
+        if top > _MAX_SCAN:
             raise ValueError("the constants' non-monotone window for φ is too long to scan")
         a = np.arange(1, top + 1, dtype=np.int64)
         ok = cond(a, np.full(top, i))
@@ -708,7 +725,10 @@ def _m_tilde_many(law: SizeLaw, x: np.ndarray, x_exact: list, c: Constants) -> n
 
 
 @warn_once_per_call
-def m_tilde(sizes, *, n=None, alpha=None, n_alpha2=None, constants="paper") -> int:
+def m_tilde(
+    sizes: SizeLaw, *, n: int | None = None, alpha: float | None = None,
+    n_alpha2: float | None = None, constants: Constants | str = "paper"
+) -> int:
     r"""Theorem 2's effective dataset size :math:`\tilde m`, exactly.
 
     .. math::
@@ -741,13 +761,15 @@ def m_tilde(sizes, *, n=None, alpha=None, n_alpha2=None, constants="paper") -> i
     return _m_tilde_point(_law(sizes), privacy_budget(n, alpha, n_alpha2), Constants.resolve(constants))
 
 
-def _m_tilde_point(law, priv: PrivacyBudget, c: Constants) -> int:
+def _m_tilde_point(law: SizeLaw, priv: PrivacyBudget, c: Constants) -> int:
     with mpmath.workdps(_TIE_DPS):
         exact = [priv.exact()]
     return int(_m_tilde_many(law, np.array([priv.n_alpha2]), exact, c)[0])
 
 
-def _log_upper(law, m, x, c_vals, precision):
+def _log_upper(
+    law: SizeLaw, m: int | np.ndarray, x: Any, c_vals: tuple[Any, ...], precision: int | None
+) -> tuple[Any, Any, Any]:
     """log of eq. (11) before the cap, and the log-factor L = ln(c4 (√(m x) ∨ 1))."""
     be = backend(precision)
     c3, c4 = c_vals[2], c_vals[3]
@@ -759,7 +781,9 @@ def _log_upper(law, m, x, c_vals, precision):
     return core, lfac, ld
 
 
-def _upper_value(core, lfac, ld, x, c_vals, precision):
+def _upper_value(
+    core: Any, lfac: Any, ld: Any, x: Any, c_vals: tuple[Any, ...], precision: int | None
+) -> tuple[Any, Any, bool]:
     """(value, log_value, capped) of eq. (11) from its parts; handles ``L <= 0``."""
     be = backend(precision)
     log4 = be.log(4)
@@ -774,12 +798,16 @@ def _upper_value(core, lfac, ld, x, c_vals, precision):
     return (float(value) if precision is None else _scalar(value)), -math.inf if precision is None else mpmath.ninf, False
 
 
-def _scalar(v):
+def _scalar(v: Any) -> Any:
     return v[()] if isinstance(v, np.ndarray) else v
 
 
 @warn_once_per_call
-def upper_bound(sizes, *, n=None, alpha=None, n_alpha2=None, constants="paper", precision=None) -> UpperBound:
+def upper_bound(
+    sizes: SizeLaw, *, n: int | None = None, alpha: float | None = None,
+    n_alpha2: float | None = None, constants: Constants | str = "paper",
+    precision: int | None = None
+) -> UpperBound:
     r"""Theorem 2: DAME's upper bound on the worst-case risk.
 
     .. math::
@@ -822,7 +850,7 @@ def upper_bound(sizes, *, n=None, alpha=None, n_alpha2=None, constants="paper", 
     return UpperBound(value, logv, law, priv.n_alpha2, priv.n, priv.alpha, c, precision, m_tilde=m, capped=capped)
 
 
-def tau(m_tilde: int, *, n=None, alpha=None, n_alpha2=None) -> float:
+def tau(m_tilde: int, *, n: int | None = None, alpha: float | None = None, n_alpha2: float | None = None) -> float:
     r"""Half-width :math:`\tau` of DAME's localisation bins, eq. (4).
 
     .. math:: \tau = \sqrt{\frac{2\log\!\big(8(\sqrt{\tilde m\, n\alpha^2} \vee 1)\big)}{\tilde m}}
@@ -834,7 +862,7 @@ def tau(m_tilde: int, *, n=None, alpha=None, n_alpha2=None) -> float:
     >>> round(tau(1, n_alpha2=0.5), 6)  # sqrt(2 ln 8)
     2.039334
     """
-    m = check_integer("m_tilde", m_tilde, minimum=1, maximum=2**62)
+    m = check_integer("m_tilde", m_tilde, minimum=1, maximum=MAX_SIZE)
     x = privacy_budget(n, alpha, n_alpha2).n_alpha2
     return math.sqrt(2 * (math.log(8) + max(0.5 * (math.log(m) + math.log(x)), 0.0)) / m)
 
@@ -858,7 +886,7 @@ class Curve:
 
 
 @warn_once_per_call
-def curve(sizes, *, n_alpha2, constants="paper") -> Curve:
+def curve(sizes: SizeLaw | Sequence[SizeLaw], *, n_alpha2: ArrayLike, constants: Constants | str = "paper") -> Curve:
     r"""Theorems 1 and 2 along a grid, vectorised over :math:`n\alpha^2`.
 
     ``sizes`` is one law (then ``n_alpha2`` may be an array: the Figure 1a bottom
@@ -880,6 +908,7 @@ def curve(sizes, *, n_alpha2, constants="paper") -> Curve:
     True
     """
     c = Constants.resolve(constants)
+    laws: tuple[SizeLaw, ...]
     if isinstance(sizes, SizeLaw):
         laws = (sizes,)
     elif isinstance(sizes, (list, tuple)):
@@ -897,7 +926,7 @@ def curve(sizes, *, n_alpha2, constants="paper") -> Curve:
         pairs = [(law, xs[i : i + 1]) for i, law in enumerate(laws)]
     else:
         raise ValueError(f"{len(laws)} laws and {xs.size} values of n_alpha2 do not pair up")
-    cols = {k: [] for k in ("x", "ll", "arg", "lu", "mt", "law")}
+    cols: dict[str, list[Any]] = {k: [] for k in ("x", "ll", "arg", "lu", "mt", "law")}
     cv = c.floats
     for law, x in pairs:
         ll, arg = _lower_many(law, x, c)
@@ -914,12 +943,12 @@ def curve(sizes, *, n_alpha2, constants="paper") -> Curve:
         cols["lu"].append(np.asarray(lu))
         cols["mt"].append(mt)
         cols["law"].extend([law] * len(x))
-    ll = np.concatenate(cols["ll"])
-    lu = np.concatenate(cols["lu"])
+    log_lower = np.concatenate(cols["ll"])
+    log_upper = np.concatenate(cols["lu"])
     with np.errstate(under="ignore"):
         return Curve(
-            np.concatenate(cols["x"]), np.exp(ll), ll, np.concatenate(cols["arg"]),
-            np.exp(lu), lu, np.concatenate(cols["mt"]), tuple(cols["law"]), c,
+            np.concatenate(cols["x"]), np.exp(log_lower), log_lower, np.concatenate(cols["arg"]),
+            np.exp(log_upper), log_upper, np.concatenate(cols["mt"]), tuple(cols["law"]), c,
         )
 
 
@@ -956,7 +985,7 @@ class Grid:
         return self.log_upper - self.log_lower
 
 
-def _family(family):
+def _family(family: str | Callable[..., SizeLaw]) -> tuple[Callable[..., SizeLaw], str]:
     from . import sizes as _sizes  # the constructors by name ("poisson", "zipf", …)
 
     if callable(family):
@@ -968,7 +997,7 @@ def _family(family):
                      f"(poisson, geometric, zipf, point, …), got {family!r}")
 
 
-def _upper_many(law, m: np.ndarray, x: np.ndarray, c: Constants):
+def _upper_many(law: SizeLaw, m: np.ndarray, x: np.ndarray, c: Constants) -> tuple[np.ndarray, np.ndarray]:
     """Float64 eq. (11) for arrays of ``m̃`` and ``x``: (log values, capped)."""
     cv = c.floats
     with np.errstate(over="ignore", under="ignore"):
@@ -981,7 +1010,10 @@ def _upper_many(law, m: np.ndarray, x: np.ndarray, c: Constants):
 
 
 @warn_once_per_call
-def grid(family, params, n_alpha2, *, constants="paper") -> Grid:
+def grid(
+    family: str | Callable[..., SizeLaw], params: ArrayLike, n_alpha2: ArrayLike, *,
+    constants: Constants | str = "paper"
+) -> Grid:
     r"""Regime map: both bounds, :math:`\tilde m`, the maximiser and the regime over params × :math:`n\alpha^2`.
 
     .. math:: \big(LB(M_{\theta_i}, x_j),\ UB(M_{\theta_i}, x_j),\ \tilde m(M_{\theta_i}, x_j)\big)_{i,j},
@@ -1053,7 +1085,10 @@ class Corollary3:
 
 
 @warn_once_per_call
-def corollary3(m: int, rho: float, *, n=None, alpha=None, n_alpha2=None, constants="paper") -> Corollary3:
+def corollary3(
+    m: int, rho: float, *, n: int | None = None, alpha: float | None = None,
+    n_alpha2: float | None = None, constants: Constants | str = "paper"
+) -> Corollary3:
     r"""Corollary 3: DAME's rate for the two-point law :math:`M(1) = 1-\rho,\ M(m) = \rho`.
 
     .. math::
@@ -1073,7 +1108,7 @@ def corollary3(m: int, rho: float, *, n=None, alpha=None, n_alpha2=None, constan
     >>> r.regime, r.m_tilde
     ('m_tilde=m', 100)
     """
-    m = check_integer("m", m, minimum=2, maximum=2**62)
+    m = check_integer("m", m, minimum=2, maximum=MAX_SIZE)
     rho = check_real("rho", rho, low=0, high=1)
     priv = privacy_budget(n, alpha, n_alpha2)
     x = priv.n_alpha2
@@ -1134,13 +1169,13 @@ def symbolic() -> dict:
 
 
 @lru_cache(maxsize=None)
-def _rates_numeric():
+def _rates_numeric() -> Callable[..., list[Any]]:
     x, E = sp.symbols("x E", positive=True)
     f = symbolic()
     return sp.lambdify((x, E), [f["rate_13"], f["rate_14"]], "numpy")
 
 
-def asymptotic_rates(sizes, *, n_alpha2) -> tuple[np.ndarray, np.ndarray]:
+def asymptotic_rates(sizes: SizeLaw, *, n_alpha2: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
     r"""The asymptotic rates (13) and (14) (without constants) along ``n_alpha2``.
 
     .. math:: \text{(13)}\ \frac{1}{n\alpha^2 E[\sqrt m]^2}, \qquad

@@ -47,13 +47,14 @@ from __future__ import annotations
 import math
 import numbers
 from abc import ABC, abstractmethod
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property, reduce
-from typing import Callable, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence, cast
 
 import mpmath
 import numpy as np
+from numpy.typing import ArrayLike
 from scipy import special, stats
 
 from .numerics import (
@@ -89,6 +90,17 @@ MAX_TABLE = 5_000_000  # points in one table (five float64 columns: 200 MB)
 WIDE = 1_000_000  # uniform laws on more points than this use closed forms, not a table
 LOG_HALF = math.log(0.5)
 DEEP_LOG = math.log(1e-280)  # below this, float64 closed-form survival functions may underflow
+MAX_SIZE = 2**62  # dataset sizes and support points: exact int64 arithmetic up to here
+# searches over an infinite support (closed-form tails) stop here: half of MAX_SIZE, so that the
+# searches' int64 arithmetic on a bracket (midpoints, a + 1, a - 1) cannot wrap
+SEARCH_CAP = 2**61
+MAX_LISTED = 10**7  # support_points lists at most this many points (80 MB of int64)
+MAX_DRAWS = 10**9  # dataset sizes drawn by one call of sample (8 GB of int64)
+WHOLE_TABLE = 10_000  # a finite support at most this wide is tabulated whole (no tolerance cut)
+# integer weights summing below this convert to float64 without overflow (the largest float64 is
+# about 2**1024); larger totals divide exactly with Fraction first
+FLOAT_SAFE_TOTAL = 2**1000
+MAX_WALK = 10**6  # steps of a term-by-term walk past a table or down a tail before giving up
 
 
 def _mp_tol(precision: int) -> float:
@@ -133,14 +145,18 @@ class SizeLaw(ABC):
         """log P(m > a), float64, for integer arrays ``a >= 0``."""
 
     @abstractmethod
-    def _mp_logpmf(self, k: int): ...
+    def _mp_logpmf(self, k: int) -> Any: ...
 
     @abstractmethod
-    def _mp_sf(self, a: int):
+    def _mp_sf(self, a: int) -> Any:
         """P(m > a) in mpmath, ``a >= 0``."""
 
     @abstractmethod
-    def _mean(self, precision: int | None): ...
+    def _mean(self, precision: int | None) -> Any: ...
+
+    @abstractmethod
+    def _sample(self, size: int, rng: np.random.Generator) -> np.ndarray:
+        """``size`` exact draws of the law (behind :meth:`sample`, which validates its arguments)."""
 
     def _tail_sqrt_bound(self, K: int) -> float:
         """Upper bound on ``E[sqrt(m) 1{m > K}]`` (infinite supports only)."""
@@ -151,22 +167,18 @@ class SizeLaw(ABC):
         args = ", ".join(f"{k}={v!r}" for k, v in self.params)
         return f"{self.name}({args})"
 
-    def describe(self) -> dict:
-        """The law as plain data (name and parameters), for metadata files."""
-        return {"law": self.name, **{k: _plain(v) for k, v in self.params}}
-
     # ---- tables ----------------------------------------------------------------------------
     def _window_start(self) -> int:
         """First point of the table: the support's minimum (log-concave families: their bulk)."""
         return self.support_min
 
-    def _left_log_sums(self, a: np.ndarray, precision):
+    def _left_log_sums(self, a: np.ndarray, precision: int | None) -> tuple[np.ndarray, np.ndarray]:
         """``(log P(m <= a), log E[sqrt(m) 1{m <= a}])`` below the table's first point."""
         raise AssertionError(f"{self!r}: its table starts at the support's minimum")
 
     def _table_end(self, tol: float) -> int:
         start = self._window_start()
-        if math.isfinite(self.support_max) and self.support_max - start <= 10_000:
+        if math.isfinite(self.support_max) and self.support_max - start <= WHOLE_TABLE:
             return int(self.support_max)
         lo = max(start, 1)
         hi = lo + 16
@@ -244,12 +256,12 @@ class SizeLaw(ABC):
         return self._float_table if precision is None else self._mp_table(precision)
 
     # ---- log-space primitives (a: int64 array) -------------------------------------------------
-    def _lookup(self, values: np.ndarray, table: _Table, a: np.ndarray, precision):
+    def _lookup(self, values: np.ndarray, table: _Table, a: np.ndarray, precision: int | None) -> np.ndarray:
         idx = np.searchsorted(table.points, a, side="right") - 1
         out = np.where(idx >= 0, values[np.maximum(idx, 0)], -np.inf)
         return out if precision is None else out.astype(object)
 
-    def _log_sf(self, a: np.ndarray, precision) -> np.ndarray:
+    def _log_sf(self, a: np.ndarray, precision: int | None) -> np.ndarray:
         """log P(m > a): from the table where it reaches, else the closed form."""
         a = np.asarray(a, dtype=np.int64)
         if not self.tabulated:
@@ -265,7 +277,7 @@ class SizeLaw(ABC):
             out[beyond] = self._closed_log_sf(a[beyond], precision)
         return out
 
-    def _closed_log_sf(self, a: np.ndarray, precision) -> np.ndarray:
+    def _closed_log_sf(self, a: np.ndarray, precision: int | None) -> np.ndarray:
         """log P(m > a) from the law's closed forms."""
         if precision is None:
             out = np.asarray(self._logsf(np.maximum(a, 0)), dtype=float)
@@ -277,7 +289,7 @@ class SizeLaw(ABC):
             ]
         return np.asarray(vals, dtype=object).reshape(a.shape)
 
-    def _log_cdf(self, a: np.ndarray, precision) -> np.ndarray:
+    def _log_cdf(self, a: np.ndarray, precision: int | None) -> np.ndarray:
         """log P(m <= a): the table below its end, ``log(1 - sf)`` beyond."""
         table = self._table(precision)
         out = self._below_window(self._lookup(table.log_cum_pmf, table, a, precision), table, a, precision, 0)
@@ -288,18 +300,20 @@ class SizeLaw(ABC):
             out[beyond] = _log1mexp(ls, precision)
         return out
 
-    def _log_ge(self, a: np.ndarray, precision) -> np.ndarray:
+    def _log_ge(self, a: np.ndarray, precision: int | None) -> np.ndarray:
         """log P(m >= a), from whichever of sf and cdf is smaller (no cancellation)."""
         ls = self._log_sf(a - 1, precision)
         lc = self._log_cdf(a - 1, precision)
         return np.where(ls < LOG_HALF, ls, _log1mexp(lc, precision))
 
-    def _log_partial_sqrt(self, a: np.ndarray, precision) -> np.ndarray:
+    def _log_partial_sqrt(self, a: np.ndarray, precision: int | None) -> np.ndarray:
         """log E[sqrt(m) 1{m <= a}] (for ``a`` beyond an infinite table: within ``tol``)."""
         table = self._table(precision)
         return self._below_window(self._lookup(table.log_cum_sqrt, table, a, precision), table, a, precision, 1)
 
-    def _below_window(self, out, table: _Table, a: np.ndarray, precision, which: int):
+    def _below_window(
+        self, out: np.ndarray, table: _Table, a: np.ndarray, precision: int | None, which: int
+    ) -> np.ndarray:
         """Fill the points below a windowed table (``which``: 0 for the cdf, 1 for the moment)."""
         below = (a >= self.support_min) & (a < table.points[0])
         if np.any(below):
@@ -307,7 +321,7 @@ class SizeLaw(ABC):
             out[below] = self._left_log_sums(a[below], precision)[which]
         return out
 
-    def _log_sqrt_min(self, a: np.ndarray, precision) -> np.ndarray:
+    def _log_sqrt_min(self, a: np.ndarray, precision: int | None) -> np.ndarray:
         """log E[sqrt(m ∧ a)] = log(E[sqrt(m) 1{m<=a}] + sqrt(a) P(m > a))."""
         be = backend(precision)
         pos = a >= 1
@@ -318,7 +332,7 @@ class SizeLaw(ABC):
         return np.where(pos, out, -np.inf)
 
     # ---- public queries -----------------------------------------------------------------------
-    def _query(self, method: Callable, a, precision, log: bool, name: str = "a"):
+    def _query(self, method: Callable, a: ArrayLike, precision: int | None, log: bool, name: str = "a") -> np.ndarray:
         precision = check_precision(precision)
         arr = _as_int_array(a, name)
         with workdps(precision):
@@ -329,7 +343,7 @@ class SizeLaw(ABC):
             return np.asarray(out, dtype=float)
         return np.asarray(out, dtype=object)
 
-    def prob_ge(self, a, *, precision=None):
+    def prob_ge(self, a: ArrayLike, *, precision: int | None = None) -> np.ndarray:
         r""":math:`P(m \ge a)`, the probability in Theorem 2's condition.
 
         .. math:: P(m \ge a) = \sum_{k \ge a} M(k)
@@ -343,7 +357,7 @@ class SizeLaw(ABC):
         """
         return self._query(self._log_ge, a, precision, log=False)
 
-    def log_prob_ge(self, a, *, precision=None):
+    def log_prob_ge(self, a: ArrayLike, *, precision: int | None = None) -> np.ndarray:
         r""":math:`\log P(m \ge a)`, from whichever of the two tails is smaller (no cancellation).
 
         .. math:: \log P(m \ge a) = \log\big(1 - P(m < a)\big) = \log P(m > a - 1)
@@ -357,7 +371,7 @@ class SizeLaw(ABC):
         """
         return self._query(self._log_ge, a, precision, log=True)
 
-    def prob_gt(self, a, *, precision=None):
+    def prob_gt(self, a: ArrayLike, *, precision: int | None = None) -> np.ndarray:
         r""":math:`P(m > a)`, the probability in Theorem 1's exponent.
 
         .. math:: P(m > a) = \sum_{k > a} M(k)
@@ -371,7 +385,7 @@ class SizeLaw(ABC):
         """
         return self._query(self._log_sf, a, precision, log=False)
 
-    def log_prob_gt(self, a, *, precision=None):
+    def log_prob_gt(self, a: ArrayLike, *, precision: int | None = None) -> np.ndarray:
         r""":math:`\log P(m > a)`; exact past float64's range for the log-concave families.
 
         .. math:: \log P(m > a) = \log \sum_{k > a} M(k)
@@ -385,7 +399,7 @@ class SizeLaw(ABC):
         """
         return self._query(self._log_sf, a, precision, log=True)
 
-    def partial_sqrt_mean(self, a, *, precision=None):
+    def partial_sqrt_mean(self, a: ArrayLike, *, precision: int | None = None) -> np.ndarray:
         r""":math:`E[\sqrt{m}\,\mathbb{1}\{m \le a\}]`, the moment in Theorem 1's denominator.
 
         .. math:: E[\sqrt{m}\,\mathbb{1}\{m \le a\}] = \sum_{k \le a} \sqrt{k}\,M(k)
@@ -399,7 +413,7 @@ class SizeLaw(ABC):
         """
         return self._query(self._log_partial_sqrt, a, precision, log=False)
 
-    def log_partial_sqrt_mean(self, a, *, precision=None):
+    def log_partial_sqrt_mean(self, a: ArrayLike, *, precision: int | None = None) -> np.ndarray:
         r""":math:`\log E[\sqrt{m}\,\mathbb{1}\{m \le a\}]`.
 
         .. math:: \log \sum_{k \le a} \sqrt{k}\,M(k)
@@ -413,7 +427,7 @@ class SizeLaw(ABC):
         """
         return self._query(self._log_partial_sqrt, a, precision, log=True)
 
-    def sqrt_min_mean(self, a, *, precision=None):
+    def sqrt_min_mean(self, a: ArrayLike, *, precision: int | None = None) -> np.ndarray:
         r""":math:`E[\sqrt{m \wedge a}]`, Theorem 2's (canonical) denominator.
 
         Source: Pla et al. (2024), eq. (9) and (S34).
@@ -427,7 +441,7 @@ class SizeLaw(ABC):
         """
         return self._query(self._log_sqrt_min, a, precision, log=False)
 
-    def log_sqrt_min_mean(self, a, *, precision=None):
+    def log_sqrt_min_mean(self, a: ArrayLike, *, precision: int | None = None) -> np.ndarray:
         r""":math:`\log E[\sqrt{m \wedge a}]`.
 
         .. math:: \log\big(E[\sqrt{m}\,\mathbb{1}\{m \le a\}] + \sqrt{a}\,P(m > a)\big)
@@ -441,7 +455,7 @@ class SizeLaw(ABC):
         """
         return self._query(self._log_sqrt_min, a, precision, log=True)
 
-    def pmf(self, k, *, precision=None):
+    def pmf(self, k: ArrayLike, *, precision: int | None = None) -> np.ndarray:
         r""":math:`M(k) = P(m = k)`.
 
         .. math:: M(k) = P_{m \sim M}(m = k), \qquad k \in \mathbb{N}^*
@@ -454,7 +468,7 @@ class SizeLaw(ABC):
         array([0.  , 0.25, 0.25, 0.  ])
         """
 
-        def method(arr, prec):
+        def method(arr: np.ndarray, prec: int | None) -> np.ndarray:
             inside = (arr >= self.support_min) & (arr <= self.support_max)
             safe = np.where(inside, arr, self.support_min)
             if prec is None:
@@ -466,7 +480,7 @@ class SizeLaw(ABC):
 
         return self._query(method, k, precision, log=False, name="k")
 
-    def mean(self, *, precision=None):
+    def mean(self, *, precision: int | None = None) -> Any:
         r""":math:`E[m]`, finite by hypothesis H1.
 
         .. math:: E[m] = \sum_{k \ge 1} k\,M(k) < \infty
@@ -488,7 +502,7 @@ class SizeLaw(ABC):
     def _float_mean(self) -> float:
         return float(self._mean(None))
 
-    def sqrt_mean(self, *, precision=None):
+    def sqrt_mean(self, *, precision: int | None = None) -> Any:
         r""":math:`E[\sqrt{m}]`, the quantity of the asymptotic rates (13)–(14).
 
         .. math:: E[\sqrt{m}] = \sum_{k \ge 1} \sqrt{k}\,M(k)
@@ -508,7 +522,7 @@ class SizeLaw(ABC):
         with workdps(precision):
             return backend(precision).exp(table.log_cum_sqrt[-1])[()]
 
-    def sample(self, size, rng) -> np.ndarray:
+    def sample(self, size: int, rng: int | np.random.Generator | np.random.SeedSequence | None) -> np.ndarray:
         r"""Draw ``size`` dataset sizes :math:`m_u \overset{iid}{\sim} M` (exact samplers).
 
         .. math:: m_u \sim M, \qquad u = 1, \dots, \text{size}
@@ -524,11 +538,11 @@ class SizeLaw(ABC):
         >>> point(7).sample(3, rng=0).tolist()
         [7, 7, 7]
         """
-        size = check_integer("size", size, minimum=0, maximum=10**9)
+        size = check_integer("size", size, minimum=0, maximum=MAX_DRAWS)
         rng = check_rng("rng", rng)
         return np.asarray(self._sample(size, rng), dtype=np.int64)
 
-    def support_points(self, *, precision=None) -> np.ndarray:
+    def support_points(self, *, precision: int | None = None) -> np.ndarray:
         r"""The support points of the law, up to the table's end for an infinite support.
 
         .. math:: \mathrm{supp}(M) = \{k \in \mathbb{N}^* : M(k) > 0\}
@@ -567,7 +581,7 @@ class SizeLaw(ABC):
         """
         return self._search_end()
 
-    def floor_support(self, a) -> np.ndarray:
+    def floor_support(self, a: ArrayLike) -> np.ndarray:
         r"""The largest support point :math:`\le a` (``0`` below the support), elementwise.
 
         Eq. (10)'s objective is constant between support points, so a maximiser found at any
@@ -599,7 +613,7 @@ class SizeLaw(ABC):
 class FiniteLaw(SizeLaw):
     """A law with finite support, masses proportional to exact weights."""
 
-    def __init__(self, name: str, params: tuple, points, weights):
+    def __init__(self, name: str, params: tuple, points: ArrayLike, weights: Sequence[float] | np.ndarray) -> None:
         pts = np.asarray(points, dtype=np.int64)
         order = np.argsort(pts)
         self.points = pts[order]
@@ -610,7 +624,7 @@ class FiniteLaw(SizeLaw):
         self.support_max = int(self.points[-1])
         if all(isinstance(w, int) for w in self.weights):  # exact rationals w / total
             total = sum(self.weights)
-            if total < 2**1000:
+            if total < FLOAT_SAFE_TOTAL:
                 self._float_masses = np.asarray(self.weights, dtype=float) / float(total)
             else:
                 self._float_masses = np.array([float(Fraction(w, total)) for w in self.weights])
@@ -622,9 +636,9 @@ class FiniteLaw(SizeLaw):
         return self.points
 
     def _table_end(self, tol: float) -> int:  # the table is the support itself, however wide
-        return self.support_max
+        return int(self.support_max)
 
-    def _sample(self, size, rng):  # inverse CDF over the support
+    def _sample(self, size: int, rng: np.random.Generator) -> np.ndarray:  # inverse CDF over the support
         idx = np.searchsorted(self._float_cdf, rng.random(size), side="right")
         return self.points[np.minimum(idx, self.points.size - 1)]
 
@@ -632,7 +646,7 @@ class FiniteLaw(SizeLaw):
     def _float_cdf(self) -> np.ndarray:
         return np.cumsum(self._float_masses)
 
-    def _logpmf(self, k):
+    def _logpmf(self, k: np.ndarray) -> np.ndarray:
         idx = np.searchsorted(self.points, k)
         idx_c = np.minimum(idx, len(self.points) - 1)
         hit = self.points[idx_c] == k
@@ -644,29 +658,29 @@ class FiniteLaw(SizeLaw):
         """log P(m >= points[i]), summed from the top (no cancellation)."""
         return np.logaddexp.accumulate(np.log(self._float_masses)[::-1])[::-1]
 
-    def _logsf(self, a):
+    def _logsf(self, a: np.ndarray) -> np.ndarray:
         idx = np.searchsorted(self.points, a, side="right")
         tail = np.append(self._log_tail_from, -np.inf)
         return tail[idx]
 
-    def _mp_masses(self):
+    def _mp_masses(self) -> list[Any]:
         cache = self.__dict__.setdefault("_mp_mass_cache", {})
         if mpmath.mp.dps not in cache:
             total = mpmath.fsum(mpmath.mpf(w) for w in self.weights)
             cache[mpmath.mp.dps] = [mpmath.mpf(w) / total for w in self.weights]
         return cache[mpmath.mp.dps]
 
-    def _mp_logpmf(self, k):
+    def _mp_logpmf(self, k: int) -> Any:
         idx = int(np.searchsorted(self.points, k))
         if idx < len(self.points) and self.points[idx] == k:
             return mpmath.log(self._mp_masses()[idx])
         return mpmath.ninf
 
-    def _mp_sf(self, a):
+    def _mp_sf(self, a: int) -> Any:
         idx = int(np.searchsorted(self.points, a, side="right"))
         return mpmath.fsum(self._mp_masses()[idx:])
 
-    def _mean(self, precision):
+    def _mean(self, precision: int | None) -> Any:
         if precision is None:
             return math.fsum(self.points * self._float_masses)
         return mpmath.fsum(int(m) * p for m, p in zip(self.points, self._mp_masses()))
@@ -682,7 +696,7 @@ def _sqrt_power_derivative(i: int) -> float:
     return math.prod(0.5 - j for j in range(i))
 
 
-def _em_sqrt_diff(hi, lo, precision):
+def _em_sqrt_diff(hi: np.ndarray | int, lo: np.ndarray | int, precision: int | None) -> Any:
     r""":math:`\sum_{lo < k \le hi} \sqrt k` for integers ``EM_START - 1 <= lo <= hi`` (Euler–Maclaurin).
 
     .. math:: \sum_{k=1}^{t}\sqrt k = \zeta(-\tfrac12) + \tfrac23 t^{3/2} + \tfrac12 t^{1/2}
@@ -715,7 +729,7 @@ def _em_sqrt_diff(hi, lo, precision):
     return out
 
 
-def _sqrt_sum(lo: int, a, precision):
+def _sqrt_sum(lo: int, a: Any, precision: int | None) -> Any:
     r""":math:`\sum_{k=lo}^{a}\sqrt k` (0 for ``a < lo``), direct below ``EM_START``, Euler–Maclaurin above."""
     if precision is None:
         a = np.asarray(a, dtype=np.int64)
@@ -743,37 +757,37 @@ class UniformLaw(SizeLaw):
     (:func:`_sqrt_sum`), :math:`n = hi - lo + 1`.
     """
 
-    def __init__(self, lo: int, hi: int):
+    def __init__(self, lo: int, hi: int) -> None:
         self.lo, self.hi, self.n = lo, hi, hi - lo + 1
         self.tabulated = False
         self.name, self.params = "uniform", (("lo", lo), ("hi", hi))
         self.support_min, self.support_max = lo, hi
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[Any, ...]:
         return (_rebuild, ("uniform", {"lo": self.lo, "hi": self.hi}))
 
-    def _sample(self, size, rng):
+    def _sample(self, size: int, rng: np.random.Generator) -> np.ndarray:
         return rng.integers(self.lo, self.hi, size=size, endpoint=True)
 
-    def _logpmf(self, k):
+    def _logpmf(self, k: np.ndarray) -> np.ndarray:
         k = np.asarray(k)
         return np.where((k >= self.lo) & (k <= self.hi), -math.log(self.n), -np.inf)
 
-    def _logsf(self, a):
+    def _logsf(self, a: np.ndarray) -> np.ndarray:
         above = self.hi - np.clip(np.asarray(a, dtype=np.int64), self.lo - 1, self.hi)
         with np.errstate(divide="ignore"):
             return np.log(above.astype(float)) - math.log(self.n)
 
-    def _mp_logpmf(self, k):
+    def _mp_logpmf(self, k: int) -> Any:
         return -mpmath.log(self.n) if self.lo <= k <= self.hi else mpmath.ninf
 
-    def _mp_sf(self, a):
+    def _mp_sf(self, a: int) -> Any:
         return mpmath.mpf(self.hi - min(max(a, self.lo - 1), self.hi)) / self.n
 
-    def _mean(self, precision):
+    def _mean(self, precision: int | None) -> Any:
         return (self.lo + self.hi) / 2 if precision is None else mpmath.mpf(self.lo + self.hi) / 2
 
-    def _log_cdf(self, a, precision):
+    def _log_cdf(self, a: np.ndarray, precision: int | None) -> np.ndarray:
         below = np.clip(a, self.lo - 1, self.hi) - self.lo + 1
         if precision is None:
             with np.errstate(divide="ignore"):
@@ -781,7 +795,7 @@ class UniformLaw(SizeLaw):
         return np.asarray([_mp_log(mpmath.mpf(int(b)) / self.n) for b in np.ravel(below)], dtype=object).reshape(
             np.shape(a))
 
-    def _log_partial_sqrt(self, a, precision):
+    def _log_partial_sqrt(self, a: np.ndarray, precision: int | None) -> np.ndarray:
         top = np.minimum(a, self.hi)
         if precision is None:
             with np.errstate(divide="ignore"):
@@ -789,7 +803,7 @@ class UniformLaw(SizeLaw):
         vals = [_mp_log(_sqrt_sum(self.lo, int(t), precision) / self.n) for t in np.ravel(top)]
         return np.asarray(vals, dtype=object).reshape(np.shape(a))
 
-    def sqrt_mean(self, *, precision=None):
+    def sqrt_mean(self, *, precision: int | None = None) -> Any:
         r""":math:`E[\sqrt m] = \frac1n \sum_{k=lo}^{hi} \sqrt k` (exact, Euler–Maclaurin).
 
         Examples
@@ -801,26 +815,25 @@ class UniformLaw(SizeLaw):
         with workdps(precision):
             return backend(precision).exp(self._log_partial_sqrt(np.array(self.hi), precision))[()]
 
-    def support_points(self, *, precision=None) -> np.ndarray:
+    def support_points(self, *, precision: int | None = None) -> np.ndarray:
         """The support ``lo..hi`` (refused beyond 10^7 points: use the queries instead)."""
-        if self.n > 10**7:
+        if self.n > MAX_LISTED:
             raise ValueError(f"{self!r}: the support has {self.n} points, too many to list")
         return np.arange(self.lo, self.hi + 1, dtype=np.int64)
 
-    def _table(self, precision):  # pragma: no cover - guarded: never tabulated
+    def _table(self, precision: int | None) -> _Table:  # pragma: no cover - guarded: never tabulated
         raise AssertionError("wide uniform laws use closed forms, not tables")
 
     def _search_end(self) -> int:
         return self.hi
 
-    def _floor_support(self, a):
+    def _floor_support(self, a: np.ndarray) -> np.ndarray:
         return np.where(np.asarray(a) >= self.lo, np.minimum(a, self.hi), 0)
 
 
-MAX_SIZE = 2**62  # dataset sizes and support points: exact int64 arithmetic up to here
 
 
-def _check_size(name: str, value, minimum: int = 1) -> int:
+def _check_size(name: str, value: object, minimum: int = 1) -> int:
     """An integer dataset size (or law parameter) in ``[minimum, MAX_SIZE]``, else ValueError naming it."""
     v = check_integer(name, value, minimum=minimum)
     if v > MAX_SIZE:
@@ -837,12 +850,14 @@ def _validated_weights(masses: Mapping) -> tuple[list[int], list]:
     for m, w in masses.items():
         if isinstance(m, bool) or not isinstance(m, numbers.Real) or not float(m).is_integer():
             raise ValueError(f"support points must be positive integers, got {m!r}")
+        m = cast(int, m)  # an integer-valued real (checked above): compared and converted as one
         if m <= 0:
             raise ValueError(
                 f"support contains {m!r}: dataset sizes live on N* = {{1, 2, ...}} (no 0 or negatives)"
             )
         if isinstance(w, bool) or not isinstance(w, numbers.Real):
             raise ValueError(f"mass at {m!r} must be a real number, got {w!r}")
+        w = cast(float, w)  # a real number (checked above)
         if math.isnan(float(w)) or w < 0 or math.isinf(float(w)):
             raise ValueError(f"mass at {m!r} is {w!r}: masses must be finite and non-negative")
         if m > MAX_SIZE:
@@ -975,7 +990,7 @@ class _Family:
     mp_mean: Callable | None = None
     mp_ratio: Callable | None = None  # k -> P(X = k+1) / P(X = k) in mpmath (tables by recurrence)
     log_concave: bool = False  # pmf log-concave: deep tails can be summed with a proven remainder
-    sampler: Callable | None = None  # (size, rng) -> draws of X
+    sampler: Callable = field(kw_only=True)  # (size, rng) -> draws of X; every constructor gives one
 
 
 def _deep_logsf(logpmf: Callable, a: int) -> float:
@@ -999,7 +1014,7 @@ def _deep_logsf(logpmf: Callable, a: int) -> float:
             rem = lp[-2] + log_r - math.log(-math.expm1(log_r))
             if rem - head < math.log(1e-17):
                 return head + math.log1p(math.exp(rem - head))
-        if J > 10**6:  # pragma: no cover - a ratio this close to 1 is not a deep tail
+        if J > MAX_WALK:  # pragma: no cover - a ratio this close to 1 is not a deep tail
             return head
         J *= 4
 
@@ -1039,7 +1054,7 @@ class FamilyLaw(SizeLaw):
     ``"error"``: ``X`` must already live on ``N*``.
     """
 
-    def __init__(self, name: str, params: tuple, family: _Family, zero: str):
+    def __init__(self, name: str, params: tuple, family: _Family, zero: str) -> None:
         if zero not in ("truncate", "shift", "error"):
             raise ValueError(f"zero must be 'truncate', 'shift' or 'error', got {zero!r}")
         self.name, self.params, self.family, self.zero = name, params, family, zero
@@ -1062,9 +1077,10 @@ class FamilyLaw(SizeLaw):
         self.support_max = hi + shift if math.isinf(hi) else int(hi) + shift
         if not math.isfinite(family.mean):
             raise ValueError(f"{self!r} has an infinite mean: hypothesis H1 (E[m] < inf) fails")
-        self._recipe = None  # (constructor name, kwargs), set by the public constructors
+        # (constructor name, kwargs), set by the public constructors
+        self._recipe: tuple[str, dict[str, Any]] | None = None
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[Any, ...]:
         if self._recipe is None:
             raise TypeError(f"{self!r} cannot be pickled (it was not built by a public constructor)")
         return (_rebuild, self._recipe)
@@ -1073,7 +1089,7 @@ class FamilyLaw(SizeLaw):
     def _truncated(self) -> bool:
         return self.zero == "truncate" and self._log_p_ge1 < 0
 
-    def _sample(self, size, rng):
+    def _sample(self, size: int, rng: np.random.Generator) -> np.ndarray:
         draw = self.family.sampler
         if self.zero == "shift":
             return draw(size, rng) + 1
@@ -1087,7 +1103,7 @@ class FamilyLaw(SizeLaw):
                 bad = out < 1
         return out
 
-    def _sample_by_inversion(self, size, rng):
+    def _sample_by_inversion(self, size: int, rng: np.random.Generator) -> np.ndarray:
         """Inverse-CDF draws of the truncated law: the table's cdf, then (probability below the
         table's tolerance) a walk up the tail, mass by mass, so every draw is exact and terminates."""
         table = self._float_table
@@ -1100,18 +1116,18 @@ class FamilyLaw(SizeLaw):
             while acc <= u[i] and k < self.support_max:
                 k += 1
                 acc += math.exp(float(self._logpmf(np.array(k))))
-                if not math.isfinite(acc) or k - table.end > 10**6:
+                if not math.isfinite(acc) or k - table.end > MAX_WALK:
                     break
             out[i] = k
         return out
 
-    def _logpmf(self, k):
+    def _logpmf(self, k: np.ndarray) -> np.ndarray:
         f = self.family
         with np.errstate(divide="ignore"):  # log(0) = -inf is exact for a zero probability
             out = f.logpmf(np.asarray(k) - 1) if self.zero == "shift" else f.logpmf(k)
         return out - self._log_p_ge1 if self._truncated else out
 
-    def _x_logsf(self, a):
+    def _x_logsf(self, a: np.ndarray) -> np.ndarray:
         """log P(X > a), exact in deep tails for log-concave families."""
         with np.errstate(divide="ignore"):
             out = np.array(self.family.logsf(a), dtype=float)
@@ -1122,32 +1138,32 @@ class FamilyLaw(SizeLaw):
                 flat[i] = _deep_logsf(self.family.logpmf, int(a_flat[i]))
         return out
 
-    def _logsf(self, a):
+    def _logsf(self, a: np.ndarray) -> np.ndarray:
         if self.zero == "shift":
             return self._x_logsf(np.asarray(a) - 1)
         out = self._x_logsf(a)
         return out - self._log_p_ge1 if self._truncated else out
 
-    def _mp_x_logpmf(self, k):
+    def _mp_x_logpmf(self, k: int) -> Any:
         if self.family.mp_logpmf is None:  # float64 masses, carried exactly
             with np.errstate(divide="ignore"):
                 return mpmath.mpf(float(self.family.logpmf(k)))
         return self.family.mp_logpmf(k)
 
-    def _mp_x_sf(self, a):
+    def _mp_x_sf(self, a: int) -> Any:
         if a < 0:
             return mpmath.mpf(1)
         if self.family.mp_sf is None:
             return mpmath.exp(mpmath.mpf(float(self._x_logsf(np.asarray(a)))))
         return self.family.mp_sf(a)
 
-    def _mp_logpmf(self, k):
+    def _mp_logpmf(self, k: int) -> Any:
         if self.zero == "shift":
             return self._mp_x_logpmf(k - 1)
         out = self._mp_x_logpmf(k)
         return out - mpmath.log(self._mp_x_sf(0)) if self._truncated else out
 
-    def _mp_sf(self, a):
+    def _mp_sf(self, a: int) -> Any:
         if self.family.log_concave and self.family.mp_logpmf is not None and a >= self._mode:
             # past the mode the masses fall: sum them locally (closed forms may not converge)
             if a >= self.support_max:
@@ -1158,7 +1174,7 @@ class FamilyLaw(SizeLaw):
         out = self._mp_x_sf(a)
         return out / self._mp_x_sf(0) if self._truncated else out
 
-    def _mean(self, precision):
+    def _mean(self, precision: int | None) -> Any:
         f = self.family
         if precision is None:
             base = f.mean
@@ -1189,9 +1205,9 @@ class FamilyLaw(SizeLaw):
     def _mode(self) -> int:
         """The smallest mode of a log-concave pmf (bisection on the sign of its increments)."""
         lo = self.support_min
-        top = min(self.support_max, 2**62) - 1
+        top = min(self.support_max, MAX_SIZE) - 1
 
-        def rising(a):
+        def rising(a: np.ndarray) -> np.ndarray:
             with np.errstate(divide="ignore", invalid="ignore"):
                 return np.asarray(self._logpmf(a + 1) > self._logpmf(a))
 
@@ -1200,7 +1216,7 @@ class FamilyLaw(SizeLaw):
     def _window_start(self) -> int:
         return self._start
 
-    def _mp_walk(self, a: int, step: int):
+    def _mp_walk(self, a: int, step: int) -> Any:
         r"""``(log sum M(k), log sum sqrt(k) M(k))`` over ``k`` from ``a`` in direction ``step`` (±1),
         where the masses fall (below or past the mode), to the working precision.
 
@@ -1233,7 +1249,7 @@ class FamilyLaw(SizeLaw):
                 term, k = nxt, nxt_k
         return _mp_log(+tot), _mp_log(+tot_s)
 
-    def _mp_masses_on(self, pts):
+    def _mp_masses_on(self, pts: np.ndarray) -> list[Any]:
         ratio = self.family.mp_ratio
         if ratio is None or self.zero == "shift" or len(pts) < 2:
             return super()._mp_masses_on(pts)
@@ -1244,7 +1260,7 @@ class FamilyLaw(SizeLaw):
                 out.append(out[-1] * ratio(k))
         return [+v for v in out]
 
-    def _left_log_sums(self, a, precision):
+    def _left_log_sums(self, a: np.ndarray, precision: int | None) -> tuple[np.ndarray, np.ndarray]:
         a = np.asarray(a, dtype=np.int64)
         lo = self.support_min
         if precision is None and a.size > 1 and int(a.max()) - lo <= WIDE:  # one cumulative pass
@@ -1265,7 +1281,7 @@ class FamilyLaw(SizeLaw):
         dtype = float if precision is None else object
         return (np.asarray(out_c, dtype=dtype).reshape(np.shape(a)), np.asarray(out_s, dtype=dtype).reshape(np.shape(a)))
 
-    def _tail_sqrt_bound(self, K):
+    def _tail_sqrt_bound(self, K: int) -> float:
         f = self.family
         if self.zero == "shift":  # E[(X+1) 1{X >= K}] = E[X 1{X > K-1}] + P(X > K-1)
             first = f.tail_first_moment(K - 1) + math.exp(float(f.logsf(K - 1)))
@@ -1279,7 +1295,7 @@ class FamilyLaw(SizeLaw):
 _STIRLING = (1 / 12, 1 / 360, 1 / 1260, 1 / 1680, 1 / 1188)
 
 
-def _stirlerr(n):
+def _stirlerr(n: ArrayLike) -> np.ndarray:
     r"""Stirling's error :math:`\log n! - \log(\sqrt{2\pi n}(n/e)^n)` for ``n >= 1`` (Loader 2000).
 
     Series in :math:`1/n` beyond 15 (5 terms: 1e-17); the definition through ``gammaln`` below,
@@ -1297,7 +1313,7 @@ def _stirlerr(n):
     return np.where(small, direct, series)
 
 
-def _bd0(x, mu):
+def _bd0(x: ArrayLike, mu: float) -> np.ndarray:
     r"""Deviance term :math:`x\log(x/\mu) + \mu - x \ge 0` without cancellation (Loader 2000).
 
     For :math:`|x - \mu| < 0.1(x + \mu)`, with :math:`v = (x-\mu)/(x+\mu)`:
@@ -1316,11 +1332,11 @@ def _bd0(x, mu):
     return np.where(near, out, far)
 
 
-def _neg_inf_below(lo):
+def _neg_inf_below(lo: int) -> Callable[[Callable[[np.ndarray], np.ndarray]], Callable[[ArrayLike], np.ndarray]]:
     """Wrap a log-pmf so that it is ``-inf`` outside ``k >= lo`` (no scipy domain warnings)."""
 
-    def wrap(f):
-        def g(k):
+    def wrap(f: Callable[[np.ndarray], np.ndarray]) -> Callable[[ArrayLike], np.ndarray]:
+        def g(k: ArrayLike) -> np.ndarray:
             k = np.asarray(k)
             safe = np.maximum(k, lo)
             return np.where(k >= lo, f(safe), -np.inf)
@@ -1353,19 +1369,19 @@ def poisson(lam: float, *, zero: str = "truncate") -> SizeLaw:
     lam = check_positive("lam", lam)
 
     @_neg_inf_below(0)
-    def logpmf(k):
+    def logpmf(k: ArrayLike) -> np.ndarray:
         k = np.asarray(k, dtype=float)
         safe = np.maximum(k, 1.0)
         body = -_stirlerr(safe) - _bd0(safe, lam) - 0.5 * np.log(2 * math.pi * safe)
         return np.where(k == 0, -lam, body)
 
-    def logsf(a):
+    def logsf(a: ArrayLike) -> np.ndarray:
         a = np.asarray(a)
         with np.errstate(divide="ignore"):
             out = np.where(a < 0, 0.0, np.log(special.pdtrc(np.maximum(a, 0), lam)))
         return np.where(a == 0, log1mexp(-lam), out)  # log P(X >= 1) = log(1 - e^-lam), exactly
 
-    def mp_logpmf(k):
+    def mp_logpmf(k: int) -> Any:
         return k * mpmath.log(lam) - lam - mpmath.loggamma(k + 1) if k >= 0 else mpmath.ninf
 
     fam = _Family(
@@ -1401,7 +1417,7 @@ def binomial(N: int, p: float, *, zero: str = "truncate") -> SizeLaw:
     if p > 1:
         raise ValueError(f"p must be in (0, 1], got {p!r}")
 
-    def logpmf(k):
+    def logpmf(k: ArrayLike) -> np.ndarray:
         k = np.asarray(k)
         kf = np.clip(k, 0, N).astype(float)
         inner = np.clip(kf, 1.0, max(N - 1.0, 1.0))
@@ -1413,7 +1429,7 @@ def binomial(N: int, p: float, *, zero: str = "truncate") -> SizeLaw:
         out = np.where((kf == 0) | (kf == N), ends, body)
         return np.where((k >= 0) & (k <= N), out, -np.inf)
 
-    def logsf(a):
+    def logsf(a: ArrayLike) -> np.ndarray:
         a = np.asarray(a)
         with np.errstate(divide="ignore"):
             # scipy.stats' binomial survival function keeps 1e-14 at N = 1e9 (special.bdtrc loses 1e-3)
@@ -1421,14 +1437,14 @@ def binomial(N: int, p: float, *, zero: str = "truncate") -> SizeLaw:
             zero = log1mexp(N * math.log1p(-p)) if p < 1 else 0.0  # log P(X >= 1), exactly
         return np.where(a < 0, 0.0, np.where(a >= N, -np.inf, np.where(a == 0, zero, inside)))
 
-    def tail_first_moment(K):  # N p P(Bin(N-1, p) >= K)
+    def tail_first_moment(K: int) -> float:  # N p P(Bin(N-1, p) >= K)
         if K >= N:
             return 0.0
         if K <= 0:
             return N * p
         return N * p * float(special.bdtrc(K - 1, N - 1, p))
 
-    def mp_logpmf(k):
+    def mp_logpmf(k: int) -> Any:
         if k < 0 or k > N:
             return mpmath.ninf
         if p == 1:
@@ -1438,7 +1454,7 @@ def binomial(N: int, p: float, *, zero: str = "truncate") -> SizeLaw:
             + k * mpmath.log(p) + (N - k) * mpmath.log1p(-mpmath.mpf(p))
         )
 
-    def mp_sf(a):
+    def mp_sf(a: int) -> Any:
         if a >= N:
             return mpmath.mpf(0)
         if p == 1:
@@ -1474,7 +1490,7 @@ class GeometricLaw(SizeLaw):
     directly to the working precision.
     """
 
-    def __init__(self, p: float):
+    def __init__(self, p: float) -> None:
         self.p = p
         self.tabulated = False
         self.name, self.params = "geometric", (("p", p),)
@@ -1482,37 +1498,37 @@ class GeometricLaw(SizeLaw):
         self.log_q = math.log1p(-p)
         self.beta = -self.log_q
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[Any, ...]:
         return (_rebuild, ("geometric", {"p": self.p}))
 
-    def _sample(self, size, rng):
+    def _sample(self, size: int, rng: np.random.Generator) -> np.ndarray:
         return rng.geometric(self.p, size=size)
 
-    def _logpmf(self, k):
+    def _logpmf(self, k: np.ndarray) -> np.ndarray:
         k = np.asarray(k)
         safe = np.maximum(k, 1).astype(float)
         return np.where(k >= 1, math.log(self.p) + (safe - 1) * self.log_q, -np.inf)
 
-    def _logsf(self, a):
+    def _logsf(self, a: np.ndarray) -> np.ndarray:
         return np.maximum(np.asarray(a), 0).astype(float) * self.log_q
 
-    def _mp_logpmf(self, k):
+    def _mp_logpmf(self, k: int) -> Any:
         if k < 1:
             return mpmath.ninf
         return mpmath.log(self.p) + (k - 1) * mpmath.log1p(-mpmath.mpf(self.p))
 
-    def _mp_sf(self, a):
+    def _mp_sf(self, a: int) -> Any:
         return mpmath.exp(max(a, 0) * mpmath.log1p(-mpmath.mpf(self.p)))
 
-    def _mean(self, precision):
+    def _mean(self, precision: int | None) -> Any:
         return 1 / self.p if precision is None else 1 / mpmath.mpf(self.p)
 
-    def _log_cdf(self, a, precision):
+    def _log_cdf(self, a: np.ndarray, precision: int | None) -> np.ndarray:
         ls = self._log_sf(np.maximum(a, 0), precision)
         return np.where(a < 1, -np.inf, _log1mexp(ls, precision))
 
     # ---- W(a) = sum_{k<=a} sqrt(k) e^{-beta k} ----------------------------------------------
-    def _mp_h(self, n: int, x):
+    def _mp_h(self, n: int, x: Any) -> Any:
         """``e^{beta x} g^{(n)}(x)`` in mpmath: the n-th derivative of g without its exponential."""
         beta = -mpmath.log1p(-mpmath.mpf(self.p))
         return sum(math.comb(n, i) * (-beta) ** (n - i) * _sqrt_power_derivative(i) * x ** (0.5 - i)
@@ -1528,7 +1544,7 @@ class GeometricLaw(SizeLaw):
                 w[i] += _BERN[j] * math.comb(n, i) * (-self.beta) ** (n - i) * _sqrt_power_derivative(i)
         return w
 
-    def _em_correction(self, x):
+    def _em_correction(self, x: ArrayLike) -> np.ndarray:
         """``e^{beta x} sum_j B_2j/(2j)! g^(2j-1)(x)`` in float64, vectorised."""
         x = np.asarray(x, dtype=float)
         powers = x[..., None] ** (0.5 - np.arange(20))
@@ -1577,11 +1593,11 @@ class GeometricLaw(SizeLaw):
         out[big] = res
         return out
 
-    def _mp_w(self, a: int):
+    def _mp_w(self, a: int) -> Any:
         p = mpmath.mpf(self.p)
         beta = -mpmath.log1p(-p)
 
-        def g(k):
+        def g(k: Any) -> Any:
             return mpmath.sqrt(k) * mpmath.exp(-beta * k)
 
         if a < EM_START or self.beta >= 1:
@@ -1600,11 +1616,11 @@ class GeometricLaw(SizeLaw):
                 break
         return out
 
-    def _mp_w_total(self):
+    def _mp_w_total(self) -> Any:
         cache = self.__dict__.setdefault("_mp_total", {})
         if mpmath.mp.dps not in cache:
             if self.beta >= 1:
-                cache[mpmath.mp.dps] = self._mp_w(2**62)
+                cache[mpmath.mp.dps] = self._mp_w(MAX_SIZE)
             else:  # W(63) + U(64): the Euler-Maclaurin tail with the upper incomplete gamma
                 p = mpmath.mpf(self.p)
                 beta = -mpmath.log1p(-p)
@@ -1621,21 +1637,21 @@ class GeometricLaw(SizeLaw):
                 cache[mpmath.mp.dps] = out
         return cache[mpmath.mp.dps]
 
-    def _log_scale(self, precision):
+    def _log_scale(self, precision: int | None) -> Any:
         """log(p e^beta) = log(p/q)."""
         if precision is None:
             return math.log(self.p) - self.log_q
         p = mpmath.mpf(self.p)
         return mpmath.log(p) - mpmath.log1p(-p)
 
-    def _log_partial_sqrt(self, a, precision):
+    def _log_partial_sqrt(self, a: np.ndarray, precision: int | None) -> np.ndarray:
         if precision is None:
             return np.where(a >= 1, self._log_scale(None) + self._float_log_w(np.maximum(a, 1)), -np.inf)
         vals = [_mp_log(self._mp_w(int(ai))) + self._log_scale(precision) if ai >= 1 else mpmath.ninf
                 for ai in np.ravel(a)]
         return np.asarray(vals, dtype=object).reshape(np.shape(a))
 
-    def sqrt_mean(self, *, precision=None):
+    def sqrt_mean(self, *, precision: int | None = None) -> Any:
         r""":math:`E[\sqrt m] = \frac{p}{q}\sum_{k \ge 1}\sqrt k\,q^{k}` (exact, Euler–Maclaurin).
 
         Examples
@@ -1653,18 +1669,18 @@ class GeometricLaw(SizeLaw):
         with mpmath.workdps(precision):
             return mpmath.exp(self._log_scale(precision)) * self._mp_w_total()
 
-    def support_points(self, *, precision=None, upto: int = 1000) -> np.ndarray:
+    def support_points(self, *, precision: int | None = None, upto: int = 1000) -> np.ndarray:
         """The support ``1..upto`` (the support is all of N*; ``upto`` at most 10^7)."""
         check_precision(precision)
-        return np.arange(1, check_integer("upto", upto, minimum=1, maximum=10**7) + 1, dtype=np.int64)
+        return np.arange(1, check_integer("upto", upto, minimum=1, maximum=MAX_LISTED) + 1, dtype=np.int64)
 
-    def _table(self, precision):  # pragma: no cover - guarded: never tabulated
+    def _table(self, precision: int | None) -> _Table:  # pragma: no cover - guarded: never tabulated
         raise AssertionError("geometric laws use closed forms, not tables")
 
     def _search_end(self) -> int:
-        return 2**61
+        return SEARCH_CAP
 
-    def _floor_support(self, a):
+    def _floor_support(self, a: np.ndarray) -> np.ndarray:
         return np.maximum(np.asarray(a, dtype=np.int64), 0)
 
 
@@ -1694,7 +1710,7 @@ def geometric(p: float) -> SizeLaw:
     return GeometricLaw(p)
 
 
-def from_scipy(dist, *, zero: str = "error", name: str | None = None) -> SizeLaw:
+def from_scipy(dist: Any, *, zero: str = "error", name: str | None = None) -> SizeLaw:
     r"""Wrap a frozen scipy discrete distribution (e.g. ``scipy.stats.nbinom(5, 0.3)``).
 
     Float queries call the distribution's ``logpmf``/``logsf``.  The mpmath path
@@ -1735,7 +1751,7 @@ def from_scipy(dist, *, zero: str = "error", name: str | None = None) -> SizeLaw
                 "proven bound; use bounds.sizes.zipf for power laws"
             )
 
-    def tail_first_moment(K):
+    def tail_first_moment(K: int) -> float:
         return min(mr / K ** (r - 1) for r, mr in moments.items()) if K >= 1 else mean
 
     support = (int(lo) if math.isfinite(lo) else -math.inf, int(hi) if math.isfinite(hi) else math.inf)
@@ -1754,7 +1770,7 @@ def from_scipy(dist, *, zero: str = "error", name: str | None = None) -> SizeLaw
 class ZipfLaw(SizeLaw):
     r"""Zipf law :math:`M(k) = k^{-s}/\zeta(s)`, every functional a Hurwitz zeta."""
 
-    def __init__(self, s: float):
+    def __init__(self, s: float) -> None:
         self.s = s
         self.tabulated = False
         self.name, self.params = "zipf", (("s", s),)
@@ -1772,31 +1788,31 @@ class ZipfLaw(SizeLaw):
             out[bad] = [float(mpmath.log(mpmath.zeta(x, qq))) for qq in q[bad]]
         return out
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[Any, ...]:
         return (_rebuild, ("zipf", {"s": self.s}))
 
-    def _sample(self, size, rng):
+    def _sample(self, size: int, rng: np.random.Generator) -> np.ndarray:
         return rng.zipf(self.s, size=size)
 
-    def _logpmf(self, k):
+    def _logpmf(self, k: np.ndarray) -> np.ndarray:
         return -self.s * np.log(np.asarray(k, dtype=float)) - math.log(special.zeta(self.s))
 
-    def _logsf(self, a):
+    def _logsf(self, a: np.ndarray) -> np.ndarray:
         return self._log_hurwitz(self.s, np.asarray(a) + 1.0) - math.log(special.zeta(self.s))
 
-    def _mp_logpmf(self, k):
+    def _mp_logpmf(self, k: int) -> Any:
         return -self.s * mpmath.log(k) - mpmath.log(mpmath.zeta(self.s))
 
-    def _mp_sf(self, a):
+    def _mp_sf(self, a: int) -> Any:
         return mpmath.zeta(self.s, a + 1) / mpmath.zeta(self.s)
 
-    def _mean(self, precision):
+    def _mean(self, precision: int | None) -> Any:
         if precision is None:
             return float(special.zeta(self.s - 1) / special.zeta(self.s))
         return mpmath.zeta(self.s - 1) / mpmath.zeta(self.s)
 
     # E[sqrt(m) 1{m <= a}] = (ζ(s-1/2) - ζ(s-1/2, a+1)) / ζ(s): no table needed
-    def _log_partial_sqrt(self, a, precision):
+    def _log_partial_sqrt(self, a: np.ndarray, precision: int | None) -> np.ndarray:
         h = self.s - 0.5
         pos = a >= 1
         safe = np.maximum(a, 1)
@@ -1819,7 +1835,7 @@ class ZipfLaw(SizeLaw):
         out = np.asarray(vals, dtype=object).reshape(safe.shape)
         return np.where(pos, out, -np.inf)
 
-    def sqrt_mean(self, *, precision=None):
+    def sqrt_mean(self, *, precision: int | None = None) -> Any:
         r""":math:`E[\sqrt{m}] = \zeta(s - 1/2)/\zeta(s)` (exact).
 
         Examples
@@ -1833,21 +1849,21 @@ class ZipfLaw(SizeLaw):
         with mpmath.workdps(precision):
             return mpmath.zeta(self.s - 0.5) / mpmath.zeta(self.s)
 
-    def support_points(self, *, precision=None, upto: int = 1000) -> np.ndarray:
+    def support_points(self, *, precision: int | None = None, upto: int = 1000) -> np.ndarray:
         """The support ``1..upto`` (the support is all of N*; ``upto`` at most 10^7)."""
         check_precision(precision)
-        return np.arange(1, check_integer("upto", upto, minimum=1, maximum=10**7) + 1, dtype=np.int64)
+        return np.arange(1, check_integer("upto", upto, minimum=1, maximum=MAX_LISTED) + 1, dtype=np.int64)
 
-    def _table(self, precision):  # pragma: no cover - guarded: zipf never tabulates
+    def _table(self, precision: int | None) -> _Table:  # pragma: no cover - guarded: zipf never tabulates
         raise AssertionError("zipf laws use closed forms, not tables")
 
     def _search_end(self) -> int:
-        return 2**61
+        return SEARCH_CAP
 
     def _floor_support(self, a: np.ndarray) -> np.ndarray:
         return np.maximum(np.asarray(a, dtype=np.int64), 0)
 
-    def _log_cdf(self, a, precision):
+    def _log_cdf(self, a: np.ndarray, precision: int | None) -> np.ndarray:
         ls = self._log_sf(a, precision)
         return np.where(a < 1, -np.inf, _log1mexp(ls, precision))
 
@@ -1881,13 +1897,13 @@ def zipf(s: float) -> SizeLaw:
 # =========================================================================== helpers
 
 
-def _scipy_mean(dist) -> float:
+def _scipy_mean(dist: Any) -> float:
     """A scipy distribution's mean (scipy computes other moments alongside and may warn)."""
     with np.errstate(all="ignore"):
         return float(dist.mean())
 
 
-def _plain(v):
+def _plain(v: object) -> object:
     if isinstance(v, (np.integer,)):
         return int(v)
     if isinstance(v, (np.floating,)):
@@ -1897,17 +1913,17 @@ def _plain(v):
     return v
 
 
-def _mp_log(v):
+def _mp_log(v: Any) -> Any:
     return mpmath.log(v) if v > 0 else mpmath.ninf
 
 
-def _log1mexp(x, precision):
+def _log1mexp(x: ArrayLike, precision: int | None) -> np.ndarray:
     if precision is None:
         return log1mexp(np.asarray(x, dtype=float))
     return np.asarray(_MP_LOG1MEXP(np.asarray(x, dtype=object)), dtype=object)
 
 
-def _mp_log1mexp_scalar(v):
+def _mp_log1mexp_scalar(v: Any) -> Any:
     if v >= 0:
         return mpmath.ninf
     if v > -mpmath.log(2):
@@ -1918,7 +1934,7 @@ def _mp_log1mexp_scalar(v):
 _MP_LOG1MEXP = np.frompyfunc(_mp_log1mexp_scalar, 1, 1)
 
 
-def _as_int_array(a, name: str = "a") -> np.ndarray:
+def _as_int_array(a: ArrayLike, name: str = "a") -> np.ndarray:
     """``a`` as an int64 array: integers (no booleans) of absolute value at most 2**62, else ValueError."""
     bad = f"{name} must be an integer or an array of integers of absolute value <= 2**62, got {format_value(a)}"
     try:
@@ -1929,7 +1945,7 @@ def _as_int_array(a, name: str = "a") -> np.ndarray:
         flat = arr.ravel().tolist()
         if not all(isinstance(v, numbers.Real) and not isinstance(v, bool) for v in flat):
             raise ValueError(bad)
-        if any(isinstance(v, numbers.Integral) and abs(int(v)) > 2**62 for v in flat):
+        if any(isinstance(v, numbers.Integral) and abs(int(v)) > MAX_SIZE for v in flat):
             raise ValueError(bad)
         try:
             arr = arr.astype(float)
@@ -1938,9 +1954,9 @@ def _as_int_array(a, name: str = "a") -> np.ndarray:
     if arr.dtype == bool or not np.issubdtype(arr.dtype, np.number) or np.issubdtype(arr.dtype, np.complexfloating):
         raise ValueError(bad)
     if np.issubdtype(arr.dtype, np.floating):
-        if np.any(~np.isfinite(arr)) or np.any(arr != np.round(arr)) or np.any(np.abs(arr) > 2**62):
+        if np.any(~np.isfinite(arr)) or np.any(arr != np.round(arr)) or np.any(np.abs(arr) > MAX_SIZE):
             raise ValueError(bad)
-    elif np.issubdtype(arr.dtype, np.unsignedinteger) and np.any(arr > 2**62):
+    elif np.issubdtype(arr.dtype, np.unsignedinteger) and np.any(arr > MAX_SIZE):
         raise ValueError(bad)
     return arr.astype(np.int64)
 
