@@ -270,7 +270,7 @@ def optimal_error(m, *, U, eps, exact: bool = False):
     Computed in exact rational arithmetic.  Eq. (12) as printed differs (the
     :math:`2m_\ell` denominator and :math:`\min_\ell`): see :func:`eq12_as_printed`.
 
-    Source: Rameshwar and Tandon (2025), Lemma III.1 with Theorem III.1 (formula sheet §4, canonical).
+    Source: Rameshwar and Tandon (2025), Lemma III.1 with Theorem III.1 (the canonical choice of ``docs/choices.md`` §4).
 
     Examples
     --------

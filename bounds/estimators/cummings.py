@@ -202,7 +202,7 @@ def realisable(phat, first, k, *, eps, beta, rng) -> float:
     p0 = initial_mean(first, eps=eps, rng=rng)
     var = initial_variance(phat[var_g], eps=eps, p_initial=p0, rng=rng)
     err = initial_error(mean_g.size, eps=eps, beta=beta)
-    pl = theory.realisable_plan(k, p_initial=p0, sigma_p2_hat=var, alpha=err, eps=eps, beta=beta)
+    pl = theory.realisable_plan(k, p_initial=p0, sigma_p2_hat=var, tolerance=err, eps=eps, beta=beta)
     return float(final_release(phat, pl, eps=eps, rng=rng)[0])
 
 
@@ -219,7 +219,7 @@ def final_release(phat, plan, *, eps, rng) -> np.ndarray:
     Examples
     --------
     >>> k = np.array([2**j for j in range(10, 0, -1)] * 3)
-    >>> pl = theory.realisable_plan(k, p_initial=0.5, sigma_p2_hat=0.01, alpha=0.1, eps=1.0)
+    >>> pl = theory.realisable_plan(k, p_initial=0.5, sigma_p2_hat=0.01, tolerance=0.1, eps=1.0)
     >>> final_release(np.full(k.size, 0.5), pl, eps=1e12, rng=np.random.default_rng(0)).round(6).tolist()
     [0.5]
     """
