@@ -200,7 +200,7 @@ def _per_sample(v: ArrayLike, mm: np.ndarray, name: str) -> np.ndarray:
     raise ValueError(f"{name} has {arr.size} entries: give one per user ({mm.size}) or one per sample ({total(mm)})")
 
 
-def worst_case_error(m: ArrayLike, *, U: float, eps: float, a: ArrayLike | None = None, b: ArrayLike | None = None,
+def worst_case_error(m: ArrayLike, *, U: float | Fraction, eps: float | Fraction, a: ArrayLike | None = None, b: ArrayLike | None = None,
                      bias: str = "lemma") -> float:
     r"""Lemma III.1: the worst-case error of **any** clipping :math:`\{[a_j^{(\ell)}, b_j^{(\ell)}]\}`.
 
@@ -329,7 +329,7 @@ class LPResult:
     program: str
 
 
-def lp_optimum(m: ArrayLike, *, U: float, eps: float, program: str = "lemma") -> LPResult:
+def lp_optimum(m: ArrayLike, *, U: float | Fraction, eps: float | Fraction, program: str = "lemma") -> LPResult:
     r"""The minimal worst-case error by linear programming (HiGHS), independent of Theorem III.1.
 
     Every error is proportional to ``U``: the programme is solved at ``U = 1`` and scaled,
@@ -396,7 +396,7 @@ def lp_optimum(m: ArrayLike, *, U: float, eps: float, program: str = "lemma") ->
     return LPResult(Uf * res.fun / n_samples, Uf * res.x[:L], Uf * res.x[L : 2 * L], "lemma")
 
 
-def _check(res: optimize.OptimizeResult, U: float, eps: float) -> None:
+def _check(res: optimize.OptimizeResult, U: float | Fraction, eps: float | Fraction) -> None:
     """A programme the solver could not solve (the inputs are outside its numeric range) is a ValueError."""
     if res.status != 0 or not np.all(np.isfinite(res.x)):
         raise ValueError(f"the linear programme could not be solved at U = {U!r}, eps = {eps!r} "
@@ -406,7 +406,7 @@ def _check(res: optimize.OptimizeResult, U: float, eps: float) -> None:
 # =========================================================================== §IV
 
 
-def sensitivities(m: ArrayLike, *, U: float, eps: float | Fraction, T: float | None = None) -> dict[str, float]:
+def sensitivities(m: ArrayLike, *, U: float | Fraction, eps: float | Fraction, T: float | None = None) -> dict[str, float]:
     r"""User-level sensitivities (14)–(15) of the three released statistics.
 
     .. math:: \Delta_f = \frac{U m^*}{\sum_\ell m_\ell},\quad
@@ -453,7 +453,7 @@ def akmv_rank(eps2: float | Fraction, *, rule: str = "section-IV-A") -> int:
     return math.ceil((1 if rule == "section-IV-A" else 2) / e)
 
 
-def akmv_worst_case_error(m: ArrayLike, *, U: float, eps: float, T: ArrayLike) -> float:
+def akmv_worst_case_error(m: ArrayLike, *, U: float | Fraction, eps: float | Fraction, T: ArrayLike) -> float:
     r"""AKMV's error on the worst-case dataset (all samples ``U``) for a given threshold ``T``.
 
     .. math:: E_{AKMV}(T) = \frac{1}{\sum_\ell m_\ell}\sum_\ell \max\{0, U m_\ell - T\} + \frac{2T}{\varepsilon \sum_\ell m_\ell}
