@@ -352,9 +352,9 @@ def _cmd_rameshwar(args: argparse.Namespace) -> int:
     print(f"  T_eps         {c.threshold:.10g}")
     print(f"  {'m_l':>6s} {'users':>6s} {'a_l':>12s} {'b_l':>12s}")
     users = Counter(counts)
-    first = {k: i for i, k in reversed(list(enumerate(counts)))}
-    for k in sorted(users, reverse=True):
-        print(f"  {k:6d} {users[k]:6d} {c.a[first[k]]:12.6g} {c.b[first[k]]:12.6g}")
+    first = {m_l: i for i, m_l in reversed(list(enumerate(counts)))}
+    for m_l in sorted(users, reverse=True):
+        print(f"  {m_l:6d} {users[m_l]:6d} {c.a[first[m_l]]:12.6g} {c.b[first[m_l]]:12.6g}")
     print(f"  E_OPT         {e_opt:.12g}   (Lemma III.1 at Theorem III.1)")
     print(f"  LP optimum    {lp.value:.12g}   (HiGHS, over all per-user clippings)")
     print(f"  eq. (12)      {eq12:.12g}   (as printed)")

@@ -151,8 +151,8 @@ def threshold(m: ArrayLike, *, U: float | Fraction, eps: float | Fraction, exact
     mm = _counts(m)
     _U(U, mm)
     Ue, ee = _exact("U", U), _exact("eps", eps)
-    k = _rank(ee)
-    t = Fraction(0) if k > len(mm) else Ue * int(np.sort(mm)[::-1][k - 1])
+    rank = _rank(ee)
+    t = Fraction(0) if rank > len(mm) else Ue * int(np.sort(mm)[::-1][rank - 1])
     return t if exact else float(t)
 
 
