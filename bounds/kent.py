@@ -675,7 +675,8 @@ class RateGrid:
     constants: RateConstants = field(repr=False)
 
 
-def rate_grid(problem, *, n, T, alpha, d=1, s=None, beta=None, ball="linf", constants=None) -> RateGrid:
+def rate_grid(problem: str, *, n: int, T: ArrayLike, alpha: ArrayLike, d: int = 1, s: int | None = None,
+              beta: float | None = None, ball: str = "linf", constants: RateConstants | None = None) -> RateGrid:
     r"""Kent, Berrett & Yu's rates over :math:`T \times \alpha` in one vectorised evaluation.
 
     .. math:: \big(\text{lower}, \text{upper}, \text{item-level}\big)(n, T_i, \alpha_j),
@@ -684,7 +685,7 @@ def rate_grid(problem, *, n, T, alpha, d=1, s=None, beta=None, ball="linf", cons
     The same lambdified forms as :func:`rate` (values agree with it point by point), called
     once on broadcast arrays.
 
-    Source: ``004_b0e838126fb19414.txt`` eqs. (6), (7), (24), (38), (49)–(50); ``kent.md`` §2, §5, §8, §9.
+    Source: Kent et al. (2024), eqs. (6), (7), (24), (38), (49)–(50); ``docs/kent.md`` §2, §5, §8, §9.
 
     Examples
     --------
@@ -699,21 +700,20 @@ def rate_grid(problem, *, n, T, alpha, d=1, s=None, beta=None, ball="linf", cons
     Ti = [_inputs(problem, n, t, As[0], d, s, beta, ball)[1] for t in Ts]
     Ai = [_inputs(problem, n, Ts[0], a, d, s, beta, ball)[2] for a in As]
     n, _, _, d, s, beta = _inputs(problem, n, Ts[0], As[0], d, s, beta, ball)
-    k = constants if constants is not None else RateConstants()
-    if not isinstance(k, RateConstants):
-        raise ValueError(f"constants must be a RateConstants, got {constants!r}")
+    consts = _constants(constants)
     f = _numeric(problem, ball)
     tt = np.asarray(Ti, dtype=float)[:, None]
     aa = np.asarray(Ai, dtype=float)[None, :]
 
-    def ev(key):
+    def ev(key: str) -> np.ndarray:
         with np.errstate(under="ignore", over="ignore"):
-            out = f[key](n, tt, aa, d, s if s is not None else 1, beta if beta is not None else 1.0, k.c, k.C, k.c1, k.c2)
+            out = f[key](n, tt, aa, d, s if s is not None else 1, beta if beta is not None else 1.0,
+                         consts.c, consts.C, consts.c1, consts.c2)
         return np.broadcast_to(np.asarray(out, dtype=float), (tt.size, aa.size)).copy()
 
     poly, expo = ev("poly"), ev("exp")
     return RateGrid(problem, n, np.asarray(Ti), np.asarray(Ai, dtype=float), ev("lower"), ev("upper"),
-                    ev("item_level"), np.where(poly >= expo, 0, 1), k)
+                    ev("item_level"), np.where(poly >= expo, 0, 1), consts)
 
 
 __all__ += ["RateGrid", "rate_grid"]

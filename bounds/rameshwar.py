@@ -30,6 +30,7 @@ from __future__ import annotations
 import math
 import numbers
 from dataclasses import dataclass
+from typing import Sequence
 from fractions import Fraction
 
 import numpy as np
@@ -551,7 +552,8 @@ def samples(m: ArrayLike, *, U: float, kind: str, rng: np.random.Generator | int
 # =========================================================================== T_ε maps
 
 
-def threshold_grid(collections, *, U, eps) -> np.ndarray:
+def threshold_grid(collections: Sequence[ArrayLike] | np.ndarray, *, U: float | Fraction,
+                   eps: ArrayLike | Fraction) -> np.ndarray:
     r"""Theorem III.1's :math:`T_\varepsilon` over (collection × ε), each collection sorted once.
 
     .. math:: T_{ij} = \text{the } \lceil 2/\varepsilon_j \rceil\text{-th largest of } U m^{(i)},
@@ -560,7 +562,7 @@ def threshold_grid(collections, *, U, eps) -> np.ndarray:
     Ranks are exact (rational ``⌈2/ε⌉``), as in :func:`threshold`; the values agree with it
     point by point.  Returns a float array of shape ``(len(collections), len(eps))``.
 
-    Source: ``002_b4d2a69fdbee0cc3.txt``, §III-B, Theorem III.1.
+    Source: Rameshwar and Tandon (2025), §III-B, Theorem III.1.
 
     Examples
     --------
@@ -572,7 +574,7 @@ def threshold_grid(collections, *, U, eps) -> np.ndarray:
     if not isinstance(collections, (list, tuple)) or len(collections) == 0:
         raise ValueError(f"collections must be a non-empty list of count arrays, got {collections!r}")
     eps_list = list(np.atleast_1d(np.asarray(eps, dtype=object)).ravel()) if not isinstance(eps, Fraction) else [eps]
-    if not eps_list or np.ndim(eps) > 1:
+    if not eps_list or (not isinstance(eps, Fraction) and np.ndim(eps) > 1):
         raise ValueError(f"eps must be a non-empty 1-D array, got {eps!r}")
     Ue = float(_exact("U", U))
     ranks = np.array([_rank(_exact("eps", e)) for e in eps_list], dtype=object)
