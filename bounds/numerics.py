@@ -355,7 +355,10 @@ def check_counts(name: str, values: Any, *, maximum: int = MAX_COUNT) -> np.ndar
 
 
 def total(counts: Any) -> int:
-    """The exact sum of an integer array, as a Python ``int`` (``arr.sum()`` wraps at 2**63).
+    r"""The exact sum of an integer array, as a Python ``int`` (``arr.sum()`` wraps at 2**63).
+
+    .. math:: \sum_i c_i \in \mathbb Z \quad\text{(arbitrary size; e.g. the } \sum_\ell m_\ell
+              \text{ of Rameshwar and Tandon (2025), Lemma III.1)}
 
     Examples
     --------
@@ -563,7 +566,12 @@ def _bracket_end(name: str, v: Any) -> np.ndarray:
 
 
 def last_true(pred: Callable[[np.ndarray], np.ndarray], lo: Any, hi: Any) -> np.ndarray:
-    """Largest ``a`` in ``[lo, hi]`` with ``pred`` true on all of ``[lo, a]``, elementwise.
+    r"""Largest ``a`` in ``[lo, hi]`` with ``pred`` true on all of ``[lo, a]``, elementwise.
+
+    .. math:: a^* = \max\{a \in \{lo - 1, \dots, hi\} : \mathrm{pred}(b) \text{ for all } lo \le b \le a\}
+
+    The exact integer search behind the integer optima of Pla et al. (2024), Theorems 1–2
+    (e.g. :math:`\tilde m`): a bisection over integers, never over floats.
 
     ``pred`` must be monotone on ``[lo, hi]`` (true, then false); the result is
     ``lo - 1`` where ``pred(lo)`` is false.  ``lo`` and ``hi`` are integer arrays
