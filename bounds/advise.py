@@ -99,9 +99,9 @@ def load_counts(source, *, column: str | None = None) -> np.ndarray:
 
     .. math:: m_1, \dots, m_N \in \mathbb N^* \quad (\text{records of user } u)
 
-    Source: the per-user sizes :math:`m_u` of Pla, Richard & Vono (``001_ac3274d7ce9a5d72.txt``) §2,
-    :math:`k_i` of Cummings et al. (``003_5683c9a67e132c7f.txt``) §2 and :math:`m_\ell` of Rameshwar & Tandon
-    (``002_b4d2a69fdbee0cc3.txt``) §II.
+    Source: the per-user sizes :math:`m_u` of Pla et al. (2024), §2,
+    :math:`k_i` of Cummings et al. (2022), §2 and :math:`m_\ell` of Rameshwar and Tandon
+    (2025), §II.
 
     Examples
     --------
@@ -407,7 +407,7 @@ def law_optimal_error(counts, *, U, eps, n: int | None = None, exact: bool = Fal
     for ``J`` distinct counts; at ``n = r·len(counts)`` it is ``optimal_error`` of the counts
     repeated ``r`` times.
 
-    Source: ``002_b4d2a69fdbee0cc3.txt`` (Rameshwar & Tandon), Lemma III.1 and Theorem III.1.
+    Source: Rameshwar and Tandon (2025), Lemma III.1 and Theorem III.1.
 
     Examples
     --------
@@ -444,7 +444,7 @@ def rameshwar_smallest(counts, *, U, target: float) -> Fraction:
     The smallest ε at ``n`` users is :math:`s^*/n`; the smallest number of users at ε is
     :math:`\lceil s^*/\varepsilon \rceil`.
 
-    Source: ``002_b4d2a69fdbee0cc3.txt`` (Rameshwar & Tandon), Lemma III.1, Theorem III.1, the claim after eq. (12)
+    Source: Rameshwar and Tandon (2025), Lemma III.1, Theorem III.1, the claim after eq. (12)
     that :math:`E^{OPT}(\varepsilon)` is non-increasing.
 
     Examples
@@ -784,9 +784,9 @@ def advise(counts, *, eps: float = 1.0, alpha: float = 0.5, U: float = 1.0, targ
     Central model: :math:`E^{OPT}(\varepsilon)` (Lemma III.1 at Theorem III.1) and eq. (5) at
     :math:`T^*` of eq. (6).
 
-    Source: ``001_ac3274d7ce9a5d72.txt`` (Pla, Richard & Vono) Theorems 1–2, eq. (4), Algorithm 1;
-    ``004_b0e838126fb19414.txt`` (Kent, Berrett & Yu) eq. (25) and the univariate rate; Duchi et al. (2018);
-    ``003_5683c9a67e132c7f.txt`` (Cummings et al.) eqs. (4)–(6), Corollary 5.5; ``002_b4d2a69fdbee0cc3.txt``
+    Source: Pla et al. (2024), Theorems 1–2, eq. (4), Algorithm 1;
+    Kent et al. (2024), eq. (25) and the univariate rate; Duchi et al. (2018);
+    Cummings et al. (2022), eqs. (4)–(6), Corollary 5.5; Rameshwar and Tandon (2025)
     (Rameshwar & Tandon) Lemma III.1, Theorem III.1, §IV.
 
     Examples

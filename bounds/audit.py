@@ -93,7 +93,7 @@ def _iv_bisect(pred: Callable, lo, hi, depth: int = 40, max_boxes: int = 20000):
     return True, boxes, None
 
 
-@_check("dame.lemma_s2", "001_ac3274d7ce9a5d72.txt Lemma S2 (S2)",
+@_check("dame.lemma_s2", "Pla et al. (2024), Lemma S2 (S2)",
         "δ·ln((1+δ)/(1−δ)) ≤ 3δ² on [0, 1/2]", "interval arithmetic")
 def lemma_s2(constant=3):
     r"""Proves :math:`h(\delta) = c - \ln\frac{1+\delta}{1-\delta}/\delta > 0` on (0, 1/2] (``c = 3``).
@@ -109,7 +109,7 @@ def lemma_s2(constant=3):
                    bound_near_0=near0, failing_box=bad, at_half=float(constant - math.log(3) / 0.5))
 
 
-@_check("dame.lemma_s6", "001_ac3274d7ce9a5d72.txt Lemma S6",
+@_check("dame.lemma_s6", "Pla et al. (2024), Lemma S6",
         "α²/(π_{α/6} − 1/2)² ≤ 579 on (0, 1]; the ratio tends to 576 at 0", "interval arithmetic + symbolic")
 def lemma_s6(constant=579):
     r"""With :math:`\pi_{\alpha/6} - 1/2 = \tanh(\alpha/12)/2`, the ratio is :math:`4\alpha^2/\tanh^2(\alpha/12)
@@ -129,7 +129,7 @@ def lemma_s6(constant=579):
                    limit_at_0=int(limit), boxes=boxes, failing_box=bad)
 
 
-@_check("dame.tau_condition", "001_ac3274d7ce9a5d72.txt eq. (4), Lemma S5",
+@_check("dame.tau_condition", "Pla et al. (2024), eq. (4), Lemma S5",
         "1 − 4·exp(−m̃τ²/2) ≥ 1/2 for eq. (4)'s τ, for all m̃ and nα²", "symbolic")
 def tau_condition(log_factor=sp.log(8)):
     r"""With :math:`\tau^2 = 2\log(8(\sqrt{\tilde m x} \vee 1))/\tilde m`, :math:`e^{-\tilde m\tau^2/2} = 1/(8(\sqrt{\tilde mx} \vee 1))
@@ -142,7 +142,7 @@ def tau_condition(log_factor=sp.log(8)):
     return _result("dame.tau_condition", "holds" if ok else "fails", lhs=str(lhs), minimum=str(worst))
 
 
-@_check("dame.constants", "001_ac3274d7ce9a5d72.txt (S30)–(S31), (S144)–(S146)",
+@_check("dame.constants", "Pla et al. (2024), (S30)–(S31), (S144)–(S146)",
         "1570 = 14²·4·2 + 2, 868.5 = 579·3/2, c1 = e⁻⁹/16, c2 = 24", "symbolic")
 def constants(preset=None):
     r"""Recomputes the paper constants from the proofs' arithmetic: :math:`c_3 = 14^2\cdot4\cdot2 + 2` (S146),
@@ -160,7 +160,7 @@ def constants(preset=None):
     return _result("dame.constants", "holds" if ok else "fails", derived_vs_preset=table, c4=str(c.c4))
 
 
-@_check("dame.lemma_s3", "001_ac3274d7ce9a5d72.txt Lemma S3, eq. (9)",
+@_check("dame.lemma_s3", "Pla et al. (2024), Lemma S3, eq. (9)",
         "the debiasing of eq. (9) is exact: E[θ̂ | ĵ] = θ when nothing is clipped", "symbolic + exact rationals")
 def lemma_s3(correction=None):
     r"""Symbolically for a three-point law and exactly (rationals) on random laws:
@@ -204,7 +204,7 @@ def _law_family():
     return laws
 
 
-@_check("dame.ub_ge_lb", "001_ac3274d7ce9a5d72.txt Theorems 1–2",
+@_check("dame.ub_ge_lb", "Pla et al. (2024), Theorems 1–2",
         "with the paper constants the upper bound is never below the lower bound", "exhaustive over a family")
 def ub_ge_lb(constants="paper"):
     """Theorems 1 and 2 together imply UB ≥ LB; evaluated on 17 laws × 25 values of nα² in [1e-3, 1e9]."""
@@ -222,7 +222,7 @@ def ub_ge_lb(constants="paper"):
                    min_log_ub_minus_log_lb=worst, counterexamples=violations[:5])
 
 
-@_check("dame.eq11_denominator", "001_ac3274d7ce9a5d72.txt eq. (11) vs eq. (9), (S34), (S146)",
+@_check("dame.eq11_denominator", "Pla et al. (2024), eq. (11) vs eq. (9), (S34), (S146)",
         "eq. (11)'s E(√m ∧ m̃) and the proof's E[√(m ∧ m̃)] are the same denominator", "exact law functionals")
 def eq11_denominator(m_tilde=None):
     r"""Computes :math:`E[\sqrt m \wedge \tilde m] = E[\sqrt m\,1\{m \le \tilde m^2\}] + \tilde m P(m > \tilde m^2)`
@@ -239,7 +239,7 @@ def eq11_denominator(m_tilde=None):
     return _result("dame.eq11_denominator", "discrepancy" if differ else "holds", rows=rows)
 
 
-@_check("dame.mtilde_definition", "001_ac3274d7ce9a5d72.txt Theorem 2 vs the text before (S146)",
+@_check("dame.mtilde_definition", "Pla et al. (2024), Theorem 2 vs the text before (S146)",
         "Theorem 2's m̃ (P(m ≥ a)² ≥ φ ∧ 1) and the appendix's (P(m ≥ a) ≥ φ ∧ 1) agree", "exact search")
 def mtilde_definition():
     """m̃ from both conditions (the unsquared one by a scan) on laws where the two can differ."""
@@ -258,7 +258,7 @@ def mtilde_definition():
     return _result("dame.mtilde_definition", "discrepancy" if differ else "holds", rows=rows)
 
 
-@_check("dame.enlarged_interval", "001_ac3274d7ce9a5d72.txt Algorithm 1 vs Lemma S9 / (S135)",
+@_check("dame.enlarged_interval", "Pla et al. (2024), Algorithm 1 vs Lemma S9 / (S135)",
         "the projection interval is [l − 6τ, u + 6τ] (width 14τ) as in the algorithm and in the proof", "exact")
 def enlarged_interval(proof_halfwidth=6):
     """The algorithm clips to [l_ĵ − 6τ, u_ĵ + 6τ] (width 14τ, the Laplace scale's sensitivity); the proof
@@ -271,7 +271,7 @@ def enlarged_interval(proof_halfwidth=6):
                    max_interior_width=float(widths.max()))
 
 
-@_check("dame.figure_constants", "001_ac3274d7ce9a5d72.txt Fig. 1a vs Theorems 1–2 with (S31), (S146)",
+@_check("dame.figure_constants", "Pla et al. (2024), Fig. 1a vs Theorems 1–2 with (S31), (S146)",
         "Figure 1a's parallel bounds at nα² = 500 are Theorems 1–2 with the paper's constants", "exact")
 def figure_constants(constants="paper"):
     """With the paper constants every Figure 1a law has m̃ = 1 and UB = 4 (the cap) at nα² = 500: no
@@ -286,7 +286,7 @@ def figure_constants(constants="paper"):
     return _result("dame.figure_constants", "discrepancy" if flat else "holds", constants=str(constants), rows=rows)
 
 
-@_check("dame.unbiased", "001_ac3274d7ce9a5d72.txt Algorithm 1, eq. (9); the official code",
+@_check("dame.unbiased", "Pla et al. (2024), Algorithm 1, eq. (9); the official code",
         "DAME is unbiased at θ = 0.4; the official code's denominator mean(min(M, √m̃)) biases it", "Monte Carlo")
 def unbiased(reps=320, seed=2024):
     """M(10³) = M(10⁴) = 1/2, n = 2·10⁴, α = 0.6; m̃ = 10⁴ forced so that users below m̃ exist."""
@@ -384,7 +384,7 @@ def fig1b_adaptation(reps=(200, 32), seed=1729, m_tilde=None):
 # =========================================================================== Kent
 
 
-@_check("kent.lower_bound_quote", "001_ac3274d7ce9a5d72.txt §4.2 quoting 004 Theorem 6; kent.md §5",
+@_check("kent.lower_bound_quote", "Pla et al. (2024), §4.2 quoting Kent et al. (2024), Theorem 6; docs/kent.md §5",
         "DAME's quote Ω(e^{−c nα²} ∧ (mnα²)^{−1}) is Kent's lower bound", "exact")
 def lower_bound_quote():
     rows = []
@@ -396,7 +396,7 @@ def lower_bound_quote():
                    note="the ∧ form is a weaker (valid) statement; Kent's own bound has ∨")
 
 
-@_check("kent.lemma16", "004_b0e838126fb19414.txt Lemma 16 (kent.md §7)",
+@_check("kent.lemma16", "Kent et al. (2024), Lemma 16 (docs/kent.md §7)",
         "randomised response with keep probability e^{α/(2k)}/(1+e^{α/(2k)}) on ≤k-sparse vectors is α-LDP",
         "exhaustive")
 def lemma16(keep: Callable | None = None):
@@ -416,7 +416,7 @@ def lemma16(keep: Callable | None = None):
 # =========================================================================== Cummings
 
 
-@_check("cummings.lemma_2_1", "003_5683c9a67e132c7f.txt Lemma 2.1, eq. (2)",
+@_check("cummings.lemma_2_1", "Cummings et al. (2022), Lemma 2.1, eq. (2)",
         "Var(D(k)) = p(1−p)/k + (1 − 1/k)σ_p² and σ_p² ≤ p(1−p)", "symbolic")
 def lemma_2_1(formula=None):
     p, s2, k = sp.symbols("p sigma_p2 k", positive=True)
@@ -427,7 +427,7 @@ def lemma_2_1(formula=None):
     return _result("cummings.lemma_2_1", "holds" if same and bound else "fails", derivation=str(cummings.user_variance_symbolic()))
 
 
-@_check("cummings.eq5_laplace_variance", "003_5683c9a67e132c7f.txt eq. (5)",
+@_check("cummings.eq5_laplace_variance", "Cummings et al. (2022), eq. (5)",
         "the privacy term of Var(p̂_ideal) is max_i w_i²|b_i − a_i|²/ε² (eq. (5) uses b² for Lap(b))", "Monte Carlo")
 def eq5_laplace_variance(reps=6000, seed=5):
     c = checks.check_cummings([60, 30, 20, 10, 6, 3, 2, 1], p=0.4, sigma_p2=0.02, eps=0.7, reps=reps, seed=seed)
@@ -436,7 +436,7 @@ def eq5_laplace_variance(reps=6000, seed=5):
     return _result("cummings.eq5_laplace_variance", status, simulated=[c.simulated, c.stderr], **c.theory)
 
 
-@_check("cummings.cor_5_5_min", "003_5683c9a67e132c7f.txt Corollary 5.5 and the text before it",
+@_check("cummings.cor_5_5_min", "Cummings et al. (2022), Corollary 5.5 and the text before it",
         "Corollary 5.5 bounds the homogeneous (σ_p → 0) case by the k*-term", "exact")
 def cor_5_5_min():
     k = cummings.example1_counts(200)
@@ -510,7 +510,7 @@ def _rt_cases():
     return cases
 
 
-@_check("rameshwar.theorem_iii_1", "002_b4d2a69fdbee0cc3.txt Theorem III.1, LP (8), Lemma III.1",
+@_check("rameshwar.theorem_iii_1", "Rameshwar and Tandon (2025), Theorem III.1, LP (8), Lemma III.1",
         "the T_ε clipping minimises the worst-case error (LP optimum = Lemma III.1 at Theorem III.1)", "LP")
 def theorem_iii_1(rule=None):
     worst, count = 0.0, 0
@@ -523,7 +523,7 @@ def theorem_iii_1(rule=None):
     return _result("rameshwar.theorem_iii_1", "holds" if worst < 1e-9 else "fails", cases=count, max_relative_gap=worst)
 
 
-@_check("rameshwar.eq12", "002_b4d2a69fdbee0cc3.txt eq. (12)",
+@_check("rameshwar.eq12", "Rameshwar and Tandon (2025), eq. (12)",
         "eq. (12) as printed equals E_OPT (Lemma III.1 at Theorem III.1)", "exact rationals")
 def eq12():
     m = rameshwar.geometric(6)
@@ -533,7 +533,7 @@ def eq12():
     return _result("rameshwar.eq12", "discrepancy" if differ else "holds", collection="geometric, M = 6", rows=rows)
 
 
-@_check("rameshwar.monotone_eopt", "002_b4d2a69fdbee0cc3.txt after eq. (12)",
+@_check("rameshwar.monotone_eopt", "Rameshwar and Tandon (2025), after eq. (12)",
         "E_OPT(ε) is non-increasing in ε", "exact rationals")
 def monotone_eopt(error=None):
     f = error or (lambda m, U, e: rameshwar.optimal_error(m, U=U, eps=e, exact=True))
@@ -545,7 +545,7 @@ def monotone_eopt(error=None):
     return _result("rameshwar.monotone_eopt", "holds" if not bad else "fails", levels=len(grid), increases=bad[:5])
 
 
-@_check("rameshwar.akmv_rank", "002_b4d2a69fdbee0cc3.txt §IV-A step 2 vs the paragraph after it",
+@_check("rameshwar.akmv_rank", "Rameshwar and Tandon (2025), §IV-A step 2 vs the paragraph after it",
         "AKMV estimates the ⌈1/ε''⌉-th largest user sum (both statements)", "exact + Monte Carlo")
 def akmv_rank(reps=2000, seed=3):
     m = rameshwar.geometric(6)
@@ -559,7 +559,7 @@ def akmv_rank(reps=2000, seed=3):
     return _result("rameshwar.akmv_rank", "discrepancy" if differ else "holds", rows=rows)
 
 
-@_check("rameshwar.lemma_iii_1_bias", "002_b4d2a69fdbee0cc3.txt Lemma III.1, eq. (5)",
+@_check("rameshwar.lemma_iii_1_bias", "Rameshwar and Tandon (2025), Lemma III.1, eq. (5)",
         "the bias term Σ max(a_j, U − b_j) is max_D |f − f̄| for every clipping", "exact + exhaustive datasets")
 def lemma_iii_1_bias():
     """One counterexample: two users, U = 1, a = (1/2, 0), b = (1, 1/2): (5) gives 1/2, every dataset in

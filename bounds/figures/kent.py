@@ -13,7 +13,7 @@ from .core import PALETTE, FigureData, legend_below, new_figure, register
 
 __all__ = ["FIG1_ASSUMPTIONS"]
 
-FIG1_ASSUMPTIONS = {  # the theorems' assumption on nα² for each panel [R] (kent.md §4): (threshold, text)
+FIG1_ASSUMPTIONS = {  # the theorems' assumption on nα² for each panel [R] (docs/kent.md §4): (threshold, text)
     "mean": (lambda d: d * math.log(d), "nα² ≥ d log d"),
     "sparse": (lambda d, s: s * math.log(math.e * d / s), "nα² ≥ s log(ed/s)"),
 }
@@ -77,7 +77,7 @@ def _draw_kent_fig1(data):
 
 
 register("kent-fig1", "Kent et al.: user-level vs item-level (same nT) phase diagrams",
-          "004_b0e838126fb19414.txt; kent.md §5, §8, §10")((_kent_fig1, _draw_kent_fig1))
+          "Kent et al. (2024); docs/kent.md §5, §8, §10")((_kent_fig1, _draw_kent_fig1))
 
 
 def _kent_pt(quick, constants, seed, executor):
@@ -113,7 +113,7 @@ def _draw_kent_pt(data):
 
 
 register("kent-phase-transition", "Kent et al.: rate vs T with the phase transition T†",
-          "004_b0e838126fb19414.txt Theorems 6, 9; kent.md §5, §9")((_kent_pt, _draw_kent_pt))
+          "Kent et al. (2024), Theorems 6, 9; docs/kent.md §5, §9")((_kent_pt, _draw_kent_pt))
 
 
 # =========================================================================== the phase transition, simulated
