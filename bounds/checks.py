@@ -13,6 +13,7 @@ True
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -21,10 +22,12 @@ from scipy import stats
 from . import cummings, dame, kent, rameshwar, simulate
 from .estimators import duchi
 from .estimators import kent as kent_estimators
-from .numerics import check_integer, check_positive, warn_assumption
+from .numerics import check_array, check_integer, check_positive, format_value, warn_assumption
 from .simulate import cummings_risk, rameshwar_errors, risk
 from .numerics import check_choice, check_real
 from .sizes import point
+
+MAX_EXACT_INT = 2**53  # the largest count a float64 holds exactly (scipy's binomial tails work in float64)
 
 __all__ = [
     "Check", "check_dame", "check_duchi", "empirical_constant", "check_cummings", "check_rameshwar",
@@ -202,8 +205,11 @@ def local_vote_probability(theta, *, T_star: int, threshold) -> np.ndarray:
     >>> local_vote_probability(np.array([0.0]), T_star=1, threshold=0.5).tolist()  # |±1| > 1/2 always
     [1.0]
     """
-    th = np.asarray(theta, dtype=float)
-    T_star = check_integer("T_star", T_star, minimum=1)
+    th = _theta_vector(theta) if isinstance(theta, (list, tuple, np.ndarray)) else np.asarray(check_real("theta", theta))
+    if np.any(np.abs(th) > 1):
+        raise ValueError(f"theta must lie in [-1, 1], got {format_value(theta)}")
+    T_star = check_integer("T_star", T_star, minimum=1, maximum=MAX_EXACT_INT, why="binomial tails in float64")
+    threshold = check_real("threshold", threshold, low=0)
     q = (1 + th) / 2
     hi = np.floor(T_star * (1 + threshold) / 2)  # S > hi_real  ⇔  S >= floor(hi_real) + 1
     lo = np.ceil(T_star * (1 - threshold) / 2) - 1  # S < lo_real  ⇔  S <= ceil(lo_real) - 1
@@ -237,13 +243,14 @@ class TrigDensity:
     coefficients: dict
 
     def __post_init__(self):
+        if not isinstance(self.coefficients, Mapping):
+            raise ValueError(f"coefficients must be a mapping from indices j >= 2 to reals, "
+                             f"got {format_value(self.coefficients)}")
         c = {}
-        for j, v in dict(self.coefficients).items():
+        for j, v in self.coefficients.items():
             if isinstance(j, bool) or not isinstance(j, (int, np.integer)) or j < 2:
-                raise ValueError(f"coefficient indices must be integers >= 2, got {j!r}")
-            c[int(j)] = float(v)
-            if not math.isfinite(c[int(j)]):
-                raise ValueError(f"coefficient {j} must be finite, got {v!r}")
+                raise ValueError(f"coefficients must have integer indices >= 2, got index {format_value(j)}")
+            c[int(j)] = check_real(f"coefficients[{j}]", v)
         if math.sqrt(2) * sum(abs(v) for v in c.values()) > 1:
             raise ValueError("need sqrt(2) * sum |theta_j| <= 1 (so that f >= 0)")
         object.__setattr__(self, "coefficients", c)
@@ -369,10 +376,21 @@ class KentRisk:
 
 
 def _theta_vector(theta, name="theta") -> np.ndarray:
-    th = np.atleast_1d(np.asarray(theta, dtype=float))
+    try:
+        th = np.atleast_1d(np.asarray(theta, dtype=float))
+    except (TypeError, ValueError, OverflowError):
+        th = np.array([np.nan])
     if th.ndim != 1 or th.size == 0 or not np.all(np.isfinite(th)):
-        raise ValueError(f"{name} must be a non-empty finite vector, got {theta!r}")
+        raise ValueError(f"{name} must be a non-empty finite vector, got {format_value(theta)}")
     return th
+
+
+def _sequence(name: str, values) -> list:
+    """``values`` as a list, if it is a sequence or an array (not a string or a scalar)."""
+    if isinstance(values, (str, bytes)) or not isinstance(values, (list, tuple, range, np.ndarray)) \
+            or np.ndim(values) != 1:
+        raise ValueError(f"{name} must be a sequence of values, got {format_value(values)}")
+    return list(values)
 
 
 def _plan(problem, n, T, alpha, theta, density, s, beta, K, procedure, C_lambda, C_k, truncation) -> _Plan:
@@ -527,6 +545,9 @@ def check_kent(problem, *, n, alpha, Ts, reps, seed, constants=None, executor=No
     >>> [r["T"] for r in c.rows], c.lower_constant > 1
     ([10, 1000], True)
     """
+    Ts = [check_integer("Ts", T, minimum=1) for T in _sequence("Ts", Ts)]
+    if not Ts:
+        raise ValueError("Ts must hold at least one T, got []")
     rows = []
     d = s = beta = None
     for T in Ts:
@@ -559,9 +580,16 @@ def loglog_slope(x, risk, stderr) -> tuple[float, float]:
     >>> round(b, 12), se > 0
     (-1.0, True)
     """
-    u = np.log(np.asarray(x, dtype=float))
-    y = np.log(np.asarray(risk, dtype=float))
-    w = (np.asarray(risk, dtype=float) / np.asarray(stderr, dtype=float)) ** 2
+    xs = check_array("x", x, low=0, low_open=True)
+    rs = check_array("risk", risk, low=0, low_open=True)
+    ses = check_array("stderr", stderr, low=0, low_open=True)
+    if not xs.shape == rs.shape == ses.shape:
+        raise ValueError(f"x, risk and stderr must have the same length, got {xs.size}, {rs.size} and {ses.size}")
+    u, y = np.log(xs), np.log(rs)
+    with np.errstate(over="ignore"):
+        w = (rs / ses) ** 2
+    if not np.all(np.isfinite(w)):
+        raise ValueError(f"risk / stderr must be finite, got risk={format_value(risk)}, stderr={format_value(stderr)}")
     if u.size < 2 or np.ptp(u) == 0:
         raise ValueError("a slope needs at least two distinct x")
     ub, yb = np.average(u, weights=w), np.average(y, weights=w)

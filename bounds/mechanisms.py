@@ -22,7 +22,7 @@ import numbers
 import numpy as np
 from scipy import special
 
-from .numerics import check_integer, check_positive, check_rng, format_value
+from .numerics import MAX_COUNT, check_array, check_integer, check_positive, check_real, check_rng, format_value
 
 __all__ = [
     "seed_sequence",
@@ -37,6 +37,40 @@ __all__ = [
     "duchi_plus_count",
     "private_quantile",
 ]
+
+MAX_DRAWS = 10**8  # variables one call draws (``size``): 800 MB of float64, beyond any sweep's block
+MAX_EXACT_INT = 2**53  # the largest integer a float64 holds exactly
+MAX_ENUMERATED_BINS = 14  # rr_privacy_loss enumerates 2**N outputs against every input: 2**14 is already 10**8 pairs
+
+
+def _real_array(name: str, values) -> np.ndarray:
+    """``values`` as a finite float64 array of its own shape (a real scalar gives a 0-D array)."""
+    if isinstance(values, numbers.Real) and not isinstance(values, (bool, np.bool_)):
+        return np.asarray(check_real(name, values))
+    try:
+        ndim = np.ndim(values)
+    except (ValueError, TypeError):  # ragged nesting: check_array names it
+        ndim = 1
+    return check_array(name, values, ndim=ndim, allow_empty=True)
+
+
+def _size(size) -> tuple[int, ...] | None:
+    """A numpy ``size`` (None, an int or a tuple of ints) holding at most :data:`MAX_DRAWS` variables."""
+    if size is None:
+        return None
+    dims = size if isinstance(size, tuple) else (size,)
+    out = tuple(check_integer("size", d, minimum=0, maximum=MAX_DRAWS) for d in dims)
+    if math.prod(out) > MAX_DRAWS:
+        raise ValueError(f"size {out} holds more than {MAX_DRAWS} variables")
+    return out
+
+
+def _laplace_scale(scale) -> np.ndarray:
+    """The Laplace scale b (a scalar or an array): finite and non-negative."""
+    b = _real_array("scale", scale)
+    if np.any(b < 0):
+        raise ValueError(f"scale (the Laplace scale) must be non-negative, got {format_value(scale)}")
+    return b
 
 
 def seed_sequence(seed) -> np.random.SeedSequence:
@@ -84,10 +118,8 @@ def laplace(scale, rng, size=None) -> np.ndarray:
     [0.0, 0.0]
     """
     rng = check_rng("rng", rng)
-    scale = np.asarray(scale, dtype=float)
-    if np.any(scale < 0) or np.any(~np.isfinite(scale)):
-        raise ValueError(f"the Laplace scale must be finite and non-negative, got {scale!r}")
-    return rng.laplace(0.0, 1.0, size=size) * scale
+    scale = _laplace_scale(scale)
+    return rng.laplace(0.0, 1.0, size=_size(size)) * scale
 
 
 def laplace_sum(scale, count: int, rng, size=None) -> np.ndarray:
@@ -107,19 +139,10 @@ def laplace_sum(scale, count: int, rng, size=None) -> np.ndarray:
     >>> laplace_sum(0.0, 10, rng=1, size=2).tolist()
     [0.0, 0.0]
     """
-    count = check_integer("count", count, minimum=1, maximum=2**53)
+    count = check_integer("count", count, minimum=1, maximum=MAX_EXACT_INT)
     rng = check_rng("rng", rng)
-    if size is not None:
-        dims = size if isinstance(size, tuple) else (size,)
-        size = tuple(check_integer("size", d, minimum=0, maximum=10**8) for d in dims)
-        if math.prod(size) > 10**8:
-            raise ValueError(f"size {size} holds more than 10**8 sums")
-    try:
-        scale = np.asarray(scale, dtype=float)
-    except (TypeError, ValueError, OverflowError):
-        raise ValueError(f"the Laplace scale must be finite and non-negative, got {format_value(scale)}") from None
-    if np.any(scale < 0) or np.any(~np.isfinite(scale)):
-        raise ValueError(f"the Laplace scale must be finite and non-negative, got {scale!r}")
+    size = _size(size)
+    scale = _laplace_scale(scale)
     return (rng.standard_gamma(count, size=size) - rng.standard_gamma(count, size=size)) * scale
 
 
@@ -139,7 +162,8 @@ def rr_keep_probability(alpha, *, k: int) -> float:
     """
     alpha = check_positive("alpha", alpha)
     k = check_integer("k", k, minimum=1)
-    return float(special.expit(alpha / (2 * k)))
+    ratio = alpha / (2 * k) if k <= MAX_EXACT_INT else math.exp(math.log(alpha) - math.log(2 * k))
+    return float(special.expit(ratio))
 
 
 def randomized_response(bits, *, alpha, k: int, rng) -> np.ndarray:
@@ -156,9 +180,11 @@ def randomized_response(bits, *, alpha, k: int, rng) -> np.ndarray:
     >>> randomized_response([[1, 0, 0]], alpha=1e3, k=1, rng=0).tolist()  # keep probability ≈ 1
     [[1, 0, 0]]
     """
-    v = np.asarray(bits)
+    k = check_integer("k", k, minimum=1)
+    v = _real_array("bits", bits)
     if v.ndim != 2 or not np.all((v == 0) | (v == 1)):
-        raise ValueError("bits must be a 2-D 0/1 array (users × bins)")
+        raise ValueError(f"bits must be a 2-D 0/1 array (users × bins), got {format_value(bits)}")
+    v = v.astype(np.int64)
     if np.any(v.sum(axis=1) > k):
         raise ValueError(f"a vote vector has more than k = {k} ones")
     rng = check_rng("rng", rng)
@@ -183,10 +209,11 @@ def noisy_vote_totals(counts, n_users: int, *, alpha, k: int, rng) -> np.ndarray
     >>> noisy_vote_totals([5, 0], 5, alpha=1e3, k=1, rng=0).tolist()
     [5, 0]
     """
-    c = np.asarray(counts, dtype=np.int64)
-    n_users = check_integer("n_users", n_users, minimum=0)
-    if np.any(c < 0) or np.any(c > n_users):
-        raise ValueError("bin counts must lie in [0, n_users]")
+    n_users = check_integer("n_users", n_users, minimum=0, maximum=MAX_COUNT, why="numpy's binomial takes int64")
+    c = _real_array("counts", counts)
+    if np.any(c < 0) or np.any(c > n_users) or np.any(c != np.floor(c)):
+        raise ValueError(f"counts must hold integers in [0, n_users = {n_users}], got {format_value(counts)}")
+    c = c.astype(np.int64)
     rng = check_rng("rng", rng)
     pi = rr_keep_probability(alpha, k=k)
     return rng.binomial(c, pi) + rng.binomial(n_users - c, 1 - pi)
@@ -210,9 +237,8 @@ def rr_privacy_loss(n_bins: int, *, alpha, k: int) -> float:
     >>> round(rr_privacy_loss(6, alpha=0.9, k=3), 12)
     0.9
     """
-    n_bins = check_integer("n_bins", n_bins, minimum=1)
-    if n_bins > 14:
-        raise ValueError("exhaustive enumeration is limited to 14 bins")
+    n_bins = check_integer("n_bins", n_bins, minimum=1, maximum=MAX_ENUMERATED_BINS,
+                           why="the enumeration covers 2**n_bins outputs")
     pi = rr_keep_probability(alpha, k=k)
     lk, lf = math.log(pi), math.log1p(-pi)
     inputs = [v for v in itertools.product((0, 1), repeat=n_bins) if sum(v) <= k]
@@ -255,9 +281,9 @@ def duchi(x, *, alpha, rng) -> np.ndarray:
     >>> set(duchi(np.zeros(4), alpha=1.0, rng=0).tolist()) <= {duchi_bound(1.0), -duchi_bound(1.0)}
     True
     """
-    x = np.asarray(x, dtype=float)
+    x = _real_array("x", x)
     if np.any(np.abs(x) > 1):
-        raise ValueError("Duchi's mechanism takes values in [-1, 1]")
+        raise ValueError(f"x must lie in [-1, 1] (Duchi's mechanism), got {format_value(x)}")
     B = duchi_bound(alpha)
     rng = check_rng("rng", rng)
     return np.where(rng.random(x.shape) < 0.5 + x / (2 * B), B, -B)
@@ -278,10 +304,13 @@ def duchi_plus_count(n_users: int, mean, *, alpha, rng, size=None) -> np.ndarray
     >>> duchi_plus_count(10, 0.0, alpha=1e3, rng=0, size=3).shape
     (3,)
     """
-    n_users = check_integer("n_users", n_users, minimum=0)
+    n_users = check_integer("n_users", n_users, minimum=0, maximum=MAX_COUNT, why="numpy's binomial takes int64")
+    theta = _real_array("mean", mean)
+    if np.any(np.abs(theta) > 1):
+        raise ValueError(f"mean must lie in [-1, 1], got {format_value(mean)}")
     B = duchi_bound(alpha)
     rng = check_rng("rng", rng)
-    return rng.binomial(n_users, 0.5 + np.asarray(mean, dtype=float) / (2 * B), size=size)
+    return rng.binomial(n_users, 0.5 + theta / (2 * B), size=_size(size))
 
 
 def private_quantile(data, rank_from_top: int, *, lower, upper, eps, rng):
@@ -306,13 +335,14 @@ def private_quantile(data, rank_from_top: int, *, lower, upper, eps, rng):
     >>> 99 <= q <= 100
     True
     """
-    z = np.clip(np.asarray(data, dtype=float), lower, upper)
+    lower, upper = check_real("lower", lower), check_real("upper", upper)
+    if not upper > lower:
+        raise ValueError(f"need lower < upper, got lower={lower!r}, upper={upper!r}")
+    z = np.clip(_real_array("data", data), lower, upper)
     if z.ndim not in (1, 2) or z.shape[-1] == 0:
-        raise ValueError("data must be a non-empty 1-D array (or 2-D: replications × values)")
+        raise ValueError(f"data must be a non-empty 1-D array (or 2-D: replications × values), got {format_value(data)}")
     eps = check_positive("eps", eps)
     r = check_integer("rank_from_top", rank_from_top, minimum=1)
-    if not upper > lower:
-        raise ValueError(f"need lower < upper, got [{lower}, {upper}]")
     rng = check_rng("rng", rng)
     rows = np.sort(np.atleast_2d(z), axis=1)
     B, L = rows.shape

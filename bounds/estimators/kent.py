@@ -22,9 +22,9 @@ import numpy as np
 
 from .. import kent as theory
 from .. import mechanisms
-from ..numerics import check_integer, check_positive, check_rng
+from ..numerics import check_integer, check_positive, check_real, check_rng, format_value
 from . import localisation
-from ._inputs import reals, same_shape, whole
+from ._inputs import MAX_EXACT, of_type, reals, same_shape, whole
 
 __all__ = [
     "cap", "interval", "laplace_scale", "localise", "refine", "univariate",
@@ -192,8 +192,8 @@ def coordinatewise(xbar, *, tau, alpha, rng) -> Release:
     >>> np.round(r.estimate, 6).tolist(), round(r.laplace_scale * 1e6, 12)
     ([[0.3, 0.3]], 2.8)
     """
-    x = np.asarray(xbar, dtype=float)
-    if x.ndim != 3 or x.shape[2] < 2 or x.shape[2] % 2:
+    x = reals("xbar", xbar, ndim=3, allow_empty=True)
+    if x.shape[2] < 2 or x.shape[2] % 2:
         raise ValueError("xbar must have shape (replications, coordinates, 2g) with g >= 1")
     tau, alpha = check_positive("tau", tau), check_positive("alpha", alpha)
     rng = check_rng("rng", rng)
@@ -208,6 +208,19 @@ def coordinatewise(xbar, *, tau, alpha, rng) -> Release:
 
 
 # --------------------------------------------------------------------------- the random rotation
+
+MAX_BASIS_TERMS = 10**6
+"""The largest number of trigonometric basis terms :func:`trig_basis` evaluates (as a dense array,
+one column per term) and so the largest cut-off :func:`density_cutoff` returns."""
+
+
+def _signs(signs) -> np.ndarray:
+    """The rotation's Rademacher diagonal(s): a non-empty array of ±1 whose last length is a power of 2."""
+    s = reals("signs", signs)
+    if s.ndim == 0 or s.shape[-1] & (s.shape[-1] - 1) or np.any(np.abs(s) != 1):
+        raise ValueError(f"signs must be an array of ±1 whose last length is a power of 2, got {format_value(signs)}")
+    return s
+
 
 
 def fwht(x, axis: int = -1) -> np.ndarray:
@@ -227,10 +240,14 @@ def fwht(x, axis: int = -1) -> np.ndarray:
     >>> fwht(np.array([1.0, 2.0])).tolist()
     [3.0, -1.0]
     """
-    a = np.moveaxis(np.array(x, dtype=float), axis, -1)
+    a = reals("x", x, allow_empty=True).copy()
+    if a.ndim == 0:
+        raise ValueError(f"x must be an array of at least one dimension, got {format_value(x)}")
+    axis = check_integer("axis", axis, minimum=-a.ndim, maximum=a.ndim - 1)
+    a = np.moveaxis(a, axis, -1)
     d = a.shape[-1]
     if d < 1 or d & (d - 1):
-        raise ValueError(f"the Hadamard transform needs a power-of-2 length, got {d}")
+        raise ValueError(f"x must have a power-of-2 length along axis (the Hadamard transform), got {d}")
     lead = a.shape[:-1]
     h = 1
     while h < d:
@@ -269,8 +286,10 @@ def rotate(x, signs) -> np.ndarray:
     >>> np.allclose(rotate_back(rotate(np.array([0.1, 0.2, 0.3]), s), s)[:3], [0.1, 0.2, 0.3])
     True
     """
-    s = np.asarray(signs, dtype=float)
-    x = np.asarray(x, dtype=float)
+    s = _signs(signs)
+    x = reals("x", x)
+    if x.ndim == 0:
+        raise ValueError(f"x must be an array of at least one dimension, got {format_value(x)}")
     pad = s.shape[-1] - x.shape[-1]
     if pad < 0:
         raise ValueError("the signs are shorter than the vectors")
@@ -291,8 +310,11 @@ def rotate_back(y, signs) -> np.ndarray:
     >>> rotate_back(np.array([1.0, 1.0]), np.array([1.0, 1.0])).round(12).tolist()  # (H (1, 1))/√2
     [1.414213562373, 0.0]
     """
-    s = np.asarray(signs, dtype=float)
-    return fwht(np.asarray(y, dtype=float)) * s / math.sqrt(s.shape[-1])
+    s = _signs(signs)
+    y = reals("y", y)
+    if y.ndim == 0 or y.shape[-1] != s.shape[-1]:
+        raise ValueError(f"y must have last dimension {s.shape[-1]} (that of signs), got {format_value(y)}")
+    return fwht(y) * s / math.sqrt(s.shape[-1])
 
 
 def l2_tau(*, n, T, alpha, d, K: float = 1.0) -> tuple[int, float]:
@@ -339,8 +361,8 @@ def l2_mean(xbar, *, tau, alpha, signs, rng) -> Release:
     >>> np.round(r.estimate, 6).tolist()
     [[0.3, -0.2]]
     """
-    x = np.asarray(xbar, dtype=float)
-    s = np.asarray(signs, dtype=float)
+    x = reals("xbar", xbar, ndim=3)
+    s = _signs(signs)
     B, users, d0 = x.shape
     d = s.shape[-1]
     if s.shape != (B, d) or d & (d - 1) or d < d0:
@@ -373,10 +395,9 @@ def sparse_threshold(release: Release, *, s: int, lam: float) -> np.ndarray:
     >>> sparse_threshold(r, s=2, lam=0.1).tolist()
     [[0.9, 0.0, 0.0, -0.7]]
     """
+    release = of_type("release", release, Release)
     s = check_integer("s", s, minimum=1)
-    lam = float(lam)
-    if not lam >= 0:
-        raise ValueError(f"lam must be non-negative, got {lam!r}")
+    lam = check_real("lam", lam, low=0)
     est = np.where(np.abs(release.estimate) > lam, release.estimate, 0.0)
     if s < est.shape[1]:
         drop = np.argsort(-np.abs(est), axis=1, kind="stable")[:, s:]
@@ -401,6 +422,7 @@ def sparse_lambda(release: Release, *, d: int, C_lambda: float = 1.0) -> float:
     >>> round(sparse_lambda(r, d=1), 12)  # σ = 1, √(2 log 2)
     1.177410022515
     """
+    release = of_type("release", release, Release)
     d = check_integer("d", d, minimum=1)
     C_lambda = check_positive("C_lambda", C_lambda)
     sigma = math.sqrt(2.0) * release.laplace_scale / math.sqrt(release.group_size)
@@ -476,8 +498,8 @@ def trig_basis(x, k: int) -> np.ndarray:
     >>> round(float((trig_basis(np.array([0.3]), 5) ** 2).sum()), 12)
     5.0
     """
-    k = check_integer("k", k, minimum=1)
-    x = np.asarray(x, dtype=float)[..., None]
+    k = check_integer("k", k, minimum=1, maximum=MAX_BASIS_TERMS, why="the basis is evaluated as a dense array")
+    x = reals("x", x, allow_empty=True)[..., None]
     j = np.arange(1, k + 1)
     m = j // 2
     out = np.where(j % 2 == 0, math.sqrt(2) * np.cos(2 * np.pi * m * x), math.sqrt(2) * np.sin(2 * np.pi * m * x))
@@ -501,7 +523,14 @@ def density_cutoff(*, n, T, alpha, beta, C: float = 1.0) -> int:
     """
     n, T = check_integer("n", n, minimum=1), check_integer("T", T, minimum=1)
     alpha, beta, C = check_positive("alpha", alpha), check_positive("beta", beta), check_positive("C", C)
-    x = n * alpha * alpha
-    log_k = min(math.log(x * T) / (2 * beta + 2), math.log(x) - math.log(C * math.log(max(math.e, x))))
+    x = n * alpha * alpha if n <= MAX_EXACT else math.inf
+    if 0 < x * T < math.inf:
+        log_k = min(math.log(x * T) / (2 * beta + 2), math.log(x) - math.log(C * math.log(max(math.e, x))))
+    else:  # the same in log space, where n α² T over- or underflows a float
+        log_x = math.log(n) + 2 * math.log(alpha)
+        log_k = min((log_x + math.log(T)) / (2 * beta + 2), log_x - math.log(C) - math.log(max(1.0, log_x)))
+    if log_k > math.log(MAX_BASIS_TERMS):
+        raise ValueError(f"the cut-off k exceeds {MAX_BASIS_TERMS} basis terms (the array limit of trig_basis) "
+                         f"for n={format_value(n)}, T={format_value(T)}, alpha={alpha!r}, beta={beta!r}")
     k = math.floor(math.exp(log_k) + 1e-9) if log_k > 0 else 1
     return max(1, k - (1 - k % 2))

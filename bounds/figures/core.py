@@ -27,13 +27,16 @@ from __future__ import annotations
 import textwrap
 import warnings
 from dataclasses import dataclass
-from typing import Callable
+from collections.abc import Mapping
+from typing import Any, Callable
 
 import matplotlib
 import numpy as np
+from cycler import cycler
+from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
-from ..numerics import PaperAssumptionWarning
+from ..numerics import PaperAssumptionWarning, check_array, check_integer, check_real, format_value
 
 __all__ = ["FigureData", "FigureSpec", "REGISTRY", "register", "new_figure", "captured", "render", "legend_below",
            "hatch_where", "constants_text", "PALETTE", "MARKERS", "STYLE", "SEED"]
@@ -42,11 +45,14 @@ PALETTE = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#0
 STYLE = {
     "figure.dpi": 150, "savefig.dpi": 200, "font.size": 8, "axes.titlesize": 8, "axes.labelsize": 8,
     "legend.fontsize": 7, "xtick.labelsize": 7, "ytick.labelsize": 7, "lines.linewidth": 1.3,
-    "axes.prop_cycle": matplotlib.cycler(color=PALETTE), "axes.grid": True, "grid.alpha": 0.3,
+    "axes.prop_cycle": cycler(color=PALETTE), "axes.grid": True, "grid.alpha": 0.3,
     "legend.frameon": False, "pdf.fonttype": 42, "text.usetex": False,
 }
 MARKERS = ["o", "s", "^", "D", "v", "P", "X"]  # one per curve, so that coinciding curves stay distinguishable
 SEED = 20240521
+"""The default seed of every Monte Carlo figure (fixed, so that the committed CSVs are reproducible)."""
+MAX_PANELS = 64  # panels per row or column (and legend columns): more is never a legible figure
+MAX_INCHES = 100.0  # a panel's width or height: larger is never a page figure
 
 
 @dataclass(frozen=True)
@@ -90,6 +96,10 @@ def register(id: str, title: str, source: str, monte_carlo: bool = False) -> Cal
 def new_figure(ncols: int = 1, width: float = 3.4, height: float = 2.4, nrows: int = 1) -> tuple[Figure, np.ndarray]:
     """A constrained-layout figure with ``nrows`` × ``ncols`` panels of ``width`` × ``height`` inches each,
     and its axes (flattened, row by row)."""
+    ncols = check_integer("ncols", ncols, minimum=1, maximum=MAX_PANELS, why="panels per row or column")
+    nrows = check_integer("nrows", nrows, minimum=1, maximum=MAX_PANELS, why="panels per row or column")
+    width = check_real("width", width, low=0, high=MAX_INCHES, low_open=True)
+    height = check_real("height", height, low=0, high=MAX_INCHES, low_open=True)
     fig = Figure(figsize=(width * ncols, height * nrows), layout="constrained")
     axes = fig.subplots(nrows, ncols, squeeze=False).ravel()
     return fig, axes
@@ -97,8 +107,14 @@ def new_figure(ncols: int = 1, width: float = 3.4, height: float = 2.4, nrows: i
 
 def legend_below(fig: Figure, axes, ncol: int | None = None) -> None:
     """One legend for the whole figure, below the panels (outside every axes), labels deduplicated."""
-    handles = {}
-    for ax in np.atleast_1d(axes):
+    fig = _instance("fig", fig, Figure)
+    panels = [axes] if isinstance(axes, Axes) else list(axes) if isinstance(axes, (list, tuple, np.ndarray)) else None
+    if not panels or not all(isinstance(ax, Axes) for ax in panels):
+        raise ValueError(f"axes must be an Axes or a non-empty sequence of them, got {format_value(axes)}")
+    if ncol is not None:
+        ncol = check_integer("ncol", ncol, minimum=1, maximum=MAX_PANELS, why="legend columns")
+    handles: dict[str, Any] = {}
+    for ax in panels:
         for h, label in zip(*ax.get_legend_handles_labels()):
             handles.setdefault(label, h)
     fig.legend(list(handles.values()), list(handles), loc="outside lower center",
@@ -108,7 +124,13 @@ def legend_below(fig: Figure, axes, ncol: int | None = None) -> None:
 def hatch_where(ax, x, mask, label: str) -> None:
     """Hatch the x-ranges where ``mask`` holds (each point's cell reaches halfway to its neighbours, in log
     space when the axis is logarithmic); one legend entry ``label``."""
-    x, mask = np.asarray(x, dtype=float), np.asarray(mask, dtype=bool)
+    ax = _instance("ax", ax, Axes)
+    x = check_array("x", x, low=0 if ax.get_xscale() == "log" else None, low_open=True)
+    if not isinstance(mask, (list, tuple, np.ndarray)) or np.shape(mask) != x.shape \
+            or not all(isinstance(v, (bool, np.bool_)) for v in np.ravel(np.asarray(mask, dtype=object))):
+        raise ValueError(f"mask must be a sequence of booleans as long as x ({x.size}), got {format_value(mask)}")
+    mask = np.asarray(mask, dtype=bool)
+    label = _instance("label", label, str)
     if not mask.any():
         return
     t = np.log(x) if ax.get_xscale() == "log" else x
@@ -121,12 +143,22 @@ def hatch_where(ax, x, mask, label: str) -> None:
                    label=label if i == np.flatnonzero(mask)[0] else None)
 
 
+def _instance(name: str, value: Any, cls: type) -> Any:
+    """``value`` if it is a ``cls``, else a ValueError naming ``name``."""
+    if not isinstance(value, cls):
+        raise ValueError(f"{name} must be a {cls.__name__}, got {format_value(value)}")
+    return value
+
+
 _SUB = str.maketrans("12345", "₁₂₃₄₅")
 _PRETTY = {"exp(-9)/16": "e⁻⁹/16", "1737/2": "868.5"}
 
 
-def _preset_text(c: dict) -> str:
-    values = [_PRETTY.get(c[k], c[k]) for k in ("c1", "c2", "c3", "c4", "c5")]
+_PRESET_KEYS = ("name", "c1", "c2", "c3", "c4", "c5")
+
+
+def _preset_text(c: Mapping) -> str:
+    values = [_PRETTY.get(c[k], c[k]) for k in _PRESET_KEYS[1:]]
     if len(set(values)) == 1:
         return f"{c['name']}, " + " = ".join(f"c{i}".translate(_SUB) for i in range(1, 6)) + f" = {values[0]}"
     return f"{c['name']}, (c₁, …, c₅) = ({', '.join(values)})"
@@ -137,6 +169,13 @@ def constants_text(constants) -> str:
     :meth:`bounds.dame.Constants.describe` gives) or several presets keyed by name."""
     if isinstance(constants, str):
         return f"constants: {constants}"
+    if not isinstance(constants, Mapping):
+        raise ValueError(f"constants must be a string or a mapping, got {format_value(constants)}")
+    presets = [constants] if "name" in constants else list(constants.values())
+    for c in presets:
+        if not (isinstance(c, Mapping) and all(isinstance(c.get(k), str) for k in _PRESET_KEYS)):
+            raise ValueError(f"constants must hold presets with string entries {', '.join(_PRESET_KEYS)}, "
+                             f"got {format_value(constants)}")
     if "name" in constants:
         note = {"paper": " from (S31), (S146)", "unit": " (not the proofs' constants)"}.get(constants["name"], "")
         return f"constants: {_preset_text(constants)}{note}"
@@ -146,7 +185,8 @@ def constants_text(constants) -> str:
 def render(spec: FigureSpec, data: FigureData) -> Figure:
     """Draw ``data`` with the shared style and title it: the spec's title, then the constants line when
     ``data.meta`` has ``"constants"`` (what the figure was computed with)."""
-    with matplotlib.rc_context(STYLE):
+    spec, data = _instance("spec", spec, FigureSpec), _instance("data", data, FigureData)
+    with matplotlib.rc_context(STYLE):  # type: ignore[arg-type]  # matplotlib types the keys as literals
         fig = spec.draw(data)
         lines = [spec.title]
         if data.meta.get("constants") is not None:
@@ -158,6 +198,8 @@ def render(spec: FigureSpec, data: FigureData) -> Figure:
 
 def captured(f: Callable, *args, **kw) -> tuple:
     """Call ``f(*args, **kw)``; return its value and the sorted messages of the paper-assumption warnings it raised."""
+    if not callable(f):
+        raise ValueError(f"f must be callable, got {format_value(f)}")
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", PaperAssumptionWarning)
         out = f(*args, **kw)

@@ -162,8 +162,8 @@ def _kent_pt_simulated(quick, constants, seed, executor):
                        "lower_T_dagger_c1_1_log": kent.phase_transition("mean", n=n, alpha=alpha, d=d).log_lower}
     return FigureData(rows, {"alpha": alpha, "K": K, "replications": reps, "curves": meta,
                              "T_dagger": "e^{nα²/(Kd)}: where T reaches the cap T* of eq. (25)/(31)",
-                             "procedure_rate": "d² log(nT*α²)/(nT*α²), eq. (80), times the fitted C",
-                             "lower_rate": "c{min(d, d²/(nTα²)) ∨ e^{-c1 nα²/d}}, c = c1 = 1 (Theorem 6)",
+                             "procedure_rate_formula": "d² log(nT*α²)/(nT*α²), eq. (80), times the fitted C",
+                             "lower_rate_formula": "c{min(d, d²/(nTα²)) ∨ e^{-c1 nα²/d}}, c = c1 = 1 (Theorem 6)",
                              "slope_ranges": "below: T <= T†/20; above: T >= 20 T†"})
 
 
