@@ -59,6 +59,7 @@ from .numerics import (
     PaperAssumptionWarning,
     check_counts,
     check_integer,
+    format_value,
     check_positive,
 )
 
@@ -83,6 +84,8 @@ QUANTILES = (0.5, 0.9, 0.99)
 LEVEL_DIGITS = 3  # the level grid: three significant digits
 LEVEL_RANGE = (-4, 3)  # from 1.00e-4 up to 9.99e2
 MAX_USERS = 10**12
+"""The largest number of users the searches consider (and :func:`dame_smallest` accepts)."""
+MAX_SEARCH = 2**1000  # range ends of smallest_integer: a gallop reaches them in at most 1000 steps
 MAX_COUNT = 2**31 - 1  # records per user: sums over 2^32 users stay exact in int64
 
 
@@ -110,8 +113,15 @@ def load_counts(source, *, column: str | None = None) -> np.ndarray:
     >>> load_counts(io.StringIO("user,n\na,4\nb,1\n"), column="n").tolist()
     [4, 1]
     """
+    return _load(source, column, "source")
+
+
+def _load(source, column: str | None, name: str) -> np.ndarray:
+    """:func:`load_counts`, its errors naming the parameter ``name``."""
+    if column is not None and not isinstance(column, str):
+        raise ValueError(f"column must be a column name (a string), got {format_value(column)}")
     if isinstance(source, (str, Path)) or hasattr(source, "read"):
-        return _read_file(source, column)
+        return _read_file(source, column, name)
     if hasattr(source, "to_numpy"):  # pandas Series / DataFrame, duck-typed
         if hasattr(source, "columns"):
             if column is None:
@@ -121,33 +131,34 @@ def load_counts(source, *, column: str | None = None) -> np.ndarray:
             if column not in source.columns:
                 raise ValueError(f"column {column!r} not in the DataFrame (columns: {list(source.columns)})")
             source = source[column]
-        return _checked(source.to_numpy())
+        return _checked(source.to_numpy(), name)
     if column is not None:
         raise ValueError("column= applies to files and DataFrames only")
-    return _checked(source)
+    return _checked(source, name)
 
 
-def _checked(values) -> np.ndarray:
+def _checked(values, name: str = "counts") -> np.ndarray:
     """``numerics.check_counts``, refusing booleans and counts above :data:`MAX_COUNT` first."""
     arr = np.asarray(values)
     listed = values if isinstance(values, (list, tuple)) else arr.ravel() if arr.dtype == object else ()
     if arr.dtype == bool or any(isinstance(v, (bool, np.bool_)) for v in listed):
-        raise ValueError(f"counts must be positive integers, not booleans: got {values!r}")
+        raise ValueError(f"{name} must hold positive integers, not booleans: got {format_value(values)}")
     if np.issubdtype(arr.dtype, np.number) and not np.issubdtype(arr.dtype, np.complexfloating):
         with np.errstate(invalid="ignore"):
             big = arr > MAX_COUNT
         if np.any(big):
-            raise ValueError(f"counts above {MAX_COUNT} records per user are not supported, got {arr[big].ravel()[0]!r}")
-    return check_counts("counts", arr)
+            raise ValueError(f"{name}: counts above {MAX_COUNT} records per user are not supported, "
+                             f"got {arr[big].ravel()[0]!r}")
+    return check_counts(name, arr)
 
 
-def _read_file(source, column) -> np.ndarray:
+def _read_file(source, column, name: str) -> np.ndarray:
     if hasattr(source, "read"):
         text = source.read()
     else:
         path = Path(source)
         if not path.is_file():
-            raise ValueError(f"no such file: {str(path)!r}")
+            raise ValueError(f"{name}: no such file: {str(source)!r}")
         text = path.read_text()
     rows = [r for r in csv.reader(io.StringIO(text)) if r and any(c.strip() for c in r)]
     if not rows:
@@ -173,7 +184,7 @@ def _read_file(source, column) -> np.ndarray:
         values.append(float(cell))
     if not values:
         raise ValueError("the counts file has a header but no counts")
-    return _checked(np.asarray(values))
+    return _checked(np.asarray(values), name)
 
 
 def _is_number(s: str) -> bool:
@@ -240,12 +251,13 @@ def level_grid(j: int) -> Fraction:
     >>> level_grid(0), level_grid(1), level_grid(900), level_grid(6299)
     (Fraction(1, 10000), Fraction(101, 1000000), Fraction(1, 1000), Fraction(999, 1))
     """
-    j = check_integer("j", j, minimum=0)
+    j = check_integer("j", j, minimum=0, maximum=MAX_LEVEL_INDEX, why="levels up to 10**100")
     d, e = 100 + j % 900, j // 900 + LEVEL_RANGE[0] - 2
     return Fraction(d) * Fraction(10) ** e
 
 
 _GRID_SIZE = 900 * (LEVEL_RANGE[1] - LEVEL_RANGE[0])
+MAX_LEVEL_INDEX = 900 * (100 - LEVEL_RANGE[0])  # level_grid(j) for larger j exceeds 10**100: no privacy level
 
 
 def smallest_integer(pred: Callable[[int], bool], lo: int, hi: int, *, gallop: bool = True) -> int | None:
@@ -268,6 +280,10 @@ def smallest_integer(pred: Callable[[int], bool], lo: int, hi: int, *, gallop: b
     >>> smallest_integer(lambda j: False, 0, 10) is None
     True
     """
+    if not callable(pred):
+        raise ValueError(f"pred must be callable, got {format_value(pred)}")
+    lo = check_integer("lo", lo, minimum=-MAX_SEARCH, maximum=MAX_SEARCH)
+    hi = check_integer("hi", hi, minimum=lo, maximum=MAX_SEARCH)
     if pred(lo):
         return lo
     last_false = lo
@@ -306,6 +322,8 @@ def smallest_level(pred: Callable[[float], bool]) -> float | None:
     >>> smallest_level(lambda eps: 1 / eps <= 3)  # 1/3 → 0.334
     0.334
     """
+    if not callable(pred):
+        raise ValueError(f"pred must be callable, got {format_value(pred)}")
     j = smallest_integer(lambda i: pred(float(level_grid(i))), 0, _GRID_SIZE - 1, gallop=False)
     return None if j is None else float(level_grid(j))
 
@@ -372,7 +390,7 @@ def dame_smallest(law, *, target_mse: float, n: int | None = None, alpha: float 
     if alpha is not None:
         a2 = check_positive("alpha", alpha) ** 2
         return _piecewise_smallest(lambda j: at(j * a2), 2, MAX_USERS)
-    n = check_integer("n", n, minimum=2)
+    n = check_integer("n", n, minimum=2, maximum=MAX_USERS)
     j = _piecewise_smallest(lambda i: at(n * float(level_grid(i)) ** 2), 0, _GRID_SIZE - 1)
     return None if j is None else float(level_grid(j))
 
@@ -795,7 +813,7 @@ def advise(counts, *, eps: float = 1.0, alpha: float = 0.5, U: float = 1.0, targ
     >>> rep.method("DAME").details["m_tilde"] >= 1, rep.method("Duchi").bound_is_bound
     (True, True)
     """
-    m = load_counts(counts, column=column)
+    m = _load(counts, column, "counts")
     eps, alpha, U = check_positive("eps", eps), check_positive("alpha", alpha), check_positive("U", U)
     target = check_positive("target", target)
     if isinstance(theta, bool) or not isinstance(theta, numbers.Real) or not -1 < theta < 1:
@@ -1081,7 +1099,7 @@ def main(args: argparse.Namespace) -> int:
     Bad input prints one line naming the option (``bounds advise: error: --eps: …``) and returns 2.
     """
     try:
-        counts = load_counts(args.counts, column=args.column)
+        counts = _load(args.counts, args.column, "counts")
     except ValueError as exc:
         return _fail(f"--counts: {exc}")
     for name in ("eps", "alpha", "U", "target"):

@@ -86,8 +86,7 @@ class TwoPoint:
     theta: float
 
     def __post_init__(self):
-        if not (-1 <= self.theta <= 1) or math.isnan(self.theta):
-            raise ValueError(f"theta must be in [-1, 1], got {self.theta!r}")
+        object.__setattr__(self, "theta", check_real("theta", self.theta, low=-1, high=1))
 
     @property
     def mean(self) -> float:

@@ -23,8 +23,10 @@ import numpy as np
 
 from .. import mechanisms
 from .. import rameshwar as theory
-from ..numerics import check_counts, check_positive, check_rng
+from ..numerics import check_counts, check_positive, check_rng, total
 from ._inputs import of_type, reals, same_shape
+
+MAX_SCALE = 1e300  # bound on U·Σm/ε: the mechanisms multiply and add a few such terms, which must stay below 1.8e308
 
 __all__ = ["Setting", "setting", "sample_mean", "laplace_mechanism", "opt_wc", "akmv_threshold", "akmv_scale", "akmv"]
 
@@ -63,6 +65,9 @@ def setting(m, *, U, eps, rule: str = "section-IV-A") -> Setting:
     """
     mm = check_counts("contribution counts m", m)
     U, eps = check_positive("U", U), check_positive("eps", eps)
+    if not U * float(total(mm)) / eps <= MAX_SCALE:
+        raise ValueError(f"U * sum(m) / eps = {U:g} * {total(mm)} / {eps:g} exceeds {MAX_SCALE:g}: the noise scales "
+                         f"and worst-case sums would overflow float64 (U={U!r}, eps={eps!r})")
     c = theory.clipping(mm, U=U, eps=eps)
     sens = theory.sensitivities(mm, U=U, eps=eps)
     rank = theory.akmv_rank(eps / 2, rule=rule)
