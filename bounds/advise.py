@@ -49,7 +49,7 @@ from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable
 
 import numpy as np
 from tqdm.auto import tqdm
@@ -59,8 +59,9 @@ from .numerics import (
     PaperAssumptionWarning,
     check_counts,
     check_integer,
-    format_value,
     check_positive,
+    check_real,
+    format_value,
 )
 
 __all__ = [
@@ -333,7 +334,7 @@ def _piecewise_smallest(value: Callable[[int], tuple[int, bool]], lo: int, hi: i
     predicate is monotone on each run of a constant key: walk the runs in order."""
     cache: dict = {}
 
-    def val(j):
+    def val(j: int) -> tuple[int, bool]:
         if j not in cache:
             cache[j] = value(j)
         return cache[j]
@@ -341,7 +342,11 @@ def _piecewise_smallest(value: Callable[[int], tuple[int, bool]], lo: int, hi: i
     j = lo
     while j <= hi:
         key = val(j)[0]
-        nxt = smallest_integer(lambda i, k=key: val(i)[0] > k, j, hi)
+
+        def past_run(i: int, k: int = key) -> bool:
+            return val(i)[0] > k
+
+        nxt = smallest_integer(past_run, j, hi)
         end = hi if nxt is None else nxt - 1
         if val(end)[1]:
             return smallest_integer(lambda i: val(i)[1], j, end)
@@ -399,8 +404,8 @@ def _law_terms(counts, U) -> tuple:
     """Distinct counts (largest first) with B_j = (1/2)·Σ_ℓ (U m_ℓ − U d_j)_+ / N, the mean count, U, N — exact."""
     m = check_counts("counts", counts)
     Ue = U if isinstance(U, Fraction) else Fraction(check_positive("U", U))
-    d, c = np.unique(m, return_counts=True)
-    d, c = [int(v) for v in d[::-1]], [int(v) for v in c[::-1]]
+    points, multiplicities = np.unique(m, return_counts=True)
+    d, c = [int(v) for v in points[::-1]], [int(v) for v in multiplicities[::-1]]
     N = sum(c)
     B, above, above_sum = [], 0, 0  # users above d_j and their total count
     for dj, cj in zip(d, c):
@@ -439,7 +444,7 @@ def law_optimal_error(counts, *, U, eps, n: int | None = None, exact: bool = Fal
     return value if exact else float(value)
 
 
-def rameshwar_smallest(counts, *, U, target: float) -> Fraction:
+def rameshwar_smallest(counts, *, U, target: float | Fraction) -> Fraction:
     r"""The exact smallest :math:`s = n\varepsilon` at which :math:`E^{OPT} \le` ``target`` for the counts' law.
 
     For ``n`` users whose counts follow the empirical law :math:`\hat M` of ``counts`` (``n`` may be
@@ -708,7 +713,8 @@ def _rameshwar_task(m: np.ndarray, *, U: float, eps: float, theta: float, reps: 
     rng = np.random.default_rng(seed)
     q, total = (1 + theta) / 2, float(m.sum())
     sens = float(np.max(m * (clip.b - clip.a))) / total  # Δ_{f*} of eq. (14)
-    errs, means = {"opt_wc": [], "akmv": []}, []
+    errs: dict[str, list[np.ndarray]] = {"opt_wc": [], "akmv": []}
+    means: list[np.ndarray] = []
     for start in range(0, reps, 32):
         size = min(32, reps - start)
         sums = U * rng.binomial(m, q, size=(size, m.size)).astype(float)
@@ -720,7 +726,7 @@ def _rameshwar_task(m: np.ndarray, *, U: float, eps: float, theta: float, reps: 
         g = np.minimum(sums, T[:, None]).sum(axis=1) / total
         errs["akmv"].append(np.abs(g + lap[1] * 2 * T / (eps * total) - f))
         means.append(f)
-    out = {k: np.concatenate(v) for k, v in errs.items()}
+    out: dict[str, Any] = {k: np.concatenate(v) for k, v in errs.items()}
     out.update(E_opt=e_opt, users_clipped=float(np.mean(clip.b - clip.a < U)), data_mean=np.concatenate(means))
     return out
 
@@ -816,8 +822,7 @@ def advise(counts, *, eps: float = 1.0, alpha: float = 0.5, U: float = 1.0, targ
     m = _load(counts, column, "counts")
     eps, alpha, U = check_positive("eps", eps), check_positive("alpha", alpha), check_positive("U", U)
     target = check_positive("target", target)
-    if isinstance(theta, bool) or not isinstance(theta, numbers.Real) or not -1 < theta < 1:
-        raise ValueError(f"theta must be in (-1, 1), got {theta!r}")
+    theta = check_real("theta", theta, low=-1, high=1, low_open=True, high_open=True)
     reps = check_integer("reps", reps, minimum=2)
     seed = check_integer("seed", seed, minimum=0)
     N = int(m.size)
@@ -831,7 +836,7 @@ def advise(counts, *, eps: float = 1.0, alpha: float = 0.5, U: float = 1.0, targ
     bar = tqdm(total=8, desc="advise", disable=None if progress else True)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", PaperAssumptionWarning)
-        law = sizes.empirical(m)
+        law = sizes.empirical(m)  # type: ignore[arg-type]  # empirical takes any 1-D integer array
         ub = dame.upper_bound(law, n=n, alpha=alpha, constants="paper")  # warns here if H3 (α <= 22/35) fails
         kent_best = _kent_best(m, alpha)
         # the simulations and slow searches first, so that an executor runs them while the bounds are computed
@@ -874,7 +879,7 @@ def _kent_cap(n: int, T: int, alpha: float) -> int | None:
     if n < 2:
         return None
     try:
-        return kent.estimator_cap(n=n, T=T, alpha=alpha)[0]
+        return int(kent.estimator_cap(n=n, T=T, alpha=alpha)[0])
     except ValueError:
         return None
 
@@ -1120,8 +1125,8 @@ def main(args: argparse.Namespace) -> int:
                      sigma_p2=args.sigma_p2, reps=args.reps, seed=args.seed, inverse=not args.no_inverse, executor=pool)
     except ValueError as exc:
         msg = str(exc)
-        name = next((opt for key, opt in _OPTION_OF.items() if msg.startswith(key + " ")), None)
-        return _fail(f"{name}: {msg}" if name else msg)
+        option = next((opt for key, opt in _OPTION_OF.items() if msg.startswith(key + " ")), None)
+        return _fail(f"{option}: {msg}" if option else msg)
     finally:
         if pool is not None:
             pool.shutdown()

@@ -64,8 +64,8 @@ def check_dame(sizes, *, n, alpha, thetas=(-0.9, -0.5, 0.0, 0.4, 0.8), reps, see
     >>> c.holds
     True
     """
-    if isinstance(thetas, (str, bytes)) or not np.iterable(thetas) or len(thetas) == 0:
-        raise ValueError(f"thetas must be a non-empty sequence of means in [-1, 1], got {thetas!r}")
+    if not isinstance(thetas, (list, tuple, np.ndarray)) or len(thetas) == 0:
+        raise ValueError(f"thetas must be a non-empty sequence of means in [-1, 1], got {format_value(thetas)}")
     thetas = [check_real("thetas", t, low=-1, high=1) for t in thetas]
     risks = [risk("dame", theta=t, sizes=sizes, n=n, alpha=alpha, reps=reps, seed=seed, executor=executor) for t in thetas]
     worst = max(risks, key=lambda r: r.mse)
@@ -354,6 +354,8 @@ def _kent_block(plan: _Plan, seed_seq, size: int) -> np.ndarray:
         est = kent_estimators.l2_mean(x, tau=plan.tau, alpha=plan.alpha, signs=signs, rng=rng).estimate
         return ((est - th) ** 2).sum(axis=1)
     k, f = plan.k, plan.density  # density: Y = φ(X)/√k, by multinomial counts on the grid
+    if f is None:
+        raise ValueError(f"the {plan.problem!r} problem has no density")
     xg, pg = f.grid_law(k)
     counts = rng.multinomial(Ts, pg, size=(size, users))
     y = counts @ kent_estimators.trig_basis(xg, k) / (Ts * math.sqrt(k))
@@ -433,7 +435,8 @@ def _plan(problem, n, T, alpha, theta, density, s, beta, K, procedure, C_lambda,
         g = n // (2 * d)
         if g < 1:
             raise ValueError(f"n = {n} users cannot fill 2d = {2 * d} groups")
-        t_star, tau = kent.estimator_cap(n=n, T=T, alpha=alpha, K=K, d=d)
+        t_cap, tau = kent.estimator_cap(n=n, T=T, alpha=alpha, K=K, d=d)
+        t_star = int(t_cap)  # an integer: min(T, ⌊e^{nα²/(Kd)}⌋)
         return _Plan(problem, n, alpha, t_star, tau, th, d, g, s=s or 0, procedure=2, lam_C=float(C_lambda))
     if procedure != 1:
         raise ValueError(f"procedure must be 1 or 2, got {procedure!r}")
@@ -441,7 +444,8 @@ def _plan(problem, n, T, alpha, theta, density, s, beta, K, procedure, C_lambda,
     g = (n - h) // (2 * s)
     if g < 1:
         raise ValueError(f"n = {n} users cannot fill the selection half and 2s = {2 * s} groups")
-    t_star, tau = kent.estimator_cap(n=n, T=T, alpha=alpha, K=K, d=s)
+    t_cap, tau = kent.estimator_cap(n=n, T=T, alpha=alpha, K=K, d=s)
+    t_star = int(t_cap)  # an integer: min(T, ⌊e^{nα²/(Kd)}⌋)
     x = n * alpha * alpha
     select_tau = math.sqrt(2 * math.log(max(math.e, d * x * t_star)) / t_star)
     t = min(float(s), math.sqrt(2 * s * math.log(max(math.e, x)))) if truncation is None else truncation

@@ -18,6 +18,7 @@ from __future__ import annotations
 import itertools
 import math
 import numbers
+from typing import cast
 
 import numpy as np
 from scipy import special
@@ -43,9 +44,14 @@ MAX_EXACT_INT = 2**53  # the largest integer a float64 holds exactly
 MAX_ENUMERATED_BINS = 14  # rr_privacy_loss enumerates 2**N outputs against every input: 2**14 is already 10**8 pairs
 
 
+def _is_boolean(value: object) -> bool:
+    """Whether ``value`` is a Python or numpy boolean (a number to ``isinstance``, never one here)."""
+    return isinstance(value, (bool, np.bool_))
+
+
 def _real_array(name: str, values) -> np.ndarray:
     """``values`` as a finite float64 array of its own shape (a real scalar gives a 0-D array)."""
-    if isinstance(values, numbers.Real) and not isinstance(values, (bool, np.bool_)):
+    if isinstance(values, numbers.Real) and not _is_boolean(values):
         return np.asarray(check_real(name, values))
     try:
         ndim = np.ndim(values)
@@ -92,12 +98,12 @@ def seed_sequence(seed) -> np.random.SeedSequence:
     (5, 5)
     """
     if isinstance(seed, np.random.Generator):
-        return seed.spawn(1)[0].bit_generator.seed_seq
+        return cast(np.random.SeedSequence, seed.spawn(1)[0].bit_generator.seed_seq)  # spawn needs a SeedSequence
     if isinstance(seed, np.random.SeedSequence):
         return np.random.SeedSequence(seed.entropy, spawn_key=seed.spawn_key, pool_size=seed.pool_size)
     flat = seed if isinstance(seed, (list, tuple)) else [seed]
-    if seed is None or (flat and all(isinstance(v, numbers.Integral) and not isinstance(v, (bool, np.bool_))
-                                     and v >= 0 for v in flat)):
+    if seed is None or (flat and all(isinstance(v, numbers.Integral) and not _is_boolean(v)
+                                     and int(v) >= 0 for v in flat)):
         return np.random.SeedSequence(seed if seed is None or isinstance(seed, list) else
                                       list(seed) if isinstance(seed, tuple) else int(seed))
     raise ValueError(f"seed must be None, a non-negative int (or a list of them), a SeedSequence or a "
@@ -160,10 +166,14 @@ def rr_keep_probability(alpha, *, k: int) -> float:
     >>> rr_keep_probability(2.0, k=1)  # e / (1 + e)
     0.7310585786300049
     """
+    return float(special.expit(_rr_log_odds(alpha, k)))
+
+
+def _rr_log_odds(alpha, k) -> float:
+    """The keep/flip log-odds α/(2k) of randomised response, for any positive ``alpha`` and integer ``k``."""
     alpha = check_positive("alpha", alpha)
     k = check_integer("k", k, minimum=1)
-    ratio = alpha / (2 * k) if k <= MAX_EXACT_INT else math.exp(math.log(alpha) - math.log(2 * k))
-    return float(special.expit(ratio))
+    return alpha / (2 * k) if k <= MAX_EXACT_INT else math.exp(math.log(alpha) - math.log(2 * k))
 
 
 def randomized_response(bits, *, alpha, k: int, rng) -> np.ndarray:
@@ -239,8 +249,8 @@ def rr_privacy_loss(n_bins: int, *, alpha, k: int) -> float:
     """
     n_bins = check_integer("n_bins", n_bins, minimum=1, maximum=MAX_ENUMERATED_BINS,
                            why="the enumeration covers 2**n_bins outputs")
-    pi = rr_keep_probability(alpha, k=k)
-    lk, lf = math.log(pi), math.log1p(-pi)
+    x = _rr_log_odds(alpha, k)
+    lk, lf = float(special.log_expit(x)), float(special.log_expit(-x))  # log π, log(1 - π), exact as π → 1
     inputs = [v for v in itertools.product((0, 1), repeat=n_bins) if sum(v) <= k]
     outputs = np.array(list(itertools.product((0, 1), repeat=n_bins)))
     # log P(z | v) = (#agreements) log π + (#disagreements) log(1 - π), for every (v, z)

@@ -40,7 +40,7 @@ from . import dame as dame_theory
 from . import mechanisms
 from . import rameshwar as rameshwar_theory
 from .estimators import cummings, dame, duchi, kent, rameshwar
-from .numerics import check_counts, check_integer, check_positive, check_real
+from .numerics import check_counts, check_integer, check_positive, check_real, format_value
 from .sizes import SizeLaw
 
 __all__ = [
@@ -217,7 +217,7 @@ class _Plan:
     sizes: SizeLaw
     n: int
     alpha: float
-    population: object
+    population: TwoPoint | Sampler
     estimators: tuple
     size_table: tuple | None  # (support points, masses) of a finite law: sizes drawn as counts per half
     m_tilde: int
@@ -241,14 +241,15 @@ def _block(plan: _Plan, seed_seq, size: int) -> dict:
     kent_on, dame_on = "kent" in plan.estimators, "dame" in plan.estimators
     if not (kent_on or dame_on):
         return out
-    parts = {"kent": [], "dame": []}
+    parts: dict[str, list[np.ndarray]] = {"kent": [], "dame": []}
+    debias = plan.dame_debiasing if dame_on else None  # set whenever DAME is requested
     for start in range(0, size, CHUNK):
         m, xbar_T, xbar_m = _draw_users(plan, min(CHUNK, size - start), rng)
         if kent_on:  # Kent et al. §6: every user uses T* samples
             parts["kent"].append(kent.univariate(xbar_T, tau=plan.kent_tau, alpha=alpha, rng=rng))
-        if dame_on:  # DAME, Algorithm 1
+        if debias is not None:  # DAME, Algorithm 1
             parts["dame"].append(dame.estimate(m, xbar_m, m_tilde=plan.m_tilde, alpha=alpha,
-                                               debias=plan.dame_debiasing, rng=rng, scale=plan.dame_scale))
+                                               debias=debias, rng=rng, scale=plan.dame_scale))
     out.update({k: np.concatenate(v) for k, v in parts.items() if v})
     return out
 
@@ -328,8 +329,7 @@ def _draw_users(plan: _Plan, size: int, rng) -> tuple:
     if plan.size_table is None:
         m = plan.sizes.sample(size * n, rng).reshape(size, n)
         if kent_on and dame_on:  # the prefix of T* samples and the whole: S_m = S_T + Bin(m - T, q)
-            xbar_T, xbar_m = pop.nested_means(m, np.minimum(m, kT), rng)
-            return m, xbar_T, xbar_m
+            return (m, *pop.nested_means(m, np.minimum(m, kT), rng))
         if kent_on:
             return m, pop.local_means(np.minimum(m, kT), rng), None
         return m, None, pop.local_means(m, rng)
@@ -406,6 +406,8 @@ def compare(*, theta=None, sizes, n, alpha, reps, seed, estimators: Sequence[str
     ['dame', 'duchi', 'kent']
     """
     pop = _population(theta, population)
+    if not isinstance(estimators, (list, tuple)) or not all(isinstance(e, str) for e in estimators):
+        raise ValueError(f"estimators must be a sequence of names from {ESTIMATORS}, got {format_value(estimators)}")
     plan = _plan(tuple(estimators), sizes, n, alpha, pop, m_tilde, constants, denominator, scale, T, K)
     parts = _map_blocks(_block, plan, reps, seed, executor, progress)
     est = {e: np.concatenate([p[e] for p in parts]) for e in plan.estimators}
@@ -591,5 +593,5 @@ def akmv_worst_case(m, *, U, eps, reps, seed, rule="section-IV-A") -> tuple[floa
     rng = np.random.default_rng(mechanisms.seed_sequence(seed))
     sums = np.broadcast_to(s.U * s.m.astype(float), (reps, s.m.size))
     T = rameshwar.akmv_threshold(sums, s, rng=rng)
-    e = rameshwar_theory.akmv_worst_case_error(s.m, U=s.U, eps=s.eps, T=T)
+    e = np.asarray(rameshwar_theory.akmv_worst_case_error(s.m, U=s.U, eps=s.eps, T=T))
     return float(e.mean()), float(e.std(ddof=1) / math.sqrt(reps)) if reps > 1 else math.inf

@@ -48,7 +48,8 @@ def cap(*, n: int, T: int, alpha: float, K: float = 1.0) -> tuple[int, float]:
     >>> cap(n=100, T=10**6, alpha=0.2)
     (54, 0.4461887330...)
     """
-    return theory.estimator_cap(n=n, T=T, alpha=alpha, K=K)
+    t_star, tau = theory.estimator_cap(n=n, T=T, alpha=alpha, K=K)
+    return int(t_star), tau
 
 
 def interval(j, tau: float) -> tuple[np.ndarray, np.ndarray]:
@@ -338,7 +339,7 @@ def l2_tau(*, n, T, alpha, d, K: float = 1.0) -> tuple[int, float]:
     """
     d = check_integer("d", d, minimum=1)
     t_star, tau = theory.estimator_cap(n=n, T=T, alpha=alpha, K=K, d=d)
-    return t_star, tau * math.sqrt(math.log(max(math.e, 2.0 * d)) / d)
+    return int(t_star), tau * math.sqrt(math.log(max(math.e, 2.0 * d)) / d)
 
 
 def l2_mean(xbar, *, tau, alpha, signs, rng) -> Release:

@@ -3,6 +3,7 @@ r"""Kent, Berrett, Yu: the user-level vs item-level phase diagrams and the rates
 from __future__ import annotations
 
 import math
+from typing import Callable
 
 import numpy as np
 from matplotlib.colors import ListedColormap, Normalize, TwoSlopeNorm
@@ -13,7 +14,7 @@ from .core import PALETTE, FigureData, legend_below, new_figure, register
 
 __all__ = ["FIG1_ASSUMPTIONS"]
 
-FIG1_ASSUMPTIONS = {  # the theorems' assumption on nα² for each panel [R] (docs/kent.md §4): (threshold, text)
+FIG1_ASSUMPTIONS: dict[str, tuple[Callable[..., float], str]] = {  # the theorems' assumption on nα² for each panel [R] (docs/kent.md §4): (threshold, text)
     "mean": (lambda d: d * math.log(d), "nα² ≥ d log d"),
     "sparse": (lambda d, s: s * math.log(math.e * d / s), "nα² ≥ s log(ed/s)"),
 }
