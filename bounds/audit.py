@@ -65,6 +65,7 @@ class _Check:
 
 
 CHECKS: dict[str, _Check] = {}
+"""Every audit check by ID (``"paper.claim"``), filled by the ``_check`` decorator: its source, claim, method and function; :func:`run` executes them."""
 
 
 def _check(id, source, claim, method):

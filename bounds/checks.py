@@ -28,6 +28,7 @@ from .numerics import check_choice, check_real
 from .sizes import point
 
 MAX_EXACT_INT = 2**53  # the largest count a float64 holds exactly (scipy's binomial tails work in float64)
+MAX_INT64_COUNT = 2**62  # samples per user numpy draws binomially (int64), with room for the sums
 
 __all__ = [
     "Check", "check_dame", "check_duchi", "empirical_constant", "check_cummings", "check_rameshwar",
@@ -44,7 +45,6 @@ class Check:
     stderr: float
     theory: dict
     holds: bool
-    note: str = ""
 
 
 def check_dame(sizes, *, n, alpha, thetas=(-0.9, -0.5, 0.0, 0.4, 0.8), reps, seed, executor=None) -> Check:
@@ -489,7 +489,7 @@ def kent_risk(problem, *, n, T, alpha, reps, seed, theta=None, density=None, s=N
     True
     """
     plan = _plan(problem, n, T, alpha, theta, density, s, beta, K, procedure, C_lambda, C_k, truncation)
-    if plan.T_star > 2**62:
+    if plan.T_star > MAX_INT64_COUNT:
         raise ValueError(f"T* = {plan.T_star} exceeds 2^62: a user's binomial sum would overflow int64 (lower T or raise K)")
     losses = np.concatenate(simulate.map_blocks(_kent_block, plan, reps, seed, executor, progress))
     R = losses.size

@@ -40,7 +40,7 @@ from . import dame as dame_theory
 from . import mechanisms
 from . import rameshwar as rameshwar_theory
 from .estimators import cummings, dame, duchi, kent, rameshwar
-from .numerics import check_counts, check_integer, check_positive, check_real, format_value
+from .numerics import check_choice, check_counts, check_integer, check_positive, check_real, format_value
 from .sizes import SizeLaw
 
 __all__ = [
@@ -57,9 +57,11 @@ __all__ = [
 ]
 
 BLOCK = 64  # replications per random stream: part of the seed contract
+"""Replications per random stream: block ``b`` of a run draws from child ``b`` of the seed's ``SeedSequence``, so results do not depend on the number of workers (part of the seed contract: changing it changes every simulated number)."""
 MAX_USERS = 10**8  # users per replication (arrays of CHUNK × n)
 MAX_REPS = 10**9
 CHUNK = 8  # replications of Kent and DAME processed at a time within a block (also part of it)
+MEAN_TOLERANCE = 1e-15  # theta and a population's own mean agree to float64 rounding of a sum
 ESTIMATORS = ("duchi", "kent", "dame")
 
 
@@ -158,7 +160,7 @@ def _population(theta, population):
     if population is not None:
         if not isinstance(population, (TwoPoint, Sampler)):
             raise ValueError(f"population must be a TwoPoint or a Sampler, got {population!r}")
-        if theta is not None and not math.isclose(theta, population.mean, abs_tol=1e-15):
+        if theta is not None and not math.isclose(theta, population.mean, abs_tol=MEAN_TOLERANCE):
             raise ValueError("theta differs from the population's mean")
         return population
     if theta is None:
@@ -435,6 +437,7 @@ def risk(estimator, *, theta, sizes, n, alpha, reps, seed, executor=None, progre
     >>> abs(r.bias) < 4 * r.bias_stderr
     True
     """
+    estimator = check_choice("estimator", estimator, ESTIMATORS)
     return compare(theta=theta, sizes=sizes, n=n, alpha=alpha, reps=reps, seed=seed, estimators=(estimator,),
                    executor=executor, progress=progress, **options)[estimator]
 

@@ -9,6 +9,7 @@ from ..numerics import check_array, format_value
 __all__ = ["reals", "whole", "same_shape", "of_type"]
 
 MAX_EXACT = 2**53  # integers a float64 holds exactly
+MAX_INT64_COUNT = 2**62  # users or samples numpy draws binomially (int64), with room for sums of two halves
 
 
 def reals(name: str, values, *, ndim: int | None = None, low: float | None = None, high: float | None = None,

@@ -24,7 +24,7 @@ import numpy as np
 from .. import cummings as theory
 from .. import mechanisms
 from ..numerics import check_integer, check_positive, check_real, check_rng
-from ._inputs import of_type, reals, same_shape
+from ._inputs import MAX_EXACT, of_type, reals, same_shape
 
 __all__ = [
     "laplace_scale",
@@ -174,7 +174,7 @@ def initial_error(m_mean: int, *, eps, beta) -> float:
     >>> round(initial_error(100, eps=1.0, beta=0.05), 6)
     0.18491
     """
-    m_mean = check_integer("m_mean", m_mean, minimum=1, maximum=2**53)
+    m_mean = check_integer("m_mean", m_mean, minimum=1, maximum=MAX_EXACT)
     eps, beta = check_positive("eps", eps), check_real("beta", beta, low=0, high=1, low_open=True, high_open=True)
     return math.log(2 / beta) / (m_mean * eps) + math.sqrt(math.log(4 / beta) / (2 * m_mean))
 

@@ -49,6 +49,7 @@ __all__ = [
 ]
 
 SCALES = ("paper", "width")
+"""The Laplace calibrations of :func:`estimate`: ``"paper"`` (:math:`14\\tau/\\alpha`, Pla et al. (2024), eq. (8)) and ``"width"`` (the clip interval's width over α)."""
 MAX_SIZE = 2**53  # sizes and user counts a float64 holds exactly
 
 

@@ -19,7 +19,7 @@ import numpy as np
 
 from .. import mechanisms
 from ..numerics import check_integer, check_real
-from ._inputs import reals, whole
+from ._inputs import MAX_INT64_COUNT, reals, whole
 
 __all__ = ["from_count", "estimate", "from_local_means", "variance"]
 
@@ -36,7 +36,7 @@ def from_count(k, n: int, *, alpha) -> np.ndarray:
     >>> from_count(np.array([3]), 4, alpha=np.log(3)).tolist()
     [1.0]
     """
-    n = check_integer("n", n, minimum=1, maximum=2**62)
+    n = check_integer("n", n, minimum=1, maximum=MAX_INT64_COUNT)
     k = whole("k", k)
     if np.any(k > n):
         raise ValueError(f"k must be at most n = {n}, got {k.max()}")
@@ -55,10 +55,10 @@ def estimate(n: int, theta, *, alpha, rng, size=None) -> np.ndarray:
     >>> estimate(10, 0.0, alpha=1.0, rng=0, size=3).shape
     (3,)
     """
-    n = check_integer("n", n, minimum=1, maximum=2**62)
+    n = check_integer("n", n, minimum=1, maximum=MAX_INT64_COUNT)
     theta = check_real("theta", theta, low=-1, high=1)
     if size is not None:
-        size = check_integer("size", size, minimum=0, maximum=10**8)
+        size = check_integer("size", size, minimum=0, maximum=mechanisms.MAX_DRAWS)
     k = mechanisms.duchi_plus_count(n, theta, alpha=alpha, rng=rng, size=size)
     return from_count(k, n, alpha=alpha)
 
@@ -95,7 +95,7 @@ def variance(theta, n: int, *, alpha) -> float:
     >>> variance(0.0, 4, alpha=np.log(3))  # B² / n
     1.0
     """
-    n = check_integer("n", n, minimum=1, maximum=2**62)
+    n = check_integer("n", n, minimum=1, maximum=MAX_INT64_COUNT)
     theta = check_real("theta", theta, low=-1, high=1)
     B = mechanisms.duchi_bound(alpha)
     return (B * B - theta**2) / n

@@ -213,6 +213,7 @@ def coordinatewise(xbar, *, tau, alpha, rng) -> Release:
 MAX_BASIS_TERMS = 10**6
 """The largest number of trigonometric basis terms :func:`trig_basis` evaluates (as a dense array,
 one column per term) and so the largest cut-off :func:`density_cutoff` returns."""
+CUTOFF_ROUNDING = 1e-9  # added before flooring the cut-off, so that an exact integer computed as 142.99999… stays 143
 
 
 def _signs(signs) -> np.ndarray:
@@ -533,5 +534,5 @@ def density_cutoff(*, n, T, alpha, beta, C: float = 1.0) -> int:
     if log_k > math.log(MAX_BASIS_TERMS):
         raise ValueError(f"the cut-off k exceeds {MAX_BASIS_TERMS} basis terms (the array limit of trig_basis) "
                          f"for n={format_value(n)}, T={format_value(T)}, alpha={alpha!r}, beta={beta!r}")
-    k = math.floor(math.exp(log_k) + 1e-9) if log_k > 0 else 1
+    k = math.floor(math.exp(log_k) + CUTOFF_ROUNDING) if log_k > 0 else 1
     return max(1, k - (1 - k % 2))

@@ -24,7 +24,7 @@ import numpy as np
 
 from .. import mechanisms
 from ..numerics import check_integer, check_positive, check_rng
-from ._inputs import reals, same_shape, whole
+from ._inputs import MAX_INT64_COUNT, reals, same_shape, whole
 
 __all__ = [
     "VOTE_ONES",
@@ -39,6 +39,7 @@ __all__ = [
 ]
 
 VOTE_ONES = 3  # a vote has ones on the voter's bin and its two neighbours: k = 3 in Lemma 16
+"""The number of ones in a localisation vote (the voter's bin and its two neighbours): :math:`k = 3` in the keep probability :math:`e^{\\alpha/(2k)}/(1 + e^{\\alpha/(2k)})` (Kent et al. (2024), Lemma 16; Pla et al. (2024), eq. (6))."""
 MAX_BINS = 10**7  # one array entry per bin and replication
 
 
@@ -209,7 +210,7 @@ def localise(xbar, voting, tau: float, alpha: float, n_voters: int, rng) -> np.n
     """
     rng = check_rng("rng", rng)
     counts = vote_counts(xbar, voting, tau)
-    n_voters = check_integer("n_voters", n_voters, minimum=max(1, int(counts.max(initial=0))), maximum=2**62)
+    n_voters = check_integer("n_voters", n_voters, minimum=max(1, int(counts.max(initial=0))), maximum=MAX_INT64_COUNT)
     alpha = check_positive("alpha", alpha)
     totals = mechanisms.noisy_vote_totals(counts, n_voters, alpha=alpha, k=VOTE_ONES, rng=rng)
     return elect(totals, rng)

@@ -42,13 +42,16 @@ __all__ = ["FigureData", "FigureSpec", "REGISTRY", "register", "new_figure", "ca
            "hatch_where", "constants_text", "PALETTE", "MARKERS", "STYLE", "SEED"]
 
 PALETTE = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000"]  # Okabe–Ito
+"""The Okabe–Ito colour-blind-safe palette, the colour cycle of every figure."""
 STYLE = {
     "figure.dpi": 150, "savefig.dpi": 200, "font.size": 8, "axes.titlesize": 8, "axes.labelsize": 8,
     "legend.fontsize": 7, "xtick.labelsize": 7, "ytick.labelsize": 7, "lines.linewidth": 1.3,
     "axes.prop_cycle": cycler(color=PALETTE), "axes.grid": True, "grid.alpha": 0.3,
     "legend.frameon": False, "pdf.fonttype": 42, "text.usetex": False,
 }
+"""The matplotlib rc settings every figure is drawn with (:func:`render`): 8 pt text, no LaTeX, TrueType fonts in PDFs."""
 MARKERS = ["o", "s", "^", "D", "v", "P", "X"]  # one per curve, so that coinciding curves stay distinguishable
+"""One marker per curve, so that coinciding curves stay distinguishable."""
 SEED = 20240521
 """The default seed of every Monte Carlo figure (fixed, so that the committed CSVs are reproducible)."""
 MAX_PANELS = 64  # panels per row or column (and legend columns): more is never a legible figure
@@ -80,6 +83,7 @@ class FigureSpec:
 
 
 REGISTRY: dict[str, FigureSpec] = {}
+"""Every figure by ID, filled by :func:`register` when the figure modules are imported."""
 
 
 def register(id: str, title: str, source: str, monte_carlo: bool = False) -> Callable:

@@ -22,6 +22,7 @@ MAX_SIZE = 2**53  # the largest dataset size Figure 1b's law takes: larger integ
 __all__ = ["FIG1A_N_ALPHA2", "FIG1B_SETTINGS", "fig1a_laws", "fig1b_law"]
 
 FIG1A_N_ALPHA2 = 500.0
+"""The privacy budget :math:`n\\alpha^2 = 500` of Figure 1a (top) (Pla et al. (2024), §4.2)."""
 UPPER_BELOW = "upper < lower bound (hatched)"
 
 
@@ -144,6 +145,7 @@ FIG1B_SETTINGS = {  # name: (n, m1, m2, replications, where it comes from)
     "text": (10**4, 10**5, 10**6, 1000, "§4.2's text"),
     "script": (10**5, 10**5, 10**8, 100, "the official code's script"),
 }
+"""Figure 1b's two settings: name → (n, m₁, m₂, replications, where it comes from); Pla et al. (2024), §4.2 and the official script."""
 FIG1B_QUICK = {"text": (2000, 10**5, 10**6, 64), "script": (4000, 10**5, 10**8, 32)}
 FIG1B_CURVES = {  # estimator key: (legend label, colour, marker, line style)
     "duchi": ("Duchi et al. (2018)", PALETTE[0], MARKERS[0], "-"),

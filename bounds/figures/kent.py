@@ -18,6 +18,7 @@ FIG1_ASSUMPTIONS: dict[str, tuple[Callable[..., float], str]] = {  # the theorem
     "mean": (lambda d: d * math.log(d), "nα² ≥ d log d"),
     "sparse": (lambda d, s: s * math.log(math.e * d / s), "nα² ≥ s log(ed/s)"),
 }
+"""Per panel of Kent et al. (2024)'s Figure 1, the theorems' assumption on :math:`n\\alpha^2` (reconstructed, ``docs/kent.md`` §4): problem → (threshold as a function of d (and s), its text)."""
 
 
 def _kent_fig1(quick, constants, seed, executor):
