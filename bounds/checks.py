@@ -12,11 +12,16 @@ True
 
 from __future__ import annotations
 
+from typing import Any
+from collections.abc import Sequence
+from concurrent.futures import Executor
+
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 import numpy as np
+from numpy.typing import ArrayLike
 from scipy import stats
 
 from . import cummings, dame, kent, rameshwar, simulate
@@ -26,6 +31,8 @@ from .numerics import check_array, check_integer, check_positive, format_value, 
 from .simulate import cummings_risk, rameshwar_errors, risk
 from .numerics import check_choice, check_real
 from .sizes import point
+from .mechanisms import SeedLike
+from .sizes import SizeLaw
 
 MAX_EXACT_INT = 2**53  # the largest count a float64 holds exactly (scipy's binomial tails work in float64)
 MAX_INT64_COUNT = 2**62  # samples per user numpy draws binomially (int64), with room for the sums
@@ -47,7 +54,8 @@ class Check:
     holds: bool
 
 
-def check_dame(sizes, *, n, alpha, thetas=(-0.9, -0.5, 0.0, 0.4, 0.8), reps, seed, executor=None) -> Check:
+def check_dame(sizes: SizeLaw, *, n: int, alpha: float, thetas: Sequence[float] = (-0.9, -0.5, 0.0, 0.4, 0.8),
+               reps: int, seed: SeedLike, executor: Executor | None = None) -> Check:
     r"""DAME's simulated worst-case risk (max over two-point :math:`\mu`) beside Theorems 1 and 2.
 
     ``holds`` is ``LB <= risk`` (within 4 standard errors) and, where the paper-constant
@@ -83,7 +91,7 @@ def _variance_with_se(e: np.ndarray) -> tuple[float, float]:
     return float(dev.mean() * e.size / (e.size - 1)), float(dev.std(ddof=1) / math.sqrt(e.size))
 
 
-def check_duchi(*, theta, n, alpha, reps, seed) -> Check:
+def check_duchi(*, theta: float, n: int, alpha: float, reps: int, seed: SeedLike) -> Check:
     r"""Duchi's simulated variance beside its closed form.
 
     .. math:: \mathrm{Var}(\hat\theta) = \frac{B^2 - \theta^2}{n},\qquad B = \frac{e^\alpha + 1}{e^\alpha - 1}
@@ -103,7 +111,8 @@ def check_duchi(*, theta, n, alpha, reps, seed) -> Check:
     return Check("duchi variance", sim, se, {"closed_form": var}, abs(sim - var) <= 4 * se)
 
 
-def empirical_constant(estimator, *, theta, sizes, n, alpha, reps, seed, **options) -> Check:
+def empirical_constant(estimator: str, *, theta: float, sizes: SizeLaw, n: int, alpha: float, reps: int, seed: SeedLike,
+                       **options: Any) -> Check:
     r"""Simulated risk divided by the rate without constants, with its standard error.
 
     DAME: eq. (11) with :math:`c_3 = 1` and the log as :math:`\log(e \vee \sqrt{\tilde m n\alpha^2})`:
@@ -135,7 +144,8 @@ def empirical_constant(estimator, *, theta, sizes, n, alpha, reps, seed, **optio
     return Check(f"{estimator} empirical constant", r.mse / rate, r.stderr / rate, {"rate": rate, "risk": r.mse}, True)
 
 
-def check_cummings(k, *, p, sigma_p2, eps, reps, seed, beta=1e-6) -> Check:
+def check_cummings(k: ArrayLike, *, p: float, sigma_p2: float, eps: float, reps: int, seed: SeedLike,
+                   beta: float = 1e-6) -> Check:
     r"""The ideal estimator's simulated variance beside eq. (5), as printed and with :math:`\mathrm{Var}(\mathrm{Lap}(b)) = 2b^2`.
 
     With a small ``beta`` clipping is rare, so :math:`\mathrm{Var}([\hat p_i]) \approx \sigma_i^2`.
@@ -164,7 +174,7 @@ def check_cummings(k, *, p, sigma_p2, eps, reps, seed, beta=1e-6) -> Check:
                  abs(sim - exact) <= 4 * se)
 
 
-def check_rameshwar(m, *, U, eps, reps, seed) -> Check:
+def check_rameshwar(m: ArrayLike, *, U: float, eps: float, reps: int, seed: SeedLike) -> Check:
     r"""OPT-wc's simulated error on the all-``U`` dataset beside Lemma III.1.
 
     On that dataset :math:`M - f = \text{bias} + Z` with a fixed bias, so
@@ -190,7 +200,7 @@ def check_rameshwar(m, *, U, eps, reps, seed) -> Check:
 
 # =========================================================================== Kent et al.: the multivariate problems simulated
 
-def local_vote_probability(theta, *, T_star: int, threshold) -> np.ndarray:
+def local_vote_probability(theta: ArrayLike, *, T_star: int, threshold: float) -> np.ndarray:
     r"""Exact :math:`P(|\bar X_{ij}| > \tau)` for a user's mean of ``T_star`` two-point samples (eq. (40)).
 
     Under the product two-point law (coordinate ``j`` is :math:`\pm1` with mean :math:`\theta_j`),
@@ -205,7 +215,10 @@ def local_vote_probability(theta, *, T_star: int, threshold) -> np.ndarray:
     >>> local_vote_probability(np.array([0.0]), T_star=1, threshold=0.5).tolist()  # |±1| > 1/2 always
     [1.0]
     """
-    th = _theta_vector(theta) if isinstance(theta, (list, tuple, np.ndarray)) else np.asarray(check_real("theta", theta))
+    if isinstance(theta, (list, tuple, np.ndarray)):
+        th = _theta_vector(theta)
+    else:
+        th = np.asarray(check_real("theta", theta))
     if np.any(np.abs(th) > 1):
         raise ValueError(f"theta must lie in [-1, 1], got {format_value(theta)}")
     T_star = check_integer("T_star", T_star, minimum=1, maximum=MAX_EXACT_INT, why="binomial tails in float64")
@@ -242,7 +255,7 @@ class TrigDensity:
 
     coefficients: dict
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if not isinstance(self.coefficients, Mapping):
             raise ValueError(f"coefficients must be a mapping from indices j >= 2 to reals, "
                              f"got {format_value(self.coefficients)}")
@@ -453,9 +466,10 @@ def _plan(problem, n, T, alpha, theta, density, s, beta, K, procedure, C_lambda,
                  truncation=check_positive("truncation", t), h=h)
 
 
-def kent_risk(problem, *, n, T, alpha, reps, seed, theta=None, density=None, s=None, beta=None, K: float = 1.0,
-              procedure: int = 2, C_lambda: float = 1.0, C_k: float = 1.0, truncation=None, executor=None,
-              progress: bool = False) -> KentRisk:
+def kent_risk(problem: str, *, n: int, T: int, alpha: float, reps: int, seed: SeedLike, theta: ArrayLike | None = None,
+              density: TrigDensity | None = None, s: int | None = None, beta: float | None = None, K: float = 1.0,
+              procedure: int = 2, C_lambda: float = 1.0, C_k: float = 1.0, truncation: float | None = None,
+              executor: Executor | None = None, progress: bool = False) -> KentRisk:
     r"""Simulated risk of Kent et al.'s procedure for one of the four multivariate problems.
 
     * ``"linf"`` — the ℓ∞ ball (§3.2): data from the product two-point law (coordinate ``j`` is
@@ -499,6 +513,7 @@ def kent_risk(problem, *, n, T, alpha, reps, seed, theta=None, density=None, s=N
         settings.update(s=plan.s, procedure=plan.procedure, C_lambda=plan.lam_C, selection_tau=plan.select_tau,
                         truncation=plan.truncation)
     if problem == "density":
+        assert density is not None and beta is not None  # _plan refuses a density problem without them
         settings.update(k=plan.k, beta=float(beta), C_k=float(C_k), grid=density.grid(plan.k))
     se = float(losses.std(ddof=1) / math.sqrt(R)) if R > 1 else math.inf
     return KentRisk(problem, float(losses.mean()), se, losses, settings)
@@ -531,7 +546,8 @@ def _rate(problem, *, n, T, alpha, d, s, beta, constants):
     return kent.rate("density", n=n, T=T, alpha=alpha, beta=beta, constants=constants)
 
 
-def check_kent(problem, *, n, alpha, Ts, reps, seed, constants=None, executor=None, **options) -> RateCheck:
+def check_kent(problem: str, *, n: int, alpha: float, Ts: Sequence[int], reps: int, seed: SeedLike,
+               constants: Any = None, executor: Executor | None = None, **options: Any) -> RateCheck:
     r"""Kent et al.'s simulated risk, with standard errors, beside the lower and upper rates, across ``Ts``.
 
     Runs :func:`kent_risk` at each ``T`` (same ``seed``; ``options`` are passed on) and evaluates
@@ -568,7 +584,7 @@ def check_kent(problem, *, n, alpha, Ts, reps, seed, constants=None, executor=No
                      max(r["risk_over_upper"] for r in rows), settings)
 
 
-def loglog_slope(x, risk, stderr) -> tuple[float, float]:
+def loglog_slope(x: ArrayLike, risk: ArrayLike, stderr: ArrayLike) -> tuple[float, float]:
     r"""Weighted least-squares slope of :math:`\log R` on :math:`\log x`, with its standard error.
 
     Each point's weight is :math:`1/\mathrm{se}(\log R)^2`, :math:`\mathrm{se}(\log R) = \mathrm{se}/R`

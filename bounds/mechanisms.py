@@ -18,9 +18,11 @@ from __future__ import annotations
 import itertools
 import math
 import numbers
-from typing import cast
+from collections.abc import Sequence
+from typing import Union, cast
 
 import numpy as np
+from numpy.typing import ArrayLike
 from scipy import special
 
 from .numerics import MAX_COUNT, check_array, check_integer, check_positive, check_real, check_rng, format_value
@@ -38,6 +40,11 @@ __all__ = [
     "duchi_plus_count",
     "private_quantile",
 ]
+
+RNGLike = Union[np.random.Generator, np.random.BitGenerator, np.random.SeedSequence, int, None]
+"""What a ``rng`` parameter accepts (:func:`bounds.numerics.check_rng`): a ``Generator`` or anything seeding one."""
+SeedLike = Union[int, Sequence[int], np.random.SeedSequence, np.random.Generator, None]
+"""What a ``seed`` parameter accepts (:func:`seed_sequence`)."""
 
 MAX_DRAWS = 10**8  # variables one call draws (``size``): 800 MB of float64, beyond any sweep's block
 MAX_EXACT_INT = 2**53  # the largest integer a float64 holds exactly
@@ -79,7 +86,7 @@ def _laplace_scale(scale) -> np.ndarray:
     return b
 
 
-def seed_sequence(seed) -> np.random.SeedSequence:
+def seed_sequence(seed: SeedLike) -> np.random.SeedSequence:
     r"""The ``SeedSequence`` whose children seed parallel streams, for any seed SPEC 7 allows.
 
     An int or a sequence of ints gives ``SeedSequence(seed)``; a ``SeedSequence`` gives a fresh
@@ -105,12 +112,12 @@ def seed_sequence(seed) -> np.random.SeedSequence:
     if seed is None or (flat and all(isinstance(v, numbers.Integral) and not _is_boolean(v)
                                      and int(v) >= 0 for v in flat)):
         return np.random.SeedSequence(seed if seed is None or isinstance(seed, list) else
-                                      list(seed) if isinstance(seed, tuple) else int(seed))
+                                      list(seed) if isinstance(seed, tuple) else int(cast(int, seed)))
     raise ValueError(f"seed must be None, a non-negative int (or a list of them), a SeedSequence or a "
                      f"Generator, got {format_value(seed)}")
 
 
-def laplace(scale, rng, size=None) -> np.ndarray:
+def laplace(scale: ArrayLike, rng: RNGLike, size: int | tuple[int, ...] | None = None) -> np.ndarray:
     r"""Laplace noise :math:`\mathrm{Lap}(b)`, density :math:`e^{-|z|/b}/(2b)`, variance :math:`2b^2`.
 
     .. math:: Z \sim \mathrm{Lap}(b),\qquad E|Z| = b,\qquad \mathrm{Var}\,Z = 2b^2
@@ -128,7 +135,7 @@ def laplace(scale, rng, size=None) -> np.ndarray:
     return rng.laplace(0.0, 1.0, size=_size(size)) * scale
 
 
-def laplace_sum(scale, count: int, rng, size=None) -> np.ndarray:
+def laplace_sum(scale: ArrayLike, count: int, rng: RNGLike, size: int | tuple[int, ...] | None = None) -> np.ndarray:
     r"""Sufficient-statistic path: the sum of ``count`` independent :math:`\mathrm{Lap}(b)` variables, drawn exactly.
 
     A Laplace variable is a difference of two unit exponentials, so a sum of ``count`` of
@@ -152,7 +159,7 @@ def laplace_sum(scale, count: int, rng, size=None) -> np.ndarray:
     return (rng.standard_gamma(count, size=size) - rng.standard_gamma(count, size=size)) * scale
 
 
-def rr_keep_probability(alpha, *, k: int) -> float:
+def rr_keep_probability(alpha: float, *, k: int) -> float:
     r"""Keep probability of bitwise randomised response on binary vectors with at most ``k`` ones.
 
     .. math:: \pi_\alpha = \frac{e^{\alpha/(2k)}}{1 + e^{\alpha/(2k)}}
@@ -176,7 +183,7 @@ def _rr_log_odds(alpha, k) -> float:
     return alpha / (2 * k) if k <= MAX_EXACT_INT else math.exp(math.log(alpha) - math.log(2 * k))
 
 
-def randomized_response(bits, *, alpha, k: int, rng) -> np.ndarray:
+def randomized_response(bits: ArrayLike, *, alpha: float, k: int, rng: RNGLike) -> np.ndarray:
     r"""Explicit path: flip each bit of each user's vote independently with probability :math:`1-\pi_\alpha`.
 
     .. math:: \tilde V_j = U_j V_j + (1 - U_j)(1 - V_j),\qquad U_j \sim \mathrm{Bern}(\pi_\alpha)
@@ -202,7 +209,7 @@ def randomized_response(bits, *, alpha, k: int, rng) -> np.ndarray:
     return np.where(keep, v, 1 - v).astype(np.int64)
 
 
-def noisy_vote_totals(counts, n_users: int, *, alpha, k: int, rng) -> np.ndarray:
+def noisy_vote_totals(counts: ArrayLike, n_users: int, *, alpha: float, k: int, rng: RNGLike) -> np.ndarray:
     r"""Sufficient-statistic path: each bin's total of randomised votes, drawn exactly.
 
     Bin ``j`` has :math:`c_j` true ones among ``n_users`` voters; its noisy total is
@@ -229,7 +236,7 @@ def noisy_vote_totals(counts, n_users: int, *, alpha, k: int, rng) -> np.ndarray
     return rng.binomial(c, pi) + rng.binomial(n_users - c, 1 - pi)
 
 
-def rr_privacy_loss(n_bins: int, *, alpha, k: int) -> float:
+def rr_privacy_loss(n_bins: int, *, alpha: float, k: int) -> float:
     r"""Exact worst-case privacy loss of randomised response on vectors with at most ``k`` ones.
 
     Exhaustive over all pairs of inputs :math:`v, v' \in \{0,1\}^N` with
@@ -260,7 +267,7 @@ def rr_privacy_loss(n_bins: int, *, alpha, k: int) -> float:
     return float(np.max(logp.max(axis=0) - logp.min(axis=0)))
 
 
-def duchi_bound(alpha) -> float:
+def duchi_bound(alpha: float) -> float:
     r"""The output magnitude of Duchi et al.'s one-dimensional mechanism.
 
     .. math:: B = \frac{e^\alpha + 1}{e^\alpha - 1}
@@ -279,7 +286,7 @@ def duchi_bound(alpha) -> float:
     return 1 / t
 
 
-def duchi(x, *, alpha, rng) -> np.ndarray:
+def duchi(x: ArrayLike, *, alpha: float, rng: RNGLike) -> np.ndarray:
     r"""Explicit path: each value :math:`x \in [-1, 1]` becomes :math:`\pm B`.
 
     .. math:: P(Z = +B \mid x) = \frac12 + \frac{x}{2B},\qquad E[Z \mid x] = x
@@ -299,7 +306,8 @@ def duchi(x, *, alpha, rng) -> np.ndarray:
     return np.where(rng.random(x.shape) < 0.5 + x / (2 * B), B, -B)
 
 
-def duchi_plus_count(n_users: int, mean, *, alpha, rng, size=None) -> np.ndarray:
+def duchi_plus_count(n_users: int, mean: ArrayLike, *, alpha: float, rng: RNGLike,
+                     size: int | tuple[int, ...] | None = None) -> np.ndarray:
     r"""Sufficient-statistic path: the number of :math:`+B` outputs among i.i.d. users.
 
     Users' inputs are i.i.d. with mean :math:`\theta`, so each output is :math:`+B` with
@@ -323,7 +331,8 @@ def duchi_plus_count(n_users: int, mean, *, alpha, rng, size=None) -> np.ndarray
     return rng.binomial(n_users, 0.5 + theta / (2 * B), size=_size(size))
 
 
-def private_quantile(data, rank_from_top: int, *, lower, upper, eps, rng):
+def private_quantile(data: ArrayLike, rank_from_top: int, *, lower: float, upper: float, eps: float,
+                     rng: RNGLike) -> float | np.ndarray:
     r"""Smith (2011)'s exponential-mechanism quantile: an ε-DP estimate of the ``rank_from_top``-th largest.
 
     With the data sorted and clipped to :math:`[\ell, u]`, :math:`z_0 = \ell \le z_1 \le \dots \le
@@ -350,7 +359,8 @@ def private_quantile(data, rank_from_top: int, *, lower, upper, eps, rng):
         raise ValueError(f"need lower < upper, got lower={lower!r}, upper={upper!r}")
     z = np.clip(_real_array("data", data), lower, upper)
     if z.ndim not in (1, 2) or z.shape[-1] == 0:
-        raise ValueError(f"data must be a non-empty 1-D array (or 2-D: replications × values), got {format_value(data)}")
+        raise ValueError(f"data must be a non-empty 1-D array (or 2-D: replications × values), "
+                         f"got {format_value(data)}")
     eps = check_positive("eps", eps)
     r = check_integer("rank_from_top", rank_from_top, minimum=1)
     rng = check_rng("rng", rng)

@@ -27,11 +27,14 @@ Examples
 
 from __future__ import annotations
 
+from concurrent.futures import Executor
+
 import math
 from dataclasses import dataclass, field
-from typing import Callable, Sequence
+from typing import Any, Callable, Sequence
 
 import numpy as np
+from numpy.typing import ArrayLike
 from scipy import stats
 from tqdm.auto import tqdm
 
@@ -42,6 +45,7 @@ from . import rameshwar as rameshwar_theory
 from .estimators import cummings, dame, duchi, kent, rameshwar
 from .numerics import check_choice, check_counts, check_integer, check_positive, check_real, format_value
 from .sizes import SizeLaw
+from .mechanisms import RNGLike, SeedLike
 
 __all__ = [
     "BLOCK",
@@ -57,7 +61,9 @@ __all__ = [
 ]
 
 BLOCK = 64  # replications per random stream: part of the seed contract
-"""Replications per random stream: block ``b`` of a run draws from child ``b`` of the seed's ``SeedSequence``, so results do not depend on the number of workers (part of the seed contract: changing it changes every simulated number)."""
+"""Replications per random stream: block ``b`` of a run draws from child ``b`` of the seed's ``SeedSequence``, so
+results do not depend on the number of workers (part of the seed contract: changing it changes every simulated
+number)."""
 MAX_USERS = 10**8  # users per replication (arrays of CHUNK × n)
 MAX_REPS = 10**9
 CHUNK = 8  # replications of Kent and DAME processed at a time within a block (also part of it)
@@ -87,22 +93,22 @@ class TwoPoint:
 
     theta: float
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         object.__setattr__(self, "theta", check_real("theta", self.theta, low=-1, high=1))
 
     @property
     def mean(self) -> float:
         return self.theta
 
-    def sums(self, size: int, count: int, rng) -> np.ndarray:
+    def sums(self, size: int, count: int, rng: np.random.Generator) -> np.ndarray:
         """The sums of ``size`` samples of ``count`` users: one binomial per user."""
         return 2 * rng.binomial(size, (1 + self.theta) / 2, size=count) - size
 
-    def local_means(self, m: np.ndarray, rng) -> np.ndarray:
+    def local_means(self, m: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         """Each user's local mean over its ``m`` samples: one binomial per user."""
         return (2 * rng.binomial(m, (1 + self.theta) / 2) - m) / m
 
-    def nested_means(self, m: np.ndarray, T: np.ndarray, rng) -> tuple[np.ndarray, np.ndarray]:
+    def nested_means(self, m: np.ndarray, T: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
         """Local means over each user's first ``T`` samples and over all ``m`` (``T <= m``)."""
         q = (1 + self.theta) / 2
         s_T = rng.binomial(T, q)
@@ -130,18 +136,18 @@ class Sampler:
     draw: Callable
     mean: float
 
-    def sums(self, size: int, count: int, rng) -> np.ndarray:
+    def sums(self, size: int, count: int, rng: np.random.Generator) -> np.ndarray:
         """The sums of ``size`` samples of ``count`` users, every sample drawn."""
         x = np.asarray(self.draw(rng, size * count), dtype=float)
         if np.any(np.abs(x) > 1):
             raise ValueError("the sampler must return values in [-1, 1]")
         return x.reshape(count, size).sum(axis=1)
 
-    def local_means(self, m: np.ndarray, rng) -> np.ndarray:
+    def local_means(self, m: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         """Each user's local mean over its ``m`` samples, every sample drawn."""
         return self.nested_means(m, m, rng)[1]
 
-    def nested_means(self, m: np.ndarray, T: np.ndarray, rng) -> tuple[np.ndarray, np.ndarray]:
+    def nested_means(self, m: np.ndarray, T: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
         shape = m.shape
         m, T = m.ravel(), T.ravel()
         x = np.asarray(self.draw(rng, int(m.sum())), dtype=float)
@@ -373,9 +379,10 @@ def _map_blocks(block, plan, reps, seed, executor, progress: bool) -> list:
 map_blocks = _map_blocks  # public: the block runner other modules seed their sweeps with
 
 
-def compare(*, theta=None, sizes, n, alpha, reps, seed, estimators: Sequence[str] = ESTIMATORS, population=None,
-            m_tilde=None, constants="paper", denominator="canonical", scale="paper", T=None, K=1.0,
-            executor=None, progress=False) -> dict:
+def compare(*, theta: float | None = None, sizes: SizeLaw, n: int, alpha: float, reps: int, seed: SeedLike,
+            estimators: Sequence[str] = ESTIMATORS, population: TwoPoint | Sampler | None = None,
+            m_tilde: int | None = None, constants: Any = "paper", denominator: str = "canonical", scale: str = "paper",
+            T: int | None = None, K: float = 1.0, executor: Executor | None = None, progress: bool = False) -> dict:
     r"""Several user-level LDP estimators on the **same** simulated data, replication by replication.
 
     Users :math:`u = 1..n` draw :math:`m_u \sim M` and their samples from :math:`\mu`
@@ -418,7 +425,8 @@ def compare(*, theta=None, sizes, n, alpha, reps, seed, estimators: Sequence[str
     return {e: _result(e, pop.mean, est[e], settings) for e in plan.estimators}
 
 
-def risk(estimator, *, theta, sizes, n, alpha, reps, seed, executor=None, progress=False, **options) -> RiskResult:
+def risk(estimator: str, *, theta: float, sizes: SizeLaw, n: int, alpha: float, reps: int, seed: SeedLike,
+         executor: Executor | None = None, progress: bool = False, **options: Any) -> RiskResult:
     r"""Simulated risk :math:`E(\hat\theta - \theta)^2` of one user-level LDP estimator.
 
     ``estimator`` is ``"dame"``, ``"duchi"`` or ``"kent"``; ``theta`` is the mean of the
@@ -481,8 +489,9 @@ def _cummings_block(plan: _CummingsPlan, seed_seq, size: int) -> np.ndarray:
     return out
 
 
-def cummings_risk(k, *, p, sigma_p2, eps, reps, seed, estimator="ideal", beta=0.05, executor=None,
-                  progress=False) -> RiskResult:
+def cummings_risk(k: ArrayLike, *, p: float, sigma_p2: float, eps: float, reps: int, seed: SeedLike,
+                  estimator: str = "ideal", beta: float = 0.05, executor: Executor | None = None,
+                  progress: bool = False) -> RiskResult:
     r"""Simulated risk of Cummings et al.'s private estimators (central user-level ε-DP).
 
     User ``i`` draws :math:`p_i \sim \mathcal D` (Beta with mean ``p``, variance
@@ -541,8 +550,8 @@ def _rt_block(plan: _RTPlan, seed_seq, size):
             "akmv": np.abs(rameshwar.akmv(sums, s, rng=rng) - f)}
 
 
-def rameshwar_errors(m, *, U, eps, samples="uniform", reps, seed, rule="section-IV-A", executor=None,
-                     progress=False) -> dict:
+def rameshwar_errors(m: ArrayLike, *, U: float, eps: float, samples: str = "uniform", reps: int, seed: SeedLike,
+                     rule: str = "section-IV-A", executor: Executor | None = None, progress: bool = False) -> dict:
     r"""Average-case errors :math:`E|M(\mathcal D) - f(\mathcal D)|` of §IV-D's three mechanisms.
 
     * ``"laplace"`` — :func:`bounds.estimators.rameshwar.laplace_mechanism` (14);
@@ -575,7 +584,8 @@ def rameshwar_errors(m, *, U, eps, samples="uniform", reps, seed, rule="section-
     return out
 
 
-def akmv_worst_case(m, *, U, eps, reps, seed, rule="section-IV-A") -> tuple[float, float]:
+def akmv_worst_case(m: ArrayLike, *, U: float, eps: float, reps: int, seed: SeedLike,
+                    rule: str = "section-IV-A") -> tuple[float, float]:
     r""":math:`E_{AKMV}` on the worst-case dataset (every sample ``U``), Monte Carlo over the private ``T``.
 
     .. math:: E_{AKMV} = \frac{1}{\sum m}\sum_\ell E[\max\{0, U m_\ell - T\}] + \frac{2E[T]}{\varepsilon \sum m}

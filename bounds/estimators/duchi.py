@@ -16,15 +16,17 @@ Examples
 from __future__ import annotations
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from .. import mechanisms
 from ..numerics import check_integer, check_real
 from ._inputs import MAX_INT64_COUNT, reals, whole
+from ..mechanisms import RNGLike
 
 __all__ = ["from_count", "estimate", "from_local_means", "variance"]
 
 
-def from_count(k, n: int, *, alpha) -> np.ndarray:
+def from_count(k: ArrayLike, n: int, *, alpha: float) -> np.ndarray:
     r"""The server's average of ``n`` outputs :math:`\pm B` of which ``k`` are :math:`+B`.
 
     .. math:: \hat\theta = \frac{B k - B(n - k)}{n} = B\Big(\frac{2k}{n} - 1\Big),\qquad B = \frac{e^\alpha + 1}{e^\alpha - 1}
@@ -43,7 +45,8 @@ def from_count(k, n: int, *, alpha) -> np.ndarray:
     return mechanisms.duchi_bound(alpha) * (2 * k / n - 1)
 
 
-def estimate(n: int, theta, *, alpha, rng, size=None) -> np.ndarray:
+def estimate(n: int, theta: ArrayLike, *, alpha: float, rng: RNGLike,
+             size: int | tuple[int, ...] | None = None) -> np.ndarray:
     r"""Sufficient-statistic path: ``size`` replications of the estimate at ``n`` i.i.d. users of mean ``theta``.
 
     .. math:: \hat\theta = B\Big(\frac{2K}{n} - 1\Big),\qquad K \sim \mathrm{Bin}\Big(n, \frac12 + \frac{\theta}{2B}\Big)
@@ -63,7 +66,7 @@ def estimate(n: int, theta, *, alpha, rng, size=None) -> np.ndarray:
     return from_count(k, n, alpha=alpha)
 
 
-def from_local_means(xbar, *, alpha, rng) -> np.ndarray:
+def from_local_means(xbar: ArrayLike, *, alpha: float, rng: RNGLike) -> np.ndarray:
     r"""Explicit path: each row's users privatise their local means with :math:`\pm B`; the server averages.
 
     .. math:: \hat\theta = \frac1n\sum_u Z_u,\qquad P(Z_u = +B \mid \bar X_u) = \frac12 + \frac{\bar X_u}{2B}
@@ -81,7 +84,7 @@ def from_local_means(xbar, *, alpha, rng) -> np.ndarray:
     return mechanisms.duchi(xbar, alpha=alpha, rng=rng).mean(axis=1)
 
 
-def variance(theta, n: int, *, alpha) -> float:
+def variance(theta: ArrayLike, n: int, *, alpha: float) -> float:
     r"""The estimator's exact variance (= its risk, it is unbiased) at ``n`` i.i.d. users of mean ``theta``.
 
     Each output is :math:`\pm B` with mean :math:`\theta`, so :math:`E Z^2 = B^2`:

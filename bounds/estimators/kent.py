@@ -19,12 +19,14 @@ import math
 from dataclasses import dataclass, field
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from .. import kent as theory
 from .. import mechanisms
 from ..numerics import check_integer, check_positive, check_real, check_rng, format_value
 from . import localisation
 from ._inputs import MAX_EXACT, of_type, reals, same_shape, whole
+from ..mechanisms import RNGLike
 
 __all__ = [
     "cap", "interval", "laplace_scale", "localise", "refine", "univariate",
@@ -52,7 +54,7 @@ def cap(*, n: int, T: int, alpha: float, K: float = 1.0) -> tuple[int, float]:
     return int(t_star), tau
 
 
-def interval(j, tau: float) -> tuple[np.ndarray, np.ndarray]:
+def interval(j: ArrayLike, tau: float) -> tuple[np.ndarray, np.ndarray]:
     r"""The enlarged interval :math:`\tilde I = [\hat L - 6\tau, \hat U + 6\tau]` (within :math:`[-1, 1]`, same clip).
 
     .. math:: \tilde I = [\hat L - 6\tau,\ \hat U + 6\tau]
@@ -82,7 +84,7 @@ def laplace_scale(tau: float, alpha: float) -> float:
     return localisation.refinement_scale(tau, alpha)
 
 
-def localise(xbar, *, tau: float, alpha: float, rng) -> np.ndarray:
+def localise(xbar: ArrayLike, *, tau: float, alpha: float, rng: RNGLike) -> np.ndarray:
     r"""Step 2: every user of the first half votes; the elected bin of each replication.
 
     .. math:: \hat j = \arg\max_j \sum_{i \le n/2}\tilde V_{ij},\qquad V_{ij} = \mathbb 1\{\bar X_i \in I_{j-1} \cup I_j \cup I_{j+1}\}
@@ -99,7 +101,7 @@ def localise(xbar, *, tau: float, alpha: float, rng) -> np.ndarray:
     return localisation.localise(xbar, voting, tau, alpha, max(xbar.shape[1], 1), rng)
 
 
-def refine(xbar, j, *, tau: float, alpha: float, rng) -> np.ndarray:
+def refine(xbar: ArrayLike, j: ArrayLike, *, tau: float, alpha: float, rng: RNGLike) -> np.ndarray:
     r"""Step 3: the second half's clipped local means plus Laplace noise, averaged.
 
     .. math:: \hat\theta = \frac2n\sum_{i > n/2}\Big(\Pi_{\tilde I}(\bar X_i) + \frac{14\tau}{\alpha}\ell_i\Big),\qquad \ell_i \sim \mathrm{Lap}(1)
@@ -124,7 +126,7 @@ def refine(xbar, j, *, tau: float, alpha: float, rng) -> np.ndarray:
     return np.clip(xbar, L[:, None], U[:, None]).mean(axis=1) + noise / h
 
 
-def univariate(xbar, *, tau: float, alpha: float, rng) -> np.ndarray:
+def univariate(xbar: ArrayLike, *, tau: float, alpha: float, rng: RNGLike) -> np.ndarray:
     r"""The univariate two-phase procedure on local means over :math:`T^*` samples (replications × n, n even).
 
     .. math:: \hat\theta = \frac2n\sum_{i > n/2}\Big(\Pi_{\tilde I}(\bar X_i) + \frac{14\tau}{\alpha}\ell_i\Big)
@@ -170,7 +172,7 @@ class Release:
     group_size: int
 
 
-def coordinatewise(xbar, *, tau, alpha, rng) -> Release:
+def coordinatewise(xbar: ArrayLike, *, tau: float, alpha: float, rng: RNGLike) -> Release:
     r"""Kent et al.'s ℓ∞ procedure, Steps 2–3, given the users' local means, coordinate by coordinate.
 
     ``xbar`` has shape (replications, coordinates, 2g): coordinate ``j``'s localisation group
@@ -225,7 +227,7 @@ def _signs(signs) -> np.ndarray:
 
 
 
-def fwht(x, axis: int = -1) -> np.ndarray:
+def fwht(x: ArrayLike, axis: int = -1) -> np.ndarray:
     r"""The Sylvester–Hadamard transform :math:`H_d x` along ``axis``, in :math:`O(d\log d)` (unnormalised).
 
     :math:`H_1 = (1)`, :math:`H_{2m} = \begin{pmatrix}H_m & H_m\\ H_m & -H_m\end{pmatrix}`; ``d`` must
@@ -272,7 +274,7 @@ def padded_dimension(d: int) -> int:
     return 1 << (d - 1).bit_length()
 
 
-def rotate(x, signs) -> np.ndarray:
+def rotate(x: ArrayLike, signs: ArrayLike) -> np.ndarray:
     r"""The rotation :math:`U x = H_d D x/\sqrt d` of eq. (33) on the last axis (``signs`` is D's diagonal).
 
     ``x`` is zero-padded to ``len(signs)`` (a power of 2).  :math:`U^\top = D H_d/\sqrt d` is
@@ -300,7 +302,7 @@ def rotate(x, signs) -> np.ndarray:
     return fwht(x * s) / math.sqrt(s.shape[-1])
 
 
-def rotate_back(y, signs) -> np.ndarray:
+def rotate_back(y: ArrayLike, signs: ArrayLike) -> np.ndarray:
     r""":math:`U^\top y = D H_d y/\sqrt d`, the inverse of :func:`rotate` (eq. (37)).
 
     .. math:: \hat\theta = U^\top\sum_j \hat\theta_j e_j
@@ -319,7 +321,7 @@ def rotate_back(y, signs) -> np.ndarray:
     return fwht(y) * s / math.sqrt(s.shape[-1])
 
 
-def l2_tau(*, n, T, alpha, d, K: float = 1.0) -> tuple[int, float]:
+def l2_tau(*, n: int, T: int, alpha: float, d: int, K: float = 1.0) -> tuple[int, float]:
     r"""The ℓ2 procedure's cap :math:`T^*` and half-width τ of eq. (34), in the form used here [R].
 
     With :math:`d` the padded (power-of-2) dimension:
@@ -343,7 +345,7 @@ def l2_tau(*, n, T, alpha, d, K: float = 1.0) -> tuple[int, float]:
     return int(t_star), tau * math.sqrt(math.log(max(math.e, 2.0 * d)) / d)
 
 
-def l2_mean(xbar, *, tau, alpha, signs, rng) -> Release:
+def l2_mean(xbar: ArrayLike, *, tau: float, alpha: float, signs: ArrayLike, rng: RNGLike) -> Release:
     r"""Kent et al.'s ℓ2 procedure given the users' local mean vectors: rotate, run :func:`coordinatewise`, rotate back.
 
     ``xbar`` has shape (replications, 2 d g, d₀) with ``d`` = ``signs.shape[-1]`` a power of 2 at
@@ -445,7 +447,8 @@ class Selection:
     laplace_scale: float
 
 
-def hashed_selection(votes, signs, *, s: int, alpha, truncation, vote_threshold: float = 0.5, rng) -> Selection:
+def hashed_selection(votes: ArrayLike, signs: ArrayLike, *, s: int, alpha: float, truncation: float,
+                     vote_threshold: float = 0.5, rng: RNGLike) -> Selection:
     r"""Procedure 1's Step 2: hashed, truncated, Laplace-noised votes, then the selected coordinates (41).
 
     ``votes`` :math:`V_{ij} \in \{0, 1\}` and public Rademacher ``signs`` :math:`R_{ij}` have shape
@@ -486,7 +489,7 @@ def hashed_selection(votes, signs, *, s: int, alpha, truncation, vote_threshold:
 # --------------------------------------------------------------------------- the Sobolev density
 
 
-def trig_basis(x, k: int) -> np.ndarray:
+def trig_basis(x: ArrayLike, k: int) -> np.ndarray:
     r"""The trigonometric basis :math:`\varphi_1, \dots, \varphi_k` on [0, 1] at ``x`` (shape ``x.shape + (k,)``).
 
     .. math:: \varphi_1 = 1,\quad \varphi_{2m}(x) = \sqrt2\cos(2\pi m x),\quad \varphi_{2m+1}(x) = \sqrt2\sin(2\pi m x)
@@ -508,7 +511,7 @@ def trig_basis(x, k: int) -> np.ndarray:
     return np.where(j == 1, 1.0, out)
 
 
-def density_cutoff(*, n, T, alpha, beta, C: float = 1.0) -> int:
+def density_cutoff(*, n: int, T: int, alpha: float, beta: float, C: float = 1.0) -> int:
     r"""The cut-off ``k`` of eq. (49), rounded down to an odd integer (at least 1).
 
     .. math:: k = \min\Big\{(nT\alpha^2)^{1/(2\beta+2)},\ \frac{n\alpha^2}{C\log(e \vee n\alpha^2)}\Big\}

@@ -21,6 +21,8 @@ Examples
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import csv
 import json
 import time
@@ -63,8 +65,8 @@ def _write(fid: str, data: FigureData, out: Path, meta: dict) -> list[Path]:
     return paths
 
 
-def run(ids=None, *, quick: bool = False, out="figures", jobs: int = 1, constants="unit", seed: int = SEED,
-        progress: bool = True) -> dict:
+def run(ids: Sequence[str] | None = None, *, quick: bool = False, out: str | Path = "figures", jobs: int = 1,
+        constants: str | _dame_theory.Constants = "unit", seed: int = SEED, progress: bool = True) -> dict:
     r"""Compute, draw and write the registered figures; returns ``{id: (FigureData, [paths])}``.
 
     ``constants`` applies to the DAME bound figures (Figure 1a); ``"unit"`` is the default because
@@ -93,7 +95,8 @@ def run(ids=None, *, quick: bool = False, out="figures", jobs: int = 1, constant
     constants = _dame_theory._constants(constants)
     out = Path(out)
     executor = ProcessPoolExecutor(jobs) if jobs > 1 else None
-    written: dict[str, tuple[FigureData, Future[list[Path]] | list[Path]]] = {}  # drawing and saving overlap the next figure's computation when there are workers
+    # drawing and saving overlap the next figure's computation when there are workers
+    written: dict[str, tuple[FigureData, Future[list[Path]] | list[Path]]] = {}
     try:
         for fid in tqdm(ids, desc="figures", disable=None if progress else True):
             spec = REGISTRY[fid]

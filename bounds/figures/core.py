@@ -24,6 +24,8 @@ Examples
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import textwrap
 import warnings
 from dataclasses import dataclass
@@ -32,6 +34,7 @@ from typing import Any, Callable
 
 import matplotlib
 import numpy as np
+from numpy.typing import ArrayLike
 from cycler import cycler
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
@@ -49,7 +52,8 @@ STYLE = {
     "axes.prop_cycle": cycler(color=PALETTE), "axes.grid": True, "grid.alpha": 0.3,
     "legend.frameon": False, "pdf.fonttype": 42, "text.usetex": False,
 }
-"""The matplotlib rc settings every figure is drawn with (:func:`render`): 8 pt text, no LaTeX, TrueType fonts in PDFs."""
+"""The matplotlib rc settings every figure is drawn with (:func:`render`): 8 pt text, no LaTeX, TrueType fonts in
+PDFs."""
 MARKERS = ["o", "s", "^", "D", "v", "P", "X"]  # one per curve, so that coinciding curves stay distinguishable
 """One marker per curve, so that coinciding curves stay distinguishable."""
 SEED = 20240521
@@ -65,7 +69,7 @@ class FigureData:
     rows: list
     meta: dict
 
-    def column(self, key, **where) -> np.ndarray:
+    def column(self, key: str, **where: Any) -> np.ndarray:
         """Values of ``key`` in the rows matching ``where`` (in row order)."""
         return np.array([r[key] for r in self.rows if all(r[k] == v for k, v in where.items())])
 
@@ -89,7 +93,7 @@ REGISTRY: dict[str, FigureSpec] = {}
 def register(id: str, title: str, source: str, monte_carlo: bool = False) -> Callable:
     """Decorator-style registration of a ``(compute, draw)`` pair under ``id`` in :data:`REGISTRY`."""
 
-    def deco(pair):
+    def deco(pair: tuple[Callable, Callable]) -> Any:
         compute, draw = pair
         REGISTRY[id] = FigureSpec(id, title, source, compute, draw, monte_carlo)
         return pair
@@ -109,7 +113,7 @@ def new_figure(ncols: int = 1, width: float = 3.4, height: float = 2.4, nrows: i
     return fig, axes
 
 
-def legend_below(fig: Figure, axes, ncol: int | None = None) -> None:
+def legend_below(fig: Figure, axes: Axes | Sequence[Axes] | np.ndarray, ncol: int | None = None) -> None:
     """One legend for the whole figure, below the panels (outside every axes), labels deduplicated."""
     fig = _instance("fig", fig, Figure)
     panels = [axes] if isinstance(axes, Axes) else list(axes) if isinstance(axes, (list, tuple, np.ndarray)) else None
@@ -125,7 +129,7 @@ def legend_below(fig: Figure, axes, ncol: int | None = None) -> None:
                ncol=ncol or min(len(handles), 3))
 
 
-def hatch_where(ax, x, mask, label: str) -> None:
+def hatch_where(ax: Axes, x: ArrayLike, mask: ArrayLike, label: str) -> None:
     """Hatch the x-ranges where ``mask`` holds (each point's cell reaches halfway to its neighbours, in log
     space when the axis is logarithmic); one legend entry ``label``."""
     ax = _instance("ax", ax, Axes)
@@ -168,7 +172,7 @@ def _preset_text(c: Mapping) -> str:
     return f"{c['name']}, (c₁, …, c₅) = ({', '.join(values)})"
 
 
-def constants_text(constants) -> str:
+def constants_text(constants: Any) -> str:
     """The line a figure prints about its constants: from a string, one preset (a dict with ``name`` as
     :meth:`bounds.dame.Constants.describe` gives) or several presets keyed by name."""
     if isinstance(constants, str):
@@ -200,7 +204,7 @@ def render(spec: FigureSpec, data: FigureData) -> Figure:
     return fig
 
 
-def captured(f: Callable, *args, **kw) -> tuple:
+def captured(f: Callable, *args: Any, **kw: Any) -> tuple:
     """Call ``f(*args, **kw)``; return its value and the sorted messages of the paper-assumption warnings it raised."""
     if not callable(f):
         raise ValueError(f"f must be callable, got {format_value(f)}")

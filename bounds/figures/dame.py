@@ -11,11 +11,13 @@ states it with numbers).
 from __future__ import annotations
 
 import numpy as np
+from numpy.typing import ArrayLike
 from matplotlib.figure import Figure
 
 from .. import dame, simulate, sizes
 from .core import MARKERS, PALETTE, FigureData, captured, hatch_where, legend_below, new_figure, register
 from ..numerics import check_array, check_choice, check_integer, check_real, format_value
+from ..sizes import SizeLaw
 
 MAX_SIZE = 2**53  # the largest dataset size Figure 1b's law takes: larger integers are not exact in float64
 
@@ -35,7 +37,7 @@ def _fig1a_grids(quick: bool) -> dict:
     }
 
 
-def fig1a_laws(family: str, grid) -> list:
+def fig1a_laws(family: str, grid: ArrayLike) -> list:
     r"""The laws of one Figure 1a top panel: :math:`\mathcal P(\lambda_1)`, :math:`\mathcal U\{1..2\lambda_2-1\}`,
     :math:`\mathcal B(1000, \lambda_3/1000)` (Poisson and binomial zero-truncated).
 
@@ -145,7 +147,8 @@ FIG1B_SETTINGS = {  # name: (n, m1, m2, replications, where it comes from)
     "text": (10**4, 10**5, 10**6, 1000, "§4.2's text"),
     "script": (10**5, 10**5, 10**8, 100, "the official code's script"),
 }
-"""Figure 1b's two settings: name → (n, m₁, m₂, replications, where it comes from); Pla et al. (2024), §4.2 and the official script."""
+"""Figure 1b's two settings: name → (n, m₁, m₂, replications, where it comes from); Pla et al. (2024), §4.2 and
+the official script."""
 FIG1B_QUICK = {"text": (2000, 10**5, 10**6, 64), "script": (4000, 10**5, 10**8, 32)}
 FIG1B_CURVES = {  # estimator key: (legend label, colour, marker, line style)
     "duchi": ("Duchi et al. (2018)", PALETTE[0], MARKERS[0], "-"),
@@ -156,7 +159,7 @@ FIG1B_CURVES = {  # estimator key: (legend label, colour, marker, line style)
 }
 
 
-def fig1b_law(rho: float, m1: int = 10**5, m2: int = 10**6):
+def fig1b_law(rho: float, m1: int = 10**5, m2: int = 10**6) -> SizeLaw:
     r"""Figure 1b's two-point law of the dataset size: :math:`M(m_1) = 1 - \rho`, :math:`M(m_2) = \rho`.
 
     .. math:: M = (1 - \rho)\,\delta_{m_1} + \rho\,\delta_{m_2}

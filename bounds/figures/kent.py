@@ -10,15 +10,17 @@ from matplotlib.colors import ListedColormap, Normalize, TwoSlopeNorm
 from matplotlib.lines import Line2D
 
 from .. import checks, kent
-from .core import PALETTE, FigureData, legend_below, new_figure, register
+from .core import MARKERS, PALETTE, FigureData, legend_below, new_figure, register
 
 __all__ = ["FIG1_ASSUMPTIONS"]
 
-FIG1_ASSUMPTIONS: dict[str, tuple[Callable[..., float], str]] = {  # the theorems' assumption on nα² for each panel [R] (docs/kent.md §4): (threshold, text)
+# the theorems' assumption on nα² for each panel [R] (docs/kent.md §4): (threshold, text)
+FIG1_ASSUMPTIONS: dict[str, tuple[Callable[..., float], str]] = {
     "mean": (lambda d: d * math.log(d), "nα² ≥ d log d"),
     "sparse": (lambda d, s: s * math.log(math.e * d / s), "nα² ≥ s log(ed/s)"),
 }
-"""Per panel of Kent et al. (2024)'s Figure 1, the theorems' assumption on :math:`n\\alpha^2` (reconstructed, ``docs/kent.md`` §4): problem → (threshold as a function of d (and s), its text)."""
+"""Per panel of Kent et al. (2024)'s Figure 1, the theorems' assumption on :math:`n\\alpha^2` (reconstructed,
+``docs/kent.md`` §4): problem → (threshold as a function of d (and s), its text)."""
 
 
 def _kent_fig1(quick, constants, seed, executor):
@@ -180,8 +182,9 @@ def _draw_kent_pt_simulated(data):
             m = curves[label]
             ax.fill_between(T, np.maximum(mse - 2 * se, mse * 1e-3), mse + 2 * se, color=col, alpha=0.3, lw=0)
             ax.loglog(T, mse, "o-", ms=2.5, color=col, label=f"simulated, {label.split(', ', 1)[1]}")
-            ax.loglog(T, m["fitted_C"] * rate, ":", color="0.25", lw=1.0)
-            ax.loglog(T, m["fitted_c_lower"] * low, "--", color=col, lw=0.8)
+            # the fitted rates of different curves may coincide: each carries its curve's own marker
+            ax.loglog(T, m["fitted_C"] * rate, ":", marker=MARKERS[i + 1], ms=2, color="0.25", lw=1.0)
+            ax.loglog(T, m["fitted_c_lower"] * low, "--", marker=MARKERS[i + 1], ms=2, color=col, lw=0.8)
             ax.axvline(m["T_dagger"], color=col, lw=0.8, ls="-.")
             ax.text(m["T_dagger"] * 1.3, 0.97 - 0.07 * i, "T†", color=col, fontsize=7, va="top",
                     transform=ax.get_xaxis_transform())
