@@ -359,12 +359,25 @@ def _draw_users(plan: _Plan, size: int, rng) -> tuple:
     return m, xbar_T, xbar_m
 
 
-def _map_blocks(block, plan, reps, seed, executor, progress: bool) -> list:
-    """Run ``block(plan, seed_seq, size)`` over fixed blocks of :data:`BLOCK` replications.
+def map_blocks(block: Callable[[Any, np.random.SeedSequence, int], Any], plan: Any, reps: int, seed: SeedLike,
+               executor: Executor | None, progress: bool) -> list:
+    r"""Run ``block(plan, seed_seq, size)`` over fixed blocks of :data:`BLOCK` replications.
 
     Block ``b`` draws from the ``b``-th child of ``SeedSequence(seed).spawn``: the results do
     not depend on the executor (``None``: in process) nor on how it spreads the blocks.
+
+    .. math:: R = \sum_{b < \lceil R/B\rceil} \text{size}_b,\qquad
+              \text{size}_b = \min(B, R - bB),\qquad \text{block } b \leftarrow \text{child}_b(\text{seed})
+
+    Source: Scientific Python SPEC 7 (seeding), ``numpy.random.SeedSequence.spawn``.
+
+    Examples
+    --------
+    >>> map_blocks(lambda plan, seq, size: size, None, reps=100, seed=0, executor=None, progress=False)
+    [64, 36]
     """
+    if not callable(block):
+        raise ValueError(f"block must be callable, got {format_value(block)}")
     reps = check_integer("reps", reps, minimum=1, maximum=MAX_REPS)
     n_blocks = -(-reps // BLOCK)
     children = mechanisms.seed_sequence(seed).spawn(n_blocks)
@@ -374,9 +387,6 @@ def _map_blocks(block, plan, reps, seed, executor, progress: bool) -> list:
     mapper = map if executor is None else executor.map
     parts = mapper(block, [plan] * n_blocks, children, sizes_)
     return list(tqdm(parts, total=n_blocks, disable=None if progress else True, desc="replications"))
-
-
-map_blocks = _map_blocks  # public: the block runner other modules seed their sweeps with
 
 
 def compare(*, theta: float | None = None, sizes: SizeLaw, n: int, alpha: float, reps: int, seed: SeedLike,
@@ -418,7 +428,7 @@ def compare(*, theta: float | None = None, sizes: SizeLaw, n: int, alpha: float,
     if not isinstance(estimators, (list, tuple)) or not all(isinstance(e, str) for e in estimators):
         raise ValueError(f"estimators must be a sequence of names from {ESTIMATORS}, got {format_value(estimators)}")
     plan = _plan(tuple(estimators), sizes, n, alpha, pop, m_tilde, constants, denominator, scale, T, K)
-    parts = _map_blocks(_block, plan, reps, seed, executor, progress)
+    parts = map_blocks(_block, plan, reps, seed, executor, progress)
     est = {e: np.concatenate([p[e] for p in parts]) for e in plan.estimators}
     settings = {"n": plan.n, "alpha": plan.alpha, "sizes": repr(sizes), "m_tilde": plan.m_tilde,
                 "kent_T": plan.kent_T, "reps": reps, "seed": seed, "block": BLOCK}
@@ -519,7 +529,7 @@ def cummings_risk(k: ArrayLike, *, p: float, sigma_p2: float, eps: float, reps: 
     ideal = cummings.ideal_plan(k, p=p, sigma_p2=sigma_p2, eps=eps, beta=beta)
     kk = check_counts("k", k)
     plan = _CummingsPlan(kk, float(p), float(sigma_p2), eps, float(beta), estimator, ideal)
-    parts = _map_blocks(_cummings_block, plan, reps, seed, executor, progress)
+    parts = map_blocks(_cummings_block, plan, reps, seed, executor, progress)
     settings = {"k": kk.tolist(), "eps": eps, "T_star": ideal.T, "reps": int(reps), "seed": seed, "block": BLOCK}
     return _result(f"cummings-{estimator}", float(p), np.concatenate(parts), settings)
 
@@ -576,7 +586,7 @@ def rameshwar_errors(m: ArrayLike, *, U: float, eps: float, samples: str = "unif
     if samples not in ("uniform", "gaussian", "worst"):
         raise ValueError(f"samples must be 'uniform', 'gaussian' or 'worst', got {samples!r}")
     plan = _RTPlan(rameshwar.setting(m, U=U, eps=eps, rule=rule), samples)
-    parts = _map_blocks(_rt_block, plan, reps, seed, executor, progress)
+    parts = map_blocks(_rt_block, plan, reps, seed, executor, progress)
     out = {}
     for key in ("laplace", "opt_wc", "akmv"):
         e = np.concatenate([p[key] for p in parts])

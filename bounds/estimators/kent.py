@@ -263,7 +263,9 @@ def fwht(x: ArrayLike, axis: int = -1) -> np.ndarray:
 
 
 def padded_dimension(d: int) -> int:
-    """The smallest power of 2 at least ``d`` (the rotation's dimension).
+    r"""The smallest power of 2 at least ``d`` (the rotation's dimension, Kent et al. (2024), eq. (33)).
+
+    .. math:: d' = 2^{\lceil \log_2 d\rceil}
 
     Examples
     --------

@@ -91,7 +91,13 @@ REGISTRY: dict[str, FigureSpec] = {}
 
 
 def register(id: str, title: str, source: str, monte_carlo: bool = False) -> Callable:
-    """Decorator-style registration of a ``(compute, draw)`` pair under ``id`` in :data:`REGISTRY`."""
+    """Decorator-style registration of a ``(compute, draw)`` pair under ``id`` in :data:`REGISTRY`.
+
+    Examples
+    --------
+    >>> "dame-fig1b" in REGISTRY and REGISTRY["dame-fig1b"].monte_carlo
+    True
+    """
 
     def deco(pair: tuple[Callable, Callable]) -> Any:
         compute, draw = pair
@@ -103,7 +109,14 @@ def register(id: str, title: str, source: str, monte_carlo: bool = False) -> Cal
 
 def new_figure(ncols: int = 1, width: float = 3.4, height: float = 2.4, nrows: int = 1) -> tuple[Figure, np.ndarray]:
     """A constrained-layout figure with ``nrows`` × ``ncols`` panels of ``width`` × ``height`` inches each,
-    and its axes (flattened, row by row)."""
+    and its axes (flattened, row by row).
+
+    Examples
+    --------
+    >>> fig, axes = new_figure(3, nrows=2)
+    >>> len(axes), fig.get_size_inches().round(2).tolist()
+    (6, [10.2, 4.8])
+    """
     ncols = check_integer("ncols", ncols, minimum=1, maximum=MAX_PANELS, why="panels per row or column")
     nrows = check_integer("nrows", nrows, minimum=1, maximum=MAX_PANELS, why="panels per row or column")
     width = check_real("width", width, low=0, high=MAX_INCHES, low_open=True)
@@ -114,7 +127,17 @@ def new_figure(ncols: int = 1, width: float = 3.4, height: float = 2.4, nrows: i
 
 
 def legend_below(fig: Figure, axes: Axes | Sequence[Axes] | np.ndarray, ncol: int | None = None) -> None:
-    """One legend for the whole figure, below the panels (outside every axes), labels deduplicated."""
+    """One legend for the whole figure, below the panels (outside every axes), labels deduplicated.
+
+    Examples
+    --------
+    >>> fig, axes = new_figure(2)
+    >>> for ax in axes:
+    ...     _ = ax.plot([1, 2], [1, 2], label="same curve")
+    >>> legend_below(fig, axes)
+    >>> [t.get_text() for t in fig.legends[0].get_texts()]
+    ['same curve']
+    """
     fig = _instance("fig", fig, Figure)
     panels = [axes] if isinstance(axes, Axes) else list(axes) if isinstance(axes, (list, tuple, np.ndarray)) else None
     if not panels or not all(isinstance(ax, Axes) for ax in panels):
@@ -131,7 +154,15 @@ def legend_below(fig: Figure, axes: Axes | Sequence[Axes] | np.ndarray, ncol: in
 
 def hatch_where(ax: Axes, x: ArrayLike, mask: ArrayLike, label: str) -> None:
     """Hatch the x-ranges where ``mask`` holds (each point's cell reaches halfway to its neighbours, in log
-    space when the axis is logarithmic); one legend entry ``label``."""
+    space when the axis is logarithmic); one legend entry ``label``.
+
+    Examples
+    --------
+    >>> fig, (ax,) = new_figure()
+    >>> hatch_where(ax, [1.0, 2.0, 3.0], [False, True, True], "upper < lower")
+    >>> ax.get_legend_handles_labels()[1]
+    ['upper < lower']
+    """
     ax = _instance("ax", ax, Axes)
     x = check_array("x", x, low=0 if ax.get_xscale() == "log" else None, low_open=True)
     if not isinstance(mask, (list, tuple, np.ndarray)) or np.shape(mask) != x.shape \
@@ -174,7 +205,13 @@ def _preset_text(c: Mapping) -> str:
 
 def constants_text(constants: Any) -> str:
     """The line a figure prints about its constants: from a string, one preset (a dict with ``name`` as
-    :meth:`bounds.dame.Constants.describe` gives) or several presets keyed by name."""
+    :meth:`bounds.dame.Constants.describe` gives) or several presets keyed by name.
+
+    Examples
+    --------
+    >>> constants_text("as in the paper")
+    'constants: as in the paper'
+    """
     if isinstance(constants, str):
         return f"constants: {constants}"
     if not isinstance(constants, Mapping):
@@ -192,7 +229,14 @@ def constants_text(constants: Any) -> str:
 
 def render(spec: FigureSpec, data: FigureData) -> Figure:
     """Draw ``data`` with the shared style and title it: the spec's title, then the constants line when
-    ``data.meta`` has ``"constants"`` (what the figure was computed with)."""
+    ``data.meta`` has ``"constants"`` (what the figure was computed with).
+
+    Examples
+    --------
+    >>> spec = FigureSpec("demo", "a demo", "none", lambda *a: None, lambda d: new_figure()[0])
+    >>> render(spec, FigureData([], {"constants": "unit"})).get_suptitle().splitlines()
+    ['a demo', 'constants: unit']
+    """
     spec, data = _instance("spec", spec, FigureSpec), _instance("data", data, FigureData)
     with matplotlib.rc_context(STYLE):  # type: ignore[arg-type]  # matplotlib types the keys as literals
         fig = spec.draw(data)
@@ -205,7 +249,13 @@ def render(spec: FigureSpec, data: FigureData) -> Figure:
 
 
 def captured(f: Callable, *args: Any, **kw: Any) -> tuple:
-    """Call ``f(*args, **kw)``; return its value and the sorted messages of the paper-assumption warnings it raised."""
+    """Call ``f(*args, **kw)``; return its value and the sorted messages of the paper-assumption warnings it raised.
+
+    Examples
+    --------
+    >>> captured(max, 2, 3)
+    (3, [])
+    """
     if not callable(f):
         raise ValueError(f"f must be callable, got {format_value(f)}")
     with warnings.catch_warnings(record=True) as caught:
