@@ -639,3 +639,69 @@ def comparison_table(problem: str, ball: str = "linf") -> dict:
         "local user-level, large T": (x_ ** (-2 * b_), "S"),
         "central item-level": ((n_ * T_) ** (-2 * b_ / (2 * b_ + 1)) + (n_ * T_ * a_) ** (-2 * b_ / (b_ + 1)), "R"),
     }
+
+
+# =========================================================================== regime maps
+
+
+@dataclass(frozen=True)
+class RateGrid:
+    r"""The rates of :func:`rate` over a 2-D grid :math:`T \times \alpha` at fixed ``n``.
+
+    Arrays have shape ``(len(T), len(alpha))``; ``regime`` is 0 for ``"small-T"`` (the
+    polynomial term of the lower rate dominates) and 1 for ``"large-T"``.
+    """
+
+    problem: str
+    n: int
+    T: np.ndarray
+    alpha: np.ndarray
+    lower: np.ndarray
+    upper: np.ndarray
+    item_level: np.ndarray
+    regime: np.ndarray
+    constants: RateConstants = field(repr=False)
+
+
+def rate_grid(problem, *, n, T, alpha, d=1, s=None, beta=None, ball="linf", constants=None) -> RateGrid:
+    r"""Kent, Berrett & Yu's rates over :math:`T \times \alpha` in one vectorised evaluation.
+
+    .. math:: \big(\text{lower}, \text{upper}, \text{item-level}\big)(n, T_i, \alpha_j),
+              \quad \text{regime}_{ij} = \mathbb 1\{e^{-c_1 n\alpha_j^2/\cdot} > \text{poly}(nT_i\alpha_j^2)\}
+
+    The same lambdified forms as :func:`rate` (values agree with it point by point), called
+    once on broadcast arrays.
+
+    Source: ``004_b0e838126fb19414.txt`` eqs. (6), (7), (24), (38), (49)–(50); ``kent.md`` §2, §5, §8, §9.
+
+    Examples
+    --------
+    >>> g = rate_grid("mean", n=1000, T=[1, 10**3, 10**9], alpha=[0.1, 1.0])
+    >>> g.regime.tolist()  # 1: large-T (the exponential term dominates)
+    [[0, 0], [0, 0], [1, 0]]
+    """
+    Ts = np.atleast_1d(np.asarray(T, dtype=object)).ravel()
+    As = np.atleast_1d(np.asarray(alpha, dtype=object)).ravel()
+    if Ts.size == 0 or As.size == 0 or np.ndim(T) > 1 or np.ndim(alpha) > 1:
+        raise ValueError(f"T and alpha must be non-empty 1-D arrays, got T={T!r}, alpha={alpha!r}")
+    Ti = [_inputs(problem, n, t, As[0], d, s, beta, ball)[1] for t in Ts]
+    Ai = [_inputs(problem, n, Ts[0], a, d, s, beta, ball)[2] for a in As]
+    n, _, _, d, s, beta = _inputs(problem, n, Ts[0], As[0], d, s, beta, ball)
+    k = constants if constants is not None else RateConstants()
+    if not isinstance(k, RateConstants):
+        raise ValueError(f"constants must be a RateConstants, got {constants!r}")
+    f = _numeric(problem, ball)
+    tt = np.asarray(Ti, dtype=float)[:, None]
+    aa = np.asarray(Ai, dtype=float)[None, :]
+
+    def ev(key):
+        with np.errstate(under="ignore", over="ignore"):
+            out = f[key](n, tt, aa, d, s if s is not None else 1, beta if beta is not None else 1.0, k.c, k.C, k.c1, k.c2)
+        return np.broadcast_to(np.asarray(out, dtype=float), (tt.size, aa.size)).copy()
+
+    poly, expo = ev("poly"), ev("exp")
+    return RateGrid(problem, n, np.asarray(Ti), np.asarray(Ai, dtype=float), ev("lower"), ev("upper"),
+                    ev("item_level"), np.where(poly >= expo, 0, 1), k)
+
+
+__all__ += ["RateGrid", "rate_grid"]

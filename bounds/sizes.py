@@ -25,8 +25,12 @@ is below ``tol`` (``1e-20`` in float64, ``10^{-(d+5)}`` at ``d`` digits);
 geometric: :math:`q^K(K + 1/p)`) and a moment bound for :func:`from_scipy`.
 Since :math:`E[\sqrt m] \ge 1`, ``tol`` is also a relative error.  Tail
 probabilities :math:`P(m > a)` never use the cut: they come from each family's
-closed-form survival function.  :func:`zipf` needs no table at all (Hurwitz
-zeta closed forms).
+closed-form survival function.  No table at all for :func:`zipf` (Hurwitz zeta closed
+forms), :func:`geometric` (Euler–Maclaurin with exact incomplete-gamma integrals, any
+``p``) and uniform laws on more than 10^6 points; finite and empirical laws tabulate
+their support points however widely they spread.  A log-concave family whose bulk lies
+far from 1 (``binomial(10**9, 0.999)``, ``poisson(1e6)``) tabulates only a window on its
+bulk; the masses below it are summed locally with a proven geometric remainder.
 
 Examples
 --------
@@ -53,13 +57,14 @@ import numpy as np
 from scipy import special, stats
 
 from .numerics import (
-    FLOAT,
     MPMATH,
     backend,
     check_counts,
     check_integer,
     check_positive,
     check_precision,
+    check_rng,
+    format_value,
     last_true,
     log1mexp,
     workdps,
@@ -313,9 +318,9 @@ class SizeLaw(ABC):
         return np.where(pos, out, -np.inf)
 
     # ---- public queries -----------------------------------------------------------------------
-    def _query(self, method: Callable, a, precision, log: bool):
+    def _query(self, method: Callable, a, precision, log: bool, name: str = "a"):
         precision = check_precision(precision)
-        arr = _as_int_array(a)
+        arr = _as_int_array(a, name)
         with workdps(precision):
             out = method(arr, precision)
             if not log:
@@ -459,7 +464,7 @@ class SizeLaw(ABC):
                 vals = vals.reshape(safe.shape)
             return np.where(inside, vals, -np.inf)
 
-        return self._query(method, k, precision, log=False)
+        return self._query(method, k, precision, log=False, name="k")
 
     def mean(self, *, precision=None):
         r""":math:`E[m]`, finite by hypothesis H1.
@@ -519,8 +524,8 @@ class SizeLaw(ABC):
         >>> point(7).sample(3, rng=0).tolist()
         [7, 7, 7]
         """
-        rng = np.random.default_rng(rng)
-        size = check_integer("size", size, minimum=0)
+        size = check_integer("size", size, minimum=0, maximum=10**9)
+        rng = check_rng("rng", rng)
         return np.asarray(self._sample(size, rng), dtype=np.int64)
 
     def support_points(self, *, precision=None) -> np.ndarray:
@@ -777,7 +782,20 @@ class UniformLaw(SizeLaw):
         return np.where(np.asarray(a) >= self.lo, np.minimum(a, self.hi), 0)
 
 
+MAX_SIZE = 2**62  # dataset sizes and support points: exact int64 arithmetic up to here
+
+
+def _check_size(name: str, value, minimum: int = 1) -> int:
+    """An integer dataset size (or law parameter) in ``[minimum, MAX_SIZE]``, else ValueError naming it."""
+    v = check_integer(name, value, minimum=minimum)
+    if v > MAX_SIZE:
+        raise ValueError(f"{name} must be an integer <= 2**62 (exact int64 arithmetic), got {value!r}")
+    return v
+
+
 def _validated_weights(masses: Mapping) -> tuple[list[int], list]:
+    if not isinstance(masses, Mapping):
+        raise ValueError(f"masses must be a mapping {{size: mass}}, got {masses!r}")
     if len(masses) == 0:
         raise ValueError("a size law needs at least one support point; got no masses")
     points, weights = [], []
@@ -792,6 +810,8 @@ def _validated_weights(masses: Mapping) -> tuple[list[int], list]:
             raise ValueError(f"mass at {m!r} must be a real number, got {w!r}")
         if math.isnan(float(w)) or w < 0 or math.isinf(float(w)):
             raise ValueError(f"mass at {m!r} is {w!r}: masses must be finite and non-negative")
+        if m > MAX_SIZE:
+            raise ValueError(f"support point {m!r} exceeds 2**62 (exact int64 arithmetic)")
         if w > 0:
             points.append(int(m))
             weights.append(w)
@@ -852,7 +872,7 @@ def point(m: int) -> SizeLaw:
     >>> float(point(25).sqrt_mean())
     5.0
     """
-    m = check_integer("m", m, minimum=1)
+    m = _check_size("m", m)
     return FiniteLaw("point", (("m", m),), [m], [1])
 
 
@@ -868,8 +888,8 @@ def uniform(lo: int, hi: int) -> SizeLaw:
     >>> float(uniform(1, 9).mean())
     5.0
     """
-    lo = check_integer("lo", lo, minimum=1)
-    hi = check_integer("hi", hi, minimum=lo)
+    lo = _check_size("lo", lo)
+    hi = _check_size("hi", hi, minimum=lo)
     n = hi - lo + 1
     if n > WIDE:
         return UniformLaw(lo, hi)
@@ -892,6 +912,8 @@ def empirical(sizes: Sequence[int]) -> SizeLaw:
     [0.5, 0.25, 0.25]
     """
     arr = np.asarray(sizes)
+    if arr.dtype == object and arr.ndim == 1 and any(isinstance(v, int) and v > MAX_SIZE for v in arr.tolist()):
+        raise ValueError(f"dataset sizes must be integers <= 2**62 (exact int64 arithmetic), got {sizes!r}")
     if arr.ndim == 1 and arr.size and np.issubdtype(arr.dtype, np.number) and np.any(arr <= 0):
         raise ValueError(
             f"support contains {arr[arr <= 0][0].item()!r}: dataset sizes live on N* = {{1, 2, ...}} (no 0 or negatives)"
@@ -1020,12 +1042,32 @@ class FamilyLaw(SizeLaw):
         draw = self.family.sampler
         if self.zero == "shift":
             return draw(size, rng) + 1
+        if self._truncated and self._log_p_ge1 < LOG_HALF:  # rejection would be slow: inversion
+            return self._sample_by_inversion(size, rng)
         out = draw(size, rng)
-        if self._truncated:  # condition on X >= 1 by rejection: exact
+        if self._truncated:  # condition on X >= 1 by rejection: exact, acceptance >= 1/2
             bad = out < 1
             while np.any(bad):
                 out[bad] = draw(int(bad.sum()), rng)
                 bad = out < 1
+        return out
+
+    def _sample_by_inversion(self, size, rng):
+        """Inverse-CDF draws of the truncated law: the table's cdf, then (probability below the
+        table's tolerance) a walk up the tail, mass by mass, so every draw is exact and terminates."""
+        table = self._float_table
+        cdf = np.exp(table.log_cum_pmf)
+        u = rng.random(size)
+        idx = np.searchsorted(cdf, u, side="right")
+        out = table.points[np.minimum(idx, len(cdf) - 1)].copy()
+        for i in np.flatnonzero(idx >= len(cdf)):  # u beyond the table: P(m > end) < 1e-20
+            k, acc = int(table.end), float(cdf[-1])
+            while acc <= u[i] and k < self.support_max:
+                k += 1
+                acc += math.exp(float(self._logpmf(np.array(k))))
+                if not math.isfinite(acc) or k - table.end > 10**6:
+                    break
+            out[i] = k
         return out
 
     def _logpmf(self, k):
@@ -1168,6 +1210,14 @@ class FamilyLaw(SizeLaw):
         return [+v for v in out]
 
     def _left_log_sums(self, a, precision):
+        a = np.asarray(a, dtype=np.int64)
+        lo = self.support_min
+        if precision is None and a.size > 1 and int(a.max()) - lo <= WIDE:  # one cumulative pass
+            k = np.arange(lo, int(a.max()) + 1)
+            lp = np.asarray(self._logpmf(k), dtype=float)
+            idx = a - lo
+            return (np.logaddexp.accumulate(lp)[idx],
+                    np.logaddexp.accumulate(0.5 * np.log(k) + lp)[idx])
         out_c, out_s = [], []
         for ai in np.ravel(a).tolist():
             if precision is None:
@@ -1227,7 +1277,7 @@ def _bd0(x, mu):
         ej = ej * v * v
         out = out + ej / (2 * j + 1)
     with np.errstate(divide="ignore", invalid="ignore"):
-        far = special.xlogy(x, x / mu) + mu - x
+        far = special.xlogy(x, x) - special.xlogy(x, mu) + mu - x  # x log(x/mu), no overflow in x/mu
     return np.where(near, out, far)
 
 
@@ -1311,7 +1361,7 @@ def binomial(N: int, p: float, *, zero: str = "truncate") -> SizeLaw:
     >>> round(float(law.mean()), 9)  # 5 / (1 - 2^-10)
     5.004887586
     """
-    N = check_integer("N", N, minimum=1)
+    N = _check_size("N", N)
     p = check_positive("p", p)
     if p > 1:
         raise ValueError(f"p must be in (0, 1], got {p!r}")
@@ -1427,11 +1477,27 @@ class GeometricLaw(SizeLaw):
         return np.where(a < 1, -np.inf, _log1mexp(ls, precision))
 
     # ---- W(a) = sum_{k<=a} sqrt(k) e^{-beta k} ----------------------------------------------
-    def _h(self, n: int, x, be):
-        """``e^{beta x} g^{(n)}(x)``: the n-th derivative of g without its exponential."""
-        beta = self.beta if be is FLOAT else -mpmath.log1p(-mpmath.mpf(self.p))
+    def _mp_h(self, n: int, x):
+        """``e^{beta x} g^{(n)}(x)`` in mpmath: the n-th derivative of g without its exponential."""
+        beta = -mpmath.log1p(-mpmath.mpf(self.p))
         return sum(math.comb(n, i) * (-beta) ** (n - i) * _sqrt_power_derivative(i) * x ** (0.5 - i)
                    for i in range(n + 1))
+
+    @cached_property
+    def _em_weights(self) -> np.ndarray:
+        """``w_i`` with ``sum_j B_2j/(2j)! h_{2j-1}(x) = sum_i w_i x^(1/2 - i)`` (10 Bernoulli terms)."""
+        w = np.zeros(20)
+        for j in range(1, 11):
+            n = 2 * j - 1
+            for i in range(n + 1):
+                w[i] += _BERN[j] * math.comb(n, i) * (-self.beta) ** (n - i) * _sqrt_power_derivative(i)
+        return w
+
+    def _em_correction(self, x):
+        """``e^{beta x} sum_j B_2j/(2j)! g^(2j-1)(x)`` in float64, vectorised."""
+        x = np.asarray(x, dtype=float)
+        powers = x[..., None] ** (0.5 - np.arange(20))
+        return powers @ self._em_weights
 
     @cached_property
     def _small_log_w(self) -> np.ndarray:
@@ -1443,9 +1509,7 @@ class GeometricLaw(SizeLaw):
         beta = self.beta
         z = beta * x
         body = beta**-1.5 * (np.sqrt(z) + 0.5 * math.sqrt(math.pi) * special.erfcx(np.sqrt(z))) + 0.5 * np.sqrt(x)
-        for j in range(1, 11):
-            body = body - _BERN[j] * self._h(2 * j - 1, x, FLOAT)
-        return -z + np.log(body)
+        return -z + np.log(body - self._em_correction(x))
 
     def _float_log_w(self, a: np.ndarray) -> np.ndarray:
         a = np.asarray(a, dtype=np.int64)
@@ -1470,9 +1534,7 @@ class GeometricLaw(SizeLaw):
             B, A = ab[lower], float(EM_START)
             integral = beta**-1.5 * math.gamma(1.5) * (special.gammainc(1.5, beta * B) - special.gammainc(1.5, beta * A))
             part = integral + 0.5 * (np.sqrt(A) * math.exp(-beta * A) + np.sqrt(B) * np.exp(-beta * B))
-            for j in range(1, 11):
-                part = part + _BERN[j] * (np.exp(-beta * B) * self._h(2 * j - 1, B, FLOAT)
-                                          - math.exp(-beta * A) * self._h(2 * j - 1, A, FLOAT))
+            part = part + np.exp(-beta * B) * self._em_correction(B) - math.exp(-beta * A) * self._em_correction(A)
             res[lower] = np.logaddexp(w63, np.log(part))
         if np.any(~lower):  # W(inf) - U(a+1)
             lu = self._float_log_u(ab[~lower] + 1)
@@ -1496,8 +1558,8 @@ class GeometricLaw(SizeLaw):
         tol = mpmath.mpf(10) ** (-(mpmath.mp.dps + 5)) * out
         for j in range(1, 200):
             c = mpmath.bernoulli(2 * j) / mpmath.factorial(2 * j)
-            term = c * (mpmath.exp(-beta * B) * self._h(2 * j - 1, B, MPMATH)
-                        - mpmath.exp(-beta * A) * self._h(2 * j - 1, A, MPMATH))
+            term = c * (mpmath.exp(-beta * B) * self._mp_h(2 * j - 1, B)
+                        - mpmath.exp(-beta * A) * self._mp_h(2 * j - 1, A))
             out += term
             if abs(term) <= tol:
                 break
@@ -1517,7 +1579,7 @@ class GeometricLaw(SizeLaw):
                 tol = mpmath.mpf(10) ** (-(mpmath.mp.dps + 5)) * out
                 for j in range(1, 200):
                     term = mpmath.bernoulli(2 * j) / mpmath.factorial(2 * j) * mpmath.exp(-beta * A) \
-                        * self._h(2 * j - 1, A, MPMATH)
+                        * self._mp_h(2 * j - 1, A)
                     out -= term
                     if abs(term) <= tol:
                         break
@@ -1557,8 +1619,9 @@ class GeometricLaw(SizeLaw):
             return mpmath.exp(self._log_scale(precision)) * self._mp_w_total()
 
     def support_points(self, *, precision=None, upto: int = 1000) -> np.ndarray:
-        """The support ``1..upto`` (the support is all of N*)."""
-        return np.arange(1, upto + 1, dtype=np.int64)
+        """The support ``1..upto`` (the support is all of N*; ``upto`` at most 10^7)."""
+        check_precision(precision)
+        return np.arange(1, check_integer("upto", upto, minimum=1, maximum=10**7) + 1, dtype=np.int64)
 
     def _table(self, precision):  # pragma: no cover - guarded: never tabulated
         raise AssertionError("geometric laws use closed forms, not tables")
@@ -1619,7 +1682,7 @@ def from_scipy(dist, *, zero: str = "error", name: str | None = None) -> SizeLaw
     6.0
     """
     if not hasattr(dist, "logpmf") or not hasattr(dist, "support"):
-        raise ValueError(f"from_scipy needs a frozen scipy discrete distribution, got {dist!r}")
+        raise ValueError(f"dist must be a frozen scipy discrete distribution, got {dist!r}")
     lo, hi = dist.support()
     mean = _scipy_mean(dist)
     if not math.isfinite(mean):
@@ -1736,8 +1799,9 @@ class ZipfLaw(SizeLaw):
             return mpmath.zeta(self.s - 0.5) / mpmath.zeta(self.s)
 
     def support_points(self, *, precision=None, upto: int = 1000) -> np.ndarray:
-        """The support ``1..upto`` (the support is all of N*)."""
-        return np.arange(1, upto + 1, dtype=np.int64)
+        """The support ``1..upto`` (the support is all of N*; ``upto`` at most 10^7)."""
+        check_precision(precision)
+        return np.arange(1, check_integer("upto", upto, minimum=1, maximum=10**7) + 1, dtype=np.int64)
 
     def _table(self, precision):  # pragma: no cover - guarded: zipf never tabulates
         raise AssertionError("zipf laws use closed forms, not tables")
@@ -1819,17 +1883,30 @@ def _mp_log1mexp_scalar(v):
 _MP_LOG1MEXP = np.frompyfunc(_mp_log1mexp_scalar, 1, 1)
 
 
-def _as_int_array(a) -> np.ndarray:
-    arr = np.asarray(a)
+def _as_int_array(a, name: str = "a") -> np.ndarray:
+    """``a`` as an int64 array: integers (no booleans) of absolute value at most 2**62, else ValueError."""
+    bad = f"{name} must be an integer or an array of integers of absolute value <= 2**62, got {format_value(a)}"
+    try:
+        arr = np.asarray(a)
+    except (TypeError, ValueError, OverflowError):
+        raise ValueError(bad) from None
     if arr.dtype == object:
-        arr = arr.astype(float)
-    if not np.issubdtype(arr.dtype, np.number) or np.issubdtype(arr.dtype, np.complexfloating):
-        raise ValueError(f"a must be an integer or an array of integers, got {a!r}")
+        flat = arr.ravel().tolist()
+        if not all(isinstance(v, numbers.Real) and not isinstance(v, bool) for v in flat):
+            raise ValueError(bad)
+        if any(isinstance(v, numbers.Integral) and abs(int(v)) > 2**62 for v in flat):
+            raise ValueError(bad)
+        try:
+            arr = arr.astype(float)
+        except OverflowError:
+            raise ValueError(bad) from None
+    if arr.dtype == bool or not np.issubdtype(arr.dtype, np.number) or np.issubdtype(arr.dtype, np.complexfloating):
+        raise ValueError(bad)
     if np.issubdtype(arr.dtype, np.floating):
-        if np.any(~np.isfinite(arr)) or np.any(arr != np.round(arr)):
-            raise ValueError(f"a must be an integer or an array of integers, got {a!r}")
-        if np.any(np.abs(arr) > 2**62):
-            raise ValueError(f"a is too large for exact integer arithmetic: {a!r}")
+        if np.any(~np.isfinite(arr)) or np.any(arr != np.round(arr)) or np.any(np.abs(arr) > 2**62):
+            raise ValueError(bad)
+    elif np.issubdtype(arr.dtype, np.unsignedinteger) and np.any(arr > 2**62):
+        raise ValueError(bad)
     return arr.astype(np.int64)
 
 
@@ -1860,6 +1937,8 @@ def parse(spec: str) -> SizeLaw:
     ...
     ValueError: unknown size law 'cauchy'; choose one of binomial, empirical, finite, geometric, point, poisson, uniform, zipf
     """
+    if not isinstance(spec, str):
+        raise ValueError(f"spec must be a string such as 'poisson:5', got {spec!r}")
     kind, _, rest = spec.partition(":")
     kind = kind.strip().lower()
     if kind not in _PARSERS:

@@ -352,3 +352,176 @@ def test_corollary3_validation():
         dame.corollary3(10, 1.5, n_alpha2=10.0)
     with pytest.warns(PaperAssumptionWarning, match="assumes"):
         dame.corollary3(10, 0.5, n_alpha2=0.5)
+
+
+# --------------------------------------------------------------------------- search without enumeration
+
+
+def _scan_lower(law, x, top):
+    """Eq. (10) at every a in 0..top from the law's primitives (the obvious scan), float64."""
+    a = np.arange(0, top + 1, dtype=np.int64)
+    lsf = law.log_prob_gt(a)
+    lps = law.log_partial_sqrt_mean(a)
+    c1, c2 = PAPER.floats[:2]
+    with np.errstate(over="ignore", under="ignore"):
+        vals = math.log(c1) - c2 * x * np.exp(2 * lsf) - np.maximum(math.log(x) + 2 * lps, 0)
+    i = int(np.argmax(vals))
+    return vals[i], int(a[i])
+
+
+@pytest.mark.parametrize(
+    "law, x",
+    [
+        (sizes.zipf(2.2), 1e6),
+        (sizes.zipf(3.0), 1e7),
+        (sizes.zipf(2.001), 1e4),
+        (sizes.geometric(1e-3), 1e2),
+        (sizes.geometric(0.01), 1e5),
+        (sizes.uniform(1, 3 * 10**6), 1e3),
+        (sizes.poisson(5e4), 1e8),
+        (sizes.binomial(10**6, 0.3), 1e7),
+    ],
+)
+def test_branch_and_bound_matches_the_full_scan(law, x):
+    # the scan covers every a up to Markov's bound (c2 x)^(2/3) E m, beyond which eq. (10) decreases
+    top = int(math.ceil((24 * x) ** (2 / 3) * float(law.mean()))) + 2
+    top = min(top, int(law.support_max) if law.is_finite else top)
+    if law.tabulated:  # past the table P(m > a) < 1e-20 and S(a) = E sqrt(m): eq. (10) is flat there
+        top = min(top, int(law._float_table.end) + 10)
+    assert top <= 4 * 10**6
+    value, arg = _scan_lower(law, x, top)
+    lb = dame.lower_bound(law, n_alpha2=x)
+    assert lb.log_value == pytest.approx(value, rel=1e-13, abs=1e-13)
+    # the reported maximiser attains the maximum (float ties at a flat top are allowed)
+    a = np.array([lb.argmax])
+    with np.errstate(under="ignore"):
+        v = math.log(C1) - 24 * x * float(np.exp(2 * law.log_prob_gt(a))[0]) - max(
+            math.log(x) + 2 * float(law.log_partial_sqrt_mean(a)[0]), 0)
+    assert v == pytest.approx(value, rel=1e-13, abs=1e-13)
+
+
+DONE_WHEN = [sizes.zipf(2 + 1e-9), sizes.zipf(2.001), sizes.zipf(2.2), sizes.zipf(3.0), sizes.geometric(1e-7)]
+
+
+@pytest.mark.parametrize("law", DONE_WHEN, ids=repr)
+@pytest.mark.parametrize("x", [1e3, 1e7, 1e12])
+def test_heavy_tails_float_path_agrees_with_mpmath_path(law, x):
+    lb, lbm = dame.lower_bound(law, n_alpha2=x), dame.lower_bound(law, n_alpha2=x, precision=40)
+    assert lb.log_value == pytest.approx(float(lbm.log_value), rel=1e-10)
+    # the float maximiser is a maximiser at 40 digits, up to float64's resolution of the flat top
+    with mpmath.workdps(40):
+        cv = PAPER.values(40)
+        at = dame._log_lb_terms(law, np.array([lb.argmax]), mpmath.mpf(x), cv, 40)[0]
+        assert abs(at - lbm.log_value) <= 1e-13 * abs(lbm.log_value)
+    ub, ubm = dame.upper_bound(law, n_alpha2=x), dame.upper_bound(law, n_alpha2=x, precision=40)
+    assert ub.m_tilde == ubm.m_tilde
+    assert ub.log_value == pytest.approx(float(ubm.log_value), rel=1e-10)
+
+
+def test_search_evaluates_polylog_many_points():
+    # zipf(2.001) at x = 1e12: the maximiser is near 8e8 and Markov's bracket reaches 1e18
+    law = sizes.zipf(2.001)
+    seen = []
+    original = law._log_sf
+
+    def counting(a, precision):
+        seen.append(np.size(a))
+        return original(a, precision)
+
+    law._log_sf = counting
+    lb = dame.lower_bound(law, n_alpha2=1e12)
+    assert lb.argmax > 10**8
+    assert sum(seen) < 5000
+
+
+def test_light_tail_on_a_huge_support_has_no_tabulation_limit():
+    law = sizes.binomial(10**9, 0.999)
+    lb, ub = dame.lower_bound(law, n_alpha2=1e9), dame.upper_bound(law, n_alpha2=1e9)
+    assert 9.98e8 < lb.argmax <= 10**9 and 9.98e8 < ub.m_tilde <= 10**9
+    lbm = dame.lower_bound(law, n_alpha2=1e9, precision=30)
+    assert lb.log_value == pytest.approx(float(lbm.log_value), rel=1e-10)
+
+
+@pytest.mark.parametrize("rho", [0.01, 0.3])
+def test_wide_two_point_law_against_closed_form_candidates(rho):
+    # M(1e5) = 1 - rho, M(1e8) = rho: eq. (10) is max over a in {0, 1e5, 1e8}
+    law = sizes.finite({10**5: 1 - rho, 10**8: rho})
+    for x in (1e2, 1e6, 1e10):
+        s1 = (1 - rho) * math.sqrt(1e5)
+        s2 = s1 + rho * 1e4
+        cands = [C1 * math.exp(-24 * x), C1 * math.exp(-24 * x * rho**2) / max(x * s1**2, 1), C1 / max(x * s2**2, 1)]
+        lb = dame.lower_bound(law, n_alpha2=x)
+        assert lb.value == pytest.approx(max(cands), rel=1e-12)
+        assert lb.argmax == [0, 10**5, 10**8][int(np.argmax(cands))]
+        assert dame.lower_bound(law, n_alpha2=x, precision=30).argmax == lb.argmax
+
+
+# --------------------------------------------------------------------------- hostile inputs and warnings
+
+
+@pytest.mark.parametrize(
+    "make, match",
+    [
+        (lambda: dame.Constants("1", 1, 1, 1, 1), "c1 must be a positive finite number, got '1'"),
+        (lambda: dame.Constants(1, "__import__('os').getcwd()", 1, 1, 1), "c2 must be a positive finite number"),
+        (lambda: dame.Constants(1, 1, True, 1, 1), "c3 must be a positive finite number, got True"),
+        (lambda: dame.Constants(1, 1, 1, sp.Symbol("k"), 1), "c4 must be a positive finite number"),
+        (lambda: dame.tau(1, n=10, alpha=1e-308), "alpha = 1e-308 give 0.0"),
+        (lambda: dame.upper_bound(sizes.point(3), n=10, alpha=1e200), "n \\* alpha\\*\\*2 must be"),
+        (lambda: dame.curve(sizes.point(3), n_alpha2=[]), "n_alpha2 must be a positive number or a non-empty"),
+        (lambda: dame.grid("poisson", [], [1.0]), "params must be a non-empty"),
+        (lambda: dame.grid("cauchy", [1.0], [1.0]), "family must be"),
+        (lambda: dame.lower_bound(sizes.point(3), n_alpha2=1.0, constants=5), "constants must be"),
+    ],
+)
+def test_bad_inputs_raise_value_error_naming_the_parameter(make, match):
+    with pytest.raises(ValueError, match=match):
+        make()
+
+
+def test_constants_accept_numbers_of_every_kind():
+    c = dame.Constants(Fraction(1, 2), np.int64(3), 1.5, sp.Rational(9, 1), sp.exp(1))
+    assert c.floats == pytest.approx((0.5, 3.0, 1.5, 9.0, math.e))
+    assert c.c1 == sp.Rational(1, 2)
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: dame.lower_bound(sizes.poisson(10671), n_alpha2=1.06e21),
+        lambda: dame.upper_bound(sizes.poisson(5), n_alpha2=1e-308),
+        lambda: dame.lower_bound(sizes.poisson(5), n_alpha2=1e-308),
+        lambda: dame.upper_bound(sizes.zipf(2.5), n_alpha2=1e300),
+        lambda: dame.lower_bound(sizes.geometric(1e-7), n_alpha2=1e300),
+    ],
+)
+def test_extremes_give_finite_values_without_runtime_warnings(call):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        b = call()
+    assert math.isfinite(b.log_value) and 0 <= b.value <= 4
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: dame.upper_bound(sizes.poisson(5), n=100, alpha=0.9),
+        lambda: dame.lower_bound(sizes.poisson(5), n=100, alpha=0.9),
+        lambda: dame.m_tilde(sizes.poisson(5), n=100, alpha=0.9),
+        lambda: dame.check_h3(0.9),
+    ],
+)
+def test_h3_warning_once_per_call_attributed_to_the_caller(call):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        call()
+    h3 = [w for w in caught if "H3" in str(w.message)]
+    assert len(h3) == 1
+    assert h3[0].category is PaperAssumptionWarning and h3[0].filename == __file__
+
+
+def test_no_h3_warning_when_not_asked_or_not_violated():
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        dame.upper_bound(sizes.poisson(5), n=100, alpha=22 / 35)
+        dame._privacy(100, 0.9, None, h3=False)

@@ -55,7 +55,7 @@ def test_fig1a_metadata_names_the_constants_used(quick):
     for fid in ("dame-fig1a-top", "dame-fig1a-bottom"):
         data, _ = res[fid]
         c = data.meta["constants"]
-        used = dame.Constants(*(c[f"c{i}"] for i in range(1, 6)), name=c["name"])
+        used = dame.Constants.from_description(c)
         r = data.rows[len(data.rows) // 2]
         law = (figures.dame.fig1a_laws(r["family"], [r["parameter"]])[0] if "family" in r
                else figures.dame.fig1a_laws("poisson", [5.0])[0])
@@ -121,7 +121,7 @@ def test_fig1b_official_baseline_is_dame_at_the_smallest_size_where_m_tilde_adap
 def test_fig1b_metadata_is_what_was_computed(quick):
     res, out = quick
     data, _ = res["dame-fig1b"]
-    presets = {k: dame.Constants(*(v[f"c{i}"] for i in range(1, 6)), name=v["name"])
+    presets = {k: dame.Constants.from_description(v)
                for k, v in data.meta["constants"].items()}
     assert {k: c.describe() for k, c in presets.items()} == data.meta["constants"]
     for name, s in data.meta["settings"].items():

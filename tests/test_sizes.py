@@ -397,3 +397,34 @@ def test_light_tail_on_a_huge_support_tabulates_only_its_bulk():
     table = law._float_table
     assert table.points[0] > 9.9e8 and table.points.size < 10**5
     assert float(law.prob_ge(1)) == 1.0
+
+
+# --------------------------------------------------------------------------- hostile inputs
+
+
+@pytest.mark.parametrize(
+    "make, match",
+    [
+        (lambda: sizes.point(2**70), "m must be an integer <= 2\\*\\*62"),
+        (lambda: sizes.uniform(1, 2**70), "hi must be an integer <= 2\\*\\*62"),
+        (lambda: sizes.binomial(2**70, 0.5), "N must be an integer <= 2\\*\\*62"),
+        (lambda: sizes.finite({2**70: 1.0}), "support point 1180591620717411303424 exceeds"),
+        (lambda: sizes.empirical([2**70]), "dataset sizes must be integers <= 2\\*\\*62"),
+        (lambda: sizes.finite([1, 2]), "masses must be a mapping"),
+        (lambda: sizes.finite("1=1"), "masses must be a mapping"),
+    ],
+)
+def test_huge_and_malformed_inputs_raise_value_error_naming_them(make, match):
+    with pytest.raises(ValueError, match=match):
+        make()
+
+
+@pytest.mark.parametrize("lam", [1e-10, 1e-3])
+def test_zero_truncated_tiny_lambda_samples_by_inversion(lam):
+    # P(X >= 1) ~ lam: rejection would need ~1/lam draws per sample; inversion terminates at once
+    law = sizes.poisson(lam)
+    draws = law.sample(200_000, np.random.default_rng(11))
+    p2 = float(law.pmf(2))  # = lam/2 / (1 + lam/2 + ...)
+    share = np.mean(draws == 2)
+    assert draws.min() == 1
+    assert abs(share - p2) < 4 * math.sqrt(p2 * (1 - p2) / draws.size) + 1e-12

@@ -277,3 +277,72 @@ register("dame-fig1b", "DAME Fig. 1b: risk of Duchi, Kent and DAME vs ρ",
 
 
 # =========================================================================== Kent
+
+
+# =========================================================================== DAME regime maps
+
+
+def _regime_axes(quick: bool) -> dict:
+    k = 16 if quick else 60
+    return {
+        "poisson": np.geomspace(0.1, 1e4, k),  # λ
+        "zipf": 2.0 + np.geomspace(1e-3, 2.0, k),  # s
+        "n_alpha2": np.geomspace(1.0, 1e12, k),
+    }
+
+
+def _regimes(quick, constants, seed, executor):
+    # the gap UB/LB is a statement about the proven constants: this map always uses the paper's
+    constants = "paper"
+    axes = _regime_axes(quick)
+    rows, notes, used = [], [], None
+    for fam in ("poisson", "zipf"):
+        g, n = captured(dame.grid, fam, axes[fam], axes["n_alpha2"], constants=constants)
+        notes += n
+        used = g.constants.describe()
+        for i, p in enumerate(g.params):
+            for j, x in enumerate(g.n_alpha2):
+                rows.append({"family": fam, "parameter": float(p), "n_alpha2": float(x),
+                             "lower": float(g.lower[i, j]), "upper": float(g.upper[i, j]),
+                             "log10_gap": float(g.log_gap[i, j] / np.log(10)), "m_tilde": int(g.m_tilde[i, j]),
+                             "argmax": float(g.argmax[i, j]), "regime": dame.REGIMES[int(g.regime[i, j])]})
+    return FigureData(rows, {"grids": {k: [float(v) for v in a] for k, a in axes.items()}, "constants": used,
+                             "size_laws": "poisson zero-truncated; zipf(s) = k^-s / zeta(s)",
+                             "gap": "log10(UB / LB), eq. (11) over eq. (10)", "warnings": sorted(set(notes))})
+
+
+def _draw_regimes(data):
+    from matplotlib.colors import LogNorm
+
+    fig, axes = new_figure(2, 3.3, 2.6)
+    fig = axes[0].figure
+    fig.set_size_inches(6.8, 5.0)
+    grid = fig.add_gridspec(2, 2)
+    for ax in axes:
+        ax.remove()
+    labels = {"poisson": ("Poisson(λ)", "λ", lambda p: p), "zipf": ("Zipf(s)", "s − 2", lambda p: p - 2)}
+    for row, (fam, (name, xlabel, xmap)) in enumerate(labels.items()):
+        p = np.unique(data.column("parameter", family=fam))
+        x = np.unique(data.column("n_alpha2", family=fam))
+        gap = data.column("log10_gap", family=fam).reshape(p.size, x.size)
+        mt = data.column("m_tilde", family=fam).reshape(p.size, x.size)
+        for col, (vals, title, norm, cmap) in enumerate((
+                (gap, f"{name}: log₁₀(UB / LB), paper constants", None, "viridis"),
+                (mt, f"{name}: m̃ (Theorem 2)", LogNorm(vmin=1, vmax=max(2, mt.max())), "magma"))):
+            ax = fig.add_subplot(grid[row, col])
+            mesh = ax.pcolormesh(xmap(p), x, vals.T, shading="nearest", norm=norm, cmap=cmap)
+            ax.set_xscale("log")
+            ax.set_yscale("log")
+            ax.set_xlabel(xlabel)
+            ax.set_ylabel("nα²")
+            ax.set_title(title + ("\nbelow the white line UB is the trivial 4" if row == 0 and col == 0 else ""))
+            ax.grid(False)
+            fig.colorbar(mesh, ax=ax)
+            capped = (data.column("regime", family=fam) == "capped").reshape(p.size, x.size)
+            if capped.any() and not capped.all():  # where eq. (11) is the trivial 4
+                ax.contour(xmap(p), x, capped.T.astype(float), levels=[0.5], colors="white", linewidths=0.8)
+    return fig
+
+
+register("dame-regimes", "DAME regime maps: log UB/LB gap and m̃ over Poisson λ × nα² and Zipf s × nα²",
+          "001_ac3274d7ce9a5d72.txt Theorems 1-2, eqs. (10)-(12); Corollary 3")((_regimes, _draw_regimes))

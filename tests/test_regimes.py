@@ -1,0 +1,86 @@
+"""Tests of the regime maps: dame.grid, kent.rate_grid and rameshwar.threshold_grid agree point by point
+with the single-point functions (themselves tested against brute force and closed forms)."""
+
+import math
+
+import numpy as np
+import pytest
+
+from bounds import dame, kent, rameshwar, sizes
+
+
+@pytest.mark.filterwarnings("ignore:ln\\(c4:bounds.numerics.PaperAssumptionWarning")
+@pytest.mark.parametrize(
+    "family, params, constants",
+    [
+        ("poisson", [0.3, 5.0, 800.0], "paper"),
+        ("zipf", [2.001, 2.5, 4.0], "paper"),
+        ("geometric", [1e-6, 0.01, 0.7], "unit"),
+        (sizes.point, [1, 50, 10**6], "unit"),
+    ],
+)
+def test_dame_grid_matches_single_points(family, params, constants):
+    xs = [0.5, 1e2, 1e6, 1e12]
+    g = dame.grid(family, params, xs, constants=constants)
+    assert g.lower.shape == (len(params), len(xs))
+    make = family if callable(family) else getattr(sizes, family)
+    for i, p in enumerate(params):
+        law = make(p)
+        for j, x in enumerate(xs):
+            lb = dame.lower_bound(law, n_alpha2=x, constants=constants)
+            ub = dame.upper_bound(law, n_alpha2=x, constants=constants)
+            assert g.log_lower[i, j] == pytest.approx(lb.log_value, rel=1e-14, abs=1e-14)
+            assert g.argmax[i, j] == lb.argmax
+            assert g.m_tilde[i, j] == ub.m_tilde
+            assert g.log_upper[i, j] == pytest.approx(ub.log_value, rel=1e-14, abs=1e-14)
+            want = "capped" if ub.capped else ("m_tilde=1" if ub.m_tilde == 1 else "m_tilde>1")
+            assert dame.REGIMES[g.regime[i, j]] == want
+    assert np.allclose(g.log_gap, g.log_upper - g.log_lower)
+
+
+def test_dame_grid_regimes_move_as_the_paper_says():
+    # more privacy budget: m̃ grows (Theorem 2), the cap disappears, the gap in nα² stays bounded
+    g = dame.grid("poisson", [50.0], np.geomspace(1, 1e12, 25))
+    assert np.all(np.diff(g.m_tilde[0]) >= 0)
+    assert dame.REGIMES[g.regime[0, 0]] == "capped" and dame.REGIMES[g.regime[0, -1]] == "m_tilde>1"
+    assert np.all(np.diff(g.log_lower[0]) <= 1e-12)  # the lower bound decreases in nα²
+
+
+def test_kent_rate_grid_matches_rate():
+    Ts, alphas = [1, 10, 10**4, 10**9], [0.05, 0.5, 1.0]
+    for problem, kw in (("mean", {}), ("density", {"beta": 1.0}), ("sparse", {"d": 100, "s": 3})):
+        g = kent.rate_grid(problem, n=500, T=Ts, alpha=alphas, **kw)
+        for i, T in enumerate(Ts):
+            for j, a in enumerate(alphas):
+                r = kent.rate(problem, n=500, T=T, alpha=a, **kw)
+                assert g.lower[i, j] == pytest.approx(r.lower, rel=1e-13)
+                assert g.upper[i, j] == pytest.approx(r.upper, rel=1e-13)
+                assert g.item_level[i, j] == pytest.approx(r.item_level, rel=1e-13)
+                assert ("small-T", "large-T")[g.regime[i, j]] == r.regime
+
+
+def test_rameshwar_threshold_grid_matches_threshold():
+    rng = np.random.default_rng(5)
+    cols = [rng.integers(1, 1000, size=k) for k in (1, 7, 50)]
+    eps = [0.01, 0.3, 2 / 7, 1.0, 2.0, 5.0]
+    g = rameshwar.threshold_grid(cols, U=3.5, eps=eps)
+    for i, m in enumerate(cols):
+        for j, e in enumerate(eps):
+            assert g[i, j] == rameshwar.threshold(m, U=3.5, eps=e)
+
+
+@pytest.mark.parametrize(
+    "call, match",
+    [
+        (lambda: kent.rate_grid("mean", n=10, T=[], alpha=[1.0]), "non-empty"),
+        (lambda: kent.rate_grid("mean", n=10, T=[0], alpha=[1.0]), "T must be an integer"),
+        (lambda: kent.rate_grid("mean", n=10, T=[1], alpha=[math.nan]), "alpha must be a positive"),
+        (lambda: rameshwar.threshold_grid([], U=1, eps=[1.0]), "collections"),
+        (lambda: rameshwar.threshold_grid([[1, 2]], U=1, eps=[0.0]), "eps must be a positive"),
+        (lambda: dame.grid("poisson", [-1.0], [1.0]), "lam must be a positive"),
+        (lambda: dame.grid("poisson", [1.0], [0.0]), "n_alpha2 must be a positive"),
+    ],
+)
+def test_grids_refuse_bad_input(call, match):
+    with pytest.raises(ValueError, match=match):
+        call()
