@@ -345,4 +345,4 @@ def _draw_regimes(data):
 
 
 register("dame-regimes", "DAME regime maps: log UB/LB gap and m̃ over Poisson λ × nα² and Zipf s × nα²",
-          "001_ac3274d7ce9a5d72.txt Theorems 1-2, eqs. (10)-(12); Corollary 3")((_regimes, _draw_regimes))
+          "Pla et al. (2024), Theorems 1-2, eqs. (10)-(12); Corollary 3")((_regimes, _draw_regimes))
