@@ -257,9 +257,8 @@ def mtilde_definition() -> AuditResult:
     for law in (sizes.finite({1: 0.5, 10**4: 0.5}), sizes.geometric(0.01), sizes.poisson(50.0)):
         for x in (1e4, 1e6):
             squared = dame.m_tilde(law, n_alpha2=x)
-            c = dame.Constants.paper().floats
             a = np.arange(1, 20001)
-            lphi = dame._log_phi(a, math.log(x), c, None)
+            lphi = dame.log_phi(a, n_alpha2=x, constants="paper")
             lp = law.log_prob_ge(a)
             ok = np.where(lphi >= 0, a <= law.support_min, lp >= lphi)
             unsquared = int(a[ok].max())

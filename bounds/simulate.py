@@ -43,7 +43,15 @@ from . import dame as dame_theory
 from . import mechanisms
 from . import rameshwar as rameshwar_theory
 from .estimators import cummings, dame, duchi, kent, rameshwar
-from .numerics import check_choice, check_counts, check_integer, check_positive, check_real, format_value
+from .numerics import (
+    check_choice,
+    check_counts,
+    check_integer,
+    check_positive,
+    check_real,
+    format_value,
+    warn_once_per_call,
+)
 from .sizes import SizeLaw
 from .mechanisms import RNGLike, SeedLike
 
@@ -269,7 +277,7 @@ def _plan(estimators, sizes, n, alpha, population, m_tilde, constants, denominat
     alpha = check_positive("alpha", alpha)
     if not 0 < n * alpha * alpha < math.inf:
         raise ValueError(f"alpha = {alpha!r}: n α² = {n * alpha * alpha!r} is not a positive finite number")
-    priv = dame_theory._privacy(n, alpha, None)  # warns when H3 fails
+    priv = dame_theory.privacy_budget(n, alpha, h3="dame" in estimators)  # H3 is DAME's assumption only
     n, alpha = priv.n, priv.alpha
     n -= n % 2  # n even: drop one user if odd (Algorithm 1)
     for e in estimators:
@@ -389,6 +397,7 @@ def map_blocks(block: Callable[[Any, np.random.SeedSequence, int], Any], plan: A
     return list(tqdm(parts, total=n_blocks, disable=None if progress else True, desc="replications"))
 
 
+@warn_once_per_call
 def compare(*, theta: float | None = None, sizes: SizeLaw, n: int, alpha: float, reps: int, seed: SeedLike,
             estimators: Sequence[str] = ESTIMATORS, population: TwoPoint | Sampler | None = None,
             m_tilde: int | None = None, constants: Any = "paper", denominator: str = "canonical", scale: str = "paper",
@@ -435,6 +444,7 @@ def compare(*, theta: float | None = None, sizes: SizeLaw, n: int, alpha: float,
     return {e: _result(e, pop.mean, est[e], settings) for e in plan.estimators}
 
 
+@warn_once_per_call
 def risk(estimator: str, *, theta: float, sizes: SizeLaw, n: int, alpha: float, reps: int, seed: SeedLike,
          executor: Executor | None = None, progress: bool = False, **options: Any) -> RiskResult:
     r"""Simulated risk :math:`E(\hat\theta - \theta)^2` of one user-level LDP estimator.

@@ -92,7 +92,7 @@ def run(ids: Sequence[str] | None = None, *, quick: bool = False, out: str | Pat
     for i in ids:
         if i not in REGISTRY:
             raise ValueError(f"unknown figure {i!r}; choose from {', '.join(sorted(REGISTRY))}")
-    constants = _dame_theory._constants(constants)
+    constants = _dame_theory.Constants.resolve(constants)
     out = Path(out)
     executor = ProcessPoolExecutor(jobs) if jobs > 1 else None
     # drawing and saving overlap the next figure's computation when there are workers
