@@ -1,9 +1,9 @@
 r"""DAME (Pla, Richard, Vono): exact lower and upper bounds on the worst-case risk.
 
-Source: ``001_ac3274d7ce9a5d72.txt`` — *Distribution-Aware Mean Estimation under
+Source: Pla et al. (2024) — *Distribution-Aware Mean Estimation under
 User-level Local Differential Privacy*, Theorem 1 (eq. (10), constants (S31)),
 Theorem 2 (eqs. (11)–(12), constants (S146)), eq. (4), Corollary 3 and the
-asymptotic rates (13)–(14).  Formula sheet §1.
+asymptotic rates (13)–(14).  Canonical choices: ``docs/choices.md`` §1.
 
 The bounds depend on ``n`` and ``α`` only through :math:`x = n\alpha^2`; give
 either ``n`` and ``alpha`` (then H3, :math:`\alpha \le 22/35`, is checked and a
@@ -28,10 +28,7 @@ from __future__ import annotations
 
 import math
 import numbers
-import os
 import re
-import sys
-import warnings
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property, lru_cache
@@ -41,13 +38,15 @@ import numpy as np
 import sympy as sp
 
 from .numerics import (
-    PaperAssumptionWarning,
     backend,
     last_true,
     check_integer,
     check_positive,
     check_precision,
     check_real,
+    warn_assumption,
+    warn_once_per_call,
+    workdps,
 )
 from .sizes import SizeLaw, finite, point
 
@@ -70,6 +69,9 @@ __all__ = [
     "asymptotic_rates",
     "symbolic",
     "check_h3",
+    "PrivacyBudget",
+    "privacy_budget",
+    "log_phi",
 ]
 
 H3_ALPHA_MAX = sp.Rational(22, 35)
@@ -126,7 +128,7 @@ class Constants:
                 raise ValueError(f"{key} must be a positive finite number, got {raw!r}")
             object.__setattr__(self, key, val)
         if float(self.c4) < 1:
-            _warn_at_caller(f"c4 = {float(self.c4):g} < 1: ln(c4·(√(m̃nα²) ∨ 1)) may be negative")
+            warn_assumption(f"c4 = {float(self.c4):g} < 1: ln(c4·(√(m̃nα²) ∨ 1)) may be negative")
 
     @classmethod
     def paper(cls) -> "Constants":
@@ -159,7 +161,7 @@ class Constants:
 
         .. math:: c_i \in \mathbb{Q} \cup \mathbb{Q}\,e^{\mathbb{Z}}
 
-        Source: (S31), (S146) of ``001_ac3274d7ce9a5d72.txt`` (the forms the presets take).
+        Source: Pla et al. (2024), (S31) and (S146) (the forms the presets take).
 
         Examples
         --------
@@ -170,6 +172,25 @@ class Constants:
             raise ValueError(f"description must be a dict as written by Constants.describe, got {description!r}")
         vals = [_parse_constant(f"c{i}", description.get(f"c{i}")) for i in range(1, 6)]
         return cls(*vals, name=str(description.get("name", "custom")))
+
+    @classmethod
+    def resolve(cls, constants: "Constants | str") -> "Constants":
+        r"""A preset by name (``"paper"``, ``"unit"``) or a :class:`Constants` as given.
+
+        .. math:: \text{"paper"} \mapsto (e^{-9}/16, 24, 1570, 8, 868.5),\qquad \text{"unit"} \mapsto (1, 1, 1, 1, 1)
+
+        Source: Pla et al. (2024), (S31) and (S146) (the paper preset).
+
+        Examples
+        --------
+        >>> Constants.resolve("unit") == Constants.unit()
+        True
+        """
+        if isinstance(constants, Constants):
+            return constants
+        if isinstance(constants, str) and constants in ("paper", "unit"):
+            return cls.paper() if constants == "paper" else cls.unit()
+        raise ValueError(f"constants must be 'paper', 'unit' or a Constants instance, got {constants!r}")
 
     def describe(self) -> dict:
         """The constants as plain data (exact forms as strings), for metadata files."""
@@ -197,24 +218,16 @@ def _parse_constant(name: str, text):
     return exp_part / q if divided else exp_part * q
 
 
-def _constants(constants) -> Constants:
-    if isinstance(constants, Constants):
-        return constants
-    if not isinstance(constants, str):
-        raise ValueError(f"constants must be 'paper', 'unit' or a Constants instance, got {constants!r}")
-    if constants == "paper":
-        return Constants.paper()
-    if constants == "unit":
-        return Constants.unit()
-    raise ValueError(f"constants must be 'paper', 'unit' or a Constants instance, got {constants!r}")
-
-
 # =========================================================================== inputs
 
 
 @dataclass(frozen=True)
-class _Privacy:
-    """The privacy budget: ``n`` users, level ``alpha``, and ``x = n α²``."""
+class PrivacyBudget:
+    r"""The privacy budget of the bounds: ``n`` users at level ``alpha``, or only :math:`x = n\alpha^2`.
+
+    Source: Pla et al. (2024), Theorems 1–2 (the bounds depend on ``n`` and ``alpha`` through
+    :math:`n\alpha^2` only).
+    """
 
     n: int | None
     alpha: float | None
@@ -227,15 +240,6 @@ class _Privacy:
         return self.n * mpmath.mpf(self.alpha) ** 2
 
 
-def _warn_at_caller(message: str) -> None:
-    """A :class:`~bounds.numerics.PaperAssumptionWarning` attributed to the first frame outside the package."""
-    package = os.path.dirname(os.path.abspath(__file__)) + os.sep
-    level, frame = 2, sys._getframe(1)  # stacklevel 2 is the frame calling this function
-    while frame is not None and frame.f_code.co_filename.startswith(package):
-        level, frame = level + 1, frame.f_back
-    warnings.warn(message, PaperAssumptionWarning, stacklevel=level)
-
-
 def check_h3(alpha) -> float:
     r"""Warn (once, at the caller) when hypothesis H3, :math:`\alpha \le 22/35`, fails; return ``alpha``.
 
@@ -244,7 +248,7 @@ def check_h3(alpha) -> float:
 
     .. math:: \alpha \le \frac{22}{35}
 
-    Source: ``001_ac3274d7ce9a5d72.txt`` §4.1, hypothesis H3.
+    Source: Pla et al. (2024), §4.1, hypothesis H3.
 
     Examples
     --------
@@ -253,15 +257,32 @@ def check_h3(alpha) -> float:
     """
     alpha = check_positive("alpha", alpha)
     if alpha > float(H3_ALPHA_MAX):
-        _warn_at_caller(f"alpha = {alpha:g} > 22/35: hypothesis H3 of the DAME paper fails")
+        warn_assumption(f"alpha = {alpha:g} > 22/35: hypothesis H3 of the DAME paper fails")
     return alpha
 
 
-def _privacy(n, alpha, n_alpha2, *, h3: bool = True) -> _Privacy:
+def privacy_budget(n: int | None = None, alpha: float | None = None, n_alpha2: float | None = None, *,
+                   h3: bool = True) -> PrivacyBudget:
+    r"""The validated budget: ``n`` users (``n >= 2``) at level ``alpha > 0``, or ``n_alpha2`` alone.
+
+    Gives exactly one of ``(n, alpha)`` and ``n_alpha2``.  With ``h3`` (DAME's localisation uses
+    it), warns once at the caller when hypothesis H3, :math:`\alpha \le 22/35`, fails.
+
+    .. math:: x = n\alpha^2 \in (0, \infty)
+
+    Source: Pla et al. (2024), Theorems 1–2 and hypothesis H3 (§4.1).
+
+    Examples
+    --------
+    >>> privacy_budget(100, 0.5).n_alpha2
+    25.0
+    >>> privacy_budget(n_alpha2=1e4).n is None
+    True
+    """
     if n_alpha2 is not None:
         if n is not None or alpha is not None:
             raise ValueError("give either (n, alpha) or n_alpha2, not both")
-        return _Privacy(None, None, check_positive("n_alpha2", n_alpha2))
+        return PrivacyBudget(None, None, check_positive("n_alpha2", n_alpha2))
     if n is None or alpha is None:
         raise ValueError("give both n and alpha, or n_alpha2")
     n = check_integer("n", n, minimum=2)
@@ -271,7 +292,7 @@ def _privacy(n, alpha, n_alpha2, *, h3: bool = True) -> _Privacy:
         raise ValueError(f"n * alpha**2 must be a positive finite number; n = {n!r}, alpha = {alpha!r} give {x!r}")
     if h3:
         check_h3(alpha)
-    return _Privacy(n, alpha, x)
+    return PrivacyBudget(n, alpha, x)
 
 
 def _n_alpha2_array(n_alpha2) -> np.ndarray:
@@ -342,8 +363,8 @@ _BRANCH = 16  # children per split interval in the float search (2 in mpmath: fe
 def _log_lb_terms(law: SizeLaw, a: np.ndarray, x, c_vals, precision):
     """log of eq. (10)'s term at each ``a`` (broadcast against ``x``)."""
     be = backend(precision)
-    lsf = law._log_sf(a, precision)
-    lps = law._log_partial_sqrt(a, precision)
+    lsf = law.log_prob_gt(a, precision=precision)
+    lps = law.log_partial_sqrt_mean(a, precision=precision)
     return _lb_from_parts(lsf, lps, be.log(x), c_vals, precision)
 
 
@@ -357,11 +378,11 @@ def _lb_from_parts(lsf, lps, logx, c_vals, precision):
 
 def _first_reaching(law: SizeLaw, logx, precision) -> np.ndarray:
     r""":math:`a_0 = \min\{a : x S(a)^2 \ge 1\}` per ``x`` (``-1``: never, up to the search end)."""
-    end = int(law.support_max) if law.is_finite else law._search_end()
+    end = int(law.support_max) if law.is_finite else law.search_end()
     n = len(logx)
 
     def below(a):
-        return np.asarray(logx + 2 * law._log_partial_sqrt(a, precision) < 0, dtype=bool)
+        return np.asarray(logx + 2 * law.log_partial_sqrt_mean(a, precision=precision) < 0, dtype=bool)
 
     last = last_true(below, np.full(n, law.support_min, dtype=np.int64), np.full(n, end, dtype=np.int64))
     return np.where(last < end, last + 1, -1)
@@ -416,11 +437,11 @@ def _lb_search(law: SizeLaw, x, c_vals, precision):
 
     def parts(a):  # log P(m > a), log S(a), memoised on the mpmath path
         if not mp:
-            return law._log_sf(a, None), law._log_partial_sqrt(a, None)
+            return law.log_prob_gt(a, precision=None), law.log_partial_sqrt_mean(a, precision=None)
         new = sorted({int(v) for v in a} - cache.keys())
         if new:
             arr = np.asarray(new, dtype=np.int64)
-            for k, u, v in zip(new, law._log_sf(arr, precision), law._log_partial_sqrt(arr, precision)):
+            for k, u, v in zip(new, law.log_prob_gt(arr, precision=precision), law.log_partial_sqrt_mean(arr, precision=precision)):
                 cache[k] = (u, v)
         return (np.asarray([cache[int(v)][0] for v in a], dtype=object),
                 np.asarray([cache[int(v)][1] for v in a], dtype=object))
@@ -433,7 +454,7 @@ def _lb_search(law: SizeLaw, x, c_vals, precision):
         idx = np.flatnonzero(never)
         if law.is_finite:
             top = np.full(len(idx), int(law.support_max), dtype=np.int64)
-            val = _lb_from_parts(law._log_sf(top, precision), law._log_partial_sqrt(top, precision),
+            val = _lb_from_parts(law.log_prob_gt(top, precision=precision), law.log_partial_sqrt_mean(top, precision=precision),
                                  logx[idx], c_vals, precision)
             lab = [int(law.support_max)] * len(idx)
         else:
@@ -447,13 +468,13 @@ def _lb_search(law: SizeLaw, x, c_vals, precision):
     mean = float(law.mean())
     with np.errstate(over="ignore"):
         top = np.ceil(np.exp((2.0 / 3.0) * (math.log(c_vals[1]) + np.log(np.asarray(x, dtype=float)[t]))) * mean) + 2
-    cap = int(law.support_max) if law.is_finite else law._search_end()
+    cap = int(law.support_max) if law.is_finite else law.search_end()
     lo = a0[t].astype(np.int64)
     hi = np.maximum(lo, np.minimum(top, cap).astype(np.int64))
 
     def offer(task, a_end, lp_, ls_):  # candidates: keep the largest value, then the smallest a
         vals = _lb_from_parts(lp_, ls_, logx[task], c_vals, precision)
-        labs = np.asarray(law._floor_support(a_end), dtype=float)
+        labs = np.asarray(law.floor_support(a_end), dtype=float)
         if mp:
             for i, v, lab in zip(task, vals, labs):
                 if v > best[i] or (v == best[i] and lab < arg[i]):
@@ -506,12 +527,13 @@ def _lower_many(law, x: np.ndarray, c: Constants):
     return np.asarray(best, dtype=float), arg
 
 
-def _lower_mp(law, priv: _Privacy, c: Constants, precision: int):
+def _lower_mp(law, priv: PrivacyBudget, c: Constants, precision: int):
     with mpmath.workdps(precision):
         best, arg = _lb_search(law, [priv.exact()], c.values(precision), precision)
         return best[0], arg[0]
 
 
+@warn_once_per_call
 def lower_bound(sizes, *, n=None, alpha=None, n_alpha2=None, constants="paper", precision=None) -> LowerBound:
     r"""Theorem 1: lower bound on the worst-case risk :math:`R_{\alpha,n,M}`.
 
@@ -521,7 +543,7 @@ def lower_bound(sizes, *, n=None, alpha=None, n_alpha2=None, constants="paper", 
         \frac{c_1 \exp\!\big(-c_2\, n\alpha^2\, P(m > a)^2\big)}
              {\big(n\alpha^2\, E[\sqrt m\,\mathbb 1\{m \le a\}]^2\big) \vee 1}
 
-    Source: ``001_ac3274d7ce9a5d72.txt``, eq. (10); paper constants from (S31):
+    Source: Pla et al. (2024), eq. (10); paper constants from (S31):
     :math:`c_1 = e^{-9}/16`, :math:`c_2 = 24`.  Both :math:`P(m>a)` and the
     truncated moment are step functions of ``a`` changing only at support points,
     so the maximum is taken exactly over :math:`\{0\} \cup \mathrm{supp}(M)`, found
@@ -553,8 +575,8 @@ def lower_bound(sizes, *, n=None, alpha=None, n_alpha2=None, constants="paper", 
     (100, 0.001)
     """
     law = _law(sizes)
-    priv = _privacy(n, alpha, n_alpha2)
-    c = _constants(constants)
+    priv = privacy_budget(n, alpha, n_alpha2)
+    c = Constants.resolve(constants)
     precision = check_precision(precision)
     if precision is None:
         logv, arg = _lower_many(law, np.array([priv.n_alpha2]), c)
@@ -568,6 +590,33 @@ def lower_bound(sizes, *, n=None, alpha=None, n_alpha2=None, constants="paper", 
 
 
 # =========================================================================== Theorem 2
+
+
+def log_phi(a, *, n_alpha2: float, constants: "Constants | str" = "paper", precision: int | None = None) -> np.ndarray:
+    r"""The logarithm of Theorem 2's threshold :math:`\varphi(a)` (``+inf`` where :math:`\log y \le 0`).
+
+    :math:`\tilde m` is the largest ``a`` with :math:`P(m \ge a)^2 \ge \varphi(a) \wedge 1`, where
+
+    .. math:: \varphi(a) = \frac{c_5}{x}\big(\log y - \log\log y\big),\qquad y = c_4\,(a x \vee 1),\quad x = n\alpha^2.
+
+    Source: Pla et al. (2024), Theorem 2, eq. (12), constants (S146).
+
+    Examples
+    --------
+    >>> import math
+    >>> y = 8 * 100 * 1e4
+    >>> bool(np.isclose(log_phi(100, n_alpha2=1e4), math.log(868.5 / 1e4 * (math.log(y) - math.log(math.log(y))))))
+    True
+    """
+    arr = np.asarray(a)
+    if arr.size == 0 or arr.dtype == bool or not np.issubdtype(arr.dtype, np.integer) or np.any(arr < 1):
+        raise ValueError(f"a must be a positive integer or a non-empty array of them, got {a!r}")
+    precision = check_precision(precision)
+    x = privacy_budget(n_alpha2=n_alpha2).n_alpha2
+    c = Constants.resolve(constants)
+    with workdps(precision):
+        lx = mpmath.log(mpmath.mpf(x)) if precision is not None else math.log(x)
+        return _log_phi(arr.astype(np.int64), lx, c.floats if precision is None else c.values(precision), precision)
 
 
 def _log_phi(a, logx, c_vals, precision):
@@ -589,7 +638,7 @@ def _condition(law, a, logx, c_vals, precision):
     """
     lphi = _log_phi(a, logx, c_vals, precision)
     big = lphi >= 0
-    lp = law._log_ge(a, precision)
+    lp = law.log_prob_ge(a, precision=precision)
     safe_phi = np.where(big, 0, lphi)
     d = 2 * lp - safe_phi
     holds = np.where(big, a <= law.support_min, d >= 0)
@@ -635,9 +684,9 @@ def _m_tilde_many(law: SizeLaw, x: np.ndarray, x_exact: list, c: Constants) -> n
     hi = np.minimum(hi, law.support_max if law.is_finite else 2**62).astype(np.int64)
     if law.tabulated and not law.is_finite:
         # past the table, P(m >= a) <= P(m > end); in B the condition needs P(m >= a)^2 >= c5/x ∧ 1
-        tab = law._float_table
-        beyond_fails = 2 * tab.log_sf[-1] < np.minimum(math.log(c5) - np.log(x), 0.0)
-        hi = np.where(beyond_fails, np.minimum(hi, tab.end + 1), hi)
+        end = law.search_end()
+        beyond_fails = 2 * float(law.log_prob_gt(end)) < np.minimum(math.log(c5) - np.log(x), 0.0)
+        hi = np.where(beyond_fails, np.minimum(hi, end + 1), hi)
     hi = np.maximum(hi, a_b)
     in_b = cond(a_b)
     out = np.empty(len(x), dtype=np.int64)
@@ -658,6 +707,7 @@ def _m_tilde_many(law: SizeLaw, x: np.ndarray, x_exact: list, c: Constants) -> n
     return out
 
 
+@warn_once_per_call
 def m_tilde(sizes, *, n=None, alpha=None, n_alpha2=None, constants="paper") -> int:
     r"""Theorem 2's effective dataset size :math:`\tilde m`, exactly.
 
@@ -666,7 +716,7 @@ def m_tilde(sizes, *, n=None, alpha=None, n_alpha2=None, constants="paper") -> i
         \varphi(a) = \frac{c_5}{n\alpha^2}\log\frac{y}{\log y},\quad y = c_4\,(a\,n\alpha^2 \vee 1),
         \qquad \tilde m = \max\{a \in \mathbb N^* : P(m \ge a)^2 \ge \varphi(a) \wedge 1\}
 
-    Source: ``001_ac3274d7ce9a5d72.txt``, Theorem 2 and eq. (12); paper constants
+    Source: Pla et al. (2024), Theorem 2 and eq. (12); paper constants
     :math:`c_4 = 8`, :math:`c_5 = 868.5 = 579 \cdot 3/2` (S146).
 
     Search.  Where :math:`y \ge e`, :math:`y/\log y` increases, so
@@ -688,10 +738,10 @@ def m_tilde(sizes, *, n=None, alpha=None, n_alpha2=None, constants="paper") -> i
     >>> m_tilde(sizes.poisson(5), n_alpha2=500)  # paper constants: φ(a) > 1
     1
     """
-    return _m_tilde_point(_law(sizes), _privacy(n, alpha, n_alpha2), _constants(constants))
+    return _m_tilde_point(_law(sizes), privacy_budget(n, alpha, n_alpha2), Constants.resolve(constants))
 
 
-def _m_tilde_point(law, priv: _Privacy, c: Constants) -> int:
+def _m_tilde_point(law, priv: PrivacyBudget, c: Constants) -> int:
     with mpmath.workdps(_TIE_DPS):
         exact = [priv.exact()]
     return int(_m_tilde_many(law, np.array([priv.n_alpha2]), exact, c)[0])
@@ -703,7 +753,7 @@ def _log_upper(law, m, x, c_vals, precision):
     c3, c4 = c_vals[2], c_vals[3]
     logx = be.log(x)
     lfac = be.log(c4) + np.maximum(0.5 * (be.log(m) + logx), 0)
-    ld = law._log_sqrt_min(np.asarray(m, dtype=np.int64), precision)
+    ld = law.log_sqrt_min_mean(np.asarray(m, dtype=np.int64), precision=precision)
     safe = np.where(lfac > 0, lfac, 1)
     core = be.log(c3) + be.log(safe) - logx - 2 * ld
     return core, lfac, ld
@@ -718,7 +768,7 @@ def _upper_value(core, lfac, ld, x, c_vals, precision):
         logv = log4 if capped else core
         value = be.exp(logv)
         return (float(value) if precision is None else _scalar(value)), (float(logv) if precision is None else _scalar(logv)), capped
-    _warn_at_caller("ln(c4·(√(m̃nα²) ∨ 1)) <= 0: the upper bound (11) is not positive for these constants")
+    warn_assumption("ln(c4·(√(m̃nα²) ∨ 1)) <= 0: the upper bound (11) is not positive for these constants")
     value = c_vals[2] * lfac / (x * be.exp(2 * ld))
     value = np.minimum(value, 4)
     return (float(value) if precision is None else _scalar(value)), -math.inf if precision is None else mpmath.ninf, False
@@ -728,6 +778,7 @@ def _scalar(v):
     return v[()] if isinstance(v, np.ndarray) else v
 
 
+@warn_once_per_call
 def upper_bound(sizes, *, n=None, alpha=None, n_alpha2=None, constants="paper", precision=None) -> UpperBound:
     r"""Theorem 2: DAME's upper bound on the worst-case risk.
 
@@ -736,11 +787,11 @@ def upper_bound(sizes, *, n=None, alpha=None, n_alpha2=None, constants="paper", 
         R_{\alpha,n,M} \le \frac{c_3 \ln\!\big(c_4(\sqrt{\tilde m\, n\alpha^2} \vee 1)\big)}
                                {n\alpha^2\; E\big[\sqrt{m \wedge \tilde m}\big]^2} \wedge 4
 
-    Source: ``001_ac3274d7ce9a5d72.txt``, eq. (11), :math:`\tilde m` from Theorem 2 /
+    Source: Pla et al. (2024), eq. (11), :math:`\tilde m` from Theorem 2 /
     eq. (12) (see :func:`m_tilde`); paper constants :math:`c_3 = 1570 = 14^2\cdot 4\cdot 2 + 2`,
     :math:`c_4 = 8`, :math:`c_5 = 868.5` (S146).  **Canonical choice**: the denominator
     is :math:`E[\sqrt{m \wedge \tilde m}]` as in eq. (9) and (S34)/(S146); eq. (11) as
-    printed reads :math:`E(\sqrt m \wedge \tilde m)` (formula sheet §1.2).
+    printed reads :math:`E(\sqrt m \wedge \tilde m)` (``docs/choices.md`` §1.2).
 
     If :math:`\ln(c_4(\sqrt{\tilde m n\alpha^2} \vee 1)) \le 0` (possible only for
     :math:`c_4 \le 1`, e.g. ``"unit"`` with :math:`\tilde m n\alpha^2 \le 1`), the
@@ -755,8 +806,8 @@ def upper_bound(sizes, *, n=None, alpha=None, n_alpha2=None, constants="paper", 
     (100, 6.907755278982)
     """
     law = _law(sizes)
-    priv = _privacy(n, alpha, n_alpha2)
-    c = _constants(constants)
+    priv = privacy_budget(n, alpha, n_alpha2)
+    c = Constants.resolve(constants)
     precision = check_precision(precision)
     m = _m_tilde_point(law, priv, c)
     if precision is None:
@@ -776,7 +827,7 @@ def tau(m_tilde: int, *, n=None, alpha=None, n_alpha2=None) -> float:
 
     .. math:: \tau = \sqrt{\frac{2\log\!\big(8(\sqrt{\tilde m\, n\alpha^2} \vee 1)\big)}{\tilde m}}
 
-    Source: ``001_ac3274d7ce9a5d72.txt``, eq. (4) (Algorithm 1).
+    Source: Pla et al. (2024), eq. (4) (Algorithm 1).
 
     Examples
     --------
@@ -784,7 +835,7 @@ def tau(m_tilde: int, *, n=None, alpha=None, n_alpha2=None) -> float:
     2.039334
     """
     m = check_integer("m_tilde", m_tilde, minimum=1, maximum=2**62)
-    x = _privacy(n, alpha, n_alpha2).n_alpha2
+    x = privacy_budget(n, alpha, n_alpha2).n_alpha2
     return math.sqrt(2 * (math.log(8) + max(0.5 * (math.log(m) + math.log(x)), 0.0)) / m)
 
 
@@ -806,6 +857,7 @@ class Curve:
     constants: Constants
 
 
+@warn_once_per_call
 def curve(sizes, *, n_alpha2, constants="paper") -> Curve:
     r"""Theorems 1 and 2 along a grid, vectorised over :math:`n\alpha^2`.
 
@@ -816,7 +868,7 @@ def curve(sizes, *, n_alpha2, constants="paper") -> Curve:
 
     .. math:: \big(LB(M_i, x_i),\ UB(M_i, x_i)\big)_{i}, \quad \text{eqs. (10) and (11)}
 
-    Source: ``001_ac3274d7ce9a5d72.txt`` §4.2, Figure 1a.
+    Source: Pla et al. (2024), §4.2, Figure 1a.
 
     Examples
     --------
@@ -827,7 +879,7 @@ def curve(sizes, *, n_alpha2, constants="paper") -> Curve:
     >>> bool(np.all(np.diff(cv.upper) < 0))
     True
     """
-    c = _constants(constants)
+    c = Constants.resolve(constants)
     if isinstance(sizes, SizeLaw):
         laws = (sizes,)
     elif isinstance(sizes, (list, tuple)):
@@ -923,11 +975,12 @@ def _upper_many(law, m: np.ndarray, x: np.ndarray, c: Constants):
         core, lfac, ld = _log_upper(law, m, x, cv, None)
     core, lfac = np.asarray(core, dtype=float), np.asarray(lfac, dtype=float)
     if np.any(lfac <= 0):
-        _warn_at_caller("ln(c4·(√(m̃nα²) ∨ 1)) <= 0: the upper bound (11) is not positive for these constants")
+        warn_assumption("ln(c4·(√(m̃nα²) ∨ 1)) <= 0: the upper bound (11) is not positive for these constants")
     capped = (core >= math.log(4)) & (lfac > 0)
     return np.where(lfac > 0, np.where(capped, math.log(4), core), -np.inf), capped
 
 
+@warn_once_per_call
 def grid(family, params, n_alpha2, *, constants="paper") -> Grid:
     r"""Regime map: both bounds, :math:`\tilde m`, the maximiser and the regime over params × :math:`n\alpha^2`.
 
@@ -940,7 +993,7 @@ def grid(family, params, n_alpha2, *, constants="paper") -> Grid:
     :math:`n\alpha^2` axis (branch and bound and bisection over the integers: exact, no
     enumeration), so a 100 × 100 map takes well under a second for the closed-form families.
 
-    Source: ``001_ac3274d7ce9a5d72.txt`` Theorems 1 and 2, Corollary 3 (the regimes).
+    Source: Pla et al. (2024), Theorems 1 and 2, Corollary 3 (the regimes).
 
     Examples
     --------
@@ -951,7 +1004,7 @@ def grid(family, params, n_alpha2, *, constants="paper") -> Grid:
     ['m_tilde>1', 'm_tilde>1']
     """
     make, name = _family(family)
-    c = _constants(constants)
+    c = Constants.resolve(constants)
     try:
         ps = np.atleast_1d(np.asarray(params, dtype=float))
     except (TypeError, ValueError, OverflowError):
@@ -999,6 +1052,7 @@ class Corollary3:
     n_alpha2: float
 
 
+@warn_once_per_call
 def corollary3(m: int, rho: float, *, n=None, alpha=None, n_alpha2=None, constants="paper") -> Corollary3:
     r"""Corollary 3: DAME's rate for the two-point law :math:`M(1) = 1-\rho,\ M(m) = \rho`.
 
@@ -1009,7 +1063,7 @@ def corollary3(m: int, rho: float, *, n=None, alpha=None, n_alpha2=None, constan
         a & \rho^2 \in [\varphi(a), \varphi(a+1)),\ 2 \le a < m \\ 1 & \text{otherwise}\end{cases}
 
     with, in the middle regime, the extra :math:`\wedge\, e^{-\rho^2 n\alpha^2/c_5}/\rho^2`.
-    Source: ``001_ac3274d7ce9a5d72.txt``, Corollary 3 and Table 2.  The corollary assumes
+    Source: Pla et al. (2024), Corollary 3 and Table 2.  The corollary assumes
     :math:`n\alpha^2 \ge 1` (warned otherwise); :math:`\tilde m` is computed exactly by
     :func:`m_tilde` on the two-point law.
 
@@ -1021,11 +1075,11 @@ def corollary3(m: int, rho: float, *, n=None, alpha=None, n_alpha2=None, constan
     """
     m = check_integer("m", m, minimum=2, maximum=2**62)
     rho = check_real("rho", rho, low=0, high=1)
-    priv = _privacy(n, alpha, n_alpha2)
+    priv = privacy_budget(n, alpha, n_alpha2)
     x = priv.n_alpha2
     if x < 1:
-        _warn_at_caller(f"n_alpha2 = {x:g} < 1: Corollary 3 assumes nα² >= 1")
-    c = _constants(constants)
+        warn_assumption(f"n_alpha2 = {x:g} < 1: Corollary 3 assumes nα² >= 1")
+    c = Constants.resolve(constants)
     law = point(1) if rho == 0 else point(m) if rho == 1 else finite({1: 1 - rho, m: rho})
     mt = m_tilde(law, n_alpha2=x, constants=c)
     shape = ((1 - rho) + rho * math.sqrt(mt)) ** 2
@@ -1059,7 +1113,7 @@ def symbolic() -> dict:
         \tau = \sqrt{2\log(8\max(\sqrt{\tilde m x},1))/\tilde m},\quad
         \text{rate\_13} = \frac{1}{x E^2},\quad \text{rate\_14} = \frac{\log x}{x E^2}
 
-    Source: ``001_ac3274d7ce9a5d72.txt`` eqs. (4), (10), (11), (12), (13), (14).
+    Source: Pla et al. (2024), eqs. (4), (10), (11), (12), (13), (14).
 
     Examples
     --------
@@ -1092,7 +1146,7 @@ def asymptotic_rates(sizes, *, n_alpha2) -> tuple[np.ndarray, np.ndarray]:
     .. math:: \text{(13)}\ \frac{1}{n\alpha^2 E[\sqrt m]^2}, \qquad
               \text{(14)}\ \frac{\log(n\alpha^2)}{n\alpha^2 E[\sqrt m]^2}
 
-    Source: ``001_ac3274d7ce9a5d72.txt`` eqs. (13)–(14) (lambdified once from :func:`symbolic`).
+    Source: Pla et al. (2024), eqs. (13)–(14) (lambdified once from :func:`symbolic`).
 
     Examples
     --------

@@ -1,7 +1,7 @@
 r"""Laws :math:`M` of the dataset size on :math:`\mathbb{N}^* = \{1, 2, \dots\}`.
 
 Every quantity the DAME bounds need is a functional of the law :math:`M` of a
-user's dataset size :math:`m` (Pla, Richard, Vono, ``001_ac3274d7ce9a5d72.txt``,
+user's dataset size :math:`m` (Pla et al. (2024),
 Theorems 1 and 2, eqs. (10)–(12)):
 
 .. math::
@@ -334,7 +334,7 @@ class SizeLaw(ABC):
 
         .. math:: P(m \ge a) = \sum_{k \ge a} M(k)
 
-        Source: ``001_ac3274d7ce9a5d72.txt``, Theorem 2 and eq. (12).
+        Source: Pla et al. (2024), Theorem 2 and eq. (12).
 
         Examples
         --------
@@ -348,7 +348,7 @@ class SizeLaw(ABC):
 
         .. math:: \log P(m \ge a) = \log\big(1 - P(m < a)\big) = \log P(m > a - 1)
 
-        Source: ``001_ac3274d7ce9a5d72.txt``, Theorem 2 and eq. (12).
+        Source: Pla et al. (2024), Theorem 2 and eq. (12).
 
         Examples
         --------
@@ -362,7 +362,7 @@ class SizeLaw(ABC):
 
         .. math:: P(m > a) = \sum_{k > a} M(k)
 
-        Source: ``001_ac3274d7ce9a5d72.txt``, Theorem 1, eq. (10).
+        Source: Pla et al. (2024), Theorem 1, eq. (10).
 
         Examples
         --------
@@ -376,7 +376,7 @@ class SizeLaw(ABC):
 
         .. math:: \log P(m > a) = \log \sum_{k > a} M(k)
 
-        Source: ``001_ac3274d7ce9a5d72.txt``, Theorem 1, eq. (10).
+        Source: Pla et al. (2024), Theorem 1, eq. (10).
 
         Examples
         --------
@@ -390,7 +390,7 @@ class SizeLaw(ABC):
 
         .. math:: E[\sqrt{m}\,\mathbb{1}\{m \le a\}] = \sum_{k \le a} \sqrt{k}\,M(k)
 
-        Source: ``001_ac3274d7ce9a5d72.txt``, Theorem 1, eq. (10).
+        Source: Pla et al. (2024), Theorem 1, eq. (10).
 
         Examples
         --------
@@ -404,7 +404,7 @@ class SizeLaw(ABC):
 
         .. math:: \log \sum_{k \le a} \sqrt{k}\,M(k)
 
-        Source: ``001_ac3274d7ce9a5d72.txt``, Theorem 1, eq. (10).
+        Source: Pla et al. (2024), Theorem 1, eq. (10).
 
         Examples
         --------
@@ -416,7 +416,7 @@ class SizeLaw(ABC):
     def sqrt_min_mean(self, a, *, precision=None):
         r""":math:`E[\sqrt{m \wedge a}]`, Theorem 2's (canonical) denominator.
 
-        Source: ``001_ac3274d7ce9a5d72.txt``, eq. (9) and (S34).
+        Source: Pla et al. (2024), eq. (9) and (S34).
 
         .. math:: E[\sqrt{m \wedge a}] = E[\sqrt{m}\,\mathbb{1}\{m \le a\}] + \sqrt{a}\,P(m > a)
 
@@ -432,7 +432,7 @@ class SizeLaw(ABC):
 
         .. math:: \log\big(E[\sqrt{m}\,\mathbb{1}\{m \le a\}] + \sqrt{a}\,P(m > a)\big)
 
-        Source: ``001_ac3274d7ce9a5d72.txt``, eq. (9) and (S34).
+        Source: Pla et al. (2024), eq. (9) and (S34).
 
         Examples
         --------
@@ -446,7 +446,7 @@ class SizeLaw(ABC):
 
         .. math:: M(k) = P_{m \sim M}(m = k), \qquad k \in \mathbb{N}^*
 
-        Source: ``001_ac3274d7ce9a5d72.txt``, eq. (9) (:math:`M(i)` in the debiasing sum).
+        Source: Pla et al. (2024), eq. (9) (:math:`M(i)` in the debiasing sum).
 
         Examples
         --------
@@ -471,7 +471,7 @@ class SizeLaw(ABC):
 
         .. math:: E[m] = \sum_{k \ge 1} k\,M(k) < \infty
 
-        Source: ``001_ac3274d7ce9a5d72.txt``, §4.1, H1.
+        Source: Pla et al. (2024), §4.1, H1.
 
         Examples
         --------
@@ -493,7 +493,7 @@ class SizeLaw(ABC):
 
         .. math:: E[\sqrt{m}] = \sum_{k \ge 1} \sqrt{k}\,M(k)
 
-        Source: ``001_ac3274d7ce9a5d72.txt``, eqs. (13)–(14).
+        Source: Pla et al. (2024), eqs. (13)–(14).
 
         For an infinite support this is the table's total, below the true value by
         at most the table's tolerance (``1e-20`` in float64).
@@ -517,7 +517,7 @@ class SizeLaw(ABC):
         truncation by rejection (exact); Zipf: numpy's; :func:`from_scipy`: the distribution's own.
         ``rng`` is a seed or a ``numpy.random.Generator``.
 
-        Source: ``001_ac3274d7ce9a5d72.txt`` §2 (:math:`m_u \sim M` i.i.d.).
+        Source: Pla et al. (2024), §2 (:math:`m_u \sim M` i.i.d.).
 
         Examples
         --------
@@ -533,7 +533,7 @@ class SizeLaw(ABC):
 
         .. math:: \mathrm{supp}(M) = \{k \in \mathbb{N}^* : M(k) > 0\}
 
-        Source: ``001_ac3274d7ce9a5d72.txt``, Theorem 1 (the max over :math:`a` runs over :math:`\{0\} \cup \mathrm{supp}(M)`).
+        Source: Pla et al. (2024), Theorem 1 (the max over :math:`a` runs over :math:`\{0\} \cup \mathrm{supp}(M)`).
 
         Examples
         --------
@@ -547,12 +547,47 @@ class SizeLaw(ABC):
         """Whether the support is finite."""
         return math.isfinite(self.support_max)
 
+    def search_end(self) -> int:
+        r"""The largest ``a`` an integer search over the support needs to look at.
+
+        For a finite support it is :math:`\max \operatorname{supp} M`; for a tabulated infinite law
+        the table's end :math:`K` (past it :math:`E[\sqrt m\,1\{m > K\}]` is below the tolerance);
+        for laws with closed-form tails a cap of the exact int64 range.  The searches of Theorems 1
+        and 2 bracket their answers below it.
+
+        .. math:: K = \min\{k : E[\sqrt m\,1\{m > k\}] \le \text{tol}\} \ \text{(tabulated laws)}
+
+        Source: Pla et al. (2024), Theorems 1–2 (the searches over ``a``); the tail bound of
+        :class:`SizeLaw`'s tabulation.
+
+        Examples
+        --------
+        >>> finite({2: 0.25, 7: 0.75}).search_end()
+        7
+        """
+        return self._search_end()
+
+    def floor_support(self, a) -> np.ndarray:
+        r"""The largest support point :math:`\le a` (``0`` below the support), elementwise.
+
+        Eq. (10)'s objective is constant between support points, so a maximiser found at any
+        ``a`` is reported at the support point where its plateau starts.
+
+        .. math:: \lfloor a \rfloor_M = \max\{k \in \operatorname{supp} M : k \le a\} \ (0 \text{ if none})
+
+        Source: Pla et al. (2024), Theorem 1 (the maximum over ``a`` in eq. (10)).
+
+        Examples
+        --------
+        >>> finite({2: 0.25, 7: 0.75}).floor_support([1, 2, 6, 9]).tolist()
+        [0, 2, 2, 7]
+        """
+        return np.asarray(self._floor_support(_as_int_array(a)))
+
     def _search_end(self) -> int:
-        """Largest ``a`` at which integer searches need to look (the table's end)."""
         return int(self._float_table.end)
 
     def _floor_support(self, a: np.ndarray) -> np.ndarray:
-        """Largest support point ``<= a`` (``0`` below the support; tabulated points only)."""
         pts = self._float_table.points
         idx = np.searchsorted(pts, a, side="right") - 1
         return np.where(idx >= 0, pts[np.maximum(idx, 0)], 0)
@@ -831,7 +866,7 @@ def finite(masses: Mapping[int, float], *, atol: float = 1e-12) -> SizeLaw:
 
     .. math:: M = \sum_m \text{masses}[m]\,\delta_m, \qquad m \in \mathbb{N}^*
 
-    Source: the setting of ``001_ac3274d7ce9a5d72.txt`` §2 (``M`` on :math:`\mathbb{N}^*`).
+    Source: the setting of Pla et al. (2024), §2 (``M`` on :math:`\mathbb{N}^*`).
 
     Examples
     --------
@@ -865,7 +900,7 @@ def point(m: int) -> SizeLaw:
 
     .. math:: P(m_u = m) = 1
 
-    Source: ``001_ac3274d7ce9a5d72.txt`` §4.2 ("homogeneous user-level setting", :math:`M(m) = 1`).
+    Source: Pla et al. (2024), §4.2 ("homogeneous user-level setting", :math:`M(m) = 1`).
 
     Examples
     --------
@@ -881,7 +916,7 @@ def uniform(lo: int, hi: int) -> SizeLaw:
 
     .. math:: M(m) = \frac{1}{hi - lo + 1}, \qquad lo \le m \le hi
 
-    Source: ``001_ac3274d7ce9a5d72.txt`` §4.2, Figure 1a (:math:`\mathcal{U}(1, 2\lambda_2 - 1)`).
+    Source: Pla et al. (2024), §4.2, Figure 1a (:math:`\mathcal{U}(1, 2\lambda_2 - 1)`).
 
     Examples
     --------
@@ -903,7 +938,7 @@ def empirical(sizes: Sequence[int]) -> SizeLaw:
 
     The masses are exact rationals (counts over ``n``).
 
-    Source: ``001_ac3274d7ce9a5d72.txt`` §2 (H1: ``M`` known; here, estimated by its empirical law).
+    Source: Pla et al. (2024), §2 (H1: ``M`` known; here, estimated by its empirical law).
 
     Examples
     --------
@@ -1304,8 +1339,8 @@ def poisson(lam: float, *, zero: str = "truncate") -> SizeLaw:
 
     .. math:: M(k) = \frac{e^{-\lambda}\lambda^k / k!}{1 - e^{-\lambda}}, \qquad k \ge 1
 
-    Source: ``001_ac3274d7ce9a5d72.txt`` §4.2, Figure 1a (:math:`\mathcal{P}(\lambda_1)`);
-    the truncation is the formula sheet's canonical choice (§1.5).
+    Source: Pla et al. (2024), §4.2, Figure 1a (:math:`\mathcal{P}(\lambda_1)`);
+    the truncation is the canonical choice of ``docs/choices.md`` §1.5.
 
     Examples
     --------
@@ -1353,7 +1388,7 @@ def binomial(N: int, p: float, *, zero: str = "truncate") -> SizeLaw:
 
     .. math:: M(k) = \frac{\binom{N}{k}p^k(1-p)^{N-k}}{1 - (1-p)^N}, \qquad 1 \le k \le N
 
-    Source: ``001_ac3274d7ce9a5d72.txt`` §4.2, Figure 1a (:math:`\mathcal{B}(1000, \lambda_3/1000)`).
+    Source: Pla et al. (2024), §4.2, Figure 1a (:math:`\mathcal{B}(1000, \lambda_3/1000)`).
 
     Examples
     --------
@@ -1641,10 +1676,10 @@ def geometric(p: float) -> SizeLaw:
 
     .. math:: M(k) = p(1-p)^{k-1}, \quad P(m > a) = (1-p)^a, \quad E[m] = 1/p
 
-    Every functional is a closed form (:class:`GeometricLaw`), so ``p`` may be tiny
+    Every functional is a closed form (a private law class), so ``p`` may be tiny
     (``geometric(1e-7)`` spreads its mass over ~10^9 points).
 
-    Source: a light-tailed law for exploring ``001_ac3274d7ce9a5d72.txt`` Theorems 1–2.
+    Source: a light-tailed law for exploring Pla et al. (2024), Theorems 1–2.
 
     Examples
     --------
@@ -1672,7 +1707,7 @@ def from_scipy(dist, *, zero: str = "error", name: str | None = None) -> SizeLaw
 
     .. math:: M(k) = P(X = k), \qquad k \ge 1
 
-    Source: the setting of ``001_ac3274d7ce9a5d72.txt`` §2 (any known ``M`` with H1).
+    Source: the setting of Pla et al. (2024), §2 (any known ``M`` with H1).
 
     Examples
     --------
@@ -1826,7 +1861,7 @@ def zipf(s: float) -> SizeLaw:
 
     .. math:: E[\sqrt{m}\,\mathbb{1}\{m \le a\}] = \frac{\zeta(s-\tfrac12) - \zeta(s-\tfrac12, a+1)}{\zeta(s)}
 
-    Source: H1 of ``001_ac3274d7ce9a5d72.txt`` §4.1 (finite expectation of ``M``).
+    Source: Pla et al. (2024), H1 (§4.1) (finite expectation of ``M``).
 
     Examples
     --------

@@ -146,7 +146,7 @@ consts = st.sampled_from(["paper", "unit"])
 @given(law_masses=finite_laws(), x=xs, constants=consts)
 def test_m_tilde_equals_linear_scan(law_masses, x, constants):
     law, masses = law_masses
-    c = dame._constants(constants)
+    c = dame.Constants.resolve(constants)
     r = ref.Law(masses)
     expect = ref.m_tilde(r, x, c.values(50)[3], c.values(50)[4], int(law.support_max) + 1)
     assert dame.m_tilde(law, n_alpha2=x, constants=constants) == expect
@@ -156,7 +156,7 @@ def test_m_tilde_equals_linear_scan(law_masses, x, constants):
 @given(law_masses=finite_laws(), x=xs, constants=consts)
 def test_lower_bound_equals_scan_over_all_a(law_masses, x, constants):
     law, masses = law_masses
-    c = dame._constants(constants)
+    c = dame.Constants.resolve(constants)
     with mpmath.workdps(ref.DPS):
         cv = c.values(ref.DPS)
     r = ref.Law(masses)
@@ -211,7 +211,7 @@ def test_upper_bound_matches_reference_on_finite_laws():
     law, r = sizes.finite(masses), ref.Law(masses)
     for x in [0.3, 20.0, 2e3, 5e5, 1e9]:
         for c in ("paper", "unit"):
-            cv = dame._constants(c).values(ref.DPS)
+            cv = dame.Constants.resolve(c).values(ref.DPS)
             mt = ref.m_tilde(r, x, cv[3], cv[4], 1001)
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", PaperAssumptionWarning)
@@ -281,7 +281,7 @@ def test_numeric_formulas_equal_their_sympy_forms():
         assert term == pytest.approx(float(f["lower_term"].subs(subs)), rel=1e-11)
         # φ(a) where it is finite (log y > 0)
         if cv[3] * max(av * xv, 1) > 1:
-            lphi = float(dame._log_phi(np.array(av), math.log(xv), cv, None))
+            lphi = float(dame.log_phi(np.array(av), n_alpha2=xv, constants=dame.Constants(*cv)))
             assert math.exp(lphi) == pytest.approx(float(f["phi"].subs(subs)), rel=1e-11)
         assert dame.tau(subs[m_t], n_alpha2=xv) == pytest.approx(float(f["tau"].subs(subs)), rel=1e-13)
 
@@ -524,4 +524,4 @@ def test_no_h3_warning_when_not_asked_or_not_violated():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         dame.upper_bound(sizes.poisson(5), n=100, alpha=22 / 35)
-        dame._privacy(100, 0.9, None, h3=False)
+        dame.privacy_budget(100, 0.9, h3=False)
