@@ -406,7 +406,7 @@ def _exp(v: float) -> float:
     return math.exp(v) if v <= _LOG_FLOAT_MAX else math.inf
 
 
-def estimator_cap(*, n: int, T: int, alpha: float, K: float = 1.0, d: int = 1) -> tuple[float, float]:
+def estimator_cap(*, n: int, T: int, alpha: float, K: float = 1.0, d: int = 1) -> tuple[int, float]:
     r"""The univariate procedure's cap :math:`T^*` and bin half-width :math:`\tau` (eq. (25)).
 
     .. math:: T^* = \min\{T, e^{n\alpha^2/(Kd)}\},\qquad \tau = \sqrt{\frac{2\log(nT^*\alpha^2)}{T^*}}

@@ -3,7 +3,7 @@ r"""Kent, Berrett, Yu: the user-level vs item-level phase diagrams and the rates
 from __future__ import annotations
 
 import math
-from typing import Callable
+from typing import Any, Callable
 
 import numpy as np
 from matplotlib.colors import ListedColormap, Normalize, TwoSlopeNorm
@@ -27,7 +27,7 @@ def _kent_fig1(quick, constants, seed, executor):
     k = 16 if quick else 60
     Ts = np.unique(np.rint(np.geomspace(1, 1e12, k)).astype(np.int64))
     ns = np.unique(np.rint(np.geomspace(1, 1e4, k)).astype(int))  # α = 1, so n = nα²
-    panels = {"linf mean, d = 20": ("mean", {"d": 20}), "sparse mean, d = 1000, s = 5": ("sparse", {"d": 1000, "s": 5})}
+    panels: dict[str, tuple[str, dict[str, Any]]] = {"linf mean, d = 20": ("mean", {"d": 20}), "sparse mean, d = 1000, s = 5": ("sparse", {"d": 1000, "s": 5})}
     rows = []
     for panel, (problem, kw) in panels.items():
         for n in ns.tolist():
@@ -86,7 +86,8 @@ register("kent-fig1", "Kent et al.: user-level vs item-level (same nT) phase dia
 
 def _kent_pt(quick, constants, seed, executor):
     Ts = np.unique(np.rint(np.geomspace(1, 1e22, 30 if quick else 200)).astype(object))
-    cases = {"univariate mean": ("mean", {}), "Sobolev density, β = 1": ("density", {"beta": 1.0})}
+    cases: dict[str, tuple[str, dict[str, Any]]] = {"univariate mean": ("mean", {}),
+                                                     "Sobolev density, β = 1": ("density", {"beta": 1.0})}
     n, alpha = 1000, 0.2  # nα² = 40
     rows, marks = [], {}
     for label, (problem, kw) in cases.items():
