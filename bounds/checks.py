@@ -12,19 +12,30 @@ True
 
 from __future__ import annotations
 
+from typing import Any
+from collections.abc import Sequence
+from concurrent.futures import Executor
+
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 import numpy as np
+from numpy.typing import ArrayLike
 from scipy import stats
 
 from . import cummings, dame, kent, rameshwar, simulate
 from .estimators import duchi
 from .estimators import kent as kent_estimators
-from .numerics import check_integer, check_positive, warn_assumption
+from .numerics import check_array, check_integer, check_positive, format_value, warn_assumption
 from .simulate import cummings_risk, rameshwar_errors, risk
 from .numerics import check_choice, check_real
 from .sizes import point
+from .mechanisms import SeedLike
+from .sizes import SizeLaw
+
+MAX_EXACT_INT = 2**53  # the largest count a float64 holds exactly (scipy's binomial tails work in float64)
+MAX_INT64_COUNT = 2**62  # samples per user numpy draws binomially (int64), with room for the sums
 
 __all__ = [
     "Check", "check_dame", "check_duchi", "empirical_constant", "check_cummings", "check_rameshwar",
@@ -41,10 +52,10 @@ class Check:
     stderr: float
     theory: dict
     holds: bool
-    note: str = ""
 
 
-def check_dame(sizes, *, n, alpha, thetas=(-0.9, -0.5, 0.0, 0.4, 0.8), reps, seed, executor=None) -> Check:
+def check_dame(sizes: SizeLaw, *, n: int, alpha: float, thetas: Sequence[float] = (-0.9, -0.5, 0.0, 0.4, 0.8),
+               reps: int, seed: SeedLike, executor: Executor | None = None) -> Check:
     r"""DAME's simulated worst-case risk (max over two-point :math:`\mu`) beside Theorems 1 and 2.
 
     ``holds`` is ``LB <= risk`` (within 4 standard errors) and, where the paper-constant
@@ -61,8 +72,8 @@ def check_dame(sizes, *, n, alpha, thetas=(-0.9, -0.5, 0.0, 0.4, 0.8), reps, see
     >>> c.holds
     True
     """
-    if isinstance(thetas, (str, bytes)) or not np.iterable(thetas) or len(thetas) == 0:
-        raise ValueError(f"thetas must be a non-empty sequence of means in [-1, 1], got {thetas!r}")
+    if not isinstance(thetas, (list, tuple, np.ndarray)) or len(thetas) == 0:
+        raise ValueError(f"thetas must be a non-empty sequence of means in [-1, 1], got {format_value(thetas)}")
     thetas = [check_real("thetas", t, low=-1, high=1) for t in thetas]
     risks = [risk("dame", theta=t, sizes=sizes, n=n, alpha=alpha, reps=reps, seed=seed, executor=executor) for t in thetas]
     worst = max(risks, key=lambda r: r.mse)
@@ -80,7 +91,7 @@ def _variance_with_se(e: np.ndarray) -> tuple[float, float]:
     return float(dev.mean() * e.size / (e.size - 1)), float(dev.std(ddof=1) / math.sqrt(e.size))
 
 
-def check_duchi(*, theta, n, alpha, reps, seed) -> Check:
+def check_duchi(*, theta: float, n: int, alpha: float, reps: int, seed: SeedLike) -> Check:
     r"""Duchi's simulated variance beside its closed form.
 
     .. math:: \mathrm{Var}(\hat\theta) = \frac{B^2 - \theta^2}{n},\qquad B = \frac{e^\alpha + 1}{e^\alpha - 1}
@@ -100,7 +111,8 @@ def check_duchi(*, theta, n, alpha, reps, seed) -> Check:
     return Check("duchi variance", sim, se, {"closed_form": var}, abs(sim - var) <= 4 * se)
 
 
-def empirical_constant(estimator, *, theta, sizes, n, alpha, reps, seed, **options) -> Check:
+def empirical_constant(estimator: str, *, theta: float, sizes: SizeLaw, n: int, alpha: float, reps: int, seed: SeedLike,
+                       **options: Any) -> Check:
     r"""Simulated risk divided by the rate without constants, with its standard error.
 
     DAME: eq. (11) with :math:`c_3 = 1` and the log as :math:`\log(e \vee \sqrt{\tilde m n\alpha^2})`:
@@ -132,7 +144,8 @@ def empirical_constant(estimator, *, theta, sizes, n, alpha, reps, seed, **optio
     return Check(f"{estimator} empirical constant", r.mse / rate, r.stderr / rate, {"rate": rate, "risk": r.mse}, True)
 
 
-def check_cummings(k, *, p, sigma_p2, eps, reps, seed, beta=1e-6) -> Check:
+def check_cummings(k: ArrayLike, *, p: float, sigma_p2: float, eps: float, reps: int, seed: SeedLike,
+                   beta: float = 1e-6) -> Check:
     r"""The ideal estimator's simulated variance beside eq. (5), as printed and with :math:`\mathrm{Var}(\mathrm{Lap}(b)) = 2b^2`.
 
     With a small ``beta`` clipping is rare, so :math:`\mathrm{Var}([\hat p_i]) \approx \sigma_i^2`.
@@ -161,7 +174,7 @@ def check_cummings(k, *, p, sigma_p2, eps, reps, seed, beta=1e-6) -> Check:
                  abs(sim - exact) <= 4 * se)
 
 
-def check_rameshwar(m, *, U, eps, reps, seed) -> Check:
+def check_rameshwar(m: ArrayLike, *, U: float, eps: float, reps: int, seed: SeedLike) -> Check:
     r"""OPT-wc's simulated error on the all-``U`` dataset beside Lemma III.1.
 
     On that dataset :math:`M - f = \text{bias} + Z` with a fixed bias, so
@@ -187,7 +200,7 @@ def check_rameshwar(m, *, U, eps, reps, seed) -> Check:
 
 # =========================================================================== Kent et al.: the multivariate problems simulated
 
-def local_vote_probability(theta, *, T_star: int, threshold) -> np.ndarray:
+def local_vote_probability(theta: ArrayLike, *, T_star: int, threshold: float) -> np.ndarray:
     r"""Exact :math:`P(|\bar X_{ij}| > \tau)` for a user's mean of ``T_star`` two-point samples (eq. (40)).
 
     Under the product two-point law (coordinate ``j`` is :math:`\pm1` with mean :math:`\theta_j`),
@@ -202,8 +215,14 @@ def local_vote_probability(theta, *, T_star: int, threshold) -> np.ndarray:
     >>> local_vote_probability(np.array([0.0]), T_star=1, threshold=0.5).tolist()  # |±1| > 1/2 always
     [1.0]
     """
-    th = np.asarray(theta, dtype=float)
-    T_star = check_integer("T_star", T_star, minimum=1)
+    if isinstance(theta, (list, tuple, np.ndarray)):
+        th = _theta_vector(theta)
+    else:
+        th = np.asarray(check_real("theta", theta))
+    if np.any(np.abs(th) > 1):
+        raise ValueError(f"theta must lie in [-1, 1], got {format_value(theta)}")
+    T_star = check_integer("T_star", T_star, minimum=1, maximum=MAX_EXACT_INT, why="binomial tails in float64")
+    threshold = check_real("threshold", threshold, low=0)
     q = (1 + th) / 2
     hi = np.floor(T_star * (1 + threshold) / 2)  # S > hi_real  ⇔  S >= floor(hi_real) + 1
     lo = np.ceil(T_star * (1 - threshold) / 2) - 1  # S < lo_real  ⇔  S <= ceil(lo_real) - 1
@@ -236,14 +255,15 @@ class TrigDensity:
 
     coefficients: dict
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
+        if not isinstance(self.coefficients, Mapping):
+            raise ValueError(f"coefficients must be a mapping from indices j >= 2 to reals, "
+                             f"got {format_value(self.coefficients)}")
         c = {}
-        for j, v in dict(self.coefficients).items():
+        for j, v in self.coefficients.items():
             if isinstance(j, bool) or not isinstance(j, (int, np.integer)) or j < 2:
-                raise ValueError(f"coefficient indices must be integers >= 2, got {j!r}")
-            c[int(j)] = float(v)
-            if not math.isfinite(c[int(j)]):
-                raise ValueError(f"coefficient {j} must be finite, got {v!r}")
+                raise ValueError(f"coefficients must have integer indices >= 2, got index {format_value(j)}")
+            c[int(j)] = check_real(f"coefficients[{j}]", v)
         if math.sqrt(2) * sum(abs(v) for v in c.values()) > 1:
             raise ValueError("need sqrt(2) * sum |theta_j| <= 1 (so that f >= 0)")
         object.__setattr__(self, "coefficients", c)
@@ -347,6 +367,8 @@ def _kent_block(plan: _Plan, seed_seq, size: int) -> np.ndarray:
         est = kent_estimators.l2_mean(x, tau=plan.tau, alpha=plan.alpha, signs=signs, rng=rng).estimate
         return ((est - th) ** 2).sum(axis=1)
     k, f = plan.k, plan.density  # density: Y = φ(X)/√k, by multinomial counts on the grid
+    if f is None:
+        raise ValueError(f"the {plan.problem!r} problem has no density")
     xg, pg = f.grid_law(k)
     counts = rng.multinomial(Ts, pg, size=(size, users))
     y = counts @ kent_estimators.trig_basis(xg, k) / (Ts * math.sqrt(k))
@@ -369,10 +391,21 @@ class KentRisk:
 
 
 def _theta_vector(theta, name="theta") -> np.ndarray:
-    th = np.atleast_1d(np.asarray(theta, dtype=float))
+    try:
+        th = np.atleast_1d(np.asarray(theta, dtype=float))
+    except (TypeError, ValueError, OverflowError):
+        th = np.array([np.nan])
     if th.ndim != 1 or th.size == 0 or not np.all(np.isfinite(th)):
-        raise ValueError(f"{name} must be a non-empty finite vector, got {theta!r}")
+        raise ValueError(f"{name} must be a non-empty finite vector, got {format_value(theta)}")
     return th
+
+
+def _sequence(name: str, values) -> list:
+    """``values`` as a list, if it is a sequence or an array (not a string or a scalar)."""
+    if isinstance(values, (str, bytes)) or not isinstance(values, (list, tuple, range, np.ndarray)) \
+            or np.ndim(values) != 1:
+        raise ValueError(f"{name} must be a sequence of values, got {format_value(values)}")
+    return list(values)
 
 
 def _plan(problem, n, T, alpha, theta, density, s, beta, K, procedure, C_lambda, C_k, truncation) -> _Plan:
@@ -415,7 +448,8 @@ def _plan(problem, n, T, alpha, theta, density, s, beta, K, procedure, C_lambda,
         g = n // (2 * d)
         if g < 1:
             raise ValueError(f"n = {n} users cannot fill 2d = {2 * d} groups")
-        t_star, tau = kent.estimator_cap(n=n, T=T, alpha=alpha, K=K, d=d)
+        t_cap, tau = kent.estimator_cap(n=n, T=T, alpha=alpha, K=K, d=d)
+        t_star = int(t_cap)  # an integer: min(T, ⌊e^{nα²/(Kd)}⌋)
         return _Plan(problem, n, alpha, t_star, tau, th, d, g, s=s or 0, procedure=2, lam_C=float(C_lambda))
     if procedure != 1:
         raise ValueError(f"procedure must be 1 or 2, got {procedure!r}")
@@ -423,7 +457,8 @@ def _plan(problem, n, T, alpha, theta, density, s, beta, K, procedure, C_lambda,
     g = (n - h) // (2 * s)
     if g < 1:
         raise ValueError(f"n = {n} users cannot fill the selection half and 2s = {2 * s} groups")
-    t_star, tau = kent.estimator_cap(n=n, T=T, alpha=alpha, K=K, d=s)
+    t_cap, tau = kent.estimator_cap(n=n, T=T, alpha=alpha, K=K, d=s)
+    t_star = int(t_cap)  # an integer: min(T, ⌊e^{nα²/(Kd)}⌋)
     x = n * alpha * alpha
     select_tau = math.sqrt(2 * math.log(max(math.e, d * x * t_star)) / t_star)
     t = min(float(s), math.sqrt(2 * s * math.log(max(math.e, x)))) if truncation is None else truncation
@@ -431,9 +466,10 @@ def _plan(problem, n, T, alpha, theta, density, s, beta, K, procedure, C_lambda,
                  truncation=check_positive("truncation", t), h=h)
 
 
-def kent_risk(problem, *, n, T, alpha, reps, seed, theta=None, density=None, s=None, beta=None, K: float = 1.0,
-              procedure: int = 2, C_lambda: float = 1.0, C_k: float = 1.0, truncation=None, executor=None,
-              progress: bool = False) -> KentRisk:
+def kent_risk(problem: str, *, n: int, T: int, alpha: float, reps: int, seed: SeedLike, theta: ArrayLike | None = None,
+              density: TrigDensity | None = None, s: int | None = None, beta: float | None = None, K: float = 1.0,
+              procedure: int = 2, C_lambda: float = 1.0, C_k: float = 1.0, truncation: float | None = None,
+              executor: Executor | None = None, progress: bool = False) -> KentRisk:
     r"""Simulated risk of Kent et al.'s procedure for one of the four multivariate problems.
 
     * ``"linf"`` — the ℓ∞ ball (§3.2): data from the product two-point law (coordinate ``j`` is
@@ -467,7 +503,7 @@ def kent_risk(problem, *, n, T, alpha, reps, seed, theta=None, density=None, s=N
     True
     """
     plan = _plan(problem, n, T, alpha, theta, density, s, beta, K, procedure, C_lambda, C_k, truncation)
-    if plan.T_star > 2**62:
+    if plan.T_star > MAX_INT64_COUNT:
         raise ValueError(f"T* = {plan.T_star} exceeds 2^62: a user's binomial sum would overflow int64 (lower T or raise K)")
     losses = np.concatenate(simulate.map_blocks(_kent_block, plan, reps, seed, executor, progress))
     R = losses.size
@@ -477,6 +513,7 @@ def kent_risk(problem, *, n, T, alpha, reps, seed, theta=None, density=None, s=N
         settings.update(s=plan.s, procedure=plan.procedure, C_lambda=plan.lam_C, selection_tau=plan.select_tau,
                         truncation=plan.truncation)
     if problem == "density":
+        assert density is not None and beta is not None  # _plan refuses a density problem without them
         settings.update(k=plan.k, beta=float(beta), C_k=float(C_k), grid=density.grid(plan.k))
     se = float(losses.std(ddof=1) / math.sqrt(R)) if R > 1 else math.inf
     return KentRisk(problem, float(losses.mean()), se, losses, settings)
@@ -509,7 +546,8 @@ def _rate(problem, *, n, T, alpha, d, s, beta, constants):
     return kent.rate("density", n=n, T=T, alpha=alpha, beta=beta, constants=constants)
 
 
-def check_kent(problem, *, n, alpha, Ts, reps, seed, constants=None, executor=None, **options) -> RateCheck:
+def check_kent(problem: str, *, n: int, alpha: float, Ts: Sequence[int], reps: int, seed: SeedLike,
+               constants: Any = None, executor: Executor | None = None, **options: Any) -> RateCheck:
     r"""Kent et al.'s simulated risk, with standard errors, beside the lower and upper rates, across ``Ts``.
 
     Runs :func:`kent_risk` at each ``T`` (same ``seed``; ``options`` are passed on) and evaluates
@@ -527,6 +565,9 @@ def check_kent(problem, *, n, alpha, Ts, reps, seed, constants=None, executor=No
     >>> [r["T"] for r in c.rows], c.lower_constant > 1
     ([10, 1000], True)
     """
+    Ts = [check_integer("Ts", T, minimum=1) for T in _sequence("Ts", Ts)]
+    if not Ts:
+        raise ValueError("Ts must hold at least one T, got []")
     rows = []
     d = s = beta = None
     for T in Ts:
@@ -543,7 +584,7 @@ def check_kent(problem, *, n, alpha, Ts, reps, seed, constants=None, executor=No
                      max(r["risk_over_upper"] for r in rows), settings)
 
 
-def loglog_slope(x, risk, stderr) -> tuple[float, float]:
+def loglog_slope(x: ArrayLike, risk: ArrayLike, stderr: ArrayLike) -> tuple[float, float]:
     r"""Weighted least-squares slope of :math:`\log R` on :math:`\log x`, with its standard error.
 
     Each point's weight is :math:`1/\mathrm{se}(\log R)^2`, :math:`\mathrm{se}(\log R) = \mathrm{se}/R`
@@ -559,9 +600,16 @@ def loglog_slope(x, risk, stderr) -> tuple[float, float]:
     >>> round(b, 12), se > 0
     (-1.0, True)
     """
-    u = np.log(np.asarray(x, dtype=float))
-    y = np.log(np.asarray(risk, dtype=float))
-    w = (np.asarray(risk, dtype=float) / np.asarray(stderr, dtype=float)) ** 2
+    xs = check_array("x", x, low=0, low_open=True)
+    rs = check_array("risk", risk, low=0, low_open=True)
+    ses = check_array("stderr", stderr, low=0, low_open=True)
+    if not xs.shape == rs.shape == ses.shape:
+        raise ValueError(f"x, risk and stderr must have the same length, got {xs.size}, {rs.size} and {ses.size}")
+    u, y = np.log(xs), np.log(rs)
+    with np.errstate(over="ignore"):
+        w = (rs / ses) ** 2
+    if not np.all(np.isfinite(w)):
+        raise ValueError(f"risk / stderr must be finite, got risk={format_value(risk)}, stderr={format_value(stderr)}")
     if u.size < 2 or np.ptp(u) == 0:
         raise ValueError("a slope needs at least two distinct x")
     ub, yb = np.average(u, weights=w), np.average(y, weights=w)

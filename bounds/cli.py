@@ -34,6 +34,7 @@ import warnings
 from collections import Counter
 from fractions import Fraction
 from pathlib import Path
+from typing import Any, Callable, Sequence
 
 import mpmath
 import numpy as np
@@ -47,7 +48,7 @@ from .references import CUMMINGS, DAME, KENT, RAMESHWAR
 class OptionError(ValueError):
     """Bad command-line input, attributed to ``option``."""
 
-    def __init__(self, option: str, message: str):
+    def __init__(self, option: str, message: str) -> None:
         super().__init__(message)
         self.option = option
 
@@ -72,7 +73,7 @@ def _positive(text: str) -> float:
     return v
 
 
-def _integer(minimum: int):
+def _integer(minimum: int) -> Callable[[str], int]:
     def parse(text: str) -> int:
         try:
             v = int(text)
@@ -89,13 +90,13 @@ def _integer(minimum: int):
 # =========================================================================== results as text and JSON
 
 
-def _fmt(v, precision) -> str:
+def _fmt(v: Any, precision: int | None) -> str:
     if precision is None:
         return f"{float(v):.10g}"
     return mpmath.nstr(v, precision)
 
 
-def _plain(obj):
+def _plain(obj: Any) -> Any:
     """A result as JSON-ready data: dataclass fields, arrays as lists, exact numbers as floats, non-finite as None."""
     if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
         return {f.name: _plain(getattr(obj, f.name)) for f in dataclasses.fields(obj)}
@@ -117,7 +118,7 @@ def _plain(obj):
     return repr(obj)  # a size law: its constructor call
 
 
-def _print_json(command: str, inputs: dict, **results) -> int:
+def _print_json(command: str, inputs: dict[str, Any], **results: Any) -> int:
     print(json.dumps({"command": command, "inputs": _plain(inputs), **{k: _plain(v) for k, v in results.items()}},
                      allow_nan=False))
     return 0
@@ -130,7 +131,7 @@ _LAW_ARITY = {"poisson": (1, 1), "binomial": (2, 2), "uniform": (2, 2), "point":
               "zipf": (1, 1), "empirical": (1, None), "finite": (1, None)}
 
 
-def _law(spec: str):
+def _law(spec: str) -> sizes.SizeLaw:
     """``--sizes``: a size law, its number of parameters checked before ``sizes.parse`` reads it."""
     kind, _, rest = spec.partition(":")
     kind = kind.strip().lower()
@@ -148,7 +149,7 @@ def _law(spec: str):
         raise OptionError("--sizes", str(exc)) from None
 
 
-def _cmd_dame(args) -> int:
+def _cmd_dame(args: argparse.Namespace) -> int:
     law = _law(args.sizes)
     if args.n_alpha2 is not None:
         if args.n is not None or args.alpha is not None:
@@ -211,7 +212,7 @@ def _writable_dir(option: str, path: str) -> Path:
     return target
 
 
-def _cmd_figures(args) -> int:
+def _cmd_figures(args: argparse.Namespace) -> int:
     unknown = [f for f in args.only or () if f not in figures.REGISTRY]
     if unknown:
         raise OptionError("--only", f"unknown figure {unknown[0]!r}; choose from {', '.join(sorted(figures.REGISTRY))}")
@@ -228,7 +229,7 @@ def _cmd_figures(args) -> int:
     return 0
 
 
-def _cmd_check(args) -> int:
+def _cmd_check(args: argparse.Namespace) -> int:
     ids = args.only or list(audit.CHECKS)
     unknown = [cid for cid in ids if cid not in audit.CHECKS]
     if unknown:
@@ -253,7 +254,7 @@ def _cmd_check(args) -> int:
     return 1 if errors else 0
 
 
-def _cmd_kent(args) -> int:
+def _cmd_kent(args: argparse.Namespace) -> int:
     kw = {"d": args.d, "s": args.s, "beta": args.beta, "ball": args.ball}
     r = kent.rate(args.problem, n=args.n, T=args.T, alpha=args.alpha, **kw)
     pt = kent.phase_transition(args.problem, n=args.n, alpha=args.alpha, **kw)
@@ -276,7 +277,7 @@ def _cmd_kent(args) -> int:
     return 0
 
 
-def _cmd_cummings(args) -> int:
+def _cmd_cummings(args: argparse.Namespace) -> int:
     try:
         k = [int(v) for v in args.k.split(",")]
     except ValueError:
@@ -309,7 +310,7 @@ def _cmd_cummings(args) -> int:
 _COLLECTIONS = {"geometric": 1, "extreme": 2}
 
 
-def _collection(spec: str):
+def _collection(spec: str) -> np.ndarray:
     """``--collection``: ``geometric:M``, ``extreme:L,m_star`` or ``counts:m1,m2,...``, with exact arity."""
     kind, _, rest = spec.partition(":")
     params = [a.strip() for a in rest.split(",")] if rest.strip() else []
@@ -333,7 +334,7 @@ def _collection(spec: str):
         raise OptionError("--collection", str(exc)) from None
 
 
-def _cmd_rameshwar(args) -> int:
+def _cmd_rameshwar(args: argparse.Namespace) -> int:
     m = _collection(args.collection)
     lp = rameshwar.lp_optimum(m, U=args.U, eps=args.eps)  # first: it refuses collections too large to solve
     c = rameshwar.clipping(m, U=args.U, eps=args.eps)
@@ -351,9 +352,9 @@ def _cmd_rameshwar(args) -> int:
     print(f"  T_eps         {c.threshold:.10g}")
     print(f"  {'m_l':>6s} {'users':>6s} {'a_l':>12s} {'b_l':>12s}")
     users = Counter(counts)
-    first = {k: i for i, k in reversed(list(enumerate(counts)))}
-    for k in sorted(users, reverse=True):
-        print(f"  {k:6d} {users[k]:6d} {c.a[first[k]]:12.6g} {c.b[first[k]]:12.6g}")
+    first = {m_l: i for i, m_l in reversed(list(enumerate(counts)))}
+    for m_l in sorted(users, reverse=True):
+        print(f"  {m_l:6d} {users[m_l]:6d} {c.a[first[m_l]]:12.6g} {c.b[first[m_l]]:12.6g}")
     print(f"  E_OPT         {e_opt:.12g}   (Lemma III.1 at Theorem III.1)")
     print(f"  LP optimum    {lp.value:.12g}   (HiGHS, over all per-user clippings)")
     print(f"  eq. (12)      {eq12:.12g}   (as printed)")
@@ -361,6 +362,31 @@ def _cmd_rameshwar(args) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    r"""The ``bounds`` argument parser: one subcommand per calculator, plus ``advise``, ``check``, ``figures``.
+
+    =============  ==========================================================================
+    subcommand     computes (source)
+    =============  ==========================================================================
+    ``dame``       upper and lower bounds of Pla et al. (2024), Theorems 1–2, eqs. (10)–(12)
+    ``rameshwar``  :math:`T_\varepsilon`, the clipping, :math:`E^{\mathrm{OPT}}` and the LP of
+                   Rameshwar and Tandon (2025), Theorem III.1, Lemma III.1, eqs. (8), (12)
+    ``kent``       the rates and :math:`T^\dagger` of Kent et al. (2024), Theorems 6, 8, 9
+    ``cummings``   :math:`k^*`, :math:`T^*` and the bound of Cummings et al. (2022),
+                   eqs. (5)–(6), Corollary 5.5
+    ``advise``     contribution bounds and errors for a dataset's per-user counts
+    ``check``      the numerical audit of the papers' lemmas and claims
+    ``figures``    the papers' figures (PNG, PDF, CSV, JSON)
+    =============  ==========================================================================
+
+    Each subcommand's function is stored as ``func`` in the parsed arguments; the
+    calculators take ``--json``.  :func:`main` runs it.
+
+    Examples
+    --------
+    >>> args = build_parser().parse_args(["kent", "--n", "100", "--T", "10", "--alpha", "0.5"])
+    >>> args.command, args.problem, args.n, args.T, args.alpha, args.json
+    ('kent', 'mean', 100, 10, 0.5, False)
+    """
     parser = argparse.ArgumentParser(prog="bounds", description="Reference calculator for user-level DP mean estimation.")
     parser.add_argument("--version", action="version", version=f"bounds {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -440,11 +466,17 @@ def _option(message: str) -> str | None:
     return _OPTION_OF[max(keys, key=len)] if keys else None
 
 
-def main(argv=None) -> int:
+def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``bounds`` console script; returns the exit status.
 
     Any failure of a subcommand prints one line on stderr — ``bounds <command>: error:
     <option>: <message>`` — and returns 2.
+
+    Examples
+    --------
+    >>> main(["rameshwar", "--collection", "counts:1,4", "--U", "10", "--eps", "1", "--json"])  # doctest: +ELLIPSIS
+    {"command": "rameshwar", ..."optimal_error": 5.0, ...}
+    0
     """
     args = build_parser().parse_args(argv)
     try:

@@ -3,7 +3,8 @@ r"""Cummings, Feldman, McMillan & Talwar: heterogeneous users in the central mod
 Source: Cummings et al. (2022) — *Mean Estimation with User-level Privacy
 under Data Heterogeneity*: Lemma 2.1, the weights (1) and (4), the ideal
 estimator's variance (5), the optimal truncation :math:`T^*` (6), Algorithm 2,
-Corollary 5.5 and Example 1.  Formula sheet §3.
+Corollary 5.5 and Example 1.  The canonical choices are listed in
+``docs/choices.md`` §3.
 
 Setting: a meta-distribution :math:`\mathcal D` on :math:`[0, 1]` with mean ``p`` and
 variance :math:`\sigma_p^2`; user ``i`` draws :math:`p_i \sim \mathcal D`, then
@@ -29,6 +30,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import sympy as sp
+from numpy.typing import ArrayLike
 
 from .numerics import check_array, check_choice, check_counts, check_integer, check_positive, check_real
 
@@ -56,20 +58,23 @@ __all__ = [
 
 _LAPLACE = {"printed": 1.0, "exact": 2.0}  # Var(Lap(b)) / b^2 as eq. (5) prints it, and as it is
 _MAX_USERS = 10**7  # Example 1 builds arrays of n entries
+# Algorithm 2's error tolerance α of the initial estimates: p lies in [0, 1], so any α above 1 gives
+# the same (vacuous) intervals; 1e6 keeps the widths and the Λ of step 14 far from float64 overflow.
+_MAX_TOLERANCE = 1e6
 
 
 # =========================================================================== inputs
 
 
-def _k(k) -> np.ndarray:
+def _k(k: ArrayLike) -> np.ndarray:
     return check_counts("sample counts k", k)
 
 
-def _p(p, name: str = "p") -> float:
+def _p(p: float, name: str = "p") -> float:
     return check_real(name, p, low=0, high=1)
 
 
-def _sigma_p2(sigma_p2, p, name: str = "sigma_p2") -> float:
+def _sigma_p2(sigma_p2: float, p: float, name: str = "sigma_p2") -> float:
     s2 = check_real(name, sigma_p2, low=0)
     if s2 > p * (1 - p) * (1 + 1e-12):
         raise ValueError(f"{name} = {sigma_p2!r} > p(1-p) = {p * (1 - p)!r}: no law on [0, 1] has it (Lemma 2.1)")
@@ -79,7 +84,7 @@ def _sigma_p2(sigma_p2, p, name: str = "sigma_p2") -> float:
 _SIGMA2_RANGE = (1e-60, 1e60)  # 1/σ⁴ · width² stays finite in float64 (the max term of eq. (5))
 
 
-def _positive_array(name, v) -> np.ndarray:
+def _positive_array(name: str, v: ArrayLike) -> np.ndarray:
     arr = check_array(name, v, low=0, low_open=True)
     lo, hi = _SIGMA2_RANGE
     if np.any(arr < lo) or np.any(arr > hi):
@@ -87,7 +92,7 @@ def _positive_array(name, v) -> np.ndarray:
     return arr
 
 
-def _over_eps2(x, eps: float):
+def _over_eps2(x: float, eps: float) -> float:
     """``x / ε²`` without ``eps**2`` overflowing (it gives ``inf`` or ``0`` as the quotient does)."""
     return x / eps / eps
 
@@ -95,7 +100,7 @@ def _over_eps2(x, eps: float):
 # =========================================================================== Lemma 2.1, weights
 
 
-def user_variance(k, *, p, sigma_p2):
+def user_variance(k: ArrayLike, *, p: float, sigma_p2: float) -> np.ndarray:
     r"""Lemma 2.1: the variance :math:`\sigma_i^2` of a user's mean of :math:`k_i` samples.
 
     .. math:: \sigma_i^2 = \mathrm{Var}(\mathcal D(k_i)) = \frac{p(1-p)}{k_i} + \Big(1 - \frac{1}{k_i}\Big)\sigma_p^2,
@@ -137,7 +142,7 @@ def user_variance_symbolic() -> sp.Expr:
     return sp.expand(within + between).collect(1 / k)
 
 
-def nonprivate_weights(sigma2) -> np.ndarray:
+def nonprivate_weights(sigma2: ArrayLike) -> np.ndarray:
     r"""Inverse-variance weights, optimal without privacy (eq. (1)).
 
     .. math:: w_i = \frac{1/\sigma_i^2}{\sum_j 1/\sigma_j^2}
@@ -153,7 +158,7 @@ def nonprivate_weights(sigma2) -> np.ndarray:
     return u2 / math.fsum(u2)
 
 
-def private_weights(sigma2, T) -> np.ndarray:
+def private_weights(sigma2: ArrayLike, T: float) -> np.ndarray:
     r"""The private ideal estimator's truncated weights (eq. (4)).
 
     .. math:: w_i = \frac{\min\{1/\sigma_i^2, T/\sigma_i\}}{\sum_j \min\{1/\sigma_j^2, T/\sigma_j\}}
@@ -172,7 +177,7 @@ def private_weights(sigma2, T) -> np.ndarray:
     return raw / math.fsum(raw)
 
 
-def concentration(k, *, p, sigma_p2, n: int | None = None, beta: float = 0.05):
+def concentration(k: ArrayLike, *, p: float, sigma_p2: float, n: int | None = None, beta: float = 0.05) -> np.ndarray:
     r"""Default concentration width :math:`f^{k_i}_{\mathcal D}(n, \sigma_p^2, \beta)` (sub-Gaussian, union bound).
 
     The paper leaves :math:`f` as a parameter (its Appendix G is not in the source).
@@ -197,7 +202,7 @@ def concentration(k, *, p, sigma_p2, n: int | None = None, beta: float = 0.05):
     return np.sqrt(user_variance(kk, p=p, sigma_p2=sigma_p2) * 2 * (math.log(2) + math.log(n) - math.log(beta)))
 
 
-def ideal_variance(sigma2, widths, *, eps, T, laplace: str = "printed") -> float:
+def ideal_variance(sigma2: ArrayLike, widths: ArrayLike, *, eps: float, T: float, laplace: str = "printed") -> float:
     r"""Variance of the private ideal estimator (eq. (5)), with :math:`\mathrm{Var}([\hat p_i]) \approx \sigma_i^2`.
 
     .. math:: \mathrm{Var}(\hat p^{ideal}_\epsilon) = \sum_i w_i^2 \sigma_i^2
@@ -206,7 +211,7 @@ def ideal_variance(sigma2, widths, *, eps, T, laplace: str = "printed") -> float
     ``laplace="printed"``: :math:`\kappa = 1`, eq. (5) as printed; ``"exact"``:
     :math:`\kappa = 2`, since :math:`\mathrm{Var}(\mathrm{Lap}(b)) = 2b^2`.
 
-    Source: Cummings et al. (2022), eq. (5) (formula sheet §3, audit item).
+    Source: Cummings et al. (2022), eq. (5); the factor 2 is discussed in ``docs/choices.md`` §3.
 
     Examples
     --------
@@ -222,7 +227,7 @@ def ideal_variance(sigma2, widths, *, eps, T, laplace: str = "printed") -> float
     return float(math.fsum(w * w * s2) + _over_eps2(kappa * float(np.max(w * w * c * c)), eps))
 
 
-def _variances_and_widths(sigma2, widths) -> tuple[np.ndarray, np.ndarray]:
+def _variances_and_widths(sigma2: ArrayLike, widths: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
     s2 = _positive_array("sigma2", sigma2)
     c = check_array("widths", widths, low=0)
     if c.shape != s2.shape:
@@ -249,7 +254,8 @@ class Truncation:
     laplace: str
 
 
-def optimal_truncation(sigma2, widths, *, eps, laplace: str = "printed", counts=None) -> Truncation:
+def optimal_truncation(sigma2: ArrayLike, widths: ArrayLike, *, eps: float, laplace: str = "printed",
+                       counts: ArrayLike | None = None) -> Truncation:
     r"""The exact minimiser :math:`T^*` of eq. (6), in :math:`O(G \log G)` for ``G`` distinct users.
 
     .. math::
@@ -305,23 +311,23 @@ def optimal_truncation(sigma2, widths, *, eps, laplace: str = "printed", counts=
     t_pre = np.concatenate([[0.0], np.cumsum(w_n * u2)])  # Σ_{i<j} u_i^2
     s_suf = np.concatenate([np.cumsum((w_n * u)[::-1])[::-1], [0.0]])  # Σ_{i>=j} u_i
     n_suf = np.concatenate([np.cumsum(w_n[::-1])[::-1], [0.0]])  # users truncated
-    alpha_suf = np.concatenate([np.maximum.accumulate((u2 * cc * cc)[::-1])[::-1], [0.0]])
-    beta_pre = np.concatenate([[0.0], np.maximum.accumulate(u2 * u2 * cc * cc)])
+    amax_suf = np.concatenate([np.maximum.accumulate((u2 * cc * cc)[::-1])[::-1], [0.0]])
+    bmax_pre = np.concatenate([[0.0], np.maximum.accumulate(u2 * u2 * cc * cc)])
     lo = np.concatenate([[0.0], u])
     hi = np.concatenate([u, [np.inf]])
     j_all = np.arange(lo.size)
     with np.errstate(divide="ignore", invalid="ignore"):
-        split = np.where(alpha_suf > 0, np.sqrt(beta_pre / alpha_suf), np.inf)
+        split = np.where(amax_suf > 0, np.sqrt(bmax_pre / amax_suf), np.inf)
         # stationary points T0 = s r / (q t) of the two branches of the max: P = β, P = αT²
-        t0 = [s_suf * (t_pre + lam * beta_pre) / (n_suf * t_pre),
-              s_suf * t_pre / ((n_suf + lam * alpha_suf) * t_pre)]
-    cand_T, cand_j = [lo[1:]], [j_all[1:]]  # the breakpoints (the objective is continuous there)
+        t0 = [s_suf * (t_pre + lam * bmax_pre) / (n_suf * t_pre),
+              s_suf * t_pre / ((n_suf + lam * amax_suf) * t_pre)]
+    parts_T, parts_j = [lo[1:]], [j_all[1:]]  # the breakpoints (the objective is continuous there)
     for pts in (split, *t0):
         inside = (lo < pts) & (pts < hi) & (t_pre > 0)
-        cand_T.append(pts[inside])
-        cand_j.append(j_all[inside])
-    cand_T, cand_j = np.concatenate(cand_T), np.concatenate(cand_j)
-    num = n_suf[cand_j] * cand_T**2 + t_pre[cand_j] + lam * np.maximum(alpha_suf[cand_j] * cand_T**2, beta_pre[cand_j])
+        parts_T.append(pts[inside])
+        parts_j.append(j_all[inside])
+    cand_T, cand_j = np.concatenate(parts_T), np.concatenate(parts_j)
+    num = n_suf[cand_j] * cand_T**2 + t_pre[cand_j] + lam * np.maximum(amax_suf[cand_j] * cand_T**2, bmax_pre[cand_j])
     den = (s_suf[cand_j] * cand_T + t_pre[cand_j]) ** 2
     vals = num / den
     best = float(vals.min())
@@ -348,7 +354,7 @@ def _k_objective(kk: np.ndarray, cand: np.ndarray, eps: float) -> np.ndarray:
     return head / used**2
 
 
-def k_star(k, *, eps) -> int:
+def k_star(k: ArrayLike, *, eps: float) -> int:
     r"""The exact integer :math:`k^*` of Corollary 5.5.
 
     .. math:: k^* = \arg\min_{k \in \mathbb N^*} \frac{k/\epsilon^2 + \sum_i \min\{k_i, k\}}{(\sum_i \min\{k_i, k\})^2}
@@ -383,7 +389,7 @@ class LowerBound:
     k_star: int
 
 
-def lower_bound(k, *, eps, sigma_p2) -> LowerBound:
+def lower_bound(k: ArrayLike, *, eps: float, sigma_p2: float) -> LowerBound:
     r"""Corollary 5.5, as stated: the minimax variance of unbiased private estimators is at least
 
     .. math:: \tilde\Omega\Big(\min\Big\{\frac{k^*/\epsilon^2 + \sum_i \min\{k_i, k^*\}}
@@ -391,7 +397,7 @@ def lower_bound(k, *, eps, sigma_p2) -> LowerBound:
 
     returned without the polylogarithmic factors.  With :math:`\sigma_p = 0` the minimum
     is 0 — the bound as stated is vacuous there, although the text motivates
-    :math:`k^*` by that very case (formula sheet §3, audit item); ``privacy_term`` keeps the
+    :math:`k^*` by that very case (``docs/choices.md`` §3); ``privacy_term`` keeps the
     first term.
 
     Source: Cummings et al. (2022), Corollary 5.5.
@@ -558,7 +564,7 @@ class RealisablePlan:
     Lambda: float
 
 
-def groups(k) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def groups(k: ArrayLike) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     r"""Algorithm 2's three groups, as indices into ``k``: ``(variance, final, mean)``.
 
     Users sorted by decreasing :math:`k_i`: the :math:`\lceil \log n \rceil` with most data
@@ -585,7 +591,8 @@ def groups(k) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return order[:n_var], order[n_var : n - n_mean], order[n - n_mean :]
 
 
-def realisable_plan(k, *, p_initial, sigma_p2_hat, alpha, eps, beta: float = 0.05, laplace: str = "printed") -> RealisablePlan:
+def realisable_plan(k: ArrayLike, *, p_initial: float, sigma_p2_hat: float, tolerance: float, eps: float,
+                    beta: float = 0.05, laplace: str = "printed") -> RealisablePlan:
     r"""Algorithm 2 given the private initial estimates: groups, plug-ins, :math:`\hat T^*`, weights.
 
     Users are sorted by decreasing :math:`k_i`.  Groups: the :math:`\lceil\log n\rceil` users
@@ -599,11 +606,14 @@ def realisable_plan(k, *, p_initial, sigma_p2_hat, alpha, eps, beta: float = 0.0
     :math:`\Lambda = \max_i \hat w_i |\hat b_i - \hat a_i|`.  The private initial estimators
     and the simulation belong to the Monte Carlo layer.
 
+    ``tolerance`` is the paper's :math:`\alpha`, the error of the initial estimates (not an
+    LDP level), and ``beta`` the failure probability :math:`\beta` of the widths.
+
     Source: Cummings et al. (2022), Algorithm 2 and Lemma 4.2.
 
     Examples
     --------
-    >>> plan = realisable_plan([2**j for j in range(20, 0, -1)], p_initial=0.5, sigma_p2_hat=0.01, alpha=0.01, eps=1.0)
+    >>> plan = realisable_plan([2**j for j in range(20, 0, -1)], p_initial=0.5, sigma_p2_hat=0.01, tolerance=0.01, eps=1.0)
     >>> len(plan.variance_group), len(plan.mean_group), len(plan.final_group)
     (3, 2, 15)
     """
@@ -613,14 +623,14 @@ def realisable_plan(k, *, p_initial, sigma_p2_hat, alpha, eps, beta: float = 0.0
         raise ValueError(f"Algorithm 2 needs at least 3 users (three groups), got {n}")
     p_hat = _p(p_initial, "p_initial")
     s2_hat = _sigma_p2(sigma_p2_hat, p_hat, "sigma_p2_hat")
-    alpha = check_real("alpha", alpha, low=0, high=1e6)  # the initial estimates' accuracy; p lies in [0, 1]
+    tolerance = check_real("tolerance", tolerance, low=0, high=_MAX_TOLERANCE)
     var_g, final_g, mean_g = groups(kk)
     kf = kk[final_g]
     s2 = user_variance(kf, p=p_hat, sigma_p2=s2_hat)
     if np.any(s2 < _SIGMA2_RANGE[0]):
         raise ValueError(f"p_initial = {p_initial!r} and sigma_p2_hat = {sigma_p2_hat!r} give user variances below "
                          f"{_SIGMA2_RANGE[0]:g}: the truncation of eq. (6) needs positive variances")
-    half = alpha + concentration(kf, p=p_hat, sigma_p2=s2_hat, n=n, beta=beta)
+    half = tolerance + concentration(kf, p=p_hat, sigma_p2=s2_hat, n=n, beta=beta)
     a_hat, b_hat = p_hat - half, p_hat + half
     trunc = optimal_truncation(s2, b_hat - a_hat, eps=eps, laplace=laplace)
     Lam = float(np.max(trunc.weights * (b_hat - a_hat)))

@@ -26,12 +26,14 @@ Examples
 from __future__ import annotations
 
 import math
+import sys
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Callable
+from typing import Any, Callable
 
 import numpy as np
 import sympy as sp
+from numpy.typing import ArrayLike
 from scipy import optimize
 
 from .numerics import check_choice, check_integer, check_positive, check_real, format_value
@@ -59,12 +61,12 @@ c_, C_, c1_, c2_ = sp.symbols("c C c1 c2", positive=True)
 x_ = n_ * a_**2
 
 
-def _L(u):
+def _L(u: sp.Expr) -> sp.Expr:
     """log(e ∨ u): a logarithmic factor that is at least 1."""
     return sp.log(sp.Max(u, sp.E))
 
 
-def _sparse_factor(u):
+def _sparse_factor(u: sp.Expr) -> sp.Expr:
     """min{u, 1 + log(1 ∨ u)}: u for u <= 1, 1 + log u above — the [R] sparse factor, same order as log(1 + u)."""
     return sp.Min(u, 1 + sp.log(sp.Max(u, 1)))
 
@@ -93,11 +95,12 @@ class RateConstants:
     c1: float = 1.0
     c2: float = 1.0
 
-    def __post_init__(self):
-        for k in ("c", "C", "c1", "c2"):
-            object.__setattr__(self, k, check_positive(k, getattr(self, k)))
+    def __post_init__(self) -> None:
+        for name in ("c", "C", "c1", "c2"):
+            object.__setattr__(self, name, check_positive(name, getattr(self, name)))
 
-    def subs(self) -> dict:
+    def subs(self) -> dict[sp.Symbol, float]:
+        """The constants as a sympy substitution for the forms of :func:`symbolic`."""
         return {c_: self.c, C_: self.C, c1_: self.c1, c2_: self.c2}
 
 
@@ -222,6 +225,10 @@ def _numeric(problem: str, ball: str) -> dict:
 
 _MAX_INT = 10**300  # integer parameters enter the rates as float64
 _LOG_RANGE = 690.0  # nα² and nTα² must lie in [e^-690, e^690] ≈ [1e-300, 1e300]
+_MAX_BETA = 1e6  # Sobolev smoothness: δ^(-1/β) and the exponents 2β/(2β+2) are flat to float64 beyond
+_LOG_FLOAT_MAX = math.log(sys.float_info.max)  # ≈ 709.78: exp of more overflows float64
+_DIAMETER_RANGE = (1e-300, 1e300)  # Theorem 1's δ grid spans e^-690 D..D: it stays normal in float64
+_DELTA_GRID = 4001  # points of the log δ grid of Theorem 1 before the bounded Brent refinement
 
 
 def _budget(n: int, T: int, alpha: float) -> float:
@@ -234,7 +241,7 @@ def _budget(n: int, T: int, alpha: float) -> float:
     return n * alpha * alpha
 
 
-def _constants(constants) -> "RateConstants":
+def _constants(constants: RateConstants | None) -> RateConstants:
     if constants is None:
         return RateConstants()
     if not isinstance(constants, RateConstants):
@@ -242,7 +249,8 @@ def _constants(constants) -> "RateConstants":
     return constants
 
 
-def _inputs(problem, n, T, alpha, d, s, beta, ball):
+def _inputs(problem: str, n: int, T: int, alpha: float, d: int, s: int | None, beta: float | None,
+            ball: str) -> tuple[int, int, float, int, int | None, float | None]:
     problem = check_choice("problem", problem, PROBLEMS)
     ball = check_choice("ball", ball, BALLS)
     n = check_integer("n", n, minimum=1, maximum=_MAX_INT)
@@ -259,13 +267,15 @@ def _inputs(problem, n, T, alpha, d, s, beta, ball):
     if problem == "density" and beta is None:
         raise ValueError("the density problem needs beta (the Sobolev smoothness)")
     if beta is not None:
-        beta = check_real("beta", beta, low=0, low_open=True, high=1e6)
+        beta = check_real("beta", beta, low=0, low_open=True, high=_MAX_BETA)
     # s and beta enter only their own problem's forms
     return n, T, alpha, d, s if problem == "sparse" else None, beta if problem == "density" else None
 
 
-def _call(f, n, T, alpha, d, s, beta, k: RateConstants):
-    args = (n, T, alpha, d, s if s is not None else 1, beta if beta is not None else 1.0, k.c, k.C, k.c1, k.c2)
+def _call(f: Callable[..., Any], n: int, T: int, alpha: float, d: int, s: int | None, beta: float | None,
+          consts: RateConstants) -> float:
+    args = (n, T, alpha, d, s if s is not None else 1, beta if beta is not None else 1.0,
+            consts.c, consts.C, consts.c1, consts.c2)
     with np.errstate(under="ignore", over="ignore", divide="ignore"):
         out = float(f(*(np.float64(v) for v in args)))
     if math.isnan(out):  # pragma: no cover - the range checks keep every form defined
@@ -273,7 +283,8 @@ def _call(f, n, T, alpha, d, s, beta, k: RateConstants):
     return out
 
 
-def rate(problem, *, n, T, alpha, d=1, s=None, beta=None, ball="linf", constants=None) -> Rate:
+def rate(problem: str, *, n: int, T: int, alpha: float, d: int = 1, s: int | None = None, beta: float | None = None,
+         ball: str = "linf", constants: RateConstants | None = None) -> Rate:
     r"""The minimax rates of Kent, Berrett & Yu at one point ``(n, T, α)``.
 
     ``problem``: ``"mean"`` (univariate for ``d = 1``; ℓ∞- or ℓ2-ball for ``d > 1``,
@@ -296,19 +307,19 @@ def rate(problem, *, n, T, alpha, d=1, s=None, beta=None, ball="linf", constants
     ('large-T', True)
     """
     n, T, alpha, d, s, beta = _inputs(problem, n, T, alpha, d, s, beta, ball)
-    k = _constants(constants)
+    consts = _constants(constants)
     f = _numeric(problem, ball)
-    poly, expo = (_call(f[key], n, T, alpha, d, s, beta, k) for key in ("poly", "exp"))
+    poly, expo = (_call(f[key], n, T, alpha, d, s, beta, consts) for key in ("poly", "exp"))
     return Rate(
         problem,
-        _call(f["lower"], n, T, alpha, d, s, beta, k),
-        _call(f["upper"], n, T, alpha, d, s, beta, k),
-        _call(f["item_level"], n, T, alpha, d, s, beta, k),
+        _call(f["lower"], n, T, alpha, d, s, beta, consts),
+        _call(f["upper"], n, T, alpha, d, s, beta, consts),
+        _call(f["item_level"], n, T, alpha, d, s, beta, consts),
         "small-T" if poly >= expo else "large-T",
         _symbolic(problem, ball)["confidence"],
         problem == "sparse",
         (poly, expo),
-        n, T, alpha, d, s, beta, ball, k,
+        n, T, alpha, d, s, beta, ball, consts,
     )
 
 
@@ -340,7 +351,8 @@ def _log_solve(Y: float) -> float:
     return optimize.brentq(lambda L: L - math.log(L) - Y, lo, hi, xtol=1e-15, rtol=4 * np.finfo(float).eps)
 
 
-def phase_transition(problem, *, n, alpha, d=1, s=None, beta=None, ball="linf", constants=None) -> PhaseTransition:
+def phase_transition(problem: str, *, n: int, alpha: float, d: int = 1, s: int | None = None, beta: float | None = None,
+                     ball: str = "linf", constants: RateConstants | None = None) -> PhaseTransition:
     r"""The phase-transition boundaries :math:`T^\dagger`, solved exactly.
 
     Lower rate (poly term = exponential term), in closed form:
@@ -365,17 +377,18 @@ def phase_transition(problem, *, n, alpha, d=1, s=None, beta=None, ball="linf", 
     13.6495375083
     """
     n, _, alpha, d, s, beta = _inputs(problem, n, 1, alpha, d, s, beta, ball)
-    k = _constants(constants)
+    consts = _constants(constants)
     x = n * alpha * alpha
-    log_lower = _call(_numeric(problem, ball)["log_T_dagger"], n, 1, alpha, d, s, beta, k)
+    log_lower = _call(_numeric(problem, ball)["log_T_dagger"], n, 1, alpha, d, s, beta, consts)
     log_upper = None
     if problem == "mean":
         a = d * d if ball == "linf" else d
         dim = d
         # a log(u)/u = e^{-c2 x/dim}  ⇔  log u - log log u = c2 x/dim + log a
-        L = _log_solve(k.c2 * x / dim + math.log(a))
+        L = _log_solve(consts.c2 * x / dim + math.log(a))
         log_upper = L - math.log(x)
     elif problem == "density":
+        assert beta is not None  # _inputs requires it for the density problem
         r = beta / (beta + 1)
         # log(u) u^{-r} = y with y = (x / L(x))^{-2β}; v = u^r: log v / v = r y  ⇔  Lv - log Lv = -log(r y)
         Lx = math.log(max(x, math.e))
@@ -389,10 +402,11 @@ def phase_transition(problem, *, n, alpha, d=1, s=None, beta=None, ball="linf", 
 
 
 def _exp(v: float) -> float:
-    return math.exp(v) if v < 709.7 else math.inf
+    """``e^v``, ``inf`` where it overflows float64 (and 0 where it underflows, as ``math.exp`` does)."""
+    return math.exp(v) if v <= _LOG_FLOAT_MAX else math.inf
 
 
-def estimator_cap(*, n, T, alpha, K: float = 1.0, d: int = 1) -> tuple[float, float]:
+def estimator_cap(*, n: int, T: int, alpha: float, K: float = 1.0, d: int = 1) -> tuple[int, float]:
     r"""The univariate procedure's cap :math:`T^*` and bin half-width :math:`\tau` (eq. (25)).
 
     .. math:: T^* = \min\{T, e^{n\alpha^2/(Kd)}\},\qquad \tau = \sqrt{\frac{2\log(nT^*\alpha^2)}{T^*}}
@@ -421,7 +435,7 @@ def estimator_cap(*, n, T, alpha, K: float = 1.0, d: int = 1) -> tuple[float, fl
     return t_star, math.sqrt(2 * inner / t_star)
 
 
-def dame_quote_lower(*, n, T, alpha, constants=None) -> float:
+def dame_quote_lower(*, n: int, T: int, alpha: float, constants: RateConstants | None = None) -> float:
     r"""Kent's univariate lower rate as the DAME paper quotes it: with ``∧`` where Kent has ``∨``.
 
     .. math:: c\,\{e^{-c_1 n\alpha^2} \wedge (nT\alpha^2)^{-1}\}\quad\text{vs. Kent's}\quad
@@ -439,14 +453,15 @@ def dame_quote_lower(*, n, T, alpha, constants=None) -> float:
     T = check_integer("T", T, minimum=1, maximum=_MAX_INT)
     alpha = check_positive("alpha", alpha)
     x = _budget(n, T, alpha)
-    k = _constants(constants)
-    return k.c * min(math.exp(-k.c1 * x), 1 / x / T)
+    consts = _constants(constants)
+    return consts.c * min(math.exp(-consts.c1 * x), 1 / x / T)
 
 
 # =========================================================================== Theorem 1 (eq. 8)
 
 
-def covering(problem, *, d=1, s=None, beta=None, ball="linf", constant: float | None = 1.0) -> Callable:
+def covering(problem: str, *, d: int = 1, s: int | None = None, beta: float | None = None, ball: str = "linf",
+             constant: float | None = 1.0) -> Callable[[Any], np.ndarray]:
     r"""A log covering number :math:`\log N(\delta)` of Propositions 3–5 (``docs/kent.md`` §4).
 
     .. math::
@@ -484,7 +499,7 @@ def covering(problem, *, d=1, s=None, beta=None, ball="linf", constant: float | 
         return lambda delta: s * math.log(math.e * d / s) + s * np.log(np.maximum(c * math.sqrt(s) / delta, 1.0))
     if beta is None:
         raise ValueError("the Sobolev covering needs beta")
-    beta = check_real("beta", beta, low=0, low_open=True, high=1e6)
+    beta = check_real("beta", beta, low=0, low_open=True, high=_MAX_BETA)
     return lambda delta: c * np.asarray(delta, dtype=float) ** (-1.0 / beta)
 
 
@@ -501,8 +516,9 @@ class Theorem1:
     n_alpha2: float
 
 
-def theorem1(log_covering: Callable, *, n, alpha, diameter, loss_power: float = 2.0, c0: float = 1.0,
-             c1: float = 1.0, log_covering_upper: Callable | None = None) -> Theorem1:
+def theorem1(log_covering: Callable[[np.ndarray], ArrayLike], *, n: int, alpha: float, diameter: float,
+             loss_power: float = 2.0, c0: float = 1.0, c1: float = 1.0,
+             log_covering_upper: Callable[[np.ndarray], ArrayLike] | None = None) -> Theorem1:
     r"""Theorem 1 (eq. (8)): infinite-T bounds from a covering number, optimal δ found numerically.
 
     .. math::
@@ -533,26 +549,26 @@ def theorem1(log_covering: Callable, *, n, alpha, diameter, loss_power: float = 
         raise ValueError(f"log_covering_upper must be a function of delta or None, got {log_covering_upper!r}")
     n = check_integer("n", n, minimum=1, maximum=_MAX_INT)
     alpha = check_positive("alpha", alpha)
-    D = check_real("diameter", diameter, low=0, low_open=True, high=1e300)
-    if D < 1e-300:
-        raise ValueError(f"diameter must be at least 1e-300 (float64 range of the δ grid), got {diameter!r}")
+    D = check_real("diameter", diameter, low=0, low_open=True, high=_DIAMETER_RANGE[1])
+    if D < _DIAMETER_RANGE[0]:
+        raise ValueError(f"diameter must be at least {_DIAMETER_RANGE[0]:g} (float64 range of the δ grid), got {diameter!r}")
     q = check_real("loss_power", loss_power, low=0, low_open=True, high=100)
     c0, c1 = check_positive("c0", c0), check_positive("c1", c1)
     x = _budget(n, 1, alpha)
     low_cov, up_cov = _checked_covering(log_covering), _checked_covering(log_covering_upper or log_covering)
     A = c0 * x + math.log(2)
 
-    def log_low(t):
+    def log_low(t: np.ndarray) -> np.ndarray:
         lN = low_cov(t)
         ok = lN > A
         frac = np.where(ok, 1 - A / np.where(ok, lN, 1.0), 1.0)
         return np.where(ok, q * (t - math.log(2)) + np.log(frac), -np.inf)
 
-    def log_up(t):
+    def log_up(t: np.ndarray) -> np.ndarray:
         with np.errstate(over="ignore"):
             return np.logaddexp(q * t, q * math.log(D) + up_cov(t) - c1 * x)
 
-    grid = np.linspace(math.log(D) - 690, math.log(D), 4001)
+    grid = np.linspace(math.log(D) - _LOG_RANGE, math.log(D), _DELTA_GRID)
     lo_v, up_v = log_low(grid), log_up(grid)
     i, j = int(np.argmax(lo_v)), int(np.argmin(up_v))
     best_lo, arg_lo = float(lo_v[i]), float(grid[i])
@@ -564,13 +580,13 @@ def theorem1(log_covering: Callable, *, n, alpha, diameter, loss_power: float = 
     res = optimize.minimize_scalar(lambda t: float(log_up(t)), bounds=_around(grid, j), method="bounded",
                                    options={"xatol": 1e-12})
     best_up, arg_up = (float(up_v[j]), float(grid[j])) if res.fun >= up_v[j] else (float(res.fun), float(res.x))
-    return Theorem1(_exp_or_zero(best_lo), best_lo, math.exp(arg_lo), _exp_or_zero(best_up), best_up, math.exp(arg_up), x)
+    return Theorem1(_exp(best_lo), best_lo, math.exp(arg_lo), _exp(best_up), best_up, math.exp(arg_up), x)
 
 
-def _checked_covering(log_covering: Callable) -> Callable:
+def _checked_covering(log_covering: Callable[[np.ndarray], ArrayLike]) -> Callable[[np.ndarray], np.ndarray]:
     """``t ↦ log N(e^t)`` as a float array, refusing a NaN or negative log covering number."""
 
-    def at(t):
+    def at(t: np.ndarray) -> np.ndarray:
         with np.errstate(over="ignore", divide="ignore"):
             lN = np.asarray(log_covering(np.exp(t)), dtype=float)
         if np.any(np.isnan(lN)) or np.any(lN < 0):
@@ -580,11 +596,7 @@ def _checked_covering(log_covering: Callable) -> Callable:
     return at
 
 
-def _exp_or_zero(v: float) -> float:
-    return math.exp(v) if v > -745 else 0.0
-
-
-def _around(grid, i):
+def _around(grid: np.ndarray, i: int) -> tuple[float, float]:
     return (float(grid[max(i - 1, 0)]), float(grid[min(i + 1, len(grid) - 1)]))
 
 
@@ -663,7 +675,8 @@ class RateGrid:
     constants: RateConstants = field(repr=False)
 
 
-def rate_grid(problem, *, n, T, alpha, d=1, s=None, beta=None, ball="linf", constants=None) -> RateGrid:
+def rate_grid(problem: str, *, n: int, T: ArrayLike, alpha: ArrayLike, d: int = 1, s: int | None = None,
+              beta: float | None = None, ball: str = "linf", constants: RateConstants | None = None) -> RateGrid:
     r"""Kent, Berrett & Yu's rates over :math:`T \times \alpha` in one vectorised evaluation.
 
     .. math:: \big(\text{lower}, \text{upper}, \text{item-level}\big)(n, T_i, \alpha_j),
@@ -672,7 +685,7 @@ def rate_grid(problem, *, n, T, alpha, d=1, s=None, beta=None, ball="linf", cons
     The same lambdified forms as :func:`rate` (values agree with it point by point), called
     once on broadcast arrays.
 
-    Source: ``004_b0e838126fb19414.txt`` eqs. (6), (7), (24), (38), (49)–(50); ``kent.md`` §2, §5, §8, §9.
+    Source: Kent et al. (2024), eqs. (6), (7), (24), (38), (49)–(50); ``docs/kent.md`` §2, §5, §8, §9.
 
     Examples
     --------
@@ -687,21 +700,20 @@ def rate_grid(problem, *, n, T, alpha, d=1, s=None, beta=None, ball="linf", cons
     Ti = [_inputs(problem, n, t, As[0], d, s, beta, ball)[1] for t in Ts]
     Ai = [_inputs(problem, n, Ts[0], a, d, s, beta, ball)[2] for a in As]
     n, _, _, d, s, beta = _inputs(problem, n, Ts[0], As[0], d, s, beta, ball)
-    k = constants if constants is not None else RateConstants()
-    if not isinstance(k, RateConstants):
-        raise ValueError(f"constants must be a RateConstants, got {constants!r}")
+    consts = _constants(constants)
     f = _numeric(problem, ball)
     tt = np.asarray(Ti, dtype=float)[:, None]
     aa = np.asarray(Ai, dtype=float)[None, :]
 
-    def ev(key):
+    def ev(key: str) -> np.ndarray:
         with np.errstate(under="ignore", over="ignore"):
-            out = f[key](n, tt, aa, d, s if s is not None else 1, beta if beta is not None else 1.0, k.c, k.C, k.c1, k.c2)
+            out = f[key](n, tt, aa, d, s if s is not None else 1, beta if beta is not None else 1.0,
+                         consts.c, consts.C, consts.c1, consts.c2)
         return np.broadcast_to(np.asarray(out, dtype=float), (tt.size, aa.size)).copy()
 
     poly, expo = ev("poly"), ev("exp")
     return RateGrid(problem, n, np.asarray(Ti), np.asarray(Ai, dtype=float), ev("lower"), ev("upper"),
-                    ev("item_level"), np.where(poly >= expo, 0, 1), k)
+                    ev("item_level"), np.where(poly >= expo, 0, 1), consts)
 
 
 __all__ += ["RateGrid", "rate_grid"]

@@ -18,11 +18,14 @@ from __future__ import annotations
 import itertools
 import math
 import numbers
+from collections.abc import Sequence
+from typing import Union, cast
 
 import numpy as np
+from numpy.typing import ArrayLike
 from scipy import special
 
-from .numerics import check_integer, check_positive, check_rng, format_value
+from .numerics import MAX_COUNT, check_array, check_integer, check_positive, check_real, check_rng, format_value
 
 __all__ = [
     "seed_sequence",
@@ -38,8 +41,52 @@ __all__ = [
     "private_quantile",
 ]
 
+RNGLike = Union[np.random.Generator, np.random.BitGenerator, np.random.SeedSequence, int, None]
+"""What a ``rng`` parameter accepts (:func:`bounds.numerics.check_rng`): a ``Generator`` or anything seeding one."""
+SeedLike = Union[int, Sequence[int], np.random.SeedSequence, np.random.Generator, None]
+"""What a ``seed`` parameter accepts (:func:`seed_sequence`)."""
 
-def seed_sequence(seed) -> np.random.SeedSequence:
+MAX_DRAWS = 10**8  # variables one call draws (``size``): 800 MB of float64, beyond any sweep's block
+MAX_EXACT_INT = 2**53  # the largest integer a float64 holds exactly
+MAX_ENUMERATED_BINS = 14  # rr_privacy_loss enumerates 2**N outputs against every input: 2**14 is already 10**8 pairs
+
+
+def _is_boolean(value: object) -> bool:
+    """Whether ``value`` is a Python or numpy boolean (a number to ``isinstance``, never one here)."""
+    return isinstance(value, (bool, np.bool_))
+
+
+def _real_array(name: str, values) -> np.ndarray:
+    """``values`` as a finite float64 array of its own shape (a real scalar gives a 0-D array)."""
+    if isinstance(values, numbers.Real) and not _is_boolean(values):
+        return np.asarray(check_real(name, values))
+    try:
+        ndim = np.ndim(values)
+    except (ValueError, TypeError):  # ragged nesting: check_array names it
+        ndim = 1
+    return check_array(name, values, ndim=ndim, allow_empty=True)
+
+
+def _size(size) -> tuple[int, ...] | None:
+    """A numpy ``size`` (None, an int or a tuple of ints) holding at most :data:`MAX_DRAWS` variables."""
+    if size is None:
+        return None
+    dims = size if isinstance(size, tuple) else (size,)
+    out = tuple(check_integer("size", d, minimum=0, maximum=MAX_DRAWS) for d in dims)
+    if math.prod(out) > MAX_DRAWS:
+        raise ValueError(f"size {out} holds more than {MAX_DRAWS} variables")
+    return out
+
+
+def _laplace_scale(scale) -> np.ndarray:
+    """The Laplace scale b (a scalar or an array): finite and non-negative."""
+    b = _real_array("scale", scale)
+    if np.any(b < 0):
+        raise ValueError(f"scale (the Laplace scale) must be non-negative, got {format_value(scale)}")
+    return b
+
+
+def seed_sequence(seed: SeedLike) -> np.random.SeedSequence:
     r"""The ``SeedSequence`` whose children seed parallel streams, for any seed SPEC 7 allows.
 
     An int or a sequence of ints gives ``SeedSequence(seed)``; a ``SeedSequence`` gives a fresh
@@ -58,19 +105,19 @@ def seed_sequence(seed) -> np.random.SeedSequence:
     (5, 5)
     """
     if isinstance(seed, np.random.Generator):
-        return seed.spawn(1)[0].bit_generator.seed_seq
+        return cast(np.random.SeedSequence, seed.spawn(1)[0].bit_generator.seed_seq)  # spawn needs a SeedSequence
     if isinstance(seed, np.random.SeedSequence):
         return np.random.SeedSequence(seed.entropy, spawn_key=seed.spawn_key, pool_size=seed.pool_size)
     flat = seed if isinstance(seed, (list, tuple)) else [seed]
-    if seed is None or (flat and all(isinstance(v, numbers.Integral) and not isinstance(v, (bool, np.bool_))
-                                     and v >= 0 for v in flat)):
+    if seed is None or (flat and all(isinstance(v, numbers.Integral) and not _is_boolean(v)
+                                     and int(v) >= 0 for v in flat)):
         return np.random.SeedSequence(seed if seed is None or isinstance(seed, list) else
-                                      list(seed) if isinstance(seed, tuple) else int(seed))
+                                      list(seed) if isinstance(seed, tuple) else int(cast(int, seed)))
     raise ValueError(f"seed must be None, a non-negative int (or a list of them), a SeedSequence or a "
                      f"Generator, got {format_value(seed)}")
 
 
-def laplace(scale, rng, size=None) -> np.ndarray:
+def laplace(scale: ArrayLike, rng: RNGLike, size: int | tuple[int, ...] | None = None) -> np.ndarray:
     r"""Laplace noise :math:`\mathrm{Lap}(b)`, density :math:`e^{-|z|/b}/(2b)`, variance :math:`2b^2`.
 
     .. math:: Z \sim \mathrm{Lap}(b),\qquad E|Z| = b,\qquad \mathrm{Var}\,Z = 2b^2
@@ -84,13 +131,11 @@ def laplace(scale, rng, size=None) -> np.ndarray:
     [0.0, 0.0]
     """
     rng = check_rng("rng", rng)
-    scale = np.asarray(scale, dtype=float)
-    if np.any(scale < 0) or np.any(~np.isfinite(scale)):
-        raise ValueError(f"the Laplace scale must be finite and non-negative, got {scale!r}")
-    return rng.laplace(0.0, 1.0, size=size) * scale
+    scale = _laplace_scale(scale)
+    return rng.laplace(0.0, 1.0, size=_size(size)) * scale
 
 
-def laplace_sum(scale, count: int, rng, size=None) -> np.ndarray:
+def laplace_sum(scale: ArrayLike, count: int, rng: RNGLike, size: int | tuple[int, ...] | None = None) -> np.ndarray:
     r"""Sufficient-statistic path: the sum of ``count`` independent :math:`\mathrm{Lap}(b)` variables, drawn exactly.
 
     A Laplace variable is a difference of two unit exponentials, so a sum of ``count`` of
@@ -107,23 +152,14 @@ def laplace_sum(scale, count: int, rng, size=None) -> np.ndarray:
     >>> laplace_sum(0.0, 10, rng=1, size=2).tolist()
     [0.0, 0.0]
     """
-    count = check_integer("count", count, minimum=1, maximum=2**53)
+    count = check_integer("count", count, minimum=1, maximum=MAX_EXACT_INT)
     rng = check_rng("rng", rng)
-    if size is not None:
-        dims = size if isinstance(size, tuple) else (size,)
-        size = tuple(check_integer("size", d, minimum=0, maximum=10**8) for d in dims)
-        if math.prod(size) > 10**8:
-            raise ValueError(f"size {size} holds more than 10**8 sums")
-    try:
-        scale = np.asarray(scale, dtype=float)
-    except (TypeError, ValueError, OverflowError):
-        raise ValueError(f"the Laplace scale must be finite and non-negative, got {format_value(scale)}") from None
-    if np.any(scale < 0) or np.any(~np.isfinite(scale)):
-        raise ValueError(f"the Laplace scale must be finite and non-negative, got {scale!r}")
+    size = _size(size)
+    scale = _laplace_scale(scale)
     return (rng.standard_gamma(count, size=size) - rng.standard_gamma(count, size=size)) * scale
 
 
-def rr_keep_probability(alpha, *, k: int) -> float:
+def rr_keep_probability(alpha: float, *, k: int) -> float:
     r"""Keep probability of bitwise randomised response on binary vectors with at most ``k`` ones.
 
     .. math:: \pi_\alpha = \frac{e^{\alpha/(2k)}}{1 + e^{\alpha/(2k)}}
@@ -137,12 +173,17 @@ def rr_keep_probability(alpha, *, k: int) -> float:
     >>> rr_keep_probability(2.0, k=1)  # e / (1 + e)
     0.7310585786300049
     """
+    return float(special.expit(_rr_log_odds(alpha, k)))
+
+
+def _rr_log_odds(alpha, k) -> float:
+    """The keep/flip log-odds α/(2k) of randomised response, for any positive ``alpha`` and integer ``k``."""
     alpha = check_positive("alpha", alpha)
     k = check_integer("k", k, minimum=1)
-    return float(special.expit(alpha / (2 * k)))
+    return alpha / (2 * k) if k <= MAX_EXACT_INT else math.exp(math.log(alpha) - math.log(2 * k))
 
 
-def randomized_response(bits, *, alpha, k: int, rng) -> np.ndarray:
+def randomized_response(bits: ArrayLike, *, alpha: float, k: int, rng: RNGLike) -> np.ndarray:
     r"""Explicit path: flip each bit of each user's vote independently with probability :math:`1-\pi_\alpha`.
 
     .. math:: \tilde V_j = U_j V_j + (1 - U_j)(1 - V_j),\qquad U_j \sim \mathrm{Bern}(\pi_\alpha)
@@ -156,9 +197,11 @@ def randomized_response(bits, *, alpha, k: int, rng) -> np.ndarray:
     >>> randomized_response([[1, 0, 0]], alpha=1e3, k=1, rng=0).tolist()  # keep probability ≈ 1
     [[1, 0, 0]]
     """
-    v = np.asarray(bits)
+    k = check_integer("k", k, minimum=1)
+    v = _real_array("bits", bits)
     if v.ndim != 2 or not np.all((v == 0) | (v == 1)):
-        raise ValueError("bits must be a 2-D 0/1 array (users × bins)")
+        raise ValueError(f"bits must be a 2-D 0/1 array (users × bins), got {format_value(bits)}")
+    v = v.astype(np.int64)
     if np.any(v.sum(axis=1) > k):
         raise ValueError(f"a vote vector has more than k = {k} ones")
     rng = check_rng("rng", rng)
@@ -166,7 +209,7 @@ def randomized_response(bits, *, alpha, k: int, rng) -> np.ndarray:
     return np.where(keep, v, 1 - v).astype(np.int64)
 
 
-def noisy_vote_totals(counts, n_users: int, *, alpha, k: int, rng) -> np.ndarray:
+def noisy_vote_totals(counts: ArrayLike, n_users: int, *, alpha: float, k: int, rng: RNGLike) -> np.ndarray:
     r"""Sufficient-statistic path: each bin's total of randomised votes, drawn exactly.
 
     Bin ``j`` has :math:`c_j` true ones among ``n_users`` voters; its noisy total is
@@ -183,16 +226,17 @@ def noisy_vote_totals(counts, n_users: int, *, alpha, k: int, rng) -> np.ndarray
     >>> noisy_vote_totals([5, 0], 5, alpha=1e3, k=1, rng=0).tolist()
     [5, 0]
     """
-    c = np.asarray(counts, dtype=np.int64)
-    n_users = check_integer("n_users", n_users, minimum=0)
-    if np.any(c < 0) or np.any(c > n_users):
-        raise ValueError("bin counts must lie in [0, n_users]")
+    n_users = check_integer("n_users", n_users, minimum=0, maximum=MAX_COUNT, why="numpy's binomial takes int64")
+    c = _real_array("counts", counts)
+    if np.any(c < 0) or np.any(c > n_users) or np.any(c != np.floor(c)):
+        raise ValueError(f"counts must hold integers in [0, n_users = {n_users}], got {format_value(counts)}")
+    c = c.astype(np.int64)
     rng = check_rng("rng", rng)
     pi = rr_keep_probability(alpha, k=k)
     return rng.binomial(c, pi) + rng.binomial(n_users - c, 1 - pi)
 
 
-def rr_privacy_loss(n_bins: int, *, alpha, k: int) -> float:
+def rr_privacy_loss(n_bins: int, *, alpha: float, k: int) -> float:
     r"""Exact worst-case privacy loss of randomised response on vectors with at most ``k`` ones.
 
     Exhaustive over all pairs of inputs :math:`v, v' \in \{0,1\}^N` with
@@ -210,11 +254,10 @@ def rr_privacy_loss(n_bins: int, *, alpha, k: int) -> float:
     >>> round(rr_privacy_loss(6, alpha=0.9, k=3), 12)
     0.9
     """
-    n_bins = check_integer("n_bins", n_bins, minimum=1)
-    if n_bins > 14:
-        raise ValueError("exhaustive enumeration is limited to 14 bins")
-    pi = rr_keep_probability(alpha, k=k)
-    lk, lf = math.log(pi), math.log1p(-pi)
+    n_bins = check_integer("n_bins", n_bins, minimum=1, maximum=MAX_ENUMERATED_BINS,
+                           why="the enumeration covers 2**n_bins outputs")
+    x = _rr_log_odds(alpha, k)
+    lk, lf = float(special.log_expit(x)), float(special.log_expit(-x))  # log π, log(1 - π), exact as π → 1
     inputs = [v for v in itertools.product((0, 1), repeat=n_bins) if sum(v) <= k]
     outputs = np.array(list(itertools.product((0, 1), repeat=n_bins)))
     # log P(z | v) = (#agreements) log π + (#disagreements) log(1 - π), for every (v, z)
@@ -224,7 +267,7 @@ def rr_privacy_loss(n_bins: int, *, alpha, k: int) -> float:
     return float(np.max(logp.max(axis=0) - logp.min(axis=0)))
 
 
-def duchi_bound(alpha) -> float:
+def duchi_bound(alpha: float) -> float:
     r"""The output magnitude of Duchi et al.'s one-dimensional mechanism.
 
     .. math:: B = \frac{e^\alpha + 1}{e^\alpha - 1}
@@ -243,7 +286,7 @@ def duchi_bound(alpha) -> float:
     return 1 / t
 
 
-def duchi(x, *, alpha, rng) -> np.ndarray:
+def duchi(x: ArrayLike, *, alpha: float, rng: RNGLike) -> np.ndarray:
     r"""Explicit path: each value :math:`x \in [-1, 1]` becomes :math:`\pm B`.
 
     .. math:: P(Z = +B \mid x) = \frac12 + \frac{x}{2B},\qquad E[Z \mid x] = x
@@ -255,15 +298,16 @@ def duchi(x, *, alpha, rng) -> np.ndarray:
     >>> set(duchi(np.zeros(4), alpha=1.0, rng=0).tolist()) <= {duchi_bound(1.0), -duchi_bound(1.0)}
     True
     """
-    x = np.asarray(x, dtype=float)
+    x = _real_array("x", x)
     if np.any(np.abs(x) > 1):
-        raise ValueError("Duchi's mechanism takes values in [-1, 1]")
+        raise ValueError(f"x must lie in [-1, 1] (Duchi's mechanism), got {format_value(x)}")
     B = duchi_bound(alpha)
     rng = check_rng("rng", rng)
     return np.where(rng.random(x.shape) < 0.5 + x / (2 * B), B, -B)
 
 
-def duchi_plus_count(n_users: int, mean, *, alpha, rng, size=None) -> np.ndarray:
+def duchi_plus_count(n_users: int, mean: ArrayLike, *, alpha: float, rng: RNGLike,
+                     size: int | tuple[int, ...] | None = None) -> np.ndarray:
     r"""Sufficient-statistic path: the number of :math:`+B` outputs among i.i.d. users.
 
     Users' inputs are i.i.d. with mean :math:`\theta`, so each output is :math:`+B` with
@@ -278,13 +322,17 @@ def duchi_plus_count(n_users: int, mean, *, alpha, rng, size=None) -> np.ndarray
     >>> duchi_plus_count(10, 0.0, alpha=1e3, rng=0, size=3).shape
     (3,)
     """
-    n_users = check_integer("n_users", n_users, minimum=0)
+    n_users = check_integer("n_users", n_users, minimum=0, maximum=MAX_COUNT, why="numpy's binomial takes int64")
+    theta = _real_array("mean", mean)
+    if np.any(np.abs(theta) > 1):
+        raise ValueError(f"mean must lie in [-1, 1], got {format_value(mean)}")
     B = duchi_bound(alpha)
     rng = check_rng("rng", rng)
-    return rng.binomial(n_users, 0.5 + np.asarray(mean, dtype=float) / (2 * B), size=size)
+    return rng.binomial(n_users, 0.5 + theta / (2 * B), size=_size(size))
 
 
-def private_quantile(data, rank_from_top: int, *, lower, upper, eps, rng):
+def private_quantile(data: ArrayLike, rank_from_top: int, *, lower: float, upper: float, eps: float,
+                     rng: RNGLike) -> float | np.ndarray:
     r"""Smith (2011)'s exponential-mechanism quantile: an ε-DP estimate of the ``rank_from_top``-th largest.
 
     With the data sorted and clipped to :math:`[\ell, u]`, :math:`z_0 = \ell \le z_1 \le \dots \le
@@ -306,13 +354,15 @@ def private_quantile(data, rank_from_top: int, *, lower, upper, eps, rng):
     >>> 99 <= q <= 100
     True
     """
-    z = np.clip(np.asarray(data, dtype=float), lower, upper)
+    lower, upper = check_real("lower", lower), check_real("upper", upper)
+    if not upper > lower:
+        raise ValueError(f"need lower < upper, got lower={lower!r}, upper={upper!r}")
+    z = np.clip(_real_array("data", data), lower, upper)
     if z.ndim not in (1, 2) or z.shape[-1] == 0:
-        raise ValueError("data must be a non-empty 1-D array (or 2-D: replications × values)")
+        raise ValueError(f"data must be a non-empty 1-D array (or 2-D: replications × values), "
+                         f"got {format_value(data)}")
     eps = check_positive("eps", eps)
     r = check_integer("rank_from_top", rank_from_top, minimum=1)
-    if not upper > lower:
-        raise ValueError(f"need lower < upper, got [{lower}, {upper}]")
     rng = check_rng("rng", rng)
     rows = np.sort(np.atleast_2d(z), axis=1)
     B, L = rows.shape

@@ -18,7 +18,7 @@ import warnings
 from contextlib import contextmanager
 from dataclasses import dataclass
 from types import FrameType
-from typing import Callable
+from typing import Any, Callable, Iterator
 
 import mpmath
 import numpy as np
@@ -29,6 +29,7 @@ __all__ = [
     "FLOAT",
     "backend",
     "last_true",
+    "MAX_BRACKET",
     "MAX_COUNT",
     "MAX_PRECISION",
     "check_array",
@@ -65,18 +66,21 @@ MAX_COUNT = 2**63 - 1
 MAX_PRECISION = 1000
 """Largest ``precision`` (mpmath digits) accepted: beyond it one evaluation takes minutes."""
 
+MAX_BRACKET = 2**62
+"""Largest ``|lo|``, ``|hi|`` of :func:`last_true`: the int64 midpoint ``good + (top - good + 1) // 2`` cannot wrap."""
+
 _FLOAT_MAX = float(np.finfo(float).max)
 
 
-def _is_bool(value) -> bool:
+def _is_bool(value: Any) -> bool:
     return isinstance(value, (bool, np.bool_))
 
 
-def _is_real(value) -> bool:
+def _is_real(value: Any) -> bool:
     return not _is_bool(value) and isinstance(value, (numbers.Real, mpmath.mpf))
 
 
-def _as_float(value) -> float:
+def _as_float(value: Any) -> float:
     """``float(value)``; a real beyond the float range (``10**400``, ``Fraction(10**400)``) gives ±inf."""
     try:
         return float(value)
@@ -84,7 +88,7 @@ def _as_float(value) -> float:
         return math.inf if value > 0 else -math.inf
 
 
-def _interval(low, high, low_open: bool, high_open: bool) -> str:
+def _interval(low: float | None, high: float | None, low_open: bool, high_open: bool) -> str:
     if low is None and high is None:
         return "a real number"
     if high is None:
@@ -96,7 +100,7 @@ def _interval(low, high, low_open: bool, high_open: bool) -> str:
     return f"in {'(' if low_open else '['}{low:g}, {high:g}{')' if high_open else ']'}"
 
 
-def check_real(name: str, value, *, low: float | None = None, high: float | None = None, low_open: bool = False,
+def check_real(name: str, value: Any, *, low: float | None = None, high: float | None = None, low_open: bool = False,
                high_open: bool = False, allow_inf: bool = False) -> float:
     """Return ``value`` as a float after checking it is a real number in the given range.
 
@@ -152,7 +156,7 @@ def check_real(name: str, value, *, low: float | None = None, high: float | None
     return v
 
 
-def check_positive(name: str, value, *, allow_inf: bool = False) -> float:
+def check_positive(name: str, value: Any, *, allow_inf: bool = False) -> float:
     """Return ``value`` as a float after checking it is a positive real number (see :func:`check_real`).
 
     Raises
@@ -172,7 +176,7 @@ def check_positive(name: str, value, *, allow_inf: bool = False) -> float:
     return check_real(name, value, low=0, low_open=True, allow_inf=allow_inf)
 
 
-def check_integer(name: str, value, *, minimum: int, maximum: int | None = None, why: str = "") -> int:
+def check_integer(name: str, value: Any, *, minimum: int, maximum: int | None = None, why: str = "") -> int:
     """Return ``value`` as an exact Python ``int`` after checking ``minimum <= value <= maximum``.
 
     Accepted: ``int`` of any size, numpy and sympy integers, and integral reals such
@@ -207,7 +211,7 @@ def check_integer(name: str, value, *, minimum: int, maximum: int | None = None,
     return iv
 
 
-def check_choice(name: str, value, choices) -> str:
+def check_choice(name: str, value: Any, choices: tuple[str, ...] | list[str]) -> str:
     """Return ``value`` after checking it is exactly one of the strings ``choices``.
 
     Examples
@@ -224,7 +228,7 @@ def check_choice(name: str, value, choices) -> str:
     return value
 
 
-def format_value(value, width: int = 80) -> str:
+def format_value(value: Any, width: int = 80) -> str:
     """``repr(value)`` for messages, shortened: a huge integer shows its leading digits and length.
 
     Examples
@@ -254,7 +258,7 @@ def _limit(v: int) -> str:
     return str(v)
 
 
-def _numeric_array(name: str, values, what: str) -> np.ndarray:
+def _numeric_array(name: str, values: Any, what: str) -> np.ndarray:
     """``values`` as a real numeric (or object-of-reals) numpy array, booleans and strings refused."""
     if isinstance(values, (str, bytes)) or values is None:
         raise ValueError(f"{name} must be {what}, got {_short(values)}")
@@ -273,7 +277,7 @@ def _numeric_array(name: str, values, what: str) -> np.ndarray:
     return arr
 
 
-def check_array(name: str, values, *, ndim: int = 1, low: float | None = None, low_open: bool = False,
+def check_array(name: str, values: Any, *, ndim: int = 1, low: float | None = None, low_open: bool = False,
                 allow_empty: bool = False) -> np.ndarray:
     """Return ``values`` as a float64 array after checking shape, type and finiteness.
 
@@ -308,7 +312,7 @@ def check_array(name: str, values, *, ndim: int = 1, low: float | None = None, l
     return out
 
 
-def check_counts(name: str, values, *, maximum: int = MAX_COUNT) -> np.ndarray:
+def check_counts(name: str, values: Any, *, maximum: int = MAX_COUNT) -> np.ndarray:
     """Return ``values`` as an int64 array after checking it is a non-empty 1-D array of positive integers.
 
     Each count is exact and at most ``maximum`` (by default the int64 range): a
@@ -350,8 +354,11 @@ def check_counts(name: str, values, *, maximum: int = MAX_COUNT) -> np.ndarray:
     return np.array([int(v) for v in arr.tolist()], dtype=np.int64)
 
 
-def total(counts) -> int:
-    """The exact sum of an integer array, as a Python ``int`` (``arr.sum()`` wraps at 2**63).
+def total(counts: Any) -> int:
+    r"""The exact sum of an integer array, as a Python ``int`` (``arr.sum()`` wraps at 2**63).
+
+    .. math:: \sum_i c_i \in \mathbb Z \quad\text{(arbitrary size; e.g. the } \sum_\ell m_\ell
+              \text{ of Rameshwar and Tandon (2025), Lemma III.1)}
 
     Examples
     --------
@@ -365,7 +372,7 @@ def total(counts) -> int:
     return sum(items)
 
 
-def check_rng(name: str, rng) -> np.random.Generator:
+def check_rng(name: str, rng: Any) -> np.random.Generator:
     """A numpy ``Generator`` from ``rng``: ``None``, a non-negative integer seed, a ``SeedSequence``,
     a ``BitGenerator`` or a ``Generator`` (returned as is).
 
@@ -388,7 +395,7 @@ def check_rng(name: str, rng) -> np.random.Generator:
     return np.random.default_rng(int(rng) if isinstance(rng, numbers.Integral) else rng)
 
 
-def check_precision(precision) -> int | None:
+def check_precision(precision: Any) -> int | None:
     """Validate a ``precision`` argument: ``None`` (float64) or 1 to :data:`MAX_PRECISION` mpmath digits.
 
     Examples
@@ -410,7 +417,7 @@ def check_precision(precision) -> int | None:
 # --------------------------------------------------------------------------- log space
 
 
-def log1mexp(x):
+def log1mexp(x: Any) -> Any:
     r"""Return :math:`\log(1 - e^{x})` for ``x <= 0``, accurately (Mächler's switch).
 
     .. math:: \log(1-e^{x}) = \begin{cases}\log(-\mathrm{expm1}(x)) & x > -\log 2\\
@@ -447,18 +454,14 @@ class Backend:
     """Elementwise operations of one numeric path (float64 arrays or mpmath object arrays)."""
 
     name: str
-    asarray: Callable
-    log: Callable
-    exp: Callable
-    sqrt: Callable
-    log1p: Callable
-    expm1: Callable
+    asarray: Callable[[Any], np.ndarray]
+    log: Callable[[Any], Any]
+    exp: Callable[[Any], Any]
+    sqrt: Callable[[Any], Any]
+    log1p: Callable[[Any], Any]
+    expm1: Callable[[Any], Any]
 
-    @property
-    def is_mp(self) -> bool:
-        return self.name == "mpmath"
-
-    def logaddexp(self, a, b):
+    def logaddexp(self, a: Any, b: Any) -> np.ndarray:
         """``log(e^a + e^b)``, exact at ``-inf`` arguments."""
         a, b = self.asarray(a), self.asarray(b)
         hi = np.maximum(a, b)
@@ -469,11 +472,11 @@ class Backend:
         return np.where(neg_inf, -np.inf, out)
 
 
-def _float_asarray(x):
+def _float_asarray(x: Any) -> np.ndarray:
     return np.asarray(x, dtype=float)
 
 
-def _log_float(x):
+def _log_float(x: Any) -> Any:
     with np.errstate(divide="ignore"):
         return np.log(x)
 
@@ -481,17 +484,17 @@ def _log_float(x):
 FLOAT = Backend("float64", _float_asarray, _log_float, np.exp, np.sqrt, np.log1p, np.expm1)
 
 
-def _mp_ufunc(f):
+def _mp_ufunc(f: Callable[[Any], Any]) -> Callable[[Any], np.ndarray]:
     u = np.frompyfunc(f, 1, 1)
 
-    def apply(x):
+    def apply(x: Any) -> np.ndarray:
         out = u(_mp_asarray(x))
         return out if isinstance(out, np.ndarray) else np.asarray(out, dtype=object)
 
     return apply
 
 
-def _to_mpf(v):
+def _to_mpf(v: Any) -> mpmath.mpf:
     if isinstance(v, mpmath.mpf):
         return v
     if isinstance(v, (np.integer, np.bool_)):
@@ -504,7 +507,7 @@ def _to_mpf(v):
 _TO_MPF = np.frompyfunc(_to_mpf, 1, 1)
 
 
-def _mp_asarray(x):
+def _mp_asarray(x: Any) -> np.ndarray:
     arr = np.asarray(x, dtype=object)
     return np.asarray(_TO_MPF(arr), dtype=object) if arr.size else arr
 
@@ -532,7 +535,7 @@ def backend(precision: int | None) -> Backend:
 
 
 @contextmanager
-def workdps(precision: int | None):
+def workdps(precision: int | None) -> Iterator[None]:
     """Set mpmath's working precision to ``precision`` digits (no-op for ``None``).
 
     Examples
@@ -551,19 +554,24 @@ def workdps(precision: int | None):
 # --------------------------------------------------------------------------- integer search
 
 
-def _bracket_end(name: str, v) -> np.ndarray:
-    """An integer bracket end of :func:`last_true` as int64, within ±2**62 so that midpoints cannot wrap."""
+def _bracket_end(name: str, v: Any) -> np.ndarray:
+    """An integer bracket end of :func:`last_true` as int64, within ±:data:`MAX_BRACKET` so that midpoints cannot wrap."""
     if np.ndim(v) == 0:
-        return np.asarray(check_integer(name, v, minimum=-(2**62), maximum=2**62), dtype=np.int64)
+        return np.asarray(check_integer(name, v, minimum=-MAX_BRACKET, maximum=MAX_BRACKET), dtype=np.int64)
     arr = _numeric_array(name, v, "an integer or an array of integers")
     items = arr.ravel().tolist()
-    if not all(math.isfinite(_as_float(x)) and x == int(x) and abs(int(x)) <= 2**62 for x in items):
+    if not all(math.isfinite(_as_float(x)) and x == int(x) and abs(int(x)) <= MAX_BRACKET for x in items):
         raise ValueError(f"{name} must hold integers in [-2**62, 2**62], got {format_value(v)}")
     return np.array([int(x) for x in items], dtype=np.int64).reshape(arr.shape)
 
 
-def last_true(pred: Callable[[np.ndarray], np.ndarray], lo, hi) -> np.ndarray:
-    """Largest ``a`` in ``[lo, hi]`` with ``pred`` true on all of ``[lo, a]``, elementwise.
+def last_true(pred: Callable[[np.ndarray], np.ndarray], lo: Any, hi: Any) -> np.ndarray:
+    r"""Largest ``a`` in ``[lo, hi]`` with ``pred`` true on all of ``[lo, a]``, elementwise.
+
+    .. math:: a^* = \max\{a \in \{lo - 1, \dots, hi\} : \mathrm{pred}(b) \text{ for all } lo \le b \le a\}
+
+    The exact integer search behind the integer optima of Pla et al. (2024), Theorems 1–2
+    (e.g. :math:`\tilde m`): a bisection over integers, never over floats.
 
     ``pred`` must be monotone on ``[lo, hi]`` (true, then false); the result is
     ``lo - 1`` where ``pred(lo)`` is false.  ``lo`` and ``hi`` are integer arrays
@@ -631,7 +639,7 @@ def warn_assumption(message: str) -> None:
     warnings.warn(message, PaperAssumptionWarning, stacklevel=_caller_stacklevel())
 
 
-def warn_once_per_call(fn: Callable) -> Callable:
+def warn_once_per_call(fn: Callable[..., Any]) -> Callable[..., Any]:
     """Decorator: during one call of ``fn`` (nested calls included) each assumption message is issued once.
 
     Examples
@@ -648,7 +656,7 @@ def warn_once_per_call(fn: Callable) -> Callable:
     """
 
     @functools.wraps(fn)
-    def wrapper(*args, **kwargs):
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
         if _SEEN.get() is not None:
             return fn(*args, **kwargs)
         token = _SEEN.set(set())

@@ -3,7 +3,8 @@ r"""Rameshwar & Tandon: the worst-case-optimal clipping of user contributions.
 Source: Rameshwar and Tandon (2025) — *Bounding User Contributions in the
 Worst-Case for User-Level DP Mean Estimation*: Lemma III.1, Theorem III.1, the
 linear programme (8), :math:`E^{OPT}(\varepsilon)` eq. (12), the sensitivities
-(14)–(15) and the experiments of §IV.  Formula sheet §4.
+(14)–(15) and the experiments of §IV.  The canonical choices are listed in
+``docs/choices.md`` §4.
 
 Setting: ``L`` users, user :math:`\ell` contributes :math:`m_\ell` samples in
 :math:`(0, U]`; the counts are public; the released statistic is the sample mean
@@ -29,9 +30,11 @@ from __future__ import annotations
 import math
 import numbers
 from dataclasses import dataclass
+from typing import Sequence
 from fractions import Fraction
 
 import numpy as np
+from numpy.typing import ArrayLike
 from scipy import optimize, sparse, special
 
 from .numerics import (
@@ -69,13 +72,16 @@ __all__ = [
 
 _MAX_LP_USERS = 20_000  # the linear programmes have 3L + 1 variables and 4L constraints
 _MAX_SAMPLES = 10**8  # entries of a per-sample array (memory)
+_MAX_USERS = 10**7  # entries of a per-user array built from L alone (memory)
+_FLOAT_CAP = 1e300  # errors are multiples of U·Σm or T: below this they stay finite in float64 after the sums
+_LP_TOLERANCE = 1e-10  # HiGHS feasibility tolerances; the tests compare LP and closed form to 1e-9
 
 
-def _counts(m) -> np.ndarray:
+def _counts(m: ArrayLike) -> np.ndarray:
     return check_counts("contribution counts m", m)
 
 
-def _exact(name: str, value) -> Fraction:
+def _exact(name: str, value: float | Fraction) -> Fraction:
     """A positive, finite level or range end as an exact rational (``Fraction`` and integers kept exact)."""
     check_positive(name, value)
     if isinstance(value, numbers.Rational):
@@ -83,15 +89,15 @@ def _exact(name: str, value) -> Fraction:
     return Fraction(float(value))
 
 
-def _U(U, mm: np.ndarray) -> float:
+def _U(U: float | Fraction, mm: np.ndarray) -> float:
     """``U`` as a float, refused where ``U · Σm`` leaves the float64 range (every error is a multiple of it)."""
     Uf = check_positive("U", U)
-    if Uf * total(mm) > 1e300:
+    if Uf * total(mm) > _FLOAT_CAP:
         raise ValueError(f"U = {U!r} times the {total(mm)} samples exceeds the float64 range")
     return Uf
 
 
-def _level(eps) -> float:
+def _level(eps: float | Fraction) -> float:
     """``eps`` as a float for the float64 paths, refused where ``1/eps`` overflows."""
     ef = check_positive("eps", eps)
     if math.isinf(1 / ef):
@@ -115,7 +121,7 @@ def _rank(eps: Fraction) -> int:
 # =========================================================================== Theorem III.1
 
 
-def threshold(m, *, U, eps, exact: bool = False):
+def threshold(m: ArrayLike, *, U: float | Fraction, eps: float | Fraction, exact: bool = False) -> float | Fraction:
     r"""The optimal clipping threshold :math:`T_\varepsilon` of Theorem III.1.
 
     .. math:: T_\varepsilon = \text{the } \lceil 2/\varepsilon \rceil\text{-th largest of } \{U m_1, \dots, U m_L\},
@@ -146,8 +152,8 @@ def threshold(m, *, U, eps, exact: bool = False):
     mm = _counts(m)
     _U(U, mm)
     Ue, ee = _exact("U", U), _exact("eps", eps)
-    k = _rank(ee)
-    t = Fraction(0) if k > len(mm) else Ue * int(np.sort(mm)[::-1][k - 1])
+    rank = _rank(ee)
+    t = Fraction(0) if rank > len(mm) else Ue * int(np.sort(mm)[::-1][rank - 1])
     return t if exact else float(t)
 
 
@@ -160,7 +166,7 @@ class Clipping:
     threshold: float
 
 
-def clipping(m, *, U, eps) -> Clipping:
+def clipping(m: ArrayLike, *, U: float | Fraction, eps: float | Fraction) -> Clipping:
     r"""Theorem III.1's worst-case-optimal clipping.
 
     .. math:: a_\ell = \max\Big\{\frac{U m_\ell - T_\varepsilon}{2 m_\ell}, 0\Big\},\qquad
@@ -185,7 +191,7 @@ def clipping(m, *, U, eps) -> Clipping:
 # =========================================================================== Lemma III.1
 
 
-def _per_sample(v, mm: np.ndarray, name: str) -> np.ndarray:
+def _per_sample(v: ArrayLike, mm: np.ndarray, name: str) -> np.ndarray:
     """Expand per-user values (length L) or accept per-sample values (length Σm, users in order)."""
     arr = check_array(name, v)
     if arr.size == mm.size:
@@ -195,7 +201,8 @@ def _per_sample(v, mm: np.ndarray, name: str) -> np.ndarray:
     raise ValueError(f"{name} has {arr.size} entries: give one per user ({mm.size}) or one per sample ({total(mm)})")
 
 
-def worst_case_error(m, *, U, eps, a=None, b=None, bias: str = "lemma") -> float:
+def worst_case_error(m: ArrayLike, *, U: float | Fraction, eps: float | Fraction, a: ArrayLike | None = None, b: ArrayLike | None = None,
+                     bias: str = "lemma") -> float:
     r"""Lemma III.1: the worst-case error of **any** clipping :math:`\{[a_j^{(\ell)}, b_j^{(\ell)}]\}`.
 
     .. math::
@@ -235,7 +242,7 @@ def worst_case_error(m, *, U, eps, a=None, b=None, bias: str = "lemma") -> float
     check_choice("bias", bias, ("lemma", "exact"))
     if (a is None) != (b is None):
         raise ValueError("give both a and b, or neither")
-    if a is None:
+    if a is None or b is None:  # both, after the check above
         c = clipping(mm, U=U, eps=eps)
         a, b = c.a, c.b
     a_s, b_s = _per_sample(a, mm, "a"), _per_sample(b, mm, "b")
@@ -258,7 +265,7 @@ def worst_case_error(m, *, U, eps, a=None, b=None, bias: str = "lemma") -> float
     return float(bias_sum / n_samples + spread / ef / n_samples)
 
 
-def optimal_error(m, *, U, eps, exact: bool = False):
+def optimal_error(m: ArrayLike, *, U: float | Fraction, eps: float | Fraction, exact: bool = False) -> float | Fraction:
     r""":math:`E^{OPT}(\varepsilon)`: Lemma III.1 at Theorem III.1's clipping (the canonical value).
 
     With :math:`a_\ell + b_\ell = U`, each user's bias is :math:`m_\ell a_\ell` and its
@@ -270,7 +277,7 @@ def optimal_error(m, *, U, eps, exact: bool = False):
     Computed in exact rational arithmetic.  Eq. (12) as printed differs (the
     :math:`2m_\ell` denominator and :math:`\min_\ell`): see :func:`eq12_as_printed`.
 
-    Source: Rameshwar and Tandon (2025), Lemma III.1 with Theorem III.1 (formula sheet §4, canonical).
+    Source: Rameshwar and Tandon (2025), Lemma III.1 with Theorem III.1 (the canonical choice of ``docs/choices.md`` §4).
 
     Examples
     --------
@@ -287,7 +294,8 @@ def optimal_error(m, *, U, eps, exact: bool = False):
     return value if exact else _float(value)
 
 
-def eq12_as_printed(m, *, U, eps, exact: bool = False):
+def eq12_as_printed(m: ArrayLike, *, U: float | Fraction, eps: float | Fraction,
+                    exact: bool = False) -> float | Fraction:
     r"""Eq. (12) exactly as printed — for the audit; :func:`optimal_error` is the canonical value.
 
     .. math:: \frac{1}{\sum_\ell m_\ell}\Big(\sum_\ell \max\Big\{\frac{U m_\ell - T_\varepsilon}{2 m_\ell}, 0\Big\}
@@ -322,7 +330,7 @@ class LPResult:
     program: str
 
 
-def lp_optimum(m, *, U, eps, program: str = "lemma") -> LPResult:
+def lp_optimum(m: ArrayLike, *, U: float | Fraction, eps: float | Fraction, program: str = "lemma") -> LPResult:
     r"""The minimal worst-case error by linear programming (HiGHS), independent of Theorem III.1.
 
     Every error is proportional to ``U``: the programme is solved at ``U = 1`` and scaled,
@@ -359,10 +367,10 @@ def lp_optimum(m, *, U, eps, program: str = "lemma") -> LPResult:
     L, n_samples = mm.size, float(total(mm))
     if L > _MAX_LP_USERS:
         raise ValueError(f"the linear programme is limited to {_MAX_LP_USERS} users, got L = {L}")
-    opts = {"primal_feasibility_tolerance": 1e-10, "dual_feasibility_tolerance": 1e-10}
+    opts = {"primal_feasibility_tolerance": _LP_TOLERANCE, "dual_feasibility_tolerance": _LP_TOLERANCE}
     col = sparse.csr_matrix(np.ones((L, 1)))
     if program == "8":
-        # x = (alpha_1..alpha_L, S)
+        # x = (α_1..α_L, S) of programme (8)
         c = np.append(np.ones(L), 1 / ef)
         A = sparse.hstack([-2 * sparse.eye(L), -col], format="csr")
         res = optimize.linprog(c, A_ub=A, b_ub=-mm.astype(float), bounds=[(0, None)] * (L + 1), method="highs",
@@ -371,7 +379,6 @@ def lp_optimum(m, *, U, eps, program: str = "lemma") -> LPResult:
         a = Uf * res.x[:L] / mm
         return LPResult(Uf * res.fun / n_samples, a, Uf - a, "8")
     # x = (a_1..a_L, b_1..b_L, t_1..t_L, R)
-    n = 3 * L + 1
     c = np.concatenate([np.zeros(2 * L), mm.astype(float), [1 / ef]])
     eye = sparse.eye(L)
     zero = sparse.csr_matrix((L, L))
@@ -387,11 +394,10 @@ def lp_optimum(m, *, U, eps, program: str = "lemma") -> LPResult:
     bounds = [(0, 1)] * (2 * L) + [(0, None)] * (L + 1)
     res = optimize.linprog(c, A_ub=A, b_ub=rhs, bounds=bounds, method="highs", options=opts)
     _check(res, U, eps)
-    assert res.x.size == n
     return LPResult(Uf * res.fun / n_samples, Uf * res.x[:L], Uf * res.x[L : 2 * L], "lemma")
 
 
-def _check(res, U, eps) -> None:
+def _check(res: optimize.OptimizeResult, U: float | Fraction, eps: float | Fraction) -> None:
     """A programme the solver could not solve (the inputs are outside its numeric range) is a ValueError."""
     if res.status != 0 or not np.all(np.isfinite(res.x)):
         raise ValueError(f"the linear programme could not be solved at U = {U!r}, eps = {eps!r} "
@@ -401,7 +407,7 @@ def _check(res, U, eps) -> None:
 # =========================================================================== §IV
 
 
-def sensitivities(m, *, U, eps, T=None) -> dict:
+def sensitivities(m: ArrayLike, *, U: float | Fraction, eps: float | Fraction, T: float | None = None) -> dict[str, float]:
     r"""User-level sensitivities (14)–(15) of the three released statistics.
 
     .. math:: \Delta_f = \frac{U m^*}{\sum_\ell m_\ell},\quad
@@ -428,7 +434,7 @@ def sensitivities(m, *, U, eps, T=None) -> dict:
     return out
 
 
-def akmv_rank(eps2, *, rule: str = "section-IV-A") -> int:
+def akmv_rank(eps2: float | Fraction, *, rule: str = "section-IV-A") -> int:
     r"""The rank of the order statistic AKMV's threshold estimates (two readings of the paper).
 
     .. math:: \text{step 2 of §IV-A: } \lceil 1/\varepsilon'' \rceil, \qquad
@@ -448,7 +454,7 @@ def akmv_rank(eps2, *, rule: str = "section-IV-A") -> int:
     return math.ceil((1 if rule == "section-IV-A" else 2) / e)
 
 
-def akmv_worst_case_error(m, *, U, eps, T) -> float:
+def akmv_worst_case_error(m: ArrayLike, *, U: float | Fraction, eps: float | Fraction, T: ArrayLike) -> float:
     r"""AKMV's error on the worst-case dataset (all samples ``U``) for a given threshold ``T``.
 
     .. math:: E_{AKMV}(T) = \frac{1}{\sum_\ell m_\ell}\sum_\ell \max\{0, U m_\ell - T\} + \frac{2T}{\varepsilon \sum_\ell m_\ell}
@@ -467,8 +473,8 @@ def akmv_worst_case_error(m, *, U, eps, T) -> float:
     Uf, ef = _U(U, mm), _level(eps)
     T = check_real("T", T, low=0) if np.ndim(T) == 0 else check_array("T", T, low=0)
     T = np.asarray(T, dtype=float)
-    if np.any(T > 1e300):
-        raise ValueError(f"T must be at most 1e300 (float64 range), got {T.max()!r}")
+    if np.any(T > _FLOAT_CAP):
+        raise ValueError(f"T must be at most {_FLOAT_CAP:g} (float64 range), got {T.max()!r}")
     n_samples = float(total(mm))
     clip = np.maximum(0.0, Uf * mm[:, None] - T.reshape(1, -1)).sum(axis=0)
     with np.errstate(over="ignore"):  # an error beyond float64 (ε near 1e-308) is inf
@@ -504,12 +510,13 @@ def extreme(L: int, m_star: int) -> np.ndarray:
     >>> extreme(4, 10).tolist()
     [1, 1, 1, 10]
     """
-    L = check_integer("L", L, minimum=1, maximum=10**7, why="one array entry per user")
+    L = check_integer("L", L, minimum=1, maximum=_MAX_USERS, why="one array entry per user")
     m_star = check_integer("m_star", m_star, minimum=2, maximum=MAX_COUNT)
     return np.append(np.ones(L - 1, dtype=np.int64), m_star)
 
 
-def samples(m, *, U, kind: str, rng, size: int | None = None) -> np.ndarray:
+def samples(m: ArrayLike, *, U: float, kind: str, rng: np.random.Generator | int | None,
+            size: int | None = None) -> np.ndarray:
     r"""I.i.d. samples of §IV-B, ``Σm`` of them (users in the order of ``m``), ``size`` datasets.
 
     ``kind="uniform"``: :math:`\mathrm{Unif}((0, U])`; ``kind="gaussian"``:
@@ -528,7 +535,7 @@ def samples(m, *, U, kind: str, rng, size: int | None = None) -> np.ndarray:
     ((3, 3), True)
     """
     mm = _counts(m)
-    Uf = check_real("U", U, low=0, low_open=True, high=1e300)
+    Uf = check_real("U", U, low=0, low_open=True, high=_FLOAT_CAP)
     kind = check_choice("kind", kind, ("uniform", "gaussian"))
     rng = check_rng("rng", rng)
     shape = (total(mm),) if size is None else (check_integer("size", size, minimum=1), total(mm))
@@ -545,7 +552,8 @@ def samples(m, *, U, kind: str, rng, size: int | None = None) -> np.ndarray:
 # =========================================================================== T_ε maps
 
 
-def threshold_grid(collections, *, U, eps) -> np.ndarray:
+def threshold_grid(collections: Sequence[ArrayLike] | np.ndarray, *, U: float | Fraction,
+                   eps: ArrayLike | Fraction) -> np.ndarray:
     r"""Theorem III.1's :math:`T_\varepsilon` over (collection × ε), each collection sorted once.
 
     .. math:: T_{ij} = \text{the } \lceil 2/\varepsilon_j \rceil\text{-th largest of } U m^{(i)},
@@ -554,7 +562,7 @@ def threshold_grid(collections, *, U, eps) -> np.ndarray:
     Ranks are exact (rational ``⌈2/ε⌉``), as in :func:`threshold`; the values agree with it
     point by point.  Returns a float array of shape ``(len(collections), len(eps))``.
 
-    Source: ``002_b4d2a69fdbee0cc3.txt``, §III-B, Theorem III.1.
+    Source: Rameshwar and Tandon (2025), §III-B, Theorem III.1.
 
     Examples
     --------
@@ -566,7 +574,7 @@ def threshold_grid(collections, *, U, eps) -> np.ndarray:
     if not isinstance(collections, (list, tuple)) or len(collections) == 0:
         raise ValueError(f"collections must be a non-empty list of count arrays, got {collections!r}")
     eps_list = list(np.atleast_1d(np.asarray(eps, dtype=object)).ravel()) if not isinstance(eps, Fraction) else [eps]
-    if not eps_list or np.ndim(eps) > 1:
+    if not eps_list or (not isinstance(eps, Fraction) and np.ndim(eps) > 1):
         raise ValueError(f"eps must be a non-empty 1-D array, got {eps!r}")
     Ue = float(_exact("U", U))
     ranks = np.array([_rank(_exact("eps", e)) for e in eps_list], dtype=object)

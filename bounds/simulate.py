@@ -27,11 +27,14 @@ Examples
 
 from __future__ import annotations
 
+from concurrent.futures import Executor
+
 import math
 from dataclasses import dataclass, field
-from typing import Callable, Sequence
+from typing import Any, Callable, Sequence
 
 import numpy as np
+from numpy.typing import ArrayLike
 from scipy import stats
 from tqdm.auto import tqdm
 
@@ -40,8 +43,17 @@ from . import dame as dame_theory
 from . import mechanisms
 from . import rameshwar as rameshwar_theory
 from .estimators import cummings, dame, duchi, kent, rameshwar
-from .numerics import check_counts, check_integer, check_positive, check_real, warn_once_per_call
+from .numerics import (
+    check_choice,
+    check_counts,
+    check_integer,
+    check_positive,
+    check_real,
+    format_value,
+    warn_once_per_call,
+)
 from .sizes import SizeLaw
+from .mechanisms import RNGLike, SeedLike
 
 __all__ = [
     "BLOCK",
@@ -57,9 +69,13 @@ __all__ = [
 ]
 
 BLOCK = 64  # replications per random stream: part of the seed contract
+"""Replications per random stream: block ``b`` of a run draws from child ``b`` of the seed's ``SeedSequence``, so
+results do not depend on the number of workers (part of the seed contract: changing it changes every simulated
+number)."""
 MAX_USERS = 10**8  # users per replication (arrays of CHUNK × n)
 MAX_REPS = 10**9
 CHUNK = 8  # replications of Kent and DAME processed at a time within a block (also part of it)
+MEAN_TOLERANCE = 1e-15  # theta and a population's own mean agree to float64 rounding of a sum
 ESTIMATORS = ("duchi", "kent", "dame")
 
 
@@ -85,23 +101,22 @@ class TwoPoint:
 
     theta: float
 
-    def __post_init__(self):
-        if not (-1 <= self.theta <= 1) or math.isnan(self.theta):
-            raise ValueError(f"theta must be in [-1, 1], got {self.theta!r}")
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "theta", check_real("theta", self.theta, low=-1, high=1))
 
     @property
     def mean(self) -> float:
         return self.theta
 
-    def sums(self, size: int, count: int, rng) -> np.ndarray:
+    def sums(self, size: int, count: int, rng: np.random.Generator) -> np.ndarray:
         """The sums of ``size`` samples of ``count`` users: one binomial per user."""
         return 2 * rng.binomial(size, (1 + self.theta) / 2, size=count) - size
 
-    def local_means(self, m: np.ndarray, rng) -> np.ndarray:
+    def local_means(self, m: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         """Each user's local mean over its ``m`` samples: one binomial per user."""
         return (2 * rng.binomial(m, (1 + self.theta) / 2) - m) / m
 
-    def nested_means(self, m: np.ndarray, T: np.ndarray, rng) -> tuple[np.ndarray, np.ndarray]:
+    def nested_means(self, m: np.ndarray, T: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
         """Local means over each user's first ``T`` samples and over all ``m`` (``T <= m``)."""
         q = (1 + self.theta) / 2
         s_T = rng.binomial(T, q)
@@ -129,18 +144,18 @@ class Sampler:
     draw: Callable
     mean: float
 
-    def sums(self, size: int, count: int, rng) -> np.ndarray:
+    def sums(self, size: int, count: int, rng: np.random.Generator) -> np.ndarray:
         """The sums of ``size`` samples of ``count`` users, every sample drawn."""
         x = np.asarray(self.draw(rng, size * count), dtype=float)
         if np.any(np.abs(x) > 1):
             raise ValueError("the sampler must return values in [-1, 1]")
         return x.reshape(count, size).sum(axis=1)
 
-    def local_means(self, m: np.ndarray, rng) -> np.ndarray:
+    def local_means(self, m: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         """Each user's local mean over its ``m`` samples, every sample drawn."""
         return self.nested_means(m, m, rng)[1]
 
-    def nested_means(self, m: np.ndarray, T: np.ndarray, rng) -> tuple[np.ndarray, np.ndarray]:
+    def nested_means(self, m: np.ndarray, T: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
         shape = m.shape
         m, T = m.ravel(), T.ravel()
         x = np.asarray(self.draw(rng, int(m.sum())), dtype=float)
@@ -159,7 +174,7 @@ def _population(theta, population):
     if population is not None:
         if not isinstance(population, (TwoPoint, Sampler)):
             raise ValueError(f"population must be a TwoPoint or a Sampler, got {population!r}")
-        if theta is not None and not math.isclose(theta, population.mean, abs_tol=1e-15):
+        if theta is not None and not math.isclose(theta, population.mean, abs_tol=MEAN_TOLERANCE):
             raise ValueError("theta differs from the population's mean")
         return population
     if theta is None:
@@ -218,7 +233,7 @@ class _Plan:
     sizes: SizeLaw
     n: int
     alpha: float
-    population: object
+    population: TwoPoint | Sampler
     estimators: tuple
     size_table: tuple | None  # (support points, masses) of a finite law: sizes drawn as counts per half
     m_tilde: int
@@ -242,14 +257,15 @@ def _block(plan: _Plan, seed_seq, size: int) -> dict:
     kent_on, dame_on = "kent" in plan.estimators, "dame" in plan.estimators
     if not (kent_on or dame_on):
         return out
-    parts = {"kent": [], "dame": []}
+    parts: dict[str, list[np.ndarray]] = {"kent": [], "dame": []}
+    debias = plan.dame_debiasing if dame_on else None  # set whenever DAME is requested
     for start in range(0, size, CHUNK):
         m, xbar_T, xbar_m = _draw_users(plan, min(CHUNK, size - start), rng)
         if kent_on:  # Kent et al. §6: every user uses T* samples
             parts["kent"].append(kent.univariate(xbar_T, tau=plan.kent_tau, alpha=alpha, rng=rng))
-        if dame_on:  # DAME, Algorithm 1
+        if debias is not None:  # DAME, Algorithm 1
             parts["dame"].append(dame.estimate(m, xbar_m, m_tilde=plan.m_tilde, alpha=alpha,
-                                               debias=plan.dame_debiasing, rng=rng, scale=plan.dame_scale))
+                                               debias=debias, rng=rng, scale=plan.dame_scale))
     out.update({k: np.concatenate(v) for k, v in parts.items() if v})
     return out
 
@@ -329,8 +345,7 @@ def _draw_users(plan: _Plan, size: int, rng) -> tuple:
     if plan.size_table is None:
         m = plan.sizes.sample(size * n, rng).reshape(size, n)
         if kent_on and dame_on:  # the prefix of T* samples and the whole: S_m = S_T + Bin(m - T, q)
-            xbar_T, xbar_m = pop.nested_means(m, np.minimum(m, kT), rng)
-            return m, xbar_T, xbar_m
+            return (m, *pop.nested_means(m, np.minimum(m, kT), rng))
         if kent_on:
             return m, pop.local_means(np.minimum(m, kT), rng), None
         return m, None, pop.local_means(m, rng)
@@ -352,12 +367,25 @@ def _draw_users(plan: _Plan, size: int, rng) -> tuple:
     return m, xbar_T, xbar_m
 
 
-def _map_blocks(block, plan, reps, seed, executor, progress: bool) -> list:
-    """Run ``block(plan, seed_seq, size)`` over fixed blocks of :data:`BLOCK` replications.
+def map_blocks(block: Callable[[Any, np.random.SeedSequence, int], Any], plan: Any, reps: int, seed: SeedLike,
+               executor: Executor | None, progress: bool) -> list:
+    r"""Run ``block(plan, seed_seq, size)`` over fixed blocks of :data:`BLOCK` replications.
 
     Block ``b`` draws from the ``b``-th child of ``SeedSequence(seed).spawn``: the results do
     not depend on the executor (``None``: in process) nor on how it spreads the blocks.
+
+    .. math:: R = \sum_{b < \lceil R/B\rceil} \text{size}_b,\qquad
+              \text{size}_b = \min(B, R - bB),\qquad \text{block } b \leftarrow \text{child}_b(\text{seed})
+
+    Source: Scientific Python SPEC 7 (seeding), ``numpy.random.SeedSequence.spawn``.
+
+    Examples
+    --------
+    >>> map_blocks(lambda plan, seq, size: size, None, reps=100, seed=0, executor=None, progress=False)
+    [64, 36]
     """
+    if not callable(block):
+        raise ValueError(f"block must be callable, got {format_value(block)}")
     reps = check_integer("reps", reps, minimum=1, maximum=MAX_REPS)
     n_blocks = -(-reps // BLOCK)
     children = mechanisms.seed_sequence(seed).spawn(n_blocks)
@@ -369,13 +397,11 @@ def _map_blocks(block, plan, reps, seed, executor, progress: bool) -> list:
     return list(tqdm(parts, total=n_blocks, disable=None if progress else True, desc="replications"))
 
 
-map_blocks = _map_blocks  # public: the block runner other modules seed their sweeps with
-
-
 @warn_once_per_call
-def compare(*, theta=None, sizes, n, alpha, reps, seed, estimators: Sequence[str] = ESTIMATORS, population=None,
-            m_tilde=None, constants="paper", denominator="canonical", scale="paper", T=None, K=1.0,
-            executor=None, progress=False) -> dict:
+def compare(*, theta: float | None = None, sizes: SizeLaw, n: int, alpha: float, reps: int, seed: SeedLike,
+            estimators: Sequence[str] = ESTIMATORS, population: TwoPoint | Sampler | None = None,
+            m_tilde: int | None = None, constants: Any = "paper", denominator: str = "canonical", scale: str = "paper",
+            T: int | None = None, K: float = 1.0, executor: Executor | None = None, progress: bool = False) -> dict:
     r"""Several user-level LDP estimators on the **same** simulated data, replication by replication.
 
     Users :math:`u = 1..n` draw :math:`m_u \sim M` and their samples from :math:`\mu`
@@ -408,8 +434,10 @@ def compare(*, theta=None, sizes, n, alpha, reps, seed, estimators: Sequence[str
     ['dame', 'duchi', 'kent']
     """
     pop = _population(theta, population)
+    if not isinstance(estimators, (list, tuple)) or not all(isinstance(e, str) for e in estimators):
+        raise ValueError(f"estimators must be a sequence of names from {ESTIMATORS}, got {format_value(estimators)}")
     plan = _plan(tuple(estimators), sizes, n, alpha, pop, m_tilde, constants, denominator, scale, T, K)
-    parts = _map_blocks(_block, plan, reps, seed, executor, progress)
+    parts = map_blocks(_block, plan, reps, seed, executor, progress)
     est = {e: np.concatenate([p[e] for p in parts]) for e in plan.estimators}
     settings = {"n": plan.n, "alpha": plan.alpha, "sizes": repr(sizes), "m_tilde": plan.m_tilde,
                 "kent_T": plan.kent_T, "reps": reps, "seed": seed, "block": BLOCK}
@@ -417,7 +445,8 @@ def compare(*, theta=None, sizes, n, alpha, reps, seed, estimators: Sequence[str
 
 
 @warn_once_per_call
-def risk(estimator, *, theta, sizes, n, alpha, reps, seed, executor=None, progress=False, **options) -> RiskResult:
+def risk(estimator: str, *, theta: float, sizes: SizeLaw, n: int, alpha: float, reps: int, seed: SeedLike,
+         executor: Executor | None = None, progress: bool = False, **options: Any) -> RiskResult:
     r"""Simulated risk :math:`E(\hat\theta - \theta)^2` of one user-level LDP estimator.
 
     ``estimator`` is ``"dame"``, ``"duchi"`` or ``"kent"``; ``theta`` is the mean of the
@@ -436,6 +465,7 @@ def risk(estimator, *, theta, sizes, n, alpha, reps, seed, executor=None, progre
     >>> abs(r.bias) < 4 * r.bias_stderr
     True
     """
+    estimator = check_choice("estimator", estimator, ESTIMATORS)
     return compare(theta=theta, sizes=sizes, n=n, alpha=alpha, reps=reps, seed=seed, estimators=(estimator,),
                    executor=executor, progress=progress, **options)[estimator]
 
@@ -479,8 +509,9 @@ def _cummings_block(plan: _CummingsPlan, seed_seq, size: int) -> np.ndarray:
     return out
 
 
-def cummings_risk(k, *, p, sigma_p2, eps, reps, seed, estimator="ideal", beta=0.05, executor=None,
-                  progress=False) -> RiskResult:
+def cummings_risk(k: ArrayLike, *, p: float, sigma_p2: float, eps: float, reps: int, seed: SeedLike,
+                  estimator: str = "ideal", beta: float = 0.05, executor: Executor | None = None,
+                  progress: bool = False) -> RiskResult:
     r"""Simulated risk of Cummings et al.'s private estimators (central user-level ε-DP).
 
     User ``i`` draws :math:`p_i \sim \mathcal D` (Beta with mean ``p``, variance
@@ -508,7 +539,7 @@ def cummings_risk(k, *, p, sigma_p2, eps, reps, seed, estimator="ideal", beta=0.
     ideal = cummings.ideal_plan(k, p=p, sigma_p2=sigma_p2, eps=eps, beta=beta)
     kk = check_counts("k", k)
     plan = _CummingsPlan(kk, float(p), float(sigma_p2), eps, float(beta), estimator, ideal)
-    parts = _map_blocks(_cummings_block, plan, reps, seed, executor, progress)
+    parts = map_blocks(_cummings_block, plan, reps, seed, executor, progress)
     settings = {"k": kk.tolist(), "eps": eps, "T_star": ideal.T, "reps": int(reps), "seed": seed, "block": BLOCK}
     return _result(f"cummings-{estimator}", float(p), np.concatenate(parts), settings)
 
@@ -539,8 +570,8 @@ def _rt_block(plan: _RTPlan, seed_seq, size):
             "akmv": np.abs(rameshwar.akmv(sums, s, rng=rng) - f)}
 
 
-def rameshwar_errors(m, *, U, eps, samples="uniform", reps, seed, rule="section-IV-A", executor=None,
-                     progress=False) -> dict:
+def rameshwar_errors(m: ArrayLike, *, U: float, eps: float, samples: str = "uniform", reps: int, seed: SeedLike,
+                     rule: str = "section-IV-A", executor: Executor | None = None, progress: bool = False) -> dict:
     r"""Average-case errors :math:`E|M(\mathcal D) - f(\mathcal D)|` of §IV-D's three mechanisms.
 
     * ``"laplace"`` — :func:`bounds.estimators.rameshwar.laplace_mechanism` (14);
@@ -565,7 +596,7 @@ def rameshwar_errors(m, *, U, eps, samples="uniform", reps, seed, rule="section-
     if samples not in ("uniform", "gaussian", "worst"):
         raise ValueError(f"samples must be 'uniform', 'gaussian' or 'worst', got {samples!r}")
     plan = _RTPlan(rameshwar.setting(m, U=U, eps=eps, rule=rule), samples)
-    parts = _map_blocks(_rt_block, plan, reps, seed, executor, progress)
+    parts = map_blocks(_rt_block, plan, reps, seed, executor, progress)
     out = {}
     for key in ("laplace", "opt_wc", "akmv"):
         e = np.concatenate([p[key] for p in parts])
@@ -573,7 +604,8 @@ def rameshwar_errors(m, *, U, eps, samples="uniform", reps, seed, rule="section-
     return out
 
 
-def akmv_worst_case(m, *, U, eps, reps, seed, rule="section-IV-A") -> tuple[float, float]:
+def akmv_worst_case(m: ArrayLike, *, U: float, eps: float, reps: int, seed: SeedLike,
+                    rule: str = "section-IV-A") -> tuple[float, float]:
     r""":math:`E_{AKMV}` on the worst-case dataset (every sample ``U``), Monte Carlo over the private ``T``.
 
     .. math:: E_{AKMV} = \frac{1}{\sum m}\sum_\ell E[\max\{0, U m_\ell - T\}] + \frac{2E[T]}{\varepsilon \sum m}
@@ -594,5 +626,5 @@ def akmv_worst_case(m, *, U, eps, reps, seed, rule="section-IV-A") -> tuple[floa
     rng = np.random.default_rng(mechanisms.seed_sequence(seed))
     sums = np.broadcast_to(s.U * s.m.astype(float), (reps, s.m.size))
     T = rameshwar.akmv_threshold(sums, s, rng=rng)
-    e = rameshwar_theory.akmv_worst_case_error(s.m, U=s.U, eps=s.eps, T=T)
+    e = np.asarray(rameshwar_theory.akmv_worst_case_error(s.m, U=s.U, eps=s.eps, T=T))
     return float(e.mean()), float(e.std(ddof=1) / math.sqrt(reps)) if reps > 1 else math.inf

@@ -1692,7 +1692,7 @@ def geometric(p: float) -> SizeLaw:
 
     .. math:: M(k) = p(1-p)^{k-1}, \quad P(m > a) = (1-p)^a, \quad E[m] = 1/p
 
-    Every functional is a closed form (:class:`GeometricLaw`), so ``p`` may be tiny
+    Every functional is a closed form (a private law class), so ``p`` may be tiny
     (``geometric(1e-7)`` spreads its mass over ~10^9 points).
 
     Source: a light-tailed law for exploring Pla et al. (2024), Theorems 1–2.

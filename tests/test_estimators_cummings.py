@@ -89,7 +89,7 @@ def test_initial_error_from_its_two_tails():
 
 def test_final_release_noise_is_lambda_over_eps():
     k = np.array([2**j for j in range(10, 0, -1)] * 3)
-    pl = theory.realisable_plan(k, p_initial=0.45, sigma_p2_hat=0.01, alpha=0.05, eps=0.8)
+    pl = theory.realisable_plan(k, p_initial=0.45, sigma_p2_hat=0.01, tolerance=0.05, eps=0.8)
     rng = np.random.default_rng(SEED)
     R = 40000
     phat = np.ones((R, k.size))  # every frequency at 1: clipped where b̂_i < 1
@@ -113,7 +113,7 @@ def test_realisable_plans_from_the_groups_initial_estimates():
     p0 = float(np.clip(first.mean(), 1e-3, 1 - 1e-3))
     var = float(np.clip(np.var(phat[order[:n_var]], ddof=1), 0, p0 * (1 - p0)))
     err = math.log(2 / 0.05) / (n_mean * 1e12) + math.sqrt(math.log(4 / 0.05) / (2 * n_mean))
-    pl = theory.realisable_plan(k, p_initial=p0, sigma_p2_hat=var, alpha=err, eps=1e12)
+    pl = theory.realisable_plan(k, p_initial=p0, sigma_p2_hat=var, tolerance=err, eps=1e12)
     final = order[n_var : k.size - n_mean]
     expected = float(np.clip(phat[final], pl.a_hat, pl.b_hat) @ pl.weights)
     got = cummings.realisable(phat, first, k, eps=1e12, beta=0.05, rng=rng)

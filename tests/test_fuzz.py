@@ -365,32 +365,8 @@ def _short(v, width: int = 160) -> str:
 # reproducer runs first; the tests are strict xfail, so once a callable is fixed its
 # test passes, fails the run, and its entry must be removed here.
 KNOWN: dict[str, tuple[dict, str]] = {
-    "bounds.advise.load_counts": ({"source": True}, "raised ValueError naming no parameter: 'counts must be positive integers, not booleans: got True'"),
-    "bounds.advise.level_grid": ({"j": 10**400}, "did not return within 3 s"),
-    "bounds.advise.smallest_level": ({"pred": True}, "raised TypeError naming no parameter: ''bool' object is not callable'"),
-    "bounds.advise.smallest_integer": ({"pred": True}, "raised TypeError naming no parameter: ''bool' object is not callable'"),
-    "bounds.audit.report": ({"results": True}, "raised TypeError naming no parameter: ''bool' object is not iterable'"),
-    "bounds.figures.core.new_figure": ({"ncols": True}, "raised TypeError naming no parameter: 'an integer is required'"),
-    "bounds.figures.core.captured": ({"f": True}, "raised TypeError naming no parameter: ''bool' object is not callable'"),
-    "bounds.figures.dame.fig1a_laws": ({"grid": True}, "raised TypeError naming no parameter: ''bool' object is not iterable'"),
-    "bounds.mechanisms.laplace": ({"scale": 'abc'}, "raised ValueError naming no parameter: 'could not convert string to float: 'abc''"),
-    "bounds.mechanisms.randomized_response": ({"k": 'abc'}, "raised UFuncTypeError naming no parameter: 'ufunc 'greater' did not contain a loop with signature matching typ"),
-    "bounds.mechanisms.noisy_vote_totals": ({"counts": 'abc'}, "raised ValueError naming no parameter: 'invalid literal for int() with base 10: 'abc''"),
-    "bounds.mechanisms.rr_privacy_loss": ({"n_bins": 10**400}, "raised ValueError naming no parameter: 'exhaustive enumeration is limited to 14 bins'"),
-    "bounds.mechanisms.duchi": ({"x": 'abc'}, "raised ValueError naming no parameter: 'could not convert string to float: 'abc''"),
-    "bounds.mechanisms.duchi_plus_count": ({"n_users": 10**400}, "raised OverflowError: 'Python int too large to convert to C long'"),
-    "bounds.mechanisms.private_quantile": ({"data": 'abc'}, "raised ValueError naming no parameter: 'could not convert string to float: 'abc''"),
-    "bounds.simulate.TwoPoint": ({"theta": 'abc'}, "raised TypeError naming no parameter: ''<=' not supported between instances of 'int' and 'str''"),
-    "bounds.simulate.compare": ({"theta": 'abc'}, "raised ValueError naming no parameter: 'could not convert string to float: 'abc''"),
-    "bounds.simulate.rameshwar_errors": ({"eps": 1e-308}, "warned RuntimeWarning: overflow encountered in divide"),
-    "bounds.simulate.akmv_worst_case": ({"U": 1e308}, "warned RuntimeWarning: overflow encountered in multiply"),
     "bounds.sizes.finite": ({"masses": True}, "raised TypeError naming no parameter: 'object of type 'bool' has no len()'"),
     "bounds.sizes.parse": ({"spec": True}, "raised AttributeError: ''bool' object has no attribute 'partition''"),
-    "bounds.advise.advise": ({"counts": ''}, "raised ValueError naming no parameter: 'no such file: '.''"),
-    "bounds.advise.dame_smallest": ({"n": 10**400}, "raised OverflowError: 'int too large to convert to float'"),
-    "bounds.mechanisms.rr_keep_probability": ({"alpha": 3, "k": 10**400}, "raised OverflowError: 'int too large to convert to float'"),
-    "bounds.audit.AuditResult": ({"id": "x", "source": "s", "claim": "c", "method": "m", "status": np.arange(5)},
-                                 "raised ValueError naming no parameter: 'The truth value of an array ... is ambiguous'"),
 }
 
 # =========================================================================== the tests

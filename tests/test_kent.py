@@ -284,3 +284,12 @@ def test_fig1_panels_consistent_at_T_1_and_assumptions_marked():
     z, ok = data.column("log10_ratio", panel=sparse), data.column("within_assumptions", panel=sparse)
     assert z[ok].min() < -0.5  # the region where user-level wins, inside the assumptions
     assert all(data.column("reconstructed", panel=sparse)) and "[R]" in data.meta["sparse_form"]
+
+
+def test_phase_transition_is_finite_up_to_the_float64_limit():
+    # T† = e^x / x (x = nα² = 711.57): its log, 705.0025, is computed independently here;
+    # e^705 is finite in float64 and must not be reported as inf.
+    x = 71157 * 0.1 * 0.1
+    pt = kent.phase_transition("mean", n=71157, alpha=0.1)
+    assert pt.log_lower == pytest.approx(x - math.log(x), rel=1e-12)
+    assert math.isfinite(pt.lower) and math.log(pt.lower) == pytest.approx(x - math.log(x), rel=1e-12)

@@ -144,3 +144,21 @@ def test_every_seed_kind_spec_7():
     g = np.random.default_rng(9)
     first, second = mech.seed_sequence(g), mech.seed_sequence(g)  # a Generator's next children: new streams
     assert first.generate_state(2).tolist() != second.generate_state(2).tolist()
+
+
+def test_issue_examples_are_refused_naming_the_parameter():
+    """Fractional vote counts were truncated, NaN inputs to Duchi's mechanism returned ±B."""
+    with pytest.raises(ValueError, match="counts"):
+        mech.noisy_vote_totals([1.5, 0], 5, alpha=1.0, k=3, rng=0)
+    with pytest.raises(ValueError, match="x"):
+        mech.duchi([math.nan, 0.5], alpha=1.0, rng=0)
+    with pytest.raises(ValueError, match="n_bins"):
+        mech.rr_privacy_loss(10**400, alpha=1.0, k=1)
+    with pytest.raises(ValueError, match="scale"):
+        mech.laplace("abc", 0)
+
+
+def test_rr_extremes_in_log_space():
+    """k beyond 2**53 and a keep probability rounding to 1 still give the exact α/(2k) and Lemma 16's loss."""
+    assert mech.rr_keep_probability(3.0, k=10**400) == 0.5
+    assert mech.rr_privacy_loss(4, alpha=1e250, k=1) == pytest.approx(1e250, rel=1e-12)  # min(2k, N) α/(2k) = α

@@ -167,3 +167,10 @@ def test_every_precision_argument_is_capped():
         with pytest.raises(ValueError, match=r"precision must be an integer in \[1, 1000\]"):
             call()
     assert time.perf_counter() - start < 5
+
+
+def test_last_true_brackets_reach_max_bracket_and_no_further():
+    assert nm.MAX_BRACKET == 2**62  # the int64 midpoint good + (top - good + 1) // 2 of a ±2**62 bracket cannot wrap
+    assert int(nm.last_true(lambda a: a < 2**62, 0, 2**62)) == 2**62 - 1
+    with pytest.raises(ValueError, match=r"^hi must be an integer in \[-4611686018427387904, 2\*\*62\]"):
+        nm.last_true(lambda a: a >= 0, 0, 2**62 + 1)

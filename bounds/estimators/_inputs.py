@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
+from numpy.typing import ArrayLike
 
 from ..numerics import check_array, format_value
 
 __all__ = ["reals", "whole", "same_shape", "of_type"]
 
 MAX_EXACT = 2**53  # integers a float64 holds exactly
+MAX_INT64_COUNT = 2**62  # users or samples numpy draws binomially (int64), with room for sums of two halves
 
 
-def reals(name: str, values, *, ndim: int | None = None, low: float | None = None, high: float | None = None,
+def reals(name: str, values: ArrayLike, *, ndim: int | None = None, low: float | None = None, high: float | None = None,
           allow_empty: bool = False) -> np.ndarray:
     """``values`` as a finite float64 array (of ``ndim`` dimensions if given) within ``[low, high]``."""
     if isinstance(values, np.ndarray) and values.dtype in (np.float64, np.int64) and values.size \
@@ -29,7 +33,7 @@ def reals(name: str, values, *, ndim: int | None = None, low: float | None = Non
     return arr
 
 
-def whole(name: str, values, *, ndim: int | None = None, low: int = 0) -> np.ndarray:
+def whole(name: str, values: ArrayLike, *, ndim: int | None = None, low: int = 0) -> np.ndarray:
     """``values`` as an int64 array of whole numbers in ``[low, 2**53]``."""
     if isinstance(values, np.ndarray) and values.dtype == np.int64 and values.size \
             and (ndim is None or values.ndim == ndim) and values.min() >= low and values.max() <= MAX_EXACT:
@@ -47,7 +51,7 @@ def same_shape(name: str, arr: np.ndarray, shape: tuple) -> np.ndarray:
     return arr
 
 
-def of_type(name: str, value, cls):
+def of_type(name: str, value: Any, cls: type) -> Any:
     """``value`` if it is a ``cls``."""
     if not isinstance(value, cls):
         raise ValueError(f"{name} must be a {cls.__name__}, got {format_value(value)}")

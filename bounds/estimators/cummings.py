@@ -20,11 +20,13 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from .. import cummings as theory
 from .. import mechanisms
 from ..numerics import check_integer, check_positive, check_real, check_rng
-from ._inputs import of_type, reals, same_shape
+from ._inputs import MAX_EXACT, of_type, reals, same_shape
+from ..mechanisms import RNGLike
 
 __all__ = [
     "laplace_scale",
@@ -41,7 +43,7 @@ __all__ = [
 P_FLOOR = 1e-3  # the initial mean is kept in [P_FLOOR, 1 - P_FLOOR] so that p(1 - p) > 0
 
 
-def laplace_scale(weights, a, b, *, eps) -> float:
+def laplace_scale(weights: ArrayLike, a: ArrayLike, b: ArrayLike, *, eps: float) -> float:
     r"""The Laplace scale of the weighted clipped mean: its sensitivity over ε.
 
     Changing user :math:`i`'s data moves :math:`w_i[\hat p_i]_{a_i}^{b_i}` by at most
@@ -75,7 +77,7 @@ class IdealPlan:
     T: float
 
 
-def ideal_plan(k, *, p, sigma_p2, eps, beta: float = 0.05) -> IdealPlan:
+def ideal_plan(k: ArrayLike, *, p: float, sigma_p2: float, eps: float, beta: float = 0.05) -> IdealPlan:
     r"""The ideal estimator's deterministic pieces, knowing :math:`p` and :math:`\sigma_p^2`.
 
     Intervals :math:`[a_i, b_i] = p \mp f_i` (:func:`~bounds.cummings.concentration`),
@@ -101,7 +103,7 @@ def ideal_plan(k, *, p, sigma_p2, eps, beta: float = 0.05) -> IdealPlan:
     return IdealPlan(trunc.weights, a, b, laplace_scale(trunc.weights, a, b, eps=eps), trunc.T)
 
 
-def ideal(phat, plan: IdealPlan, *, rng) -> np.ndarray:
+def ideal(phat: ArrayLike, plan: IdealPlan, *, rng: RNGLike) -> np.ndarray:
     r"""The ideal estimator in each replication (rows of ``phat``).
 
     .. math:: \hat p^{ideal}_\epsilon = \sum_i w_i^* [\hat p_i]_{a_i}^{b_i} + \mathrm{Lap}(b)
@@ -121,7 +123,7 @@ def ideal(phat, plan: IdealPlan, *, rng) -> np.ndarray:
     return est + mechanisms.laplace(plan.scale, rng, size=est.shape)
 
 
-def initial_mean(first, *, eps, rng) -> float:
+def initial_mean(first: ArrayLike, *, eps: float, rng: RNGLike) -> float:
     r"""Algorithm 2's private initial mean: the mean of one sample of each of the least-data users, plus Laplace.
 
     One user changes the mean of ``m`` bits by at most :math:`1/m`:
@@ -140,7 +142,7 @@ def initial_mean(first, *, eps, rng) -> float:
     return float(np.clip(first.mean() + mechanisms.laplace(scale, rng), P_FLOOR, 1 - P_FLOOR))
 
 
-def initial_variance(means, *, eps, p_initial, rng) -> float:
+def initial_variance(means: ArrayLike, *, eps: float, p_initial: float, rng: RNGLike) -> float:
     r"""Algorithm 2's private initial :math:`\sigma_p^2`: the most-data users' sample variance, plus Laplace.
 
     The sample variance of ``m`` values in :math:`[0, 1]` moves by at most :math:`1/m` when
@@ -162,7 +164,7 @@ def initial_variance(means, *, eps, p_initial, rng) -> float:
     return float(np.clip(var + mechanisms.laplace(scale, rng), 0.0, p_initial * (1 - p_initial)))
 
 
-def initial_error(m_mean: int, *, eps, beta) -> float:
+def initial_error(m_mean: int, *, eps: float, beta: float) -> float:
     r"""The accuracy :math:`\alpha` of the initial mean at level :math:`\beta`: a Laplace tail plus Hoeffding.
 
     .. math:: \alpha = \frac{\log(2/\beta)}{m\epsilon} + \sqrt{\frac{\log(4/\beta)}{2m}}
@@ -174,12 +176,12 @@ def initial_error(m_mean: int, *, eps, beta) -> float:
     >>> round(initial_error(100, eps=1.0, beta=0.05), 6)
     0.18491
     """
-    m_mean = check_integer("m_mean", m_mean, minimum=1, maximum=2**53)
+    m_mean = check_integer("m_mean", m_mean, minimum=1, maximum=MAX_EXACT)
     eps, beta = check_positive("eps", eps), check_real("beta", beta, low=0, high=1, low_open=True, high_open=True)
     return math.log(2 / beta) / (m_mean * eps) + math.sqrt(math.log(4 / beta) / (2 * m_mean))
 
 
-def realisable(phat, first, k, *, eps, beta, rng) -> float:
+def realisable(phat: ArrayLike, first: ArrayLike, k: ArrayLike, *, eps: float, beta: float, rng: RNGLike) -> float:
     r"""Algorithm 2 on one dataset: private initial estimates, then the final group's weighted clipped mean.
 
     ``phat``: all users' frequencies; ``first``: one sample of each user of the mean group
@@ -198,15 +200,15 @@ def realisable(phat, first, k, *, eps, beta, rng) -> float:
     """
     rng = check_rng("rng", rng)
     var_g, _, mean_g = theory.groups(k)
-    phat = same_shape("phat", reals("phat", phat, ndim=1, low=0, high=1), (len(k),))
+    phat = same_shape("phat", reals("phat", phat, ndim=1, low=0, high=1), (np.size(k),))
     p0 = initial_mean(first, eps=eps, rng=rng)
     var = initial_variance(phat[var_g], eps=eps, p_initial=p0, rng=rng)
     err = initial_error(mean_g.size, eps=eps, beta=beta)
-    pl = theory.realisable_plan(k, p_initial=p0, sigma_p2_hat=var, alpha=err, eps=eps, beta=beta)
+    pl = theory.realisable_plan(k, p_initial=p0, sigma_p2_hat=var, tolerance=err, eps=eps, beta=beta)
     return float(final_release(phat, pl, eps=eps, rng=rng)[0])
 
 
-def final_release(phat, plan, *, eps, rng) -> np.ndarray:
+def final_release(phat: ArrayLike, plan: theory.RealisablePlan, *, eps: float, rng: RNGLike) -> np.ndarray:
     r"""Algorithm 2's last step: the final group's weighted clipped mean plus Laplace noise, given the plan.
 
     ``phat``: all users' frequencies (one row per replication, or one row); ``plan`` a
@@ -219,7 +221,7 @@ def final_release(phat, plan, *, eps, rng) -> np.ndarray:
     Examples
     --------
     >>> k = np.array([2**j for j in range(10, 0, -1)] * 3)
-    >>> pl = theory.realisable_plan(k, p_initial=0.5, sigma_p2_hat=0.01, alpha=0.1, eps=1.0)
+    >>> pl = theory.realisable_plan(k, p_initial=0.5, sigma_p2_hat=0.01, tolerance=0.1, eps=1.0)
     >>> final_release(np.full(k.size, 0.5), pl, eps=1e12, rng=np.random.default_rng(0)).round(6).tolist()
     [0.5]
     """

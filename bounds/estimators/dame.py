@@ -26,6 +26,7 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from .. import dame as theory
 from .. import mechanisms
@@ -33,6 +34,7 @@ from ..numerics import check_choice, check_integer, check_positive, check_rng
 from ..sizes import SizeLaw
 from ._inputs import of_type, reals, same_shape, whole
 from . import localisation
+from ..mechanisms import RNGLike
 
 __all__ = [
     "SCALES",
@@ -49,6 +51,8 @@ __all__ = [
 ]
 
 SCALES = ("paper", "width")
+"""The Laplace calibrations of :func:`estimate`: ``"paper"`` (:math:`14\\tau/\\alpha`, Pla et al. (2024), eq.
+(8)) and ``"width"`` (the clip interval's width over α)."""
 MAX_SIZE = 2**53  # sizes and user counts a float64 holds exactly
 
 
@@ -72,7 +76,7 @@ def tau(m_tilde: int, *, n: int, alpha: float) -> float:
     return theory.tau(m_tilde, n_alpha2=x)
 
 
-def interval(j, tau: float) -> tuple[np.ndarray, np.ndarray]:
+def interval(j: ArrayLike, tau: float) -> tuple[np.ndarray, np.ndarray]:
     r"""The clip interval :math:`[L_{\hat j}, U_{\hat j}]`: the elected bin enlarged by :math:`6\tau`, within :math:`[-1, 1]`.
 
     .. math:: L_j = (l_j - 6\tau) \vee (-1),\qquad U_j = (u_j + 6\tau) \wedge 1
@@ -87,7 +91,8 @@ def interval(j, tau: float) -> tuple[np.ndarray, np.ndarray]:
     return localisation.enlarged_interval(j, tau)
 
 
-def laplace_scale(tau: float, alpha: float, *, scale: str = "paper", L=None, U=None):
+def laplace_scale(tau: float, alpha: float, *, scale: str = "paper", L: ArrayLike | None = None,
+                  U: ArrayLike | None = None) -> float:
     r"""The Laplace scale of the release: the paper's :math:`14\tau/\alpha`, or the clip width :math:`(U - L)/\alpha`.
 
     ``scale="paper"`` (the default) is eq. (8): the enlarged interval before intersecting
@@ -122,7 +127,7 @@ def laplace_scale(tau: float, alpha: float, *, scale: str = "paper", L=None, U=N
     return (U - L) / check_positive("alpha", alpha)
 
 
-def weights(m, m_tilde: int) -> np.ndarray:
+def weights(m: ArrayLike, m_tilde: int) -> np.ndarray:
     r"""Each releasing user's weight on its local mean (the rest goes to the bin's centre).
 
     .. math:: w(m) = \frac{\sqrt{m \wedge \tilde m}}{\sqrt{\tilde m}}
@@ -152,7 +157,7 @@ class Debiasing:
     official: bool = False
 
 
-def debiasing(sizes, m_tilde: int, *, denominator: str = "canonical") -> Debiasing:
+def debiasing(sizes: SizeLaw, m_tilde: int, *, denominator: str = "canonical") -> Debiasing:
     r"""Eq. (9)'s constants from the size law, exactly.
 
     .. math:: \sum_{i \le \tilde m}(\sqrt{\tilde m} - \sqrt i) M(i) = \sqrt{\tilde m}\,P(m \le \tilde m) - E[\sqrt m\,\mathbb 1\{m \le \tilde m\}],\qquad E[\sqrt{m \wedge \tilde m}]
@@ -173,7 +178,7 @@ def debiasing(sizes, m_tilde: int, *, denominator: str = "canonical") -> Debiasi
     return Debiasing(corr, float(sizes.sqrt_min_mean(mt)), denominator == "official")
 
 
-def localise(m, xbar, *, m_tilde: int, tau: float, alpha: float, rng) -> np.ndarray:
+def localise(m: ArrayLike, xbar: ArrayLike, *, m_tilde: int, tau: float, alpha: float, rng: RNGLike) -> np.ndarray:
     r"""Phase 1: the elected bin of each replication; only users with :math:`m \ge \tilde m` put ones in their vote.
 
     ``m``, ``xbar``: the voting half's sizes and local means (replications × users).
@@ -194,8 +199,8 @@ def localise(m, xbar, *, m_tilde: int, tau: float, alpha: float, rng) -> np.ndar
     return localisation.localise(xbar, m >= m_tilde, tau, alpha, max(m.shape[1], 1), rng)
 
 
-def refine(m, xbar, j, *, m_tilde: int, tau: float, alpha: float, debias: Debiasing, rng,
-           scale: str = "paper") -> np.ndarray:
+def refine(m: ArrayLike, xbar: ArrayLike, j: ArrayLike, *, m_tilde: int, tau: float, alpha: float, debias: Debiasing,
+           rng: RNGLike, scale: str = "paper") -> np.ndarray:
     r"""Phase 2: the releasing half's shrunk, clipped, noisy local means, debiased by the server (eqs. (8)–(9)).
 
     .. math:: \hat x_u = w(m_u)\bar X_u + (1 - w(m_u)) s_{\hat j},\qquad
@@ -237,7 +242,8 @@ def refine(m, xbar, j, *, m_tilde: int, tau: float, alpha: float, debias: Debias
     return (math.sqrt(m_tilde) * theta_bar - debias.correction * s) / denom
 
 
-def estimate(m, xbar, *, m_tilde: int, alpha: float, debias: Debiasing, rng, scale: str = "paper") -> np.ndarray:
+def estimate(m: ArrayLike, xbar: ArrayLike, *, m_tilde: int, alpha: float, debias: Debiasing, rng: RNGLike,
+             scale: str = "paper") -> np.ndarray:
     r"""DAME's estimate in each replication (rows): the first half of the users vote, the second half release.
 
     ``m``, ``xbar``: (replications × n) sizes and local means, ``n`` even.
@@ -265,7 +271,7 @@ def estimate(m, xbar, *, m_tilde: int, alpha: float, debias: Debiasing, rng, sca
     return refine(m[:, h:], xbar[:, h:], j, m_tilde=m_tilde, tau=t, alpha=alpha, debias=debias, rng=rng, scale=scale)
 
 
-def clip_widths(m_tilde: int, *, n_alpha2, alpha, scale: str = "paper") -> tuple[np.ndarray, np.ndarray]:
+def clip_widths(m_tilde: int, *, n_alpha2: float, alpha: float, scale: str = "paper") -> tuple[np.ndarray, np.ndarray]:
     r"""For every bin :math:`j`: the clip width :math:`U_j - L_j` and the Laplace scale × α it is released with.
 
     The release is :math:`\alpha`-LDP iff the width is at most scale × α (the sensitivity the

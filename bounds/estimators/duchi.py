@@ -16,15 +16,17 @@ Examples
 from __future__ import annotations
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from .. import mechanisms
 from ..numerics import check_integer, check_real
-from ._inputs import reals, whole
+from ._inputs import MAX_INT64_COUNT, reals, whole
+from ..mechanisms import RNGLike
 
 __all__ = ["from_count", "estimate", "from_local_means", "variance"]
 
 
-def from_count(k, n: int, *, alpha) -> np.ndarray:
+def from_count(k: ArrayLike, n: int, *, alpha: float) -> np.ndarray:
     r"""The server's average of ``n`` outputs :math:`\pm B` of which ``k`` are :math:`+B`.
 
     .. math:: \hat\theta = \frac{B k - B(n - k)}{n} = B\Big(\frac{2k}{n} - 1\Big),\qquad B = \frac{e^\alpha + 1}{e^\alpha - 1}
@@ -36,14 +38,15 @@ def from_count(k, n: int, *, alpha) -> np.ndarray:
     >>> from_count(np.array([3]), 4, alpha=np.log(3)).tolist()
     [1.0]
     """
-    n = check_integer("n", n, minimum=1, maximum=2**62)
+    n = check_integer("n", n, minimum=1, maximum=MAX_INT64_COUNT)
     k = whole("k", k)
     if np.any(k > n):
         raise ValueError(f"k must be at most n = {n}, got {k.max()}")
     return mechanisms.duchi_bound(alpha) * (2 * k / n - 1)
 
 
-def estimate(n: int, theta, *, alpha, rng, size=None) -> np.ndarray:
+def estimate(n: int, theta: ArrayLike, *, alpha: float, rng: RNGLike,
+             size: int | tuple[int, ...] | None = None) -> np.ndarray:
     r"""Sufficient-statistic path: ``size`` replications of the estimate at ``n`` i.i.d. users of mean ``theta``.
 
     .. math:: \hat\theta = B\Big(\frac{2K}{n} - 1\Big),\qquad K \sim \mathrm{Bin}\Big(n, \frac12 + \frac{\theta}{2B}\Big)
@@ -55,15 +58,15 @@ def estimate(n: int, theta, *, alpha, rng, size=None) -> np.ndarray:
     >>> estimate(10, 0.0, alpha=1.0, rng=0, size=3).shape
     (3,)
     """
-    n = check_integer("n", n, minimum=1, maximum=2**62)
+    n = check_integer("n", n, minimum=1, maximum=MAX_INT64_COUNT)
     theta = check_real("theta", theta, low=-1, high=1)
     if size is not None:
-        size = check_integer("size", size, minimum=0, maximum=10**8)
+        size = check_integer("size", size, minimum=0, maximum=mechanisms.MAX_DRAWS)
     k = mechanisms.duchi_plus_count(n, theta, alpha=alpha, rng=rng, size=size)
     return from_count(k, n, alpha=alpha)
 
 
-def from_local_means(xbar, *, alpha, rng) -> np.ndarray:
+def from_local_means(xbar: ArrayLike, *, alpha: float, rng: RNGLike) -> np.ndarray:
     r"""Explicit path: each row's users privatise their local means with :math:`\pm B`; the server averages.
 
     .. math:: \hat\theta = \frac1n\sum_u Z_u,\qquad P(Z_u = +B \mid \bar X_u) = \frac12 + \frac{\bar X_u}{2B}
@@ -81,7 +84,7 @@ def from_local_means(xbar, *, alpha, rng) -> np.ndarray:
     return mechanisms.duchi(xbar, alpha=alpha, rng=rng).mean(axis=1)
 
 
-def variance(theta, n: int, *, alpha) -> float:
+def variance(theta: ArrayLike, n: int, *, alpha: float) -> float:
     r"""The estimator's exact variance (= its risk, it is unbiased) at ``n`` i.i.d. users of mean ``theta``.
 
     Each output is :math:`\pm B` with mean :math:`\theta`, so :math:`E Z^2 = B^2`:
@@ -95,7 +98,7 @@ def variance(theta, n: int, *, alpha) -> float:
     >>> variance(0.0, 4, alpha=np.log(3))  # B² / n
     1.0
     """
-    n = check_integer("n", n, minimum=1, maximum=2**62)
+    n = check_integer("n", n, minimum=1, maximum=MAX_INT64_COUNT)
     theta = check_real("theta", theta, low=-1, high=1)
     B = mechanisms.duchi_bound(alpha)
     return (B * B - theta**2) / n

@@ -19,12 +19,14 @@ import math
 from dataclasses import dataclass, field
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from .. import kent as theory
 from .. import mechanisms
-from ..numerics import check_integer, check_positive, check_rng
+from ..numerics import check_integer, check_positive, check_real, check_rng, format_value
 from . import localisation
-from ._inputs import reals, same_shape, whole
+from ._inputs import MAX_EXACT, of_type, reals, same_shape, whole
+from ..mechanisms import RNGLike
 
 __all__ = [
     "cap", "interval", "laplace_scale", "localise", "refine", "univariate",
@@ -48,10 +50,11 @@ def cap(*, n: int, T: int, alpha: float, K: float = 1.0) -> tuple[int, float]:
     >>> cap(n=100, T=10**6, alpha=0.2)
     (54, 0.4461887330...)
     """
-    return theory.estimator_cap(n=n, T=T, alpha=alpha, K=K)
+    t_star, tau = theory.estimator_cap(n=n, T=T, alpha=alpha, K=K)
+    return int(t_star), tau
 
 
-def interval(j, tau: float) -> tuple[np.ndarray, np.ndarray]:
+def interval(j: ArrayLike, tau: float) -> tuple[np.ndarray, np.ndarray]:
     r"""The enlarged interval :math:`\tilde I = [\hat L - 6\tau, \hat U + 6\tau]` (within :math:`[-1, 1]`, same clip).
 
     .. math:: \tilde I = [\hat L - 6\tau,\ \hat U + 6\tau]
@@ -81,7 +84,7 @@ def laplace_scale(tau: float, alpha: float) -> float:
     return localisation.refinement_scale(tau, alpha)
 
 
-def localise(xbar, *, tau: float, alpha: float, rng) -> np.ndarray:
+def localise(xbar: ArrayLike, *, tau: float, alpha: float, rng: RNGLike) -> np.ndarray:
     r"""Step 2: every user of the first half votes; the elected bin of each replication.
 
     .. math:: \hat j = \arg\max_j \sum_{i \le n/2}\tilde V_{ij},\qquad V_{ij} = \mathbb 1\{\bar X_i \in I_{j-1} \cup I_j \cup I_{j+1}\}
@@ -98,7 +101,7 @@ def localise(xbar, *, tau: float, alpha: float, rng) -> np.ndarray:
     return localisation.localise(xbar, voting, tau, alpha, max(xbar.shape[1], 1), rng)
 
 
-def refine(xbar, j, *, tau: float, alpha: float, rng) -> np.ndarray:
+def refine(xbar: ArrayLike, j: ArrayLike, *, tau: float, alpha: float, rng: RNGLike) -> np.ndarray:
     r"""Step 3: the second half's clipped local means plus Laplace noise, averaged.
 
     .. math:: \hat\theta = \frac2n\sum_{i > n/2}\Big(\Pi_{\tilde I}(\bar X_i) + \frac{14\tau}{\alpha}\ell_i\Big),\qquad \ell_i \sim \mathrm{Lap}(1)
@@ -123,7 +126,7 @@ def refine(xbar, j, *, tau: float, alpha: float, rng) -> np.ndarray:
     return np.clip(xbar, L[:, None], U[:, None]).mean(axis=1) + noise / h
 
 
-def univariate(xbar, *, tau: float, alpha: float, rng) -> np.ndarray:
+def univariate(xbar: ArrayLike, *, tau: float, alpha: float, rng: RNGLike) -> np.ndarray:
     r"""The univariate two-phase procedure on local means over :math:`T^*` samples (replications × n, n even).
 
     .. math:: \hat\theta = \frac2n\sum_{i > n/2}\Big(\Pi_{\tilde I}(\bar X_i) + \frac{14\tau}{\alpha}\ell_i\Big)
@@ -169,7 +172,7 @@ class Release:
     group_size: int
 
 
-def coordinatewise(xbar, *, tau, alpha, rng) -> Release:
+def coordinatewise(xbar: ArrayLike, *, tau: float, alpha: float, rng: RNGLike) -> Release:
     r"""Kent et al.'s ℓ∞ procedure, Steps 2–3, given the users' local means, coordinate by coordinate.
 
     ``xbar`` has shape (replications, coordinates, 2g): coordinate ``j``'s localisation group
@@ -192,8 +195,8 @@ def coordinatewise(xbar, *, tau, alpha, rng) -> Release:
     >>> np.round(r.estimate, 6).tolist(), round(r.laplace_scale * 1e6, 12)
     ([[0.3, 0.3]], 2.8)
     """
-    x = np.asarray(xbar, dtype=float)
-    if x.ndim != 3 or x.shape[2] < 2 or x.shape[2] % 2:
+    x = reals("xbar", xbar, ndim=3, allow_empty=True)
+    if x.shape[2] < 2 or x.shape[2] % 2:
         raise ValueError("xbar must have shape (replications, coordinates, 2g) with g >= 1")
     tau, alpha = check_positive("tau", tau), check_positive("alpha", alpha)
     rng = check_rng("rng", rng)
@@ -209,8 +212,22 @@ def coordinatewise(xbar, *, tau, alpha, rng) -> Release:
 
 # --------------------------------------------------------------------------- the random rotation
 
+MAX_BASIS_TERMS = 10**6
+"""The largest number of trigonometric basis terms :func:`trig_basis` evaluates (as a dense array,
+one column per term) and so the largest cut-off :func:`density_cutoff` returns."""
+CUTOFF_ROUNDING = 1e-9  # added before flooring the cut-off, so that an exact integer computed as 142.99999… stays 143
 
-def fwht(x, axis: int = -1) -> np.ndarray:
+
+def _signs(signs) -> np.ndarray:
+    """The rotation's Rademacher diagonal(s): a non-empty array of ±1 whose last length is a power of 2."""
+    s = reals("signs", signs)
+    if s.ndim == 0 or s.shape[-1] & (s.shape[-1] - 1) or np.any(np.abs(s) != 1):
+        raise ValueError(f"signs must be an array of ±1 whose last length is a power of 2, got {format_value(signs)}")
+    return s
+
+
+
+def fwht(x: ArrayLike, axis: int = -1) -> np.ndarray:
     r"""The Sylvester–Hadamard transform :math:`H_d x` along ``axis``, in :math:`O(d\log d)` (unnormalised).
 
     :math:`H_1 = (1)`, :math:`H_{2m} = \begin{pmatrix}H_m & H_m\\ H_m & -H_m\end{pmatrix}`; ``d`` must
@@ -227,10 +244,14 @@ def fwht(x, axis: int = -1) -> np.ndarray:
     >>> fwht(np.array([1.0, 2.0])).tolist()
     [3.0, -1.0]
     """
-    a = np.moveaxis(np.array(x, dtype=float), axis, -1)
+    a = reals("x", x, allow_empty=True).copy()
+    if a.ndim == 0:
+        raise ValueError(f"x must be an array of at least one dimension, got {format_value(x)}")
+    axis = check_integer("axis", axis, minimum=-a.ndim, maximum=a.ndim - 1)
+    a = np.moveaxis(a, axis, -1)
     d = a.shape[-1]
     if d < 1 or d & (d - 1):
-        raise ValueError(f"the Hadamard transform needs a power-of-2 length, got {d}")
+        raise ValueError(f"x must have a power-of-2 length along axis (the Hadamard transform), got {d}")
     lead = a.shape[:-1]
     h = 1
     while h < d:
@@ -242,7 +263,9 @@ def fwht(x, axis: int = -1) -> np.ndarray:
 
 
 def padded_dimension(d: int) -> int:
-    """The smallest power of 2 at least ``d`` (the rotation's dimension).
+    r"""The smallest power of 2 at least ``d`` (the rotation's dimension, Kent et al. (2024), eq. (33)).
+
+    .. math:: d' = 2^{\lceil \log_2 d\rceil}
 
     Examples
     --------
@@ -253,7 +276,7 @@ def padded_dimension(d: int) -> int:
     return 1 << (d - 1).bit_length()
 
 
-def rotate(x, signs) -> np.ndarray:
+def rotate(x: ArrayLike, signs: ArrayLike) -> np.ndarray:
     r"""The rotation :math:`U x = H_d D x/\sqrt d` of eq. (33) on the last axis (``signs`` is D's diagonal).
 
     ``x`` is zero-padded to ``len(signs)`` (a power of 2).  :math:`U^\top = D H_d/\sqrt d` is
@@ -269,8 +292,10 @@ def rotate(x, signs) -> np.ndarray:
     >>> np.allclose(rotate_back(rotate(np.array([0.1, 0.2, 0.3]), s), s)[:3], [0.1, 0.2, 0.3])
     True
     """
-    s = np.asarray(signs, dtype=float)
-    x = np.asarray(x, dtype=float)
+    s = _signs(signs)
+    x = reals("x", x)
+    if x.ndim == 0:
+        raise ValueError(f"x must be an array of at least one dimension, got {format_value(x)}")
     pad = s.shape[-1] - x.shape[-1]
     if pad < 0:
         raise ValueError("the signs are shorter than the vectors")
@@ -279,7 +304,7 @@ def rotate(x, signs) -> np.ndarray:
     return fwht(x * s) / math.sqrt(s.shape[-1])
 
 
-def rotate_back(y, signs) -> np.ndarray:
+def rotate_back(y: ArrayLike, signs: ArrayLike) -> np.ndarray:
     r""":math:`U^\top y = D H_d y/\sqrt d`, the inverse of :func:`rotate` (eq. (37)).
 
     .. math:: \hat\theta = U^\top\sum_j \hat\theta_j e_j
@@ -291,11 +316,14 @@ def rotate_back(y, signs) -> np.ndarray:
     >>> rotate_back(np.array([1.0, 1.0]), np.array([1.0, 1.0])).round(12).tolist()  # (H (1, 1))/√2
     [1.414213562373, 0.0]
     """
-    s = np.asarray(signs, dtype=float)
-    return fwht(np.asarray(y, dtype=float)) * s / math.sqrt(s.shape[-1])
+    s = _signs(signs)
+    y = reals("y", y)
+    if y.ndim == 0 or y.shape[-1] != s.shape[-1]:
+        raise ValueError(f"y must have last dimension {s.shape[-1]} (that of signs), got {format_value(y)}")
+    return fwht(y) * s / math.sqrt(s.shape[-1])
 
 
-def l2_tau(*, n, T, alpha, d, K: float = 1.0) -> tuple[int, float]:
+def l2_tau(*, n: int, T: int, alpha: float, d: int, K: float = 1.0) -> tuple[int, float]:
     r"""The ℓ2 procedure's cap :math:`T^*` and half-width τ of eq. (34), in the form used here [R].
 
     With :math:`d` the padded (power-of-2) dimension:
@@ -316,10 +344,10 @@ def l2_tau(*, n, T, alpha, d, K: float = 1.0) -> tuple[int, float]:
     """
     d = check_integer("d", d, minimum=1)
     t_star, tau = theory.estimator_cap(n=n, T=T, alpha=alpha, K=K, d=d)
-    return t_star, tau * math.sqrt(math.log(max(math.e, 2.0 * d)) / d)
+    return int(t_star), tau * math.sqrt(math.log(max(math.e, 2.0 * d)) / d)
 
 
-def l2_mean(xbar, *, tau, alpha, signs, rng) -> Release:
+def l2_mean(xbar: ArrayLike, *, tau: float, alpha: float, signs: ArrayLike, rng: RNGLike) -> Release:
     r"""Kent et al.'s ℓ2 procedure given the users' local mean vectors: rotate, run :func:`coordinatewise`, rotate back.
 
     ``xbar`` has shape (replications, 2 d g, d₀) with ``d`` = ``signs.shape[-1]`` a power of 2 at
@@ -339,8 +367,8 @@ def l2_mean(xbar, *, tau, alpha, signs, rng) -> Release:
     >>> np.round(r.estimate, 6).tolist()
     [[0.3, -0.2]]
     """
-    x = np.asarray(xbar, dtype=float)
-    s = np.asarray(signs, dtype=float)
+    x = reals("xbar", xbar, ndim=3)
+    s = _signs(signs)
     B, users, d0 = x.shape
     d = s.shape[-1]
     if s.shape != (B, d) or d & (d - 1) or d < d0:
@@ -373,10 +401,9 @@ def sparse_threshold(release: Release, *, s: int, lam: float) -> np.ndarray:
     >>> sparse_threshold(r, s=2, lam=0.1).tolist()
     [[0.9, 0.0, 0.0, -0.7]]
     """
+    release = of_type("release", release, Release)
     s = check_integer("s", s, minimum=1)
-    lam = float(lam)
-    if not lam >= 0:
-        raise ValueError(f"lam must be non-negative, got {lam!r}")
+    lam = check_real("lam", lam, low=0)
     est = np.where(np.abs(release.estimate) > lam, release.estimate, 0.0)
     if s < est.shape[1]:
         drop = np.argsort(-np.abs(est), axis=1, kind="stable")[:, s:]
@@ -401,6 +428,7 @@ def sparse_lambda(release: Release, *, d: int, C_lambda: float = 1.0) -> float:
     >>> round(sparse_lambda(r, d=1), 12)  # σ = 1, √(2 log 2)
     1.177410022515
     """
+    release = of_type("release", release, Release)
     d = check_integer("d", d, minimum=1)
     C_lambda = check_positive("C_lambda", C_lambda)
     sigma = math.sqrt(2.0) * release.laplace_scale / math.sqrt(release.group_size)
@@ -421,7 +449,8 @@ class Selection:
     laplace_scale: float
 
 
-def hashed_selection(votes, signs, *, s: int, alpha, truncation, vote_threshold: float = 0.5, rng) -> Selection:
+def hashed_selection(votes: ArrayLike, signs: ArrayLike, *, s: int, alpha: float, truncation: float,
+                     vote_threshold: float = 0.5, rng: RNGLike) -> Selection:
     r"""Procedure 1's Step 2: hashed, truncated, Laplace-noised votes, then the selected coordinates (41).
 
     ``votes`` :math:`V_{ij} \in \{0, 1\}` and public Rademacher ``signs`` :math:`R_{ij}` have shape
@@ -462,7 +491,7 @@ def hashed_selection(votes, signs, *, s: int, alpha, truncation, vote_threshold:
 # --------------------------------------------------------------------------- the Sobolev density
 
 
-def trig_basis(x, k: int) -> np.ndarray:
+def trig_basis(x: ArrayLike, k: int) -> np.ndarray:
     r"""The trigonometric basis :math:`\varphi_1, \dots, \varphi_k` on [0, 1] at ``x`` (shape ``x.shape + (k,)``).
 
     .. math:: \varphi_1 = 1,\quad \varphi_{2m}(x) = \sqrt2\cos(2\pi m x),\quad \varphi_{2m+1}(x) = \sqrt2\sin(2\pi m x)
@@ -476,15 +505,15 @@ def trig_basis(x, k: int) -> np.ndarray:
     >>> round(float((trig_basis(np.array([0.3]), 5) ** 2).sum()), 12)
     5.0
     """
-    k = check_integer("k", k, minimum=1)
-    x = np.asarray(x, dtype=float)[..., None]
+    k = check_integer("k", k, minimum=1, maximum=MAX_BASIS_TERMS, why="the basis is evaluated as a dense array")
+    x = reals("x", x, allow_empty=True)[..., None]
     j = np.arange(1, k + 1)
     m = j // 2
     out = np.where(j % 2 == 0, math.sqrt(2) * np.cos(2 * np.pi * m * x), math.sqrt(2) * np.sin(2 * np.pi * m * x))
     return np.where(j == 1, 1.0, out)
 
 
-def density_cutoff(*, n, T, alpha, beta, C: float = 1.0) -> int:
+def density_cutoff(*, n: int, T: int, alpha: float, beta: float, C: float = 1.0) -> int:
     r"""The cut-off ``k`` of eq. (49), rounded down to an odd integer (at least 1).
 
     .. math:: k = \min\Big\{(nT\alpha^2)^{1/(2\beta+2)},\ \frac{n\alpha^2}{C\log(e \vee n\alpha^2)}\Big\}
@@ -501,7 +530,14 @@ def density_cutoff(*, n, T, alpha, beta, C: float = 1.0) -> int:
     """
     n, T = check_integer("n", n, minimum=1), check_integer("T", T, minimum=1)
     alpha, beta, C = check_positive("alpha", alpha), check_positive("beta", beta), check_positive("C", C)
-    x = n * alpha * alpha
-    log_k = min(math.log(x * T) / (2 * beta + 2), math.log(x) - math.log(C * math.log(max(math.e, x))))
-    k = math.floor(math.exp(log_k) + 1e-9) if log_k > 0 else 1
+    x = n * alpha * alpha if n <= MAX_EXACT else math.inf
+    if 0 < x * T < math.inf:
+        log_k = min(math.log(x * T) / (2 * beta + 2), math.log(x) - math.log(C * math.log(max(math.e, x))))
+    else:  # the same in log space, where n α² T over- or underflows a float
+        log_x = math.log(n) + 2 * math.log(alpha)
+        log_k = min((log_x + math.log(T)) / (2 * beta + 2), log_x - math.log(C) - math.log(max(1.0, log_x)))
+    if log_k > math.log(MAX_BASIS_TERMS):
+        raise ValueError(f"the cut-off k exceeds {MAX_BASIS_TERMS} basis terms (the array limit of trig_basis) "
+                         f"for n={format_value(n)}, T={format_value(T)}, alpha={alpha!r}, beta={beta!r}")
+    k = math.floor(math.exp(log_k) + CUTOFF_ROUNDING) if log_k > 0 else 1
     return max(1, k - (1 - k % 2))

@@ -21,10 +21,12 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from .. import mechanisms
 from ..numerics import check_integer, check_positive, check_rng
-from ._inputs import reals, same_shape, whole
+from ._inputs import MAX_INT64_COUNT, reals, same_shape, whole
+from ..mechanisms import RNGLike
 
 __all__ = [
     "VOTE_ONES",
@@ -39,6 +41,9 @@ __all__ = [
 ]
 
 VOTE_ONES = 3  # a vote has ones on the voter's bin and its two neighbours: k = 3 in Lemma 16
+"""The number of ones in a localisation vote (the voter's bin and its two neighbours): :math:`k = 3` in the keep
+probability :math:`e^{\\alpha/(2k)}/(1 + e^{\\alpha/(2k)})` (Kent et al. (2024), Lemma 16; Pla et al. (2024),
+eq. (6))."""
 MAX_BINS = 10**7  # one array entry per bin and replication
 
 
@@ -60,7 +65,7 @@ def n_bins(tau: float) -> int:
     return math.ceil(n)
 
 
-def bin_index(x, tau: float) -> np.ndarray:
+def bin_index(x: ArrayLike, tau: float) -> np.ndarray:
     r"""The bin :math:`j` (0-based) holding each value :math:`x \in [-1, 1]`; the last bin is closed at 1.
 
     .. math:: j(x) = \min\Big(\Big\lfloor \frac{x + 1}{2\tau} \Big\rfloor,\ N - 1\Big),\qquad I_j = [-1 + 2\tau j,\ -1 + 2\tau(j+1))
@@ -77,7 +82,7 @@ def bin_index(x, tau: float) -> np.ndarray:
     return np.clip(np.floor((x + 1) / (2 * tau)).astype(np.int64), 0, N - 1)
 
 
-def bin_ends(j, tau: float) -> tuple[np.ndarray, np.ndarray]:
+def bin_ends(j: ArrayLike, tau: float) -> tuple[np.ndarray, np.ndarray]:
     r"""The ends :math:`(l_j, u_j)` of bin :math:`j` (0-based), the last one cut at 1.
 
     .. math:: l_j = -1 + 2\tau j,\qquad u_j = (l_j + 2\tau) \wedge 1
@@ -97,7 +102,7 @@ def bin_ends(j, tau: float) -> tuple[np.ndarray, np.ndarray]:
     return lo, np.minimum(lo + 2 * tau, 1.0)
 
 
-def enlarged_interval(j, tau: float) -> tuple[np.ndarray, np.ndarray]:
+def enlarged_interval(j: ArrayLike, tau: float) -> tuple[np.ndarray, np.ndarray]:
     r"""The elected bin enlarged by :math:`6\tau` on each side, intersected with :math:`[-1, 1]`.
 
     .. math:: [L_j, U_j] = [(l_j - 6\tau) \vee (-1),\ (u_j + 6\tau) \wedge 1]
@@ -134,7 +139,7 @@ def refinement_scale(tau: float, alpha: float) -> float:
     return 14 * check_positive("tau", tau) / check_positive("alpha", alpha)
 
 
-def vote_counts(xbar, voting, tau: float) -> np.ndarray:
+def vote_counts(xbar: ArrayLike, voting: ArrayLike, tau: float) -> np.ndarray:
     r"""Each bin's number of true ones among the voters: votes for the voter's bin and its two neighbours.
 
     ``xbar`` is (replications × users), ``voting`` a mask of the same shape; returns
@@ -167,7 +172,7 @@ def vote_counts(xbar, voting, tau: float) -> np.ndarray:
     return c
 
 
-def elect(totals, rng) -> np.ndarray:
+def elect(totals: ArrayLike, rng: RNGLike) -> np.ndarray:
     r"""The bin with the largest noisy vote total in each row, ties broken uniformly at random.
 
     .. math:: \hat j = \arg\max_j \sum_u \tilde V_{uj}
@@ -189,7 +194,7 @@ def elect(totals, rng) -> np.ndarray:
     return np.argmax(totals + 0.5 * rng.random(totals.shape), axis=1)
 
 
-def localise(xbar, voting, tau: float, alpha: float, n_voters: int, rng) -> np.ndarray:
+def localise(xbar: ArrayLike, voting: ArrayLike, tau: float, alpha: float, n_voters: int, rng: RNGLike) -> np.ndarray:
     r"""The elected bin :math:`\hat j` of each replication (rows), from local means and a voting mask.
 
     Voters put ones on the bins :math:`j-1, j, j+1` around theirs (:func:`vote_counts`);
@@ -209,7 +214,7 @@ def localise(xbar, voting, tau: float, alpha: float, n_voters: int, rng) -> np.n
     """
     rng = check_rng("rng", rng)
     counts = vote_counts(xbar, voting, tau)
-    n_voters = check_integer("n_voters", n_voters, minimum=max(1, int(counts.max(initial=0))), maximum=2**62)
+    n_voters = check_integer("n_voters", n_voters, minimum=max(1, int(counts.max(initial=0))), maximum=MAX_INT64_COUNT)
     alpha = check_positive("alpha", alpha)
     totals = mechanisms.noisy_vote_totals(counts, n_voters, alpha=alpha, k=VOTE_ONES, rng=rng)
     return elect(totals, rng)

@@ -20,11 +20,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from .. import mechanisms
 from .. import rameshwar as theory
-from ..numerics import check_counts, check_positive, check_rng
+from ..numerics import check_counts, check_positive, check_rng, total
 from ._inputs import of_type, reals, same_shape
+from ..mechanisms import RNGLike
+
+MAX_SCALE = 1e300  # bound on U·Σm/ε: the mechanisms multiply and add a few such terms, which must stay below 1.8e308
 
 __all__ = ["Setting", "setting", "sample_mean", "laplace_mechanism", "opt_wc", "akmv_threshold", "akmv_scale", "akmv"]
 
@@ -44,7 +48,7 @@ class Setting:
     rank: int
 
 
-def setting(m, *, U, eps, rule: str = "section-IV-A") -> Setting:
+def setting(m: ArrayLike, *, U: float, eps: float, rule: str = "section-IV-A") -> Setting:
     r"""The deterministic pieces of §IV's mechanisms: clipping, noise scales (sensitivity over ε), AKMV's rank.
 
     .. math:: b_{Lap} = \frac{U m^*}{\varepsilon\sum_\ell m_\ell},\qquad
@@ -63,13 +67,16 @@ def setting(m, *, U, eps, rule: str = "section-IV-A") -> Setting:
     """
     mm = check_counts("contribution counts m", m)
     U, eps = check_positive("U", U), check_positive("eps", eps)
+    if not U * float(total(mm)) / eps <= MAX_SCALE:
+        raise ValueError(f"U * sum(m) / eps = {U:g} * {total(mm)} / {eps:g} exceeds {MAX_SCALE:g}: the noise scales "
+                         f"and worst-case sums would overflow float64 (U={U!r}, eps={eps!r})")
     c = theory.clipping(mm, U=U, eps=eps)
     sens = theory.sensitivities(mm, U=U, eps=eps)
     rank = theory.akmv_rank(eps / 2, rule=rule)
     return Setting(mm, U, eps, c.a, c.b, sens["vanilla"] / eps, sens["opt_wc"] / eps, rank)
 
 
-def sample_mean(sums, m) -> np.ndarray:
+def sample_mean(sums: ArrayLike, m: ArrayLike) -> np.ndarray:
     r"""The statistic every mechanism estimates: the mean of all samples of all users.
 
     .. math:: f(\mathcal D) = \frac{\sum_\ell S_\ell}{\sum_\ell m_\ell}
@@ -88,7 +95,7 @@ def sample_mean(sums, m) -> np.ndarray:
     return sums.sum(axis=-1) / float(mm.sum())
 
 
-def laplace_mechanism(sums, s: Setting, *, rng) -> np.ndarray:
+def laplace_mechanism(sums: ArrayLike, s: Setting, *, rng: RNGLike) -> np.ndarray:
     r"""The vanilla Laplace mechanism: the sample mean plus noise at the user-level sensitivity (14).
 
     .. math:: M(\mathcal D) = f(\mathcal D) + \mathrm{Lap}\Big(\frac{U m^*}{\varepsilon\sum_\ell m_\ell}\Big)
@@ -106,7 +113,7 @@ def laplace_mechanism(sums, s: Setting, *, rng) -> np.ndarray:
     return f + mechanisms.laplace(s.laplace_scale, rng, size=f.shape)
 
 
-def opt_wc(sums, s: Setting, *, rng) -> np.ndarray:
+def opt_wc(sums: ArrayLike, s: Setting, *, rng: RNGLike) -> np.ndarray:
     r"""OPT-wc: users' averages clipped per sample to Theorem III.1's :math:`[a_j, b_j]`, plus Laplace noise.
 
     .. math:: M(\mathcal D) = \frac{\sum_\ell m_\ell [\bar x_\ell]_{a_{m_\ell}}^{b_{m_\ell}}}{\sum_\ell m_\ell}
@@ -127,7 +134,7 @@ def opt_wc(sums, s: Setting, *, rng) -> np.ndarray:
     return fstar + mechanisms.laplace(s.opt_wc_scale, rng, size=fstar.shape)
 
 
-def akmv_threshold(sums, s: Setting, *, rng):
+def akmv_threshold(sums: ArrayLike, s: Setting, *, rng: RNGLike) -> np.ndarray:
     r"""AKMV's private clipping threshold: the rank-:math:`r` largest user sum by the exponential mechanism at :math:`\varepsilon' = \varepsilon/2`.
 
     .. math:: \hat T = \mathrm{PrivQuantile}_{\varepsilon/2}\big(S_1, \dots, S_L;\ r\big) \in [0, U m^*]
@@ -147,7 +154,7 @@ def akmv_threshold(sums, s: Setting, *, rng):
     return np.atleast_1d(T)
 
 
-def akmv_scale(T, s: Setting):
+def akmv_scale(T: ArrayLike, s: Setting) -> np.ndarray:
     r"""The Laplace scale of AKMV's release at threshold :math:`T` and :math:`\varepsilon/2` of budget (15).
 
     .. math:: b = \frac{T}{(\varepsilon/2)\sum_\ell m_\ell} = \frac{2T}{\varepsilon\sum_\ell m_\ell}
@@ -163,7 +170,7 @@ def akmv_scale(T, s: Setting):
     return reals("T", T, low=0) / ((s.eps / 2) * float(s.m.sum()))
 
 
-def akmv(sums, s: Setting, *, rng) -> np.ndarray:
+def akmv(sums: ArrayLike, s: Setting, *, rng: RNGLike) -> np.ndarray:
     r"""AKMV: user sums clipped at the private threshold, averaged, plus Laplace noise; :math:`\varepsilon/2` each.
 
     .. math:: M(\mathcal D) = \frac{\sum_\ell \min(S_\ell, \hat T)}{\sum_\ell m_\ell} + \mathrm{Lap}\Big(\frac{2\hat T}{\varepsilon\sum_\ell m_\ell}\Big)

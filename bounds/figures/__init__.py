@@ -21,10 +21,12 @@ Examples
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import csv
 import json
 import time
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
 from pathlib import Path
 
 import matplotlib
@@ -52,7 +54,7 @@ def _write(fid: str, data: FigureData, out: Path, meta: dict) -> list[Path]:
         w.writerows(data.rows)
     paths.append(csv_path)
     fig = render(spec, data)
-    with matplotlib.rc_context(STYLE):
+    with matplotlib.rc_context(STYLE):  # type: ignore[arg-type]  # matplotlib types the keys as literals
         for ext in ("png", "pdf"):
             p = out / f"{spec.id}.{ext}"
             fig.savefig(p, metadata={"CreationDate": None} if ext == "pdf" else None)
@@ -63,8 +65,8 @@ def _write(fid: str, data: FigureData, out: Path, meta: dict) -> list[Path]:
     return paths
 
 
-def run(ids=None, *, quick: bool = False, out="figures", jobs: int = 1, constants="unit", seed: int = SEED,
-        progress: bool = True) -> dict:
+def run(ids: Sequence[str] | None = None, *, quick: bool = False, out: str | Path = "figures", jobs: int = 1,
+        constants: str | _dame_theory.Constants = "unit", seed: int = SEED, progress: bool = True) -> dict:
     r"""Compute, draw and write the registered figures; returns ``{id: (FigureData, [paths])}``.
 
     ``constants`` applies to the DAME bound figures (Figure 1a); ``"unit"`` is the default because
@@ -93,7 +95,8 @@ def run(ids=None, *, quick: bool = False, out="figures", jobs: int = 1, constant
     constants = _dame_theory.Constants.resolve(constants)
     out = Path(out)
     executor = ProcessPoolExecutor(jobs) if jobs > 1 else None
-    written = {}  # drawing and saving overlap the next figure's computation when there are workers
+    # drawing and saving overlap the next figure's computation when there are workers
+    written: dict[str, tuple[FigureData, Future[list[Path]] | list[Path]]] = {}
     try:
         for fid in tqdm(ids, desc="figures", disable=None if progress else True):
             spec = REGISTRY[fid]
@@ -104,7 +107,8 @@ def run(ids=None, *, quick: bool = False, out="figures", jobs: int = 1, constant
                     "bounds_version": __version__, "wall_time_s": round(time.perf_counter() - start, 3)}
             written[fid] = (data, executor.submit(_write, fid, data, out, meta) if executor
                             else _write(fid, data, out, meta))
-        return {fid: (data, paths.result() if executor else paths) for fid, (data, paths) in written.items()}
+        return {fid: (data, paths.result() if isinstance(paths, Future) else paths)
+                for fid, (data, paths) in written.items()}
     finally:
         if executor is not None:
             executor.shutdown()

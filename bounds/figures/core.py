@@ -24,29 +24,42 @@ Examples
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import textwrap
 import warnings
 from dataclasses import dataclass
-from typing import Callable
+from collections.abc import Mapping
+from typing import Any, Callable
 
 import matplotlib
 import numpy as np
+from numpy.typing import ArrayLike
+from cycler import cycler
+from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
-from ..numerics import PaperAssumptionWarning
+from ..numerics import PaperAssumptionWarning, check_array, check_integer, check_real, format_value
 
 __all__ = ["FigureData", "FigureSpec", "REGISTRY", "register", "new_figure", "captured", "render", "legend_below",
            "hatch_where", "constants_text", "PALETTE", "MARKERS", "STYLE", "SEED"]
 
 PALETTE = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000"]  # Okabe–Ito
+"""The Okabe–Ito colour-blind-safe palette, the colour cycle of every figure."""
 STYLE = {
     "figure.dpi": 150, "savefig.dpi": 200, "font.size": 8, "axes.titlesize": 8, "axes.labelsize": 8,
     "legend.fontsize": 7, "xtick.labelsize": 7, "ytick.labelsize": 7, "lines.linewidth": 1.3,
-    "axes.prop_cycle": matplotlib.cycler(color=PALETTE), "axes.grid": True, "grid.alpha": 0.3,
+    "axes.prop_cycle": cycler(color=PALETTE), "axes.grid": True, "grid.alpha": 0.3,
     "legend.frameon": False, "pdf.fonttype": 42, "text.usetex": False,
 }
+"""The matplotlib rc settings every figure is drawn with (:func:`render`): 8 pt text, no LaTeX, TrueType fonts in
+PDFs."""
 MARKERS = ["o", "s", "^", "D", "v", "P", "X"]  # one per curve, so that coinciding curves stay distinguishable
+"""One marker per curve, so that coinciding curves stay distinguishable."""
 SEED = 20240521
+"""The default seed of every Monte Carlo figure (fixed, so that the committed CSVs are reproducible)."""
+MAX_PANELS = 64  # panels per row or column (and legend columns): more is never a legible figure
+MAX_INCHES = 100.0  # a panel's width or height: larger is never a page figure
 
 
 @dataclass(frozen=True)
@@ -56,7 +69,7 @@ class FigureData:
     rows: list
     meta: dict
 
-    def column(self, key, **where) -> np.ndarray:
+    def column(self, key: str, **where: Any) -> np.ndarray:
         """Values of ``key`` in the rows matching ``where`` (in row order)."""
         return np.array([r[key] for r in self.rows if all(r[k] == v for k, v in where.items())])
 
@@ -74,12 +87,19 @@ class FigureSpec:
 
 
 REGISTRY: dict[str, FigureSpec] = {}
+"""Every figure by ID, filled by :func:`register` when the figure modules are imported."""
 
 
 def register(id: str, title: str, source: str, monte_carlo: bool = False) -> Callable:
-    """Decorator-style registration of a ``(compute, draw)`` pair under ``id`` in :data:`REGISTRY`."""
+    """Decorator-style registration of a ``(compute, draw)`` pair under ``id`` in :data:`REGISTRY`.
 
-    def deco(pair):
+    Examples
+    --------
+    >>> "dame-fig1b" in REGISTRY and REGISTRY["dame-fig1b"].monte_carlo
+    True
+    """
+
+    def deco(pair: tuple[Callable, Callable]) -> Any:
         compute, draw = pair
         REGISTRY[id] = FigureSpec(id, title, source, compute, draw, monte_carlo)
         return pair
@@ -89,26 +109,67 @@ def register(id: str, title: str, source: str, monte_carlo: bool = False) -> Cal
 
 def new_figure(ncols: int = 1, width: float = 3.4, height: float = 2.4, nrows: int = 1) -> tuple[Figure, np.ndarray]:
     """A constrained-layout figure with ``nrows`` × ``ncols`` panels of ``width`` × ``height`` inches each,
-    and its axes (flattened, row by row)."""
+    and its axes (flattened, row by row).
+
+    Examples
+    --------
+    >>> fig, axes = new_figure(3, nrows=2)
+    >>> len(axes), fig.get_size_inches().round(2).tolist()
+    (6, [10.2, 4.8])
+    """
+    ncols = check_integer("ncols", ncols, minimum=1, maximum=MAX_PANELS, why="panels per row or column")
+    nrows = check_integer("nrows", nrows, minimum=1, maximum=MAX_PANELS, why="panels per row or column")
+    width = check_real("width", width, low=0, high=MAX_INCHES, low_open=True)
+    height = check_real("height", height, low=0, high=MAX_INCHES, low_open=True)
     fig = Figure(figsize=(width * ncols, height * nrows), layout="constrained")
     axes = fig.subplots(nrows, ncols, squeeze=False).ravel()
     return fig, axes
 
 
-def legend_below(fig: Figure, axes, ncol: int | None = None) -> None:
-    """One legend for the whole figure, below the panels (outside every axes), labels deduplicated."""
-    handles = {}
-    for ax in np.atleast_1d(axes):
+def legend_below(fig: Figure, axes: Axes | Sequence[Axes] | np.ndarray, ncol: int | None = None) -> None:
+    """One legend for the whole figure, below the panels (outside every axes), labels deduplicated.
+
+    Examples
+    --------
+    >>> fig, axes = new_figure(2)
+    >>> for ax in axes:
+    ...     _ = ax.plot([1, 2], [1, 2], label="same curve")
+    >>> legend_below(fig, axes)
+    >>> [t.get_text() for t in fig.legends[0].get_texts()]
+    ['same curve']
+    """
+    fig = _instance("fig", fig, Figure)
+    panels = [axes] if isinstance(axes, Axes) else list(axes) if isinstance(axes, (list, tuple, np.ndarray)) else None
+    if not panels or not all(isinstance(ax, Axes) for ax in panels):
+        raise ValueError(f"axes must be an Axes or a non-empty sequence of them, got {format_value(axes)}")
+    if ncol is not None:
+        ncol = check_integer("ncol", ncol, minimum=1, maximum=MAX_PANELS, why="legend columns")
+    handles: dict[str, Any] = {}
+    for ax in panels:
         for h, label in zip(*ax.get_legend_handles_labels()):
             handles.setdefault(label, h)
     fig.legend(list(handles.values()), list(handles), loc="outside lower center",
                ncol=ncol or min(len(handles), 3))
 
 
-def hatch_where(ax, x, mask, label: str) -> None:
+def hatch_where(ax: Axes, x: ArrayLike, mask: ArrayLike, label: str) -> None:
     """Hatch the x-ranges where ``mask`` holds (each point's cell reaches halfway to its neighbours, in log
-    space when the axis is logarithmic); one legend entry ``label``."""
-    x, mask = np.asarray(x, dtype=float), np.asarray(mask, dtype=bool)
+    space when the axis is logarithmic); one legend entry ``label``.
+
+    Examples
+    --------
+    >>> fig, (ax,) = new_figure()
+    >>> hatch_where(ax, [1.0, 2.0, 3.0], [False, True, True], "upper < lower")
+    >>> ax.get_legend_handles_labels()[1]
+    ['upper < lower']
+    """
+    ax = _instance("ax", ax, Axes)
+    x = check_array("x", x, low=0 if ax.get_xscale() == "log" else None, low_open=True)
+    if not isinstance(mask, (list, tuple, np.ndarray)) or np.shape(mask) != x.shape \
+            or not all(isinstance(v, (bool, np.bool_)) for v in np.ravel(np.asarray(mask, dtype=object))):
+        raise ValueError(f"mask must be a sequence of booleans as long as x ({x.size}), got {format_value(mask)}")
+    mask = np.asarray(mask, dtype=bool)
+    label = _instance("label", label, str)
     if not mask.any():
         return
     t = np.log(x) if ax.get_xscale() == "log" else x
@@ -121,22 +182,45 @@ def hatch_where(ax, x, mask, label: str) -> None:
                    label=label if i == np.flatnonzero(mask)[0] else None)
 
 
+def _instance(name: str, value: Any, cls: type) -> Any:
+    """``value`` if it is a ``cls``, else a ValueError naming ``name``."""
+    if not isinstance(value, cls):
+        raise ValueError(f"{name} must be a {cls.__name__}, got {format_value(value)}")
+    return value
+
+
 _SUB = str.maketrans("12345", "₁₂₃₄₅")
 _PRETTY = {"exp(-9)/16": "e⁻⁹/16", "1737/2": "868.5"}
 
 
-def _preset_text(c: dict) -> str:
-    values = [_PRETTY.get(c[k], c[k]) for k in ("c1", "c2", "c3", "c4", "c5")]
+_PRESET_KEYS = ("name", "c1", "c2", "c3", "c4", "c5")
+
+
+def _preset_text(c: Mapping) -> str:
+    values = [_PRETTY.get(c[k], c[k]) for k in _PRESET_KEYS[1:]]
     if len(set(values)) == 1:
         return f"{c['name']}, " + " = ".join(f"c{i}".translate(_SUB) for i in range(1, 6)) + f" = {values[0]}"
     return f"{c['name']}, (c₁, …, c₅) = ({', '.join(values)})"
 
 
-def constants_text(constants) -> str:
+def constants_text(constants: Any) -> str:
     """The line a figure prints about its constants: from a string, one preset (a dict with ``name`` as
-    :meth:`bounds.dame.Constants.describe` gives) or several presets keyed by name."""
+    :meth:`bounds.dame.Constants.describe` gives) or several presets keyed by name.
+
+    Examples
+    --------
+    >>> constants_text("as in the paper")
+    'constants: as in the paper'
+    """
     if isinstance(constants, str):
         return f"constants: {constants}"
+    if not isinstance(constants, Mapping):
+        raise ValueError(f"constants must be a string or a mapping, got {format_value(constants)}")
+    presets = [constants] if "name" in constants else list(constants.values())
+    for c in presets:
+        if not (isinstance(c, Mapping) and all(isinstance(c.get(k), str) for k in _PRESET_KEYS)):
+            raise ValueError(f"constants must hold presets with string entries {', '.join(_PRESET_KEYS)}, "
+                             f"got {format_value(constants)}")
     if "name" in constants:
         note = {"paper": " from (S31), (S146)", "unit": " (not the proofs' constants)"}.get(constants["name"], "")
         return f"constants: {_preset_text(constants)}{note}"
@@ -145,8 +229,16 @@ def constants_text(constants) -> str:
 
 def render(spec: FigureSpec, data: FigureData) -> Figure:
     """Draw ``data`` with the shared style and title it: the spec's title, then the constants line when
-    ``data.meta`` has ``"constants"`` (what the figure was computed with)."""
-    with matplotlib.rc_context(STYLE):
+    ``data.meta`` has ``"constants"`` (what the figure was computed with).
+
+    Examples
+    --------
+    >>> spec = FigureSpec("demo", "a demo", "none", lambda *a: None, lambda d: new_figure()[0])
+    >>> render(spec, FigureData([], {"constants": "unit"})).get_suptitle().splitlines()
+    ['a demo', 'constants: unit']
+    """
+    spec, data = _instance("spec", spec, FigureSpec), _instance("data", data, FigureData)
+    with matplotlib.rc_context(STYLE):  # type: ignore[arg-type]  # matplotlib types the keys as literals
         fig = spec.draw(data)
         lines = [spec.title]
         if data.meta.get("constants") is not None:
@@ -156,8 +248,16 @@ def render(spec: FigureSpec, data: FigureData) -> Figure:
     return fig
 
 
-def captured(f: Callable, *args, **kw) -> tuple:
-    """Call ``f(*args, **kw)``; return its value and the sorted messages of the paper-assumption warnings it raised."""
+def captured(f: Callable, *args: Any, **kw: Any) -> tuple:
+    """Call ``f(*args, **kw)``; return its value and the sorted messages of the paper-assumption warnings it raised.
+
+    Examples
+    --------
+    >>> captured(max, 2, 3)
+    (3, [])
+    """
+    if not callable(f):
+        raise ValueError(f"f must be callable, got {format_value(f)}")
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", PaperAssumptionWarning)
         out = f(*args, **kw)

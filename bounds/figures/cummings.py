@@ -20,6 +20,8 @@ EXAMPLE1_CLAIMS = {  # exponent of n, ignoring logarithms; the claimed order; th
     "truncation_privacy_error": (-0.5, "Θ(1/(ε√(n log n)))", lambda n: 1 / np.sqrt(n * np.log(n))),
     "uniform_sd": (-0.5, "Ω(1/√n)", lambda n: 1 / np.sqrt(n)),
 }
+"""Cummings et al. (2022), Example 1's scaling claims: name → (exponent of n ignoring logarithms, the claimed
+order, the order as a function of n)."""
 _LABELS = {"nonprivate_sd": "non-private s.d.", "naive_privacy_error": "naive privacy error",
            "truncation_privacy_error": "truncation privacy error", "uniform_sd": "best uniform-weight s.d."}
 

@@ -11,14 +11,20 @@ states it with numbers).
 from __future__ import annotations
 
 import numpy as np
+from numpy.typing import ArrayLike
 from matplotlib.figure import Figure
 
 from .. import dame, simulate, sizes
 from .core import MARKERS, PALETTE, FigureData, captured, hatch_where, legend_below, new_figure, register
+from ..numerics import check_array, check_choice, check_integer, check_real, format_value
+from ..sizes import SizeLaw
+
+MAX_SIZE = 2**53  # the largest dataset size Figure 1b's law takes: larger integers are not exact in float64
 
 __all__ = ["FIG1A_N_ALPHA2", "FIG1B_SETTINGS", "fig1a_laws", "fig1b_law"]
 
 FIG1A_N_ALPHA2 = 500.0
+"""The privacy budget :math:`n\\alpha^2 = 500` of Figure 1a (top) (Pla et al. (2024), §4.2)."""
 UPPER_BELOW = "upper < lower bound (hatched)"
 
 
@@ -31,7 +37,7 @@ def _fig1a_grids(quick: bool) -> dict:
     }
 
 
-def fig1a_laws(family: str, grid) -> list:
+def fig1a_laws(family: str, grid: ArrayLike) -> list:
     r"""The laws of one Figure 1a top panel: :math:`\mathcal P(\lambda_1)`, :math:`\mathcal U\{1..2\lambda_2-1\}`,
     :math:`\mathcal B(1000, \lambda_3/1000)` (Poisson and binomial zero-truncated).
 
@@ -44,13 +50,19 @@ def fig1a_laws(family: str, grid) -> list:
     >>> fig1a_laws("uniform", [1, 11])[1]
     uniform(lo=1, hi=21)
     """
+    family = check_choice("family", family, ("poisson", "uniform", "binomial"))
+    values = check_array("grid", grid, low=0, low_open=True)
     if family == "poisson":
-        return [sizes.poisson(float(v)) for v in grid]
+        return [sizes.poisson(float(v)) for v in values]
     if family == "uniform":
-        return [sizes.uniform(1, 2 * int(v) - 1) for v in grid]
-    if family == "binomial":
-        return [sizes.binomial(1000, float(v) / 1000) for v in grid]
-    raise ValueError(f"unknown Figure 1a family {family!r}")
+        if np.any(values != np.floor(values)) or np.any(values > sizes.MAX_TABLE // 2):
+            raise ValueError(f"grid must hold integers in [1, {sizes.MAX_TABLE // 2}] for the uniform family "
+                             f"(U{{1..2λ-1}} is tabulated), got {format_value(grid)}")
+        return [sizes.uniform(1, 2 * int(v) - 1) for v in values]
+    if np.any(values > 1000):
+        raise ValueError(f"grid must hold values in (0, 1000] for the binomial family B(1000, λ/1000), "
+                         f"got {format_value(grid)}")
+    return [sizes.binomial(1000, float(v) / 1000) for v in values]
 
 
 def _curve_rows(cv, extra: list[dict]) -> list:
@@ -135,6 +147,8 @@ FIG1B_SETTINGS = {  # name: (n, m1, m2, replications, where it comes from)
     "text": (10**4, 10**5, 10**6, 1000, "§4.2's text"),
     "script": (10**5, 10**5, 10**8, 100, "the official code's script"),
 }
+"""Figure 1b's two settings: name → (n, m₁, m₂, replications, where it comes from); Pla et al. (2024), §4.2 and
+the official script."""
 FIG1B_QUICK = {"text": (2000, 10**5, 10**6, 64), "script": (4000, 10**5, 10**8, 32)}
 FIG1B_CURVES = {  # estimator key: (legend label, colour, marker, line style)
     "duchi": ("Duchi et al. (2018)", PALETTE[0], MARKERS[0], "-"),
@@ -145,7 +159,7 @@ FIG1B_CURVES = {  # estimator key: (legend label, colour, marker, line style)
 }
 
 
-def fig1b_law(rho: float, m1: int = 10**5, m2: int = 10**6):
+def fig1b_law(rho: float, m1: int = 10**5, m2: int = 10**6) -> SizeLaw:
     r"""Figure 1b's two-point law of the dataset size: :math:`M(m_1) = 1 - \rho`, :math:`M(m_2) = \rho`.
 
     .. math:: M = (1 - \rho)\,\delta_{m_1} + \rho\,\delta_{m_2}
@@ -160,6 +174,11 @@ def fig1b_law(rho: float, m1: int = 10**5, m2: int = 10**6):
     >>> fig1b_law(0.0), fig1b_law(1.0, m2=10**8).support_min
     (point(m=100000), 100000000)
     """
+    rho = check_real("rho", rho, low=0, high=1)
+    m1 = check_integer("m1", m1, minimum=1, maximum=MAX_SIZE, why="sizes above 2**53 are not exact in float64")
+    m2 = check_integer("m2", m2, minimum=1, maximum=MAX_SIZE, why="sizes above 2**53 are not exact in float64")
+    if m1 == m2:
+        raise ValueError(f"m1 and m2 must differ, got m1 = m2 = {m1}")
     if rho == 0:
         return sizes.point(m1)
     if rho == 1:
@@ -326,4 +345,4 @@ def _draw_regimes(data):
 
 
 register("dame-regimes", "DAME regime maps: log UB/LB gap and m̃ over Poisson λ × nα² and Zipf s × nα²",
-          "001_ac3274d7ce9a5d72.txt Theorems 1-2, eqs. (10)-(12); Corollary 3")((_regimes, _draw_regimes))
+          "Pla et al. (2024), Theorems 1-2, eqs. (10)-(12); Corollary 3")((_regimes, _draw_regimes))

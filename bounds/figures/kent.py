@@ -3,27 +3,31 @@ r"""Kent, Berrett, Yu: the user-level vs item-level phase diagrams and the rates
 from __future__ import annotations
 
 import math
+from typing import Any, Callable
 
 import numpy as np
 from matplotlib.colors import ListedColormap, Normalize, TwoSlopeNorm
 from matplotlib.lines import Line2D
 
 from .. import checks, kent
-from .core import PALETTE, FigureData, legend_below, new_figure, register
+from .core import MARKERS, PALETTE, FigureData, legend_below, new_figure, register
 
 __all__ = ["FIG1_ASSUMPTIONS"]
 
-FIG1_ASSUMPTIONS = {  # the theorems' assumption on nα² for each panel [R] (kent.md §4): (threshold, text)
+# the theorems' assumption on nα² for each panel [R] (docs/kent.md §4): (threshold, text)
+FIG1_ASSUMPTIONS: dict[str, tuple[Callable[..., float], str]] = {
     "mean": (lambda d: d * math.log(d), "nα² ≥ d log d"),
     "sparse": (lambda d, s: s * math.log(math.e * d / s), "nα² ≥ s log(ed/s)"),
 }
+"""Per panel of Kent et al. (2024)'s Figure 1, the theorems' assumption on :math:`n\\alpha^2` (reconstructed,
+``docs/kent.md`` §4): problem → (threshold as a function of d (and s), its text)."""
 
 
 def _kent_fig1(quick, constants, seed, executor):
     k = 16 if quick else 60
     Ts = np.unique(np.rint(np.geomspace(1, 1e12, k)).astype(np.int64))
     ns = np.unique(np.rint(np.geomspace(1, 1e4, k)).astype(int))  # α = 1, so n = nα²
-    panels = {"linf mean, d = 20": ("mean", {"d": 20}), "sparse mean, d = 1000, s = 5": ("sparse", {"d": 1000, "s": 5})}
+    panels: dict[str, tuple[str, dict[str, Any]]] = {"linf mean, d = 20": ("mean", {"d": 20}), "sparse mean, d = 1000, s = 5": ("sparse", {"d": 1000, "s": 5})}
     rows = []
     for panel, (problem, kw) in panels.items():
         for n in ns.tolist():
@@ -77,12 +81,13 @@ def _draw_kent_fig1(data):
 
 
 register("kent-fig1", "Kent et al.: user-level vs item-level (same nT) phase diagrams",
-          "004_b0e838126fb19414.txt; kent.md §5, §8, §10")((_kent_fig1, _draw_kent_fig1))
+          "Kent et al. (2024); docs/kent.md §5, §8, §10")((_kent_fig1, _draw_kent_fig1))
 
 
 def _kent_pt(quick, constants, seed, executor):
     Ts = np.unique(np.rint(np.geomspace(1, 1e22, 30 if quick else 200)).astype(object))
-    cases = {"univariate mean": ("mean", {}), "Sobolev density, β = 1": ("density", {"beta": 1.0})}
+    cases: dict[str, tuple[str, dict[str, Any]]] = {"univariate mean": ("mean", {}),
+                                                     "Sobolev density, β = 1": ("density", {"beta": 1.0})}
     n, alpha = 1000, 0.2  # nα² = 40
     rows, marks = [], {}
     for label, (problem, kw) in cases.items():
@@ -113,7 +118,7 @@ def _draw_kent_pt(data):
 
 
 register("kent-phase-transition", "Kent et al.: rate vs T with the phase transition T†",
-          "004_b0e838126fb19414.txt Theorems 6, 9; kent.md §5, §9")((_kent_pt, _draw_kent_pt))
+          "Kent et al. (2024), Theorems 6, 9; docs/kent.md §5, §9")((_kent_pt, _draw_kent_pt))
 
 
 # =========================================================================== the phase transition, simulated
@@ -162,8 +167,8 @@ def _kent_pt_simulated(quick, constants, seed, executor):
                        "lower_T_dagger_c1_1_log": kent.phase_transition("mean", n=n, alpha=alpha, d=d).log_lower}
     return FigureData(rows, {"alpha": alpha, "K": K, "replications": reps, "curves": meta,
                              "T_dagger": "e^{nα²/(Kd)}: where T reaches the cap T* of eq. (25)/(31)",
-                             "procedure_rate": "d² log(nT*α²)/(nT*α²), eq. (80), times the fitted C",
-                             "lower_rate": "c{min(d, d²/(nTα²)) ∨ e^{-c1 nα²/d}}, c = c1 = 1 (Theorem 6)",
+                             "procedure_rate_formula": "d² log(nT*α²)/(nT*α²), eq. (80), times the fitted C",
+                             "lower_rate_formula": "c{min(d, d²/(nTα²)) ∨ e^{-c1 nα²/d}}, c = c1 = 1 (Theorem 6)",
                              "slope_ranges": "below: T <= T†/20; above: T >= 20 T†"})
 
 
@@ -178,8 +183,9 @@ def _draw_kent_pt_simulated(data):
             m = curves[label]
             ax.fill_between(T, np.maximum(mse - 2 * se, mse * 1e-3), mse + 2 * se, color=col, alpha=0.3, lw=0)
             ax.loglog(T, mse, "o-", ms=2.5, color=col, label=f"simulated, {label.split(', ', 1)[1]}")
-            ax.loglog(T, m["fitted_C"] * rate, ":", color="0.25", lw=1.0)
-            ax.loglog(T, m["fitted_c_lower"] * low, "--", color=col, lw=0.8)
+            # the fitted rates of different curves may coincide: each carries its curve's own marker
+            ax.loglog(T, m["fitted_C"] * rate, ":", marker=MARKERS[i + 1], ms=2, color="0.25", lw=1.0)
+            ax.loglog(T, m["fitted_c_lower"] * low, "--", marker=MARKERS[i + 1], ms=2, color=col, lw=0.8)
             ax.axvline(m["T_dagger"], color=col, lw=0.8, ls="-.")
             ax.text(m["T_dagger"] * 1.3, 0.97 - 0.07 * i, "T†", color=col, fontsize=7, va="top",
                     transform=ax.get_xaxis_transform())

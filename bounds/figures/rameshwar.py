@@ -20,6 +20,7 @@ from .core import MARKERS, PALETTE, FigureData, legend_below, new_figure, regist
 __all__ = ["RT_U"]
 
 RT_U = 65.0
+"""The bound U on every sample (samples lie in [0, U]) of the Rameshwar and Tandon (2025) figures, §IV-C–D."""
 _STYLE = {  # key: (label, colour, marker, line style)
     "opt": ("OPT: Thm III.1 in Lemma III.1 (exact)", PALETTE[1], MARKERS[0], "-"),
     "lp": ("LP (8) optimum, HiGHS", "k", MARKERS[3], "None"),
