@@ -841,6 +841,16 @@ def _check_size(name: str, value: object, minimum: int = 1) -> int:
     return v
 
 
+def _is_whole(v: numbers.Real) -> bool:
+    """Whether a real number is an integer, decided exactly (``Fraction(1, 10**400)`` is not, though it rounds to 0.0)."""
+    if isinstance(v, numbers.Integral):
+        return True
+    try:
+        return math.isfinite(float(v)) and v == math.floor(v)
+    except (OverflowError, TypeError, ValueError):
+        return False
+
+
 def _validated_weights(masses: Mapping) -> tuple[list[int], list]:
     if not isinstance(masses, Mapping):
         raise ValueError(f"masses must be a mapping {{size: mass}}, got {masses!r}")
@@ -848,7 +858,7 @@ def _validated_weights(masses: Mapping) -> tuple[list[int], list]:
         raise ValueError("a size law needs at least one support point; got no masses")
     points, weights = [], []
     for m, w in masses.items():
-        if isinstance(m, bool) or not isinstance(m, numbers.Real) or not float(m).is_integer():
+        if isinstance(m, bool) or not isinstance(m, numbers.Real) or not _is_whole(m):
             raise ValueError(f"support points must be positive integers, got {m!r}")
         m = cast(int, m)  # an integer-valued real (checked above): compared and converted as one
         if m <= 0:

@@ -428,3 +428,11 @@ def test_zero_truncated_tiny_lambda_samples_by_inversion(lam):
     share = np.mean(draws == 2)
     assert draws.min() == 1
     assert abs(share - p2) < 4 * math.sqrt(p2 * (1 - p2) / draws.size) + 1e-12
+
+
+def test_support_points_are_integers_decided_exactly():
+    from fractions import Fraction
+
+    with pytest.raises(ValueError, match="support points must be positive integers"):
+        sizes.finite({Fraction(1, 10**400): 1})  # rounds to 0.0 in float64, but is not an integer
+    assert sizes.finite({Fraction(6, 2): 1}).support_points().tolist() == [3]
