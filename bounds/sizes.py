@@ -64,6 +64,7 @@ from .numerics import (
     check_integer,
     check_positive,
     check_precision,
+    check_real,
     check_rng,
     format_value,
     last_true,
@@ -903,6 +904,7 @@ def finite(masses: Mapping[int, float], *, atol: float = 1e-12) -> SizeLaw:
     ...
     ValueError: support contains 0: dataset sizes live on N* = {1, 2, ...} (no 0 or negatives)
     """
+    atol = check_real("atol", atol, low=0, high=1)
     points, weights = _validated_weights(masses)
     if all(isinstance(w, (int, Fraction)) for w in weights):
         total = sum(Fraction(w) for w in weights)
@@ -1996,16 +1998,18 @@ def parse(spec: str) -> SizeLaw:
     >>> parse("cauchy:1")
     Traceback (most recent call last):
     ...
-    ValueError: unknown size law 'cauchy'; choose one of binomial, empirical, finite, geometric, point, poisson, uniform, zipf
+    ValueError: spec 'cauchy:1': unknown size law 'cauchy'; choose one of binomial, empirical, finite, geometric, point, poisson, uniform, zipf
     """
     if not isinstance(spec, str):
         raise ValueError(f"spec must be a string such as 'poisson:5', got {spec!r}")
     kind, _, rest = spec.partition(":")
     kind = kind.strip().lower()
     if kind not in _PARSERS:
-        raise ValueError(f"unknown size law {kind!r}; choose one of {', '.join(sorted(_PARSERS))}")
+        raise ValueError(f"spec {spec!r}: unknown size law {kind!r}; choose one of {', '.join(sorted(_PARSERS))}")
     args = [x.strip() for x in rest.split(",") if x.strip()]
     try:
         return _PARSERS[kind](args)
     except (IndexError, TypeError) as exc:
-        raise ValueError(f"cannot read size law spec {spec!r}: {exc}") from None
+        raise ValueError(f"spec {spec!r} cannot be read: {exc}") from None
+    except ValueError as exc:
+        raise ValueError(f"spec {spec!r}: {exc}") from None

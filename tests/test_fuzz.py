@@ -364,10 +364,7 @@ def _short(v, width: int = 160) -> str:
 # arguments that replace the baseline's in a reproducer, what goes wrong).  The
 # reproducer runs first; the tests are strict xfail, so once a callable is fixed its
 # test passes, fails the run, and its entry must be removed here.
-KNOWN: dict[str, tuple[dict, str]] = {
-    "bounds.sizes.finite": ({"masses": True}, "raised TypeError naming no parameter: 'object of type 'bool' has no len()'"),
-    "bounds.sizes.parse": ({"spec": True}, "raised AttributeError: ''bool' object has no attribute 'partition''"),
-}
+KNOWN: dict[str, tuple[dict, str]] = {}
 
 # =========================================================================== the tests
 
