@@ -313,6 +313,9 @@ def optimal_truncation(sigma2: ArrayLike, widths: ArrayLike, *, eps: float, lapl
     n_suf = np.concatenate([np.cumsum(w_n[::-1])[::-1], [0.0]])  # users truncated
     amax_suf = np.concatenate([np.maximum.accumulate((u2 * cc * cc)[::-1])[::-1], [0.0]])
     bmax_pre = np.concatenate([[0.0], np.maximum.accumulate(u2 * u2 * cc * cc)])
+    # the privacy term λ·max(α T², β) must stay finite for every T up to max u (else eq. (6) overflows float64)
+    if not math.isfinite(lam * max(float(bmax_pre[-1]), float(amax_suf[0]) * float(u[-1]) ** 2)):
+        raise ValueError(f"eps = {eps!r} is too small: the privacy term of eq. (6) overflows float64")
     lo = np.concatenate([[0.0], u])
     hi = np.concatenate([u, [np.inf]])
     j_all = np.arange(lo.size)
@@ -620,7 +623,7 @@ def realisable_plan(k: ArrayLike, *, p_initial: float, sigma_p2_hat: float, tole
     kk = _k(k)
     n = kk.size
     if n < 3:
-        raise ValueError(f"Algorithm 2 needs at least 3 users (three groups), got {n}")
+        raise ValueError(f"k must hold at least 3 users (Algorithm 2's three groups), got {n}")
     p_hat = _p(p_initial, "p_initial")
     s2_hat = _sigma_p2(sigma_p2_hat, p_hat, "sigma_p2_hat")
     tolerance = check_real("tolerance", tolerance, low=0, high=_MAX_TOLERANCE)

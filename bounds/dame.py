@@ -306,10 +306,11 @@ def _n_alpha2_array(n_alpha2: ArrayLike) -> np.ndarray:
     """``n_alpha2`` as a non-empty 1-D float array of positive finite numbers (ValueError otherwise)."""
     bad = f"n_alpha2 must be a positive number or a non-empty 1-D array of them, got {n_alpha2!r}"
     try:
-        raw = np.asarray(n_alpha2, dtype=object).ravel()
+        shaped = np.asarray(n_alpha2, dtype=object)
     except (TypeError, ValueError):
         raise ValueError(bad) from None
-    if np.ndim(n_alpha2) > 1 or raw.size == 0 or isinstance(n_alpha2, (str, bytes)):
+    raw = shaped.ravel()
+    if shaped.ndim > 1 or raw.size == 0 or isinstance(n_alpha2, (str, bytes)):
         raise ValueError(bad)
     try:
         return np.array([check_positive("n_alpha2", v) for v in raw], dtype=float)
@@ -624,8 +625,9 @@ def log_phi(
     True
     """
     arr = np.asarray(a)
-    if arr.size == 0 or arr.dtype == bool or not np.issubdtype(arr.dtype, np.integer) or np.any(arr < 1):
-        raise ValueError(f"a must be a positive integer or a non-empty array of them, got {a!r}")
+    if (arr.size == 0 or arr.dtype == bool or not np.issubdtype(arr.dtype, np.integer) or np.any(arr < 1)
+            or np.any(arr > MAX_SIZE)):
+        raise ValueError(f"a must be a positive integer <= 2**62 or a non-empty array of them, got {a!r}")
     precision = check_precision(precision)
     x = privacy_budget(n_alpha2=n_alpha2).n_alpha2
     c = Constants.resolve(constants)
@@ -911,10 +913,10 @@ def curve(sizes: SizeLaw | Sequence[SizeLaw], *, n_alpha2: ArrayLike, constants:
     laws: tuple[SizeLaw, ...]
     if isinstance(sizes, SizeLaw):
         laws = (sizes,)
-    elif isinstance(sizes, (list, tuple)):
+    elif isinstance(sizes, (list, tuple)) and len(sizes) > 0:
         laws = tuple(sizes)
     else:
-        raise ValueError(f"sizes must be a law from bounds.sizes or a list of them, got {sizes!r}")
+        raise ValueError(f"sizes must be a law from bounds.sizes or a non-empty list of them, got {sizes!r}")
     for law in laws:
         _law(law)
     xs = _n_alpha2_array(n_alpha2)
@@ -1053,9 +1055,12 @@ def grid(
             law = make(int(p) if name in ("point", "uniform") else float(p))
         except (ValueError, OverflowError) as exc:
             raise ValueError(f"params[{i}] = {p!r} gives no size law: {exc}") from None
-        ll[i], arg_i = _lower_many(law, xs, c)
+        try:
+            ll[i], arg_i = _lower_many(law, xs, c)
+            mt[i] = _m_tilde_many(law, xs, exact, c)
+        except ValueError as exc:  # e.g. a law whose tail cannot be tabulated
+            raise ValueError(f"params[{i}] = {p!r}: {exc}") from None
         arg[i] = np.asarray(arg_i, dtype=float)
-        mt[i] = _m_tilde_many(law, xs, exact, c)
         lu[i], cap[i] = _upper_many(law, mt[i].astype(np.int64), xs, c)
     regime = np.where(cap.astype(bool), 0, np.where(mt == 1, 1, 2))
     with np.errstate(under="ignore"):

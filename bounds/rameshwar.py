@@ -580,7 +580,11 @@ def threshold_grid(collections: Sequence[ArrayLike] | np.ndarray, *, U: float | 
     ranks = np.array([_rank(_exact("eps", e)) for e in eps_list], dtype=object)
     out = np.zeros((len(collections), len(eps_list)))
     for i, m in enumerate(collections):
-        desc = np.sort(_counts(m))[::-1]
+        try:
+            counts = _counts(m)
+        except ValueError as exc:
+            raise ValueError(f"collections[{i}]: {exc}") from None
+        desc = np.sort(counts)[::-1]
         ok = np.array([r <= desc.size for r in ranks])
         idx = np.array([int(r) - 1 if o else 0 for r, o in zip(ranks, ok)], dtype=np.int64)
         out[i] = np.where(ok, Ue * desc[idx], 0.0)

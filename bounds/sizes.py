@@ -134,6 +134,15 @@ class SizeLaw(ABC):
     params: tuple
     tabulated = True  # sums over the support come from a table (zipf: closed forms)
 
+    max_precision: int | None = None  # a law whose mpmath sums are accurate only so far sets a cap
+
+    def _precision(self, precision: object) -> int | None:
+        """``precision`` validated, within the law's own cap where it has one (ValueError naming it)."""
+        checked = check_precision(precision)
+        if checked is not None and self.max_precision is not None and checked > self.max_precision:
+            raise ValueError(f"precision must be at most {self.max_precision} digits for {self!r}, got {checked}")
+        return checked
+
     # ---- what a concrete law provides --------------------------------------------------
     support_min: int
     support_max: float  # int, or math.inf
@@ -334,7 +343,7 @@ class SizeLaw(ABC):
 
     # ---- public queries -----------------------------------------------------------------------
     def _query(self, method: Callable, a: ArrayLike, precision: int | None, log: bool, name: str = "a") -> np.ndarray:
-        precision = check_precision(precision)
+        precision = self._precision(precision)
         arr = _as_int_array(a, name)
         with workdps(precision):
             out = method(arr, precision)
@@ -493,7 +502,7 @@ class SizeLaw(ABC):
         >>> float(geometric(0.25).mean())
         4.0
         """
-        precision = check_precision(precision)
+        precision = self._precision(precision)
         if precision is None:
             return self._float_mean
         with workdps(precision):
@@ -518,7 +527,7 @@ class SizeLaw(ABC):
         >>> float(point(16).sqrt_mean())
         4.0
         """
-        precision = check_precision(precision)
+        precision = self._precision(precision)
         table = self._table(precision)
         with workdps(precision):
             return backend(precision).exp(table.log_cum_sqrt[-1])[()]
@@ -555,7 +564,7 @@ class SizeLaw(ABC):
         >>> finite({2: 0.25, 7: 0.75}).support_points()
         array([2, 7])
         """
-        return self._table(check_precision(precision)).points.copy()
+        return self._table(self._precision(precision)).points.copy()
 
     @property
     def is_finite(self) -> bool:
@@ -812,7 +821,7 @@ class UniformLaw(SizeLaw):
         >>> round(float(uniform(1, 4 * 10**6).sqrt_mean()), 6)  # (2/3)·2000 + 1/4000 + O(n^-1)
         1333.333583
         """
-        precision = check_precision(precision)
+        precision = self._precision(precision)
         with workdps(precision):
             return backend(precision).exp(self._log_partial_sqrt(np.array(self.hi), precision))[()]
 
@@ -973,7 +982,10 @@ def empirical(sizes: Sequence[int]) -> SizeLaw:
     >>> law.pmf([1, 3, 5]).tolist()
     [0.5, 0.25, 0.25]
     """
-    arr = np.asarray(sizes)
+    try:
+        arr = np.asarray(sizes)
+    except (TypeError, ValueError, OverflowError):
+        raise ValueError(f"sizes must be a non-empty 1-D sequence of positive integers, got {format_value(sizes)}") from None
     if arr.dtype == object and arr.ndim == 1 and any(isinstance(v, int) and v > MAX_SIZE for v in arr.tolist()):
         raise ValueError(f"dataset sizes must be integers <= 2**62 (exact int64 arithmetic), got {sizes!r}")
     if arr.ndim == 1 and arr.size and np.issubdtype(arr.dtype, np.number) and np.any(arr <= 0):
@@ -1067,7 +1079,7 @@ class FamilyLaw(SizeLaw):
     """
 
     def __init__(self, name: str, params: tuple, family: _Family, zero: str) -> None:
-        if zero not in ("truncate", "shift", "error"):
+        if not isinstance(zero, str) or zero not in ("truncate", "shift", "error"):
             raise ValueError(f"zero must be 'truncate', 'shift' or 'error', got {zero!r}")
         self.name, self.params, self.family, self.zero = name, params, family, zero
         lo, hi = family.support
@@ -1502,6 +1514,8 @@ class GeometricLaw(SizeLaw):
     directly to the working precision.
     """
 
+    max_precision = 120  # the mpmath Euler–Maclaurin sums from EM_START = 64 reach about 130 digits
+
     def __init__(self, p: float) -> None:
         self.p = p
         self.tabulated = False
@@ -1671,7 +1685,7 @@ class GeometricLaw(SizeLaw):
         >>> round(float(geometric(1e-6).sqrt_mean() / 1e3), 6)  # ≈ Γ(3/2)/√p = √π/2 · 10^3
         0.886227
         """
-        precision = check_precision(precision)
+        precision = self._precision(precision)
         if precision is None:
             if self.beta >= 1:
                 w = float(self._float_log_w(np.array([2 * EM_START - 1]))[0])
@@ -1683,7 +1697,7 @@ class GeometricLaw(SizeLaw):
 
     def support_points(self, *, precision: int | None = None, upto: int = 1000) -> np.ndarray:
         """The support ``1..upto`` (the support is all of N*; ``upto`` at most 10^7)."""
-        check_precision(precision)
+        self._precision(precision)
         return np.arange(1, check_integer("upto", upto, minimum=1, maximum=MAX_LISTED) + 1, dtype=np.int64)
 
     def _table(self, precision: int | None) -> _Table:  # pragma: no cover - guarded: never tabulated
@@ -1855,7 +1869,7 @@ class ZipfLaw(SizeLaw):
         >>> round(float(zipf(3).sqrt_mean()), 12)  # ζ(2.5)/ζ(3)
         1.11599313953
         """
-        precision = check_precision(precision)
+        precision = self._precision(precision)
         if precision is None:
             return float(special.zeta(self.s - 0.5) / special.zeta(self.s))
         with mpmath.workdps(precision):
@@ -1863,7 +1877,7 @@ class ZipfLaw(SizeLaw):
 
     def support_points(self, *, precision: int | None = None, upto: int = 1000) -> np.ndarray:
         """The support ``1..upto`` (the support is all of N*; ``upto`` at most 10^7)."""
-        check_precision(precision)
+        self._precision(precision)
         return np.arange(1, check_integer("upto", upto, minimum=1, maximum=MAX_LISTED) + 1, dtype=np.int64)
 
     def _table(self, precision: int | None) -> _Table:  # pragma: no cover - guarded: zipf never tabulates
