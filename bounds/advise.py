@@ -834,6 +834,11 @@ def advise(counts: ArrayLike, *, eps: float = 1.0, alpha: float = 0.5, U: float 
     theta = check_real("theta", theta, low=-1, high=1, low_open=True, high_open=True)
     reps = check_integer("reps", reps, minimum=2)
     seed = check_integer("seed", seed, minimum=0)
+    for flag, value in (("inverse", inverse), ("progress", progress)):
+        if not isinstance(value, (bool, np.bool_)):
+            raise TypeError(f"{flag} must be a bool, got {format_value(value)}")
+    if executor is not None and not callable(getattr(executor, "submit", None)):
+        raise TypeError(f"executor must be a concurrent.futures.Executor or None, got {format_value(executor)}")
     N = int(m.size)
     if N < 2:
         raise ValueError(f"counts must hold at least 2 users, got {N}")

@@ -409,8 +409,7 @@ def _sequence(name: str, values) -> list:
 
 
 def _plan(problem, n, T, alpha, theta, density, s, beta, K, procedure, C_lambda, C_k, truncation) -> _Plan:
-    if problem not in KENT_PROBLEMS:
-        raise ValueError(f"problem must be one of {', '.join(KENT_PROBLEMS)}, got {problem!r}")
+    problem = check_choice("problem", problem, KENT_PROBLEMS)
     n = check_integer("n", n, minimum=2)
     T = check_integer("T", T, minimum=1)
     alpha, K = check_positive("alpha", alpha), check_positive("K", K)

@@ -392,6 +392,8 @@ def map_blocks(block: Callable[[Any, np.random.SeedSequence, int], Any], plan: A
     sizes_ = [min(BLOCK, reps - b * BLOCK) for b in range(n_blocks)]
     if executor is not None and not callable(getattr(executor, "map", None)):
         raise ValueError(f"executor must be None or a concurrent.futures.Executor, got {executor!r}")
+    if not isinstance(progress, (bool, np.bool_)):
+        raise TypeError(f"progress must be a bool, got {format_value(progress)}")
     mapper = map if executor is None else executor.map
     parts = mapper(block, [plan] * n_blocks, children, sizes_)
     return list(tqdm(parts, total=n_blocks, disable=None if progress else True, desc="replications"))
@@ -596,6 +598,9 @@ def rameshwar_errors(m: ArrayLike, *, U: float, eps: float, samples: str = "unif
     if samples not in ("uniform", "gaussian", "worst"):
         raise ValueError(f"samples must be 'uniform', 'gaussian' or 'worst', got {samples!r}")
     plan = _RTPlan(rameshwar.setting(m, U=U, eps=eps, rule=rule), samples)
+    if float(plan.setting.m.sum(dtype=np.float64)) > mechanisms.MAX_DRAWS:  # float: an int64 sum wraps around
+        raise ValueError(f"m: the users hold {plan.setting.m.sum(dtype=np.float64):.4g} samples in all, more than "
+                         f"{mechanisms.MAX_DRAWS:.0e}; a replication draws every one")
     parts = map_blocks(_rt_block, plan, reps, seed, executor, progress)
     out = {}
     for key in ("laplace", "opt_wc", "akmv"):

@@ -122,6 +122,16 @@ def test_advise_refuses(kw, match):
         advise.advise(args.pop("counts"), **args)
 
 
+@pytest.mark.parametrize("kw, match", [
+    ({"inverse": [1.0]}, "^inverse must be a bool"), ({"progress": np.array([])}, "^progress must be a bool"),
+    ({"executor": [1, 2]}, "^executor must be a concurrent.futures.Executor"),
+])
+def test_advise_refuses_non_flags_and_non_executors(kw, match):
+    args = {"counts": [1, 2, 3, 4], "reps": 2, "progress": False, "inverse": False} | kw
+    with pytest.raises(TypeError, match=match):
+        advise.advise(args.pop("counts"), **args)
+
+
 # =========================================================================== the report's numbers
 
 

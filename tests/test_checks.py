@@ -1,5 +1,6 @@
 """Tests of bounds.checks: simulated risks beside their closed forms and bounds."""
 
+import numpy as np
 import pytest
 
 from bounds import checks, rameshwar, sizes
@@ -35,3 +36,14 @@ def test_empirical_constants_are_reported_with_stderr():
 def test_check_dame_puts_the_bounds_beside_the_risk():
     c = checks.check_dame(sizes.point(400), n=4000, alpha=0.6, thetas=(0.0, 0.7), reps=128, seed=SEED)
     assert c.holds and c.theory["lower_bound"] <= c.simulated + 4 * c.stderr
+
+
+def test_kent_risk_problem_must_be_one_of_the_strings():
+    with pytest.raises(ValueError, match="^problem must be one of"):
+        checks.kent_risk(np.array([]), n=800, T=100, alpha=1.0, reps=4, seed=0)
+
+
+def test_check_rameshwar_refuses_sample_totals_that_wrap_int64():
+    # 2 * 2**62 samples: their int64 sum wraps to a negative number
+    with pytest.raises(ValueError, match="^m: the users hold 9.223e\\+18 samples"):
+        checks.check_rameshwar([2**62, 2**62], U=10.0, eps=1.0, reps=4, seed=0)

@@ -45,3 +45,8 @@ def test_count_to_estimate():
 def test_rng_may_be_an_int_a_seed_sequence_or_a_generator():
     runs = [duchi.estimate(30, 0.2, alpha=1.0, rng=r, size=4) for r in (5, np.random.SeedSequence(5), np.random.default_rng(5))]
     assert np.array_equal(runs[0], runs[1]) and np.array_equal(runs[0], runs[2])
+
+
+def test_estimate_refuses_counts_beyond_float64_exactness():
+    with pytest.raises(ValueError, match=r"^n must be an integer in \[1, 2\*\*53\]"):
+        duchi.estimate(np.int64(2**62), 0.3, alpha=0.5, rng=0)

@@ -72,3 +72,22 @@ def test_rng_may_be_an_int_a_seed_sequence_or_a_generator():
     x = np.full((3, 100), 0.1)
     runs = [kent.univariate(x, tau=0.1, alpha=0.5, rng=r) for r in (5, np.random.SeedSequence(5), np.random.default_rng(5))]
     assert np.array_equal(runs[0], runs[1]) and np.array_equal(runs[0], runs[2])
+
+
+def test_cap_names_the_inputs_when_tau_is_undefined():
+    # n T α² = 4 * 10 * 0.25 = 10 but T* = min(10, e^{nα²/K}) = min(10, e^{0.25}) = 1: n T* α² = 1
+    with pytest.raises(ValueError, match=r"^alpha = 0\.5, n = 4, T = 10, K = 4: nT\*α² = 1 <= 1"):
+        kent.cap(n=4, T=10, alpha=0.5, K=4)
+
+
+@pytest.mark.parametrize("x", [1e308, -1e308, 2.0**60])
+def test_trig_basis_of_huge_integers_is_the_basis_at_zero(x):
+    # every float beyond 2**53 is an integer and the basis has period 1: φ(x) = φ(0) = (1, √2, 0, √2, 0)
+    r2 = math.sqrt(2)
+    assert kent.trig_basis(np.array([x]), 5)[0].tolist() == [1.0, r2, 0.0, r2, 0.0]
+
+
+def test_density_cutoff_beyond_float_range_of_T():
+    # n α² = 25: the second term 25 / log 25 ≈ 7.77 is the minimum for any huge T; rounded down to odd, 7
+    assert kent.density_cutoff(n=100, T=10**300, alpha=0.5, beta=0.05) == 7
+    assert kent.density_cutoff(n=100, T=10**400, alpha=0.5, beta=0.05) == 7

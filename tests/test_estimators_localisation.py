@@ -125,3 +125,8 @@ def test_rng_may_be_an_int_a_seed_sequence_or_a_generator():
     x = np.tile([-0.9, 0.1, 0.3], (50, 1))
     runs = [loc.localise(x, np.ones(x.shape, bool), 0.25, 1.0, 3, r) for r in (5, np.random.SeedSequence(5), np.random.default_rng(5))]
     assert np.array_equal(runs[0], runs[1]) and np.array_equal(runs[0], runs[2])
+
+
+def test_bin_index_with_a_huge_int64_tau_is_one_bin():
+    # τ = 2**62 >= 1: a single bin; 2τ must not wrap around in int64
+    assert loc.bin_index([0.5, -0.5], np.int64(2**62)).tolist() == [0, 0]

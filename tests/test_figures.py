@@ -356,3 +356,10 @@ def test_bound_figures_state_their_constants_on_the_image(quick):
         assert "constants:" in texts, fid
         if isinstance(data.meta["constants"], dict) and "name" in data.meta["constants"]:
             assert data.meta["constants"]["name"] in texts, fid
+
+
+def test_captured_names_f_when_the_arguments_do_not_fit():
+    from bounds.figures.core import captured
+    with pytest.raises(TypeError, match="^f = <built-in function abs> does not take these arguments"):
+        captured(abs)
+    assert captured(abs, -2) == (2, [])

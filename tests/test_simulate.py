@@ -213,3 +213,9 @@ def test_validation():
         simulate.risk("kent", theta=0.1, sizes=sizes.point(3), n=10, alpha=0.5, reps=1, seed=0, denominator="x")
     with pytest.raises(ValueError, match="level"):
         simulate.risk("duchi", theta=0.1, sizes=sizes.point(3), n=10, alpha=0.5, reps=2, seed=0).ci(1.5)
+
+
+def test_progress_must_be_a_bool():
+    with pytest.raises(TypeError, match=r"^progress must be a bool, got array\(\[\]"):
+        simulate.compare(sizes=sizes.poisson(5.0, zero="truncate"), n=100, alpha=0.5, reps=4, seed=0, theta=0.3,
+                         progress=np.array([]))

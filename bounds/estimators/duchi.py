@@ -20,7 +20,7 @@ from numpy.typing import ArrayLike
 
 from .. import mechanisms
 from ..numerics import check_integer, check_real
-from ._inputs import MAX_INT64_COUNT, reals, whole
+from ._inputs import MAX_EXACT, MAX_INT64_COUNT, reals, whole
 from ..mechanisms import RNGLike
 
 __all__ = ["from_count", "estimate", "from_local_means", "variance"]
@@ -58,7 +58,7 @@ def estimate(n: int, theta: ArrayLike, *, alpha: float, rng: RNGLike,
     >>> estimate(10, 0.0, alpha=1.0, rng=0, size=3).shape
     (3,)
     """
-    n = check_integer("n", n, minimum=1, maximum=MAX_INT64_COUNT)
+    n = check_integer("n", n, minimum=1, maximum=MAX_EXACT, why="the count of +B outputs must be exact in float64")
     theta = check_real("theta", theta, low=-1, high=1)
     if size is not None:
         size = check_integer("size", size, minimum=0, maximum=mechanisms.MAX_DRAWS)

@@ -16,6 +16,7 @@ Examples
 from __future__ import annotations
 
 import math
+import sys
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -50,7 +51,13 @@ def cap(*, n: int, T: int, alpha: float, K: float = 1.0) -> tuple[int, float]:
     >>> cap(n=100, T=10**6, alpha=0.2)
     (54, 0.4461887330...)
     """
-    t_star, tau = theory.estimator_cap(n=n, T=T, alpha=alpha, K=K)
+    try:
+        t_star, tau = theory.estimator_cap(n=n, T=T, alpha=alpha, K=K)
+    except ValueError as e:  # the inputs are valid but eq. (25) needs nT*α² > 1: say which inputs
+        if not str(e).startswith("nT*"):
+            raise
+        raise ValueError(f"alpha = {format_value(alpha)}, n = {format_value(n)}, T = {format_value(T)}, "
+                         f"K = {format_value(K)}: {e}") from None
     return int(t_star), tau
 
 
@@ -507,6 +514,7 @@ def trig_basis(x: ArrayLike, k: int) -> np.ndarray:
     """
     k = check_integer("k", k, minimum=1, maximum=MAX_BASIS_TERMS, why="the basis is evaluated as a dense array")
     x = reals("x", x, allow_empty=True)[..., None]
+    x = np.where(np.abs(x) <= 1, x, np.mod(x, 1.0))  # the basis has period 1; 2πmx overflows for |x| near 1e308
     j = np.arange(1, k + 1)
     m = j // 2
     out = np.where(j % 2 == 0, math.sqrt(2) * np.cos(2 * np.pi * m * x), math.sqrt(2) * np.sin(2 * np.pi * m * x))
@@ -531,7 +539,7 @@ def density_cutoff(*, n: int, T: int, alpha: float, beta: float, C: float = 1.0)
     n, T = check_integer("n", n, minimum=1), check_integer("T", T, minimum=1)
     alpha, beta, C = check_positive("alpha", alpha), check_positive("beta", beta), check_positive("C", C)
     x = n * alpha * alpha if n <= MAX_EXACT else math.inf
-    if 0 < x * T < math.inf:
+    if T <= sys.float_info.max and 0 < x * T < math.inf:
         log_k = min(math.log(x * T) / (2 * beta + 2), math.log(x) - math.log(C * math.log(max(math.e, x))))
     else:  # the same in log space, where n α² T over- or underflows a float
         log_x = math.log(n) + 2 * math.log(alpha)

@@ -79,7 +79,7 @@ def bin_index(x: ArrayLike, tau: float) -> np.ndarray:
     """
     N = n_bins(tau)
     x = reals("x", x, low=-1, high=1, allow_empty=True)
-    return np.clip(np.floor((x + 1) / (2 * tau)).astype(np.int64), 0, N - 1)
+    return np.clip(np.floor((x + 1) / (2 * float(tau))).astype(np.int64), 0, N - 1)
 
 
 def bin_ends(j: ArrayLike, tau: float) -> tuple[np.ndarray, np.ndarray]:

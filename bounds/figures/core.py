@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import inspect
 import textwrap
 import warnings
 from dataclasses import dataclass
@@ -258,6 +259,15 @@ def captured(f: Callable, *args: Any, **kw: Any) -> tuple:
     """
     if not callable(f):
         raise ValueError(f"f must be callable, got {format_value(f)}")
+    try:
+        signature = inspect.signature(f)
+    except (TypeError, ValueError):  # some builtins publish no signature: call them as they are
+        signature = None
+    if signature is not None:
+        try:
+            signature.bind(*args, **kw)
+        except TypeError as e:
+            raise TypeError(f"f = {format_value(f)} does not take these arguments: {e}") from None
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", PaperAssumptionWarning)
         out = f(*args, **kw)
