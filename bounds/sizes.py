@@ -869,14 +869,14 @@ def _validated_weights(masses: Mapping) -> tuple[list[int], list]:
     points, weights = [], []
     for m, w in masses.items():
         if isinstance(m, bool) or not isinstance(m, numbers.Real) or not _is_whole(m):
-            raise ValueError(f"support points must be positive integers, got {m!r}")
+            raise ValueError(f"masses: support points must be positive integers, got {m!r}")
         m = cast(int, m)  # an integer-valued real (checked above): compared and converted as one
         if m <= 0:
             raise ValueError(
-                f"support contains {m!r}: dataset sizes live on N* = {{1, 2, ...}} (no 0 or negatives)"
+                f"masses: support contains {m!r}: dataset sizes live on N* = {{1, 2, ...}} (no 0 or negatives)"
             )
         if isinstance(w, bool) or not isinstance(w, numbers.Real):
-            raise ValueError(f"mass at {m!r} must be a real number, got {w!r}")
+            raise ValueError(f"masses: mass at {m!r} must be a real number, got {w!r}")
         w = cast(float, w)  # a real number (checked above)
         if math.isnan(float(w)) or w < 0 or math.isinf(float(w)):
             raise ValueError(f"mass at {m!r} is {w!r}: masses must be finite and non-negative")
@@ -911,7 +911,7 @@ def finite(masses: Mapping[int, float], *, atol: float = 1e-12) -> SizeLaw:
     >>> finite({0: 1.0})
     Traceback (most recent call last):
     ...
-    ValueError: support contains 0: dataset sizes live on N* = {1, 2, ...} (no 0 or negatives)
+    ValueError: masses: support contains 0: dataset sizes live on N* = {1, 2, ...} (no 0 or negatives)
     """
     atol = check_real("atol", atol, low=0, high=1)
     points, weights = _validated_weights(masses)
@@ -990,7 +990,7 @@ def empirical(sizes: Sequence[int]) -> SizeLaw:
         raise ValueError(f"dataset sizes must be integers <= 2**62 (exact int64 arithmetic), got {sizes!r}")
     if arr.ndim == 1 and arr.size and np.issubdtype(arr.dtype, np.number) and np.any(arr <= 0):
         raise ValueError(
-            f"support contains {arr[arr <= 0][0].item()!r}: dataset sizes live on N* = {{1, 2, ...}} (no 0 or negatives)"
+            f"sizes: support contains {arr[arr <= 0][0].item()!r}: dataset sizes live on N* = {{1, 2, ...}} (no 0 or negatives)"
         )
     arr = check_counts("dataset sizes", sizes)
     values, counts = np.unique(arr, return_counts=True)
