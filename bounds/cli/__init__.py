@@ -16,13 +16,15 @@ Examples
 --------
 >>> main(["dame", "--sizes", "point:100", "--n-alpha2", "1e4", "--constants", "unit"])
 DAME bounds — Pla et al. (2024), Theorems 1-2, eqs. (10)-(12)
+  metric        worst-case mean squared error (MSE) of the estimated mean; logs are natural (ln)
   size law M    point(m=100)   E[m] = 100
   n alpha^2     10000
   constants     unit: c1=1, c2=1, c3=1, c4=1, c5=1
+                (--constants paper for the other preset; `bounds figures` defaults to unit constants)
   precision     float64
-  m_tilde       100
-  upper bound   6.907755279e-06   (log -11.88286582)
-  lower bound   1e-06   at a = 100   (log -13.81551056)
+  m_tilde       100   (effective size, eq. (12))
+  upper bound   6.907755279e-06   MSE bound, Theorem 1   (ln -11.88286582)
+  lower bound   1e-06   MSE bound, Theorem 2, at a = 100   (ln -13.81551056)
 0
 """
 
