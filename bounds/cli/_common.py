@@ -109,19 +109,20 @@ def exact_integer(text: str) -> int:
     return int(v)
 
 
-def integer(minimum: int) -> Callable[[str], int]:
-    """A parser of integers >= ``minimum`` (``1e6`` accepted when exact)."""
+def integer(minimum: int, maximum: int | None = None) -> Callable[[str], int]:
+    """A parser of integers in ``[minimum, maximum]`` (``1e6`` accepted when exact)."""
+    want = f">= {minimum}" + ("" if maximum is None else f" and <= {maximum}")
 
     def parse(text: str) -> int:
         try:
             v = exact_integer(text)
         except ValueError as exc:
-            raise argparse.ArgumentTypeError(f"must be an integer >= {minimum}: {exc}") from None
-        if v < minimum:
-            raise argparse.ArgumentTypeError(f"must be an integer >= {minimum}, got {text!r}")
+            raise argparse.ArgumentTypeError(f"must be an integer {want}: {exc}") from None
+        if v < minimum or (maximum is not None and v > maximum):
+            raise argparse.ArgumentTypeError(f"must be an integer {want}, got {text!r}")
         return v
 
-    parse.__name__ = f"integer >= {minimum}"
+    parse.__name__ = f"integer {want}"
     return parse
 
 
