@@ -303,6 +303,23 @@ def read_counts(path: str, option: str = "--counts", column: str | None = None) 
     return counts
 
 
+def add_counts(parser: argparse.ArgumentParser, inline: str, inline_help: str, what: str) -> None:
+    """The counts of a command: inline (``inline``) or ``--counts FILE`` (with ``--column``), exactly one."""
+    source = parser.add_mutually_exclusive_group(required=True)
+    source.add_argument(inline, help=inline_help)
+    source.add_argument("--counts", metavar="FILE",
+                        help=f"{what} from a file (- for stdin): counts separated by commas, blanks or lines, "
+                             "or a CSV column with --column")
+    parser.add_argument("--column", default=None, help="the CSV column of --counts holding the counts")
+
+
+def counts_file(args: argparse.Namespace) -> list[int] | None:
+    """The counts of ``--counts FILE`` (None without it); ``--column`` only with it."""
+    if args.column is not None and args.counts is None:
+        raise OptionError("--column", "names a column of --counts FILE")
+    return None if args.counts is None else read_counts(args.counts, "--counts", args.column)
+
+
 def summary(counts: list[int]) -> str:
     """One line describing many counts: how many, range, median, total."""
     ordered = sorted(counts)

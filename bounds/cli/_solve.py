@@ -18,10 +18,11 @@ Examples
 
 from __future__ import annotations
 
+import argparse
 import math
 from decimal import ROUND_CEILING, Decimal
 from dataclasses import dataclass
-from typing import Callable
+from typing import Any, Callable
 
 from ._common import OptionError, exact_integer
 
@@ -29,6 +30,57 @@ PER_DECADE = 16  # grid points a decade before the bisection
 DIGITS = 4  # significant digits of a printed real answer (rounded to the safe side)
 MAX_SWEEP = 10_000  # points of one sweep
 MAX_BISECTIONS = 200
+
+
+DEFAULT_RANGE = "1:1e15"
+
+
+def add_options(parser: argparse.ArgumentParser, sweep_help: str, solve: list[str], solve_help: str,
+                target_help: str) -> None:
+    """A calculator's ``--sweep``, ``--csv``, ``--solve``, ``--target`` and ``--range``."""
+    parser.add_argument("--sweep", metavar="NAME=LO:HI:K", help=sweep_help)
+    parser.add_argument("--csv", action="store_true", help="print a sweep as CSV on stdout")
+    parser.add_argument("--solve", choices=solve, help=solve_help)
+    parser.add_argument("--target", metavar="Q<V", help=target_help)
+    parser.add_argument("--range", metavar="LO:HI", default=DEFAULT_RANGE, help="the interval --solve searches")
+
+
+def check_modes(args: argparse.Namespace) -> None:
+    """Refuse options of a sweep or a search given without it, or both at once."""
+    if args.sweep is not None and args.solve is not None:
+        raise OptionError("--sweep", "give --sweep or --solve, not both")
+    if args.csv and args.sweep is None:
+        raise OptionError("--csv", "prints a sweep: give --sweep NAME=LO:HI:K")
+    if args.target is not None and args.solve is None:
+        raise OptionError("--target", "is the condition of --solve")
+    if args.solve is None and args.range != DEFAULT_RANGE:
+        raise OptionError("--range", "is the interval of --solve")
+    if args.solve is not None and args.target is None:
+        raise OptionError("--target", "--solve needs a target such as upper<0.01")
+
+
+def parse_range(text: str, integer: bool) -> tuple[float, float]:
+    """``--range LO:HI`` with ``0 < LO < HI`` (integers for an integer search)."""
+    lo_text, colon, hi_text = text.partition(":")
+    try:
+        if not colon:
+            raise ValueError(f"use LO:HI, got {text!r}")
+        lo, hi = (_bound(t, int if integer else float, w) for t, w in ((lo_text, "LO"), (hi_text, "HI")))
+    except ValueError as exc:
+        raise OptionError("--range", str(exc)) from None
+    if hi <= lo:
+        raise OptionError("--range", f"HI must exceed LO, got {text!r}")
+    return lo, hi
+
+
+def csv_table(rows: list[dict[str, Any]]) -> str:
+    """Rows of equal keys as CSV text: a header, floats with 10 significant digits, booleans as 0/1."""
+    keys = list(rows[0])
+
+    def cell(v: Any) -> str:
+        return str(int(v)) if isinstance(v, bool) else f"{v:.10g}" if isinstance(v, float) else str(v)
+
+    return ",".join(keys) + "\n" + "".join(",".join(cell(r[k]) for k in keys) + "\n" for r in rows)
 
 
 def _bound(text: str, kind: type, what: str) -> float:

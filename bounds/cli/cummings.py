@@ -9,20 +9,15 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from ._common import (OptionError, add_output, add_parser, check_save, emit, exact_integer, number, positive,
-                      read_counts, summary, table)
+from ._common import (OptionError, add_counts, add_output, add_parser, check_save, counts_file, emit, exact_integer,
+                      number, positive, summary, table)
 
 
 def register(subparsers: Any) -> None:
     """Add ``cummings`` to ``subparsers``."""
     p = add_parser(subparsers, "cummings", "Cummings et al.: k*, the optimal truncation T* and Corollary 5.5 "
                                            "(central model, heterogeneous users; variances = MSE)")
-    source = p.add_mutually_exclusive_group(required=True)
-    source.add_argument("--k", help="samples per user, comma-separated, e.g. 100,50,20,5,1")
-    source.add_argument("--counts", metavar="FILE",
-                        help="samples per user from a file (- for stdin): counts separated by commas, blanks or "
-                             "lines, or a CSV column with --column")
-    p.add_argument("--column", default=None, help="the CSV column of --counts holding the counts")
+    add_counts(p, "--k", "samples per user, comma-separated, e.g. 100,50,20,5,1", "samples per user")
     p.add_argument("--eps", type=positive, required=True, help="central privacy level epsilon")
     p.add_argument("--p", type=number, default=0.5, help="mean of the meta-distribution")
     p.add_argument("--sigma-p2", type=number, default=0.01, help="its variance sigma_p^2")
@@ -41,10 +36,8 @@ def _inline(text: str) -> list[int]:
 
 def run(args: argparse.Namespace) -> int:
     """Compute and print the truncation and bound; return the exit status."""
-    if args.column is not None and args.counts is None:
-        raise OptionError("--column", "names a column of --counts FILE")
     check_save(args)
-    k = _inline(args.k) if args.k is not None else read_counts(args.counts, "--counts", args.column)
+    k = counts_file(args) or _inline(args.k)
     import numpy as np
 
     from .. import cummings

@@ -33,16 +33,10 @@ def register(subparsers: Any) -> None:
     p.add_argument("--constants", default="paper", choices=["paper", "unit"], help=CONSTANTS_NOTE)
     p.add_argument("--precision", type=integer(1), default=None,
                    help=f"mpmath digits, at most {MAX_PRECISION} (default: float64)")
-    p.add_argument("--sweep", metavar="NAME=LO:HI:K",
-                   help="K log-spaced values of n_alpha2 (or of n, with --alpha) from LO to HI: a table, "
-                        "or CSV with --csv")
-    p.add_argument("--csv", action="store_true", help="print a sweep as CSV on stdout")
-    p.add_argument("--solve", choices=["n_alpha2", "n"],
-                   help="find the smallest n_alpha2 (or number of users n, with --alpha) meeting --target")
-    p.add_argument("--target", metavar="Q<V",
-                   help="the condition of --solve: upper<V (the upper bound on the MSE) or ratio<V (upper/lower)")
-    p.add_argument("--range", metavar="LO:HI", default="1:1e15",
-                   help="the interval --solve searches (n_alpha2, or n)")
+    _solve.add_options(p, "K log-spaced values of n_alpha2 (or of n, with --alpha) from LO to HI: a table, or CSV "
+                          "with --csv", ["n_alpha2", "n"],
+                       "find the smallest n_alpha2 (or number of users n, with --alpha) meeting --target",
+                       "the condition of --solve: upper<V (the upper bound on the MSE) or ratio<V (upper/lower)")
     add_output(p)
     p.set_defaults(func=run)
 
@@ -59,15 +53,7 @@ def _budget(args: argparse.Namespace) -> dict[str, Any]:
 
 def run(args: argparse.Namespace) -> int:
     """Compute and print the bounds (a point, a sweep or a search); return the exit status."""
-    modes = [o for o, v in (("--sweep", args.sweep), ("--solve", args.solve)) if v is not None]
-    if len(modes) > 1:
-        raise OptionError("--sweep", "give --sweep or --solve, not both")
-    if args.csv and args.sweep is None:
-        raise OptionError("--csv", "prints a sweep: give --sweep NAME=LO:HI:K")
-    if args.target is not None and args.solve is None:
-        raise OptionError("--target", "is the condition of --solve: give --solve n_alpha2 or --solve n")
-    if args.solve is None and args.range != "1:1e15":
-        raise OptionError("--range", "is the interval of --solve")
+    _solve.check_modes(args)
     check_save(args)
     m = law(args.sizes)
     if args.sweep is not None:
@@ -148,10 +134,7 @@ def _sweep(args: argparse.Namespace, m: Any) -> int:
              "upper_mse": float(u), "lower_mse": float(lo), "ratio": float(u / lo) if lo > 0 else math.inf,
              "meaningful": bool(u >= lo)}
             for v, x, mt, u, lo in zip(values, cv.n_alpha2, cv.m_tilde, cv.upper, cv.lower)]
-    keys = list(rows[0])
-    csv_text = ",".join(keys) + "\n" + "".join(
-        ",".join(str(int(r[k])) if isinstance(r[k], bool) else f"{r[k]:.10g}" if isinstance(r[k], float) else str(r[k])
-                 for k in keys) + "\n" for r in rows)
+    csv_text = _solve.csv_table(rows)
     head = f"  {'n':>10s} " if name == "n" else "  "
     lines = [f"DAME bounds along n alpha^2 — {DAME.cite()}, Theorems 1-2 (float64)",
              "  upper and lower: bounds on the worst-case MSE; ratio = upper / lower; "
@@ -171,8 +154,6 @@ def _search(args: argparse.Namespace, m: Any) -> int:
     from ..numerics import PaperAssumptionWarning
     from ..references import DAME
 
-    if args.target is None:
-        raise OptionError("--target", "--solve needs a target such as ratio<10 or upper<0.01")
     quantity, goal = _solve.parse_target(args.target, QUANTITIES)
     if args.n_alpha2 is not None or args.n is not None or args.precision is not None:
         raise OptionError("--solve", "searches n_alpha2 or n itself (float64): drop --n-alpha2, --n and --precision")
@@ -181,17 +162,11 @@ def _search(args: argparse.Namespace, m: Any) -> int:
         raise OptionError("--alpha", "--solve n needs --alpha")
     if not integer_ and args.alpha is not None:
         raise OptionError("--alpha", "--solve n_alpha2 takes no --alpha (--solve n with --alpha finds a number of users)")
-    lo_text, colon, hi_text = args.range.partition(":")
-    try:
-        if not colon:
-            raise ValueError(f"use LO:HI, got {args.range!r}")
-        lo, hi = (_solve._bound(t, int if integer_ else float, w) for t, w in ((lo_text, "LO"), (hi_text, "HI")))
-    except ValueError as exc:
-        raise OptionError("--range", str(exc)) from None
+    lo, hi = _solve.parse_range(args.range, integer_)
     if integer_:
         lo = max(lo, 2)
     if hi <= lo:
-        raise OptionError("--range", f"HI must exceed LO, got {args.range!r}")
+        raise OptionError("--range", f"HI must exceed 2 for a number of users, got {args.range!r}")
     c = _constants(args)
 
     def bounds_at(v: float) -> tuple[Any, Any]:

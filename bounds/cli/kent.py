@@ -31,11 +31,9 @@ def register(subparsers: Any) -> None:
     p.add_argument("--s", type=integer(1), default=None, help="sparsity (sparse; required there)")
     p.add_argument("--beta", type=positive, default=None, help="Sobolev smoothness (density; required there)")
     p.add_argument("--ball", default="linf", choices=["linf", "l2"], help="the mean's ball for d > 1")
-    p.add_argument("--sweep", metavar="NAME=LO:HI:K", help="K log-spaced integer values of T or n from LO to HI")
-    p.add_argument("--csv", action="store_true", help="print a sweep as CSV on stdout")
-    p.add_argument("--solve", choices=["n", "T"], help="find the smallest integer n (or T) meeting --target")
-    p.add_argument("--target", metavar="Q<V", help="the condition of --solve: upper<V or lower<V (a rate)")
-    p.add_argument("--range", metavar="LO:HI", default="1:1e15", help="the interval --solve searches")
+    _solve.add_options(p, "K log-spaced integer values of T or n from LO to HI", ["n", "T"],
+                       "find the smallest integer n (or T) meeting --target",
+                       "the condition of --solve: upper<V or lower<V (a rate)")
     add_output(p)
     p.set_defaults(func=run)
 
@@ -46,14 +44,7 @@ def _kw(args: argparse.Namespace) -> dict[str, Any]:
 
 def run(args: argparse.Namespace) -> int:
     """Compute and print the rates (a point, a sweep or a search); return the exit status."""
-    if args.sweep is not None and args.solve is not None:
-        raise OptionError("--sweep", "give --sweep or --solve, not both")
-    if args.csv and args.sweep is None:
-        raise OptionError("--csv", "prints a sweep: give --sweep NAME=LO:HI:K")
-    if args.target is not None and args.solve is None:
-        raise OptionError("--target", "is the condition of --solve: give --solve n or --solve T")
-    if args.solve is None and args.range != "1:1e15":
-        raise OptionError("--range", "is the interval of --solve")
+    _solve.check_modes(args)
     varied = args.solve if args.solve is not None else (args.sweep.partition("=")[0].strip() if args.sweep else None)
     for name in ("n", "T"):
         given = getattr(args, name) is not None
@@ -111,9 +102,7 @@ def _sweep(args: argparse.Namespace) -> int:
         r = kent.rate(args.problem, n=at["n"], T=at["T"], alpha=args.alpha, **_kw(args))
         rows.append({name: int(v), "lower_rate": r.lower, "upper_rate": r.upper, "item_level_rate": r.item_level,
                      "regime": r.regime})
-    keys = list(rows[0])
-    csv_text = ",".join(keys) + "\n" + "".join(
-        ",".join(f"{r[k]:.10g}" if isinstance(r[k], float) else str(r[k]) for k in keys) + "\n" for r in rows)
+    csv_text = _solve.csv_table(rows)
     other = "T" if name == "n" else "n"
     lines = [f"Kent, Berrett & Yu rates along {name} — {KENT.cite()} ({args.problem}, {other} = {fixed[other]}, "
              f"alpha = {args.alpha:g})",
@@ -129,18 +118,8 @@ def _search(args: argparse.Namespace) -> int:
     from .. import kent
     from ..references import KENT
 
-    if args.target is None:
-        raise OptionError("--target", "--solve needs a target such as upper<0.01")
     quantity, goal = _solve.parse_target(args.target, QUANTITIES)
-    lo_text, colon, hi_text = args.range.partition(":")
-    try:
-        if not colon:
-            raise ValueError(f"use LO:HI, got {args.range!r}")
-        lo, hi = (_solve._bound(t, int, w) for t, w in ((lo_text, "LO"), (hi_text, "HI")))
-    except ValueError as exc:
-        raise OptionError("--range", str(exc)) from None
-    if hi <= lo:
-        raise OptionError("--range", f"HI must exceed LO, got {args.range!r}")
+    lo, hi = _solve.parse_range(args.range, True)
     fixed = {"n": args.n, "T": args.T}
 
     def rate_at(v: float) -> Any:

@@ -13,8 +13,8 @@ from collections import Counter
 from fractions import Fraction
 from typing import Any
 
-from ._common import (OptionError, add_output, add_parser, check_save, emit, exact_integer, positive, read_counts,
-                      summary, table)
+from ._common import (OptionError, add_counts, add_output, add_parser, check_save, counts_file, emit, exact_integer,
+                      positive, summary, table)
 
 _COLLECTIONS = {"geometric": 1, "extreme": 2}
 
@@ -23,12 +23,8 @@ def register(subparsers: Any) -> None:
     """Add ``rameshwar`` to ``subparsers``."""
     p = add_parser(subparsers, "rameshwar", "Rameshwar-Tandon: T_eps, the optimal clipping, E_OPT and the LP "
                                             "(worst-case absolute errors)")
-    source = p.add_mutually_exclusive_group(required=True)
-    source.add_argument("--collection", help="geometric:M, extreme:L,m_star or counts:m1,m2,...")
-    source.add_argument("--counts", metavar="FILE",
-                        help="the users' contribution counts m_l from a file (- for stdin): counts separated by "
-                             "commas, blanks or lines, or a CSV column with --column")
-    p.add_argument("--column", default=None, help="the CSV column of --counts holding the counts")
+    add_counts(p, "--collection", "geometric:M, extreme:L,m_star or counts:m1,m2,...",
+               "the users' contribution counts m_l")
     p.add_argument("--U", type=positive, default=65.0, help="samples lie in (0, U]")
     p.add_argument("--eps", type=positive, required=True, help="central privacy level epsilon")
     add_output(p)
@@ -65,13 +61,12 @@ def collection(spec: str) -> Any:
 
 def run(args: argparse.Namespace) -> int:
     """Compute and print the clipping and errors; return the exit status."""
-    if args.column is not None and args.counts is None:
-        raise OptionError("--column", "names a column of --counts FILE")
     check_save(args)
-    if args.counts is not None:
+    from_file = counts_file(args)
+    if from_file is not None:
         import numpy as np
 
-        m = np.asarray(read_counts(args.counts, "--counts", args.column), dtype=object)
+        m = np.asarray(from_file, dtype=object)
     else:
         m = collection(args.collection)
     from .. import rameshwar
