@@ -27,10 +27,13 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
-import sympy as sp
 from numpy.typing import ArrayLike
+
+if TYPE_CHECKING:
+    import sympy as sp
 
 from .numerics import check_array, check_choice, check_counts, check_integer, check_positive, check_real
 
@@ -135,6 +138,8 @@ def user_variance_symbolic() -> sp.Expr:
     >>> user_variance_symbolic()
     sigma_p2 + (-p**2 + p - sigma_p2)/k
     """
+    import sympy as sp  # here, not at the top: the numeric functions (and `bounds cummings`) do not need it
+
     p, s2, k = sp.symbols("p sigma_p2 k", positive=True)
     second_moment = s2 + p**2  # E[p_i^2]
     within = (p - second_moment) / k  # E[p_i (1 - p_i)] / k: binomial variance, averaged

@@ -29,12 +29,10 @@ import math
 import sys
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 import numpy as np
-import sympy as sp
 from numpy.typing import ArrayLike
-from scipy import optimize
 
 from .numerics import check_choice, check_integer, check_positive, check_real, format_value
 
@@ -56,18 +54,34 @@ __all__ = [
 PROBLEMS = ("mean", "sparse", "density")
 BALLS = ("linf", "l2")
 
-n_, T_, a_, d_, s_, b_ = sp.symbols("n T alpha d s beta", positive=True)
-c_, C_, c1_, c2_ = sp.symbols("c C c1 c2", positive=True)
-x_ = n_ * a_**2
+CONFIDENCE = {"mean": "S", "sparse": "R", "density": "S"}  # each problem's tag in docs/kent.md
+
+if TYPE_CHECKING:
+    import sympy as sp
+
+
+@lru_cache(maxsize=None)
+def _symbols() -> tuple[Any, ...]:
+    """The sympy symbols ``n, T, alpha, d, s, beta, c, C, c1, c2`` and ``x = n alpha²`` (sympy imported here:
+    the numeric rates of :func:`rate` do not need it)."""
+    import sympy as sp
+
+    n, T, a, d, s, b = sp.symbols("n T alpha d s beta", positive=True)
+    c, C, c1, c2 = sp.symbols("c C c1 c2", positive=True)
+    return n, T, a, d, s, b, c, C, c1, c2, n * a**2
 
 
 def _L(u: sp.Expr) -> sp.Expr:
     """log(e ∨ u): a logarithmic factor that is at least 1."""
+    import sympy as sp
+
     return sp.log(sp.Max(u, sp.E))
 
 
 def _sparse_factor(u: sp.Expr) -> sp.Expr:
     """min{u, 1 + log(1 ∨ u)}: u for u <= 1, 1 + log u above — the [R] sparse factor, same order as log(1 + u)."""
+    import sympy as sp
+
     return sp.Min(u, 1 + sp.log(sp.Max(u, 1)))
 
 
@@ -101,6 +115,7 @@ class RateConstants:
 
     def subs(self) -> dict[sp.Symbol, float]:
         """The constants as a sympy substitution for the forms of :func:`symbolic`."""
+        c_, C_, c1_, c2_ = _symbols()[6:10]
         return {c_: self.c, C_: self.C, c1_: self.c1, c2_: self.c2}
 
 
@@ -180,6 +195,9 @@ def symbolic(problem: str, ball: str = "linf") -> dict:
 @lru_cache(maxsize=None)
 def _symbolic(problem: str, ball: str) -> dict:
     """:func:`symbolic` for validated arguments, built once."""
+    import sympy as sp
+
+    n_, T_, a_, d_, s_, b_, c_, C_, c1_, c2_, x_ = _symbols()
     xT = x_ * T_
     if problem == "mean":
         if ball == "linf":
@@ -192,7 +210,6 @@ def _symbolic(problem: str, ball: str) -> dict:
             upper = sp.Min(1, C_ * (d_ * _L(xT) / xT + sp.exp(-c2_ * x_ / d_)))
             item = sp.Min(1, d_ / xT)
             log_td = c1_ * x_ / d_ + sp.log(d_ / x_)
-        conf = "S"
     elif problem == "sparse":
         poly, expo = sp.Min(s_, s_ / T_ * _sparse_factor(d_ / x_)), sp.exp(-c1_ * x_ / s_)
         proc1 = s_ * _L(d_) / T_ + s_**2 * _L(xT) / xT + sp.exp(-c2_ * x_ / (s_ * _L(d_)))
@@ -200,27 +217,79 @@ def _symbolic(problem: str, ball: str) -> dict:
         upper = sp.Min(s_, C_ * sp.Min(proc1, proc2))
         item = sp.Min(s_, s_ * d_ / xT)
         log_td = c1_ * x_ / s_ + sp.log(s_ * _sparse_factor(d_ / x_))
-        conf = "R"
     else:
         poly, expo = xT ** (-b_ / (b_ + 1)), x_ ** (-2 * b_)
         upper = C_ * (_L(xT) * xT ** (-b_ / (b_ + 1)) + (x_ / _L(x_)) ** (-2 * b_))
         item = xT ** (-b_ / (b_ + 1))
         log_td = (2 * b_ + 1) * sp.log(x_)  # (nTα²)^{-β/(β+1)} = (nα²)^{-2β}  ⇔  T = (nα²)^{2β+1}
-        conf = "S"
     return {
         "poly": poly, "exp": expo, "lower": c_ * sp.Max(poly, expo), "upper": upper,
-        "item_level": item, "log_T_dagger": log_td, "confidence": conf,
+        "item_level": item, "log_T_dagger": log_td, "confidence": CONFIDENCE[problem],
     }
 
 
-_ARGS = (n_, T_, a_, d_, s_, b_, c_, C_, c1_, c2_)
+def _lambdified(problem: str, ball: str) -> dict:
+    """The symbolic forms lambdified (numpy): the oracle of :func:`_numeric` in the tests."""
+    import sympy as sp
+
+    return {k: sp.lambdify(_symbols()[:10], v, "numpy") for k, v in _symbolic(problem, ball).items()
+            if k != "confidence"}
+
+
+def _Ln(u: Any) -> Any:
+    return np.log(np.maximum(u, math.e))
+
+
+def _psi(u: Any) -> Any:
+    return np.minimum(u, 1 + np.log(np.maximum(u, 1)))
 
 
 @lru_cache(maxsize=None)
 def _numeric(problem: str, ball: str) -> dict:
-    """The symbolic forms lambdified once (numpy), keyed as in :func:`symbolic`."""
-    f = _symbolic(problem, ball)
-    return {k: sp.lambdify(_ARGS, v, "numpy") for k, v in f.items() if k != "confidence"}
+    """The forms of :func:`symbolic` in numpy (no sympy: ``bounds kent`` starts fast), keyed as there.
+
+    Each takes ``(n, T, alpha, d, s, beta, c, C, c1, c2)``; the tests check them against the
+    lambdified symbolic forms.
+    """
+    forms: dict[str, Callable[..., Any]] = {}
+    if problem == "mean":
+        def trivial(d: Any) -> Any:
+            return d if ball == "linf" else 1
+
+        def size(d: Any) -> Any:
+            return d**2 if ball == "linf" else d
+
+        forms["poly"] = lambda n, T, a, d, s, b, c, C, c1, c2: np.minimum(trivial(d), size(d) / (n * a**2 * T))
+        forms["exp"] = lambda n, T, a, d, s, b, c, C, c1, c2: np.exp(-c1 * n * a**2 / d)
+        forms["upper"] = lambda n, T, a, d, s, b, c, C, c1, c2: np.minimum(
+            trivial(d), C * (size(d) * _Ln(n * a**2 * T) / (n * a**2 * T) + np.exp(-c2 * n * a**2 / d)))
+        forms["item_level"] = forms["poly"]
+        forms["log_T_dagger"] = lambda n, T, a, d, s, b, c, C, c1, c2: (
+            c1 * n * a**2 / d + np.log(size(d) / (n * a**2)))
+    elif problem == "sparse":
+        forms["poly"] = lambda n, T, a, d, s, b, c, C, c1, c2: np.minimum(s, s / T * _psi(d / (n * a**2)))
+        forms["exp"] = lambda n, T, a, d, s, b, c, C, c1, c2: np.exp(-c1 * n * a**2 / s)
+
+        def upper(n: Any, T: Any, a: Any, d: Any, s: Any, b: Any, c: Any, C: Any, c1: Any, c2: Any) -> Any:
+            x, xT = n * a**2, n * a**2 * T
+            proc1 = s * _Ln(d) / T + s**2 * _Ln(xT) / xT + np.exp(-c2 * x / (s * _Ln(d)))
+            proc2 = s * d * _Ln(xT) / xT + np.exp(-c2 * x / d)
+            return np.minimum(s, C * np.minimum(proc1, proc2))
+
+        forms["upper"] = upper
+        forms["item_level"] = lambda n, T, a, d, s, b, c, C, c1, c2: np.minimum(s, s * d / (n * a**2 * T))
+        forms["log_T_dagger"] = lambda n, T, a, d, s, b, c, C, c1, c2: (
+            c1 * n * a**2 / s + np.log(s * _psi(d / (n * a**2))))
+    else:
+        forms["poly"] = lambda n, T, a, d, s, b, c, C, c1, c2: (n * a**2 * T) ** (-b / (b + 1))
+        forms["exp"] = lambda n, T, a, d, s, b, c, C, c1, c2: (n * a**2) ** (-2 * b)
+        forms["upper"] = lambda n, T, a, d, s, b, c, C, c1, c2: C * (
+            _Ln(n * a**2 * T) * (n * a**2 * T) ** (-b / (b + 1)) + (n * a**2 / _Ln(n * a**2)) ** (-2 * b))
+        forms["item_level"] = forms["poly"]
+        forms["log_T_dagger"] = lambda n, T, a, d, s, b, c, C, c1, c2: (2 * b + 1) * np.log(n * a**2)
+    poly, expo = forms["poly"], forms["exp"]
+    forms["lower"] = lambda *args: args[6] * np.maximum(poly(*args), expo(*args))
+    return forms
 
 
 _MAX_INT = 10**300  # integer parameters enter the rates as float64
@@ -316,7 +385,7 @@ def rate(problem: str, *, n: int, T: int, alpha: float, d: int = 1, s: int | Non
         _call(f["upper"], n, T, alpha, d, s, beta, consts),
         _call(f["item_level"], n, T, alpha, d, s, beta, consts),
         "small-T" if poly >= expo else "large-T",
-        _symbolic(problem, ball)["confidence"],
+        CONFIDENCE[problem],
         problem == "sparse",
         (poly, expo),
         n, T, alpha, d, s, beta, ball, consts,
@@ -343,12 +412,22 @@ class PhaseTransition:
     problem: str
 
 
+_NEWTON_STEPS = 200  # Newton steps of _log_solve (it needs fewer than 60 on 1 < Y <= 1e300)
+
+
 def _log_solve(Y: float) -> float:
     r"""The root :math:`L > 1` of :math:`L - \log L = Y` (:math:`Y \ge 1`), bracketed."""
     if Y <= 1:
         return 1.0
-    lo, hi = Y, Y + math.log(Y) + 1.0  # g(Y) = -log Y <= 0 <= g(hi)
-    return optimize.brentq(lambda L: L - math.log(L) - Y, lo, hi, xtol=1e-15, rtol=4 * np.finfo(float).eps)
+    # g(L) = L - log L - Y is increasing and convex on L > 1, and g(Y + log Y + 1) >= 0: Newton's
+    # iterates from there decrease monotonically to the root; stop when a step no longer decreases L.
+    L = Y + math.log(Y) + 1.0
+    for _ in range(_NEWTON_STEPS):
+        step = (L - math.log(L) - Y) / (1 - 1 / L)
+        if not step > 0 or L - step >= L:
+            break
+        L -= step
+    return L
 
 
 def phase_transition(problem: str, *, n: int, alpha: float, d: int = 1, s: int | None = None, beta: float | None = None,
@@ -366,7 +445,8 @@ def phase_transition(problem: str, *, n: int, alpha: float, d: int = 1, s: int |
     :math:`u = nT\alpha^2`, :math:`a\log u/u = e^{-c_2 n\alpha^2/\cdot}` (:math:`a = d^2` or :math:`d`)
     — and, for the density, :math:`\log u\, u^{-\beta/(\beta+1)} = (n\alpha^2/\log n\alpha^2)^{-2\beta}`
     — reduce to :math:`L - \log L = Y` for :math:`L = \log u` (or its power), whose root
-    above 1 is bracketed in :math:`[Y, Y + \log Y + 1]` and found by Brent's method; no grid.
+    above 1 is bracketed in :math:`[Y, Y + \log Y + 1]` and found by Newton's method from the right
+    end (monotone: the function is increasing and convex there); no grid.
 
     Source: ``docs/kent.md`` §5 ("Phase-transition boundaries (e)"), §8, §9.
 
@@ -543,6 +623,8 @@ def theorem1(log_covering: Callable[[np.ndarray], ArrayLike], *, n: int, alpha: 
     >>> 0 < th.lower <= th.upper
     True
     """
+    from scipy import optimize
+
     if not callable(log_covering):
         raise ValueError(f"log_covering must be a function of delta, got {log_covering!r}")
     if log_covering_upper is not None and not callable(log_covering_upper):
@@ -622,8 +704,11 @@ def comparison_table(problem: str, ball: str = "linf") -> dict:
     >>> comparison_table("density")["local item-level"][0]
     (T*alpha**2*n)**(-beta/(beta + 1))
     """
+    import sympy as sp
+
     problem = check_choice("problem", problem, PROBLEMS)
     ball = check_choice("ball", ball, BALLS)
+    n_, T_, a_, d_, s_, b_, c_, C_, c1_, c2_, x_ = _symbols()
     xT = x_ * T_
     if problem == "mean":
         dim = d_ if ball == "linf" else 1

@@ -293,3 +293,28 @@ def test_phase_transition_is_finite_up_to_the_float64_limit():
     pt = kent.phase_transition("mean", n=71157, alpha=0.1)
     assert pt.log_lower == pytest.approx(x - math.log(x), rel=1e-12)
     assert math.isfinite(pt.lower) and math.log(pt.lower) == pytest.approx(x - math.log(x), rel=1e-12)
+
+
+@pytest.mark.parametrize("problem, ball", [("mean", "linf"), ("mean", "l2"), ("sparse", "linf"), ("density", "linf")])
+def test_numeric_forms_equal_the_lambdified_symbolic_forms(problem, ball):
+    """The sympy-free forms that rate() evaluates agree with symbolic()'s, lambdified, over a wide grid."""
+    rng = np.random.default_rng(7)
+    fast, oracle = kent._numeric(problem, ball), kent._lambdified(problem, ball)
+    for _ in range(300):
+        d = float(rng.integers(1, 10**6))
+        args = (float(10 ** rng.uniform(0, 12)), float(10 ** rng.uniform(0, 12)), float(10 ** rng.uniform(-3, 1)), d,
+                float(rng.integers(1, d + 1)), float(10 ** rng.uniform(-1, 2)), *(10 ** rng.uniform(-1, 1, 4)))
+        args = tuple(np.float64(v) for v in args)  # as rate() passes them
+        for key in oracle:
+            with np.errstate(all="ignore"):
+                want, got = float(oracle[key](*args)), float(fast[key](*args))
+            assert got == pytest.approx(want, rel=1e-12, abs=1e-300), (key, args)
+
+
+def test_log_solve_against_lambert_w():
+    """The root L > 1 of L - log L = Y is -W_{-1}(-e^{-Y}) (Lambert W, lower branch), in mpmath at 50 digits."""
+    with mpmath.workdps(50):
+        for Y in [1 + 1e-12, 1.000001, 1.5, 2.0, 10.0, 1e3, 1e8, 1e100, 1e300]:
+            want = -mpmath.lambertw(-mpmath.exp(-mpmath.mpf(Y)), -1).real
+            tol = 1e-14 if Y > 1.001 else 1e-7  # near Y = 1 the root is ill-conditioned: L - 1 ~ sqrt(2(Y - 1))
+            assert kent._log_solve(Y) == pytest.approx(float(want), rel=tol), Y

@@ -16,19 +16,22 @@ Examples
 --------
 >>> main(["dame", "--sizes", "point:100", "--n-alpha2", "1e4", "--constants", "unit"])
 DAME bounds — Pla et al. (2024), Theorems 1-2, eqs. (10)-(12)
+  metric        worst-case mean squared error (MSE) of the estimated mean; logs are natural (ln)
   size law M    point(m=100)   E[m] = 100
   n alpha^2     10000
   constants     unit: c1=1, c2=1, c3=1, c4=1, c5=1
+                (--constants paper for the other preset; `bounds figures` defaults to unit constants)
   precision     float64
-  m_tilde       100
-  upper bound   6.907755279e-06   (log -11.88286582)
-  lower bound   1e-06   at a = 100   (log -13.81551056)
+  m_tilde       100   (effective size, eq. (12))
+  upper bound   6.907755279e-06   MSE bound, Theorem 1   (ln -11.88286582)
+  lower bound   1e-06   MSE bound, Theorem 2, at a = 100   (ln -13.81551056)
 0
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from typing import Any, Sequence
 
@@ -100,10 +103,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     {"command": "rameshwar", ..."optimal_error": 5.0, ...}
     0
     """
-    args = build_parser().parse_args(argv)
+    tokens = list(sys.argv[1:] if argv is None else argv)
+    args = build_parser().parse_args(tokens)
     try:
+        _refuse_empty_values(tokens)
         status: int = args.func(args)
+        sys.stdout.flush()
         return status
+    except KeyboardInterrupt:
+        message = "interrupted"
+    except BrokenPipeError:  # the reader of stdout left (`bounds ... --csv | head`): not an error of ours
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     except OptionError as exc:
         message = f"{exc.option}: {exc}"
     except ValueError as exc:
@@ -115,6 +126,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         message = f"{type(exc).__name__}: {exc}"
     print(f"bounds {args.command}: error: {' '.join(message.split())}", file=sys.stderr)
     return 2
+
+
+def _refuse_empty_values(tokens: list[str]) -> None:
+    """An option given an empty value (``--report ''``, ``--save=``) is refused by name."""
+    for i, token in enumerate(tokens):
+        if token == "--":
+            return
+        if not token.startswith("--"):
+            continue
+        name, eq, value = token.partition("=")
+        if eq and not value.strip():
+            raise OptionError(name, "empty value")
+        if not eq and i + 1 < len(tokens) and not tokens[i + 1].strip():
+            raise OptionError(token, "empty value")
 
 
 if __name__ == "__main__":  # pragma: no cover

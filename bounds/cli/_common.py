@@ -19,6 +19,8 @@ import dataclasses
 import json
 import math
 import numbers
+import os
+from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
@@ -39,11 +41,13 @@ class OptionError(ValueError):
 
 
 class HelpFormatter(argparse.HelpFormatter):
-    """Help whose text an option may compute only when help is shown (``help_factory`` on its action)."""
+    """Every option's help with its default; a help an option computes only when shown (``help_factory``)."""
 
     def _get_help_string(self, action: argparse.Action) -> str | None:
         factory = getattr(action, "help_factory", None)
-        return factory().replace("%", "%%") if factory is not None else super()._get_help_string(action)
+        text = factory().replace("%", "%%") if factory is not None else (action.help or "")
+        shown = action.option_strings and action.default not in (None, False, argparse.SUPPRESS)
+        return text + " (default: %(default)s)" if shown and "default" not in text else text
 
 
 def add_parser(subparsers: Any, name: str, help: str, **kwargs: Any) -> argparse.ArgumentParser:
@@ -80,19 +84,45 @@ def positive(text: str) -> float:
     return v
 
 
-def integer(minimum: int) -> Callable[[str], int]:
-    """A parser of integers >= ``minimum``."""
+MAX_EXPONENT = 1000  # 1e1000 is the largest integer option read from scientific notation
+
+
+def exact_integer(text: str) -> int:
+    """``text`` as an integer: ``1000``, ``1_000``, or scientific notation when exact (``1e6``, ``2.5e3``).
+
+    Raises ``ValueError`` for ``1.5``, ``1e-3``, ``nan``, ``abc`` or an exponent beyond 1e1000.
+    """
+    try:
+        return int(text)
+    except ValueError:
+        pass
+    try:
+        v = Decimal(text.strip())
+    except InvalidOperation:
+        raise ValueError(f"not an integer: {text!r}") from None
+    if not v.is_finite():
+        raise ValueError(f"not an integer: {text!r}")
+    if v.adjusted() > MAX_EXPONENT:
+        raise ValueError(f"too large (above 1e{MAX_EXPONENT}): {text!r}")
+    if v != v.to_integral_value():
+        raise ValueError(f"not an integer: {text!r}")
+    return int(v)
+
+
+def integer(minimum: int, maximum: int | None = None) -> Callable[[str], int]:
+    """A parser of integers in ``[minimum, maximum]`` (``1e6`` accepted when exact)."""
+    want = f">= {minimum}" + ("" if maximum is None else f" and <= {maximum}")
 
     def parse(text: str) -> int:
         try:
-            v = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"not an integer (or too many digits): {text!r}") from None
-        if v < minimum:
-            raise argparse.ArgumentTypeError(f"must be an integer >= {minimum}, got {text!r}")
+            v = exact_integer(text)
+        except ValueError as exc:
+            raise argparse.ArgumentTypeError(f"must be an integer {want}: {exc}") from None
+        if v < minimum or (maximum is not None and v > maximum):
+            raise argparse.ArgumentTypeError(f"must be an integer {want}, got {text!r}")
         return v
 
-    parse.__name__ = f"integer >= {minimum}"
+    parse.__name__ = f"integer {want}"
     return parse
 
 
@@ -218,3 +248,142 @@ def option_of(message: str) -> str | None:
     """The option whose parameter a library error ``message`` names (its first words), or None."""
     keys = [k for k in OPTION_OF if message.startswith(k + " ") or message.startswith(k + ":")]
     return OPTION_OF[max(keys, key=len)] if keys else None
+
+
+# =========================================================================== counts from a file
+
+
+MAX_COUNTS = 10_000_000  # values read from one --counts file
+
+
+def read_counts(path: str, option: str = "--counts", column: str | None = None) -> list[int]:
+    """Positive integer counts from ``path`` (``-``: standard input), read line by line.
+
+    Each line holds counts separated by commas or blanks; ``#`` starts a comment.  With ``column``
+    the file is a CSV with a header and the counts are that column.  Errors name ``option``, the
+    file and the line.
+    """
+    import csv
+    import io
+    import sys
+
+    try:
+        handle: io.TextIOBase = sys.stdin if path == "-" else open(path, newline="")  # type: ignore[assignment]
+    except OSError as exc:
+        raise OptionError(option, f"cannot read {path!r}: {exc.strerror or exc}") from None
+    counts: list[int] = []
+
+    def add(token: str, where: str) -> None:
+        try:
+            v = exact_integer(token)
+        except ValueError as exc:
+            raise OptionError(option, f"{path}, {where}: {exc}") from None
+        if v < 1:
+            raise OptionError(option, f"{path}, {where}: counts must be positive integers, got {token!r}")
+        if len(counts) >= MAX_COUNTS:
+            raise OptionError(option, f"{path}: more than {MAX_COUNTS} counts")
+        counts.append(v)
+
+    try:
+        with handle:
+            if column is not None:
+                reader = csv.DictReader(handle)
+                if reader.fieldnames is None or column not in reader.fieldnames:
+                    raise OptionError("--column", f"{path} has no column {column!r} (columns: {reader.fieldnames})")
+                for row in reader:
+                    add(row[column] or "", f"line {reader.line_num}")
+            else:
+                for number_, line in enumerate(handle, 1):
+                    for token in line.split("#", 1)[0].replace(",", " ").split():
+                        add(token, f"line {number_}")
+    except UnicodeDecodeError:
+        raise OptionError(option, f"{path} is not a text file") from None
+    if not counts:
+        raise OptionError(option, f"{path} holds no counts")
+    return counts
+
+
+def add_counts(parser: argparse.ArgumentParser, inline: str, inline_help: str, what: str) -> None:
+    """The counts of a command: inline (``inline``) or ``--counts FILE`` (with ``--column``), exactly one."""
+    source = parser.add_mutually_exclusive_group(required=True)
+    source.add_argument(inline, help=inline_help)
+    source.add_argument("--counts", metavar="FILE",
+                        help=f"{what} from a file (- for stdin): counts separated by commas, blanks or lines, "
+                             "or a CSV column with --column")
+    parser.add_argument("--column", default=None, help="the CSV column of --counts holding the counts")
+
+
+def counts_file(args: argparse.Namespace) -> list[int] | None:
+    """The counts of ``--counts FILE`` (None without it); ``--column`` only with it."""
+    if args.column is not None and args.counts is None:
+        raise OptionError("--column", "names a column of --counts FILE")
+    return None if args.counts is None else read_counts(args.counts, "--counts", args.column)
+
+
+def summary(counts: list[int]) -> str:
+    """One line describing many counts: how many, range, median, total."""
+    ordered = sorted(counts)
+    mid = ordered[len(ordered) // 2]
+    return (f"{len(counts)} users, counts from {ordered[0]} to {ordered[-1]}, median {mid}, "
+            f"total {sum(counts)}, {len(set(counts))} distinct")
+
+
+SHOWN_ROWS = 12  # rows of a per-user table printed before it is summarised
+
+
+def table(header: str, rows: list[str]) -> list[str]:
+    """``header`` and ``rows``, the middle left out (with a note) beyond :data:`SHOWN_ROWS` rows."""
+    if len(rows) <= SHOWN_ROWS:
+        return [header, *rows]
+    half = SHOWN_ROWS // 2
+    return [header, *rows[:half], f"  ... {len(rows) - 2 * half} rows left out (--json or --save for all) ...",
+            *rows[-half:]]
+
+
+# =========================================================================== output: text, --json, --save
+
+
+def add_output(parser: argparse.ArgumentParser) -> None:
+    """``--json`` (one JSON object on stdout) and ``--save STEM`` (STEM.txt and STEM.json)."""
+    add_json(parser)
+    parser.add_argument("--save", metavar="STEM",
+                        help="also write the text report to STEM.txt and the JSON object to STEM.json "
+                             "(and a sweep's table to STEM.csv)")
+
+
+def emit(args: argparse.Namespace, command: str, inputs: dict[str, Any], results: dict[str, Any],
+         lines: list[str], csv_text: str | None = None) -> int:
+    """Print ``lines`` (or the JSON object with ``--json``, the CSV with ``--csv``); write ``--save`` files; return 0."""
+    obj = {"command": command, "inputs": plain(inputs), **{k: plain(v) for k, v in results.items()}}
+    text = json.dumps(obj, allow_nan=False)
+    if getattr(args, "json", False):
+        print(text)
+    elif csv_text is not None and getattr(args, "csv", False):
+        print(csv_text, end="")
+    else:
+        print("\n".join(lines))
+    stem = getattr(args, "save", None)
+    if stem:
+        files = {".txt": "\n".join(lines) + "\n", ".json": text + "\n"}
+        if csv_text is not None:
+            files[".csv"] = csv_text
+        for suffix, content in files.items():
+            Path(stem + suffix).write_text(content)
+        if not getattr(args, "json", False) and not getattr(args, "csv", False):
+            print(f"written: {', '.join(stem + s for s in files)}")
+    return 0
+
+
+def check_save(args: argparse.Namespace) -> None:
+    """Refuse an unwritable ``--save STEM`` before any computation."""
+    stem = getattr(args, "save", None)
+    if stem is not None:
+        if not stem.strip() or stem.endswith(("/", ".")):
+            raise OptionError("--save", f"needs a file stem such as results/run1, got {stem!r}")
+        folder = Path(stem).parent
+        if not folder.is_dir():
+            raise OptionError("--save", f"no folder {str(folder)!r} to write {stem!r}.*")
+        if not os.access(folder, os.W_OK):
+            raise OptionError("--save", f"cannot write in {str(folder)!r}")
+        if Path(stem + ".json").is_dir():
+            raise OptionError("--save", f"{stem + '.json'!r} is a directory")
