@@ -55,3 +55,9 @@ def test_rendered_dom_without_typeset_output_is_named():
     broken = render_check.Rendered()
     broken.feed('<span class="math"><mjx-container><mjx-merror>x</mjx-merror></mjx-container></span>')
     assert broken.errors == 1
+
+
+def test_tex_in_inline_code_is_meant_to_show(tmp_path):
+    (tmp_path / "index.html").write_text('<html><body><p>Type <code>\\(x\\)</code> or <code>$$</code>.</p></body></html>')
+    problems = []
+    assert check_site.check_offline_math(tmp_path, problems) == (0, 0) and problems == []
