@@ -13,6 +13,7 @@ copies it into ``_static/mathjax``): the pages need no network.
 from __future__ import annotations
 
 import argparse
+import fnmatch
 import importlib
 import importlib.util
 import inspect
@@ -133,8 +134,10 @@ API_GROUPS = [
      "The ``bounds`` command (see also :doc:`/_generated/cli`) and the records of the four papers.",
      ["bounds.cli", "bounds.references"]),
 ]
-# shared helpers a user never calls directly; documented for contributors on their own page
-API_INTERNALS = ["bounds.numerics"]
+# modules a user never calls directly (shared helpers, the subcommands behind ``bounds``,
+# the per-paper figure code behind ``bounds.figures``): documented for contributors on the
+# internals page, out of the task groups (patterns as for fnmatch)
+API_INTERNALS = ["bounds.numerics", "bounds.cli.*", "bounds.figures.*"]
 
 # "See also" at the end of a module's page: the theory, simulation and advice pages that
 # answer the next question (only modules that exist are linked)
@@ -237,20 +240,22 @@ def write_api() -> None:
     (GENERATED / "api").mkdir(parents=True, exist_ok=True)
     pages = publicapi.pages()
     modules = list(pages)
+    internal = [name for name in modules if any(fnmatch.fnmatchcase(name, pattern) for pattern in API_INTERNALS)]
     children: dict[str, list[str]] = {name: [] for name in modules}
     for name in modules:
         parent = _parent(name, modules)
-        if parent is not None:
+        if parent is not None and name not in internal:
             children[parent].append(name)
     for page in pages.values():
         write_module_page(page, children[page.name])
-    tops = [name for name in modules if _parent(name, modules) is None]
-    grouped = {name for _, _, _, names in API_GROUPS for name in names}
+    tops = [name for name in modules if _parent(name, modules) is None or name in internal]
+    grouped = {name for _, _, _, names in API_GROUPS for name in names} - set(internal)
     groups = [(slug, title, text, [name for name in names if name in pages]) for slug, title, text, names in API_GROUPS]
     groups.append(("internals", "Internals",
-                   "Shared helpers the other modules are built on (validation, log-space arithmetic, "
-                   "the float64 and mpmath backends). A user never needs them; they are documented "
-                   "for contributors.", [name for name in tops if name not in grouped]))
+                   "What the other modules are built on: validation, log-space arithmetic and the "
+                   "float64 and mpmath backends, the subcommands behind ``bounds`` and the figure code "
+                   "behind :mod:`bounds.figures`. A user never needs them; they are documented for "
+                   "contributors.", [name for name in tops if name not in grouped]))
     lines = [
         "API reference",
         "=============",
