@@ -64,7 +64,10 @@ autodoc_member_order = "bysource"
 # standard library's base classes named by show-inheritance have no target without
 # intersphinx, which needs the network
 nitpicky = True
-nitpick_ignore_regex = [("py:class", r"(abc|collections\.abc|enum|numbers|typing)\.\w+")]
+nitpick_ignore_regex = [("py:class", r"(abc|collections\.abc|enum|numbers|typing)\.\w+"),
+                        # a private module (``_name``) is not documented by design: a docstring may
+                        # name it for contributors without a link
+                        ("py:mod", r"bounds(\.\w+)*\._\w+")]
 autodoc_typehints = "none"  # numpydoc renders the types written in the docstrings
 numpydoc_show_class_members = False
 numpydoc_class_members_toctree = False
