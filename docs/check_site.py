@@ -7,10 +7,15 @@
 * an entry renders fewer math elements than its docstring has formulas (``.. math::``
   directives and ``:math:`` roles), or a page shows reST or LaTeX markup as plain text;
 * a notebook in ``notebooks/`` has no page, or its page shows no cell output or an error;
-* a committed figure of ``figures/`` is missing from the gallery.
+* a committed figure of ``figures/`` is missing from the gallery;
+* a page would show raw TeX to a reader without network: it has math but loads no MathJax
+  from the site itself (or the file is missing), loads a script from another host, or
+  shows ``\\(``, ``\\[`` or ``$$`` outside its math elements.
 
 MathJax itself runs in the reader's browser: what is checked here is that every formula
-reaches the page inside a math element MathJax typesets.  The summary lists the public
+reaches the page inside a math element that the site's own MathJax typesets;
+``render_check.py`` then renders the pages in a headless browser, offline, and checks
+the typeset result.  The summary lists the public
 functions whose docstring has no formula and the pages that still cite a source by its
 file name rather than by paper, for their authors to judge.
 """
@@ -31,15 +36,16 @@ import publicapi  # noqa: E402
 
 MATH_CLASSES = {"math"}
 VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
-SKIPPED = {"script", "style", "pre"}  # code, not prose: markup there is meant to show
+SKIPPED = frozenset({"script", "style", "pre"})  # code, not prose: markup there is meant to show
 
 
 class Entries(HTMLParser):
     """For each element id of a page, how many math elements occur inside the ``<dl>``
     whose ``<dt>`` carries it (the entry of a documented object), and the page's prose."""
 
-    def __init__(self) -> None:
+    def __init__(self, skipped: frozenset[str] = SKIPPED) -> None:
         super().__init__(convert_charrefs=True)
+        self.skipped = skipped
         self.stack: list[str] = []
         self.open: list[tuple[str, int]] = []  # (id, depth of its <dl>)
         self.math: dict[str, int] = {}
@@ -49,7 +55,7 @@ class Entries(HTMLParser):
 
     def handle_starttag(self, tag, attrs) -> None:
         attrs = dict(attrs)
-        if tag in SKIPPED:
+        if tag in self.skipped:
             self.skip += 1
         if tag not in VOID:
             self.stack.append(tag)
@@ -64,7 +70,7 @@ class Entries(HTMLParser):
                 self.in_math = len(self.stack)  # TeX for MathJax, not prose
 
     def handle_endtag(self, tag) -> None:
-        if tag in SKIPPED:
+        if tag in self.skipped:
             self.skip = max(0, self.skip - 1)
         if tag in self.stack:
             while self.stack:
@@ -80,8 +86,8 @@ class Entries(HTMLParser):
             self.text.append(data)
 
 
-def parse(path: Path) -> Entries:
-    parser = Entries()
+def parse(path: Path, skipped: frozenset[str] = SKIPPED) -> Entries:
+    parser = Entries(skipped)
     parser.feed(path.read_text(encoding="utf-8"))
     return parser
 
@@ -128,6 +134,53 @@ def check_api(site: Path, problems: list[str], notes: list[str]) -> tuple[int, i
     return total, with_math, no_formula
 
 
+RAW_TEX = ("\\(", "\\[", "$$")
+
+
+class Scripts(HTMLParser):
+    """The ``src`` of every ``<script>`` of a page."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.sources: list[str] = []
+
+    def handle_starttag(self, tag, attrs) -> None:
+        src = dict(attrs).get("src")
+        if tag == "script" and src:
+            self.sources.append(src)
+
+
+def check_offline_math(site: Path, problems: list[str]) -> tuple[int, int]:
+    """Pages with math, and of those how many load the site's own MathJax (all must)."""
+    with_math = local = 0
+    for page in sorted(site.rglob("*.html")):
+        if {"_static", "_sources", "_modules"} & set(page.relative_to(site).parts):
+            continue
+        html = page.read_text(encoding="utf-8")
+        name = page.relative_to(site).as_posix()
+        scripts = Scripts()
+        scripts.feed(html)
+        remote = [src for src in scripts.sources if "://" in src or src.startswith("//")]
+        for src in remote:
+            problems.append(f"{name}: loads a script from the network ({src})")
+        entries = parse(page, SKIPPED | {"code"})  # inline code may show TeX on purpose
+        text = " ".join(entries.text)
+        for raw in RAW_TEX:
+            if raw in text:
+                problems.append(f"{name}: shows raw TeX {raw!r} outside a math element")
+        if 'class="math' not in html:
+            continue
+        with_math += 1
+        mathjax = [src for src in scripts.sources if "mathjax" in src.lower() and src not in remote]
+        if not mathjax:
+            problems.append(f"{name}: has math but no MathJax of the site's own: offline it shows raw TeX")
+        elif not all((page.parent / src.split("?")[0]).resolve().is_file() for src in mathjax):
+            problems.append(f"{name}: its MathJax script is missing from the site ({', '.join(mathjax)})")
+        else:
+            local += 1
+    return with_math, local
+
+
 def check_notebooks(site: Path, problems: list[str]) -> list[str]:
     lines = []
     for nb in sorted((ROOT / "notebooks").glob("*.ipynb")):
@@ -171,7 +224,9 @@ def main(argv: list[str]) -> int:
     total, with_math, no_formula = check_api(site, problems, notes)
     notebooks = check_notebooks(site, problems)
     figures = check_gallery(site, problems)
+    math_pages, local = check_offline_math(site, problems)
     print(f"API: {total} documented objects, {with_math} with a formula, each rendered as math")
+    print(f"offline math: {local} of {math_pages} pages with math load the site's own MathJax")
     print(f"notebooks: {'; '.join(notebooks)}")
     print(f"gallery: {figures} figures")
     if no_formula:
