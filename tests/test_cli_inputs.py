@@ -41,7 +41,7 @@ def test_every_option_has_help_and_shows_its_default():
             if action.option_strings and action.dest != "help":
                 assert action.help, (name, action.option_strings)
                 if action.default not in (None, False, argparse.SUPPRESS):
-                    assert "default" in _common.HelpFormatter("bounds")._get_help_string(action), (name, action.dest)
+                    assert "(default" in _common.HelpFormatter("bounds")._get_help_string(action), (name, action.dest)
         assert "default: " in text or name in ("check",), name
 
 

@@ -47,7 +47,7 @@ class HelpFormatter(argparse.HelpFormatter):
         factory = getattr(action, "help_factory", None)
         text = factory().replace("%", "%%") if factory is not None else (action.help or "")
         shown = action.option_strings and action.default not in (None, False, argparse.SUPPRESS)
-        return text + " (default: %(default)s)" if shown and "default" not in text else text
+        return text + " (default: %(default)s)" if shown and "(default" not in text else text
 
 
 def add_parser(subparsers: Any, name: str, help: str, **kwargs: Any) -> argparse.ArgumentParser:
