@@ -19,6 +19,7 @@ import importlib.util
 import inspect
 import json
 import os
+import re
 import shutil
 import sys
 from pathlib import Path
@@ -298,12 +299,17 @@ def _default(action: argparse.Action) -> str:
     return f"``{action.default}``"
 
 
+def _options_literal(text: str) -> str:
+    """Option names in a help text as literals (as prose, "--n" would become an en dash)."""
+    return re.sub(r"(?<![\w`-])(--[a-z][\w-]*)", r"``\1``", text)
+
+
 def write_cli() -> None:
     """The command-line reference, from ``bounds.cli.build_parser()``: every subcommand with
     its options table (option, default, help) and its ``--help`` text as printed."""
     cli = importlib.import_module("bounds.cli")
     previous = os.environ.get("COLUMNS")
-    os.environ["COLUMNS"] = "100"  # argparse wraps the help text at this width
+    os.environ["COLUMNS"] = "88"  # argparse wraps the help text at this width (the page's code width)
     try:
         parser = cli.build_parser()
         lines = [
@@ -330,8 +336,8 @@ def write_cli() -> None:
                     continue
                 choices = f" (one of {', '.join(map(str, action.choices))})" if action.choices else ""
                 rows.append((", ".join(f"``{o}``" for o in action.option_strings),
-                             _default(action), _rst_text(formatter._expand_help(action) if action.help else "")
-                             + choices))
+                             _default(action), _options_literal(_rst_text(formatter._expand_help(action)
+                                                                           if action.help else "") + choices)))
             if rows:
                 lines += [".. list-table::", "   :header-rows: 1", "   :widths: 22 13 65", "",
                           "   * - option", "     - default", "     - meaning"]
