@@ -65,7 +65,7 @@ SKIP = {
     "bounds.audit.run": "runs the audit (minutes); covered by tests/test_audit.py",
     "bounds.advise.main": "takes parsed command-line arguments; covered by tests/test_cli.py",
     "bounds.advise.configure_parser": "configures an argparse parser; covered by tests/test_cli.py",
-    "bounds.advise.real_counts": "reads optional data packages; covered by tests/test_advise.py",
+    "bounds.advise.real_counts": "reads optional data packages; covered by tests/test_advise_inputs.py",
     "bounds.numerics.warn_assumption": "issues the package's own warning by design",
     "bounds.numerics.workdps": "a context manager (the call returns a generator context)",
 }
