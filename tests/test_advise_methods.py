@@ -191,3 +191,11 @@ def test_advise_refuses_non_flags_and_non_executors(kw, match):
     args = {"counts": [1, 2, 3, 4], "reps": 2, "progress": False, "inverse": False} | kw
     with pytest.raises(TypeError, match=match):
         advise.advise(args.pop("counts"), **args)
+
+
+def test_dame_inverse_is_bounded_work():
+    from bounds.advise.methods import dame as m_dame
+
+    h = Histogram.of_pairs(np.arange(1, m_dame.MAX_DISTINCT_INVERSE + 2), np.full(m_dame.MAX_DISTINCT_INVERSE + 1, 3))
+    r = m_dame.evaluate(h, Settings(reps=0), 0)
+    assert [i.searched for i in r.inverses] == [False, False] and r.inverses[0].value is None

@@ -1,7 +1,6 @@
 """Tests of the advise report: the recommendation per model, the unusable flags, one metric, printed inverse
 answers meeting their targets (checked by the papers' calculators), exports, the plot and the command line."""
 
-import argparse
 import json
 import math
 import re
@@ -183,12 +182,6 @@ def test_exports(flights, tmp_path):
     assert header == "method,x_name,x,series,value,metric,kind"
 
 
-def _parser():
-    p = argparse.ArgumentParser(prog="bounds advise")
-    advise.configure_parser(p)
-    return p
-
-
 def test_cli_prints_the_recommendation_first(capsys, tmp_path):
     assert cli.main(["advise", "--counts", str(FIXTURE), "--eps", "1", "--jobs", "1", "--reps", "8",
                      "--no-inverse", "--save", str(tmp_path / "a")]) == 0
@@ -199,8 +192,7 @@ def test_cli_prints_the_recommendation_first(capsys, tmp_path):
 def test_cli_json_goes_to_stdout(capsys, tmp_path):
     h = tmp_path / "h.csv"
     h.write_text("count,users\n1,500\n4,300\n30,20\n")
-    args = _parser().parse_args(["--histogram", str(h), "--jobs", "1", "--reps", "4", "--no-inverse", "--json"])
-    assert args.func(args) == 0
+    assert cli.main(["advise", "--histogram", str(h), "--jobs", "1", "--reps", "4", "--no-inverse", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["n_users"] == 820 and data["settings"]["reps"] == 4
 
@@ -209,11 +201,9 @@ def test_cli_records(capsys, tmp_path):
     pytest.importorskip("duckdb")
     f = tmp_path / "events.csv"
     f.write_text("uid,v\n" + "".join(f"{u % 97},1\n" for u in range(3000)))
-    args = _parser().parse_args(["--records", str(f), "--user", "uid", "--jobs", "1", "--reps", "0", "--no-inverse"])
-    assert args.func(args) == 0
+    assert cli.main(["advise", "--records", str(f), "--user", "uid", "--jobs", "1", "--reps", "0", "--no-inverse"]) == 0
     assert "97 users, 3,000 records" in capsys.readouterr().out
-    args = _parser().parse_args(["--records", str(f), "--jobs", "1"])
-    assert args.func(args) == 2 and "--user" in capsys.readouterr().err
+    assert cli.main(["advise", "--records", str(f), "--jobs", "1"]) == 2 and "--user" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("argv, option", [
@@ -224,8 +214,7 @@ def test_cli_records(capsys, tmp_path):
     (["--beta", "0"], "--beta"),
 ])
 def test_cli_bad_input_is_one_line(capsys, argv, option):
-    base = ["--counts", str(FIXTURE), "--column", "flights", "--jobs", "1", "--no-inverse", "--reps", "2"]
-    args = _parser().parse_args(base + argv)
-    assert args.func(args) == 2
+    base = ["advise", "--counts", str(FIXTURE), "--column", "flights", "--jobs", "1", "--no-inverse", "--reps", "2"]
+    assert cli.main(base + argv) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and err[0].startswith(f"bounds advise: error: {option}")

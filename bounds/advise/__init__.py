@@ -79,7 +79,6 @@ from .inputs import (
     records_histogram,
 )
 from .report import Advice
-from .command import configure_parser, main
 from .results import Settings
 from .searches import (
     dame_smallest,
@@ -95,7 +94,7 @@ from .searches import (
 __all__ = ["advise", "Advice", "Settings", "Histogram", "histogram", "load_counts", "load_histogram",
            "records_histogram", "real_counts", "example", "REAL_DATASETS", "EXAMPLES", "GROUP_BY_SQL", "level_grid",
            "smallest_integer", "smallest_level", "dame_smallest", "law_optimal_error", "rameshwar_smallest",
-           "round_up", "round_down", "configure_parser", "main", "inputs", "methods", "recommend", "report", "results", "searches"]
+           "round_up", "round_down", "inputs", "methods", "recommend", "report", "results", "searches"]
 
 
 def _run(index: int, h: Histogram, s: Settings, seed: int) -> tuple[Any, list[str]]:

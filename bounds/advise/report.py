@@ -129,7 +129,7 @@ class Advice:
                         "towards the target)"]
             for m, i in inv:
                 what = "smallest n" if i.level == "n" else f"smallest {i.level}"
-                reached = exact(i.value) if i.value is not None else "not reached"
+                reached = exact(i.value) if i.value is not None else "not reached" if i.searched else "not searched"
                 out.append(f"  {m.method}: {what} = {reached}  [{i.criterion}; {i.note}]")
         if self.notes:
             out += ["", "NOTES"] + [f"  - {n}" for n in self.notes]

@@ -82,7 +82,7 @@ class Inverse:
     """The smallest ``level`` (``"eps"``, ``"alpha"`` or ``"n"``) at which ``criterion`` meets ``target``.
 
     ``value`` is the printed answer (rounded towards the safe side), ``exact`` the unrounded one
-    (``None``: not reached).
+    (``None``: not reached, or not ``searched``).
     """
 
     level: str
@@ -91,6 +91,7 @@ class Inverse:
     target: float
     criterion: str
     note: str = ""
+    searched: bool = True
 
 
 @dataclass(frozen=True)

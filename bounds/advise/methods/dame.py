@@ -19,6 +19,9 @@ from ..simulation import PER_USER, levels_around, summarise, timed
 
 MODEL, NAME = "local", "DAME"
 WIDTH = 2.0
+MAX_DISTINCT_INVERSE = 2000
+"""The inverse searches walk m̃'s runs, each step a Theorem 2 evaluation in O(J): searched up to this many distinct
+counts (bounded work), else reported as not searched."""
 
 
 def evaluate(h: Histogram, s: Settings, seed: int) -> MethodResult:
@@ -55,7 +58,13 @@ def evaluate(h: Histogram, s: Settings, seed: int) -> MethodResult:
                         covers=f"given μ: two-point on {{-1, 1}} with mean θ = {s.theta:g}, sizes drawn from the "
                                "counts' law; the unprojected estimator")
     inverses: tuple = ()
-    if s.inverse:
+    if s.inverse and h.distinct > MAX_DISTINCT_INVERSE:
+        crit = f"UB ≤ (2·target)² (Theorem 2, paper constants, target {s.target:g})"
+        why = (f"not searched: {h.distinct:,} distinct counts, more than {MAX_DISTINCT_INVERSE:,} (each step of the "
+               "walk evaluates Theorem 2 over all of them)")
+        inverses = (Inverse("alpha", None, None, s.target, crit, why, searched=False),
+                    Inverse("n", None, None, s.target, crit, why, searched=False))
+    elif s.inverse:
         t_mse = (WIDTH * s.target) ** 2
         level = dame_smallest(law, target_mse=t_mse, n=n)
         users = dame_smallest(law, target_mse=t_mse, alpha=s.alpha)
