@@ -36,7 +36,8 @@ def recommend(model: str, results: list[MethodResult], *, level_name: str, level
     scored = [(r, *r.comparison) for r in mine]
     usable = [(r, v, b) for r, v, b in scored if v is not None and math.isfinite(v) and not r.unusable and r.realisable]
     unusable = tuple(r.method for r in mine if r.unusable)
-    others = tuple((r.method, v, b if r.realisable else f"{b}; an oracle, not realisable") for r, v, b in scored)
+    others = tuple((r.method, v, b if r.realisable or v is None else f"{b}; an oracle, never recommended")
+                   for r, v, b in scored)
     if not usable:
         return Recommendation(model, level_name, level, MIDPOINT, "none", None,
                               "answer the midpoint of the value range: every method errs more in the worst case",

@@ -84,6 +84,7 @@ def evaluate(h: Histogram, s: Settings, seed: int) -> MethodResult:
     U, eps = s.U, s.eps
     N, total = h.n_users, h.records
     T = threshold(h, U, eps)
+    m_cap = round(T / U)  # T_ε is U times a count
     d = h.counts.astype(float)
     a = np.maximum((U * d - T) / (2 * d), 0.0)
     b = np.minimum((U * d + T) / (2 * d), U)
@@ -114,9 +115,11 @@ def evaluate(h: Histogram, s: Settings, seed: int) -> MethodResult:
                             note + "; ε rounded up to 4 digits"),
                     Inverse("n", users, users, s.target, crit, note + " (n users with the counts' law)"))
     m_star = int(h.counts[-1])
-    action = (f"cap each user's sum at T_ε = {T:.6g} (= U × {T / U:g} records): clips the records of "
-              f"{int(h.users[clipped].sum()):,} user(s) with more than {T / U:g} records" if T > 0 else
-              "T_ε = 0: every user's mean is replaced by U/2 (ε < 2/n)")
+    n_clipped = int(h.users[clipped].sum())
+    action = ("T_ε = 0: every user's mean is replaced by U/2 (ε < 2/n)" if T == 0 else
+              f"cap each user's sum at T_ε = {T!r} (= U × {m_cap} records): clips the records of {n_clipped:,} "
+              f"user(s) with more than {m_cap} records" if n_clipped else
+              f"cap each user's sum at T_ε = {T!r} (= U × {m_cap} records): nobody holds more, nothing is clipped")
     return MethodResult(MODEL, NAME, "Rameshwar & Tandon (2025), Lemma III.1, Theorem III.1", "T_ε", T, action,
                         affected, bound, (e_opt_q,), sim, inverses,
                         details={"T_eps": T, "E_opt": e_opt, "sensitivity": sens, "users_clipped": affected,
