@@ -157,7 +157,7 @@ def test_inverse_answers_are_tight(flights):
 
 def test_exact_prints_thresholds_without_rounding():
     for x in (8.695938676727495, 0.1 + 0.2, 1e-7 / 3, 513.0, 2.0**60):
-        assert float(report_module.exact(x).replace(",", "")) == x
+        assert float(advise.results.exact(x).replace(",", "")) == x
 
 
 def test_exports(flights, tmp_path):

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .results import TRIVIAL_RMSE_REL, Curve, MethodResult, Recommendation, Settings
+from .results import TRIVIAL_RMSE_REL, Curve, MethodResult, Recommendation, Settings, exact
 
 if TYPE_CHECKING:  # matplotlib is imported only when a report is drawn
     from matplotlib.figure import Figure
@@ -27,21 +27,6 @@ __all__ = ["Advice"]
 
 HEADS = {"central": "central model (user-level ε-DP, values in [0, U])",
          "local": "local model (user-level α-LDP, values in [-1, 1])"}
-
-
-def exact(x: float | int | None) -> str:
-    """A number printed without rounding: integers with thousands separators, floats by their shortest repr.
-
-    Examples
-    --------
-    >>> exact(516.0), exact(1234567), exact(0.02071), exact(None)
-    ('516', '1,234,567', '0.02071', '—')
-    """
-    if x is None:
-        return "—"
-    if isinstance(x, (int, np.integer)) or (isinstance(x, float) and x.is_integer() and abs(x) < 2**53):
-        return f"{int(x):,}"
-    return repr(float(x))
 
 
 def _g(x: float | None, digits: int = 3) -> str:
@@ -108,7 +93,7 @@ class Advice:
             out.append(f"  UNUSABLE at this n and ε/α (RMSE/w above {TRIVIAL_RMSE_REL:g}, the midpoint's worst-case "
                        f"error): {', '.join(bad)}")
         out += ["", f"COMPARISON — RMSE/w (simulated, else an exact or proven worst case; rates are not compared)",
-                f"  {'method':22s} {'RMSE/w':>16s} {'q' + str(q):>8s}  {'simulation engine':34s} {'CPU/rep':>9s}  "
+                f"  {'method':22s} {'RMSE/w':>16s} {'q' + str(q):>8s}  {'simulation engine':46s} {'CPU/rep':>9s}  "
                 f"{'worst-case RMSE/w':>18s}"]
         for m in self.methods:
             out.append(self._row(m))
@@ -160,14 +145,14 @@ class Advice:
         sim = m.simulation
         if sim is not None:
             err, qv = f"{_g(sim.rmse_rel)} ± {_g(sim.rmse_rel_se, 2)}", _g(sim.quantile_rel)
-            engine, cpu = sim.engine[:34], f"{sim.cpu_per_rep:.2g} s"
+            engine, cpu = sim.engine[:46], f"{sim.cpu_per_rep:.2g} s"
         else:
             err, qv, engine, cpu = "—", "—", "not simulated" + (" (per-user draws)" if "per-user" in str(
                 m.details.get("engine", "")) else ""), "—"
         worst = f"{_g(m.bound.rmse_rel)} ({m.bound.kind})" if m.bound.kind in ("bound", "exact") else \
             f"— ({m.bound.kind} only)"
         flag = "  UNUSABLE" if m.unusable else ""
-        return f"  {m.method:22s} {err:>16s} {qv:>8s}  {engine:34s} {cpu:>9s}  {worst:>18s}{flag}"
+        return f"  {m.method:22s} {err:>16s} {qv:>8s}  {engine:46s} {cpu:>9s}  {worst:>18s}{flag}"
 
     # ------------------------------------------------------------------ plot and files
 

@@ -11,8 +11,10 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
+import numpy as np
+
 __all__ = ["Settings", "Quantity", "Simulation", "Inverse", "Curve", "MethodResult", "Recommendation",
-           "COMPARABLE_KINDS", "TRIVIAL_RMSE_REL"]
+           "COMPARABLE_KINDS", "TRIVIAL_RMSE_REL", "exact"]
 
 COMPARABLE_KINDS = ("bound", "exact")
 """Kinds whose RMSE may stand in the comparison column when nothing is simulated."""
@@ -171,3 +173,18 @@ class Recommendation:
     others: tuple  # ((method, RMSE / width or None, basis), ...)
     unusable: tuple  # methods worse than the midpoint's worst case
     n_users: int
+
+
+def exact(x: float | int | None) -> str:
+    """A number printed without rounding: integers with thousands separators, floats by their shortest repr.
+
+    Examples
+    --------
+    >>> exact(516.0), exact(1234567), exact(0.02071), exact(None)
+    ('516', '1,234,567', '0.02071', '—')
+    """
+    if x is None:
+        return "—"
+    if isinstance(x, (int, np.integer)) or (isinstance(x, float) and x.is_integer() and abs(x) < 2**53):
+        return f"{int(x):,}"
+    return repr(float(x))

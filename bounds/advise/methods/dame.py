@@ -74,7 +74,7 @@ def evaluate(h: Histogram, s: Settings, seed: int) -> MethodResult:
                     Inverse("n", users, users, s.target, crit, note))
     frac = h.at_least(mt) / h.n_users
     action = (f"m̃ = {mt}: users with ≥ m̃ records ({100 * frac:.3g}%) localise; a user's weight is √(m∧m̃)/√m̃, "
-              f"so records beyond m̃ count less; bins of half-width τ = {tau:.4g}")
+              f"so records beyond m̃ count less; bins of half-width τ = {tau!r}")
     return MethodResult(MODEL, NAME, "Pla, Richard & Vono (2024), Theorems 1-2, eq. (4)", "m̃", mt, action,
                         h.at_least(mt + 1) / h.n_users, bound, (lower,), sim, inverses,
                         details={"m_tilde": mt, "upper_bound": ub.value, "upper_capped": ub.capped,

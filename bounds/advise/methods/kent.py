@@ -113,7 +113,7 @@ def evaluate_min(h: Histogram, s: Settings, seed: int) -> MethodResult:
     kept = sum(min(d, kT) * c for d, c in zip(h.counts.tolist(), h.users.tolist()))
     dropped = 1 - kept / h.records
     action = (f"every user keeps T* = {int(kT)} record(s) (T = smallest count = {T0}): drops {100 * dropped:.3g}% "
-              f"of the records; τ = {ktau:.4g}")
+              f"of the records; τ = {ktau!r}")
     return MethodResult(MODEL, "Kent (T = min count)", "Kent, Berrett & Yu (2024), eq. (25), univariate rate",
                         "T*", int(kT), action, float(np.sum(h.users[h.counts > kT])) / h.n_users, bound,
                         simulation=_simulate(h, s, seed, h.n_users, T0, h), inverses=inverses,

@@ -16,7 +16,7 @@ import numpy as np
 
 from ... import mechanisms
 from ..inputs import Histogram
-from ..results import Curve, Inverse, MethodResult, Quantity, Settings
+from ..results import Curve, Inverse, MethodResult, Quantity, Settings, exact
 from ..searches import law_optimal_error, rameshwar_smallest, round_up
 from ..simulation import GROUPED, levels_around, summarise, timed
 
@@ -110,16 +110,16 @@ def evaluate(h: Histogram, s: Settings, seed: int) -> MethodResult:
         eps_star = s_star / N
         users = max(1, math.ceil(s_star / Fraction(eps)))
         crit = f"E_OPT ≤ target·U (worst-case E|error|, target {s.target:g})"
-        note = f"exact: E_OPT depends on n and ε through nε, non-increasing; nε* = {float(s_star):.6g}"
+        note = f"exact: E_OPT depends on n and ε through nε, non-increasing; nε* = {float(round_up(s_star, 6))!r} (rounded up)"
         inverses = (Inverse("eps", float(round_up(eps_star)), float(eps_star), s.target, crit,
                             note + "; ε rounded up to 4 digits"),
                     Inverse("n", users, users, s.target, crit, note + " (n users with the counts' law)"))
     m_star = int(h.counts[-1])
     n_clipped = int(h.users[clipped].sum())
     action = ("T_ε = 0: every user's mean is replaced by U/2 (ε < 2/n)" if T == 0 else
-              f"cap each user's sum at T_ε = {T!r} (= U × {m_cap} records): clips the records of {n_clipped:,} "
+              f"cap each user's sum at T_ε = {exact(T)} (= U × {m_cap} records): clips the records of {n_clipped:,} "
               f"user(s) with more than {m_cap} records" if n_clipped else
-              f"cap each user's sum at T_ε = {T!r} (= U × {m_cap} records): nobody holds more, nothing is clipped")
+              f"cap each user's sum at T_ε = {exact(T)} (= U × {m_cap} records): nobody holds more, nothing is clipped")
     return MethodResult(MODEL, NAME, "Rameshwar & Tandon (2025), Lemma III.1, Theorem III.1", "T_ε", T, action,
                         affected, bound, (e_opt_q,), sim, inverses,
                         details={"T_eps": T, "E_opt": e_opt, "sensitivity": sens, "users_clipped": affected,
