@@ -179,3 +179,14 @@ def test_records_through_duckdb_match_a_groupby(tmp_path):
         advise.records_histogram(csv_path, user="nobody")
     with pytest.raises(ValueError, match="no such file"):
         advise.records_histogram(tmp_path / "missing.parquet", user="user_id")
+
+
+def test_the_documented_dask_query_gives_the_histogram():
+    dd = pytest.importorskip("dask.dataframe")
+    pd = pytest.importorskip("pandas")
+    users = np.random.default_rng(1).integers(0, 60, size=2000)
+    df = dd.from_pandas(pd.DataFrame({"user_id": users}), npartitions=4)
+    hist = df.groupby("user_id").size().value_counts().compute()  # as in the module docstring
+    h = advise.load_histogram(hist.rename("users").rename_axis("count").reset_index())
+    expected = advise.histogram(np.bincount(users)[np.bincount(users) > 0])
+    assert np.array_equal(h.counts, expected.counts) and np.array_equal(h.users, expected.users)

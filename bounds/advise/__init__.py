@@ -39,7 +39,7 @@ or with dask::
     import dask.dataframe as dd
     df = dd.read_parquet("events/*.parquet", columns=["user_id"])
     hist = df.groupby("user_id").size().value_counts().compute()   # count -> users
-    advise(load_histogram(hist.rename_axis("count").reset_index()))
+    advise(load_histogram(hist.rename("users").rename_axis("count").reset_index()))
 
 and pass the ``count,users`` rows to ``bounds advise --histogram FILE``.  On one machine,
 ``bounds advise --records events.parquet --user user_id`` runs the query with DuckDB, out of core.

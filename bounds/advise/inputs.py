@@ -361,8 +361,7 @@ def records_histogram(path: str | Path, *, user: str) -> Histogram:
 
         df = dask.dataframe.read_parquet("events/*.parquet", columns=["user_id"])
         hist = df.groupby("user_id").size().value_counts().compute()  # count -> users
-
-    and pass the result to :func:`load_histogram`.
+        h = load_histogram(hist.rename("users").rename_axis("count").reset_index())
 
     .. math:: c_j = \#\{u : \#\{\text{rows of } u\} = d_j\}
 

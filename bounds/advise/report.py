@@ -209,7 +209,8 @@ def _draw(ax: Any, c: Curve, model: str) -> None:
         style = dict(color="k", lw=2.2, ls="--", zorder=1) if name.startswith("total") else dict(lw=1.4, zorder=2)
         ax.plot(c.x, y, label=name, **style)
     if c.marker is not None:
-        ax.axvline(c.marker, color="C2", ls="--", lw=1, label=f"recommended: {exact(c.marker)}")
+        given = "given" if c.x_name in ("eps", "alpha") else "recommended"
+        ax.axvline(c.marker, color="C2", ls="--", lw=1, label=f"{given}: {exact(c.marker)}")
     ax.set_xscale("log")
     ax.set_yscale("log")
     ax.xaxis.set_minor_formatter(NullFormatter())
