@@ -101,7 +101,7 @@ def evaluate(h: Histogram, s: Settings, seed: int) -> MethodResult:
     sim = None
     if s.reps > 0:
         errors, cpu = timed(lambda: _simulate(h, s, T, a, b, clipped, sens, seed))
-        sim = summarise(errors, width=U, beta=s.beta, engine=GROUPED + " (clipped users' sums, one binomial, Laplace)",
+        sim = summarise(errors, width=U, beta=s.beta, engine=GROUPED + " (clipped users' sums only)",
                         cpu=cpu, covers=f"given μ: two-point on {{0, U}} with mean U(1+θ)/2, θ = {s.theta:g}; "
                                         "error against the dataset's mean")
     inverses: tuple = ()
