@@ -63,9 +63,7 @@ EXAMPLES_SLOW = 400  # per callable, ``-m slow``
 SKIP = {
     "bounds.figures.run": "writes figure files to disk; covered by tests/test_cli.py and tests/test_figures.py",
     "bounds.audit.run": "runs the audit (minutes); covered by tests/test_audit.py",
-    "bounds.advise.main": "takes parsed command-line arguments; covered by tests/test_cli.py",
-    "bounds.advise.configure_parser": "configures an argparse parser; covered by tests/test_cli.py",
-    "bounds.advise.real_counts": "reads optional data packages; covered by tests/test_advise.py",
+    "bounds.advise.real_counts": "reads optional data packages; covered by tests/test_advise_inputs.py",
     "bounds.numerics.warn_assumption": "issues the package's own warning by design",
     "bounds.numerics.workdps": "a context manager (the call returns a generator context)",
 }

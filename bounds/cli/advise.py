@@ -1,40 +1,103 @@
-"""``bounds advise``: a dataset's per-user counts -> contribution bounds, error bounds, simulations."""
+"""``bounds advise``: a dataset's per-user counts (a counts file, a histogram, or records read by DuckDB) ->
+one recommendation per model, every method's numbers, tuning curves.
+
+Output: the text report, or with ``--json`` the report as one JSON object on stdout; ``--save STEM``
+writes STEM.png/.pdf (the tuning curves), STEM.csv (the curves' points) and STEM.json.  Bad input
+prints one line naming the option and returns 2.
+"""
 
 from __future__ import annotations
 
 import argparse
+import math
+import sys
 from typing import Any
 
-from ._common import add_parser
+from ._common import OptionError, add_json, add_parser, check_save
+
+_OPTION_OF = {"eps": "--eps", "alpha": "--alpha", "U": "--U", "target": "--target", "theta": "--theta", "p": "--p",
+              "sigma_p2": "--sigma-p2", "reps": "--reps", "seed": "--seed", "beta": "--beta",
+              "interval_beta": "--interval-beta", "max_per_user": "--max-per-user"}
 
 
 def register(subparsers: Any) -> None:
-    """Add ``advise`` to ``subparsers`` (the options of :func:`bounds.advise.configure_parser`, without importing it)."""
-    p = add_parser(subparsers, "advise", "per-user counts of a dataset: contribution bounds, error bounds, simulations")
-    p.add_argument("--counts", required=True, metavar="FILE",
-                   help="per-user counts: a text file (one per line) or a CSV (with --column)")
-    p.add_argument("--column", default=None, help="the CSV column holding the counts")
+    """Add ``advise`` to ``subparsers`` (the theory is imported only when it runs)."""
+    p = add_parser(subparsers, "advise", "per-user counts of a dataset: the recommended method per model, "
+                                         "its contribution bound and error, tuning curves")
+    src = p.add_mutually_exclusive_group(required=True)
+    src.add_argument("--counts", metavar="FILE", help="per-user counts: a text file (one per line) or a CSV (--column)")
+    src.add_argument("--histogram", metavar="FILE", help="a histogram: CSV rows 'count,users' (optional header)")
+    src.add_argument("--records", metavar="FILE",
+                     help="a CSV or Parquet table of records, reduced by DuckDB out of core (with --user)")
+    p.add_argument("--column", default=None, help="--counts: the CSV column holding the counts")
+    p.add_argument("--user", default=None, help="--records: the column identifying the user")
     p.add_argument("--eps", type=float, default=1.0, help="central privacy level epsilon (default 1)")
     p.add_argument("--alpha", type=float, default=0.5, help="local privacy level alpha (default 0.5)")
     p.add_argument("--U", type=float, default=1.0, help="central model: values lie in [0, U] (default 1)")
     p.add_argument("--target", type=float, default=0.05,
-                   help="target error relative to the width of the value range (default 0.05)")
+                   help="target error relative to the width of the value range, for the inverse questions")
     p.add_argument("--theta", type=float, default=0.3, help="mean of the synthetic two-point law (default 0.3)")
     p.add_argument("--p", type=float, default=0.5, help="Cummings et al.: mean of the meta-distribution")
     p.add_argument("--sigma-p2", type=float, default=0.01, help="Cummings et al.: its variance (default 0.01)")
-    p.add_argument("--reps", type=int, default=64, help="replications per simulation (default 64)")
+    p.add_argument("--interval-beta", type=float, default=0.05,
+                   help="Cummings et al.: failure probability of the clipping intervals (default 0.05)")
+    p.add_argument("--beta", type=float, default=0.1,
+                   help="report the (1 - beta) quantile of the simulated errors (default 0.1)")
+    p.add_argument("--reps", type=int, default=64, help="replications per simulation; 0: none (default 64)")
     p.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
-    p.add_argument("--jobs", type=int, default=2,
-                   help="processes for the simulations and searches (default 2; results do not depend on it)")
+    p.add_argument("--jobs", type=int, default=2, help="processes for the methods (default 2; results do not depend on it)")
+    p.add_argument("--max-per-user", type=int, default=10**5,
+                   help="largest number of users a per-user simulation (DAME, Kent) draws (default 100000)")
     p.add_argument("--no-inverse", action="store_true", help="skip the smallest-level and smallest-n searches")
-    p.add_argument("--markdown", metavar="FILE.md", help="also write the report as Markdown")
-    p.add_argument("--json", metavar="FILE.json", help="also write the report as JSON")
-    p.add_argument("--save", metavar="STEM", help="write STEM.png/.pdf/.csv/.json/.md (figure, data, report)")
+    add_json(p)
+    p.add_argument("--save", metavar="STEM", help="write STEM.png/.pdf (tuning curves), STEM.csv (curves), STEM.json")
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    """Run :func:`bounds.advise.main` on the parsed arguments; return its exit status."""
+    """Read the input, run :func:`bounds.advise.advise`, print the report; return the exit status."""
+    from concurrent.futures import ProcessPoolExecutor
+
     from .. import advise
 
-    return advise.main(args)
+    check_save(args)
+    for name in ("eps", "alpha", "U", "target"):
+        v = getattr(args, name)
+        if not (math.isfinite(v) and v > 0):
+            raise OptionError(_OPTION_OF[name], f"must be a positive number, got {v!r}")
+    if args.jobs < 1:
+        raise OptionError("--jobs", f"must be a positive integer, got {args.jobs!r}")
+    try:
+        if args.records is not None:
+            if not args.user:
+                raise OptionError("--user", "name the user column of --records")
+            h = advise.records_histogram(args.records, user=args.user)
+        elif args.histogram is not None:
+            h = advise.load_histogram(args.histogram)
+        else:
+            h = advise.histogram(args.counts, column=args.column)
+    except ValueError as exc:
+        if isinstance(exc, OptionError):
+            raise
+        raise OptionError("--records" if args.records else "--histogram" if args.histogram else "--counts",
+                          str(exc)) from None
+    pool = ProcessPoolExecutor(args.jobs) if args.jobs > 1 else None
+    try:
+        rep = advise.advise(h, eps=args.eps, alpha=args.alpha, U=args.U, target=args.target, theta=args.theta,
+                            p=args.p, sigma_p2=args.sigma_p2, interval_beta=args.interval_beta, beta=args.beta,
+                            reps=args.reps, seed=args.seed, inverse=not args.no_inverse,
+                            max_per_user=args.max_per_user, executor=pool, progress=not args.json)
+    except ValueError as exc:
+        msg = str(exc)
+        option = next((opt for key, opt in _OPTION_OF.items() if msg.startswith(key + " ")), None)
+        if option is None:
+            raise
+        raise OptionError(option, msg) from None
+    finally:
+        if pool is not None:
+            pool.shutdown()
+    print(rep.to_json() if args.json else rep)
+    if args.save:
+        paths = rep.save(args.save)
+        print("written: " + ", ".join(str(p) for p in paths), file=sys.stderr if args.json else sys.stdout)
+    return 0

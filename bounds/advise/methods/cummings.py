@@ -1,0 +1,196 @@
+r"""Cummings, Feldman, McMillan & Talwar's ideal estimator in the central model (values in :math:`[0, 1]`).
+
+Users' means are weighted by :math:`\min(1/\sigma_i^2, T/\sigma_i)` (eq. (4)) at the exact :math:`T^*` of
+eq. (6), clipped to :math:`p \mp f_i` and released with Laplace noise.  Every quantity depends on a user
+only through its count, so the theory runs on the :math:`J` distinct counts with multiplicities.  The
+simulation is exact and grouped: the clipped means of the :math:`c_j` users with count :math:`d_j` are a
+multinomial draw over the Beta-binomial law of :math:`\mathrm{Bin}(d_j, p_i)` (or :math:`c_j` single draws
+when :math:`c_j \le d_j`), so a replication costs :math:`\sum_j \min(c_j, d_j + 1)` draws.  The ideal
+estimator centres its intervals at the true :math:`p`: an oracle, compared but never recommended.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+import numpy as np
+from scipy import stats
+
+from ... import cummings, mechanisms
+from ..inputs import Histogram
+from ..results import Curve, Inverse, MethodResult, Quantity, Settings, exact
+from ..searches import smallest_level
+from ..simulation import GROUPED, levels_around, summarise, timed
+
+
+MODEL, NAME = "central", "Cummings et al."
+WIDTH = 1.0  # values in [0, 1]
+
+
+def _pieces(h: Histogram, s: Settings, eps: float) -> tuple:
+    """(σ² per distinct count, interval widths 2f, truncation of eq. (6) as printed)."""
+    d = h.counts
+    s2 = cummings.user_variance(d, p=s.p, sigma_p2=s.sigma_p2)
+    widths = 2 * cummings.concentration(d, p=s.p, sigma_p2=s.sigma_p2, n=h.n_users, beta=s.interval_beta)
+    return s2, widths, cummings.optimal_truncation(s2, widths, eps=eps, counts=h.users)
+
+
+def variance_terms(h: Histogram, s2: np.ndarray, widths: np.ndarray, T: float | np.ndarray,
+                   eps: float | np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    r"""Sampling and Laplace-noise s.d. of the ideal estimator at truncation ``T`` (eq. (5), Var Lap(b) = 2b²).
+
+    .. math:: \mathrm{sampling} = \Big(\sum_i w_i^2\sigma_i^2\Big)^{1/2},\qquad
+              \mathrm{noise} = \frac{\sqrt2 \max_i w_i |b_i - a_i|}{\varepsilon},\qquad
+              w_i \propto \min\{1/\sigma_i^2, T/\sigma_i\}
+
+    Source: Cummings et al. (2022), eqs. (4)–(5); the factor 2 of ``docs/choices.md`` §3.
+
+    Examples
+    --------
+    >>> h = Histogram.of_counts([1, 1])
+    >>> [float(x[0]) for x in variance_terms(h, np.ones(1), np.ones(1), np.inf, 1.0)]  # w = 1/2 each
+    [0.7071067811865476, 0.7071067811865476]
+    """
+    Ts = np.atleast_1d(np.asarray(T, dtype=float))
+    u = 1 / np.sqrt(s2)
+    raw = u[None, :] * np.minimum(u[None, :], Ts[:, None])
+    w = raw / (raw @ h.users.astype(float))[:, None]
+    sampling = np.sqrt((w * w * s2[None, :]) @ h.users.astype(float))
+    noise = math.sqrt(2) * np.max(w * widths[None, :], axis=1) / np.asarray(eps, dtype=float)
+    return sampling, noise
+
+
+def k_star(h: Histogram, eps: float) -> int:
+    r"""Corollary 5.5's :math:`k^*` over the histogram, exactly (rational objective, smallest on ties).
+
+    .. math:: k^* = \arg\min_{k} \frac{k/\epsilon^2 + \sum_j c_j \min\{d_j, k\}}{(\sum_j c_j \min\{d_j, k\})^2}
+
+    Source: Cummings et al. (2022), §5.2 and Corollary 5.5 (the argmin is a distinct count).
+
+    Examples
+    --------
+    >>> k_star(Histogram.of_counts([10, 10, 10]), 100.0)
+    10
+    """
+    e2 = Fraction(eps) ** 2
+    d, c = h.counts.tolist(), h.users.tolist()
+    best, arg, below, below_users, N = None, d[0], 0, 0, sum(c)
+    for dj, cj in zip(d, c):  # used(k = d_j) = Σ_{d_i < d_j} c_i d_i + d_j · #{d_i >= d_j}
+        used = below + dj * (N - below_users)
+        val = (dj / e2 + used) / Fraction(used) ** 2
+        if best is None or val < best:
+            best, arg = val, dj
+        below, below_users = below + cj * dj, below_users + cj
+    return arg
+
+
+def evaluate(h: Histogram, s: Settings, seed: int) -> MethodResult:
+    r"""Eq. (6)'s :math:`T^*`, the ideal estimator's variance, :math:`k^*`, Corollary 5.5 and a grouped simulation.
+
+    .. math:: \mathrm{Var}(\hat p^{ideal}_\epsilon) = \sum_i w_i^2\sigma_i^2 + 2\max_i\frac{w_i^2|b_i - a_i|^2}{\epsilon^2}
+
+    Source: Cummings et al. (2022), eqs. (4)–(6), Corollary 5.5.
+
+    Examples
+    --------
+    >>> r = evaluate(Histogram.of_counts([5] * 200 + [50] * 20), Settings(eps=2.0, reps=0, inverse=False), 0)
+    >>> r.details["k_star"], r.bound.kind
+    (50, 'oracle')
+    """
+    eps = s.eps
+    s2, widths, tr = _pieces(h, s, eps)
+    tr_exact = cummings.optimal_truncation(s2, widths, eps=eps, laplace="exact", counts=h.users)
+    sampling, noise = variance_terms(h, s2, widths, tr.T, eps)
+    var = float(sampling[0] ** 2 + noise[0] ** 2)
+    ks = k_star(h, eps)
+    N = h.n_users
+    used = sum(c * min(d, ks) for d, c in zip(h.counts.tolist(), h.users.tolist()))
+    root = math.fsum((h.users * np.minimum(h.counts, np.sqrt(h.counts * float(ks)))).tolist())
+    privacy = (ks / eps / eps + used) / root / root
+    lower = min(privacy, s.sigma_p2 / N)
+    u = 1 / np.sqrt(s2)
+    truncated = u > tr.T
+    k_cap = int(h.counts[truncated].min()) if np.any(truncated) else None
+    affected = float(h.users[truncated].sum()) / N
+    bound = Quantity("ideal variance at T* (eq. (5))", "oracle", "variance", var, math.sqrt(var) / WIDTH,
+                     f"eq. (5) with Var(Lap(b)) = 2b² (as printed: {tr.variance:.4g}): noise and sampling error, "
+                     "intervals p ∓ f_i at the true p (an oracle), clipping bias left out")
+    lower_q = Quantity("Corollary 5.5", "lower bound", "variance", lower, math.sqrt(lower) / WIDTH,
+                       "minimax variance of unbiased private estimators, up to polylog factors")
+    sim = None
+    if s.reps > 0:
+        errors, cpu = timed(lambda: _simulate(h, s, s2, widths, tr, seed))
+        sim = summarise(errors, width=WIDTH, beta=s.beta, engine=GROUPED + " (a multinomial per count)", cpu=cpu,
+                        covers=f"given law: Beta meta-distribution (p = {s.p:g}, σ_p² = {s.sigma_p2:g}), "
+                               "Bernoulli samples; error against p")
+    inverses: tuple = ()
+    if s.inverse:
+        def meets(e: float) -> bool:
+            _, _, t = _pieces(h, s, e)
+            sa, no = variance_terms(h, s2, widths, t.T, e)
+            return float(sa[0] ** 2 + no[0] ** 2) <= s.target ** 2
+        level = smallest_level(meets)
+        inverses = (Inverse("eps", level, level, s.target,
+                            f"ideal variance at T*(ε) ≤ target² (oracle, target {s.target:g})",
+                            "3-significant-digit grid; n not searched (eq. (6) needs the count vector)"),)
+    action = (f"weights stop growing at T* = {exact(tr.T)}: users with ≥ {k_cap} records weigh as if they had "
+              f"fewer; means clipped to p ∓ f_i" if k_cap is not None else
+              f"T* = {exact(tr.T)}: no user's weight is truncated; means clipped to p ∓ f_i")
+    return MethodResult(MODEL, NAME, "Cummings, Feldman, McMillan & Talwar (2022), eqs. (4)-(6), Corollary 5.5",
+                        "T*", tr.T, action, affected, bound, (lower_q,), sim, inverses,
+                        details={"T_star": tr.T, "variance_printed": tr.variance, "variance_exact": var,
+                                 "T_star_exact": tr_exact.T, "variance_exact_at_T_star_exact": tr_exact.variance,
+                                 "k_star": ks, "corollary5_5": lower, "corollary5_5_privacy_term": privacy,
+                                 "k_cap": k_cap}, realisable=False)
+
+
+def _simulate(h: Histogram, s: Settings, s2: np.ndarray, widths: np.ndarray, tr: cummings.Truncation,
+              seed: int) -> np.ndarray:
+    """Errors of the ideal estimator against p: each count's clipped means drawn as one multinomial."""
+    rng = np.random.default_rng(seed)
+    R, p = s.reps, s.p
+    f = widths / 2
+    est = np.zeros(R)
+    nu = p * (1 - p) / s.sigma_p2 - 1 if s.sigma_p2 > 0 else math.inf
+    for j, (dj, cj) in enumerate(zip(h.counts.tolist(), h.users.tolist())):
+        lo, hi = p - f[j], p + f[j]
+        if cj <= dj:  # per user: p_i, then Bin(d_j, p_i)
+            pi = rng.beta(p * nu, (1 - p) * nu, size=(R, cj)) if math.isfinite(nu) else np.full((R, cj), p)
+            total = np.clip(rng.binomial(dj, pi) / dj, lo, hi).sum(axis=1)
+        else:  # c_j users share the law of Bin(d_j, p_i): one multinomial over its d_j + 1 values
+            k = np.arange(dj + 1)
+            pmf = stats.betabinom.pmf(k, dj, p * nu, (1 - p) * nu) if math.isfinite(nu) else stats.binom.pmf(k, dj, p)
+            draws = rng.multinomial(cj, pmf / pmf.sum(), size=R)
+            total = draws @ np.clip(k / dj, lo, hi)
+        est += tr.weights[j] * total
+    scale = float(np.max(tr.weights * widths)) / s.eps
+    return est + mechanisms.laplace(scale, rng, size=R) - p
+
+
+def curves(h: Histogram, s: Settings, result: MethodResult) -> tuple:
+    """Sampling and noise s.d. (clipping bias left out, as eq. (5)) against ``T`` and against ε (at :math:`T^*(\\varepsilon)`).
+
+    Examples
+    --------
+    >>> h = Histogram.of_counts([5] * 20 + [50] * 2)
+    >>> [c.x_name for c in curves(h, Settings(), evaluate(h, Settings(reps=0, inverse=False), 0))]
+    ['weight truncation T', 'eps']
+    """
+    s2, widths, tr = _pieces(h, s, s.eps)
+    u = 1 / np.sqrt(s2)
+    grid = np.unique(np.concatenate([np.geomspace(u.min() / 2, u.max() * 2, 150), [tr.T]]))
+    sa, no = variance_terms(h, s2, widths, grid, s.eps)
+    note = "oracle intervals p ∓ f_i; the clipping bias is left out, as in eq. (5)"
+    by_T = Curve(NAME, "weight truncation T", tuple(grid.tolist()),
+                 (("sampling s.d.", tuple(sa.tolist())), ("noise (Laplace s.d.)", tuple(no.tolist())),
+                  ("total RMSE", tuple(np.hypot(sa, no).tolist()))), "RMSE / width", "oracle", tr.T, note)
+    levels = levels_around(s.eps)
+    rows = [variance_terms(h, s2, widths, _pieces(h, s, float(e))[2].T, float(e)) for e in levels]
+    sa2 = np.array([float(r[0][0]) for r in rows])
+    no2 = np.array([float(r[1][0]) for r in rows])
+    by_eps = Curve(NAME, "eps", tuple(levels.tolist()),
+                   (("sampling s.d.", tuple(sa2.tolist())), ("noise (Laplace s.d.)", tuple(no2.tolist())),
+                    ("total RMSE", tuple(np.hypot(sa2, no2).tolist()))), "RMSE / width", "oracle", s.eps,
+                   note + "; at each ε its own T*")
+    return by_T, by_eps

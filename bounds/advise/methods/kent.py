@@ -1,0 +1,173 @@
+r"""Kent, Berrett & Yu's truncation procedure in the local model (values in :math:`[-1, 1]`).
+
+Two variants: every user truncated to :math:`T^*` records with :math:`T` = the smallest count, and the
+best truncation — keep the users with at least :math:`T` records, :math:`T` among the distinct counts,
+minimising the upper rate.  Kent et al. give **rates** (orders with unknown constants): they are reported
+with kind ``"rate"`` and never compared as numbers.  The simulation needs **per-user draws** (up to
+``Settings.max_per_user`` users).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ... import kent, simulate
+from ..inputs import Histogram
+from ..results import Curve, Inverse, MethodResult, Quantity, Settings, Simulation
+from ..searches import MAX_USERS, smallest_integer, smallest_level
+from ..simulation import PER_USER, levels_around, summarise, timed
+
+MODEL = "local"
+WIDTH = 2.0
+RATE = ("the upper RATE with unit constants (an order, not a numeric bound): "
+        "log(nT*α²)/(nT*α²) + e^{-nα²}, capped at 1")
+
+
+def cap(n: int, T: int, alpha: float) -> int | None:
+    """Kent et al.'s cap :math:`T^*` (eq. (25)), or ``None`` where τ is undefined (:math:`nT^*\\alpha^2 \\le 1`, n < 2).
+
+    Examples
+    --------
+    >>> cap(1000, 5, 0.5)
+    5
+    """
+    if n < 2:
+        return None
+    try:
+        return int(kent.estimator_cap(n=n, T=T, alpha=alpha)[0])
+    except ValueError:
+        return None
+
+
+def best_truncation(h: Histogram, alpha: float) -> tuple | None:
+    r"""(rate, T, n_T, T*) minimising the upper rate over ``T`` among the distinct counts, in :math:`O(J)`.
+
+    .. math:: \min_{T \in \{d_j\}} r(n_T, T^*(n_T, T), \alpha),\qquad n_T = \#\{u : m_u \ge T\} \text{ (even)}
+
+    Source: Kent, Berrett & Yu (2024), eq. (25) and the univariate rate.
+
+    Examples
+    --------
+    >>> best_truncation(Histogram.of_counts([1] * 10 + [40] * 1000), 0.5)[1]
+    40
+    """
+    suffix = np.cumsum(h.users[::-1])[::-1].tolist()
+    best = None
+    for T, nT in zip(h.counts.tolist(), suffix):
+        nT -= nT % 2
+        c = cap(nT, T, alpha)
+        if c is None:
+            continue
+        r = kent.rate("mean", n=nT, T=c, alpha=alpha).upper
+        if best is None or r < best[0]:
+            best = (r, T, nT, c)
+    return best
+
+
+def _rate(n: int, T: int, alpha: float) -> float | None:
+    c = cap(n, T, alpha)
+    return None if c is None else kent.rate("mean", n=n, T=c, alpha=alpha).upper
+
+
+def _simulate(h: Histogram, s: Settings, seed: int, n: int, T: int, users: Histogram) -> Simulation | None:
+    if s.reps == 0 or users.n_users > s.max_per_user:
+        return None
+    res, cpu = timed(lambda: simulate.risk("kent", sizes=users.law(), n=n, seed=seed, T=T, theta=s.theta,
+                                           alpha=s.alpha, reps=s.reps))
+    return summarise(res.estimates - s.theta, width=WIDTH, beta=s.beta, engine=PER_USER, cpu=cpu,
+                     covers=f"given μ: two-point on {{-1, 1}} with mean θ = {s.theta:g}, sizes drawn from the "
+                            "kept users' counts")
+
+
+def evaluate_min(h: Histogram, s: Settings, seed: int) -> MethodResult:
+    r"""Every user truncated to :math:`T^* = \min(T, e^{n\alpha^2})` records, :math:`T` the smallest count.
+
+    .. math:: r = \frac{\log(nT^*\alpha^2)}{nT^*\alpha^2} + e^{-n\alpha^2} \wedge 1
+
+    Source: Kent, Berrett & Yu (2024), eq. (25), the univariate rate.
+
+    Examples
+    --------
+    >>> evaluate_min(Histogram.of_counts([3] * 400), Settings(reps=0, inverse=False), 0).parameter_value
+    3
+    """
+    n = h.n_users - h.n_users % 2
+    T0 = int(h.counts[0])
+    kT, ktau = kent.estimator_cap(n=n, T=T0, alpha=s.alpha)
+    bound = Quantity("upper rate", "rate", "MSE", kent.rate("mean", n=n, T=kT, alpha=s.alpha).upper, None, RATE)
+    inverses: tuple = ()
+    if s.inverse:
+        t_mse = (WIDTH * s.target) ** 2
+
+        def ok(nn: int, a: float) -> bool:
+            r = _rate(nn, T0, a)
+            return r is not None and r <= t_mse
+        level = smallest_level(lambda a: ok(n, a))
+        users = smallest_integer(lambda nn: ok(nn, s.alpha), 2, MAX_USERS)
+        crit = f"rate ≤ (2·target)² (unit constants: an order, target {s.target:g})"
+        note = "monotone in nα² (T* = min(T, e^{nα²}) grows, log(u)/u and e^{-x} fall)"
+        inverses = (Inverse("alpha", level, level, s.target, crit, "3-significant-digit grid; " + note),
+                    Inverse("n", users, users, s.target, crit, note))
+    kept = sum(min(d, kT) * c for d, c in zip(h.counts.tolist(), h.users.tolist()))
+    dropped = 1 - kept / h.records
+    action = (f"every user keeps T* = {int(kT)} record(s) (T = smallest count = {T0}): drops {100 * dropped:.3g}% "
+              f"of the records; τ = {ktau!r}")
+    return MethodResult(MODEL, "Kent (T = min count)", "Kent, Berrett & Yu (2024), eq. (25), univariate rate",
+                        "T*", int(kT), action, float(np.sum(h.users[h.counts > kT])) / h.n_users, bound,
+                        simulation=_simulate(h, s, seed, h.n_users, T0, h), inverses=inverses,
+                        details={"T": T0, "T_star": int(kT), "tau": ktau, "records_dropped": dropped})
+
+
+def evaluate_best(h: Histogram, s: Settings, seed: int) -> MethodResult | None:
+    r"""The users with at least ``T`` records, each truncated to :math:`T^*`, ``T`` minimising the rate.
+
+    .. math:: T = \arg\min_{T \in \{d_j\}} r(n_T, T^*, \alpha)
+
+    Source: Kent, Berrett & Yu (2024), eq. (25), the univariate rate.
+
+    Examples
+    --------
+    >>> evaluate_best(Histogram.of_counts([1] * 10 + [40] * 1000), Settings(reps=0), 0).details["T"]
+    40
+    """
+    best = best_truncation(h, s.alpha)
+    if best is None:
+        return None
+    r, T, nT, cT = best
+    bound = Quantity("upper rate at (n_T, T*)", "rate", "MSE", r, None,
+                     RATE + "; minimised over T among the distinct counts")
+    kept = h.above(T)
+    records = sum(min(d, cT) * c for d, c in zip(kept.counts.tolist(), kept.users.tolist()))
+    users_dropped = 1 - nT / h.n_users
+    action = (f"keep the {nT:,} users with ≥ {T} records (drops {100 * users_dropped:.3g}% of users), each truncated "
+              f"to T* = {cT}: {100 * (1 - records / h.records):.3g}% of the records dropped")
+    return MethodResult(MODEL, "Kent (best T)", "Kent, Berrett & Yu (2024), eq. (25), univariate rate", "T*", cT,
+                        action, users_dropped, bound, simulation=_simulate(h, s, seed, nT, T, kept),
+                        inverses=(), details={"T": T, "T_star": cT, "n_T": nT,
+                                              "inverse_note": "not searched: the best T changes with n and α"})
+
+
+def curves(h: Histogram, s: Settings, result: MethodResult) -> tuple:
+    """The upper rate (unit constants) against the truncation ``T`` and against α.
+
+    Examples
+    --------
+    >>> h = Histogram.of_counts([3] * 400 + [9] * 40)
+    >>> [c.kind for c in curves(h, Settings(), evaluate_min(h, Settings(reps=0, inverse=False), 0))]
+    ['rate', 'rate']
+    """
+    n = h.n_users - h.n_users % 2
+    grid = [int(T) for T in np.unique(np.geomspace(1, int(h.counts[-1]), 60).astype(int))]
+    rates = [_rate(n, T, s.alpha) for T in grid]
+    pts = [(T, r) for T, r in zip(grid, rates) if r is not None]
+    by_T = Curve(result.method, "truncation T (records per user)", tuple(float(T) for T, _ in pts),
+                 (("upper rate", tuple(r for _, r in pts)),), "rate (MSE order, unit constants)", "rate",
+                 float(result.details["T"]), "every user truncated to min(T, e^{nα²}) records; an order, not a value")
+    a = levels_around(s.alpha)
+    ra = [(float(x), _rate(n, result.details["T"], float(x))) for x in a]
+    by_a = Curve(result.method, "alpha", tuple(x for x, r in ra if r is not None),
+                 (("upper rate", tuple(r for _, r in ra if r is not None)),), "rate (MSE order, unit constants)",
+                 "rate", s.alpha, "an order, not a value")
+    return by_T, by_a
