@@ -33,12 +33,10 @@ assert not unlabelled, f"axes without a y-label (figure, title): {unlabelled}"
 """
 
 
-# advise.ipynb belongs to the advise module's own work (issue 25), which moves its data into
-# the package; once merged, it is checked here too
 SOURCE_TREE = ("__file__", "../", "tests/data", "notebooks/")
 
 
-@pytest.mark.parametrize("path", [p for p in NOTEBOOKS if p.stem != "advise"], ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
 def test_data_found_through_the_installed_package(path):
     nb = json.loads(path.read_text())
     code = "\n".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "code")
