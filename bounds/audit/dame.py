@@ -1,86 +1,20 @@
-r"""``bounds check``: the papers' lemmas, constants and claims, audited numerically.
-
-Every check computes its status — ``holds``, ``fails``, ``discrepancy`` (two
-statements of the papers disagree) or ``inconclusive`` — and returns its evidence
-(the numbers).  Methods: interval arithmetic (``mpmath.iv``), symbolic (sympy),
-exhaustive enumeration, linear programming, Monte Carlo (with standard errors).
-Each check takes the formula it tests as a keyword with the paper's as default, so
-a test can feed it a wrong one and watch the status change.
-
-Examples
---------
->>> [r.status for r in run(["dame.constants", "kent.lemma16"])]
-['holds', 'holds']
-"""
+"""Audit checks of Pla, Richard and Vono (2024), DAME: one function per registered check ID."""
 
 from __future__ import annotations
 
 import functools
 import math
-from dataclasses import dataclass, field
 from fractions import Fraction
-from collections.abc import Sequence
 from typing import Any, Callable
 
 import mpmath
 import numpy as np
 import sympy as sp
 
-from . import checks, cummings, dame, kent, mechanisms, rameshwar, simulate, sizes
-from .estimators import dame as dame_estimator
-from .numerics import format_value
-
-__all__ = ["AuditResult", "CHECKS", "run", "report"]
-
-STATUSES = ("holds", "fails", "discrepancy", "inconclusive")
-
-
-@dataclass(frozen=True)
-class AuditResult:
-    """One audited claim: ``id``, ``source``, ``claim``, ``method``, computed ``status`` and ``evidence``."""
-
-    id: str
-    source: str
-    claim: str
-    method: str
-    status: str
-    evidence: dict = field(default_factory=dict)
-
-    def __post_init__(self) -> None:
-        for name in ("id", "source", "claim", "method"):
-            if not isinstance(getattr(self, name), str):
-                raise ValueError(f"{name} must be a string, got {format_value(getattr(self, name))}")
-        if not isinstance(self.status, str) or self.status not in STATUSES:
-            raise ValueError(f"status must be one of {STATUSES}, got {format_value(self.status)}")
-        if not isinstance(self.evidence, dict):
-            raise ValueError(f"evidence must be a dict, got {format_value(self.evidence)}")
-
-
-@dataclass(frozen=True)
-class _Check:
-    id: str
-    source: str
-    claim: str
-    method: str
-    fn: Callable
-
-
-CHECKS: dict[str, _Check] = {}
-"""Every audit check by ID (``"paper.claim"``), filled by the ``_check`` decorator: its source, claim, method and
-function; :func:`run` executes them."""
-
-
-def _check(id, source, claim, method):
-    def deco(fn: Callable) -> Callable:
-        CHECKS[id] = _Check(id, source, claim, method, fn)
-        return fn
-
-    return deco
-
-
-def _result(id, status, **evidence) -> AuditResult:
-    c = CHECKS[id]
-    return AuditResult(id, c.source, c.claim, c.method, status, evidence)
+from .. import dame, kent, simulate, sizes
+from ..estimators import dame as dame_estimator
+from . import boxes
+from .core import AuditResult, _check, _result
 
 
 # =========================================================================== DAME
@@ -213,22 +147,110 @@ def _law_family():
     return laws
 
 
+def _large_family() -> list:
+    """Point laws with atoms 10³ .. 10¹⁸ and two-point laws {1, 10^k} (k = 6, 12, 18): the sizes where
+    Theorem 2's m̃ can sit at an atom far above what nα² supports."""
+    laws = [sizes.point(10**k) for k in range(3, 19, 3)] + [sizes.point(2**62)]
+    laws += [sizes.finite({1: 1 - r, 10**k: r}) for k in (6, 12, 18) for r in (0.5, 0.99)]
+    return laws
+
+
+def _point_gap(m: int, c: dame.Constants) -> Callable:
+    """log(UB) − log(LB at a = 0) for the point law at m with m̃ = m (the printed reading), as a function of
+    log x, before the cap 4 (where it binds UB ≥ LB holds: LB ≤ c1 < 4)."""
+    c1, c2, c3, c4, _ = c.floats
+
+    def gap(logx: float) -> float:
+        x = math.exp(logx)
+        lfac = math.log(c4) + max(0.5 * (math.log(m) + logx), 0.0)
+        return math.log(c3 * lfac) - logx - math.log(m) - math.log(c1) + c2 * x
+
+    return gap
+
+
+def _worst_x(m: int, c: dame.Constants) -> tuple[float, float]:
+    """(log x, gap) minimising :func:`_point_gap` over nα² ∈ [10⁻³, 1] (golden section: the gap is convex
+    in log x there)."""
+    from scipy.optimize import minimize_scalar
+    r = minimize_scalar(_point_gap(m, c), bounds=(math.log(1e-3), 0.0), method="bounded",
+                        options={"xatol": 1e-10})
+    return float(r.x), float(r.fun)
+
+
+def minimal_point_counterexample(constants: dame.Constants | str = "paper") -> dict:
+    r"""The smallest atom ``m`` such that Theorem 2 (printed reading of m̃) falls below Theorem 1 for
+    ``sizes.point(m)`` at some :math:`n\alpha^2 \in [10^{-3}, 10^9]`, and where.
+
+    For a point law m̃ = m under the printed ``∧ 1`` (P(m ≥ a) = 1 for a ≤ m), so UB =
+    c3 ln(c4(√(mx) ∨ 1))/(x m) ∧ 4 and LB ≥ c1 e^{−c2 x} (a = 0); UB < LB has a solution x iff
+    m exceeds a threshold (the gap decreases in m).  The threshold is bisected over the integers with a
+    golden-section minimisation over x, confirmed for ``m`` by :func:`bounds.dame.upper_bound` and
+    :func:`bounds.dame.lower_bound` at 50 digits; that no atom below :math:`m(1 - 10^{-6})` gives one is
+    proved by ball arithmetic over :math:`\log_{10} x \in [-3, 9]` (:func:`bounds.audit.boxes.prove`; the
+    gap decreases in the atom, so that atom suffices).
+    """
+    c = dame.Constants.resolve(constants)
+    lo, hi = 1, 2**62
+    if _worst_x(hi, c)[1] >= 0:
+        return {"exists": False, "searched_up_to": hi}
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        lo, hi = (lo, mid) if _worst_x(mid, c)[1] < 0 else (mid, hi)
+    m = hi
+    logx, _ = _worst_x(m, c)
+    x = float(Fraction(math.exp(logx)).limit_denominator(10**6))
+    ub = dame.upper_bound(sizes.point(m), n_alpha2=x, constants=c, precision=50)
+    lb = dame.lower_bound(sizes.point(m), n_alpha2=x, constants=c, precision=50)
+    c2, c3, c4 = (boxes.constant(v) for v in (c.c2, c.c3, c.c4))
+    lc1 = boxes.constant(sp.log(c.c1))
+    below_m = m - m // 10**6 - 1
+    M = boxes.point(Fraction(below_m))
+
+    def g(t: Any) -> Any:  # log UB − log LB(a = 0) for point(below_m) at x = 10^t
+        xx = boxes.arb(10) ** t
+        lfac = (c4 * (M * xx).sqrt().max(boxes.arb(1))).log()
+        return (c3 * lfac).log() - (xx * M).log() - lc1 + c2 * xx
+
+    below = boxes.prove(g, [(-3, 9)], max_boxes=20000)
+    return {"exists": True, "m": m, "n_alpha2": x, "upper": float(ub.value), "lower": float(lb.value),
+            "m_tilde": ub.m_tilde, "log_phi_at_m_tilde": float(dame.log_phi(m, n_alpha2=x, constants=c)),
+            "smaller_atom": below_m, "smaller_atom_never_below": below.status, "smaller_atom_boxes": below.boxes,
+            "confirmed": bool(ub.log_value < lb.log_value)}
+
+
 @_check("dame.ub_ge_lb", "Pla et al. (2024), Theorems 1–2",
-        "with the paper constants the upper bound is never below the lower bound", "exhaustive over a family")
-def ub_ge_lb(constants: str = "paper") -> AuditResult:
-    """Theorems 1 and 2 together imply UB ≥ LB; evaluated on 17 laws × 25 values of nα² in [1e-3, 1e9]."""
-    worst, count, violations = math.inf, 0, []
-    for law in _law_family():
+        "Theorem 2's upper bound is never below Theorem 1's lower bound (both with the paper constants)",
+        "exhaustive over a family of laws + bisection, 50-digit confirmation and ball arithmetic")
+def ub_ge_lb(constants: dame.Constants | str = "paper", reading: str = "printed") -> AuditResult:
+    r"""UB ≥ LB on 29 laws (atoms up to 2⁶² ≈ 4.6·10¹⁸) × 25 values of nα² in [10⁻³, 10⁹].
+
+    A violation where :math:`\varphi(\tilde m) > 1` (m̃ chosen through the ``∧ 1`` of Theorem 2, so the
+    proof's step before (S146), which needs :math:`P(m \ge \tilde m)^2 \ge \varphi(\tilde m)`, does
+    not apply) makes the status ``discrepancy``: the theorem as printed contradicts Theorem 1, while
+    ``reading="proof"`` (m̃ without the ``∧ 1``, :func:`bounds.dame.m_tilde`) repairs it.  Any other
+    violation is ``fails``.  The evidence gives the smallest point-law counterexample
+    (:func:`minimal_point_counterexample`).
+    """
+    worst, count, violations, capped = math.inf, 0, [], []
+    for law in _law_family() + _large_family():
         for x in np.geomspace(1e-3, 1e9, 25):
             lb = dame.lower_bound(law, n_alpha2=float(x), constants=constants)
-            ub = dame.upper_bound(law, n_alpha2=float(x), constants=constants)
+            ub = dame.upper_bound(law, n_alpha2=float(x), constants=constants, reading=reading)
             gap = ub.log_value - lb.log_value
             count += 1
             worst = min(worst, gap)
             if gap < 0:
-                violations.append((repr(law), float(x)))
-    return _result("dame.ub_ge_lb", "holds" if not violations else "fails", pairs=count,
-                   min_log_ub_minus_log_lb=worst, counterexamples=violations[:5])
+                over = float(dame.log_phi(ub.m_tilde, n_alpha2=float(x), constants=constants)) > 0
+                violations.append({"law": repr(law), "n_alpha2": float(x), "upper": ub.value, "lower": lb.value,
+                                   "m_tilde": ub.m_tilde, "phi_above_1": over})
+                capped.append(over)
+    status = "holds" if not violations else "discrepancy" if all(capped) and reading == "printed" else "fails"
+    evidence: dict = {"domain": "29 size laws (atoms 1 .. 2^62) x 25 values of n alpha^2 in [1e-3, 1e9]",
+                      "reading": reading, "pairs": count, "min_log_ub_minus_log_lb": worst,
+                      "violations": len(violations), "counterexamples": violations[:6]}
+    if status == "discrepancy":
+        evidence["minimal_point_counterexample"] = minimal_point_counterexample(constants)
+    return _result("dame.ub_ge_lb", status, **evidence)
 
 
 @_check("dame.eq11_denominator", "Pla et al. (2024), eq. (11) vs eq. (9), (S34), (S146)",
@@ -391,256 +413,3 @@ def fig1b_adaptation(reps: tuple[int, int] = (200, 32), seed: int = 1729,
                    rows=rows, lead_at_rho_0=lead_at_0)
 
 
-# =========================================================================== Kent
-
-
-@_check("kent.lower_bound_quote", "Pla et al. (2024), §4.2 quoting Kent et al. (2024), Theorem 6; docs/kent.md §5",
-        "DAME's quote Ω(e^{−c nα²} ∧ (mnα²)^{−1}) is Kent's lower bound", "exact")
-def lower_bound_quote() -> AuditResult:
-    rows = []
-    for n, T, a in [(1000, 10**6, 0.1), (10**4, 10, 0.05), (100, 100, 0.3)]:
-        rows.append({"n": n, "T": T, "alpha": a, "kent_vee": kent.rate("mean", n=n, T=T, alpha=a).lower,
-                     "dame_quote_wedge": kent.dame_quote_lower(n=n, T=T, alpha=a)})
-    differ = any(not math.isclose(r["kent_vee"], r["dame_quote_wedge"]) for r in rows)
-    return _result("kent.lower_bound_quote", "discrepancy" if differ else "holds", rows=rows,
-                   note="the ∧ form is a weaker (valid) statement; Kent's own bound has ∨")
-
-
-@_check("kent.lemma16", "Kent et al. (2024), Lemma 16 (docs/kent.md §7)",
-        "randomised response with keep probability e^{α/(2k)}/(1+e^{α/(2k)}) on ≤k-sparse vectors is α-LDP",
-        "exhaustive")
-def lemma16(keep: Callable | None = None) -> AuditResult:
-    rows, ok = [], True
-    for k, N in [(1, 4), (2, 5), (3, 6), (3, 8)]:
-        for alpha in (0.2, 22 / 35, 1.0):
-            if keep is None:
-                loss = mechanisms.rr_privacy_loss(N, alpha=alpha, k=k)
-            else:
-                pi = keep(alpha, k)
-                loss = min(2 * k, N) * math.log(pi / (1 - pi))
-            rows.append({"k": k, "bins": N, "alpha": alpha, "worst_log_ratio": loss})
-            ok &= loss <= alpha * (1 + 1e-12) and math.isclose(loss, alpha, rel_tol=1e-9)
-    return _result("kent.lemma16", "holds" if ok else "fails", rows=rows)
-
-
-# =========================================================================== Cummings
-
-
-@_check("cummings.lemma_2_1", "Cummings et al. (2022), Lemma 2.1, eq. (2)",
-        "Var(D(k)) = p(1−p)/k + (1 − 1/k)σ_p² and σ_p² ≤ p(1−p)", "symbolic")
-def lemma_2_1(formula: sp.Expr | None = None) -> AuditResult:
-    p, s2, k = sp.symbols("p sigma_p2 k", positive=True)
-    target = formula if formula is not None else (p - p**2) / k + (1 - 1 / k) * s2
-    same = sp.simplify(cummings.user_variance_symbolic() - target) == 0
-    # σ_p² <= p(1-p): E[p_i²] <= E[p_i] for p_i in [0, 1]
-    bound = sp.simplify((p - p**2) - ((s2 + p**2) - p**2) - (p - (s2 + p**2))) == 0
-    return _result("cummings.lemma_2_1", "holds" if same and bound else "fails", derivation=str(cummings.user_variance_symbolic()))
-
-
-@_check("cummings.eq5_laplace_variance", "Cummings et al. (2022), eq. (5)",
-        "the privacy term of Var(p̂_ideal) is max_i w_i²|b_i − a_i|²/ε² (eq. (5) uses b² for Lap(b))", "Monte Carlo")
-def eq5_laplace_variance(reps: int = 6000, seed: int = 5) -> AuditResult:
-    c = checks.check_cummings([60, 30, 20, 10, 6, 3, 2, 1], p=0.4, sigma_p2=0.02, eps=0.7, reps=reps, seed=seed)
-    printed_off = abs(c.simulated - c.theory["eq5_printed"]) > 4 * c.stderr
-    status = "discrepancy" if c.holds and printed_off else ("fails" if not c.holds else "inconclusive")
-    return _result("cummings.eq5_laplace_variance", status, simulated=[c.simulated, c.stderr], **c.theory)
-
-
-@_check("cummings.cor_5_5_min", "Cummings et al. (2022), Corollary 5.5 and the text before it",
-        "Corollary 5.5 bounds the homogeneous (σ_p → 0) case by the k*-term", "exact")
-def cor_5_5_min() -> AuditResult:
-    k = cummings.example1_counts(200)
-    rows = [{"sigma_p2": s2, **vars(cummings.lower_bound(k, eps=1.0, sigma_p2=s2))} for s2 in (0.0, 1e-8, 1e-4, 0.02)]
-    vanishes = rows[0]["value"] == 0.0 and rows[0]["privacy_term"] > 0
-    return _result("cummings.cor_5_5_min", "discrepancy" if vanishes else "holds", rows=rows,
-                   note="min{k*-term, σ_p²/n} is 0 at σ_p = 0 while the k*-term is positive")
-
-
-EXAMPLE1_LOG2_N = tuple(range(10, 42, 2))  # n = 2^10 .. 2^40
-EXAMPLE1_TOP = 6  # the last six points (n = 2^30 .. 2^40) decide convergence
-
-
-@functools.lru_cache(maxsize=2)
-def _example1_table(log2_n: tuple) -> tuple:
-    return tuple(cummings.example1(2**j) for j in log2_n)
-
-
-@_check("cummings.example1_scalings", "Cummings et al. (2022) Example 1",
-        "the four claimed scalings of Example 1", "exact grouped sums (n = 2^10 .. 2^40) + fitted exponents")
-def example1_scalings(claims: dict | None = None) -> AuditResult:
-    r"""Normalises each quantity by its claimed order, :math:`r(n) = q(n)/\text{claim}(n)`, and asks whether
-    :math:`r` converges over :math:`n = 2^{10} .. 2^{40}` (exact, :func:`bounds.cummings.example1`).
-
-    On the top of the range (:math:`n \ge 2^{30}`) two slopes are fitted: ``power_slope`` of
-    :math:`\log r` against :math:`\log n` (a wrong power of ``n``) and ``log_exponent`` ``b`` of
-    :math:`\log r` against :math:`\log\log n` (a missing :math:`(\log n)^b`).  A claim is
-    *consistent* if :math:`|b| \le 0.15` (Θ), :math:`b \le 0.15` (O) or :math:`b \ge -0.15` (Ω);
-    *log-factor drift* if :math:`r` keeps drifting by such a factor while the power of ``n`` is right
-    (:math:`|\text{power\_slope}| \le 0.05`); *inconsistent* otherwise.  The check holds if all are
-    consistent, is a discrepancy if some drift by a log factor (the fitted rate is reported),
-    fails if a power of ``n`` is wrong.
-    """
-    ns = np.array([2.0**j for j in EXAMPLE1_LOG2_N])
-    exs = _example1_table(EXAMPLE1_LOG2_N)
-    logn = np.log(ns)
-    top = slice(len(ns) - EXAMPLE1_TOP, None)
-    rates = claims or {  # claimed order (as a function of n), kind of claim, exponents of n and log n
-        "nonprivate_sd": (lambda n: 1 / np.sqrt(n * np.log(n)), "theta"),
-        "naive_privacy_error": (lambda n: 1 / np.log(n), "big-o"),
-        "truncation_privacy_error": (lambda n: 1 / np.sqrt(n * np.log(n)), "theta"),
-        "uniform_sd": (lambda n: 1 / np.sqrt(n), "omega"),
-    }
-    rows = []
-    for key, (f, kind) in rates.items():
-        q = np.array([getattr(e, key) for e in exs])
-        log_r = np.log(q / f(ns))
-        power = float(np.polyfit(logn[top], log_r[top], 1)[0])
-        b = float(np.polyfit(np.log(logn[top]), log_r[top], 1)[0])
-        off = {"theta": abs(b), "big-o": b, "omega": -b}[kind]
-        verdict = ("consistent" if off <= 0.15 else "log-factor drift" if abs(power) <= 0.05 else "inconsistent")
-        rows.append({"quantity": key, "claim": kind, "ratio_at_2^10": float(np.exp(log_r[0])),
-                     "ratio_at_2^30": float(np.exp(log_r[top][0])), "ratio_at_2^40": float(np.exp(log_r[-1])),
-                     "power_slope": power, "log_exponent": b,
-                     "raw_slope": float(np.polyfit(logn[top], np.log(q[top]), 1)[0]), "verdict": verdict})
-    verdicts = [r["verdict"] for r in rows]
-    status = ("holds" if all(v == "consistent" for v in verdicts)
-              else "fails" if "inconsistent" in verdicts else "discrepancy")
-    drift = {r["quantity"]: f"claim × (log n)^{r['log_exponent']:.2f}" for r in rows if r["verdict"] == "log-factor drift"}
-    return _result("cummings.example1_scalings", status, n=[2 ** EXAMPLE1_LOG2_N[0], 2 ** EXAMPLE1_LOG2_N[-1]],
-                   rows=rows, fitted_rates=drift)
-
-
-# =========================================================================== Rameshwar & Tandon
-
-
-def _rt_cases():
-    rng = np.random.default_rng(11)
-    cases = [(rameshwar.geometric(6), 65.0), (rameshwar.extreme(101, 10), 65.0)]
-    cases += [(rng.integers(1, 30, size=int(rng.integers(2, 25))), float(rng.uniform(0.5, 100))) for _ in range(20)]
-    return cases
-
-
-@_check("rameshwar.theorem_iii_1", "Rameshwar and Tandon (2025), Theorem III.1, LP (8), Lemma III.1",
-        "the T_ε clipping minimises the worst-case error (LP optimum = Lemma III.1 at Theorem III.1)", "LP")
-def theorem_iii_1(rule: Callable | None = None) -> AuditResult:
-    worst, count = 0.0, 0
-    for m, U in _rt_cases():
-        for eps in (0.01, 0.1, 0.5, 2.0, Fraction(2, 3)):
-            canonical = rameshwar.optimal_error(m, U=U, eps=eps) if rule is None else rule(m, U, eps)
-            lp = rameshwar.lp_optimum(m, U=U, eps=eps).value
-            worst = max(worst, abs(canonical - lp) / max(lp, 1e-300))
-            count += 1
-    return _result("rameshwar.theorem_iii_1", "holds" if worst < 1e-9 else "fails", cases=count, max_relative_gap=worst)
-
-
-@_check("rameshwar.eq12", "Rameshwar and Tandon (2025), eq. (12)",
-        "eq. (12) as printed equals E_OPT (Lemma III.1 at Theorem III.1)", "exact rationals")
-def eq12() -> AuditResult:
-    m = rameshwar.geometric(6)
-    rows = [{"eps": e, "canonical": rameshwar.optimal_error(m, U=65, eps=e),
-             "printed": rameshwar.eq12_as_printed(m, U=65, eps=e)} for e in (0.05, 0.5, 2.0)]
-    differ = any(not math.isclose(r["canonical"], r["printed"]) for r in rows)
-    return _result("rameshwar.eq12", "discrepancy" if differ else "holds", collection="geometric, M = 6", rows=rows)
-
-
-@_check("rameshwar.monotone_eopt", "Rameshwar and Tandon (2025), after eq. (12)",
-        "E_OPT(ε) is non-increasing in ε", "exact rationals")
-def monotone_eopt(error: Callable | None = None) -> AuditResult:
-    f = error or (lambda m, U, e: rameshwar.optimal_error(m, U=U, eps=e, exact=True))
-    bad = []
-    grid = [Fraction(1, 200) * k for k in range(1, 400)]
-    for m, U in _rt_cases()[:8]:
-        vals = [f(m, Fraction(U), e) for e in grid]
-        bad += [(float(grid[i]), float(grid[i + 1])) for i in range(len(vals) - 1) if vals[i + 1] > vals[i]]
-    return _result("rameshwar.monotone_eopt", "holds" if not bad else "fails", levels=len(grid), increases=bad[:5])
-
-
-@_check("rameshwar.akmv_rank", "Rameshwar and Tandon (2025), §IV-A step 2 vs the paragraph after it",
-        "AKMV estimates the ⌈1/ε''⌉-th largest user sum (both statements)", "exact + Monte Carlo")
-def akmv_rank(reps: int = 2000, seed: int = 3) -> AuditResult:
-    m = rameshwar.geometric(6)
-    rows = []
-    for eps in (0.2, 1.0):
-        r1, r2 = rameshwar.akmv_rank(eps / 2), rameshwar.akmv_rank(eps / 2, rule="after-fig1")
-        e1 = simulate.akmv_worst_case(m, U=65, eps=eps, reps=reps, seed=seed)
-        e2 = simulate.akmv_worst_case(m, U=65, eps=eps, reps=reps, seed=seed, rule="after-fig1")
-        rows.append({"eps": eps, "rank_step2": r1, "rank_after_fig1": r2, "E_AKMV_step2": e1, "E_AKMV_after_fig1": e2})
-    differ = any(r["rank_step2"] != r["rank_after_fig1"] for r in rows)
-    return _result("rameshwar.akmv_rank", "discrepancy" if differ else "holds", rows=rows)
-
-
-@_check("rameshwar.lemma_iii_1_bias", "Rameshwar and Tandon (2025), Lemma III.1, eq. (5)",
-        "the bias term Σ max(a_j, U − b_j) is max_D |f − f̄| for every clipping", "exact + exhaustive datasets")
-def lemma_iii_1_bias() -> AuditResult:
-    """One counterexample: two users, U = 1, a = (1/2, 0), b = (1, 1/2): (5) gives 1/2, every dataset in
-    (0, 1]² gives at most 1/4 (max(Σa, Σ(U − b)) / 2)."""
-    a, b = [0.5, 0.0], [1.0, 0.5]
-    lemma = rameshwar.worst_case_error([1, 1], U=1.0, eps=1e300, a=a, b=b)
-    exact = rameshwar.worst_case_error([1, 1], U=1.0, eps=1e300, a=a, b=b, bias="exact")
-    grid = np.linspace(1e-9, 1, 201)
-    X, Y = np.meshgrid(grid, grid)
-    gaps = np.abs((X - np.clip(X, 0.5, 1.0)) + (Y - np.clip(Y, 0.0, 0.5))) / 2
-    return _result("rameshwar.lemma_iii_1_bias", "discrepancy" if lemma > gaps.max() + 1e-12 else "holds",
-                   lemma_bias=lemma, exact_bias=exact, max_over_dataset_grid=float(gaps.max()),
-                   note="Theorem III.1 stands: symmetric clippings make the two equal, and some symmetric clipping is optimal")
-
-
-# =========================================================================== running and reporting
-
-
-def run(ids: Sequence[str] | None = None) -> list[AuditResult]:
-    """Run the registered checks (all, or ``ids``) and return their results, in order.
-
-    Source: the papers' lemmas and claims listed in :data:`CHECKS` (each with its source).
-
-    Examples
-    --------
-    >>> run(["dame.tau_condition"])[0].status
-    'holds'
-    """
-    ids = list(CHECKS) if not ids else list(ids)
-    for i in ids:
-        if i not in CHECKS:
-            raise ValueError(f"unknown check {i!r}; choose from {', '.join(CHECKS)}")
-    return [CHECKS[i].fn() for i in ids]
-
-
-def _fmt(v):
-    if isinstance(v, float):
-        return f"{v:.6g}"
-    if isinstance(v, (list, tuple)):
-        return "[" + ", ".join(_fmt(x) for x in v) + "]"
-    if isinstance(v, dict):
-        return "{" + ", ".join(f"{k}: {_fmt(x)}" for k, x in v.items()) + "}"
-    return str(v)
-
-
-def _cell(text: str) -> str:
-    return str(text).replace("|", "\\|")
-
-
-def report(results: list[AuditResult]) -> str:
-    """A Markdown report of audit results, with every check's evidence (for a referee).
-
-    Examples
-    --------
-    >>> print(report(run(["kent.lemma16"])).splitlines()[0])
-    # Audit of the papers' lemmas, constants and claims
-    """
-    if not isinstance(results, (list, tuple)) or not all(isinstance(r, AuditResult) for r in results):
-        raise ValueError(f"results must be a list of AuditResult, got {format_value(results)}")
-    lines = ["# Audit of the papers' lemmas, constants and claims", "",
-             "| check | status | method | claim |", "|---|---|---|---|"]
-    lines += [f"| `{r.id}` | **{r.status}** | {_cell(r.method)} | {_cell(r.claim)} |" for r in results]
-    for r in results:
-        lines += ["", f"## `{r.id}` — {r.status}", "", f"*Source:* {r.source}  ", f"*Claim:* {r.claim}  ",
-                  f"*Method:* {r.method}", ""]
-        for k, v in r.evidence.items():
-            if isinstance(v, list) and v and isinstance(v[0], dict):
-                keys = list(v[0])
-                lines += [f"**{k}**", "", "| " + " | ".join(keys) + " |", "|" + "---|" * len(keys)]
-                lines += ["| " + " | ".join(_cell(_fmt(row[c])) for c in keys) + " |" for row in v]
-                lines.append("")
-            else:
-                lines.append(f"- **{k}**: {_fmt(v)}")
-    return "\n".join(lines) + "\n"

@@ -1,0 +1,30 @@
+r"""``bounds check``: the papers' numbered statements, audited numerically.
+
+Every check computes its status — ``holds``, ``fails``, ``discrepancy`` (two
+statements of the papers disagree, or a step does not follow) or ``inconclusive``
+— and returns its evidence (the numbers, and the domain covered).  Methods: ball
+arithmetic with box subdivision (:mod:`bounds.audit.boxes`), exact rationals,
+symbolic (sympy), exhaustive enumeration, linear programming, Monte Carlo (with
+standard errors).  Each check takes the formula it tests as a keyword with the
+paper's as default, so a test can feed it a wrong one and watch the status change.
+
+Layout: :mod:`~bounds.audit.core` (results, the check registry, :func:`run`,
+:func:`report`), one module of checks per paper (:mod:`~bounds.audit.dame`,
+:mod:`~bounds.audit.kent`, :mod:`~bounds.audit.cummings`,
+:mod:`~bounds.audit.rameshwar`), :mod:`~bounds.audit.boxes` (the verified
+branch-and-bound) and :mod:`~bounds.audit.registry` (every numbered statement of
+the four papers, :func:`atlas`).
+
+Examples
+--------
+>>> [r.status for r in run(["dame.constants", "kent.lemma16"])]
+['holds', 'holds']
+"""
+
+from __future__ import annotations
+
+from . import cummings, dame, kent, rameshwar  # noqa: F401  (each module registers its checks)
+from .core import CHECKS, STATUSES, AuditResult, report, run
+
+
+__all__ = ["AuditResult", "CHECKS", "STATUSES", "run", "report"]
