@@ -57,7 +57,7 @@ def test_ub_ge_lb_finds_the_theorem_1_2_contradiction_and_the_proof_reading_repa
     r = audit.CHECKS["dame.ub_ge_lb"].fn()
     assert r.status == "discrepancy" and all(v["phi_above_1"] for v in r.evidence["counterexamples"])
     # the point: sizes.point(10**12) at n alpha^2 = 0.01, UB 2.13e-6 < LB 6.07e-6 (Theorem 2 vs Theorem 1)
-    hit = [v for v in r.evidence["counterexamples"] if v["law"] == "point(m=1000000000000)" and v["n_alpha2"] == 0.01]
+    hit = [v for v in r.evidence["counterexamples"] if v["law"] == "point(m=1000000000000)" and math.isclose(v["n_alpha2"], 0.01)]
     assert hit and hit[0]["upper"] < 2.2e-6 < 6e-6 < hit[0]["lower"]
     assert status("dame.ub_ge_lb", reading="proof") == "holds"
 

@@ -23,7 +23,7 @@ Examples
 
 from __future__ import annotations
 
-from . import cummings, dame, kent, rameshwar  # noqa: F401  (each module registers its checks)
+from . import cummings, dame, dame_proofs, kent, rameshwar  # noqa: F401  (each module registers its checks)
 from .core import CHECKS, STATUSES, AuditResult, report, run
 
 
