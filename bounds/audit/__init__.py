@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from . import cummings, dame, dame_proofs, kent, rameshwar  # noqa: F401  (each module registers its checks)
 from .core import CHECKS, STATUSES, AuditResult, report, run
+from .registry import ENTRIES, KINDS, ROW_STATUSES, Row, Statement, atlas, find
 
-
-__all__ = ["AuditResult", "CHECKS", "STATUSES", "run", "report"]
+__all__ = ["AuditResult", "CHECKS", "STATUSES", "run", "report", "atlas", "find", "Row", "Statement", "ENTRIES",
+           "KINDS", "ROW_STATUSES"]

@@ -415,3 +415,32 @@ def fig1b_adaptation(reps: tuple[int, int] = (200, 32), seed: int = 1729,
                    rows=rows, lead_at_rho_0=lead_at_0)
 
 
+
+
+@_check("dame.asymptotics", "Pla et al. (2024), eqs. (13)–(14), Corollary 3, Table 1",
+        "as nα² → ∞, LB·nα²E[√m]² → a constant and UB·nα²E[√m]²/ln(nα²) stays bounded; Corollary 3's m̃ is "
+        "Theorem 2's", "exact bounds along nα² = 10⁶ .. 10¹⁴ (trend) + exact m̃")
+def asymptotics() -> AuditResult:
+    r"""For four laws, the normalised bounds :math:`LB/\text{(13)}` and :math:`UB/\text{(14)}`
+    (:func:`bounds.dame.asymptotic_rates`) at nα² = 10⁶, 10⁸, .., 10¹⁴ (paper constants): the claim holds
+    if the last two normalised values of each agree within a factor 1.5 (convergence to a constant, an order
+    statement).  Corollary 3: for the two-point law M(1) = 1 − ρ, M(m) = ρ its m̃ equals
+    :func:`bounds.dame.m_tilde` on 12 (m, ρ, nα²) points."""
+    xs = np.array([1e6, 1e8, 1e10, 1e12, 1e14])
+    rows, ok = [], True
+    for law in (sizes.point(16), sizes.poisson(5.0), sizes.geometric(0.2), sizes.finite({1: 0.5, 100: 0.5})):
+        r13, r14 = dame.asymptotic_rates(law, n_alpha2=xs)
+        lb = np.array([dame.lower_bound(law, n_alpha2=float(x)).value for x in xs]) / r13
+        ub = np.array([dame.upper_bound(law, n_alpha2=float(x)).value for x in xs]) / r14
+        flat = bool(max(lb[-1] / lb[-2], lb[-2] / lb[-1]) < 1.5 and max(ub[-1] / ub[-2], ub[-2] / ub[-1]) < 1.5)
+        ok &= flat
+        rows.append({"law": repr(law), "lb_over_13": lb.tolist(), "ub_over_14": ub.tolist(), "flat": flat})
+    cor = []
+    for m, rho, x in [(m, r, x) for m in (10, 1000) for r in (0.1, 0.9) for x in (1e2, 1e5, 1e8)]:
+        c3 = dame.corollary3(m, rho, n_alpha2=x)
+        mt = dame.m_tilde(sizes.finite({1: 1 - rho, m: rho}), n_alpha2=x)
+        cor.append({"m": m, "rho": rho, "n_alpha2": x, "corollary3": c3.m_tilde, "theorem2": mt})
+        ok &= c3.m_tilde == mt
+    return _result("dame.asymptotics", "holds" if ok else "fails",
+                   domain="4 laws x n alpha^2 in {1e6, .., 1e14}; Corollary 3 on m in {10, 1000}, rho in {0.1, 0.9}, "
+                          "n alpha^2 in {1e2, 1e5, 1e8}", rows=rows, corollary3=cor)
