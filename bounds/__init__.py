@@ -26,13 +26,28 @@ numerics
     Validation, log-space helpers and the float64/mpmath backends.
 """
 
-from importlib.metadata import PackageNotFoundError, version
-
-from . import audit, checks, cummings, dame, estimators, kent, mechanisms, numerics, rameshwar, simulate, sizes
-
-try:
-    __version__ = version("bounds")
-except PackageNotFoundError:  # pragma: no cover - running from a source tree
-    __version__ = "0.0.0+unknown"
+import importlib
+from typing import Any
 
 __all__ = ["audit", "checks", "cummings", "dame", "estimators", "kent", "mechanisms", "numerics", "rameshwar", "simulate", "sizes", "__version__"]
+
+
+def __getattr__(name: str) -> Any:
+    """The submodules and ``__version__``, imported on first use (``bounds --help`` imports no numpy)."""
+    if name == "__version__":
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            value: object = version("bounds")
+        except PackageNotFoundError:  # pragma: no cover - running from a source tree
+            value = "0.0.0+unknown"
+    elif name in __all__:
+        value = importlib.import_module(f".{name}", __name__)
+    else:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from bounds import cli
+from bounds import cli, kent
 
 
 def test_figures_command(tmp_path, capsys):
@@ -159,7 +159,7 @@ def test_an_unexpected_failure_is_one_line(monkeypatch, capsys):
     def broken(*args, **kwargs):
         raise KeyError("internal")
 
-    monkeypatch.setattr(cli.kent, "rate", broken)
+    monkeypatch.setattr(kent, "rate", broken)
     _fails(capsys, ["kent", "--n", "10", "--T", "2", "--alpha", "0.5"], "KeyError")
 
 
@@ -216,3 +216,10 @@ def test_advise_command_prints_the_report(capsys):
     out = capsys.readouterr().out
     assert "DAME" in out and "Rameshwar" in out and "Cummings" in out
     _fails(capsys, ["advise", "--counts", "no/such/file.csv", "--eps", "1"], "--counts")
+
+
+def test_help_constants_agree_with_the_library():
+    from bounds import numerics
+    from bounds.cli import dame as dame_cli
+
+    assert dame_cli.MAX_PRECISION == numerics.MAX_PRECISION

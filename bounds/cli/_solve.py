@@ -1,0 +1,142 @@
+"""Sweeps and solve-for searches of the calculators (``--sweep NAME=LO:HI:K``, ``--solve NAME --target Q<V``).
+
+A search looks for the smallest value of a budget (``n_alpha2``, real; ``n``, integer) at which
+a condition holds, on a log grid (:data:`PER_DECADE` points a decade) and then by bisection
+between the last failing and the first holding grid point.  Points where the condition is not
+*meaningful* (for DAME: the upper bound below the lower bound, e.g. 0 with unit constants) count
+as failing, so a search never answers there.  A real answer is rounded up to
+:data:`DIGITS` significant digits, an integer answer is exact, and the printed answer is
+checked to meet the target.
+
+Examples
+--------
+>>> sweep_values("n_alpha2=1:100:3", {"n_alpha2": float})
+('n_alpha2', [1.0, 10.0, 100.0])
+>>> parse_target("ratio<10", ("upper", "ratio"))
+('ratio', 10.0)
+"""
+
+from __future__ import annotations
+
+import math
+from decimal import ROUND_CEILING, Decimal
+from dataclasses import dataclass
+from typing import Callable
+
+from ._common import OptionError, exact_integer
+
+PER_DECADE = 16  # grid points a decade before the bisection
+DIGITS = 4  # significant digits of a printed real answer (rounded to the safe side)
+MAX_SWEEP = 10_000  # points of one sweep
+MAX_BISECTIONS = 200
+
+
+def _bound(text: str, kind: type, what: str) -> float:
+    try:
+        v: float = exact_integer(text) if kind is int else float(text)
+    except ValueError:
+        raise ValueError(f"{what} must be {'an integer' if kind is int else 'a number'}, got {text!r}") from None
+    if not (math.isfinite(v) and v > 0):
+        raise ValueError(f"{what} must be a positive finite number, got {text!r}")
+    return v
+
+
+def sweep_values(spec: str, names: dict[str, type], option: str = "--sweep") -> tuple[str, list[float]]:
+    """``NAME=LO:HI:K`` as K log-spaced values from LO to HI (integers rounded and made distinct)."""
+    name, eq, rng = spec.partition("=")
+    name = name.strip()
+    if not eq or name not in names:
+        raise OptionError(option, f"use NAME=LO:HI:K with NAME in {', '.join(names)}, got {spec!r}")
+    parts = rng.split(":")
+    if len(parts) != 3:
+        raise OptionError(option, f"use {name}=LO:HI:K (three numbers), got {spec!r}")
+    kind = names[name]
+    try:
+        lo, hi = (_bound(t, kind, w) for t, w in zip(parts[:2], ("LO", "HI")))
+        k = exact_integer(parts[2])
+    except ValueError as exc:
+        raise OptionError(option, f"{exc} in {spec!r}") from None
+    if not 1 <= k <= MAX_SWEEP:
+        raise OptionError(option, f"K must be an integer in [1, {MAX_SWEEP}], got {parts[2]!r}")
+    if hi < lo:
+        raise OptionError(option, f"HI must be >= LO, got {spec!r}")
+    if k == 1 or lo == hi:
+        values = [lo]
+    else:
+        step = (math.log(hi) - math.log(lo)) / (k - 1)
+        values = [lo * math.exp(i * step) for i in range(k - 1)] + [hi]
+    if kind is int:
+        values = sorted({float(round(v)) for v in values})
+    return name, values
+
+
+def parse_target(text: str, quantities: tuple[str, ...], option: str = "--target") -> tuple[str, float]:
+    """``QUANTITY<VALUE`` (``<=`` also read) as ``(quantity, value)``."""
+    q, lt, v = text.replace("<=", "<").partition("<")
+    q = q.strip()
+    if not lt or q not in quantities:
+        raise OptionError(option, f"use QUANTITY<VALUE with QUANTITY in {', '.join(quantities)}, got {text!r}")
+    try:
+        value = float(v)
+    except ValueError:
+        raise OptionError(option, f"the target value must be a number, got {v.strip()!r} in {text!r}") from None
+    if not (math.isfinite(value) and value > 0):
+        raise OptionError(option, f"the target value must be a positive finite number, got {text!r}")
+    return q, value
+
+
+@dataclass(frozen=True)
+class Answer:
+    """The smallest value at which the condition holds, or None when it holds nowhere on the range."""
+
+    value: float | None
+    holds_at_low_end: bool  # the condition already holds at the low end of the range
+    fails_again_at: float | None  # a grid value above the answer where the condition fails (not monotone)
+    grid_points: int
+
+
+def solve(holds: Callable[[float], bool], lo: float, hi: float, integer: bool) -> Answer:
+    """The smallest ``x`` in ``[lo, hi]`` after the last failing grid point at which ``holds(x)``.
+
+    Real answers are rounded up to :data:`DIGITS` significant digits and re-checked (moved up until they
+    hold); integer answers are exact on the bracket of integers.
+    """
+    decades = max(math.log10(hi / lo), 0.0)
+    k = max(2, math.ceil(decades * PER_DECADE) + 1)
+    grid = [lo * (hi / lo) ** (i / (k - 1)) for i in range(k)]
+    grid[-1] = hi
+    if integer:
+        grid = sorted({float(math.ceil(g)) for g in grid})
+    flags = [holds(g) for g in grid]
+    if not any(flags):
+        return Answer(None, False, None, len(grid))
+    first = flags.index(True)
+    again = next((g for g, f in zip(grid[first:], flags[first:]) if not f), None)
+    if first == 0:
+        return Answer(grid[0], True, again, len(grid))
+    a, b = grid[first - 1], grid[first]  # holds(a) False, holds(b) True
+    for _ in range(MAX_BISECTIONS):
+        if integer:
+            if b - a <= 1:
+                break
+            mid = float(math.floor((a + b) / 2))
+        else:
+            if b / a - 1 < 1e-9:
+                break
+            mid = math.sqrt(a * b)
+        if holds(mid):
+            b = mid
+        else:
+            a = mid
+    if not integer:
+        b = round_up(b)
+        while not holds(b):  # the rounded answer must meet the target
+            b = round_up(b * (1 + 10.0 ** -DIGITS))
+    return Answer(b, False, again, len(grid))
+
+
+def round_up(x: float) -> float:
+    """``x`` rounded up to :data:`DIGITS` significant digits."""
+    d = Decimal(x)  # exact; the nearest float to a decimal >= x is >= x (x is a float)
+    quantum = Decimal(1).scaleb(d.adjusted() - DIGITS + 1)
+    return float(d.quantize(quantum, rounding=ROUND_CEILING))

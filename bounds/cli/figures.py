@@ -1,0 +1,62 @@
+"""``bounds figures``: regenerate the papers' figures (PNG, PDF, CSV, JSON)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import time
+from typing import Any
+
+from ._common import OptionError, add_json, add_parser, integer, lazy_help, plain, writable_dir
+
+MAX_JOBS = 64
+
+
+def _ids() -> str:
+    from .. import figures
+
+    return f"figures to make: {', '.join(sorted(figures.REGISTRY))}"
+
+
+def register(subparsers: Any) -> None:
+    """Add ``figures`` to ``subparsers``."""
+    p = add_parser(subparsers, "figures", "regenerate the papers' figures (PNG, PDF, CSV, JSON)")
+    lazy_help(p.add_argument("--only", nargs="+", metavar="ID", help="figures to make (default: all)"), _ids)
+    p.add_argument("--quick", action="store_true", help="small grids and replications (for CI)")
+    p.add_argument("--out", default="figures", help="output folder (default: figures)")
+    p.add_argument("--jobs", type=integer(1, MAX_JOBS), default=min(os.cpu_count() or 1, 4),
+                   help=f"processes for the Monte Carlo, 1 to {MAX_JOBS} (default: the cores, up to 4; results do not "
+                        "depend on it)")
+    p.add_argument("--constants", default="unit", choices=["paper", "unit"],
+                   help="DAME constants for Figure 1a (default unit: the paper's parallel lines; note that "
+                        "`bounds dame` defaults to paper constants)")
+    add_json(p)
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Make the figures and print one line each; return the exit status."""
+    from .. import figures
+
+    unknown = [f for f in args.only or () if f not in figures.REGISTRY]
+    if unknown:
+        raise OptionError("--only", f"unknown figure {unknown[0]!r}; choose from {', '.join(sorted(figures.REGISTRY))}")
+    writable_dir("--out", args.out)
+    start = time.perf_counter()
+    res = figures.run(args.only, quick=args.quick, out=args.out, jobs=args.jobs, constants=args.constants)
+    cpu = sum(getattr(resource.getrusage(who), f) for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)
+              for f in ("ru_utime", "ru_stime"))
+    if args.json:
+        made = {fid: {"rows": len(data.rows), "files": [str(p) for p in paths]} for fid, (data, paths) in res.items()}
+        print(json.dumps({"command": "figures", "inputs": plain({k: getattr(args, k) for k in
+                                                                 ("only", "quick", "out", "jobs", "constants")}),
+                          "figures": made, "wall_time_s": time.perf_counter() - start, "cpu_s": cpu}))
+        return 0
+    for fid, (data, paths) in res.items():
+        meta = json.loads(paths[-1].read_text())
+        print(f"  {fid:24s} {len(data.rows):6d} rows  {meta['wall_time_s']:7.2f} s   {paths[0].parent}/{fid}.{{png,pdf,csv,json}}")
+    print(f"{len(res)} figures in {time.perf_counter() - start:.1f} s ({cpu:.1f} s of CPU, {args.jobs} processes)"
+          + (" (quick settings)" if args.quick else ""))
+    return 0
