@@ -23,9 +23,9 @@ Examples
 
 from __future__ import annotations
 
-from . import cummings, dame, dame_proofs, kent, rameshwar  # noqa: F401  (each module registers its checks)
+from . import dame, dame_proofs, kent, cummings, rameshwar  # noqa: F401,I001  (registers the checks, in this order)
 from .core import CHECKS, STATUSES, AuditResult, report, run
-from .registry import ENTRIES, KINDS, ROW_STATUSES, Row, Statement, atlas, find
+from .registry import ENTRIES, KINDS, ROW_STATUSES, Row, Statement, atlas, find, page
 
-__all__ = ["AuditResult", "CHECKS", "STATUSES", "run", "report", "atlas", "find", "Row", "Statement", "ENTRIES",
+__all__ = ["AuditResult", "CHECKS", "STATUSES", "run", "report", "atlas", "find", "page", "Row", "Statement", "ENTRIES",
            "KINDS", "ROW_STATUSES"]

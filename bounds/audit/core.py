@@ -52,11 +52,11 @@ class _Check:
 
 
 CHECKS: dict[str, _Check] = {}
-"""Every audit check by ID (``"paper.claim"``), filled by the ``_check`` decorator: its source, claim, method and
+"""Every audit check by ID (``"paper.claim"``), filled by the ``register`` decorator: its source, claim, method and
 function; :func:`run` executes them."""
 
 
-def _check(id: str, source: str, claim: str, method: str, thorough: bool = False) -> Callable:
+def register(id: str, source: str, claim: str, method: str, thorough: bool = False) -> Callable:
     def deco(fn: Callable) -> Callable:
         CHECKS[id] = _Check(id, source, claim, method, fn, thorough)
         return fn
@@ -64,7 +64,7 @@ def _check(id: str, source: str, claim: str, method: str, thorough: bool = False
     return deco
 
 
-def _result(id: str, status: str, **evidence: Any) -> AuditResult:
+def result(id: str, status: str, **evidence: Any) -> AuditResult:
     c = CHECKS[id]
     return AuditResult(id, c.source, c.claim, c.method, status, evidence)
 

@@ -12,13 +12,13 @@ import numpy as np
 import sympy as sp
 
 from .. import checks, cummings
-from .core import AuditResult, _check, _result
+from .core import AuditResult, register, result
 
 
 # =========================================================================== Cummings
 
 
-@_check("cummings.lemma_2_1", "Cummings et al. (2022), Lemma 2.1, eq. (2)",
+@register("cummings.lemma_2_1", "Cummings et al. (2022), Lemma 2.1, eq. (2)",
         "Var(D(k)) = p(1−p)/k + (1 − 1/k)σ_p² and σ_p² ≤ p(1−p)", "symbolic")
 def lemma_2_1(formula: sp.Expr | None = None) -> AuditResult:
     p, s2, k = sp.symbols("p sigma_p2 k", positive=True)
@@ -26,25 +26,25 @@ def lemma_2_1(formula: sp.Expr | None = None) -> AuditResult:
     same = sp.simplify(cummings.user_variance_symbolic() - target) == 0
     # σ_p² <= p(1-p): E[p_i²] <= E[p_i] for p_i in [0, 1]
     bound = sp.simplify((p - p**2) - ((s2 + p**2) - p**2) - (p - (s2 + p**2))) == 0
-    return _result("cummings.lemma_2_1", "holds" if same and bound else "fails", derivation=str(cummings.user_variance_symbolic()))
+    return result("cummings.lemma_2_1", "holds" if same and bound else "fails", derivation=str(cummings.user_variance_symbolic()))
 
 
-@_check("cummings.eq5_laplace_variance", "Cummings et al. (2022), eq. (5)",
+@register("cummings.eq5_laplace_variance", "Cummings et al. (2022), eq. (5)",
         "the privacy term of Var(p̂_ideal) is max_i w_i²|b_i − a_i|²/ε² (eq. (5) uses b² for Lap(b))", "Monte Carlo")
 def eq5_laplace_variance(reps: int = 6000, seed: int = 5) -> AuditResult:
     c = checks.check_cummings([60, 30, 20, 10, 6, 3, 2, 1], p=0.4, sigma_p2=0.02, eps=0.7, reps=reps, seed=seed)
     printed_off = abs(c.simulated - c.theory["eq5_printed"]) > 4 * c.stderr
     status = "discrepancy" if c.holds and printed_off else ("fails" if not c.holds else "inconclusive")
-    return _result("cummings.eq5_laplace_variance", status, simulated=[c.simulated, c.stderr], **c.theory)
+    return result("cummings.eq5_laplace_variance", status, simulated=[c.simulated, c.stderr], **c.theory)
 
 
-@_check("cummings.cor_5_5_min", "Cummings et al. (2022), Corollary 5.5 and the text before it",
+@register("cummings.cor_5_5_min", "Cummings et al. (2022), Corollary 5.5 and the text before it",
         "Corollary 5.5 bounds the homogeneous (σ_p → 0) case by the k*-term", "exact")
 def cor_5_5_min() -> AuditResult:
     k = cummings.example1_counts(200)
     rows = [{"sigma_p2": s2, **vars(cummings.lower_bound(k, eps=1.0, sigma_p2=s2))} for s2 in (0.0, 1e-8, 1e-4, 0.02)]
     vanishes = rows[0]["value"] == 0.0 and rows[0]["privacy_term"] > 0
-    return _result("cummings.cor_5_5_min", "discrepancy" if vanishes else "holds", rows=rows,
+    return result("cummings.cor_5_5_min", "discrepancy" if vanishes else "holds", rows=rows,
                    note="min{k*-term, σ_p²/n} is 0 at σ_p = 0 while the k*-term is positive")
 
 
@@ -57,7 +57,7 @@ def _example1_table(log2_n: tuple) -> tuple:
     return tuple(cummings.example1(2**j) for j in log2_n)
 
 
-@_check("cummings.example1_scalings", "Cummings et al. (2022) Example 1",
+@register("cummings.example1_scalings", "Cummings et al. (2022) Example 1",
         "the four claimed scalings of Example 1", "exact grouped sums (n = 2^10 .. 2^40) + fitted exponents")
 def example1_scalings(claims: dict | None = None) -> AuditResult:
     r"""Normalises each quantity by its claimed order, :math:`r(n) = q(n)/\text{claim}(n)`, and asks whether
@@ -98,13 +98,13 @@ def example1_scalings(claims: dict | None = None) -> AuditResult:
     status = ("holds" if all(v == "consistent" for v in verdicts)
               else "fails" if "inconsistent" in verdicts else "discrepancy")
     drift = {r["quantity"]: f"claim × (log n)^{r['log_exponent']:.2f}" for r in rows if r["verdict"] == "log-factor drift"}
-    return _result("cummings.example1_scalings", status, n=[2 ** EXAMPLE1_LOG2_N[0], 2 ** EXAMPLE1_LOG2_N[-1]],
+    return result("cummings.example1_scalings", status, n=[2 ** EXAMPLE1_LOG2_N[0], 2 ** EXAMPLE1_LOG2_N[-1]],
                    rows=rows, fitted_rates=drift)
 
 
 
 
-@_check("cummings.lemma_5_2_weights", "Cummings et al. (2022), Lemma 5.2",
+@register("cummings.lemma_5_2_weights", "Cummings et al. (2022), Lemma 5.2",
         "inverse-variance weights minimise Var(Σ w_i p̂_i) over weights summing to 1", "exact rationals")
 def lemma_5_2_weights(weights: Callable | None = None) -> AuditResult:
     r"""On 20 random rational variance vectors, the variance :math:`\sum w_i^2\sigma_i^2` of
@@ -127,6 +127,6 @@ def lemma_5_2_weights(weights: Callable | None = None) -> AuditResult:
             worst_gap = min(worst_gap, other - var)
     float_rule = np.allclose(cummings.nonprivate_weights([1.0, 2.0, 4.0]), np.array([4, 2, 1]) / 7)
     ok = exact and worst_gap >= 0 and float_rule
-    return _result("cummings.lemma_5_2_weights", "holds" if ok else "fails",
+    return result("cummings.lemma_5_2_weights", "holds" if ok else "fails",
                    domain="20 rational variance vectors (2..7 users) x 50 competing weight vectors",
                    identity_exact=exact, min_competitor_excess=float(worst_gap), package_weights_match=bool(float_rule))

@@ -14,7 +14,7 @@ import sympy as sp
 from .. import dame, kent, simulate, sizes
 from ..estimators import dame as dame_estimator
 from . import boxes
-from .core import AuditResult, _check, _result
+from .core import AuditResult, register, result
 
 
 # =========================================================================== DAME
@@ -36,7 +36,7 @@ def _iv_bisect(pred: Callable, lo, hi, depth: int = 40, max_boxes: int = 20000):
     return True, boxes, None
 
 
-@_check("dame.lemma_s2", "Pla et al. (2024), Lemma S2 (S2)",
+@register("dame.lemma_s2", "Pla et al. (2024), Lemma S2 (S2)",
         "δ·ln((1+δ)/(1−δ)) ≤ 3δ² on [0, 1/2]", "interval arithmetic")
 def lemma_s2(constant: int = 3) -> AuditResult:
     r"""Proves :math:`h(\delta) = c - \ln\frac{1+\delta}{1-\delta}/\delta > 0` on (0, 1/2] (``c = 3``).
@@ -48,11 +48,11 @@ def lemma_s2(constant: int = 3) -> AuditResult:
     c = mpmath.iv.mpf(constant)
     proved, boxes, bad = _iv_bisect(lambda d: (c - mpmath.iv.log((1 + d) / (1 - d)) / d).a > 0, 0.1, 0.5)
     ok = proved and near0 < constant
-    return _result("dame.lemma_s2", "holds" if ok else "fails", constant=constant, boxes=boxes,
+    return result("dame.lemma_s2", "holds" if ok else "fails", constant=constant, boxes=boxes,
                    bound_near_0=near0, failing_box=bad, at_half=float(constant - math.log(3) / 0.5))
 
 
-@_check("dame.lemma_s6", "Pla et al. (2024), Lemma S6",
+@register("dame.lemma_s6", "Pla et al. (2024), Lemma S6",
         "α²/(π_{α/6} − 1/2)² ≤ 579 on (0, 1]; the ratio tends to 576 at 0", "interval arithmetic + symbolic")
 def lemma_s6(constant: int = 579) -> AuditResult:
     r"""With :math:`\pi_{\alpha/6} - 1/2 = \tanh(\alpha/12)/2`, the ratio is :math:`4\alpha^2/\tanh^2(\alpha/12)
@@ -68,11 +68,11 @@ def lemma_s6(constant: int = 579) -> AuditResult:
     near0 = 576 * (1 + (0.1 / 12) ** 2 / 3) ** 2
     proved, boxes, bad = _iv_bisect(lambda t: ratio(t).b <= constant, 0.1, 1.0)
     ok = proved and near0 <= constant
-    return _result("dame.lemma_s6", "holds" if ok else "fails", constant=constant, supremum_at_1=[float(sup.a), float(sup.b)],
+    return result("dame.lemma_s6", "holds" if ok else "fails", constant=constant, supremum_at_1=[float(sup.a), float(sup.b)],
                    limit_at_0=int(limit), boxes=boxes, failing_box=bad)
 
 
-@_check("dame.tau_condition", "Pla et al. (2024), eq. (4), Lemma S5",
+@register("dame.tau_condition", "Pla et al. (2024), eq. (4), Lemma S5",
         "1 − 4·exp(−m̃τ²/2) ≥ 1/2 for eq. (4)'s τ, for all m̃ and nα²", "symbolic")
 def tau_condition(log_factor: sp.Expr = sp.log(8)) -> AuditResult:
     r"""With :math:`\tau^2 = 2\log(8(\sqrt{\tilde m x} \vee 1))/\tilde m`, :math:`e^{-\tilde m\tau^2/2} = 1/(8(\sqrt{\tilde mx} \vee 1))
@@ -82,10 +82,10 @@ def tau_condition(log_factor: sp.Expr = sp.log(8)) -> AuditResult:
     lhs = sp.simplify(1 - 4 * sp.exp(-m * tau2 / 2))
     worst = sp.simplify(lhs.subs(sp.Max(sp.sqrt(m * x), 1), 1))  # the Max is >= 1; lhs increases in it
     ok = bool(sp.simplify(worst - sp.Rational(1, 2)) >= 0)
-    return _result("dame.tau_condition", "holds" if ok else "fails", lhs=str(lhs), minimum=str(worst))
+    return result("dame.tau_condition", "holds" if ok else "fails", lhs=str(lhs), minimum=str(worst))
 
 
-@_check("dame.constants", "Pla et al. (2024), (S30)–(S31), (S144)–(S146)",
+@register("dame.constants", "Pla et al. (2024), (S30)–(S31), (S144)–(S146)",
         "1570 = 14²·4·2 + 2, 868.5 = 579·3/2, c1 = e⁻⁹/16, c2 = 24", "symbolic")
 def constants(preset: dame.Constants | None = None) -> AuditResult:
     r"""Recomputes the paper constants from the proofs' arithmetic: :math:`c_3 = 14^2\cdot4\cdot2 + 2` (S146),
@@ -100,10 +100,10 @@ def constants(preset: dame.Constants | None = None) -> AuditResult:
                "c3": 14**2 * 4 * 2 + 2, "c5": sp.Rational(579) * sp.Rational(3, 2)}
     table = {k: (str(sp.nsimplify(v)), str(getattr(c, k))) for k, v in derived.items()}
     ok = all(sp.simplify(sp.sympify(v) - getattr(c, k)) == 0 for k, v in derived.items())
-    return _result("dame.constants", "holds" if ok else "fails", derived_vs_preset=table, c4=str(c.c4))
+    return result("dame.constants", "holds" if ok else "fails", derived_vs_preset=table, c4=str(c.c4))
 
 
-@_check("dame.lemma_s3", "Pla et al. (2024), Lemma S3, eq. (9)",
+@register("dame.lemma_s3", "Pla et al. (2024), Lemma S3, eq. (9)",
         "the debiasing of eq. (9) is exact: E[θ̂ | ĵ] = θ when nothing is clipped", "symbolic + exact rationals")
 def lemma_s3(correction: Callable | None = None) -> AuditResult:
     r"""Symbolically for a three-point law and exactly (rationals) on random laws:
@@ -134,7 +134,7 @@ def lemma_s3(correction: Callable | None = None) -> AuditResult:
         err = abs(float(sp.nsimplify((sp.sqrt(mtv) * mx - corr(p, qs, mtv) * sv) / dn - thv)))
         worst = max(worst, err)
     ok = symbolic and worst < 1e-12
-    return _result("dame.lemma_s3", "holds" if ok else "fails", symbolic_identity=bool(symbolic),
+    return result("dame.lemma_s3", "holds" if ok else "fails", symbolic_identity=bool(symbolic),
                    random_laws=50, max_abs_error=worst)
 
 
@@ -218,7 +218,7 @@ def minimal_point_counterexample(constants: dame.Constants | str = "paper") -> d
             "confirmed": bool(ub.log_value < lb.log_value)}
 
 
-@_check("dame.ub_ge_lb", "Pla et al. (2024), Theorems 1–2",
+@register("dame.ub_ge_lb", "Pla et al. (2024), Theorems 1–2",
         "Theorem 2's upper bound is never below Theorem 1's lower bound (both with the paper constants)",
         "exhaustive over a family of laws + bisection, 50-digit confirmation and ball arithmetic", thorough=True)
 def ub_ge_lb(constants: dame.Constants | str = "paper", reading: str = "printed", thorough: bool = False) -> AuditResult:
@@ -252,10 +252,10 @@ def ub_ge_lb(constants: dame.Constants | str = "paper", reading: str = "printed"
                       "violations": len(violations), "counterexamples": violations[:6]}
     if status == "discrepancy":
         evidence["minimal_point_counterexample"] = minimal_point_counterexample(constants)
-    return _result("dame.ub_ge_lb", status, **evidence)
+    return result("dame.ub_ge_lb", status, **evidence)
 
 
-@_check("dame.eq11_denominator", "Pla et al. (2024), eq. (11) vs eq. (9), (S34), (S146)",
+@register("dame.eq11_denominator", "Pla et al. (2024), eq. (11) vs eq. (9), (S34), (S146)",
         "eq. (11)'s E(√m ∧ m̃) and the proof's E[√(m ∧ m̃)] are the same denominator", "exact law functionals")
 def eq11_denominator(m_tilde: int | None = None) -> AuditResult:
     r"""Computes :math:`E[\sqrt m \wedge \tilde m] = E[\sqrt m\,1\{m \le \tilde m^2\}] + \tilde m P(m > \tilde m^2)`
@@ -270,10 +270,10 @@ def eq11_denominator(m_tilde: int | None = None) -> AuditResult:
         rows.append({"law": repr(law), "m_tilde": mt, "E[sqrt(m ∧ m̃)]": canonical, "E(sqrt(m) ∧ m̃)": printed,
                      "ub_ratio": (canonical / printed) ** 2})
         differ = differ or abs(canonical - printed) > 1e-9 * canonical
-    return _result("dame.eq11_denominator", "discrepancy" if differ else "holds", rows=rows)
+    return result("dame.eq11_denominator", "discrepancy" if differ else "holds", rows=rows)
 
 
-@_check("dame.mtilde_definition", "Pla et al. (2024), Theorem 2 vs the text before (S146)",
+@register("dame.mtilde_definition", "Pla et al. (2024), Theorem 2 vs the text before (S146)",
         "Theorem 2's m̃ (P(m ≥ a)² ≥ φ ∧ 1) and the appendix's (P(m ≥ a) ≥ φ ∧ 1) agree", "exact search")
 def mtilde_definition() -> AuditResult:
     """m̃ from both conditions (the unsquared one by a scan) on laws where the two can differ."""
@@ -288,10 +288,10 @@ def mtilde_definition() -> AuditResult:
             unsquared = int(a[ok].max())
             rows.append({"law": repr(law), "n_alpha2": x, "m_tilde_theorem2": squared, "m_tilde_appendix": unsquared})
     differ = any(r["m_tilde_theorem2"] != r["m_tilde_appendix"] for r in rows)
-    return _result("dame.mtilde_definition", "discrepancy" if differ else "holds", rows=rows)
+    return result("dame.mtilde_definition", "discrepancy" if differ else "holds", rows=rows)
 
 
-@_check("dame.enlarged_interval", "Pla et al. (2024), Algorithm 1 vs Lemma S9 / (S135)",
+@register("dame.enlarged_interval", "Pla et al. (2024), Algorithm 1 vs Lemma S9 / (S135)",
         "the projection interval is [l − 6τ, u + 6τ] (width 14τ) as in the algorithm and in the proof", "exact")
 def enlarged_interval(proof_halfwidth: float = 6) -> AuditResult:
     """The algorithm clips to [l_ĵ − 6τ, u_ĵ + 6τ] (width 14τ, the Laplace scale's sensitivity); the proof
@@ -299,12 +299,12 @@ def enlarged_interval(proof_halfwidth: float = 6) -> AuditResult:
     widths, sens = dame_estimator.clip_widths(10**4, n_alpha2=1e6, alpha=0.5)
     tau = dame.tau(10**4, n_alpha2=1e6)
     algorithm, proof = 14 * tau, 2 * proof_halfwidth * tau
-    return _result("dame.enlarged_interval", "discrepancy" if not math.isclose(algorithm, proof) else "holds",
+    return result("dame.enlarged_interval", "discrepancy" if not math.isclose(algorithm, proof) else "holds",
                    tau=tau, algorithm_width=algorithm, proof_width=proof, laplace_sensitivity=float(sens.max()),
                    max_interior_width=float(widths.max()))
 
 
-@_check("dame.figure_constants", "Pla et al. (2024), Fig. 1a vs Theorems 1–2 with (S31), (S146)",
+@register("dame.figure_constants", "Pla et al. (2024), Fig. 1a vs Theorems 1–2 with (S31), (S146)",
         "Figure 1a's parallel bounds at nα² = 500 are Theorems 1–2 with the paper's constants", "exact")
 def figure_constants(constants: str = "paper") -> AuditResult:
     """With the paper constants every Figure 1a law has m̃ = 1 and UB = 4 (the cap) at nα² = 500: no
@@ -316,10 +316,10 @@ def figure_constants(constants: str = "paper") -> AuditResult:
         lb = dame.lower_bound(law, n_alpha2=500.0, constants=constants)
         rows.append({"law": repr(law), "m_tilde": ub.m_tilde, "upper": ub.value, "lower": lb.value})
     flat = all(r["upper"] == 4.0 for r in rows)
-    return _result("dame.figure_constants", "discrepancy" if flat else "holds", constants=str(constants), rows=rows)
+    return result("dame.figure_constants", "discrepancy" if flat else "holds", constants=str(constants), rows=rows)
 
 
-@_check("dame.unbiased", "Pla et al. (2024), Algorithm 1, eq. (9); the official code",
+@register("dame.unbiased", "Pla et al. (2024), Algorithm 1, eq. (9); the official code",
         "DAME is unbiased at θ = 0.4; the official code's denominator mean(min(M, √m̃)) biases it", "Monte Carlo")
 def unbiased(reps: int = 320, seed: int = 2024) -> AuditResult:
     """M(10³) = M(10⁴) = 1/2, n = 2·10⁴, α = 0.6; m̃ = 10⁴ forced so that users below m̃ exist."""
@@ -330,7 +330,7 @@ def unbiased(reps: int = 320, seed: int = 2024) -> AuditResult:
     can_ok = abs(can.bias) < 4 * can.bias_stderr
     off_biased = abs(off.bias) > 4 * off.bias_stderr
     status = "holds" if can_ok and off_biased else ("fails" if not can_ok else "inconclusive")
-    return _result("dame.unbiased", status, reps=reps, canonical_bias=[can.bias, can.bias_stderr],
+    return result("dame.unbiased", status, reps=reps, canonical_bias=[can.bias, can.bias_stderr],
                    official_bias=[off.bias, off.bias_stderr])
 
 
@@ -347,7 +347,7 @@ def _below(a, b) -> float:
     return math.log(b.mse / a.mse) / math.hypot(a.stderr / a.mse, b.stderr / b.mse)
 
 
-@_check("dame.fig1b_adaptation", "Pla et al. (2024) §4.2, Figure 1b; the official code's script",
+@register("dame.fig1b_adaptation", "Pla et al. (2024) §4.2, Figure 1b; the official code's script",
         "DAME beats the other approaches in Figure 1b because it adapts m̃ to the law",
         "exact m̃ on Figure 1b's ρ grid + Monte Carlo (θ = 0) at every ρ where m̃ adapts, and at ρ = 0")
 def fig1b_adaptation(reps: tuple[int, int] = (200, 32), seed: int = 1729,
@@ -411,13 +411,13 @@ def fig1b_adaptation(reps: tuple[int, int] = (200, 32), seed: int = 1729,
     script = [verdicts["script", p] for p in ("paper", "unit")]
     status = ("holds" if "holds" in text else "discrepancy" if "holds" in script
               else "inconclusive" if "inconclusive" in text + script else "fails")
-    return _result("dame.fig1b_adaptation", status, alpha=alpha, replications=list(reps), summary=summary,
+    return result("dame.fig1b_adaptation", status, alpha=alpha, replications=list(reps), summary=summary,
                    rows=rows, lead_at_rho_0=lead_at_0)
 
 
 
 
-@_check("dame.asymptotics", "Pla et al. (2024), eqs. (13)–(14), Corollary 3, Table 1",
+@register("dame.asymptotics", "Pla et al. (2024), eqs. (13)–(14), Corollary 3, Table 1",
         "as nα² → ∞, LB·nα²E[√m]² → a constant and UB·nα²E[√m]²/ln(nα²) stays bounded; Corollary 3's m̃ is "
         "Theorem 2's", "exact bounds along nα² = 10⁶ .. 10¹⁴ (trend) + exact m̃")
 def asymptotics() -> AuditResult:
@@ -441,6 +441,6 @@ def asymptotics() -> AuditResult:
         mt = dame.m_tilde(sizes.finite({1: 1 - rho, m: rho}), n_alpha2=x)
         cor.append({"m": m, "rho": rho, "n_alpha2": x, "corollary3": c3.m_tilde, "theorem2": mt})
         ok &= c3.m_tilde == mt
-    return _result("dame.asymptotics", "holds" if ok else "fails",
+    return result("dame.asymptotics", "holds" if ok else "fails",
                    domain="4 laws x n alpha^2 in {1e6, .., 1e14}; Corollary 3 on m in {10, 1000}, rho in {0.1, 0.9}, "
                           "n alpha^2 in {1e2, 1e5, 1e8}", rows=rows, corollary3=cor)

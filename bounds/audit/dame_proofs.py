@@ -16,7 +16,7 @@ from flint import arb
 
 from .. import dame, sizes
 from . import boxes
-from .core import AuditResult, _check, _result
+from .core import AuditResult, register, result
 
 H3 = Fraction(22, 35)
 
@@ -28,7 +28,7 @@ def _tv_product(m: int, delta: Fraction) -> Fraction:
                 for k in range(m + 1)), Fraction(0)) / 2
 
 
-@_check("dame.lemma_s1", "Pla et al. (2024), Lemma S1 (S1), (S17)–(S19), (S23)–(S24)",
+@register("dame.lemma_s1", "Pla et al. (2024), Lemma S1 (S1), (S17)–(S19), (S23)–(S24)",
         "D_TV(ν0, ν1) ≤ Σ M(m) min(√(m/2)·D_KL(μ0, μ1), 1) as printed in (S1), or with √(m D_KL/2) as in (S19)",
         "exact rationals (binomial total variations) + ball arithmetic")
 def lemma_s1(max_m: int = 24) -> AuditResult:
@@ -54,13 +54,13 @@ def lemma_s1(max_m: int = 24) -> AuditResult:
                 printed_fails.append((m, str(d)))
     status = "discrepancy" if printed_fails and pinsker_ok else "holds" if pinsker_ok else "fails"
     d = Fraction(1, 4)
-    return _result("dame.lemma_s1", status, domain=f"point laws m = 1..{max_m}, delta = k/64, k = 1..32",
+    return result("dame.lemma_s1", status, domain=f"point laws m = 1..{max_m}, delta = k/64, k = 1..32",
                    s19_form_holds=pinsker_ok, s19_min_slack=worst, printed_form_failures=len(printed_fails),
                    smallest_counterexample={"m": 1, "delta": "1/4", "tv": float(_tv_product(1, d)),
                                             "printed_rhs": math.sqrt(0.5) * 0.25 * math.log(5 / 3)})
 
 
-@_check("dame.s22_privacy_constant", "Pla et al. (2024), (S22) with Duchi et al. (2014), Th. 1; H3",
+@register("dame.s22_privacy_constant", "Pla et al. (2024), (S22) with Duchi et al. (2014), Th. 1; H3",
         "4(e^α − 1)² ≤ 12α² on (0, 22/35], so KL(M0ⁿ, M1ⁿ) ≤ 12nα² D_TV(ν0, ν1)²", "ball arithmetic, boxes")
 def s22_privacy_constant(alpha_max: Fraction = H3, thorough: bool = False) -> AuditResult:
     r"""Proves :math:`3\alpha^2 - (e^\alpha - 1)^2 > 0` on (0, α_max]: on (0, 1/2] from
@@ -75,12 +75,12 @@ def s22_privacy_constant(alpha_max: Fraction = H3, thorough: bool = False) -> Au
         v = 3 * boxes.point(mid) ** 2 - (boxes.point(mid).exp() - 1) ** 2
         lo, hi = (mid, hi) if bool(v > 0) else (lo, mid)
     status = res.status if small else "fails"
-    return _result("dame.s22_privacy_constant", status,
+    return result("dame.s22_privacy_constant", status,
                    **res.evidence(f"alpha in (0, {alpha_max}]: (0, 1/2] analytically, [1/2, {alpha_max}] by boxes"),
                    constant_12_holds_up_to=[float(lo), float(hi)])
 
 
-@_check("dame.theorem1_chain", "Pla et al. (2024), (S20)–(S31)",
+@register("dame.theorem1_chain", "Pla et al. (2024), (S20)–(S31)",
         "each step of Theorem 1's chain (S23)–(S28) is an inequality, and (S28) ⇒ (S31) gives c1, c2",
         "exact rationals on finite laws + sympy")
 def theorem1_chain() -> AuditResult:
@@ -117,7 +117,7 @@ def theorem1_chain() -> AuditResult:
     E, P, dl = sp.symbols("E P delta", nonnegative=True)
     square = sp.factor(3 * dl**2 * E**2 + 2 * P**2 - (sp.sqrt(sp.Rational(3, 2)) * dl * E + P) ** 2)
     ok = not any(failures.values()) and sp.simplify(square - (sp.sqrt(sp.Rational(3, 2)) * dl * E - P) ** 2) == 0
-    return _result("dame.theorem1_chain", "holds" if ok else "fails",
+    return result("dame.theorem1_chain", "holds" if ok else "fails",
                    domain="7 finite laws (rational masses, sizes 1..20) x delta = k/16, k = 1..8, every a in {0} u supp M",
                    cases=count, failed_steps=failures, s28_slack=str(square))
 
@@ -127,7 +127,7 @@ def _ratio(a: Any) -> Any:
     return (a / 6).expm1() / (2 * a * ((a / 6).exp() + 1))
 
 
-@_check("dame.lemma_s5_exponent", "Pla et al. (2024), Lemma S5, (S70)–(S71) and the line after, Lemma S6",
+@register("dame.lemma_s5_exponent", "Pla et al. (2024), Lemma S5, (S70)–(S71) and the line after, Lemma S6",
         "exp(−n/4·(π_{α/6} − 1/2)²P²) ≤ exp(−nα²P²/579), the exponent Lemma S5 states", "ball arithmetic, boxes")
 def lemma_s5_exponent(divisor: int = 579, thorough: bool = False) -> AuditResult:
     r"""Hoeffding (S70) gives :math:`\exp(-\tfrac n4 (p_l - p_k)^2)`; with (S67) and Lemma S6
@@ -142,12 +142,12 @@ def lemma_s5_exponent(divisor: int = 579, thorough: bool = False) -> AuditResult
     fixed = boxes.prove(lambda a: _ratio(a) ** 2 / 4 - arb(1) / 2316, [(Fraction(1, 1000), Fraction(1))],
                         strict=False, max_boxes=200000 if thorough else 40000)
     status = "discrepancy" if res.status == "fails" and fixed.proved else res.status
-    return _result("dame.lemma_s5_exponent", status,
+    return result("dame.lemma_s5_exponent", status,
                    **res.evidence(f"alpha in [1/1000, 1], divisor {divisor}"),
                    divisor_2316=fixed.status, divisor_2316_boxes=fixed.boxes, corrected_c5=3474)
 
 
-@_check("dame.lemma_s6_derivative", "Pla et al. (2024), Lemma S6, (S79)–(S87)",
+@register("dame.lemma_s6_derivative", "Pla et al. (2024), Lemma S6, (S79)–(S87)",
         "g'(x) of (S80) is the derivative of g = ln f, and (S83)–(S87) show g' ≥ 0", "sympy + ball arithmetic")
 def lemma_s6_derivative() -> AuditResult:
     r"""sympy differentiates :math:`g = \ln(x^2/(1/2 - \pi_{x/6})^2)` and compares it with (S80): the
@@ -164,7 +164,7 @@ def lemma_s6_derivative() -> AuditResult:
     ratio = sp.simplify((true - 2 / x) / (printed - 2 / x))
     corrected_bound = 2 - 2 * math.exp(1 / 6)
     status = "discrepancy" if abs(diff_at[0]) > 1e-9 else "holds"
-    return _result("dame.lemma_s6_derivative", status, domain="x in (0, 1] (symbolic identity)",
+    return result("dame.lemma_s6_derivative", status, domain="x in (0, 1] (symbolic identity)",
                    true_over_printed_second_term=str(ratio), difference_at_half_and_1=diff_at,
                    s86_with_the_factor_2=corrected_bound, lemma_s6_itself="see dame.lemma_s6")
 
@@ -188,7 +188,7 @@ def _nonnegative(e: sp.Expr) -> bool:
     return sp.solveset(e < 0, u, sp.Interval.open(0, sp.oo)) == sp.S.EmptySet
 
 
-@_check("dame.lemma_s7", "Pla et al. (2024), Lemma S7 (S94)",
+@register("dame.lemma_s7", "Pla et al. (2024), Lemma S7 (S94)",
         "4·exp(−m̃τ²/2) ≤ 1/(4√(m̃nα²)) for eq. (4)'s τ", "sympy (two cases of the ∨) + exact point")
 def lemma_s7(constant: int = 4) -> AuditResult:
     r"""With eq. (4)'s τ, :math:`4e^{-\tilde m\tau^2/2} = 1/(2(\sqrt{\tilde m n\alpha^2} \vee 1))` (sympy),
@@ -202,13 +202,13 @@ def lemma_s7(constant: int = 4) -> AuditResult:
         return all(_nonnegative(e) for e in _y_cases(1 / (c * sp.sqrt(y)) - lhs, y))
     at_1 = (lhs.subs(K, 1), sp.Rational(1, constant))
     status = "discrepancy" if at_1[0] > at_1[1] and holds_with(2) else "holds" if holds_with(constant) else "fails"
-    return _result("dame.lemma_s7", status, domain="m~ n alpha^2 > 0 (symbolic, both cases of the max)",
+    return result("dame.lemma_s7", status, domain="m~ n alpha^2 > 0 (symbolic, both cases of the max)",
                    lhs=str(sp.simplify(lhs)), smallest_counterexample={"m_tilde_n_alpha2": 1, "lhs": str(at_1[0]),
                                                                       "rhs": str(at_1[1])},
                    holds_with_constant_2=holds_with(2))
 
 
-@_check("dame.lemma_s8", "Pla et al. (2024), Lemma S8 (S115)–(S120)",
+@register("dame.lemma_s8", "Pla et al. (2024), Lemma S8 (S115)–(S120)",
         "2·Σ_{i≤m̃} P(B̄_i, m = i) ≤ 1/(2√(m̃nα²)) (Hoeffding with eq. (4)'s threshold)", "sympy (two cases of the ∨)")
 def lemma_s8(constant: int = 2) -> AuditResult:
     r"""Hoeffding gives :math:`P(\bar B_i \mid m = i) \le 2e^{-L}`, :math:`L = \ln(8(\sqrt{\tilde mn\alpha^2} \vee 1))`,
@@ -218,11 +218,11 @@ def lemma_s8(constant: int = 2) -> AuditResult:
     gap = 1 / (constant * sp.sqrt(y)) - 2 * 2 * sp.exp(-sp.log(8 * K))
     cases = _y_cases(gap, y)
     ok = all(_nonnegative(e) for e in cases)
-    return _result("dame.lemma_s8", "holds" if ok else "fails", domain="m~ n alpha^2 > 0 (symbolic, both cases)",
+    return result("dame.lemma_s8", "holds" if ok else "fails", domain="m~ n alpha^2 > 0 (symbolic, both cases)",
                    gap_y_ge_1=str(cases[0]), gap_y_lt_1=str(cases[1]))
 
 
-@_check("dame.lemma_s9", "Pla et al. (2024), Lemma S9 (S122)–(S127)",
+@register("dame.lemma_s9", "Pla et al. (2024), Lemma S9 (S122)–(S127)",
         "under A ∩ B_a, √(a/m̃)(√(2L)/√a + 5τ) ≤ 6τ for a ≤ m̃", "sympy")
 def lemma_s9(bound: int = 6) -> AuditResult:
     r"""(S124) is an identity (sympy); (S126) ≤ (S127): with :math:`\tau = \sqrt{2L/\tilde m}` the left side is
@@ -235,11 +235,11 @@ def lemma_s9(bound: int = 6) -> AuditResult:
     r = sp.Symbol("r", positive=True)
     top = sp.maximum(lhs.subs(a, r * m), r, sp.Interval(0, 1))
     ok = s124 and bool(top <= bound)
-    return _result("dame.lemma_s9", "holds" if ok else "fails", domain="a / m~ in (0, 1], L > 0 (symbolic)",
+    return result("dame.lemma_s9", "holds" if ok else "fails", domain="a / m~ in (0, 1], L > 0 (symbolic)",
                    s124_identity=s124, lhs_over_tau=str(lhs), maximum_over_tau=str(top))
 
 
-@_check("dame.s135_algebra", "Pla et al. (2024), (S135)–(S136), (S142)",
+@register("dame.s135_algebra", "Pla et al. (2024), (S135)–(S136), (S142)",
         "√m̃/E(√m ∧ m̃) · 1/√(m̃nα²) = 1/√(E(√m ∧ m̃) nα²) as (S135) writes", "sympy")
 def s135_algebra() -> AuditResult:
     r"""The left side is :math:`1/(E\sqrt{n\alpha^2})`, whose square :math:`1/(E^2 n\alpha^2)` is not (S136)'s
@@ -251,11 +251,11 @@ def s135_algebra() -> AuditResult:
     printed = 1 / sp.sqrt(E * x)
     same = sp.simplify(lhs - printed) == 0
     corrected = sp.simplify(lhs**2)
-    return _result("dame.s135_algebra", "holds" if same else "discrepancy", domain="symbolic, E, m~, x > 0",
+    return result("dame.s135_algebra", "holds" if same else "discrepancy", domain="symbolic, E, m~, x > 0",
                    lhs=str(sp.simplify(lhs)), printed=str(printed), corrected_square=str(corrected))
 
 
-@_check("dame.lemma_s11", "Pla et al. (2024), Lemma S11 (S138)–(S141), Algorithm 1 (standard Laplace ℓ_u)",
+@register("dame.lemma_s11", "Pla et al. (2024), Lemma S11 (S138)–(S141), Algorithm 1 (standard Laplace ℓ_u)",
         "Var(θ̂⁽ⁿ⁾ | ĵ) ≤ 2(14τ)²/α²", "exact variances")
 def lemma_s11(laplace_variance: int = 2) -> AuditResult:
     r"""Algorithm 1 draws ℓ_u from the standard Laplace law, variance 2, so
@@ -271,12 +271,12 @@ def lemma_s11(laplace_variance: int = 2) -> AuditResult:
     corrected_var = Fraction(9, 4)
     c3 = int(2 * corrected_var * 196 * 2 + 2)
     status = "discrepancy" if total > lemma else "holds"
-    return _result("dame.lemma_s11", status, domain="exact at tau = 1/10, alpha = 1/2 (the excess is tau^2 for every tau, alpha)",
+    return result("dame.lemma_s11", status, domain="exact at tau = 1/10, alpha = 1/2 (the excess is tau^2 for every tau, alpha)",
                    variance=float(total), lemma_bound=float(lemma), laplace_variance=laplace_variance,
                    corrected_factor=str(corrected_var), corrected_c3=c3)
 
 
-@_check("dame.s146_exp_step", "Pla et al. (2024), the step before (S146); Theorem 2's m̃ (∧ 1)",
+@register("dame.s146_exp_step", "Pla et al. (2024), the step before (S146); Theorem 2's m̃ (∧ 1)",
         "if m̃ > 1, exp(−nα²P(m ≥ m̃)²/579) ≤ (ln y/y)^{3/2}, y = 8(m̃nα² ∨ 1)", "ball arithmetic + sympy")
 def s146_exp_step(reading: str = "printed") -> AuditResult:
     r"""The step holds exactly when :math:`P(m \ge \tilde m)^2 \ge \varphi(\tilde m)` (sympy: it is that
@@ -298,12 +298,12 @@ def s146_exp_step(reading: str = "printed") -> AuditResult:
         rows.append({"law": repr(law), "n_alpha2": xv, "m_tilde": mt, "lhs": float(lhs.mid()), "rhs": float(rhs.mid()),
                      "step_fails": bool(lhs > rhs)})
     fails = any(r["step_fails"] for r in rows)
-    return _result("dame.s146_exp_step", "discrepancy" if fails else "holds", reading=reading,
+    return result("dame.s146_exp_step", "discrepancy" if fails else "holds", reading=reading,
                    domain="symbolic in (x, P, y); point(2) at n alpha^2 = 1", at_equality=str(phi_form),
                    m_tilde=mt, rows=rows)
 
 
-@_check("dame.s146_constant", "Pla et al. (2024), the step after (S145) to (S146)",
+@register("dame.s146_constant", "Pla et al. (2024), the step after (S145) to (S146)",
         "ln(8(m̃nα² ∨ 1))/(m̃nα²) ≤ L/(nα²E[√(m ∧ m̃)]²), L = ln(8(√(m̃nα²) ∨ 1)): the '+1' giving 1570",
         "ball arithmetic, boxes")
 def s146_constant(thorough: bool = False) -> AuditResult:
@@ -323,7 +323,7 @@ def s146_constant(thorough: bool = False) -> AuditResult:
     res = boxes.prove(printed, [(Fraction(1, 100), 18)], strict=False)
     fixed = boxes.prove(chain, [(0, 18)], strict=False, max_boxes=20000 if thorough else 4000)
     status = "discrepancy" if res.status == "fails" and fixed.proved else res.status if not fixed.proved else "holds"
-    return _result("dame.s146_constant", status, **res.evidence("log10(m~ n alpha^2) in [0.01, 18], E^2 = m~ (point law)"),
+    return result("dame.s146_constant", status, **res.evidence("log10(m~ n alpha^2) in [0.01, 18], E^2 = m~ (point law)"),
                    smallest_counterexample={"m_tilde_n_alpha2": 100, "ln_y": math.log(800), "L": math.log(80)},
                    corrected_chain=fixed.status, corrected_chain_boxes=fixed.boxes, constant_1570="stands")
 
@@ -335,7 +335,7 @@ def corrected_constants() -> dame.Constants:
     return dame.Constants(sp.exp(-9) / 16, 24, 1766, 8, 3474, name="corrected")
 
 
-@_check("dame.theorem2_corrected", "Pla et al. (2024), Theorem 2 with the repaired proof (S135)–(S147)",
+@register("dame.theorem2_corrected", "Pla et al. (2024), Theorem 2 with the repaired proof (S135)–(S147)",
         "with m̃ read as the proof needs (no ∧ 1) and the corrected c3 = 1766, c5 = 3474, UB ≥ LB everywhere",
         "exhaustive over the family of dame.ub_ge_lb", thorough=True)
 def theorem2_corrected(thorough: bool = False) -> AuditResult:
@@ -354,6 +354,6 @@ def theorem2_corrected(thorough: bool = False) -> AuditResult:
             ub = dame.upper_bound(law, n_alpha2=x, constants=consts, reading=reading)
             rows.append({"law": repr(law), "n_alpha2": x, "variant": name, "m_tilde": ub.m_tilde, "upper": ub.value,
                          "lower": lb})
-    return _result("dame.theorem2_corrected", r.status, domain=r.evidence["domain"],
+    return result("dame.theorem2_corrected", r.status, domain=r.evidence["domain"],
                    violations=r.evidence["violations"], min_log_ub_minus_log_lb=r.evidence["min_log_ub_minus_log_lb"],
                    constants={"c3": 1766, "c5": 3474}, rows=rows)

@@ -12,13 +12,13 @@ import numpy as np
 import sympy as sp
 
 from .. import kent, mechanisms
-from .core import AuditResult, _check, _result
+from .core import AuditResult, register, result
 
 
 # =========================================================================== Kent
 
 
-@_check("kent.lower_bound_quote", "Pla et al. (2024), §4.2 quoting Kent et al. (2024), Theorem 6; docs/kent.md §5",
+@register("kent.lower_bound_quote", "Pla et al. (2024), §4.2 quoting Kent et al. (2024), Theorem 6; docs/kent.md §5",
         "DAME's quote Ω(e^{−c nα²} ∧ (mnα²)^{−1}) is Kent's lower bound", "exact")
 def lower_bound_quote() -> AuditResult:
     rows = []
@@ -26,11 +26,11 @@ def lower_bound_quote() -> AuditResult:
         rows.append({"n": n, "T": T, "alpha": a, "kent_vee": kent.rate("mean", n=n, T=T, alpha=a).lower,
                      "dame_quote_wedge": kent.dame_quote_lower(n=n, T=T, alpha=a)})
     differ = any(not math.isclose(r["kent_vee"], r["dame_quote_wedge"]) for r in rows)
-    return _result("kent.lower_bound_quote", "discrepancy" if differ else "holds", rows=rows,
+    return result("kent.lower_bound_quote", "discrepancy" if differ else "holds", rows=rows,
                    note="the ∧ form is a weaker (valid) statement; Kent's own bound has ∨")
 
 
-@_check("kent.lemma16", "Kent et al. (2024), Lemma 16 (docs/kent.md §7)",
+@register("kent.lemma16", "Kent et al. (2024), Lemma 16 (docs/kent.md §7)",
         "randomised response with keep probability e^{α/(2k)}/(1+e^{α/(2k)}) on ≤k-sparse vectors is α-LDP",
         "exhaustive")
 def lemma16(keep: Callable | None = None) -> AuditResult:
@@ -44,7 +44,7 @@ def lemma16(keep: Callable | None = None) -> AuditResult:
                 loss = min(2 * k, N) * math.log(pi / (1 - pi))
             rows.append({"k": k, "bins": N, "alpha": alpha, "worst_log_ratio": loss})
             ok &= loss <= alpha * (1 + 1e-12) and math.isclose(loss, alpha, rel_tol=1e-9)
-    return _result("kent.lemma16", "holds" if ok else "fails", rows=rows)
+    return result("kent.lemma16", "holds" if ok else "fails", rows=rows)
 
 
 
@@ -53,7 +53,7 @@ KENT_PROBLEMS = (("mean", {"d": 1}), ("mean", {"d": 4, "ball": "linf"}), ("mean"
                  ("sparse", {"d": 16, "s": 2}), ("density", {"beta": 1.0}))
 
 
-@_check("kent.rates_consistent", "Kent et al. (2024), Theorem 1, Corollary 2, Propositions 3–5, Theorems 6, 8, 9",
+@register("kent.rates_consistent", "Kent et al. (2024), Theorem 1, Corollary 2, Propositions 3–5, Theorems 6, 8, 9",
         "lower rate ≤ upper rate, both non-increasing in T and n, on the reconstructed forms (docs/kent.md)",
         "exhaustive over a grid (order check: the constants are reconstructions)")
 def rates_consistent() -> AuditResult:
@@ -78,12 +78,12 @@ def rates_consistent() -> AuditResult:
                 if prev_n is not None and r1.upper > prev_n * (1 + 1e-12):
                     bad.append({"problem": problem, **kw, "n": n, "alpha": alpha, "why": "upper grows in n"})
                 prev_n = r1.upper
-    return _result("kent.rates_consistent", "holds" if not bad else "fails",
+    return result("kent.rates_consistent", "holds" if not bad else "fails",
                    domain="5 problems x n in {1e2, 1e4, 1e6} x T in {1, 10, 1e3, 1e6} x alpha in {0.1, 0.5}",
                    points=count, violations=bad[:5], confidence="[S] structure, [R] constants (docs/kent.md)")
 
 
-@_check("kent.procedure_vote", "Kent et al. (2024), §3 procedure (docs/kent.md §6), Lemma 16 with k = 3",
+@register("kent.procedure_vote", "Kent et al. (2024), §3 procedure (docs/kent.md §6), Lemma 16 with k = 3",
         "the vote's flip probability 1/(1 + e^{α/6}) makes three-bin votes α-LDP, and τ of eq. (25) is the "
         "Hoeffding radius at level 1/(nT*α²)", "exact + sympy")
 def procedure_vote() -> AuditResult:
@@ -96,6 +96,6 @@ def procedure_vote() -> AuditResult:
     tau2 = 2 * sp.log(x * T) / T
     radius = sp.simplify(2 * sp.exp(-T * tau2 / 2) - 2 / (x * T)) == 0
     ok = worst <= 1 + 1e-12 and math.isclose(keep, math.exp(0.1) / (1 + math.exp(0.1))) and radius
-    return _result("kent.procedure_vote", "holds" if ok else "fails", domain="bins N in {6, 9}, alpha in {0.1, 22/35, 1}",
+    return result("kent.procedure_vote", "holds" if ok else "fails", domain="bins N in {6, 9}, alpha in {0.1, 22/35, 1}",
                    worst_loss_over_alpha=worst, keep_at_0_6=keep, hoeffding_radius_identity=radius,
                    confidence="[V] (docs/kent.md §6)")

@@ -12,7 +12,7 @@ import numpy as np
 import sympy as sp
 
 from .. import rameshwar, simulate
-from .core import AuditResult, _check, _result
+from .core import AuditResult, register, result
 
 
 # =========================================================================== Rameshwar & Tandon
@@ -25,7 +25,7 @@ def _rt_cases():
     return cases
 
 
-@_check("rameshwar.theorem_iii_1", "Rameshwar and Tandon (2025), Theorem III.1, LP (8), Lemma III.1",
+@register("rameshwar.theorem_iii_1", "Rameshwar and Tandon (2025), Theorem III.1, LP (8), Lemma III.1",
         "the T_ε clipping minimises the worst-case error (LP optimum = Lemma III.1 at Theorem III.1)", "LP")
 def theorem_iii_1(rule: Callable | None = None) -> AuditResult:
     worst, count = 0.0, 0
@@ -35,20 +35,20 @@ def theorem_iii_1(rule: Callable | None = None) -> AuditResult:
             lp = rameshwar.lp_optimum(m, U=U, eps=eps).value
             worst = max(worst, abs(canonical - lp) / max(lp, 1e-300))
             count += 1
-    return _result("rameshwar.theorem_iii_1", "holds" if worst < 1e-9 else "fails", cases=count, max_relative_gap=worst)
+    return result("rameshwar.theorem_iii_1", "holds" if worst < 1e-9 else "fails", cases=count, max_relative_gap=worst)
 
 
-@_check("rameshwar.eq12", "Rameshwar and Tandon (2025), eq. (12)",
+@register("rameshwar.eq12", "Rameshwar and Tandon (2025), eq. (12)",
         "eq. (12) as printed equals E_OPT (Lemma III.1 at Theorem III.1)", "exact rationals")
 def eq12() -> AuditResult:
     m = rameshwar.geometric(6)
     rows = [{"eps": e, "canonical": rameshwar.optimal_error(m, U=65, eps=e),
              "printed": rameshwar.eq12_as_printed(m, U=65, eps=e)} for e in (0.05, 0.5, 2.0)]
     differ = any(not math.isclose(r["canonical"], r["printed"]) for r in rows)
-    return _result("rameshwar.eq12", "discrepancy" if differ else "holds", collection="geometric, M = 6", rows=rows)
+    return result("rameshwar.eq12", "discrepancy" if differ else "holds", collection="geometric, M = 6", rows=rows)
 
 
-@_check("rameshwar.monotone_eopt", "Rameshwar and Tandon (2025), after eq. (12)",
+@register("rameshwar.monotone_eopt", "Rameshwar and Tandon (2025), after eq. (12)",
         "E_OPT(ε) is non-increasing in ε", "exact rationals")
 def monotone_eopt(error: Callable | None = None) -> AuditResult:
     f = error or (lambda m, U, e: rameshwar.optimal_error(m, U=U, eps=e, exact=True))
@@ -57,10 +57,10 @@ def monotone_eopt(error: Callable | None = None) -> AuditResult:
     for m, U in _rt_cases()[:8]:
         vals = [f(m, Fraction(U), e) for e in grid]
         bad += [(float(grid[i]), float(grid[i + 1])) for i in range(len(vals) - 1) if vals[i + 1] > vals[i]]
-    return _result("rameshwar.monotone_eopt", "holds" if not bad else "fails", levels=len(grid), increases=bad[:5])
+    return result("rameshwar.monotone_eopt", "holds" if not bad else "fails", levels=len(grid), increases=bad[:5])
 
 
-@_check("rameshwar.akmv_rank", "Rameshwar and Tandon (2025), §IV-A step 2 vs the paragraph after it",
+@register("rameshwar.akmv_rank", "Rameshwar and Tandon (2025), §IV-A step 2 vs the paragraph after it",
         "AKMV estimates the ⌈1/ε''⌉-th largest user sum (both statements)", "exact + Monte Carlo")
 def akmv_rank(reps: int = 2000, seed: int = 3) -> AuditResult:
     m = rameshwar.geometric(6)
@@ -71,10 +71,10 @@ def akmv_rank(reps: int = 2000, seed: int = 3) -> AuditResult:
         e2 = simulate.akmv_worst_case(m, U=65, eps=eps, reps=reps, seed=seed, rule="after-fig1")
         rows.append({"eps": eps, "rank_step2": r1, "rank_after_fig1": r2, "E_AKMV_step2": e1, "E_AKMV_after_fig1": e2})
     differ = any(r["rank_step2"] != r["rank_after_fig1"] for r in rows)
-    return _result("rameshwar.akmv_rank", "discrepancy" if differ else "holds", rows=rows)
+    return result("rameshwar.akmv_rank", "discrepancy" if differ else "holds", rows=rows)
 
 
-@_check("rameshwar.lemma_iii_1_bias", "Rameshwar and Tandon (2025), Lemma III.1, eq. (5)",
+@register("rameshwar.lemma_iii_1_bias", "Rameshwar and Tandon (2025), Lemma III.1, eq. (5)",
         "the bias term Σ max(a_j, U − b_j) is max_D |f − f̄| for every clipping", "exact + exhaustive datasets")
 def lemma_iii_1_bias() -> AuditResult:
     """One counterexample: two users, U = 1, a = (1/2, 0), b = (1, 1/2): (5) gives 1/2, every dataset in
@@ -85,14 +85,14 @@ def lemma_iii_1_bias() -> AuditResult:
     grid = np.linspace(1e-9, 1, 201)
     X, Y = np.meshgrid(grid, grid)
     gaps = np.abs((X - np.clip(X, 0.5, 1.0)) + (Y - np.clip(Y, 0.0, 0.5))) / 2
-    return _result("rameshwar.lemma_iii_1_bias", "discrepancy" if lemma > gaps.max() + 1e-12 else "holds",
+    return result("rameshwar.lemma_iii_1_bias", "discrepancy" if lemma > gaps.max() + 1e-12 else "holds",
                    lemma_bias=lemma, exact_bias=exact, max_over_dataset_grid=float(gaps.max()),
                    note="Theorem III.1 stands: symmetric clippings make the two equal, and some symmetric clipping is optimal")
 
 
 
 
-@_check("rameshwar.theorem_ii_1", "Rameshwar and Tandon (2025), Theorem II.1, Definitions II.1–II.2",
+@register("rameshwar.theorem_ii_1", "Rameshwar and Tandon (2025), Theorem II.1, Definitions II.1–II.2",
         "g(D) + Lap(Δ_g/ε) is user-level ε-DP: the log density ratio at neighbours is ≤ ε", "sympy + exact")
 def theorem_ii_1() -> AuditResult:
     r"""The log ratio of Laplace densities centred at ``a`` and ``b`` with :math:`|a - b| \le \Delta` is
@@ -109,6 +109,6 @@ def theorem_ii_1() -> AuditResult:
     top = sp.Max(below, inside.subs(y, 0), above)
     sens = rameshwar.sensitivities(rameshwar.geometric(6), U=65, eps=1.0)
     ok = sp.simplify(top - e) == 0 and all(0 < v < math.inf for v in sens.values())
-    return _result("rameshwar.theorem_ii_1", "holds" if ok else "fails",
+    return result("rameshwar.theorem_ii_1", "holds" if ok else "fails",
                    domain="symbolic in y; pieces y <= a, a < y < b, y >= b", max_log_ratio=str(top),
                    sensitivities={k: float(v) for k, v in sens.items()})

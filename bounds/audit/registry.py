@@ -32,7 +32,7 @@ from typing import Any
 
 from .core import CHECKS, AuditResult, run
 
-__all__ = ["Statement", "Row", "ENTRIES", "KINDS", "ROW_STATUSES", "PAPERS", "atlas", "find"]
+__all__ = ["Statement", "Row", "ENTRIES", "KINDS", "ROW_STATUSES", "PAPERS", "atlas", "find", "page"]
 
 KINDS = ("checkable", "order", "structural", "quoted")
 ROW_STATUSES = ("holds", "fails", "discrepancy", "inconclusive", "unchecked")
@@ -289,11 +289,13 @@ def _evidence(r: AuditResult) -> dict[str, Any]:
     return {"status": r.status, "method": r.method, **r.evidence}
 
 
-def atlas(paper: str | None = None, label: str | None = None, *, thorough: bool = False) -> list[Row]:
+def atlas(paper: str | None = None, label: str | None = None, *, thorough: bool = False,
+          results: dict[str, AuditResult] | None = None) -> list[Row]:
     r"""Every numbered statement of the four papers with its status computed by running its checks.
 
-    ``paper`` / ``label`` select rows; each check runs once.  The status of a row is the most severe of
-    its checks' statuses (fails, discrepancy, inconclusive, holds), ``unchecked`` without checks.
+    ``paper`` / ``label`` select rows; each check runs once (``results``, check ID → result, reuses
+    results already computed, e.g. by :func:`bounds.audit.run`).  The status of a row is the most
+    severe of its checks' statuses (fails, discrepancy, inconclusive, holds), ``unchecked`` without checks.
 
     Source: the registry :data:`ENTRIES` (Pla et al., 2024; Kent et al., 2024; Cummings et al., 2022;
     Rameshwar and Tandon, 2025).
@@ -308,8 +310,8 @@ def atlas(paper: str | None = None, label: str | None = None, *, thorough: bool 
     entries = [e for e in ENTRIES if (paper is None or e.paper == paper) and (label is None or e.label == label)]
     if label is not None and not entries:
         raise ValueError(f"label {label!r} is not in the atlas")
-    ids = list(dict.fromkeys(c for e in entries for c in e.checks))
-    results = dict(zip(ids, run(ids, thorough=thorough))) if ids else {}
+    ids = [c for c in dict.fromkeys(c for e in entries for c in e.checks) if c not in (results or {})]
+    results = {**(results or {}), **(dict(zip(ids, run(ids, thorough=thorough))) if ids else {})}
     rows = []
     for e in entries:
         statuses = [results[c].status for c in e.checks]
@@ -317,6 +319,75 @@ def atlas(paper: str | None = None, label: str | None = None, *, thorough: bool 
         rows.append(Row(e.paper, e.label, e.statement, e.kind, status, e.checks,
                         {c: _evidence(results[c]) for c in e.checks}, e.reason, e.implements, e.confidence))
     return rows
+
+
+def _anchor(check_id: str) -> str:
+    return "check-" + check_id.replace(".", "-").replace("_", "-")
+
+
+def _md(text: str) -> str:
+    return str(text).replace("|", "\\|")
+
+
+def _xref(path: str) -> str:
+    """A cross-reference to the implementing module or public name (plain code if it is not public)."""
+    import importlib
+
+    try:
+        return f"{{py:mod}}`{path}`" if importlib.import_module(path) else path
+    except ImportError:
+        mod_name, _, name = path.rpartition(".")
+    try:
+        mod = importlib.import_module(mod_name)
+    except ImportError:
+        return f"`{path}`"
+    public = name in getattr(mod, "__all__", ()) if hasattr(mod, "__all__") else not name.startswith("_")
+    return f"{{py:obj}}`{path}`" if public and hasattr(mod, name) else f"`{path}`"
+
+
+def page(rows: list[Row]) -> str:
+    """The atlas as a MyST Markdown page (the docs' atlas): a table of every statement, then each check.
+
+    Each row links its checks (to their section below: method, domain, status) and names the function
+    implementing the statement; formatting only, the rows come from :func:`atlas`.
+
+    Examples
+    --------
+    >>> print(page(atlas(paper="rameshwar", label="eq. (12)")).splitlines()[0])
+    # The statement atlas
+    """
+    lines = ["# The statement atlas", "",
+             "Every numbered statement of the four papers, with its kind and the status computed by running "
+             "its checks (`bounds check --atlas`; Kent et al.'s rows carry the confidence tag of the "
+             "reconstruction they rest on, see {doc}`../kent`).  Discrepancies are explained in "
+             "{doc}`../choices`.", ""]
+    counts: dict[tuple[str, str], int] = {}
+    for r in rows:
+        counts[r.kind, r.status] = counts.get((r.kind, r.status), 0) + 1
+    lines += ["| kind | " + " | ".join(ROW_STATUSES) + " |", "|---|" + "---|" * len(ROW_STATUSES)]
+    lines += [f"| {k} | " + " | ".join(str(counts.get((k, s), 0)) for s in ROW_STATUSES) + " |" for k in KINDS]
+    for paper, name in PAPERS.items():
+        sel = [r for r in rows if r.paper == paper]
+        if not sel:
+            continue
+        lines += ["", f"## {name}", "", "| label | statement | kind | status | checks | implemented by |",
+                  "|---|---|---|---|---|---|"]
+        for r in sel:
+            checks = ", ".join(f"{{ref}}`{c} <{_anchor(c)}>`" for c in r.checks) or _md(r.reason)
+            tag = f" [{r.confidence}]" if r.confidence else ""
+            impl = _xref(r.implements) if r.implements else ""
+            lines.append(f"| {_md(r.label)}{tag} | {_md(r.statement)} | {r.kind} | **{r.status}** | {checks} | {impl} |")
+    seen: dict[str, dict] = {}
+    for r in rows:
+        for c, ev in r.evidence.items():
+            seen.setdefault(c, ev)
+    lines += ["", "## The checks", ""]
+    for c, ev in seen.items():
+        lines += [f"({_anchor(c)})=", f"### `{c}` — {ev['status']}", "", f"*Method:* {_md(ev['method'])}  ",
+                  f"*Claim:* {_md(CHECKS[c].claim)}  ", f"*Source:* {_md(CHECKS[c].source)}  ",
+                  f"*Domain:* {_md(ev.get('domain', 'the cases listed in the audit report'))}  ",
+                  f"*Implemented in:* {_xref(CHECKS[c].fn.__module__ + '.' + CHECKS[c].fn.__name__)}", ""]
+    return "\n".join(lines) + "\n"
 
 
 def _unknown_checks() -> list[str]:
