@@ -59,3 +59,40 @@ def test_statement_validation():
         audit.Statement("dame", "X", "x", "maybe")
     with pytest.raises(ValueError, match="reason"):
         audit.Statement("dame", "X", "x", "quoted")
+
+
+def test_cli_atlas_statement_and_help(capsys):
+    import json
+
+    from bounds import cli
+
+    assert cli.main(["check", "--statement", "dame:Lemma S9"]) == 0
+    out = capsys.readouterr().out
+    assert "dame:Lemma S9 [checkable] — holds" in out and "dame.lemma_s9: holds" in out
+    assert all(len(line) <= 100 for line in out.splitlines())
+    assert cli.main(["check", "--statement", "rameshwar:eq. (12)", "--json"]) == 0
+    row = json.loads(capsys.readouterr().out)
+    assert row["status"] == "discrepancy" and row["checks"] == ["rameshwar.eq12"]
+    assert cli.main(["check", "--statement", "dame:Lemma S99"]) == 2
+    assert "--statement" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        cli.main(["check", "--help"])
+    assert "dame.ub_ge_lb" in capsys.readouterr().out
+
+
+@pytest.mark.slow
+def test_cli_atlas_table_and_json(capsys):
+    import json
+
+    from bounds import cli
+
+    assert cli.main(["check", "--atlas"]) == 0
+    out = capsys.readouterr().out
+    assert all(len(line) <= 100 for line in out.splitlines())
+    assert cli.main(["check", "--atlas", "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert len(rows) == len(audit.ENTRIES)
+    assert all({"paper", "label", "statement", "kind", "status", "checks", "evidence"} <= set(r) for r in rows)
+    ce = [r for r in rows if r["kind"] in ("checkable", "order")]
+    assert sum(r["status"] != "unchecked" for r in ce) >= 0.9 * len(ce)
+    assert {r["label"]: r["status"] for r in rows if r["paper"] == "dame"}["Theorem 2"] == "discrepancy"

@@ -58,8 +58,9 @@ def _atlas(args: argparse.Namespace) -> int:
     for r in rows:
         counts.setdefault(r.kind, {}).setdefault(r.status, 0)
         counts[r.kind][r.status] += 1
-    print(f"{len(rows)} statements: " + "; ".join(
-        f"{k}: " + ", ".join(f"{n} {s}" for s, n in v.items()) for k, v in counts.items()))
+    print(f"{len(rows)} statements")
+    for k, v in counts.items():
+        print(f"  {k}: " + ", ".join(f"{n} {s}" for s, n in v.items()))
     return 0
 
 
