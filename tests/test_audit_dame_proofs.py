@@ -104,3 +104,9 @@ def test_thorough_runs():
     for cid in ("dame.ub_ge_lb", "dame.s22_privacy_constant", "dame.lemma_s5_exponent", "dame.s146_constant"):
         r = audit.run([cid], thorough=True)[0]
         assert r.status in ("holds", "discrepancy")
+
+
+def test_quoted_inequalities_on_the_proofs_laws():
+    assert run("dame.quoted_inequalities").status == "holds"
+    # one +-1 sample with q = 1/2: P(|X - 0| >= 1/8) = 1 > exp(-1/128) / 10
+    assert run("dame.quoted_inequalities", max_i=2, factor=Fraction(1, 10)).status == "fails"

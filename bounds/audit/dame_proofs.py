@@ -357,3 +357,35 @@ def theorem2_corrected(thorough: bool = False) -> AuditResult:
     return result("dame.theorem2_corrected", r.status, domain=r.evidence["domain"],
                    violations=r.evidence["violations"], min_log_ub_minus_log_lb=r.evidence["min_log_ub_minus_log_lb"],
                    constants={"c3": 1766, "c5": 3474}, rows=rows)
+
+
+@register("dame.quoted_inequalities", "Pla et al. (2024), Lemma S4 (Hoeffding), (S21) (Bretagnolle–Huber)",
+          "the quoted inequalities hold for the laws the proofs apply them to", "exact binomial laws + ball arithmetic")
+def quoted_inequalities(max_i: int = 40, factor: int | Fraction = 2) -> AuditResult:
+    r"""Lemma S4 for ±1 samples with mean θ = (2q − 1): :math:`P(|\bar X_i - \theta| \ge \tau) \le 2e^{-i\tau^2/2}`
+    by exact binomial sums (rationals) for i ≤ ``max_i``, q ∈ {1/2, 3/4, 9/10}, τ = k/8; and (S21),
+    :math:`1 - D_{TV} \ge e^{-D_{KL}}/2`, for the products :math:`\mu_0^m, \mu_1^m` of Theorem 1's proof,
+    m ≤ ``max_i``, δ = k/16 (TV exact, KL = mδ ln((1+δ)/(1−δ)) in balls).  ``factor`` replaces Hoeffding's 2."""
+    bad_h, bad_bh, count = [], [], 0
+    for i in range(1, max_i + 1):
+        for q in (Fraction(1, 2), Fraction(3, 4), Fraction(9, 10)):
+            theta = 2 * q - 1
+            pmf = [math.comb(i, k) * q**k * (1 - q) ** (i - k) for k in range(i + 1)]
+            for t in range(1, 17):
+                tau = Fraction(t, 8)
+                tail = sum((p for k, p in enumerate(pmf) if abs(Fraction(2 * k - i, i) - theta) >= tau), Fraction(0))
+                count += 1
+                if bool(boxes.point(tail) > boxes.point(Fraction(factor)) * (-boxes.point(i * tau * tau / 2)).exp()):
+                    bad_h.append((i, str(q), str(tau)))
+        for k in range(1, 16):
+            d = Fraction(k, 16)
+            tv = boxes.point(_tv_product(i, d))
+            kl = i * boxes.point(d) * boxes.point((1 + d) / (1 - d)).log()
+            count += 1
+            if bool(1 - tv < (-kl).exp() / 2):
+                bad_bh.append((i, str(d)))
+    ok = not bad_h and not bad_bh
+    return result("dame.quoted_inequalities", "holds" if ok else "fails",
+                  domain=f"i, m = 1..{max_i}; Hoeffding: q in {{1/2, 3/4, 9/10}}, tau = k/8 (k = 1..16); "
+                         "Bretagnolle-Huber: delta = k/16 (k = 1..15)", cases=count,
+                  hoeffding_violations=bad_h[:5], bretagnolle_huber_violations=bad_bh[:5])
