@@ -8,12 +8,12 @@ symbolic (sympy), exhaustive enumeration, linear programming, Monte Carlo (with
 standard errors).  Each check takes the formula it tests as a keyword with the
 paper's as default, so a test can feed it a wrong one and watch the status change.
 
-Layout: :mod:`~bounds.audit.core` (results, the check registry, :func:`run`,
-:func:`report`), one module of checks per paper (:mod:`~bounds.audit.dame`,
-:mod:`~bounds.audit.kent`, :mod:`~bounds.audit.cummings`,
-:mod:`~bounds.audit.rameshwar`), :mod:`~bounds.audit.boxes` (the verified
-branch-and-bound) and :mod:`~bounds.audit.registry` (every numbered statement of
-the four papers, :func:`atlas`).
+Layout: :mod:`bounds.audit.core` (results, the check registry, ``run``,
+``report``), one module of checks per paper (:mod:`bounds.audit.dame` with
+:mod:`bounds.audit.dame_proofs`, :mod:`bounds.audit.kent`, :mod:`bounds.audit.cummings`,
+:mod:`bounds.audit.rameshwar`), :mod:`bounds.audit.boxes` (the verified
+branch-and-bound) and :mod:`bounds.audit.registry` (every numbered statement of
+the four papers, ``atlas``).
 
 Examples
 --------

@@ -31,7 +31,7 @@ from typing import Callable, Sequence
 
 from flint import arb, ctx, fmpq
 
-__all__ = ["BoxProof", "prove", "ball", "point", "constant", "arb"]
+__all__ = ["BoxProof", "prove", "ball", "point", "constant"]
 
 
 @dataclass(frozen=True)

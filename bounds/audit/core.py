@@ -1,4 +1,4 @@
-r"""The audit's core: :class:`AuditResult`, the registry of checks (:data:`CHECKS`), :func:`run`, :func:`report`.
+r"""The audit's core: ``AuditResult``, the registry of checks (``CHECKS``), ``run`` and ``report``.
 
 Examples
 --------

@@ -10,6 +10,7 @@ from typing import Any, Callable
 import mpmath
 import numpy as np
 import sympy as sp
+from flint import arb
 
 from .. import dame, kent, simulate, sizes
 from ..estimators import dame as dame_estimator
@@ -207,8 +208,8 @@ def minimal_point_counterexample(constants: dame.Constants | str = "paper") -> d
     M = boxes.point(Fraction(below_m))
 
     def g(t: Any) -> Any:  # log UB − log LB(a = 0) for point(below_m) at x = 10^t
-        xx = boxes.arb(10) ** t
-        lfac = (c4 * (M * xx).sqrt().max(boxes.arb(1))).log()
+        xx = arb(10) ** t
+        lfac = (c4 * (M * xx).sqrt().max(arb(1))).log()
         return (c3 * lfac).log() - (xx * M).log() - lc1 + c2 * xx
 
     below = boxes.prove(g, [(-3, 9)], max_boxes=20000)

@@ -296,7 +296,7 @@ def atlas(paper: str | None = None, label: str | None = None, *, thorough: bool 
     r"""Every numbered statement of the four papers with its status computed by running its checks.
 
     ``paper`` / ``label`` select rows; each check runs once (``results``, check ID → result, reuses
-    results already computed, e.g. by :func:`bounds.audit.run`).  The status of a row is the most
+    results already computed, e.g. by ``bounds.audit.run``).  The status of a row is the most
     severe of its checks' statuses (fails, discrepancy, inconclusive, holds), ``unchecked`` without checks.
 
     Source: the registry :data:`ENTRIES` (Pla et al., 2024; Kent et al., 2024; Cummings et al., 2022;
