@@ -148,7 +148,7 @@ def _law_family():
     return laws
 
 
-def _large_family() -> list:
+def large_family() -> list:
     """Point laws with atoms 10³ .. 10¹⁸ and two-point laws {1, 10^k} (k = 6, 12, 18): the sizes where
     Theorem 2's m̃ can sit at an atom far above what nα² supports."""
     laws = [sizes.point(10**k) for k in range(3, 19, 3)] + [sizes.point(2**62)]
@@ -234,7 +234,7 @@ def ub_ge_lb(constants: dame.Constants | str = "paper", reading: str = "printed"
     (:func:`minimal_point_counterexample`).
     """
     worst, count, violations, capped = math.inf, 0, [], []
-    for law in _law_family() + _large_family():
+    for law in _law_family() + large_family():
         for x in np.geomspace(1e-3, 1e9, 97 if thorough else 13):
             lb = dame.lower_bound(law, n_alpha2=float(x), constants=constants)
             ub = dame.upper_bound(law, n_alpha2=float(x), constants=constants, reading=reading)
