@@ -647,12 +647,13 @@ def _log_phi(a: Any, logx: Any, c_vals: tuple[Any, ...], precision: int | None) 
 
 
 def _condition(
-    law: SizeLaw, a: Any, logx: Any, c_vals: tuple[Any, ...], precision: int | None
+    law: SizeLaw, a: Any, logx: Any, c_vals: tuple[Any, ...], precision: int | None, capped: bool = True
 ) -> tuple[np.ndarray, np.ndarray]:
     r"""Theorem 2's condition :math:`P(m \ge a)^2 \ge \varphi(a) \wedge 1` and its margin.
 
     Where :math:`\varphi(a) \ge 1` the condition is :math:`P(m \ge a) = 1`, decided
-    exactly as ``a <= min supp(M)``.  Returns ``(holds, margin)``; ``margin`` is the
+    exactly as ``a <= min supp(M)``; ``capped=False`` drops the ``∧ 1`` (the proof's
+    reading, ``docs/choices.md`` §1.2): there it holds only at :math:`\varphi(a) = 1`.  Returns ``(holds, margin)``; ``margin`` is the
     log-space distance to the decision boundary (small ⇒ re-decide at higher precision).
     """
     lphi = _log_phi(a, logx, c_vals, precision)
@@ -660,33 +661,35 @@ def _condition(
     lp = law.log_prob_ge(a, precision=precision)
     safe_phi = np.where(big, 0, lphi)
     d = 2 * lp - safe_phi
-    holds = np.where(big, a <= law.support_min, d >= 0)
+    holds = np.where(big, (a <= law.support_min) & (capped | (lphi <= 0)), d >= 0)
     margin = np.where(big, np.abs(lphi), np.minimum(np.abs(d), np.abs(lphi)))
     return holds.astype(bool), margin
 
 
-def _condition_float(law: SizeLaw, a: ArrayLike, x_float: np.ndarray, x_exact: list[Any], c: Constants) -> np.ndarray:
+def _condition_float(law: SizeLaw, a: ArrayLike, x_float: np.ndarray, x_exact: list[Any], c: Constants,
+                     capped: bool = True) -> np.ndarray:
     """Float64 decision with an mpmath re-decision where it is within rounding of a tie."""
     a = np.asarray(a, dtype=np.int64)
     with np.errstate(over="ignore"):
-        holds, margin = _condition(law, a, np.log(x_float), c.floats, None)
+        holds, margin = _condition(law, a, np.log(x_float), c.floats, None, capped)
     holds = np.array(holds, dtype=bool)
     close = np.asarray(margin, dtype=float) < _TIE * (1 + np.abs(np.log(x_float)))
     for i in np.flatnonzero(close):
         with mpmath.workdps(_TIE_DPS):
-            h, _ = _condition(law, a[i : i + 1], mpmath.log(x_exact[i]), c.values(_TIE_DPS), _TIE_DPS)
+            h, _ = _condition(law, a[i : i + 1], mpmath.log(x_exact[i]), c.values(_TIE_DPS), _TIE_DPS, capped)
         holds[i] = bool(h[0])
     return holds
 
 
-def _m_tilde_many(law: SizeLaw, x: np.ndarray, x_exact: list, c: Constants) -> np.ndarray:
-    r"""Exact :math:`\tilde m` for each ``x`` (see :func:`m_tilde`)."""
+def _m_tilde_many(law: SizeLaw, x: np.ndarray, x_exact: list, c: Constants, reading: str = "printed") -> np.ndarray:
+    r"""Exact :math:`\tilde m` for each ``x`` (see :func:`m_tilde`); ``1`` where no ``a`` qualifies."""
+    capped = reading == "printed"
     c1, c2, c3, c4, c5 = c.floats
     e = math.e
     idx_all = np.arange(len(x))
 
     def cond(a: np.ndarray, idx: np.ndarray = idx_all) -> np.ndarray:
-        return _condition_float(law, a, x[idx], [x_exact[i] for i in idx], c)
+        return _condition_float(law, a, x[idx], [x_exact[i] for i in idx], c, capped)
 
     # region B: y = c4 (a x ∨ 1) >= e, where φ is increasing and ψ non-increasing
     if c4 >= e:
@@ -715,21 +718,21 @@ def _m_tilde_many(law: SizeLaw, x: np.ndarray, x_exact: list, c: Constants) -> n
     # region A = [1, a_b - 1] (only when c4 < e): φ >= c5/x there
     for i in np.flatnonzero(~in_b):
         top = int(a_b[i]) - 1
-        if math.log(c5) >= math.log(x[i]):  # φ >= 1 on A: the condition is P(m >= a) = 1
-            out[i] = min(law.support_min, top)
+        if math.log(c5) >= math.log(x[i]) or top < 1:  # φ >= 1 on A: the condition is P(m >= a) = 1
+            out[i] = max(1, min(law.support_min, top)) if capped else 1
             continue
         if top > _MAX_SCAN:
             raise ValueError("the constants' non-monotone window for φ is too long to scan")
         a = np.arange(1, top + 1, dtype=np.int64)
         ok = cond(a, np.full(top, i))
-        out[i] = int(a[ok].max())
+        out[i] = int(a[ok].max()) if ok.any() else 1
     return out
 
 
 @warn_once_per_call
 def m_tilde(
     sizes: SizeLaw, *, n: int | None = None, alpha: float | None = None,
-    n_alpha2: float | None = None, constants: Constants | str = "paper"
+    n_alpha2: float | None = None, constants: Constants | str = "paper", reading: str = "printed"
 ) -> int:
     r"""Theorem 2's effective dataset size :math:`\tilde m`, exactly.
 
@@ -752,6 +755,10 @@ def m_tilde(
     (``a <= min supp M``); float comparisons within ``1e-9`` of a tie are re-decided
     in mpmath at 60 digits.  :math:`a = 1` always qualifies, so :math:`\tilde m \ge 1`.
 
+    ``reading="proof"`` drops the ``∧ 1``: :math:`\tilde m = \max(\{1\} \cup \{a : P(m \ge a)^2 \ge \varphi(a)\})`,
+    the condition the proof's step before (S146) uses; with the printed ``∧ 1`` Theorem 2's bound
+    can fall below Theorem 1's (``docs/choices.md`` §1.2, audit check ``dame.ub_ge_lb``).
+
     Examples
     --------
     >>> from bounds import sizes
@@ -759,14 +766,26 @@ def m_tilde(
     50
     >>> m_tilde(sizes.poisson(5), n_alpha2=500)  # paper constants: φ(a) > 1
     1
+    >>> m_tilde(sizes.point(10**12), n_alpha2=0.01), m_tilde(sizes.point(10**12), n_alpha2=0.01, reading="proof")
+    (1000000000000, 1)
     """
-    return _m_tilde_point(_law(sizes), privacy_budget(n, alpha, n_alpha2), Constants.resolve(constants))
+    return _m_tilde_point(_law(sizes), privacy_budget(n, alpha, n_alpha2), Constants.resolve(constants),
+                          _reading(reading))
 
 
-def _m_tilde_point(law: SizeLaw, priv: PrivacyBudget, c: Constants) -> int:
+_READINGS = ("printed", "proof")
+
+
+def _reading(reading: str) -> str:
+    if reading not in _READINGS:
+        raise ValueError(f"reading must be one of {_READINGS}, got {reading!r}")
+    return reading
+
+
+def _m_tilde_point(law: SizeLaw, priv: PrivacyBudget, c: Constants, reading: str = "printed") -> int:
     with mpmath.workdps(_TIE_DPS):
         exact = [priv.exact()]
-    return int(_m_tilde_many(law, np.array([priv.n_alpha2]), exact, c)[0])
+    return int(_m_tilde_many(law, np.array([priv.n_alpha2]), exact, c, reading)[0])
 
 
 def _log_upper(
@@ -808,7 +827,7 @@ def _scalar(v: Any) -> Any:
 def upper_bound(
     sizes: SizeLaw, *, n: int | None = None, alpha: float | None = None,
     n_alpha2: float | None = None, constants: Constants | str = "paper",
-    precision: int | None = None
+    precision: int | None = None, reading: str = "printed"
 ) -> UpperBound:
     r"""Theorem 2: DAME's upper bound on the worst-case risk.
 
@@ -826,7 +845,8 @@ def upper_bound(
     If :math:`\ln(c_4(\sqrt{\tilde m n\alpha^2} \vee 1)) \le 0` (possible only for
     :math:`c_4 \le 1`, e.g. ``"unit"`` with :math:`\tilde m n\alpha^2 \le 1`), the
     formula is not positive: its value is returned, ``log_value = -inf``, and a
-    :class:`~bounds.numerics.PaperAssumptionWarning` is issued.
+    :class:`~bounds.numerics.PaperAssumptionWarning` is issued.  ``reading`` selects
+    :math:`\tilde m` (see :func:`m_tilde`): ``"printed"`` (Theorem 2 as printed) or ``"proof"``.
 
     Examples
     --------
@@ -839,7 +859,7 @@ def upper_bound(
     priv = privacy_budget(n, alpha, n_alpha2)
     c = Constants.resolve(constants)
     precision = check_precision(precision)
-    m = _m_tilde_point(law, priv, c)
+    m = _m_tilde_point(law, priv, c, _reading(reading))
     if precision is None:
         x, cv = priv.n_alpha2, c.floats
         core, lfac, ld = _log_upper(law, m, x, cv, None)

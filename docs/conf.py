@@ -430,8 +430,11 @@ def write_gallery() -> None:
 
 def write_audit() -> None:
     audit = importlib.import_module("bounds.audit")
-    text = references.cite_sources(audit.report(audit.run()))
+    results = audit.run()
+    text = references.cite_sources(audit.report(results))
     (GENERATED / "audit.md").write_text(text)
+    rows = audit.atlas(results={r.id: r for r in results})
+    (GENERATED / "atlas.md").write_text(references.cite_sources(audit.page(rows)))
 
 
 def copy_notebooks() -> None:

@@ -7,7 +7,7 @@ import pytest
 import sympy as sp
 from scipy import special
 
-from bounds import audit, cli, dame, rameshwar
+from bounds import audit, cli, dame, rameshwar, sizes
 
 
 def status(cid, **kw):
@@ -53,8 +53,27 @@ def test_debiasing_identity_and_a_dropped_correction():
     assert status("dame.lemma_s3", correction=lambda pts, masses, mt: 0) == "fails"
 
 
+def test_ub_ge_lb_finds_the_theorem_1_2_contradiction_and_the_proof_reading_repairs_it():
+    r = audit.CHECKS["dame.ub_ge_lb"].fn()
+    assert r.status == "discrepancy" and all(v["phi_above_1"] for v in r.evidence["counterexamples"])
+    # the point: sizes.point(10**12) at n alpha^2 = 0.01, UB 2.13e-6 < LB 6.07e-6 (Theorem 2 vs Theorem 1)
+    hit = [v for v in r.evidence["counterexamples"] if v["law"] == "point(m=1000000000000)" and math.isclose(v["n_alpha2"], 0.01)]
+    assert hit and hit[0]["upper"] < 2.2e-6 < 6e-6 < hit[0]["lower"]
+    assert status("dame.ub_ge_lb", reading="proof") == "holds"
+
+
+def test_minimal_point_counterexample_is_pinned():
+    # independent recomputation: for point(m) with m~ = m, UB = c3 ln(c4 sqrt(m x)) / (x m), LB >= c1 exp(-c2 x)
+    from bounds.audit.dame import minimal_point_counterexample
+    ce = minimal_point_counterexample()
+    m, x = ce["m"], ce["n_alpha2"]
+    ub = 1570 * math.log(8 * math.sqrt(m * x)) / (x * m)
+    assert ub < math.exp(-9) / 16 * math.exp(-24 * x)
+    assert 1.7e11 < m < 1.9e11 and ce["confirmed"] and ce["smaller_atom_never_below"] == "holds"
+    assert dame.m_tilde(sizes.point(m), n_alpha2=x) == m and dame.m_tilde(sizes.point(m), n_alpha2=x, reading="proof") == 1
+
+
 def test_ub_ge_lb_and_constants_that_break_it():
-    assert status("dame.ub_ge_lb") == "holds"
     tiny_ub = dame.Constants(sp.exp(-9) / 16, 24, sp.Rational(1, 10**9), 8, 868.5)
     r = audit.CHECKS["dame.ub_ge_lb"].fn(constants=tiny_ub)
     assert r.status == "fails" and r.evidence["counterexamples"]

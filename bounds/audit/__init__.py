@@ -1,0 +1,31 @@
+r"""``bounds check``: the papers' numbered statements, audited numerically.
+
+Every check computes its status — ``holds``, ``fails``, ``discrepancy`` (two
+statements of the papers disagree, or a step does not follow) or ``inconclusive``
+— and returns its evidence (the numbers, and the domain covered).  Methods: ball
+arithmetic with box subdivision (:mod:`bounds.audit.boxes`), exact rationals,
+symbolic (sympy), exhaustive enumeration, linear programming, Monte Carlo (with
+standard errors).  Each check takes the formula it tests as a keyword with the
+paper's as default, so a test can feed it a wrong one and watch the status change.
+
+Layout: :mod:`bounds.audit.core` (results, the check registry, ``run``,
+``report``), one module of checks per paper (:mod:`bounds.audit.dame` with
+:mod:`bounds.audit.dame_proofs`, :mod:`bounds.audit.kent`, :mod:`bounds.audit.cummings`,
+:mod:`bounds.audit.rameshwar`), :mod:`bounds.audit.boxes` (the verified
+branch-and-bound) and :mod:`bounds.audit.registry` (every numbered statement of
+the four papers, ``atlas``).
+
+Examples
+--------
+>>> [r.status for r in run(["dame.constants", "kent.lemma16"])]
+['holds', 'holds']
+"""
+
+from __future__ import annotations
+
+from . import dame, dame_proofs, kent, cummings, rameshwar  # noqa: F401,I001  (registers the checks, in this order)
+from .core import CHECKS, STATUSES, AuditResult, report, run
+from .registry import ENTRIES, KINDS, ROW_STATUSES, Row, Statement, atlas, find, page
+
+__all__ = ["AuditResult", "CHECKS", "STATUSES", "run", "report", "atlas", "find", "page", "Row", "Statement", "ENTRIES",
+           "KINDS", "ROW_STATUSES"]

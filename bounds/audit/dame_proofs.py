@@ -1,0 +1,399 @@
+r"""Audit checks of the steps of DAME's proofs (Pla, Richard and Vono, 2024, appendices S1–S2).
+
+Each check evaluates one step of a chain of inequalities, so that a wrong constant in a step is found
+even where the final statement survives.  A step that does not follow is a ``discrepancy`` whose
+evidence gives a certified counterexample and, where the proof allows, the corrected constant.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+from typing import Any
+
+import sympy as sp
+from flint import arb
+
+from .. import dame, sizes
+from . import boxes
+from .core import AuditResult, register, result
+
+H3 = Fraction(22, 35)
+
+
+def _tv_product(m: int, delta: Fraction) -> Fraction:
+    """Exact total variation between Bernoulli((1−δ)/2)^m and Bernoulli((1+δ)/2)^m (a binomial sum)."""
+    p0, p1 = (1 - delta) / 2, (1 + delta) / 2
+    return sum((math.comb(m, k) * abs(p0**k * (1 - p0) ** (m - k) - p1**k * (1 - p1) ** (m - k))
+                for k in range(m + 1)), Fraction(0)) / 2
+
+
+@register("dame.lemma_s1", "Pla et al. (2024), Lemma S1 (S1), (S17)–(S19), (S23)–(S24)",
+        "D_TV(ν0, ν1) ≤ Σ M(m) min(√(m/2)·D_KL(μ0, μ1), 1) as printed in (S1), or with √(m D_KL/2) as in (S19)",
+        "exact rationals (binomial total variations) + ball arithmetic")
+def lemma_s1(max_m: int = 24) -> AuditResult:
+    r"""For a point law at ``m`` the mixture's total variation is that of the products,
+    :math:`D_{TV}(\mu_0^m, \mu_1^m)` (exact binomial sum in rationals).  (S19)'s form
+    :math:`\sqrt{m D_{KL}/2}` (Pinsker) holds at every ``m ≤ max_m`` and δ ∈ {1/64, 2/64, .., 32/64};
+    (S1) as printed, :math:`\sqrt{m/2}\,D_{KL}`, fails: at m = 1, δ = 1/4 the left side is 1/4 and the
+    right side :math:`\tfrac{1}{4\sqrt2}\ln\tfrac53 \approx 0.0903`.  (S23)–(S24) inherit the printed form
+    and (S27) uses (S19)'s, so the proof goes through with (S19)."""
+    printed_fails, pinsker_ok, worst = [], True, math.inf
+    for m in range(1, max_m + 1):
+        for k in range(1, 33):
+            d = Fraction(k, 64)
+            tv = boxes.point(_tv_product(m, d))
+            kl = boxes.point(d) * (boxes.point((1 + d) / (1 - d))).log()
+            pinsker = (boxes.point(Fraction(m, 2)) * kl).sqrt()
+            printed = boxes.point(Fraction(m, 2)).sqrt() * kl
+            one = arb(1)
+            slack = pinsker.min(one) - tv
+            pinsker_ok &= bool(slack >= 0)
+            worst = min(worst, float(slack.lower()))
+            if bool(printed.min(one) < tv):
+                printed_fails.append((m, str(d)))
+    status = "discrepancy" if printed_fails and pinsker_ok else "holds" if pinsker_ok else "fails"
+    d = Fraction(1, 4)
+    return result("dame.lemma_s1", status, domain=f"point laws m = 1..{max_m}, delta = k/64, k = 1..32",
+                   s19_form_holds=pinsker_ok, s19_min_slack=worst, printed_form_failures=len(printed_fails),
+                   smallest_counterexample={"m": 1, "delta": "1/4", "tv": float(_tv_product(1, d)),
+                                            "printed_rhs": math.sqrt(0.5) * 0.25 * math.log(5 / 3)})
+
+
+@register("dame.s22_privacy_constant", "Pla et al. (2024), (S22) with Duchi et al. (2014), Th. 1; H3",
+        "4(e^α − 1)² ≤ 12α² on (0, 22/35], so KL(M0ⁿ, M1ⁿ) ≤ 12nα² D_TV(ν0, ν1)²", "ball arithmetic, boxes")
+def s22_privacy_constant(alpha_max: Fraction = H3, thorough: bool = False) -> AuditResult:
+    r"""Proves :math:`3\alpha^2 - (e^\alpha - 1)^2 > 0` on (0, α_max]: on (0, 1/2] from
+    :math:`(e^\alpha - 1)/\alpha \le e^\alpha \le e^{1/2} < \sqrt3`; on [1/2, α_max] by boxes.  The
+    evidence also brackets the largest α where the constant 12 still holds (≈ 1.03)."""
+    res = boxes.prove(lambda a: 3 * a * a - (a.exp() - 1) ** 2, [(Fraction(1, 2), alpha_max)],
+                      max_boxes=20000 if thorough else 4000)
+    small = bool(arb(1).exp() < 3)  # (e^a - 1)/a <= e^a <= e^(1/2) < sqrt(3) on (0, 1/2]
+    lo, hi = Fraction(1), Fraction(11, 10)
+    for _ in range(30):  # bisection for the root of 3a² = (e^a − 1)² (sign decided by balls at points)
+        mid = (lo + hi) / 2
+        v = 3 * boxes.point(mid) ** 2 - (boxes.point(mid).exp() - 1) ** 2
+        lo, hi = (mid, hi) if bool(v > 0) else (lo, mid)
+    status = res.status if small else "fails"
+    return result("dame.s22_privacy_constant", status,
+                   **res.evidence(f"alpha in (0, {alpha_max}]: (0, 1/2] analytically, [1/2, {alpha_max}] by boxes"),
+                   constant_12_holds_up_to=[float(lo), float(hi)])
+
+
+@register("dame.theorem1_chain", "Pla et al. (2024), (S20)–(S31)",
+        "each step of Theorem 1's chain (S23)–(S28) is an inequality, and (S28) ⇒ (S31) gives c1, c2",
+        "exact rationals on finite laws + sympy")
+def theorem1_chain() -> AuditResult:
+    r"""On seven finite laws (rational masses) and δ = k/16, every ``a`` in the support: the exact
+    :math:`D_{TV}(\nu_0, \nu_1) = \sum_m M(m) D_{TV}(\mu_0^m, \mu_1^m)` (S17), then (S19) → (S24) with
+    (S19)'s square root → (S26) → (S27) → (S28), each step checked as lhs ≤ rhs with balls; (S28)'s
+    :math:`(u + v)^2 \le 2u^2 + 2v^2` with :math:`u^2 = \tfrac32\delta^2E^2` is also proved by sympy."""
+    laws = [{1: Fraction(1)}, {4: Fraction(1)}, {1: Fraction(1, 2), 9: Fraction(1, 2)},
+            {2: Fraction(1, 3), 5: Fraction(1, 3), 11: Fraction(1, 3)}, {1: Fraction(9, 10), 16: Fraction(1, 10)},
+            {3: Fraction(1, 4), 7: Fraction(3, 4)}, {1: Fraction(1, 5), 2: Fraction(1, 5), 20: Fraction(3, 5)}]
+    steps = ("S17<=S24", "S24<=S26", "S26<=S27", "S27<=S28")
+    failures: dict[str, int] = {s: 0 for s in steps}
+    count = 0
+    for law in laws:
+        for k in range(1, 9):
+            d = Fraction(k, 16)
+            tv = boxes.point(sum((q * _tv_product(m, d) for m, q in law.items()), Fraction(0)))
+            s24 = sum(((boxes.point(Fraction(m, 2)) * 3 * boxes.point(d) ** 2).sqrt().min(arb(1)) * boxes.point(q)
+                       for m, q in law.items()), arb(0))
+            for a in [0] + sorted(law):
+                count += 1
+                low = [(m, q) for m, q in law.items() if m <= a]
+                high = sum((q for m, q in law.items() if m > a), Fraction(0))
+                s26 = sum(((boxes.point(Fraction(m, 2)) * 3 * boxes.point(d) ** 2).sqrt().min(arb(1)) * boxes.point(q)
+                           for m, q in low), arb(0)) + boxes.point(high)
+                e = sum((boxes.point(q) * boxes.point(Fraction(m)).sqrt() for m, q in low), arb(0))
+                s27 = (boxes.point(Fraction(3, 2) * d * d)).sqrt() * e + boxes.point(high)
+                s28 = 3 * boxes.point(d * d) * e * e + 2 * boxes.point(high) ** 2
+                pairs = {"S17<=S24": (tv * tv, s24 * s24), "S24<=S26": (s24 * s24, s26 * s26),
+                         "S26<=S27": (s26 * s26, s27 * s27), "S27<=S28": (s27 * s27, s28)}
+                for name, (lhs, rhs) in pairs.items():
+                    if bool(lhs > rhs):  # certified violation (balls of equal sides overlap: ties are not)
+                        failures[name] += 1
+    E, P, dl = sp.symbols("E P delta", nonnegative=True)
+    square = sp.factor(3 * dl**2 * E**2 + 2 * P**2 - (sp.sqrt(sp.Rational(3, 2)) * dl * E + P) ** 2)
+    ok = not any(failures.values()) and sp.simplify(square - (sp.sqrt(sp.Rational(3, 2)) * dl * E - P) ** 2) == 0
+    return result("dame.theorem1_chain", "holds" if ok else "fails",
+                   domain="7 finite laws (rational masses, sizes 1..20) x delta = k/16, k = 1..8, every a in {0} u supp M",
+                   cases=count, failed_steps=failures, s28_slack=str(square))
+
+
+def _ratio(a: Any) -> Any:
+    """(π_{α/6} − 1/2)/α = expm1(α/6) / (2α(e^{α/6} + 1))."""
+    return (a / 6).expm1() / (2 * a * ((a / 6).exp() + 1))
+
+
+@register("dame.lemma_s5_exponent", "Pla et al. (2024), Lemma S5, (S70)–(S71) and the line after, Lemma S6",
+        "exp(−n/4·(π_{α/6} − 1/2)²P²) ≤ exp(−nα²P²/579), the exponent Lemma S5 states", "ball arithmetic, boxes")
+def lemma_s5_exponent(divisor: int = 579, thorough: bool = False) -> AuditResult:
+    r"""Hoeffding (S70) gives :math:`\exp(-\tfrac n4 (p_l - p_k)^2)`; with (S67) and Lemma S6
+    (:math:`(\pi_{\alpha/6} - 1/2)^2 \ge \alpha^2/579`) this is :math:`\le \exp(-n\alpha^2P^2/2316)`: the line
+    after (S71) drops the 1/4.  The check proves or refutes
+    :math:`\tfrac14(\pi_{\alpha/6} - \tfrac12)^2 \ge \alpha^2/\text{divisor}` on α ∈ [1/1000, 1] (the
+    ratio is :math:`\ge 1/(4\cdot 579)`; near 0 it tends to 1/2304).  With 579 it fails (counterexample
+    below); 2316 = 4·579 is proved, which makes :math:`c_5 = 2316\cdot 3/2 = 3474` in Theorem 2."""
+    d = boxes.point(Fraction(divisor))
+    res = boxes.prove(lambda a: _ratio(a) ** 2 / 4 - 1 / d, [(Fraction(1, 1000), Fraction(1))],
+                      strict=False, max_boxes=200000 if thorough else 40000)
+    fixed = boxes.prove(lambda a: _ratio(a) ** 2 / 4 - arb(1) / 2316, [(Fraction(1, 1000), Fraction(1))],
+                        strict=False, max_boxes=200000 if thorough else 40000)
+    status = "discrepancy" if res.status == "fails" and fixed.proved else res.status
+    return result("dame.lemma_s5_exponent", status,
+                   **res.evidence(f"alpha in [1/1000, 1], divisor {divisor}"),
+                   divisor_2316=fixed.status, divisor_2316_boxes=fixed.boxes, corrected_c5=3474)
+
+
+@register("dame.lemma_s6_derivative", "Pla et al. (2024), Lemma S6, (S79)–(S87)",
+        "g'(x) of (S80) is the derivative of g = ln f, and (S83)–(S87) show g' ≥ 0", "sympy + ball arithmetic")
+def lemma_s6_derivative() -> AuditResult:
+    r"""sympy differentiates :math:`g = \ln(x^2/(1/2 - \pi_{x/6})^2)` and compares it with (S80): the
+    derivative is :math:`2/x + 2\pi'/(1/2 - \pi)`, (S80) has :math:`1\cdot\pi'/(1/2 - \pi)`.  With the factor
+    2, (S83)–(S86) give :math:`(2 - 2e^{1/6})/x < 0`, so the argument no longer shows g' ≥ 0; Lemma S6 itself
+    holds (``dame.lemma_s6``: f is increasing, checked by interval arithmetic)."""
+    x = sp.Symbol("x", positive=True)
+    e = sp.exp(x / 6)
+    pi = e / (1 + e)
+    g = sp.log(x**2 / (sp.Rational(1, 2) - pi) ** 2)
+    printed = 2 / x + (sp.Rational(1, 6) * e / (1 + e) ** 2) / (sp.Rational(1, 2) - pi)
+    true = sp.diff(g, x)
+    diff_at = [float((true - printed).subs(x, v)) for v in (sp.Rational(1, 2), 1)]
+    ratio = sp.simplify((true - 2 / x) / (printed - 2 / x))
+    corrected_bound = 2 - 2 * math.exp(1 / 6)
+    status = "discrepancy" if abs(diff_at[0]) > 1e-9 else "holds"
+    return result("dame.lemma_s6_derivative", status, domain="x in (0, 1] (symbolic identity)",
+                   true_over_printed_second_term=str(ratio), difference_at_half_and_1=diff_at,
+                   s86_with_the_factor_2=corrected_bound, lemma_s6_itself="see dame.lemma_s6")
+
+
+K = sp.Symbol("K", positive=True)  # stands for √(m̃nα²) ∨ 1
+
+
+def _y_cases(expr: sp.Expr, y: sp.Symbol) -> tuple[sp.Expr, sp.Expr]:
+    """``expr`` (in y = m̃nα² and K = √y ∨ 1) on y ≥ 1 (y = 1 + u, K = √y) and on y < 1 (y = 1/(1 + u), K = 1),
+    u > 0."""
+    u = sp.Symbol("u", positive=True)
+    return (sp.simplify(expr.subs(K, sp.sqrt(1 + u)).subs(y, 1 + u)), sp.simplify(expr.subs(K, 1).subs(y, 1 / (1 + u))))
+
+
+def _nonnegative(e: sp.Expr) -> bool:
+    """``e(u) ≥ 0`` for every u > 0 (sympy: the set where it is negative is empty)."""
+    e = sp.simplify(e)
+    if e == 0 or e.is_nonnegative:
+        return True
+    u = next(iter(e.free_symbols))
+    return sp.solveset(e < 0, u, sp.Interval.open(0, sp.oo)) == sp.S.EmptySet
+
+
+@register("dame.lemma_s7", "Pla et al. (2024), Lemma S7 (S94)",
+        "4·exp(−m̃τ²/2) ≤ 1/(4√(m̃nα²)) for eq. (4)'s τ", "sympy (two cases of the ∨) + exact point")
+def lemma_s7(constant: int = 4) -> AuditResult:
+    r"""With eq. (4)'s τ, :math:`4e^{-\tilde m\tau^2/2} = 1/(2(\sqrt{\tilde m n\alpha^2} \vee 1))` (sympy),
+    which exceeds :math:`1/(\text{constant}\cdot\sqrt{\tilde m n\alpha^2})` for constant = 4 wherever
+    :math:`\tilde m n\alpha^2 > 1/4`: smallest integer counterexample :math:`\tilde m n\alpha^2 = 1`
+    (1/2 > 1/4).  With 2 it holds for every :math:`\tilde m n\alpha^2 > 0` (both cases of the ∨), and
+    (I) + (III) ≤ (1/2 + 1/2)/√(m̃nα²) still gives (S135)'s bias."""
+    y = sp.Symbol("y", positive=True)
+    lhs = 4 * sp.exp(-sp.log(8 * K))
+    def holds_with(c: int) -> bool:
+        return all(_nonnegative(e) for e in _y_cases(1 / (c * sp.sqrt(y)) - lhs, y))
+    at_1 = (lhs.subs(K, 1), sp.Rational(1, constant))
+    status = "discrepancy" if at_1[0] > at_1[1] and holds_with(2) else "holds" if holds_with(constant) else "fails"
+    return result("dame.lemma_s7", status, domain="m~ n alpha^2 > 0 (symbolic, both cases of the max)",
+                   lhs=str(sp.simplify(lhs)), smallest_counterexample={"m_tilde_n_alpha2": 1, "lhs": str(at_1[0]),
+                                                                      "rhs": str(at_1[1])},
+                   holds_with_constant_2=holds_with(2))
+
+
+@register("dame.lemma_s8", "Pla et al. (2024), Lemma S8 (S115)–(S120)",
+        "2·Σ_{i≤m̃} P(B̄_i, m = i) ≤ 1/(2√(m̃nα²)) (Hoeffding with eq. (4)'s threshold)", "sympy (two cases of the ∨)")
+def lemma_s8(constant: int = 2) -> AuditResult:
+    r"""Hoeffding gives :math:`P(\bar B_i \mid m = i) \le 2e^{-L}`, :math:`L = \ln(8(\sqrt{\tilde mn\alpha^2} \vee 1))`,
+    so (III) ≤ :math:`4e^{-L} = 1/(2(\sqrt{\tilde m n\alpha^2} \vee 1)) \le 1/(2\sqrt{\tilde m n\alpha^2})`,
+    with equality where :math:`\tilde m n\alpha^2 \ge 1`: checked by sympy on both cases of the ∨."""
+    y = sp.Symbol("y", positive=True)
+    gap = 1 / (constant * sp.sqrt(y)) - 2 * 2 * sp.exp(-sp.log(8 * K))
+    cases = _y_cases(gap, y)
+    ok = all(_nonnegative(e) for e in cases)
+    return result("dame.lemma_s8", "holds" if ok else "fails", domain="m~ n alpha^2 > 0 (symbolic, both cases)",
+                   gap_y_ge_1=str(cases[0]), gap_y_lt_1=str(cases[1]))
+
+
+@register("dame.lemma_s9", "Pla et al. (2024), Lemma S9 (S122)–(S127)",
+        "under A ∩ B_a, √(a/m̃)(√(2L)/√a + 5τ) ≤ 6τ for a ≤ m̃", "sympy")
+def lemma_s9(bound: int = 6) -> AuditResult:
+    r"""(S124) is an identity (sympy); (S126) ≤ (S127): with :math:`\tau = \sqrt{2L/\tilde m}` the left side is
+    :math:`\tau(1 + 5\sqrt{a/\tilde m})`, whose maximum over :math:`a/\tilde m \in (0, 1]` is 6τ (sympy)."""
+    a, m, X, s, L = sp.symbols("a m X s L", positive=True)
+    s124 = sp.simplify(sp.sqrt(a) / sp.sqrt(m) * (X + (sp.sqrt(m) / sp.sqrt(a) - 1) * s) - s
+                       - sp.sqrt(a) / sp.sqrt(m) * (X - s)) == 0
+    tau = sp.sqrt(2 * L / m)
+    lhs = sp.simplify(sp.sqrt(a) / sp.sqrt(m) * (sp.sqrt(2 * L) / sp.sqrt(a) + 5 * tau) / tau)
+    r = sp.Symbol("r", positive=True)
+    top = sp.maximum(lhs.subs(a, r * m), r, sp.Interval(0, 1))
+    ok = s124 and bool(top <= bound)
+    return result("dame.lemma_s9", "holds" if ok else "fails", domain="a / m~ in (0, 1], L > 0 (symbolic)",
+                   s124_identity=s124, lhs_over_tau=str(lhs), maximum_over_tau=str(top))
+
+
+@register("dame.s135_algebra", "Pla et al. (2024), (S135)–(S136), (S142)",
+        "√m̃/E(√m ∧ m̃) · 1/√(m̃nα²) = 1/√(E(√m ∧ m̃) nα²) as (S135) writes", "sympy")
+def s135_algebra() -> AuditResult:
+    r"""The left side is :math:`1/(E\sqrt{n\alpha^2})`, whose square :math:`1/(E^2 n\alpha^2)` is not (S136)'s
+    :math:`1/(E\,n\alpha^2)` (E = :math:`E[\sqrt{m \wedge \tilde m}] \ge 1`).  The corrected term is at most
+    :math:`L/(n\alpha^2E^2)` (L ≥ ln 8 > 1), so (S144)'s 1569 stands; the printed one is not bounded by it
+    (E = 100, L = ln 8: 1/(100x) > ln 8/(10⁴x))."""
+    m, E, x = sp.symbols("m E x", positive=True)
+    lhs = sp.sqrt(m) / E / sp.sqrt(m * x)
+    printed = 1 / sp.sqrt(E * x)
+    same = sp.simplify(lhs - printed) == 0
+    corrected = sp.simplify(lhs**2)
+    return result("dame.s135_algebra", "holds" if same else "discrepancy", domain="symbolic, E, m~, x > 0",
+                   lhs=str(sp.simplify(lhs)), printed=str(printed), corrected_square=str(corrected))
+
+
+@register("dame.lemma_s11", "Pla et al. (2024), Lemma S11 (S138)–(S141), Algorithm 1 (standard Laplace ℓ_u)",
+        "Var(θ̂⁽ⁿ⁾ | ĵ) ≤ 2(14τ)²/α²", "exact variances")
+def lemma_s11(laplace_variance: int = 2) -> AuditResult:
+    r"""Algorithm 1 draws ℓ_u from the standard Laplace law, variance 2, so
+    :math:`\mathrm{Var}(14\tau\ell/\alpha) = 2(14\tau)^2/\alpha^2`, not (S140)'s :math:`(14\tau)^2/\alpha^2`.
+    Counterexample to the lemma: one user with :math:`\bar X` uniform on :math:`\{s - \tau, s + \tau\}` inside
+    the interval (variance τ²): the total is :math:`\tau^2 + 2(14\tau)^2/\alpha^2 > 2(14\tau)^2/\alpha^2`.  The
+    proof allows (Popoviciu: a law on an interval of width 14τ has variance ≤ (7τ)²; α ≤ 1)
+    :math:`\mathrm{Var} \le \tfrac94(14\tau)^2/\alpha^2`, hence (S143)'s 1568 becomes 1764 and
+    :math:`c_3 = 1764 + 1 + 1 = 1766` (instead of 1570)."""
+    tau, alpha = Fraction(1, 10), Fraction(1, 2)
+    total = tau**2 + laplace_variance * (14 * tau) ** 2 / alpha**2
+    lemma = 2 * (14 * tau) ** 2 / alpha**2
+    corrected_var = Fraction(9, 4)
+    c3 = int(2 * corrected_var * 196 * 2 + 2)
+    status = "discrepancy" if total > lemma else "holds"
+    return result("dame.lemma_s11", status, domain="exact at tau = 1/10, alpha = 1/2 (the excess is tau^2 for every tau, alpha)",
+                   variance=float(total), lemma_bound=float(lemma), laplace_variance=laplace_variance,
+                   corrected_factor=str(corrected_var), corrected_c3=c3)
+
+
+@register("dame.s146_exp_step", "Pla et al. (2024), the step before (S146); Theorem 2's m̃ (∧ 1)",
+        "if m̃ > 1, exp(−nα²P(m ≥ m̃)²/579) ≤ (ln y/y)^{3/2}, y = 8(m̃nα² ∨ 1)", "ball arithmetic + sympy")
+def s146_exp_step(reading: str = "printed") -> AuditResult:
+    r"""The step holds exactly when :math:`P(m \ge \tilde m)^2 \ge \varphi(\tilde m)` (sympy: it is that
+    inequality after taking logarithms, with :math:`c_5 = 579\cdot3/2`).  The printed ``∧ 1`` admits
+    m̃ with :math:`\varphi(\tilde m) > 1`: smallest counterexample ``sizes.point(2)`` at nα² = 1, m̃ = 2,
+    :math:`e^{-1/579} \approx 0.998 > (\ln 16/16)^{3/2} \approx 0.30`.  ``reading="proof"``
+    (:func:`bounds.dame.m_tilde` without the ``∧ 1``) gives m̃ = 1 there, outside the step."""
+    x, P, y = sp.symbols("x P y", positive=True)
+    step = sp.expand_log(sp.log(((sp.log(y) / y) ** sp.Rational(3, 2))), force=True)
+    condition = sp.simplify(-x * P**2 / 579 - step)  # >= 0 would break the step; <= 0 is the step
+    phi_form = sp.simplify(condition.subs(P**2, sp.Rational(579 * 3, 2) / x * sp.log(y / sp.log(y))))
+    law, xv = sizes.point(2), 1
+    mt = dame.m_tilde(law, n_alpha2=xv, reading=reading)
+    rows = []
+    if mt > 1:
+        yv = boxes.point(Fraction(8 * max(mt * xv, 1)))
+        lhs = (-boxes.point(Fraction(xv)) / 579).exp()
+        rhs = (yv.log() / yv) ** arb(1.5)
+        rows.append({"law": repr(law), "n_alpha2": xv, "m_tilde": mt, "lhs": float(lhs.mid()), "rhs": float(rhs.mid()),
+                     "step_fails": bool(lhs > rhs)})
+    fails = any(r["step_fails"] for r in rows)
+    return result("dame.s146_exp_step", "discrepancy" if fails else "holds", reading=reading,
+                   domain="symbolic in (x, P, y); point(2) at n alpha^2 = 1", at_equality=str(phi_form),
+                   m_tilde=mt, rows=rows)
+
+
+@register("dame.s146_constant", "Pla et al. (2024), the step after (S145) to (S146)",
+        "ln(8(m̃nα² ∨ 1))/(m̃nα²) ≤ L/(nα²E[√(m ∧ m̃)]²), L = ln(8(√(m̃nα²) ∨ 1)): the '+1' giving 1570",
+        "ball arithmetic, boxes")
+def s146_constant(thorough: bool = False) -> AuditResult:
+    r"""The printed step adds :math:`\ln y/(\tilde m x)` as one more :math:`L/(xE^2)`; for a point law
+    (:math:`E^2 = \tilde m`) that needs :math:`\ln y \le L`, false once :math:`\tilde m x > 1`
+    (counterexample :math:`\tilde m x = 100`: ln 800 = 6.68 > ln 80 = 4.38).  The term is nevertheless
+    :math:`\le L/(\tilde m x)`: (S145) ≤ :math:`(\ln y)^{3/2}/(2\sqrt2\sqrt L\,\tilde m x)` and
+    :math:`\ln y \le 2L`, proved on :math:`\log_{10}(\tilde m x) \in [0, 18]`; so 1570 stands."""
+    def printed(t: Any) -> Any:
+        y = arb(10) ** t
+        return (8 * y.sqrt()).log() - (8 * y).log()
+
+    def chain(t: Any) -> Any:
+        y = arb(10) ** t
+        L, ly = (8 * y.sqrt()).log(), (8 * y).log()
+        return 2 * arb(2).sqrt() * L.sqrt() * L - ly ** arb(1.5)
+    res = boxes.prove(printed, [(Fraction(1, 100), 18)], strict=False)
+    fixed = boxes.prove(chain, [(0, 18)], strict=False, max_boxes=20000 if thorough else 4000)
+    status = "discrepancy" if res.status == "fails" and fixed.proved else res.status if not fixed.proved else "holds"
+    return result("dame.s146_constant", status, **res.evidence("log10(m~ n alpha^2) in [0.01, 18], E^2 = m~ (point law)"),
+                   smallest_counterexample={"m_tilde_n_alpha2": 100, "ln_y": math.log(800), "L": math.log(80)},
+                   corrected_chain=fixed.status, corrected_chain_boxes=fixed.boxes, constant_1570="stands")
+
+
+def corrected_constants() -> dame.Constants:
+    r"""Theorem 2's constants with the proof's steps repaired: :math:`c_3 = 1766` (Lemma S11 with the standard
+    Laplace variance 2 and Popoviciu's bound, ``dame.lemma_s11``) and :math:`c_5 = 3474 = 4\cdot579\cdot3/2`
+    (the 1/4 of Hoeffding's exponent, ``dame.lemma_s5_exponent``); :math:`c_1, c_2, c_4` unchanged."""
+    return dame.Constants(sp.exp(-9) / 16, 24, 1766, 8, 3474, name="corrected")
+
+
+@register("dame.theorem2_corrected", "Pla et al. (2024), Theorem 2 with the repaired proof (S135)–(S147)",
+        "with m̃ read as the proof needs (no ∧ 1) and the corrected c3 = 1766, c5 = 3474, UB ≥ LB everywhere",
+        "exhaustive over the family of dame.ub_ge_lb", thorough=True)
+def theorem2_corrected(thorough: bool = False) -> AuditResult:
+    r"""Runs ``dame.ub_ge_lb`` with :func:`corrected_constants` and ``reading="proof"``, and evaluates the
+    bounds at the issue's point (``sizes.point(10**12)``, nα² = 0.01) and at Figure 1a's setting (nα² = 500)
+    under the three variants: printed, proof reading, proof reading with corrected constants."""
+    from .dame import large_family, ub_ge_lb
+    c = corrected_constants()
+    if thorough:
+        r = ub_ge_lb(constants=c, reading="proof", thorough=True)
+        domain, violations, worst = r.evidence["domain"], r.evidence["violations"], r.evidence["min_log_ub_minus_log_lb"]
+    else:  # the laws where the printed reading fails, one value of nα² every two decades
+        xs = [10.0**k for k in range(-3, 10, 2)]
+        gaps = [dame.upper_bound(law, n_alpha2=x, constants=c, reading="proof").log_value
+                - dame.lower_bound(law, n_alpha2=x).log_value for law in large_family() for x in xs]
+        domain = "13 laws with atoms 1e3 .. 2^62 x n alpha^2 in {1e-3, 1e-1, .., 1e9} (thorough: dame.ub_ge_lb's family)"
+        violations, worst = sum(g < 0 for g in gaps), min(gaps)
+    rows = []
+    for law, x in ((sizes.point(10**12), 0.01), (sizes.point(10**12), 1e6), (sizes.poisson(100.0), 500.0),
+                   (sizes.poisson(100.0), 1e6)):
+        lb = dame.lower_bound(law, n_alpha2=x).value
+        for name, consts, reading in (("printed", "paper", "printed"), ("proof", "paper", "proof"),
+                                      ("corrected", c, "proof")):
+            ub = dame.upper_bound(law, n_alpha2=x, constants=consts, reading=reading)
+            rows.append({"law": repr(law), "n_alpha2": x, "variant": name, "m_tilde": ub.m_tilde, "upper": ub.value,
+                         "lower": lb})
+    return result("dame.theorem2_corrected", "holds" if violations == 0 else "fails", domain=domain,
+                   violations=violations, min_log_ub_minus_log_lb=worst,
+                   constants={"c3": 1766, "c5": 3474}, rows=rows)
+
+
+@register("dame.quoted_inequalities", "Pla et al. (2024), Lemma S4 (Hoeffding), (S21) (Bretagnolle–Huber)",
+          "the quoted inequalities hold for the laws the proofs apply them to", "exact binomial laws + ball arithmetic")
+def quoted_inequalities(max_i: int = 40, factor: int | Fraction = 2) -> AuditResult:
+    r"""Lemma S4 for ±1 samples with mean θ = (2q − 1): :math:`P(|\bar X_i - \theta| \ge \tau) \le 2e^{-i\tau^2/2}`
+    by exact binomial sums (rationals) for i ≤ ``max_i``, q ∈ {1/2, 3/4, 9/10}, τ = k/8; and (S21),
+    :math:`1 - D_{TV} \ge e^{-D_{KL}}/2`, for the products :math:`\mu_0^m, \mu_1^m` of Theorem 1's proof,
+    m ≤ ``max_i``, δ = k/16 (TV exact, KL = mδ ln((1+δ)/(1−δ)) in balls).  ``factor`` replaces Hoeffding's 2."""
+    bad_h, bad_bh, count = [], [], 0
+    for i in range(1, max_i + 1):
+        for q in (Fraction(1, 2), Fraction(3, 4), Fraction(9, 10)):
+            theta = 2 * q - 1
+            pmf = [math.comb(i, k) * q**k * (1 - q) ** (i - k) for k in range(i + 1)]
+            for t in range(1, 17):
+                tau = Fraction(t, 8)
+                tail = sum((p for k, p in enumerate(pmf) if abs(Fraction(2 * k - i, i) - theta) >= tau), Fraction(0))
+                count += 1
+                if bool(boxes.point(tail) > boxes.point(Fraction(factor)) * (-boxes.point(i * tau * tau / 2)).exp()):
+                    bad_h.append((i, str(q), str(tau)))
+        for k in range(1, 16):
+            d = Fraction(k, 16)
+            tv = boxes.point(_tv_product(i, d))
+            kl = i * boxes.point(d) * boxes.point((1 + d) / (1 - d)).log()
+            count += 1
+            if bool(1 - tv < (-kl).exp() / 2):
+                bad_bh.append((i, str(d)))
+    ok = not bad_h and not bad_bh
+    return result("dame.quoted_inequalities", "holds" if ok else "fails",
+                  domain=f"i, m = 1..{max_i}; Hoeffding: q in {{1/2, 3/4, 9/10}}, tau = k/8 (k = 1..16); "
+                         "Bretagnolle-Huber: delta = k/16 (k = 1..15)", cases=count,
+                  hoeffding_violations=bad_h[:5], bretagnolle_huber_violations=bad_bh[:5])

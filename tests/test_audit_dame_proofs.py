@@ -1,0 +1,112 @@
+"""The steps of DAME's proofs: each discrepancy pinned by an independent computation of its counterexample."""
+
+import math
+from fractions import Fraction
+
+import pytest
+from scipy import stats
+
+from bounds import audit, dame, sizes
+from bounds.audit import boxes, dame_proofs
+
+
+def run(cid, **kw):
+    return audit.CHECKS[cid].fn(**kw)
+
+
+def test_boxes_prove_and_refute():
+    assert boxes.prove(lambda d: 3 - ((1 + d) / (1 - d)).log() / d, [(Fraction(1, 10), Fraction(1, 2))]).proved
+    r = boxes.prove(lambda x: x - 1, [(0, 2)])
+    assert r.status == "fails" and r.counterexample == (Fraction(1),)
+    assert boxes.prove(lambda x: x * x - 2, [(0, 2)], max_boxes=3).status in ("fails", "inconclusive")
+    with pytest.raises(ValueError, match="box"):
+        boxes.prove(lambda x: x, [(2, 1)])
+
+
+def test_lemma_s1_printed_form_fails_at_one_sample():
+    r = run("dame.lemma_s1")
+    assert r.status == "discrepancy" and r.evidence["s19_form_holds"]
+    # one user with one sample: TV(nu0, nu1) = TV(Bernoulli) = delta (S2); printed (S1): sqrt(1/2) * KL
+    delta = 0.25
+    assert math.sqrt(0.5) * delta * math.log((1 + delta) / (1 - delta)) < delta
+    assert math.sqrt(0.5 * delta * math.log((1 + delta) / (1 - delta))) >= delta  # (S19) form: Pinsker
+
+
+def test_s22_constant_and_its_range():
+    r = run("dame.s22_privacy_constant")
+    assert r.status == "holds"
+    lo, hi = r.evidence["constant_12_holds_up_to"]
+    assert 3 * lo**2 > math.expm1(lo) ** 2 and 3 * hi**2 < math.expm1(hi) ** 2  # a bracket of the root
+    assert run("dame.s22_privacy_constant", alpha_max=Fraction(11, 10)).status == "fails"
+
+
+def test_theorem1_chain_holds():
+    r = run("dame.theorem1_chain")
+    assert r.status == "holds" and r.evidence["cases"] > 100
+
+
+def test_lemma_s5_loses_a_quarter():
+    r = run("dame.lemma_s5_exponent")
+    assert r.status == "discrepancy" and r.evidence["divisor_2316"] == "holds"
+    a = r.evidence["counterexample"][0]
+    pi = math.exp(a / 6) / (1 + math.exp(a / 6))
+    assert (pi - 0.5) ** 2 / 4 < a * a / 579  # Hoeffding's exponent (n/4)(p_l - p_k)^2 is below n a^2/579
+    assert run("dame.lemma_s5_exponent", divisor=2316).status == "holds"
+
+
+def test_lemma_s6_derivative_misses_a_factor_2():
+    r = run("dame.lemma_s6_derivative")
+    assert r.status == "discrepancy" and r.evidence["true_over_printed_second_term"] == "2"
+    assert r.evidence["s86_with_the_factor_2"] < 0
+
+
+def test_lemma_s7_s8_s9():
+    r = run("dame.lemma_s7")
+    assert r.status == "discrepancy" and r.evidence["holds_with_constant_2"]
+    # at m~ n alpha^2 = 1: tau^2 = 2 ln 8 / m~, 4 exp(-m~ tau^2 / 2) = 4/8 > 1/(4 * 1)
+    assert 4 * math.exp(-math.log(8)) > 1 / 4
+    assert run("dame.lemma_s7", constant=2).status == "holds"
+    assert run("dame.lemma_s8").status == "holds" and run("dame.lemma_s8", constant=3).status == "fails"
+    assert run("dame.lemma_s9").status == "holds" and run("dame.lemma_s9", bound=5).status == "fails"
+
+
+def test_s135_and_lemma_s11():
+    assert run("dame.s135_algebra").status == "discrepancy"
+    r = run("dame.lemma_s11")
+    assert r.status == "discrepancy" and r.evidence["corrected_c3"] == 1766
+    assert stats.laplace.var() == 2  # the standard Laplace law of Algorithm 1
+    assert run("dame.lemma_s11", laplace_variance=1).status == "holds"
+
+
+def test_s146_steps():
+    r = run("dame.s146_exp_step")
+    assert r.status == "discrepancy" and r.evidence["rows"][0]["step_fails"]
+    assert math.exp(-1 / 579) > (math.log(16) / 16) ** 1.5  # point(2), n alpha^2 = 1, m~ = 2 (printed)
+    assert run("dame.s146_exp_step", reading="proof").status == "holds"
+    r = run("dame.s146_constant")
+    assert r.status == "discrepancy" and r.evidence["corrected_chain"] == "holds"
+    assert math.log(800) > math.log(80)
+
+
+def test_corrected_theorem2_never_below_theorem1():
+    r = run("dame.theorem2_corrected")
+    assert r.status == "holds" and r.evidence["violations"] == 0
+    rows = {(row["law"], row["n_alpha2"], row["variant"]): row for row in r.evidence["rows"]}
+    key = ("point(m=1000000000000)", 0.01)
+    assert rows[key + ("printed",)]["upper"] < rows[key + ("printed",)]["lower"]
+    assert rows[key + ("corrected",)]["upper"] == 4.0
+    assert dame_proofs.corrected_constants().floats[2:] == (1766.0, 8.0, 3474.0)
+    assert dame.m_tilde(sizes.point(10**12), n_alpha2=0.01, reading="proof") == 1
+
+
+@pytest.mark.slow
+def test_thorough_runs():
+    for cid in ("dame.ub_ge_lb", "dame.s22_privacy_constant", "dame.lemma_s5_exponent", "dame.s146_constant"):
+        r = audit.run([cid], thorough=True)[0]
+        assert r.status in ("holds", "discrepancy")
+
+
+def test_quoted_inequalities_on_the_proofs_laws():
+    assert run("dame.quoted_inequalities").status == "holds"
+    # one +-1 sample with q = 1/2: P(|X - 0| >= 1/8) = 1 > exp(-1/128) / 10
+    assert run("dame.quoted_inequalities", max_i=2, factor=Fraction(1, 10)).status == "fails"
