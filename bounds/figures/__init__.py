@@ -37,8 +37,9 @@ from .. import dame as _dame_theory
 # each paper's module registers its figures on import, in this order
 from . import dame, kent, rameshwar, cummings  # noqa: F401, I001
 from .core import PALETTE, REGISTRY, SEED, STYLE, FigureData, FigureSpec, render
+from .verdicts import Verdict, judge, not_computed
 
-__all__ = ["FigureData", "FigureSpec", "REGISTRY", "run", "render", "PALETTE", "STYLE", "SEED"]
+__all__ = ["FigureData", "FigureSpec", "REGISTRY", "run", "render", "judge", "Verdict", "PALETTE", "STYLE", "SEED"]
 
 def _write(fid: str, data: FigureData, out: Path, meta: dict) -> list[Path]:
     """Write ``fid``'s CSV, PNG, PDF and JSON (run in a worker process when ``jobs > 1``: by ID, since some
@@ -53,7 +54,7 @@ def _write(fid: str, data: FigureData, out: Path, meta: dict) -> list[Path]:
         w.writeheader()
         w.writerows(data.rows)
     paths.append(csv_path)
-    fig = render(spec, data)
+    fig = render(spec, data, meta.get("verdict"))
     with matplotlib.rc_context(STYLE):  # type: ignore[arg-type]  # matplotlib types the keys as literals
         for ext in ("png", "pdf"):
             p = out / f"{spec.id}.{ext}"
@@ -66,7 +67,8 @@ def _write(fid: str, data: FigureData, out: Path, meta: dict) -> list[Path]:
 
 
 def run(ids: Sequence[str] | None = None, *, quick: bool = False, out: str | Path = "figures", jobs: int = 1,
-        constants: str | _dame_theory.Constants = "unit", seed: int = SEED, progress: bool = True) -> dict:
+        constants: str | _dame_theory.Constants = "unit", seed: int = SEED, progress: bool = True,
+        verdicts: bool | None = None) -> dict:
     r"""Compute, draw and write the registered figures; returns ``{id: (FigureData, [paths])}``.
 
     ``constants`` applies to the DAME bound figures (Figure 1a); ``"unit"`` is the default because
@@ -75,6 +77,10 @@ def run(ids: Sequence[str] | None = None, *, quick: bool = False, out: str | Pat
     with both presets whatever ``constants`` says.  Each JSON's ``"constants"`` is what the
     figure's computation reports it used.  ``jobs > 1`` runs Monte Carlo replications, and the
     drawing and saving of each figure, on that many processes (same results).
+
+    ``verdicts`` (default: not ``quick``) computes each figure's verdict with the check that covers it
+    (:func:`bounds.figures.verdicts.judge`; the audit checks cost seconds each) and writes it into the
+    JSON (``"verdict"``, ``"caption"``) and under the title; otherwise the verdict says it was not computed.
 
     .. math:: \text{for each ID: } \text{compute} \to \text{ID.csv},\ \text{draw} \to \text{ID.png, ID.pdf},\ \text{meta} \to \text{ID.json}
 
@@ -89,6 +95,7 @@ def run(ids: Sequence[str] | None = None, *, quick: bool = False, out: str | Pat
     ['.csv', '.json', '.pdf', '.png']
     """
     ids = list(REGISTRY) if not ids else list(ids)
+    verdicts = not quick if verdicts is None else bool(verdicts)
     for i in ids:
         if i not in REGISTRY:
             raise ValueError(f"unknown figure {i!r}; choose from {', '.join(sorted(REGISTRY))}")
@@ -102,8 +109,10 @@ def run(ids: Sequence[str] | None = None, *, quick: bool = False, out: str | Pat
             spec = REGISTRY[fid]
             start = time.perf_counter()
             data = spec.compute(quick, constants, seed, executor)
+            verdict = judge(fid, data) if verdicts else not_computed(fid)
             meta = {"id": fid, "title": spec.title, "source": spec.source, "quick": quick,
                     "seed": seed if spec.monte_carlo else None, **data.meta,
+                    "verdict": verdict.as_dict(), "caption": f"Verdict ({verdict.check}): {verdict.text}",
                     "bounds_version": __version__, "wall_time_s": round(time.perf_counter() - start, 3)}
             written[fid] = (data, executor.submit(_write, fid, data, out, meta) if executor
                             else _write(fid, data, out, meta))

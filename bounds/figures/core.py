@@ -27,6 +27,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import inspect
+import re
 import textwrap
 import warnings
 from dataclasses import dataclass
@@ -43,7 +44,7 @@ from matplotlib.figure import Figure
 from ..numerics import PaperAssumptionWarning, check_array, check_integer, check_real, format_value
 
 __all__ = ["FigureData", "FigureSpec", "REGISTRY", "register", "new_figure", "captured", "render", "legend_below",
-           "hatch_where", "constants_text", "PALETTE", "MARKERS", "STYLE", "SEED"]
+           "hatch_where", "constants_text", "phrase_lines", "PALETTE", "MARKERS", "STYLE", "SEED"]
 
 PALETTE = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000"]  # Okabe–Ito
 """The Okabe–Ito colour-blind-safe palette, the colour cycle of every figure."""
@@ -61,6 +62,7 @@ SEED = 20240521
 """The default seed of every Monte Carlo figure (fixed, so that the committed CSVs are reproducible)."""
 MAX_PANELS = 64  # panels per row or column (and legend columns): more is never a legible figure
 MAX_INCHES = 100.0  # a panel's width or height: larger is never a page figure
+CHARS_PER_INCH = 15  # characters of 8 pt DejaVu Sans per inch of figure width (about 0.52 em each)
 
 
 @dataclass(frozen=True)
@@ -228,24 +230,52 @@ def constants_text(constants: Any) -> str:
     return "constants: " + "; ".join(_preset_text(c) for c in constants.values())
 
 
-def render(spec: FigureSpec, data: FigureData) -> Figure:
+def phrase_lines(text: str, chars: int) -> list[str]:
+    """``text`` in lines of at most ``chars`` characters, broken only between phrases (after ": ", "; " or
+    ", ") where possible, so that a title never wraps in the middle of a phrase.
+
+    Examples
+    --------
+    >>> phrase_lines("DAME Fig. 1a (bottom): bounds vs nα², Poisson(5)", 30)
+    ['DAME Fig. 1a (bottom):', 'bounds vs nα², Poisson(5)']
+    """
+    text = _instance("text", text, str)
+    chars = check_integer("chars", chars, minimum=8)
+    phrases = re.split(r"(?<=[:;,]) ", text)
+    lines: list[str] = []
+    for phrase in phrases:
+        if lines and len(lines[-1]) + 1 + len(phrase) <= chars:
+            lines[-1] += " " + phrase
+        elif len(phrase) <= chars:
+            lines.append(phrase)
+        else:  # a phrase longer than a line: the only place a line may break inside one
+            lines += textwrap.wrap(phrase, chars)
+    return lines
+
+
+def render(spec: FigureSpec, data: FigureData, verdict: Mapping | None = None) -> Figure:
     """Draw ``data`` with the shared style and title it: the spec's title, then the constants line when
-    ``data.meta`` has ``"constants"`` (what the figure was computed with).
+    ``data.meta`` has ``"constants"`` (what the figure was computed with), then the ``verdict`` line
+    (``{"text": ...}``, see :mod:`bounds.figures.verdicts`) when given.
 
     Examples
     --------
     >>> spec = FigureSpec("demo", "a demo", "none", lambda *a: None, lambda d: new_figure()[0])
-    >>> render(spec, FigureData([], {"constants": "unit"})).get_suptitle().splitlines()
-    ['a demo', 'constants: unit']
+    >>> render(spec, FigureData([], {"constants": "unit"}), {"text": "reproduced: 1 = 1"}).get_suptitle().splitlines()
+    ['a demo', 'constants: unit', 'verdict: reproduced: 1 = 1']
     """
     spec, data = _instance("spec", spec, FigureSpec), _instance("data", data, FigureData)
+    if verdict is not None and not (isinstance(verdict, Mapping) and isinstance(verdict.get("text"), str)):
+        raise ValueError(f"verdict must be a mapping with a string 'text', got {format_value(verdict)}")
     with matplotlib.rc_context(STYLE):  # type: ignore[arg-type]  # matplotlib types the keys as literals
         fig = spec.draw(data)
         lines = [spec.title]
         if data.meta.get("constants") is not None:
             lines.append(constants_text(data.meta["constants"]))
-        chars = int(fig.get_figwidth() * 14)  # about 14 characters of 8 pt text per inch
-        fig.suptitle("\n".join(textwrap.fill(line, chars) for line in lines), fontsize=8)
+        if verdict is not None:
+            lines.append(f"verdict: {verdict['text']}")
+        chars = int(fig.get_figwidth() * CHARS_PER_INCH)
+        fig.suptitle("\n".join(part for line in lines for part in phrase_lines(line, chars)), fontsize=8)
     return fig
 
 
