@@ -4,7 +4,7 @@ Each figure ``ID`` has a function computing its data (rows of plain values, the
 CSV) and one drawing it; :func:`run` writes ``ID.png``, ``ID.pdf``, ``ID.csv`` and
 ``ID.json`` (parameters, constants preset, seed, replications, package version,
 wall time; the constants a figure was computed with, as its computation reports them).
-``quick=True`` shrinks grids and replications for CI; the defaults
+``quick=True`` shrinks grids and replications for CI (its PDFs hold the PNG's raster); the defaults
 are the papers' settings.  Monte Carlo figures take a seed and any
 ``concurrent.futures`` executor (``--jobs``); their CSVs do not depend on it.
 
@@ -55,11 +55,18 @@ def _write(fid: str, data: FigureData, out: Path, meta: dict) -> list[Path]:
         w.writerows(data.rows)
     paths.append(csv_path)
     fig = render(spec, data, meta.get("verdict"))
+    png, pdf = out / f"{spec.id}.png", out / f"{spec.id}.pdf"
     with matplotlib.rc_context(STYLE):  # type: ignore[arg-type]  # matplotlib types the keys as literals
-        for ext in ("png", "pdf"):
-            p = out / f"{spec.id}.{ext}"
-            fig.savefig(p, metadata={"CreationDate": None} if ext == "pdf" else None)
-            paths.append(p)
+        fig.savefig(png)
+        if meta.get("quick"):  # a quick run's PDF is the PNG's raster: drawing the figure twice costs twice
+            from PIL import Image
+
+            with Image.open(png) as im:
+                im.convert("RGB").save(pdf, "PDF", resolution=float(STYLE["savefig.dpi"]))
+        else:
+            fig.set_layout_engine("none")  # the PDF keeps the PNG's layout instead of solving it again
+            fig.savefig(pdf, metadata={"CreationDate": None})
+    paths += [png, pdf]
     json_path = out / f"{spec.id}.json"
     json_path.write_text(json.dumps(meta, indent=2, default=float) + "\n")
     paths.append(json_path)

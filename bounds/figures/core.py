@@ -27,6 +27,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import inspect
+import math
 import re
 import textwrap
 import warnings
@@ -40,11 +41,12 @@ from numpy.typing import ArrayLike
 from cycler import cycler
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
+from matplotlib.ticker import LogFormatterSciNotation, NullLocator
 
 from ..numerics import PaperAssumptionWarning, check_array, check_integer, check_real, format_value
 
 __all__ = ["FigureData", "FigureSpec", "REGISTRY", "register", "new_figure", "captured", "render", "legend_below",
-           "hatch_where", "constants_text", "phrase_lines", "PALETTE", "MARKERS", "STYLE", "SEED"]
+           "hatch_where", "constants_text", "phrase_lines", "UnicodeLogFormatter", "plain_log_labels", "PALETTE", "MARKERS", "STYLE", "SEED"]
 
 PALETTE = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000"]  # Okabe–Ito
 """The Okabe–Ito colour-blind-safe palette, the colour cycle of every figure."""
@@ -254,6 +256,48 @@ def phrase_lines(text: str, chars: int, breaks: str = ":;,") -> list[str]:
     return lines
 
 
+_SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
+_MATH_LABEL = re.compile(r"\$\\mathdefault\{(.*)\}\$")
+
+
+class UnicodeLogFormatter(LogFormatterSciNotation):
+    """Log-axis tick labels as plain text with Unicode superscripts (10⁻³, 2×10⁴): the same labels as
+    matplotlib's, without a mathtext parse per label (most of the cost of saving a log–log figure).
+
+    Examples
+    --------
+    >>> f = UnicodeLogFormatter()
+    >>> f(1e-3), f(1e4), f(1.0)
+    ('10⁻³', '10⁴', '10⁰')
+    """
+
+    def __call__(self, x: float, pos: int | None = None) -> str:
+        label = super().__call__(x, pos)
+        m = _MATH_LABEL.fullmatch(label)
+        if m is None:
+            return label
+        text = re.sub(r"\^\{([^}]*)\}", lambda g: g.group(1).translate(_SUPERSCRIPT), m.group(1))
+        return text.replace("\\times", "×").replace("-", "−")
+
+
+MINOR_DECADES = 4  # log axes over more decades than this carry no minor ticks (each tick is costly to lay out)
+
+
+def plain_log_labels(fig: Figure) -> None:
+    """Give every log axis of ``fig`` :class:`UnicodeLogFormatter` tick labels (major and minor), and drop the
+    minor ticks of those spanning more than :data:`MINOR_DECADES` decades (the gridded decades suffice there)."""
+    for ax in fig.axes:
+        for axis in (ax.xaxis, ax.yaxis):
+            if axis.get_scale() == "log":
+                lo, hi = sorted(abs(float(v)) for v in axis.get_view_interval())
+                if lo > 0 and math.log10(hi / lo) > MINOR_DECADES:
+                    axis.set_minor_locator(NullLocator())
+                minor = axis.get_minor_formatter()
+                axis.set_major_formatter(UnicodeLogFormatter())
+                axis.set_minor_formatter(UnicodeLogFormatter(
+                    labelOnlyBase=False, minor_thresholds=getattr(minor, "minor_thresholds", (1, 0.4))))
+
+
 def render(spec: FigureSpec, data: FigureData, verdict: Mapping | None = None) -> Figure:
     """Draw ``data`` with the shared style and title it: the spec's title, then the constants line when
     ``data.meta`` has ``"constants"`` (what the figure was computed with), then the ``verdict`` line
@@ -277,6 +321,7 @@ def render(spec: FigureSpec, data: FigureData, verdict: Mapping | None = None) -
         if verdict is not None:  # one line where it fits, else broken between its clauses only
             lines += phrase_lines(f"verdict: {verdict['text']}", chars, breaks=";")
         fig.suptitle("\n".join(lines), fontsize=8)
+        plain_log_labels(fig)
     return fig
 
 

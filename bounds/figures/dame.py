@@ -29,7 +29,7 @@ UPPER_BELOW = "upper < lower bound (hatched)"
 
 
 def _fig1a_grids(quick: bool) -> dict:
-    k = 20 if quick else 100
+    k = 12 if quick else 100
     return {
         "poisson": np.geomspace(0.1, 1000.0, k),  # λ1
         "uniform": np.unique(np.rint(np.geomspace(1, 1000, k))).astype(int) if quick else np.arange(1, 1001, 10),
@@ -298,7 +298,7 @@ register("dame-fig1b", "DAME Fig. 1b: risk of Duchi, Kent and DAME vs ρ",
 
 
 def _regime_axes(quick: bool) -> dict:
-    k = 16 if quick else 60
+    k = 10 if quick else 60
     return {
         "poisson": np.geomspace(0.1, 1e4, k),  # λ
         "zipf": 2.0 + np.geomspace(1e-3, 2.0, k),  # s

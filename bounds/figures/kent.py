@@ -137,7 +137,7 @@ def _theta(d: int) -> list:
 
 def _kent_pt_simulated(quick, constants, seed, executor):
     Ts = np.unique(np.rint(np.geomspace(1, 1e12, 13 if quick else 16)).astype(np.int64))
-    reps = 64 if quick else 128
+    reps = 32 if quick else 128
     alpha, K = 1.0, PT_SIM_K
     rows, meta = [], {}
     for c, (label, (n, d)) in enumerate(PT_SIM_CURVES.items()):

@@ -98,7 +98,7 @@ def _rt_average(m, samples, quick, seed, executor, label):
 
 
 def _draw_rt_average(data):
-    fig, (ax, ratio) = new_figure(2, 3.4, 2.6)
+    fig, (ax, ratio) = new_figure(2, 3.4, 3.0)
     for mech_ in ("laplace", "opt_wc", "akmv"):
         label, color, marker, ls = _STYLE[mech_]
         eps = data.column("eps", mechanism=mech_)
@@ -120,7 +120,7 @@ def _draw_rt_average(data):
     ax.set_yscale("log")
     ax.set_ylabel("average-case E|M(D) − f(D)|\n(simulated; OPT worst case exact)")
     ax.set_title(f"(a) {data.meta['samples']} samples: errors")
-    ratio.set_ylabel("AKMV / Laplace, simulated E|error|\n(± 4 s.e.)")
+    ratio.set_ylabel("AKMV / Laplace, simulated E|error|")
     ratio.set_title("(b) AKMV relative to Laplace")
     legend_below(fig, [ax], ncol=3)
     return fig
