@@ -41,6 +41,9 @@ from .verdicts import Verdict, judge, not_computed
 
 __all__ = ["FigureData", "FigureSpec", "REGISTRY", "run", "render", "judge", "Verdict", "PALETTE", "STYLE", "SEED"]
 
+SAVE_DPI = 200.0  # STYLE's savefig.dpi: a quick run's raster PDF keeps the PNG's size
+
+
 def _write(fid: str, data: FigureData, out: Path, meta: dict) -> list[Path]:
     """Write ``fid``'s CSV, PNG, PDF and JSON (run in a worker process when ``jobs > 1``: by ID, since some
     registered callables are lambdas)."""
@@ -62,7 +65,7 @@ def _write(fid: str, data: FigureData, out: Path, meta: dict) -> list[Path]:
             from PIL import Image
 
             with Image.open(png) as im:
-                im.convert("RGB").save(pdf, "PDF", resolution=float(STYLE["savefig.dpi"]))
+                im.convert("RGB").save(pdf, "PDF", resolution=SAVE_DPI)
         else:
             fig.set_layout_engine("none")  # the PDF keeps the PNG's layout instead of solving it again
             fig.savefig(pdf, metadata={"CreationDate": None})

@@ -47,7 +47,7 @@ def _draw_cummings_ex1(data):
     for (k, label), color, marker in zip(_LABELS.items(), PALETTE, MARKERS):
         slope = data.meta["fitted_slopes"][k]
         ax.loglog(n, data.column(k), marker=marker, ms=3, color=color,
-                  label=f"{label}: slope {slope:.2f}; claim {EXAMPLE1_CLAIMS[k][1]}")
+                  label=f"{label}: slope {slope:.2f}".replace("-", "−") + f"; claim {EXAMPLE1_CLAIMS[k][1]}")
         norm.loglog(n, data.column(f"{k}_over_claim"), marker=marker, ms=3, color=color)
     ax.set_xlabel("n (users)")
     ax.set_ylabel("exact s.d. or privacy error (ε = 1)")

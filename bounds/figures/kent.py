@@ -172,7 +172,7 @@ def _kent_pt_simulated(quick, constants, seed, executor):
 
 
 def _draw_kent_pt_simulated(data):
-    fig, axes = new_figure(2, 3.4, 2.8)
+    fig, axes = new_figure(2, 3.4, 3.4)
     curves = data.meta["curves"]
     for ax, group in zip(axes, ("univariate", "ℓ∞")):
         labels = [lab for lab in curves if lab.startswith(group)]

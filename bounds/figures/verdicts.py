@@ -163,11 +163,11 @@ def _fig1a_top(result, data) -> str:
 
 def _fig1a_bottom(result, data) -> str:
     x, up, lo = data.column("n_alpha2"), data.column("upper"), data.column("lower")
-    ok = up >= lo
-    below = x[~ok]
-    under = f", UB < LB at nα² ≤ {_num(below.max())}" if below.size else ""
-    return (f"unit constants: UB/LB {_num(up[ok][0] / lo[ok][0])} → {_num(up[-1] / lo[-1])} (bounds on MSE){under}; "
-            f"{_paper_cap(result)}")
+    below = x[up < lo]
+    under = f"UB < LB at nα² ≤ {_num(below.max(), 1)}, then " if below.size else ""
+    past = x >= 10
+    return (f"unit constants: {under}UB/LB {_num(up[past][0] / lo[past][0])} → {_num(up[-1] / lo[-1])} "
+            f"(MSE bounds); {_paper_cap(result)}")
 
 
 def _fig1b(result, data) -> str:
@@ -363,7 +363,7 @@ def _cummings(result, data) -> str:
     rows = result.evidence["rows"]
     drift = [r for r in rows if r["verdict"] == "log-factor drift"]
     bad = [r for r in rows if r["verdict"] == "inconsistent"]
-    top = f"n ≤ 2^{int(math.log2(result.evidence['n'][1]))}"
+    top = f"n ≤ 2{str(int(math.log2(result.evidence['n'][1]))).translate(_SUP)}"
     parts = [f"{r['quantity'].replace('_', ' ')} drifts from its claim by (log n)^{_num(r['log_exponent'])} ({top})"
              for r in drift]
     parts += [f"{r['quantity'].replace('_', ' ')}: wrong power of n ({_num(r['power_slope'])})" for r in bad]
