@@ -363,3 +363,111 @@ def test_captured_names_f_when_the_arguments_do_not_fit():
     with pytest.raises(TypeError, match="^f = <built-in function abs> does not take these arguments"):
         captured(abs)
     assert captured(abs, -2) == (2, [])
+
+
+# --------------------------------------------------------------------------- verdicts
+
+from bounds.audit import AuditResult  # noqa: E402
+from bounds.figures import verdicts  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+COMMITTED = Path(__file__).resolve().parent.parent / "figures"
+CHEAP = ["dame-fig1a-top", "dame-fig1a-bottom", "kent-fig1", "kent-phase-transition", "kent-phase-transition-simulated",
+         "rameshwar-fig2", "rameshwar-fig3"]
+
+
+def test_every_figure_has_a_judge_and_a_quick_run_says_its_verdict_was_not_computed(quick):
+    res, out = quick
+    assert set(verdicts.JUDGES) == set(figures.REGISTRY)
+    for fid in res:
+        meta = json.loads((out / f"{fid}.json").read_text())
+        assert meta["verdict"]["status"] == "not computed" and meta["verdict"]["check"] == verdicts.JUDGES[fid].check
+        assert meta["caption"].endswith(meta["verdict"]["text"])
+
+
+@pytest.fixture(scope="module")
+def judged(tmp_path_factory):
+    out = tmp_path_factory.mktemp("judged")
+    return figures.run(CHEAP, quick=True, out=out, progress=False, verdicts=True), out
+
+
+def test_verdicts_are_written_to_the_json_and_drawn_under_the_title(judged):
+    res, out = judged
+    for fid, (data, _) in res.items():
+        meta = json.loads((out / f"{fid}.json").read_text())
+        v = meta["verdict"]
+        assert set(v) == {"status", "check", "text"} and v["text"].startswith(v["status"] + ": ")
+        assert meta["caption"] == f"Verdict ({v['check']}): {v['text']}"
+        assert v == verdicts.judge(fid, data).as_dict()
+        fig = figures.render(figures.REGISTRY[fid], data, v)
+        assert "verdict: " + v["text"] in fig.get_suptitle().replace("\n", " ")
+        assert not legibility_problems(fig), fid
+
+
+def test_own_checks_decide_as_their_claims_say(judged):
+    res, _ = judged
+    assert verdicts.judge("kent-fig1", res["kent-fig1"][0]).status == "reproduced"
+    assert verdicts.judge("kent-phase-transition", res["kent-phase-transition"][0]).status == "reproduced"
+    # the simulated plateau is the estimator's cap (K), not the minimax T†: partly reproduced
+    sim = verdicts.judge("kent-phase-transition-simulated", res["kent-phase-transition-simulated"][0])
+    assert sim.status == "partly reproduced" and "K = 200" in sim.text
+    # break each claim in the data and watch the verdict change
+    d = res["kent-fig1"][0]
+    rows = [{**r, "log10_ratio": -1.0} if r["panel"].startswith("linf") else r for r in d.rows]
+    assert verdicts.kent_fig1_check(figures.FigureData(rows, d.meta)).status == "fails"
+    d = res["kent-phase-transition"][0]
+    rows = [{**r, "lower": r["lower"] * (1 + (r["T"] > 1e20))} for r in d.rows]
+    assert verdicts.kent_pt_check(figures.FigureData(rows, d.meta)).status == "fails"
+    d = res["kent-phase-transition-simulated"][0]
+    curves = {k: {**c, "slope_above": -0.9, "slope_above_stderr": 0.01} for k, c in d.meta["curves"].items()}
+    assert verdicts.kent_pt_simulated_check(figures.FigureData(d.rows, {**d.meta, "curves": curves})).status == "fails"
+    d = res["rameshwar-fig2"][0]
+    rows = [{**r, "error": r["error"] * 3} if r["mechanism"] == "akmv" else r for r in d.rows]
+    assert verdicts.rameshwar_average_check(figures.FigureData(rows, d.meta)).status == "fails"
+
+
+def test_verdict_status_follows_the_audit_status(judged):
+    res, _ = judged
+    data = res["dame-fig1a-top"][0]
+    for status, expected in verdicts.VERDICT_STATUS.items():
+        fake = AuditResult("dame.figure_constants", "s", "c", "m", status, {"rows": []})
+        original = verdicts._audited
+        verdicts._audited = lambda check, fake=fake: fake  # type: ignore[assignment]
+        try:
+            assert verdicts.judge("dame-fig1a-top", data).status == expected
+        finally:
+            verdicts._audited = original
+
+
+def test_committed_figures_carry_the_verdict_their_check_computes():
+    """The committed figures' verdicts against their checks, run now: an audit check through bounds.audit.run,
+    an own check on the committed CSV."""
+    from bounds import audit
+    for fid, judge in verdicts.JUDGES.items():
+        meta = json.loads((COMMITTED / f"{fid}.json").read_text())
+        v = meta["verdict"]
+        assert v["check"] == judge.check and meta["quick"] is False, fid
+        if judge.own is None:
+            result = audit.run([judge.check])[0]
+        else:
+            result = judge.own(figures.FigureData(_committed_rows(fid), meta))
+        assert v["status"] == verdicts.VERDICT_STATUS[result.status], (fid, v, result.status)
+
+
+def _committed_rows(fid):
+    import csv
+
+    def value(text):
+        if text in ("True", "False"):
+            return text == "True"
+        if text == "":
+            return None
+        for kind in (int, float):
+            try:
+                return kind(text)
+            except ValueError:
+                pass
+        return text
+
+    with (COMMITTED / f"{fid}.csv").open() as fh:
+        return [{k: value(v) for k, v in row.items()} for row in csv.DictReader(fh)]

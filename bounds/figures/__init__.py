@@ -4,7 +4,7 @@ Each figure ``ID`` has a function computing its data (rows of plain values, the
 CSV) and one drawing it; :func:`run` writes ``ID.png``, ``ID.pdf``, ``ID.csv`` and
 ``ID.json`` (parameters, constants preset, seed, replications, package version,
 wall time; the constants a figure was computed with, as its computation reports them).
-``quick=True`` shrinks grids and replications for CI; the defaults
+``quick=True`` shrinks grids and replications for CI (its PDFs hold the PNG's raster); the defaults
 are the papers' settings.  Monte Carlo figures take a seed and any
 ``concurrent.futures`` executor (``--jobs``); their CSVs do not depend on it.
 
@@ -37,8 +37,12 @@ from .. import dame as _dame_theory
 # each paper's module registers its figures on import, in this order
 from . import dame, kent, rameshwar, cummings  # noqa: F401, I001
 from .core import PALETTE, REGISTRY, SEED, STYLE, FigureData, FigureSpec, render
+from .verdicts import Verdict, judge, not_computed
 
-__all__ = ["FigureData", "FigureSpec", "REGISTRY", "run", "render", "PALETTE", "STYLE", "SEED"]
+__all__ = ["FigureData", "FigureSpec", "REGISTRY", "run", "render", "judge", "Verdict", "PALETTE", "STYLE", "SEED"]
+
+SAVE_DPI = 200.0  # STYLE's savefig.dpi: a quick run's raster PDF keeps the PNG's size
+
 
 def _write(fid: str, data: FigureData, out: Path, meta: dict) -> list[Path]:
     """Write ``fid``'s CSV, PNG, PDF and JSON (run in a worker process when ``jobs > 1``: by ID, since some
@@ -53,12 +57,19 @@ def _write(fid: str, data: FigureData, out: Path, meta: dict) -> list[Path]:
         w.writeheader()
         w.writerows(data.rows)
     paths.append(csv_path)
-    fig = render(spec, data)
+    fig = render(spec, data, meta.get("verdict"))
+    png, pdf = out / f"{spec.id}.png", out / f"{spec.id}.pdf"
     with matplotlib.rc_context(STYLE):  # type: ignore[arg-type]  # matplotlib types the keys as literals
-        for ext in ("png", "pdf"):
-            p = out / f"{spec.id}.{ext}"
-            fig.savefig(p, metadata={"CreationDate": None} if ext == "pdf" else None)
-            paths.append(p)
+        fig.savefig(png)
+        if meta.get("quick"):  # a quick run's PDF is the PNG's raster: drawing the figure twice costs twice
+            from PIL import Image
+
+            with Image.open(png) as im:
+                im.convert("RGB").save(pdf, "PDF", resolution=SAVE_DPI)
+        else:
+            fig.set_layout_engine("none")  # the PDF keeps the PNG's layout instead of solving it again
+            fig.savefig(pdf, metadata={"CreationDate": None})
+    paths += [png, pdf]
     json_path = out / f"{spec.id}.json"
     json_path.write_text(json.dumps(meta, indent=2, default=float) + "\n")
     paths.append(json_path)
@@ -66,7 +77,8 @@ def _write(fid: str, data: FigureData, out: Path, meta: dict) -> list[Path]:
 
 
 def run(ids: Sequence[str] | None = None, *, quick: bool = False, out: str | Path = "figures", jobs: int = 1,
-        constants: str | _dame_theory.Constants = "unit", seed: int = SEED, progress: bool = True) -> dict:
+        constants: str | _dame_theory.Constants = "unit", seed: int = SEED, progress: bool = True,
+        verdicts: bool | None = None) -> dict:
     r"""Compute, draw and write the registered figures; returns ``{id: (FigureData, [paths])}``.
 
     ``constants`` applies to the DAME bound figures (Figure 1a); ``"unit"`` is the default because
@@ -75,6 +87,10 @@ def run(ids: Sequence[str] | None = None, *, quick: bool = False, out: str | Pat
     with both presets whatever ``constants`` says.  Each JSON's ``"constants"`` is what the
     figure's computation reports it used.  ``jobs > 1`` runs Monte Carlo replications, and the
     drawing and saving of each figure, on that many processes (same results).
+
+    ``verdicts`` (default: not ``quick``) computes each figure's verdict with the check that covers it
+    (:func:`bounds.figures.verdicts.judge`; the audit checks cost seconds each) and writes it into the
+    JSON (``"verdict"``, ``"caption"``) and under the title; otherwise the verdict says it was not computed.
 
     .. math:: \text{for each ID: } \text{compute} \to \text{ID.csv},\ \text{draw} \to \text{ID.png, ID.pdf},\ \text{meta} \to \text{ID.json}
 
@@ -89,6 +105,7 @@ def run(ids: Sequence[str] | None = None, *, quick: bool = False, out: str | Pat
     ['.csv', '.json', '.pdf', '.png']
     """
     ids = list(REGISTRY) if not ids else list(ids)
+    verdicts = not quick if verdicts is None else bool(verdicts)
     for i in ids:
         if i not in REGISTRY:
             raise ValueError(f"unknown figure {i!r}; choose from {', '.join(sorted(REGISTRY))}")
@@ -102,8 +119,10 @@ def run(ids: Sequence[str] | None = None, *, quick: bool = False, out: str | Pat
             spec = REGISTRY[fid]
             start = time.perf_counter()
             data = spec.compute(quick, constants, seed, executor)
+            verdict = judge(fid, data) if verdicts else not_computed(fid)
             meta = {"id": fid, "title": spec.title, "source": spec.source, "quick": quick,
                     "seed": seed if spec.monte_carlo else None, **data.meta,
+                    "verdict": verdict.as_dict(), "caption": f"Verdict ({verdict.check}): {verdict.text}",
                     "bounds_version": __version__, "wall_time_s": round(time.perf_counter() - start, 3)}
             written[fid] = (data, executor.submit(_write, fid, data, out, meta) if executor
                             else _write(fid, data, out, meta))

@@ -27,6 +27,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import inspect
+import math
+import re
 import textwrap
 import warnings
 from dataclasses import dataclass
@@ -39,11 +41,12 @@ from numpy.typing import ArrayLike
 from cycler import cycler
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
+from matplotlib.ticker import LogFormatterSciNotation, NullLocator
 
 from ..numerics import PaperAssumptionWarning, check_array, check_integer, check_real, format_value
 
 __all__ = ["FigureData", "FigureSpec", "REGISTRY", "register", "new_figure", "captured", "render", "legend_below",
-           "hatch_where", "constants_text", "PALETTE", "MARKERS", "STYLE", "SEED"]
+           "hatch_where", "constants_text", "phrase_lines", "UnicodeLogFormatter", "plain_log_labels", "PALETTE", "MARKERS", "STYLE", "SEED"]
 
 PALETTE = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000"]  # Okabe–Ito
 """The Okabe–Ito colour-blind-safe palette, the colour cycle of every figure."""
@@ -61,6 +64,7 @@ SEED = 20240521
 """The default seed of every Monte Carlo figure (fixed, so that the committed CSVs are reproducible)."""
 MAX_PANELS = 64  # panels per row or column (and legend columns): more is never a legible figure
 MAX_INCHES = 100.0  # a panel's width or height: larger is never a page figure
+CHARS_PER_INCH = 16  # characters of 8 pt DejaVu Sans per inch of figure width (measured: about 17)
 
 
 @dataclass(frozen=True)
@@ -228,24 +232,96 @@ def constants_text(constants: Any) -> str:
     return "constants: " + "; ".join(_preset_text(c) for c in constants.values())
 
 
-def render(spec: FigureSpec, data: FigureData) -> Figure:
+def phrase_lines(text: str, chars: int, breaks: str = ":;,") -> list[str]:
+    """``text`` in lines of at most ``chars`` characters, broken only between phrases (after one of
+    ``breaks`` and a space) where possible, so that a title never wraps in the middle of a phrase.
+
+    Examples
+    --------
+    >>> phrase_lines("DAME Fig. 1a (bottom): bounds vs nα², Poisson(5)", 30)
+    ['DAME Fig. 1a (bottom):', 'bounds vs nα², Poisson(5)']
+    """
+    text = _instance("text", text, str)
+    chars = check_integer("chars", chars, minimum=8)
+    breaks = _instance("breaks", breaks, str)
+    phrases = re.split(f"(?<=[{re.escape(breaks)}]) ", text) if breaks else [text]
+    lines: list[str] = []
+    for phrase in phrases:
+        if lines and len(lines[-1]) + 1 + len(phrase) <= chars:
+            lines[-1] += " " + phrase
+        elif len(phrase) <= chars:
+            lines.append(phrase)
+        else:  # a phrase longer than a line: the only place a line may break inside one
+            lines += textwrap.wrap(phrase, chars)
+    return lines
+
+
+_SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
+_MATH_LABEL = re.compile(r"\$\\mathdefault\{(.*)\}\$")
+
+
+class UnicodeLogFormatter(LogFormatterSciNotation):
+    """Log-axis tick labels as plain text with Unicode superscripts (10⁻³, 2×10⁴): the same labels as
+    matplotlib's, without a mathtext parse per label (most of the cost of saving a log–log figure).
+
+    Examples
+    --------
+    >>> f = UnicodeLogFormatter()
+    >>> f(1e-3), f(1e4), f(1.0)
+    ('10⁻³', '10⁴', '10⁰')
+    """
+
+    def __call__(self, x: float, pos: int | None = None) -> str:
+        label = super().__call__(x, pos)
+        m = _MATH_LABEL.fullmatch(label)
+        if m is None:
+            return label
+        text = re.sub(r"\^\{([^}]*)\}", lambda g: g.group(1).translate(_SUPERSCRIPT), m.group(1))
+        return text.replace("\\times", "×").replace("-", "−")
+
+
+MINOR_DECADES = 4  # log axes over more decades than this carry no minor ticks (each tick is costly to lay out)
+
+
+def plain_log_labels(fig: Figure) -> None:
+    """Give every log axis of ``fig`` :class:`UnicodeLogFormatter` tick labels (major and minor), and drop the
+    minor ticks of those spanning more than :data:`MINOR_DECADES` decades (the gridded decades suffice there)."""
+    for ax in fig.axes:
+        for axis in (ax.xaxis, ax.yaxis):
+            if axis.get_scale() == "log":
+                lo, hi = sorted(abs(float(v)) for v in axis.get_view_interval())
+                if lo > 0 and math.log10(hi / lo) > MINOR_DECADES:
+                    axis.set_minor_locator(NullLocator())
+                minor = axis.get_minor_formatter()
+                axis.set_major_formatter(UnicodeLogFormatter())
+                axis.set_minor_formatter(UnicodeLogFormatter(
+                    labelOnlyBase=False, minor_thresholds=getattr(minor, "minor_thresholds", (1, 0.4))))
+
+
+def render(spec: FigureSpec, data: FigureData, verdict: Mapping | None = None) -> Figure:
     """Draw ``data`` with the shared style and title it: the spec's title, then the constants line when
-    ``data.meta`` has ``"constants"`` (what the figure was computed with).
+    ``data.meta`` has ``"constants"`` (what the figure was computed with), then the ``verdict`` line
+    (``{"text": ...}``, see :mod:`bounds.figures.verdicts`) when given.
 
     Examples
     --------
     >>> spec = FigureSpec("demo", "a demo", "none", lambda *a: None, lambda d: new_figure()[0])
-    >>> render(spec, FigureData([], {"constants": "unit"})).get_suptitle().splitlines()
-    ['a demo', 'constants: unit']
+    >>> render(spec, FigureData([], {"constants": "unit"}), {"text": "reproduced: 1 = 1"}).get_suptitle().splitlines()
+    ['a demo', 'constants: unit', 'verdict: reproduced: 1 = 1']
     """
     spec, data = _instance("spec", spec, FigureSpec), _instance("data", data, FigureData)
+    if verdict is not None and not (isinstance(verdict, Mapping) and isinstance(verdict.get("text"), str)):
+        raise ValueError(f"verdict must be a mapping with a string 'text', got {format_value(verdict)}")
     with matplotlib.rc_context(STYLE):  # type: ignore[arg-type]  # matplotlib types the keys as literals
         fig = spec.draw(data)
-        lines = [spec.title]
+        chars = int(fig.get_figwidth() * CHARS_PER_INCH)
+        lines = phrase_lines(spec.title, chars)
         if data.meta.get("constants") is not None:
-            lines.append(constants_text(data.meta["constants"]))
-        chars = int(fig.get_figwidth() * 14)  # about 14 characters of 8 pt text per inch
-        fig.suptitle("\n".join(textwrap.fill(line, chars) for line in lines), fontsize=8)
+            lines += phrase_lines(constants_text(data.meta["constants"]), chars)
+        if verdict is not None:  # one line where it fits, else broken between its clauses only
+            lines += phrase_lines(f"verdict: {verdict['text']}", chars, breaks=";")
+        fig.suptitle("\n".join(lines), fontsize=8)
+        plain_log_labels(fig)
     return fig
 
 

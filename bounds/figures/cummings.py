@@ -47,17 +47,17 @@ def _draw_cummings_ex1(data):
     for (k, label), color, marker in zip(_LABELS.items(), PALETTE, MARKERS):
         slope = data.meta["fitted_slopes"][k]
         ax.loglog(n, data.column(k), marker=marker, ms=3, color=color,
-                  label=f"{label}: slope {slope:.2f}; claim {EXAMPLE1_CLAIMS[k][1]}")
+                  label=f"{label}: slope {slope:.2f}".replace("-", "−") + f"; claim {EXAMPLE1_CLAIMS[k][1]}")
         norm.loglog(n, data.column(f"{k}_over_claim"), marker=marker, ms=3, color=color)
     ax.set_xlabel("n (users)")
-    ax.set_ylabel("error (ε = 1)")
+    ax.set_ylabel("exact s.d. or privacy error (ε = 1)")
     ax.set_title("(a) the four quantities")
     norm.set_xlabel("n (users)")
-    norm.set_ylabel("quantity / claimed order")
+    norm.set_ylabel("exact quantity / claimed order")
     norm.set_title("(b) flat where the claim holds")
     legend_below(fig, [ax], ncol=2)
     return fig
 
 
-register("cummings-example1", "Cummings et al. Example 1: the four scalings (k_i = ⌈n/i⌉, σ_p = 1/√n, p = 1/2)",
+register("cummings-example1", "Cummings et al. Example 1: the four scalings (kᵢ = ⌈n/i⌉, σₚ = 1/√n, p = 1/2)",
          "Cummings et al. (2022) Example 1")((_cummings_ex1, _draw_cummings_ex1))

@@ -29,7 +29,7 @@ UPPER_BELOW = "upper < lower bound (hatched)"
 
 
 def _fig1a_grids(quick: bool) -> dict:
-    k = 20 if quick else 100
+    k = 12 if quick else 100
     return {
         "poisson": np.geomspace(0.1, 1000.0, k),  # λ1
         "uniform": np.unique(np.rint(np.geomspace(1, 1000, k))).astype(int) if quick else np.arange(1, 1001, 10),
@@ -83,6 +83,13 @@ def _draw_bounds(ax, x, rows_of) -> None:
     hatch_where(ax, x, below, UPPER_BELOW)
 
 
+def _gap_text(upper: np.ndarray, lower: np.ndarray) -> str:
+    """How far from parallel the bounds are: UB/LB at the first and last point where UB is positive."""
+    pos = upper > 0
+    r = upper[pos] / lower[pos]
+    return f"UB/LB {r[0]:.2g} → {r[-1]:.2g} (not constant)" if r.size else "UB = 0 everywhere"
+
+
 def _fig1a_top(quick, constants, seed, executor):
     rows, notes = [], []
     for fam, grid in _fig1a_grids(quick).items():
@@ -98,14 +105,14 @@ def _fig1a_top(quick, constants, seed, executor):
 
 
 def _draw_fig1a_top(data):
-    fig, axes = new_figure(3, 2.3)
+    fig, axes = new_figure(3, 2.3, 2.8)
     labels = {"poisson": ("Poisson(λ₁)", "λ₁"), "uniform": ("Uniform{1, …, 2λ₂−1}", "λ₂"),
               "binomial": ("Binomial(1000, λ₃/1000)", "λ₃")}
     for ax, (fam, (label, symbol)) in zip(axes, labels.items()):
         _draw_bounds(ax, data.column("parameter", family=fam), lambda k, f=fam: data.column(k, family=f))
         ax.set_xlabel(symbol)
-        ax.set_title(label)
-    axes[0].set_ylabel("worst-case risk bound")
+        ax.set_title(f"{label}\n{_gap_text(data.column('upper', family=fam), data.column('lower', family=fam))}")
+    axes[0].set_ylabel("bound on the worst-case MSE")
     legend_below(fig, axes)
     return fig
 
@@ -127,11 +134,13 @@ def _fig1a_bottom(quick, constants, seed, executor):
 
 
 def _draw_fig1a_bottom(data):
-    fig, (ax,) = new_figure(1, 3.6, 2.6)
+    fig, (ax,) = new_figure(1, 6.6, 2.8)
     _draw_bounds(ax, data.column("n_alpha2"), data.column)
     ax.set_xlabel("nα²")
-    ax.set_ylabel("worst-case risk bound")
-    ax.set_title("Poisson(5) dataset sizes")
+    ax.set_ylabel("bound on the worst-case MSE")
+    up, lo, x = data.column("upper"), data.column("lower"), data.column("n_alpha2")
+    ok = x >= 10  # past the crossing of the unit-constant bounds
+    ax.set_title(f"Poisson(5) dataset sizes; for nα² ≥ 10, {_gap_text(up[ok], lo[ok])}")
     legend_below(fig, [ax], ncol=2)
     return fig
 
@@ -245,29 +254,35 @@ def _fig1b(quick, constants, seed, executor):
 
 
 def _draw_fig1b(data):
-    fig = Figure(figsize=(6.8, 4.8), layout="constrained")
-    grid = fig.subplots(2, 2, height_ratios=[2.3, 1], sharex="col")
+    fig = Figure(figsize=(6.8, 7.0), layout="constrained")
+    grid = fig.subplots(3, 2, height_ratios=[2.2, 2.2, 1], sharex="col")
     sup = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
     dodge = dict(zip(FIG1B_CURVES, np.linspace(-0.024, 0.024, len(FIG1B_CURVES))))  # coinciding runs side by side
     for col, (name, s) in enumerate(data.meta["settings"].items()):
-        ax, axm = grid[0, col], grid[1, col]
+        ax, axq, axm = grid[0, col], grid[1, col], grid[2, col]
         m1, m2 = (int(data.column(k, setting=name)[0]) for k in ("m1", "m2"))
         e1, e2 = (str(round(np.log10(v))).translate(sup) for v in (m1, m2))
         for key, (label, color, marker, ls) in FIG1B_CURVES.items():
             sel = dict(setting=name, estimator=key)
             rho = data.column("rho", **sel) + dodge[key]
             style = dict(color=color, marker=marker, ls=ls, ms=4, mfc="none" if ls != "-" else color)
-            ax.errorbar(rho, data.column("mse", **sel), yerr=2 * data.column("stderr", **sel), capsize=1.5,
-                        label=label, **style)
+            mse, se = data.column("mse", **sel), data.column("stderr", **sel)
+            # ± 2 s.e. of log MSE (delta method): a positive interval, which a log axis can show
+            spread = np.exp(2 * se / mse)
+            ax.errorbar(rho, mse, yerr=[mse - mse / spread, mse * spread - mse], capsize=1.5, label=label, **style)
+            med = data.column("median", **sel)
+            axq.fill_between(rho, data.column("q10", **sel), data.column("q90", **sel), color=color, alpha=0.12, lw=0)
+            axq.plot(rho, med, **style)
             if key not in ("duchi", "kent"):
                 axm.plot(rho, data.column("m_tilde", **sel).astype(float), **style)
-        ax.set_yscale("log")
+        for a in (ax, axq, axm):
+            a.set_yscale("log")
         ax.set_title(f"({'ab'[col]}) {s['origin']}: n = {s['n']:,}".replace(",", " ")
                      + f"\nM(10{e1}) = 1 − ρ, M(10{e2}) = ρ; {s['replications']} replications")
-        axm.set_yscale("log")
         axm.set_xlabel("ρ")
-    grid[0, 0].set_ylabel("MSE at θ = 0 (± 2 s.e.)")
-    grid[1, 0].set_ylabel("m̃ of the DAME runs")
+    grid[0, 0].set_ylabel("simulated MSE at θ = 0\n(± 2 s.e. of log MSE)")
+    grid[1, 0].set_ylabel("simulated squared error:\nmedian, 10–90% band")
+    grid[2, 0].set_ylabel("m̃ of the DAME runs")
     legend_below(fig, grid[0], ncol=2)
     return fig
 
@@ -283,7 +298,7 @@ register("dame-fig1b", "DAME Fig. 1b: risk of Duchi, Kent and DAME vs ρ",
 
 
 def _regime_axes(quick: bool) -> dict:
-    k = 16 if quick else 60
+    k = 10 if quick else 60
     return {
         "poisson": np.geomspace(0.1, 1e4, k),  # λ
         "zipf": 2.0 + np.geomspace(1e-3, 2.0, k),  # s
@@ -326,9 +341,10 @@ def _draw_regimes(data):
         x = np.unique(data.column("n_alpha2", family=fam))
         gap = data.column("log10_gap", family=fam).reshape(p.size, x.size)
         mt = data.column("m_tilde", family=fam).reshape(p.size, x.size)
-        for col, (vals, title, norm, cmap) in enumerate((
-                (gap, f"{name}: log₁₀(UB / LB), paper constants", None, "viridis"),
-                (mt, f"{name}: m̃ (Theorem 2)", LogNorm(vmin=1, vmax=max(2, mt.max())), "magma"))):
+        for col, (vals, title, norm, cmap, bar) in enumerate((
+                (gap, f"{name}: log₁₀(UB / LB), paper constants", None, "viridis", "log₁₀(UB / LB), bounds on MSE"),
+                (mt, f"{name}: m̃ (Theorem 2)", LogNorm(vmin=1, vmax=max(2, mt.max())), "magma",
+                 "m̃ (users' samples used)"))):
             ax = fig.add_subplot(grid[row, col])
             mesh = ax.pcolormesh(xmap(p), x, vals.T, shading="nearest", norm=norm, cmap=cmap)
             ax.set_xscale("log")
@@ -337,7 +353,7 @@ def _draw_regimes(data):
             ax.set_ylabel("nα²")
             ax.set_title(title + ("\nbelow the white line UB is the trivial 4" if row == 0 and col == 0 else ""))
             ax.grid(False)
-            fig.colorbar(mesh, ax=ax)
+            fig.colorbar(mesh, ax=ax, label=bar)
             capped = (data.column("regime", family=fam) == "capped").reshape(p.size, x.size)
             if capped.any() and not capped.all():  # where eq. (11) is the trivial 4
                 ax.contour(xmap(p), x, capped.T.astype(float), levels=[0.5], colors="white", linewidths=0.8)

@@ -47,8 +47,8 @@ def _kent_fig1(quick, constants, seed, executor):
 
 
 def _draw_kent_fig1(data):
-    fig, axes = new_figure(2, 3.0, 2.6)
-    for ax, panel in zip(axes, dict.fromkeys(r["panel"] for r in data.rows)):
+    fig, axes = new_figure(2, 3.4, 3.0)
+    for i, (ax, panel) in enumerate(zip(axes, dict.fromkeys(r["panel"] for r in data.rows))):
         x, T, z, ok = (data.column(k, panel=panel) for k in ("n_alpha2", "T", "log10_ratio", "within_assumptions"))
         xs, Ts = np.unique(x), np.unique(T)
         Z = z.reshape(len(xs), len(Ts))
@@ -65,16 +65,15 @@ def _draw_kent_fig1(data):
         ax.pcolormesh(Ts, xs, out, shading="nearest", cmap=ListedColormap(["0.75"]), vmin=0, vmax=1)
         ax.set_xscale("log")
         ax.set_yscale("log")
-        ax.set_xlabel("T (samples per user)")
-        ax.set_ylabel("nα²")
-        ax.set_title(panel)
-        ax.text(0.98, 0.03, f"grey: {data.meta['assumptions'][panel]} fails", transform=ax.transAxes, ha="right",
-                fontsize=6, bbox={"fc": "w", "ec": "none", "alpha": 0.8})
+        # the notes go under the panel, never on the data
+        notes = [f"grey: {data.meta['assumptions'][panel]} fails" + ("; dashed: ratio = 1" if wins else "")]
         if data.column("reconstructed", panel=panel)[0]:
-            ax.text(0.02, 0.97, "[R] reconstructed: min{s, (s/T)·ψ(d/nα²)},\nψ(u) = min{u, 1 + log u}\ndashed: ratio = 0",
-                    transform=ax.transAxes, va="top", fontsize=6, bbox={"fc": "w", "ec": "none", "alpha": 0.8})
+            notes.append("[R] reconstructed rate: min{s, (s/T)·ψ(d/nα²)},\nψ(u) = min{u, 1 + log u}")
+        ax.set_xlabel("\n".join(["T (samples per user)"] + notes), fontsize=7)
+        ax.set_ylabel("nα²")
+        ax.set_title(f"({'ab'[i]}) {panel}")
         ticks = np.unique(np.trunc(100 * np.r_[np.linspace(lo, 0, 3) if wins else [0.0], np.linspace(0, hi, 4)]) / 100)
-        cb = fig.colorbar(mesh, ax=ax, ticks=ticks, label="log₁₀(user-level / item-level with nT)\n< 0: user-level is better")
+        cb = fig.colorbar(mesh, ax=ax, ticks=ticks, label="log₁₀(user-level / item-level rate)\n< 0: user-level better")
         if not wins:
             cb.ax.set_ylim(0, hi)
     return fig
@@ -112,7 +111,7 @@ def _draw_kent_pt(data):
         ax.axvline(data.meta["phase_transitions"][label]["T_dagger_lower"], color="k", lw=0.8, ls="-.", label="T†")
         ax.set_xlabel("T (samples per user)")
         ax.set_title(f"{label}, nα² = 40")
-    axes[0].set_ylabel("minimax rate (constants 1)")
+    axes[0].set_ylabel("minimax rate of the MSE (constants 1)")
     legend_below(fig, axes, ncol=4)
     return fig
 
@@ -138,7 +137,7 @@ def _theta(d: int) -> list:
 
 def _kent_pt_simulated(quick, constants, seed, executor):
     Ts = np.unique(np.rint(np.geomspace(1, 1e12, 13 if quick else 16)).astype(np.int64))
-    reps = 64 if quick else 128
+    reps = 32 if quick else 128
     alpha, K = 1.0, PT_SIM_K
     rows, meta = [], {}
     for c, (label, (n, d)) in enumerate(PT_SIM_CURVES.items()):
@@ -173,7 +172,7 @@ def _kent_pt_simulated(quick, constants, seed, executor):
 
 
 def _draw_kent_pt_simulated(data):
-    fig, axes = new_figure(2, 3.4, 2.8)
+    fig, axes = new_figure(2, 3.4, 3.4)
     curves = data.meta["curves"]
     for ax, group in zip(axes, ("univariate", "ℓ∞")):
         labels = [lab for lab in curves if lab.startswith(group)]
@@ -190,8 +189,12 @@ def _draw_kent_pt_simulated(data):
             ax.text(m["T_dagger"] * 1.3, 0.97 - 0.07 * i, "T†", color=col, fontsize=7, va="top",
                     transform=ax.get_xaxis_transform())
         ax.set_xlabel("T (samples per user)")
-        ax.set_title(f"{'univariate mean' if group == 'univariate' else 'ℓ∞-ball mean, d = 4'}: MSE vs T (K = {data.meta['K']:g})")
-    axes[0].set_ylabel("E‖θ̂ − θ‖² (±2 s.e.)")
+        ax.set_title(f"{'univariate mean' if group == 'univariate' else 'ℓ∞-ball mean, d = 4'}: simulated MSE vs T")
+    axes[0].set_ylabel("simulated MSE E‖θ̂ − θ‖² (± 2 s.e.)")
+    K = data.meta["K"]
+    fig.supxlabel(f"K = {K:g} is the estimator's tuning constant: each user uses T* = min{{T, e^(nα²/(Kd))}} samples "
+                  f"(eq. (25)),\nso the plateau starts at T† = e^(nα²/(Kd)), set by K, not at the minimax T† "
+                  f"(e^(c₁nα²/d), c₁ unknown)", fontsize=7)
     handles = [Line2D([], [], color="0.25", ls=":", lw=1.0, label="C·d² log(nT*α²)/(nT*α²), C fitted"),
                Line2D([], [], color="k", ls="--", lw=0.8, label="ĉ·lower rate (c₁ = 1)"),
                Line2D([], [], color="k", ls="-.", lw=0.8, label="T† = e^(nα²/(Kd))")]

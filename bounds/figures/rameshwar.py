@@ -42,7 +42,7 @@ def _jumps(ax, eps, T) -> None:
     first = True
     for i in np.flatnonzero(np.diff(T) != 0):
         ax.axvline(math.sqrt(eps[i] * eps[i + 1]), color="0.6", lw=0.6, ls=(0, (1, 2)),
-                   label="T_ε changes" if first else None)
+                   label=r"$T_\varepsilon$ changes" if first else None)
         first = False
 
 
@@ -60,7 +60,7 @@ def _rt_fig1(quick, constants, seed, executor):
 
 
 def _draw_rt_fig1(data):
-    fig, (ax,) = new_figure(1, 3.8, 2.6)
+    fig, (ax,) = new_figure(1, 6.0, 2.8)
     eps = data.column("eps")
     for key, col in (("opt", "opt"), ("lp", "lp")):
         label, color, marker, ls = _STYLE[key]
@@ -73,9 +73,9 @@ def _draw_rt_fig1(data):
     ax.set_xscale("log")
     ax.set_yscale("log")
     ax.set_xlabel("ε")
-    ax.set_ylabel("worst-case error")
-    ax.set_title("geometric collection, U = 65")
-    legend_below(fig, [ax], ncol=1)
+    ax.set_ylabel("worst-case E|error|")
+    ax.set_title("geometric collection, U = 65: OPT exact, AKMV simulated")
+    legend_below(fig, [ax], ncol=2)
     return fig
 
 
@@ -98,7 +98,7 @@ def _rt_average(m, samples, quick, seed, executor, label):
 
 
 def _draw_rt_average(data):
-    fig, (ax, ratio) = new_figure(2, 3.4, 2.6)
+    fig, (ax, ratio) = new_figure(2, 3.4, 3.0)
     for mech_ in ("laplace", "opt_wc", "akmv"):
         label, color, marker, ls = _STYLE[mech_]
         eps = data.column("eps", mechanism=mech_)
@@ -118,9 +118,9 @@ def _draw_rt_average(data):
         a.set_xscale("log")
         a.set_xlabel("ε")
     ax.set_yscale("log")
-    ax.set_ylabel("average-case error E|M(D) − f(D)|")
+    ax.set_ylabel("average-case E|M(D) − f(D)|\n(simulated; OPT worst case exact)")
     ax.set_title(f"(a) {data.meta['samples']} samples: errors")
-    ratio.set_ylabel("AKMV / Laplace (± 4 s.e.)")
+    ratio.set_ylabel("AKMV / Laplace, simulated E|error|")
     ratio.set_title("(b) AKMV relative to Laplace")
     legend_below(fig, [ax], ncol=3)
     return fig
