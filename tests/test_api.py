@@ -9,6 +9,10 @@ names such as ``__version__`` are not private):
 * ``obj._name`` where ``_name`` is not defined anywhere in the reading module but is
   defined by another bounds module (an instance's private attribute or method, such as
   a size law's ``_sample`` read from ``dame``).
+
+A private module (``bounds/sizes/_base.py``) is part of its package: a package and its
+private modules are one unit and share their private names; every other module still sees
+only their public names.
 """
 
 from __future__ import annotations
@@ -63,13 +67,23 @@ def _defined_privates(tree: ast.AST) -> set[str]:
     return {n for n in names if _private(n)}
 
 
+def _unit(module: str) -> str:
+    """The module a name belongs to: a private submodule belongs to its package."""
+    parts = module.split(".")
+    while len(parts) > 1 and _private(parts[-1]):
+        parts.pop()
+    return ".".join(parts)
+
+
 def violations(sources: dict[str, tuple[str, bool]], package: str = "bounds") -> list[tuple[str, int, str]]:
     """``(module, line, name)`` for every read of another bounds module's private name.
 
     ``sources`` maps a module's dotted name to ``(source text, is_package)``.
     """
     trees = {name: ast.parse(text) for name, (text, _) in sources.items()}
-    defined = {name: _defined_privates(tree) for name, tree in trees.items()}
+    defined: dict[str, set[str]] = {}
+    for name, tree in trees.items():
+        defined.setdefault(_unit(name), set()).update(_defined_privates(tree))
     found = []
     for name, tree in trees.items():
         is_package = sources[name][1]
@@ -83,21 +97,22 @@ def violations(sources: dict[str, tuple[str, bool]], package: str = "bounds") ->
                     full = f"{origin}.{alias.name}"
                     if full in sources:
                         aliases[alias.asname or alias.name] = full
-                    elif _private(alias.name) and origin != name:
+                    elif _private(alias.name) and _unit(origin) != _unit(name):
                         found.append((name, node.lineno, f"from {origin} import {alias.name}"))
             elif isinstance(node, ast.Import):
                 for alias in node.names:
                     if alias.name in sources:
                         aliases[alias.asname or alias.name.split(".")[0]] = (
                             alias.name if alias.asname else alias.name.split(".")[0])
-        others = set().union(*(privs for other, privs in defined.items() if other != name)) if len(defined) > 1 else set()
+        unit = _unit(name)
+        others = set().union(*(privs for other, privs in defined.items() if other != unit)) if len(defined) > 1 else set()
         for node in ast.walk(tree):
             if not (isinstance(node, ast.Attribute) and _private(node.attr)):
                 continue
-            if isinstance(node.value, ast.Name) and node.value.id in aliases and aliases[node.value.id] != name:
+            if isinstance(node.value, ast.Name) and node.value.id in aliases and _unit(aliases[node.value.id]) != unit:
                 found.append((name, node.lineno, f"{aliases[node.value.id]}.{node.attr}"))
-            elif node.attr not in defined[name] and node.attr in others:
-                owners = sorted(o for o, privs in defined.items() if o != name and node.attr in privs)
+            elif node.attr not in defined[unit] and node.attr in others:
+                owners = sorted(o for o, privs in defined.items() if o != unit and node.attr in privs)
                 found.append((name, node.lineno, f"{node.attr} (defined in {', '.join(owners)})"))
     return sorted(set(found))
 
@@ -147,6 +162,19 @@ def test_checker_resolves_subpackages():
            "bounds.estimators.kent": ("from . import dame\ny = dame._privacy\n", False)}
     assert violations(src) == [("bounds.estimators.kent", 2, "bounds.estimators.dame._privacy"),
                                ("bounds.simulate", 2, "bounds.estimators.dame._privacy")]
+
+
+def test_checker_joins_a_package_and_its_private_modules():
+    src = {"bounds": ("", True), "bounds.sizes": ("from ._base import _rebuild\n", True),
+           "bounds.sizes._base": ("class Law:\n    def _sample(self): pass\ndef _rebuild(): pass\n", False),
+           "bounds.sizes._tables": ("def f(law):\n    return law._sample()\n", False),
+           "bounds.sizes.public": ("from ._base import _rebuild\n", False),
+           "bounds.dame": ("from .sizes._base import _rebuild\nfrom . import sizes\nx = sizes._rebuild\n"
+                           "def f(law):\n    return law._sample()\n", False)}
+    assert violations(src) == [("bounds.dame", 1, "from bounds.sizes._base import _rebuild"),
+                               ("bounds.dame", 3, "bounds.sizes._rebuild"),
+                               ("bounds.dame", 5, "_sample (defined in bounds.sizes)"),
+                               ("bounds.sizes.public", 1, "from bounds.sizes._base import _rebuild")]
 
 
 # ----------------------------------------------------------------------------- the package

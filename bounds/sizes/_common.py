@@ -1,0 +1,121 @@
+r"""Limits and log-space helpers shared by every size law.
+
+The constants bound the work of every query (table sizes, listed points, draws, walks);
+the helpers convert user input to int64 exactly and take logarithms without warnings.
+Nothing here computes a law's functional.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from fractions import Fraction
+from typing import Any
+
+import mpmath
+import numpy as np
+from numpy.typing import ArrayLike
+
+from ..numerics import check_integer, format_value, log1mexp
+
+
+FLOAT_TOL = 1e-20
+MAX_TABLE = 5_000_000  # points in one table (five float64 columns: 200 MB)
+WIDE = 1_000_000  # uniform laws on more points than this use closed forms, not a table
+LOG_HALF = math.log(0.5)
+DEEP_LOG = math.log(1e-280)  # below this, float64 closed-form survival functions may underflow
+MAX_SIZE = 2**62  # dataset sizes and support points: exact int64 arithmetic up to here
+# searches over an infinite support (closed-form tails) stop here: half of MAX_SIZE, so that the
+# searches' int64 arithmetic on a bracket (midpoints, a + 1, a - 1) cannot wrap
+SEARCH_CAP = 2**61
+MAX_LISTED = 10**7  # support_points lists at most this many points (80 MB of int64)
+MAX_DRAWS = 10**9  # dataset sizes drawn by one call of sample (8 GB of int64)
+WHOLE_TABLE = 10_000  # a finite support at most this wide is tabulated whole (no tolerance cut)
+# integer weights summing below this convert to float64 without overflow (the largest float64 is
+# about 2**1024); larger totals divide exactly with Fraction first
+FLOAT_SAFE_TOTAL = 2**1000
+MAX_WALK = 10**6  # steps of a term-by-term walk past a table or down a tail before giving up
+
+
+def _mp_tol(precision: int) -> float:
+    return max(10.0 ** (-(precision + 5)), 1e-300)
+
+
+
+# =========================================================================== helpers
+
+
+def _scipy_mean(dist: Any) -> float:
+    """A scipy distribution's mean (scipy computes other moments alongside and may warn)."""
+    with np.errstate(all="ignore"):
+        return float(dist.mean())
+
+
+def _plain(v: object) -> object:
+    if isinstance(v, (np.integer,)):
+        return int(v)
+    if isinstance(v, (np.floating,)):
+        return float(v)
+    if isinstance(v, Fraction):
+        return str(v)
+    return v
+
+
+def _mp_log(v: Any) -> Any:
+    return mpmath.log(v) if v > 0 else mpmath.ninf
+
+
+def _log1mexp(x: ArrayLike, precision: int | None) -> np.ndarray:
+    if precision is None:
+        return log1mexp(np.asarray(x, dtype=float))
+    return np.asarray(_MP_LOG1MEXP(np.asarray(x, dtype=object)), dtype=object)
+
+
+def _mp_log1mexp_scalar(v: Any) -> Any:
+    if v >= 0:
+        return mpmath.ninf
+    if v > -mpmath.log(2):
+        return mpmath.log(-mpmath.expm1(v))
+    return mpmath.log1p(-mpmath.exp(v))
+
+
+_MP_LOG1MEXP = np.frompyfunc(_mp_log1mexp_scalar, 1, 1)
+
+
+def _as_int_array(a: ArrayLike, name: str = "a") -> np.ndarray:
+    """``a`` as an int64 array: integers (no booleans) of absolute value at most 2**62, else ValueError."""
+    bad = f"{name} must be an integer or an array of integers of absolute value <= 2**62, got {format_value(a)}"
+    try:
+        arr = np.asarray(a)
+    except (TypeError, ValueError, OverflowError):
+        raise ValueError(bad) from None
+    if arr.dtype == object:
+        flat = arr.ravel().tolist()
+        if not all(isinstance(v, numbers.Real) and not isinstance(v, bool) for v in flat):
+            raise ValueError(bad)
+        if any(isinstance(v, numbers.Integral) and abs(int(v)) > MAX_SIZE for v in flat):
+            raise ValueError(bad)
+        try:
+            arr = arr.astype(float)
+        except OverflowError:
+            raise ValueError(bad) from None
+    if arr.dtype == bool or not np.issubdtype(arr.dtype, np.number) or np.issubdtype(arr.dtype, np.complexfloating):
+        raise ValueError(bad)
+    if np.issubdtype(arr.dtype, np.floating):
+        if np.any(~np.isfinite(arr)) or np.any(arr != np.round(arr)) or np.any(np.abs(arr) > MAX_SIZE):
+            raise ValueError(bad)
+    elif np.issubdtype(arr.dtype, np.unsignedinteger) and np.any(arr > MAX_SIZE):
+        raise ValueError(bad)
+    return arr.astype(np.int64)
+
+
+
+
+def _check_size(name: str, value: object, minimum: int = 1) -> int:
+    """An integer dataset size (or law parameter) in ``[minimum, MAX_SIZE]``, else ValueError naming it."""
+    v = check_integer(name, value, minimum=minimum)
+    if v > MAX_SIZE:
+        raise ValueError(f"{name} must be an integer <= 2**62 (exact int64 arithmetic), got {value!r}")
+    return v
+
+

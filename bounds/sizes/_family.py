@@ -1,0 +1,294 @@
+r"""Laws built from a variable :math:`X` on the integers: zero-truncated or shifted families.
+
+:class:`FamilyLaw` holds :math:`X`'s closed forms (:class:`_Family`) and handles ``0``
+(``zero="truncate"``: :math:`m = X \mid X \ge 1`; ``"shift"``: :math:`m = X + 1`).
+
+**Closed forms**: :math:`M(k)`, :math:`P(m > a)` and :math:`E[m]` from :math:`X`'s own (scipy's
+float64 accuracy for :func:`from_scipy`; Loader's series for Poisson and binomial).
+**Tabulated**: :math:`P(m \le a)` and :math:`E[\sqrt m\,\mathbb 1\{m\le a\}]` on a table cut
+at the proven tail bound of ``_tables`` (``1e-20`` float64, :math:`10^{-(d+5)}` mpmath).
+**Series**: for a log-concave pmf, deep tails past float64's range and the mass below a
+window on the bulk, each with a proven geometric remainder (``1e-17`` relative float64,
+:math:`10^{-(d+5)}` at ``d`` digits).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any, Callable
+
+import mpmath
+import numpy as np
+
+from ..numerics import last_true
+from ._common import _mp_log, DEEP_LOG, LOG_HALF, MAX_SIZE, MAX_WALK, WIDE
+from ._tables import _deep_logsf, _left_log_sum
+from ._base import _rebuild, SizeLaw
+
+
+@dataclass(frozen=True)
+class _Family:
+    """A base variable X on the integers, by its float (vectorised) and mpmath closed forms."""
+
+    logpmf: Callable  # k -> log P(X = k), float64 arrays
+    logsf: Callable  # a -> log P(X > a), float64 arrays
+    support: tuple  # (lo, hi) of X; hi may be math.inf
+    mean: float
+    tail_first_moment: Callable  # K -> E[X 1{X > K}] (an upper bound is enough)
+    mp_logpmf: Callable | None = None  # k -> log P(X = k) in mpmath
+    mp_sf: Callable | None = None  # a -> P(X > a) in mpmath
+    mp_mean: Callable | None = None
+    mp_ratio: Callable | None = None  # k -> P(X = k+1) / P(X = k) in mpmath (tables by recurrence)
+    log_concave: bool = False  # pmf log-concave: deep tails can be summed with a proven remainder
+    sampler: Callable = field(kw_only=True)  # (size, rng) -> draws of X; every constructor gives one
+
+
+
+
+class FamilyLaw(SizeLaw):
+    """A law built from a base variable ``X`` on the integers, with ``0`` handled by ``zero``.
+
+    ``zero="truncate"``: ``m = X | X >= 1``; ``"shift"``: ``m = X + 1``;
+    ``"error"``: ``X`` must already live on ``N*``.
+    """
+
+    def __init__(self, name: str, params: tuple, family: _Family, zero: str) -> None:
+        if not isinstance(zero, str) or zero not in ("truncate", "shift", "error"):
+            raise ValueError(f"zero must be 'truncate', 'shift' or 'error', got {zero!r}")
+        self.name, self.params, self.family, self.zero = name, params, family, zero
+        lo, hi = family.support
+        with np.errstate(divide="ignore"):
+            self._log_p_ge1 = float(family.logsf(0))  # log P(X >= 1)
+            p_le0 = -math.expm1(self._log_p_ge1)
+            p_neg = -math.expm1(float(family.logsf(-1)))
+        if not math.isfinite(self._log_p_ge1):
+            raise ValueError(f"{name}: the law puts all its mass on 0 (P(X >= 1) = 0)")
+        if zero == "error" and p_le0 > 0:
+            raise ValueError(
+                f"support contains values <= 0 (P(X <= 0) = {p_le0:.3g}): dataset sizes "
+                "live on N* = {1, 2, ...}; pass zero='truncate' or zero='shift'"
+            )
+        if zero == "shift" and p_neg > 0:
+            raise ValueError(f"support contains negative values (P(X < 0) = {p_neg:.3g}); zero='shift' needs X >= 0")
+        shift = 1 if zero == "shift" else 0
+        self.support_min = int(max(lo, 0 if zero == "shift" else 1)) + shift
+        self.support_max = hi + shift if math.isinf(hi) else int(hi) + shift
+        if not math.isfinite(family.mean):
+            raise ValueError(f"{self!r} has an infinite mean: hypothesis H1 (E[m] < inf) fails")
+        # (constructor name, kwargs), set by the public constructors
+        self._recipe: tuple[str, dict[str, Any]] | None = None
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        if self._recipe is None:
+            raise TypeError(f"{self!r} cannot be pickled (it was not built by a public constructor)")
+        return (_rebuild, self._recipe)
+
+    @property
+    def _truncated(self) -> bool:
+        return self.zero == "truncate" and self._log_p_ge1 < 0
+
+    def _sample(self, size: int, rng: np.random.Generator) -> np.ndarray:
+        draw = self.family.sampler
+        if self.zero == "shift":
+            return draw(size, rng) + 1
+        if self._truncated and self._log_p_ge1 < LOG_HALF:  # rejection would be slow: inversion
+            return self._sample_by_inversion(size, rng)
+        out = draw(size, rng)
+        if self._truncated:  # condition on X >= 1 by rejection: exact, acceptance >= 1/2
+            bad = out < 1
+            while np.any(bad):
+                out[bad] = draw(int(bad.sum()), rng)
+                bad = out < 1
+        return out
+
+    def _sample_by_inversion(self, size: int, rng: np.random.Generator) -> np.ndarray:
+        """Inverse-CDF draws of the truncated law: the table's cdf, then (probability below the
+        table's tolerance) a walk up the tail, mass by mass, so every draw is exact and terminates."""
+        table = self._float_table
+        cdf = np.exp(table.log_cum_pmf)
+        u = rng.random(size)
+        idx = np.searchsorted(cdf, u, side="right")
+        out = table.points[np.minimum(idx, len(cdf) - 1)].copy()
+        for i in np.flatnonzero(idx >= len(cdf)):  # u beyond the table: P(m > end) < 1e-20
+            k, acc = int(table.end), float(cdf[-1])
+            while acc <= u[i] and k < self.support_max:
+                k += 1
+                acc += math.exp(float(self._logpmf(np.array(k))))
+                if not math.isfinite(acc) or k - table.end > MAX_WALK:
+                    break
+            out[i] = k
+        return out
+
+    def _logpmf(self, k: np.ndarray) -> np.ndarray:
+        f = self.family
+        with np.errstate(divide="ignore"):  # log(0) = -inf is exact for a zero probability
+            out = f.logpmf(np.asarray(k) - 1) if self.zero == "shift" else f.logpmf(k)
+        return out - self._log_p_ge1 if self._truncated else out
+
+    def _x_logsf(self, a: np.ndarray) -> np.ndarray:
+        """log P(X > a), exact in deep tails for log-concave families."""
+        with np.errstate(divide="ignore"):
+            out = np.array(self.family.logsf(a), dtype=float)
+        deep = out < DEEP_LOG
+        if self.family.log_concave and np.any(deep):
+            flat, a_flat = out.reshape(-1), np.broadcast_to(a, out.shape).reshape(-1)
+            for i in np.flatnonzero(deep.reshape(-1)):
+                flat[i] = _deep_logsf(self.family.logpmf, int(a_flat[i]))
+        return out
+
+    def _logsf(self, a: np.ndarray) -> np.ndarray:
+        if self.zero == "shift":
+            return self._x_logsf(np.asarray(a) - 1)
+        out = self._x_logsf(a)
+        return out - self._log_p_ge1 if self._truncated else out
+
+    def _mp_x_logpmf(self, k: int) -> Any:
+        if self.family.mp_logpmf is None:  # float64 masses, carried exactly
+            with np.errstate(divide="ignore"):
+                return mpmath.mpf(float(self.family.logpmf(k)))
+        return self.family.mp_logpmf(k)
+
+    def _mp_x_sf(self, a: int) -> Any:
+        if a < 0:
+            return mpmath.mpf(1)
+        if self.family.mp_sf is None:
+            return mpmath.exp(mpmath.mpf(float(self._x_logsf(np.asarray(a)))))
+        return self.family.mp_sf(a)
+
+    def _mp_logpmf(self, k: int) -> Any:
+        if self.zero == "shift":
+            return self._mp_x_logpmf(k - 1)
+        out = self._mp_x_logpmf(k)
+        return out - mpmath.log(self._mp_x_sf(0)) if self._truncated else out
+
+    def _mp_sf(self, a: int) -> Any:
+        if self.family.log_concave and self.family.mp_logpmf is not None and a >= self._mode:
+            # past the mode the masses fall: sum them locally (closed forms may not converge)
+            if a >= self.support_max:
+                return mpmath.mpf(0)
+            return mpmath.exp(self._mp_walk(a + 1, +1)[0])
+        if self.zero == "shift":
+            return self._mp_x_sf(a - 1)
+        out = self._mp_x_sf(a)
+        return out / self._mp_x_sf(0) if self._truncated else out
+
+    def _mean(self, precision: int | None) -> Any:
+        f = self.family
+        if precision is None:
+            base = f.mean
+            if self.zero == "shift":
+                return base + 1.0
+            return base / math.exp(self._log_p_ge1) if self._truncated else base
+        base = f.mp_mean() if f.mp_mean else mpmath.mpf(f.mean)
+        if self.zero == "shift":
+            return base + 1
+        return base / self._mp_x_sf(0) if self._truncated else base
+
+    @cached_property
+    def _start(self) -> int:
+        """The table's first point: for a log-concave pmf whose mode lies past 1000, the first
+        point within e^-60 of the mode (the masses below are summed locally, see
+        :meth:`_left_log_sums`); else the support's minimum."""
+        lo = self.support_min
+        if not self.family.log_concave:
+            return lo
+        mode = self._mode
+        if mode - lo <= 1000:
+            return lo
+        peak = float(self._logpmf(np.array(mode)))
+        below = last_true(lambda a: np.asarray(self._logpmf(a) < peak - 60), lo, mode)
+        return int(below) + 1
+
+    @cached_property
+    def _mode(self) -> int:
+        """The smallest mode of a log-concave pmf (bisection on the sign of its increments)."""
+        lo = self.support_min
+        top = min(self.support_max, MAX_SIZE) - 1
+
+        def rising(a: np.ndarray) -> np.ndarray:
+            with np.errstate(divide="ignore", invalid="ignore"):
+                return np.asarray(self._logpmf(a + 1) > self._logpmf(a))
+
+        return int(last_true(rising, lo, max(top, lo))) + 1
+
+    def _window_start(self) -> int:
+        return self._start
+
+    def _mp_walk(self, a: int, step: int) -> Any:
+        r"""``(log sum M(k), log sum sqrt(k) M(k))`` over ``k`` from ``a`` in direction ``step`` (±1),
+        where the masses fall (below or past the mode), to the working precision.
+
+        Consecutive masses come from the exact ratio ``mp_ratio`` (else the closed form); by
+        log-concavity the ratio :math:`r` of the last two terms bounds every later one, so the
+        rest is below ``term r/(1-r)`` (times :math:`\sqrt{k}` growth, checked, rightwards).
+        """
+        ratio = self.family.mp_ratio if self.zero != "shift" else None
+        end = self.support_min if step < 0 else self.support_max
+        tol = mpmath.mpf(10) ** (-(mpmath.mp.dps + 5))
+        with mpmath.workdps(mpmath.mp.dps + 10):
+            term = mpmath.exp(self._mp_logpmf(a))
+            tot, tot_s, k = mpmath.mpf(0), mpmath.mpf(0), a
+            while True:
+                tot += term
+                tot_s += mpmath.sqrt(k) * term
+                if k == end:
+                    break
+                nxt_k = k + step
+                if ratio is None:
+                    nxt = mpmath.exp(self._mp_logpmf(nxt_k))
+                else:
+                    nxt = term * ratio(k) if step > 0 else term / ratio(nxt_k)
+                r = nxt / term if term > 0 else mpmath.mpf(0)
+                if r < 1 and nxt * r / (1 - r) * (1 + mpmath.mpf(1) / (nxt_k + 1)) <= tol * tot and step < 0:
+                    break
+                if step > 0 and r < 1 and nxt / (1 - r) <= tol * tot:  # sf only: no sqrt needed
+                    tot += nxt
+                    break
+                term, k = nxt, nxt_k
+        return _mp_log(+tot), _mp_log(+tot_s)
+
+    def _mp_masses_on(self, pts: np.ndarray) -> list[Any]:
+        ratio = self.family.mp_ratio
+        if ratio is None or self.zero == "shift" or len(pts) < 2:
+            return super()._mp_masses_on(pts)
+        # one closed form, then the exact ratio of consecutive masses (10 guard digits)
+        with mpmath.workdps(mpmath.mp.dps + 10):
+            out = [mpmath.exp(self._mp_logpmf(int(pts[0])))]
+            for k in pts[:-1].tolist():
+                out.append(out[-1] * ratio(k))
+        return [+v for v in out]
+
+    def _left_log_sums(self, a: np.ndarray, precision: int | None) -> tuple[np.ndarray, np.ndarray]:
+        a = np.asarray(a, dtype=np.int64)
+        lo = self.support_min
+        if precision is None and a.size > 1 and int(a.max()) - lo <= WIDE:  # one cumulative pass
+            k = np.arange(lo, int(a.max()) + 1)
+            lp = np.asarray(self._logpmf(k), dtype=float)
+            idx = a - lo
+            return (np.logaddexp.accumulate(lp)[idx],
+                    np.logaddexp.accumulate(0.5 * np.log(k) + lp)[idx])
+        out_c, out_s = [], []
+        for ai in np.ravel(a).tolist():
+            if precision is None:
+                out_c.append(_left_log_sum(self._logpmf, ai, self.support_min))
+                out_s.append(_left_log_sum(lambda k: 0.5 * np.log(k) + self._logpmf(k), ai, self.support_min))
+            else:
+                c_, s_ = self._mp_walk(ai, -1)
+                out_c.append(c_)
+                out_s.append(s_)
+        dtype = float if precision is None else object
+        return (np.asarray(out_c, dtype=dtype).reshape(np.shape(a)), np.asarray(out_s, dtype=dtype).reshape(np.shape(a)))
+
+    def _tail_sqrt_bound(self, K: int) -> float:
+        f = self.family
+        if self.zero == "shift":  # E[(X+1) 1{X >= K}] = E[X 1{X > K-1}] + P(X > K-1)
+            first = f.tail_first_moment(K - 1) + math.exp(float(f.logsf(K - 1)))
+        else:
+            first = f.tail_first_moment(K)
+            if self._truncated:
+                first /= math.exp(self._log_p_ge1)
+        return first / math.sqrt(K + 1)
+
+

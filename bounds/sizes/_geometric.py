@@ -1,0 +1,268 @@
+r"""The geometric law :math:`M(k) = p(1-p)^{k-1}`, by closed forms and series (no table).
+
+**Closed forms** (exact up to rounding, any ``p``): :math:`M(k)`, :math:`P(m > a) = q^a`,
+:math:`P(m \le a)`, :math:`E[m] = 1/p`.  **Series**: :math:`E[\sqrt m\,\mathbb 1\{m\le a\}]`
+and :math:`E[\sqrt m]` by Euler-Maclaurin with exact incomplete-gamma integrals: 10 Bernoulli
+terms, each smaller by about :math:`((\beta + 1/64)/2\pi)^2`, leave below :math:`10^{-16}`
+relative in float64; the mpmath path adds terms until one is below :math:`10^{-(d+5)}` (which
+caps its precision at 120 digits).  No tabulation.
+"""
+
+from __future__ import annotations
+
+import math
+from functools import cached_property
+from typing import Any
+
+import mpmath
+import numpy as np
+from numpy.typing import ArrayLike
+from scipy import special
+
+from ..numerics import check_integer, check_positive, log1mexp
+from ._common import _log1mexp, _mp_log, MAX_LISTED, MAX_SIZE, SEARCH_CAP
+from ._base import _rebuild, SizeLaw
+from ._tables import Table
+from ._kernels import _sqrt_power_derivative, EM_START
+from ._finite import FiniteLaw
+
+
+class GeometricLaw(SizeLaw):
+    r"""Geometric law :math:`M(k) = p q^{k-1}` by closed forms (no table, any :math:`p`).
+
+    With :math:`g(t) = \sqrt t\,e^{-\beta t}`, :math:`\beta = -\log q`:
+    :math:`E[\sqrt m\,\mathbb 1\{m \le a\}] = p\,e^{\beta} W(a)`, :math:`W(a) = \sum_{k=1}^{a} g(k)`.
+    :math:`W` is summed directly for :math:`k < 64`; beyond, for :math:`\beta < 1`, by the
+    Euler–Maclaurin formula with the exact integral
+    :math:`\int_A^B g = \beta^{-3/2}\big(\gamma(\tfrac32, \beta B) - \gamma(\tfrac32, \beta A)\big)`
+    and :math:`B_{2j}` corrections whose size falls like :math:`((\beta + 1/64)/2\pi)^{2j}`
+    (the derivatives :math:`g^{(n)}` are exact finite sums).  Past :math:`\beta a \ge 1` the
+    sum is taken as :math:`W(\infty) - U(a+1)` with the upper tail
+    :math:`U(x) = \sum_{k \ge x} g(k)` in log space (:math:`e^{z}\Gamma(\tfrac32, z) = \sqrt z +
+    \tfrac{\sqrt\pi}{2}\mathrm{erfcx}(\sqrt z)`), so deep tails keep their digits.  For
+    :math:`\beta \ge 1` the terms beyond 64 are below :math:`e^{-63}` of the first and are summed
+    directly to the working precision.
+    """
+
+    max_precision = 120  # the mpmath Euler–Maclaurin sums from EM_START = 64 reach about 130 digits
+
+    def __init__(self, p: float) -> None:
+        self.p = p
+        self.tabulated = False
+        self.name, self.params = "geometric", (("p", p),)
+        self.support_min, self.support_max = 1, math.inf
+        self.log_q = math.log1p(-p)
+        self.beta = -self.log_q
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_rebuild, ("geometric", {"p": self.p}))
+
+    def _sample(self, size: int, rng: np.random.Generator) -> np.ndarray:
+        return rng.geometric(self.p, size=size)
+
+    def _logpmf(self, k: np.ndarray) -> np.ndarray:
+        k = np.asarray(k)
+        safe = np.maximum(k, 1).astype(float)
+        return np.where(k >= 1, math.log(self.p) + (safe - 1) * self.log_q, -np.inf)
+
+    def _logsf(self, a: np.ndarray) -> np.ndarray:
+        return np.maximum(np.asarray(a), 0).astype(float) * self.log_q
+
+    def _mp_logpmf(self, k: int) -> Any:
+        if k < 1:
+            return mpmath.ninf
+        return mpmath.log(self.p) + (k - 1) * mpmath.log1p(-mpmath.mpf(self.p))
+
+    def _mp_sf(self, a: int) -> Any:
+        return mpmath.exp(max(a, 0) * mpmath.log1p(-mpmath.mpf(self.p)))
+
+    def _mean(self, precision: int | None) -> Any:
+        return 1 / self.p if precision is None else 1 / mpmath.mpf(self.p)
+
+    def _log_cdf(self, a: np.ndarray, precision: int | None) -> np.ndarray:
+        ls = self._log_sf(np.maximum(a, 0), precision)
+        return np.where(a < 1, -np.inf, _log1mexp(ls, precision))
+
+    # ---- W(a) = sum_{k<=a} sqrt(k) e^{-beta k} ----------------------------------------------
+    def _mp_h(self, n: int, x: Any) -> Any:
+        """``e^{beta x} g^{(n)}(x)`` in mpmath: the n-th derivative of g without its exponential."""
+        beta = -mpmath.log1p(-mpmath.mpf(self.p))
+        return sum(math.comb(n, i) * (-beta) ** (n - i) * _sqrt_power_derivative(i) * x ** (0.5 - i)
+                   for i in range(n + 1))
+
+    @cached_property
+    def _em_weights(self) -> np.ndarray:
+        """``w_i`` with ``sum_j B_2j/(2j)! h_{2j-1}(x) = sum_i w_i x^(1/2 - i)`` (10 Bernoulli terms)."""
+        w = np.zeros(20)
+        for j in range(1, 11):
+            n = 2 * j - 1
+            for i in range(n + 1):
+                w[i] += _BERN[j] * math.comb(n, i) * (-self.beta) ** (n - i) * _sqrt_power_derivative(i)
+        return w
+
+    def _em_correction(self, x: ArrayLike) -> np.ndarray:
+        """``e^{beta x} sum_j B_2j/(2j)! g^(2j-1)(x)`` in float64, vectorised."""
+        x = np.asarray(x, dtype=float)
+        powers = x[..., None] ** (0.5 - np.arange(20))
+        return powers @ self._em_weights
+
+    @cached_property
+    def _small_log_w(self) -> np.ndarray:
+        k = np.arange(1, EM_START, dtype=float)
+        return np.logaddexp.accumulate(0.5 * np.log(k) - self.beta * k)  # log W(1..63)
+
+    def _float_log_u(self, x: np.ndarray) -> np.ndarray:
+        """log U(x) = log sum_{k>=x} g(k), x >= EM_START, beta < 1 (Euler–Maclaurin, scaled by e^{beta x})."""
+        beta = self.beta
+        z = beta * x
+        body = beta**-1.5 * (np.sqrt(z) + 0.5 * math.sqrt(math.pi) * special.erfcx(np.sqrt(z))) + 0.5 * np.sqrt(x)
+        return -z + np.log(body - self._em_correction(x))
+
+    def _float_log_w(self, a: np.ndarray) -> np.ndarray:
+        a = np.asarray(a, dtype=np.int64)
+        out = np.full(a.shape, -np.inf)
+        small = (a >= 1) & (a < EM_START)
+        out[small] = self._small_log_w[a[small] - 1]
+        big = a >= EM_START
+        if not np.any(big):
+            return out
+        w63 = self._small_log_w[-1]
+        if self.beta >= 1:  # terms past 63 are below e^{-63} of the first: summed directly, 64 more
+            k = np.arange(EM_START, 2 * EM_START, dtype=float)
+            tail = np.logaddexp.accumulate(0.5 * np.log(k) - self.beta * k)
+            out[big] = np.logaddexp(w63, tail[np.minimum(a[big], 2 * EM_START - 1) - EM_START])
+            return out
+        ab = a[big].astype(float)
+        beta = self.beta
+        total = np.logaddexp(w63, self._float_log_u(np.array(float(EM_START))))
+        lower = beta * ab < 1
+        res = np.empty(ab.shape)
+        if np.any(lower):  # W(63) + sum_{64}^{a} g by Euler-Maclaurin with the lower incomplete gamma
+            B, A = ab[lower], float(EM_START)
+            integral = beta**-1.5 * math.gamma(1.5) * (special.gammainc(1.5, beta * B) - special.gammainc(1.5, beta * A))
+            part = integral + 0.5 * (np.sqrt(A) * math.exp(-beta * A) + np.sqrt(B) * np.exp(-beta * B))
+            part = part + np.exp(-beta * B) * self._em_correction(B) - math.exp(-beta * A) * self._em_correction(A)
+            res[lower] = np.logaddexp(w63, np.log(part))
+        if np.any(~lower):  # W(inf) - U(a+1)
+            lu = self._float_log_u(ab[~lower] + 1)
+            res[~lower] = total + log1mexp(lu - total)
+        out[big] = res
+        return out
+
+    def _mp_w(self, a: int) -> Any:
+        p = mpmath.mpf(self.p)
+        beta = -mpmath.log1p(-p)
+
+        def g(k: Any) -> Any:
+            return mpmath.sqrt(k) * mpmath.exp(-beta * k)
+
+        if a < EM_START or self.beta >= 1:
+            top = a if a < EM_START else min(a, EM_START - 1 + int((mpmath.mp.dps + 10) * 2.31 / self.beta) + 1)
+            return mpmath.fsum(g(k) for k in range(1, top + 1))
+        A, B = mpmath.mpf(EM_START), mpmath.mpf(a)
+        out = mpmath.fsum(g(k) for k in range(1, EM_START))
+        out += beta**-1.5 * mpmath.gammainc(1.5, beta * A, beta * B) + (g(A) + g(B)) / 2
+        tol = mpmath.mpf(10) ** (-(mpmath.mp.dps + 5)) * out
+        for j in range(1, 200):
+            c = mpmath.bernoulli(2 * j) / mpmath.factorial(2 * j)
+            term = c * (mpmath.exp(-beta * B) * self._mp_h(2 * j - 1, B)
+                        - mpmath.exp(-beta * A) * self._mp_h(2 * j - 1, A))
+            out += term
+            if abs(term) <= tol:
+                break
+        return out
+
+    def _mp_w_total(self) -> Any:
+        cache = self.__dict__.setdefault("_mp_total", {})
+        if mpmath.mp.dps not in cache:
+            if self.beta >= 1:
+                cache[mpmath.mp.dps] = self._mp_w(MAX_SIZE)
+            else:  # W(63) + U(64): the Euler-Maclaurin tail with the upper incomplete gamma
+                p = mpmath.mpf(self.p)
+                beta = -mpmath.log1p(-p)
+                A = mpmath.mpf(EM_START)
+                out = self._mp_w(EM_START - 1) + beta**-1.5 * mpmath.gammainc(1.5, beta * A) \
+                    + mpmath.sqrt(A) * mpmath.exp(-beta * A) / 2
+                tol = mpmath.mpf(10) ** (-(mpmath.mp.dps + 5)) * out
+                for j in range(1, 200):
+                    term = mpmath.bernoulli(2 * j) / mpmath.factorial(2 * j) * mpmath.exp(-beta * A) \
+                        * self._mp_h(2 * j - 1, A)
+                    out -= term
+                    if abs(term) <= tol:
+                        break
+                cache[mpmath.mp.dps] = out
+        return cache[mpmath.mp.dps]
+
+    def _log_scale(self, precision: int | None) -> Any:
+        """log(p e^beta) = log(p/q)."""
+        if precision is None:
+            return math.log(self.p) - self.log_q
+        p = mpmath.mpf(self.p)
+        return mpmath.log(p) - mpmath.log1p(-p)
+
+    def _log_partial_sqrt(self, a: np.ndarray, precision: int | None) -> np.ndarray:
+        if precision is None:
+            return np.where(a >= 1, self._log_scale(None) + self._float_log_w(np.maximum(a, 1)), -np.inf)
+        vals = [_mp_log(self._mp_w(int(ai))) + self._log_scale(precision) if ai >= 1 else mpmath.ninf
+                for ai in np.ravel(a)]
+        return np.asarray(vals, dtype=object).reshape(np.shape(a))
+
+    def sqrt_mean(self, *, precision: int | None = None) -> Any:
+        r""":math:`E[\sqrt m] = \frac{p}{q}\sum_{k \ge 1}\sqrt k\,q^{k}` (exact, Euler–Maclaurin).
+
+        Examples
+        --------
+        >>> round(float(geometric(1e-6).sqrt_mean() / 1e3), 6)  # ≈ Γ(3/2)/√p = √π/2 · 10^3
+        0.886227
+        """
+        precision = self._precision(precision)
+        if precision is None:
+            if self.beta >= 1:
+                w = float(self._float_log_w(np.array([2 * EM_START - 1]))[0])
+            else:
+                w = np.logaddexp(self._small_log_w[-1], self._float_log_u(np.array(float(EM_START))))
+            return float(np.exp(self._log_scale(None) + w))
+        with mpmath.workdps(precision):
+            return mpmath.exp(self._log_scale(precision)) * self._mp_w_total()
+
+    def support_points(self, *, precision: int | None = None, upto: int = 1000) -> np.ndarray:
+        """The support ``1..upto`` (the support is all of N*; ``upto`` at most 10^7)."""
+        self._precision(precision)
+        return np.arange(1, check_integer("upto", upto, minimum=1, maximum=MAX_LISTED) + 1, dtype=np.int64)
+
+    def _table(self, precision: int | None) -> Table:  # pragma: no cover - guarded: never tabulated
+        raise AssertionError("geometric laws use closed forms, not tables")
+
+    def _search_end(self) -> int:
+        return SEARCH_CAP
+
+    def _floor_support(self, a: np.ndarray) -> np.ndarray:
+        return np.maximum(np.asarray(a, dtype=np.int64), 0)
+
+
+_BERN = [0.0] + [float(mpmath.bernoulli(2 * j) / mpmath.factorial(2 * j)) for j in range(1, 11)]
+
+
+def geometric(p: float) -> SizeLaw:
+    r"""Geometric law on :math:`\mathbb{N}^*`: number of trials to the first success.
+
+    .. math:: M(k) = p(1-p)^{k-1}, \quad P(m > a) = (1-p)^a, \quad E[m] = 1/p
+
+    Every functional is a closed form (a private law class), so ``p`` may be tiny
+    (``geometric(1e-7)`` spreads its mass over ~10^9 points).
+
+    Source: a light-tailed law for exploring Pla et al. (2024), Theorems 1–2.
+
+    Examples
+    --------
+    >>> float(geometric(0.5).prob_gt(3))
+    0.125
+    """
+    p = check_positive("p", p)
+    if p > 1:
+        raise ValueError(f"p must be in (0, 1], got {p!r}")
+    if p == 1:
+        return FiniteLaw("geometric", (("p", p),), [1], [1])
+    return GeometricLaw(p)
+
+

@@ -1,0 +1,226 @@
+r"""The scipy-backed families: :func:`poisson`, :func:`binomial`, :func:`from_scipy`.
+
+**Closed forms**: Poisson and binomial log-pmfs by Loader's saddle-point form (``_kernels``:
+relative error a few 1e-16 in the log, i.e. absolute in the log-pmf about 1e-15 at
+:math:`\lambda, N \le 10^{12}`); survival functions by ``scipy.special.pdtrc`` /
+``scipy.stats.binom.sf`` (float64) and by mpmath's regularised incomplete gamma/beta at
+``d`` digits; means exact.  :func:`from_scipy`: the distribution's ``logpmf``/``logsf``
+(its own float64 accuracy; the mpmath path carries those floats exactly).
+**Tabulated**: the partial moment and the cdf, cut at the proven bound of ``_tables`` with the
+tail first moments :math:`\lambda P(X \ge K)`, :math:`Np\,P(\mathrm{Bin}(N-1,p) \ge K)` and, for
+:func:`from_scipy`, a moment bound.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Callable
+
+import mpmath
+import numpy as np
+from numpy.typing import ArrayLike
+from scipy import special, stats
+
+from ..numerics import check_positive, log1mexp
+from ._common import _check_size, _plain, _scipy_mean
+from ._base import SizeLaw
+from ._kernels import _bd0, _stirlerr
+from ._family import _Family, FamilyLaw
+
+
+def _neg_inf_below(lo: int) -> Callable[[Callable[[np.ndarray], np.ndarray]], Callable[[ArrayLike], np.ndarray]]:
+    """Wrap a log-pmf so that it is ``-inf`` outside ``k >= lo`` (no scipy domain warnings)."""
+
+    def wrap(f: Callable[[np.ndarray], np.ndarray]) -> Callable[[ArrayLike], np.ndarray]:
+        def g(k: ArrayLike) -> np.ndarray:
+            k = np.asarray(k)
+            safe = np.maximum(k, lo)
+            return np.where(k >= lo, f(safe), -np.inf)
+
+        return g
+
+    return wrap
+
+
+def poisson(lam: float, *, zero: str = "truncate") -> SizeLaw:
+    r"""Poisson law of the dataset size, **zero-truncated by default**.
+
+    ``M`` lives on :math:`\mathbb{N}^*`, while :math:`\mathcal{P}(\lambda)` puts
+    mass :math:`e^{-\lambda}` on 0: by default ``m = X | X ≥ 1``
+    (``zero="truncate"``); ``zero="shift"`` gives ``m = 1 + X``.
+
+    .. math:: M(k) = \frac{e^{-\lambda}\lambda^k / k!}{1 - e^{-\lambda}}, \qquad k \ge 1
+
+    Source: Pla et al. (2024), §4.2, Figure 1a (:math:`\mathcal{P}(\lambda_1)`);
+    the truncation is the canonical choice of ``docs/choices.md`` §1.5.
+
+    Examples
+    --------
+    >>> law = poisson(5)
+    >>> round(float(law.pmf(1)), 10)  # 5 e^-5 / (1 - e^-5)
+    0.0339182...
+    >>> float(poisson(5, zero="shift").mean())
+    6.0
+    """
+    lam = check_positive("lam", lam)
+
+    @_neg_inf_below(0)
+    def logpmf(k: ArrayLike) -> np.ndarray:
+        k = np.asarray(k, dtype=float)
+        safe = np.maximum(k, 1.0)
+        body = -_stirlerr(safe) - _bd0(safe, lam) - 0.5 * np.log(2 * math.pi * safe)
+        return np.where(k == 0, -lam, body)
+
+    def logsf(a: ArrayLike) -> np.ndarray:
+        a = np.asarray(a)
+        with np.errstate(divide="ignore"):
+            out = np.where(a < 0, 0.0, np.log(special.pdtrc(np.maximum(a, 0), lam)))
+        return np.where(a == 0, log1mexp(-lam), out)  # log P(X >= 1) = log(1 - e^-lam), exactly
+
+    def mp_logpmf(k: int) -> Any:
+        return k * mpmath.log(lam) - lam - mpmath.loggamma(k + 1) if k >= 0 else mpmath.ninf
+
+    fam = _Family(
+        logpmf, logsf, (0, math.inf), lam,
+        lambda K: lam * float(special.pdtrc(K - 1, lam)) if K >= 1 else lam,
+        mp_logpmf,
+        lambda a: -mpmath.expm1(-mpmath.mpf(lam)) if a == 0 else mpmath.gammainc(a + 1, 0, lam, regularized=True),
+        lambda: mpmath.mpf(lam),
+        log_concave=True,
+        mp_ratio=lambda k: mpmath.mpf(lam) / (k + 1),
+        sampler=lambda size, rng: rng.poisson(lam, size=size),
+    )
+    law = FamilyLaw("poisson", (("lam", lam), ("zero", zero)), fam, zero)
+    law._recipe = ("poisson", {"lam": lam, "zero": zero})
+    return law
+
+
+def binomial(N: int, p: float, *, zero: str = "truncate") -> SizeLaw:
+    r"""Binomial law :math:`\mathcal{B}(N, p)` of the dataset size, **zero-truncated by default**.
+
+    .. math:: M(k) = \frac{\binom{N}{k}p^k(1-p)^{N-k}}{1 - (1-p)^N}, \qquad 1 \le k \le N
+
+    Source: Pla et al. (2024), §4.2, Figure 1a (:math:`\mathcal{B}(1000, \lambda_3/1000)`).
+
+    Examples
+    --------
+    >>> law = binomial(10, 0.5)
+    >>> round(float(law.mean()), 9)  # 5 / (1 - 2^-10)
+    5.004887586
+    """
+    N = _check_size("N", N)
+    p = check_positive("p", p)
+    if p > 1:
+        raise ValueError(f"p must be in (0, 1], got {p!r}")
+
+    def logpmf(k: ArrayLike) -> np.ndarray:
+        k = np.asarray(k)
+        kf = np.clip(k, 0, N).astype(float)
+        inner = np.clip(kf, 1.0, max(N - 1.0, 1.0))
+        rest = np.maximum(N - inner, 1.0)  # interior points only (N = 1 has none: masked below)
+        with np.errstate(divide="ignore"):  # log 0 = -inf is exact at p = 1
+            body = (_stirlerr(float(N)) - _stirlerr(inner) - _stirlerr(rest) - _bd0(inner, N * p)
+                    - _bd0(rest, N * (1 - p)) + 0.5 * np.log(N / (2 * math.pi * inner * rest)))
+            ends = np.where(kf == 0, N * math.log1p(-p) if p < 1 else -np.inf, N * math.log(p))
+        out = np.where((kf == 0) | (kf == N), ends, body)
+        return np.where((k >= 0) & (k <= N), out, -np.inf)
+
+    def logsf(a: ArrayLike) -> np.ndarray:
+        a = np.asarray(a)
+        with np.errstate(divide="ignore"):
+            # scipy.stats' binomial survival function keeps 1e-14 at N = 1e9 (special.bdtrc loses 1e-3)
+            inside = np.log(stats.binom.sf(np.clip(a, 0, N - 1), N, p))
+            zero = log1mexp(N * math.log1p(-p)) if p < 1 else 0.0  # log P(X >= 1), exactly
+        return np.where(a < 0, 0.0, np.where(a >= N, -np.inf, np.where(a == 0, zero, inside)))
+
+    def tail_first_moment(K: int) -> float:  # N p P(Bin(N-1, p) >= K)
+        if K >= N:
+            return 0.0
+        if K <= 0:
+            return N * p
+        return N * p * float(special.bdtrc(K - 1, N - 1, p))
+
+    def mp_logpmf(k: int) -> Any:
+        if k < 0 or k > N:
+            return mpmath.ninf
+        if p == 1:
+            return mpmath.mpf(0) if k == N else mpmath.ninf
+        return (
+            mpmath.loggamma(N + 1) - mpmath.loggamma(k + 1) - mpmath.loggamma(N - k + 1)
+            + k * mpmath.log(p) + (N - k) * mpmath.log1p(-mpmath.mpf(p))
+        )
+
+    def mp_sf(a: int) -> Any:
+        if a >= N:
+            return mpmath.mpf(0)
+        if p == 1:
+            return mpmath.mpf(1)
+        if a == 0:  # P(X >= 1) = 1 - (1-p)^N
+            return -mpmath.expm1(N * mpmath.log1p(-mpmath.mpf(p)))
+        return mpmath.betainc(a + 1, N - a, 0, p, regularized=True)
+
+    fam = _Family(
+        logpmf, logsf, (0, N), N * p, tail_first_moment, mp_logpmf, mp_sf,
+        lambda: N * mpmath.mpf(p), log_concave=True, sampler=lambda size, rng: rng.binomial(N, p, size=size),
+        mp_ratio=(lambda k: mpmath.mpf(N - k) / (k + 1) * mpmath.mpf(p) / (1 - mpmath.mpf(p))) if p < 1 else None,
+    )
+    law = FamilyLaw("binomial", (("N", N), ("p", p), ("zero", zero)), fam, zero)
+    law._recipe = ("binomial", {"N": N, "p": p, "zero": zero})
+    return law
+
+
+
+def from_scipy(dist: Any, *, zero: str = "error", name: str | None = None) -> SizeLaw:
+    r"""Wrap a frozen scipy discrete distribution (e.g. ``scipy.stats.nbinom(5, 0.3)``).
+
+    Float queries call the distribution's ``logpmf``/``logsf``.  The mpmath path
+    carries those float64 masses exactly (scipy has no arbitrary-precision form),
+    so it verifies the arithmetic, not the masses.  A distribution charging 0
+    raises unless ``zero="truncate"`` or ``"shift"``.  An infinite support is cut
+    with the moment bound :math:`E[X\mathbb{1}\{X>K\}] \le E[X^r]/K^{r-1}`, the
+    best over ``r = 2..6`` among the finite moments; if none is finite the tail
+    cannot be bounded and a ``ValueError`` suggests a dedicated constructor.
+
+    .. math:: M(k) = P(X = k), \qquad k \ge 1
+
+    Source: the setting of Pla et al. (2024), §2 (any known ``M`` with H1).
+
+    Examples
+    --------
+    >>> from scipy import stats
+    >>> law = from_scipy(stats.nbinom(5, 0.5), zero="shift")
+    >>> float(law.mean())
+    6.0
+    """
+    if not hasattr(dist, "logpmf") or not hasattr(dist, "support"):
+        raise ValueError(f"dist must be a frozen scipy discrete distribution, got {dist!r}")
+    lo, hi = dist.support()
+    mean = _scipy_mean(dist)
+    if not math.isfinite(mean):
+        raise ValueError(f"{dist.dist.name}{dist.args} has an infinite mean: hypothesis H1 (E[m] < inf) fails")
+    moments = {}
+    if math.isinf(hi):
+        for r in range(2, 7):
+            with np.errstate(all="ignore"):
+                mr = float(dist.moment(r))
+            if math.isfinite(mr):
+                moments[r] = mr
+        if not moments:
+            raise ValueError(
+                f"{dist.dist.name}: no finite moment of order >= 2, so the tail cannot be cut with a "
+                "proven bound; use bounds.sizes.zipf for power laws"
+            )
+
+    def tail_first_moment(K: int) -> float:
+        return min(mr / K ** (r - 1) for r, mr in moments.items()) if K >= 1 else mean
+
+    support = (int(lo) if math.isfinite(lo) else -math.inf, int(hi) if math.isfinite(hi) else math.inf)
+    fam = _Family(dist.logpmf, dist.logsf, support, mean, tail_first_moment,
+                  sampler=lambda size, rng: np.asarray(dist.rvs(size=size, random_state=rng), dtype=np.int64))
+    label = name or f"scipy.{getattr(dist.dist, 'name', 'dist')}"
+    params = (("args", tuple(_plain(v) for v in dist.args)), ("zero", zero))
+    law = FamilyLaw(label, params, fam, zero)
+    law._recipe = ("from_scipy", {"dist": dist, "zero": zero, "name": name})
+    return law
+
+

@@ -1,0 +1,155 @@
+r"""The Zipf law :math:`M(k) = k^{-s}/\zeta(s)`, every functional a Hurwitz zeta value (no table).
+
+**Closed forms**: :math:`M(k)`, :math:`P(m > a) = \zeta(s, a+1)/\zeta(s)`,
+:math:`E[m] = \zeta(s-1)/\zeta(s)`, :math:`E[\sqrt m] = \zeta(s-\tfrac12)/\zeta(s)` and
+:math:`E[\sqrt m\,\mathbb 1\{m\le a\}] = (\zeta(s-\tfrac12) - \zeta(s-\tfrac12, a+1))/\zeta(s)`,
+in float64 by ``scipy.special.zeta`` (a few ulp; the difference loses at most
+:math:`\log_{10}` of the ratio of its terms, below 1 digit past ``a = 64``, where the direct
+sum takes over) and by mpmath at ``d`` digits.  No tabulation, no series.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import mpmath
+import numpy as np
+from scipy import special
+
+from ..numerics import check_integer, check_positive
+from ._common import _log1mexp, MAX_LISTED, SEARCH_CAP
+from ._base import _rebuild, SizeLaw
+from ._tables import Table
+
+
+# =========================================================================== zipf (closed forms)
+
+
+class ZipfLaw(SizeLaw):
+    r"""Zipf law :math:`M(k) = k^{-s}/\zeta(s)`, every functional a Hurwitz zeta."""
+
+    def __init__(self, s: float) -> None:
+        self.s = s
+        self.tabulated = False
+        self.name, self.params = "zipf", (("s", s),)
+        self.support_min, self.support_max = 1, math.inf
+
+    def _log_hurwitz(self, x: float, q: np.ndarray) -> np.ndarray:
+        """log ζ(x, q), with an mpmath fallback where float64 underflows."""
+        q = np.asarray(q, dtype=float)
+        val = special.zeta(x, q)
+        with np.errstate(divide="ignore"):
+            out = np.log(val)
+        bad = ~(val > 1e-290)
+        if np.any(bad):
+            out = np.array(out, dtype=float)
+            out[bad] = [float(mpmath.log(mpmath.zeta(x, qq))) for qq in q[bad]]
+        return out
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_rebuild, ("zipf", {"s": self.s}))
+
+    def _sample(self, size: int, rng: np.random.Generator) -> np.ndarray:
+        return rng.zipf(self.s, size=size)
+
+    def _logpmf(self, k: np.ndarray) -> np.ndarray:
+        return -self.s * np.log(np.asarray(k, dtype=float)) - math.log(special.zeta(self.s))
+
+    def _logsf(self, a: np.ndarray) -> np.ndarray:
+        return self._log_hurwitz(self.s, np.asarray(a) + 1.0) - math.log(special.zeta(self.s))
+
+    def _mp_logpmf(self, k: int) -> Any:
+        return -self.s * mpmath.log(k) - mpmath.log(mpmath.zeta(self.s))
+
+    def _mp_sf(self, a: int) -> Any:
+        return mpmath.zeta(self.s, a + 1) / mpmath.zeta(self.s)
+
+    def _mean(self, precision: int | None) -> Any:
+        if precision is None:
+            return float(special.zeta(self.s - 1) / special.zeta(self.s))
+        return mpmath.zeta(self.s - 1) / mpmath.zeta(self.s)
+
+    # E[sqrt(m) 1{m <= a}] = (ζ(s-1/2) - ζ(s-1/2, a+1)) / ζ(s): no table needed
+    def _log_partial_sqrt(self, a: np.ndarray, precision: int | None) -> np.ndarray:
+        h = self.s - 0.5
+        pos = a >= 1
+        safe = np.maximum(a, 1)
+        if precision is None:
+            zs, zh = special.zeta(self.s), special.zeta(h)
+            # direct sum for small a (no cancellation), closed form beyond
+            small = safe <= 64
+            out = np.empty(safe.shape, dtype=float)
+            if np.any(small):
+                ks = np.arange(1, 65, dtype=float)
+                cums = np.cumsum(ks ** (-h))
+                out[small] = np.log(cums[safe[small] - 1]) - math.log(zs)
+            if np.any(~small):
+                rest = zh - special.zeta(h, safe[~small] + 1.0)
+                out[~small] = np.log(rest) - math.log(zs)
+            return np.where(pos, out, -np.inf)
+        with mpmath.workdps(precision):
+            zs, zh = mpmath.zeta(self.s), mpmath.zeta(h)
+            vals = [mpmath.log((zh - mpmath.zeta(h, int(ai) + 1)) / zs) for ai in safe.ravel()]
+        out = np.asarray(vals, dtype=object).reshape(safe.shape)
+        return np.where(pos, out, -np.inf)
+
+    def sqrt_mean(self, *, precision: int | None = None) -> Any:
+        r""":math:`E[\sqrt{m}] = \zeta(s - 1/2)/\zeta(s)` (exact).
+
+        Examples
+        --------
+        >>> round(float(zipf(3).sqrt_mean()), 12)  # ζ(2.5)/ζ(3)
+        1.11599313953
+        """
+        precision = self._precision(precision)
+        if precision is None:
+            return float(special.zeta(self.s - 0.5) / special.zeta(self.s))
+        with mpmath.workdps(precision):
+            return mpmath.zeta(self.s - 0.5) / mpmath.zeta(self.s)
+
+    def support_points(self, *, precision: int | None = None, upto: int = 1000) -> np.ndarray:
+        """The support ``1..upto`` (the support is all of N*; ``upto`` at most 10^7)."""
+        self._precision(precision)
+        return np.arange(1, check_integer("upto", upto, minimum=1, maximum=MAX_LISTED) + 1, dtype=np.int64)
+
+    def _table(self, precision: int | None) -> Table:  # pragma: no cover - guarded: zipf never tabulates
+        raise AssertionError("zipf laws use closed forms, not tables")
+
+    def _search_end(self) -> int:
+        return SEARCH_CAP
+
+    def _floor_support(self, a: np.ndarray) -> np.ndarray:
+        return np.maximum(np.asarray(a, dtype=np.int64), 0)
+
+    def _log_cdf(self, a: np.ndarray, precision: int | None) -> np.ndarray:
+        ls = self._log_sf(a, precision)
+        return np.where(a < 1, -np.inf, _log1mexp(ls, precision))
+
+
+def zipf(s: float) -> SizeLaw:
+    r"""Zipf (zeta) law, heavy-tailed: :math:`M(k) = k^{-s}/\zeta(s)`, :math:`k \ge 1`.
+
+    Its mean :math:`\zeta(s-1)/\zeta(s)` is finite only for :math:`s > 2`; hypothesis
+    H1 of the DAME paper requires it, so ``s <= 2`` raises.  All functionals are
+    Hurwitz zeta values, e.g. :math:`P(m > a) = \zeta(s, a+1)/\zeta(s)` and
+
+    .. math:: E[\sqrt{m}\,\mathbb{1}\{m \le a\}] = \frac{\zeta(s-\tfrac12) - \zeta(s-\tfrac12, a+1)}{\zeta(s)}
+
+    Source: Pla et al. (2024), H1 (§4.1) (finite expectation of ``M``).
+
+    Examples
+    --------
+    >>> round(float(zipf(3).prob_gt(1)), 12)  # 1 - 1/ζ(3)
+    0.168092627...
+    >>> zipf(1.5)
+    Traceback (most recent call last):
+    ...
+    ValueError: zipf(s=1.5) has an infinite mean (s <= 2): hypothesis H1 (E[m] < inf) fails
+    """
+    s = check_positive("s", s)
+    if s <= 2:
+        raise ValueError(f"zipf(s={s!r}) has an infinite mean (s <= 2): hypothesis H1 (E[m] < inf) fails")
+    return ZipfLaw(s)
+
+
