@@ -777,7 +777,10 @@ def _log_upper(
     c3, c4 = c_vals[2], c_vals[3]
     logx = be.log(x)
     lfac = be.log(c4) + np.maximum(0.5 * (be.log(m) + logx), 0)
-    ld = law.log_sqrt_min_mean(np.asarray(m, dtype=np.int64), precision=precision)
+    if np.all(np.asarray(m) == 1):  # E[sqrt(m ∧ 1)] = 1 exactly: no sum over the law
+        ld = np.zeros(np.shape(m)) if precision is None else np.full(np.shape(m), mpmath.mpf(0), dtype=object)
+    else:
+        ld = law.log_sqrt_min_mean(np.asarray(m, dtype=np.int64), precision=precision)
     safe = np.where(lfac > 0, lfac, 1)
     core = be.log(c3) + be.log(safe) - logx - 2 * ld
     return core, lfac, ld
