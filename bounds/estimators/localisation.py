@@ -152,6 +152,15 @@ def refinement_scale(tau: float, alpha: float) -> float:
     return 14 * check_positive("tau", tau) / check_positive("alpha", alpha)
 
 
+def _means_and_mask(xbar: ArrayLike, voting: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
+    """Local means (replications × users, in [-1, 1]) and a boolean voting mask of the same shape."""
+    xbar = reals("xbar", xbar, ndim=2, low=-1, high=1)
+    voting = np.asarray(voting)
+    if voting.dtype != bool:
+        raise ValueError(f"voting must be a boolean mask, got dtype {voting.dtype}")
+    return xbar, same_shape("voting", voting, xbar.shape)
+
+
 def vote_counts(xbar: ArrayLike, voting: ArrayLike, tau: float) -> np.ndarray:
     r"""Each bin's number of true ones among the voters: votes for the voter's bin and its two neighbours.
 
@@ -168,11 +177,7 @@ def vote_counts(xbar: ArrayLike, voting: ArrayLike, tau: float) -> np.ndarray:
     [[1, 3, 2, 2]]
     """
     N = n_bins(tau)
-    xbar = reals("xbar", xbar, ndim=2, low=-1, high=1)
-    voting = np.asarray(voting)
-    if voting.dtype != bool:
-        raise ValueError(f"voting must be a boolean mask, got dtype {voting.dtype}")
-    same_shape("voting", voting, xbar.shape)
+    xbar, voting = _means_and_mask(xbar, voting)
     B = xbar.shape[0]
     if B * N > MAX_BINS:
         raise ValueError(f"tau = {tau!r}: {B} replications × {N} bins exceed {MAX_BINS} counts")
@@ -320,11 +325,7 @@ def localise(xbar: ArrayLike, voting: ArrayLike, tau: float, alpha: float, n_vot
     """
     rng = check_rng("rng", rng)
     N = n_bins(tau)
-    xbar = reals("xbar", xbar, ndim=2, low=-1, high=1)
-    voting = np.asarray(voting)
-    if voting.dtype != bool:
-        raise ValueError(f"voting must be a boolean mask, got dtype {voting.dtype}")
-    same_shape("voting", voting, xbar.shape)
+    xbar, voting = _means_and_mask(xbar, voting)
     alpha = check_positive("alpha", alpha)
     B = xbar.shape[0]
     b = _bin_index(xbar, tau, N)
