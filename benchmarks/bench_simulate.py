@@ -1,29 +1,37 @@
-"""Time the Monte Carlo layer at the DAME Figure 1b setting, against the floor of sampling.
+"""Time the Monte Carlo layer against the floor of sampling, over dataset sizes m, users n and Fig. 1b's rho.
 
-n = 10^4 users, alpha = 22/35, M(10^5) = 1 - rho, M(10^6) = rho (rho = 1/2), theta = 0.
-The floor is what any replication must at least do: draw the n users' sample sums
-(one binomial each, sizes in random order) and n/2 Laplace variables.  A stricter floor
-draws the same sums with the sizes sorted (numpy's binomial sampler then reuses its set-up).
-Each time is process CPU time, the best of 7 interleaved rounds (the machine may be shared).
+The floor is what any replication must at least do, written here independently of ``bounds``:
+draw the n users' sample sums (one binomial each, sizes drawn from the law, in random order)
+and n/2 Laplace variables.  Each time is process CPU time (``time.process_time``) per
+replication, the best of ``--rounds`` interleaved rounds (the machine may be shared): in a
+round, the floor, DAME alone and all three estimators (Duchi, Kent, DAME on the same data)
+run one after the other at every setting.
 
-Run: ``python benchmarks/bench_simulate.py`` (prints ms per replication and the ratios;
-``--sweep`` also times the whole Figure 1b sweep on 2 processes).
+* the size grid: every user holds m samples (``sizes.point(m)``), m from 10 to 10^12, n from
+  10^3 to 10^7, alpha = 22/35;
+* Fig. 1b's setting: n = 10^4, alpha = 22/35, M(10^5) = 1 - rho, M(10^6) = rho.
+
+Targets (issue 24): DAME alone <= 1.3x the floor, all three <= 1.5x, everywhere.
+
+Run: ``python benchmarks/bench_simulate.py`` (``--quick``: fewer settings and rounds).
 """
 
-import sys
+import argparse
 import time
-from concurrent.futures import ProcessPoolExecutor
+import warnings
 
 import numpy as np
 
-from bounds import mechanisms, simulate, sizes
+from bounds import simulate, sizes
+from bounds.numerics import PaperAssumptionWarning
 
-N, ALPHA = 10**4, 22 / 35
+ALPHA = 22 / 35
 TARGETS = {"dame": 1.3, "all three": 1.5}
-ROUNDS = 7
+RUNS = {"dame": ("dame",), "all three": ("duchi", "kent", "dame")}
+USER_DRAWS = 2 * 10**6  # users drawn per timing (replications = this / n, at least 1)
 
 
-def law(rho):
+def fig1b_law(rho):
     if rho == 0:
         return sizes.point(10**5)
     if rho == 1:
@@ -31,56 +39,65 @@ def law(rho):
     return sizes.finite({10**5: 1 - rho, 10**6: rho})
 
 
-def per_replication(estimators, rho=0.5, reps=256):
-    """One timing of ``compare`` (seconds per replication, the plan included)."""
-    kw = dict(theta=0.0, sizes=law(rho), n=N, alpha=ALPHA, seed=1, estimators=estimators)
+def reps_for(n):
+    return int(min(1024, max(1, USER_DRAWS // n)))
+
+
+def per_replication(estimators, law, n, reps):
+    """CPU seconds per replication of ``simulate.compare`` (its plan included)."""
     t = time.process_time()
-    simulate.compare(reps=reps, **kw)
+    simulate.compare(theta=0.0, sizes=law, n=n, alpha=ALPHA, reps=reps, seed=1, estimators=estimators)
     return (time.process_time() - t) / reps
 
 
-def floor(rho=0.5, reps=64, sort=False):
-    """One timing of drawing just the n sample sums and n/2 Laplace variables, per replication."""
+def floor(law, n, reps):
+    """CPU seconds per replication of drawing n binomial sums (sizes from the law, unsorted) and n/2 Laplace."""
     rng = np.random.default_rng(0)
-    m = law(rho).sample(N, rng)
-    if sort:
-        m = np.sort(m)
     t = time.process_time()
     for _ in range(reps):
+        m = law.sample(n, rng)
         rng.binomial(m, 0.5)
-        mechanisms.laplace(1.0, rng, size=N // 2)
+        rng.laplace(0.0, 1.0, size=n // 2)
     return (time.process_time() - t) / reps
-
-
-def sweep(reps=1000, workers=2):
-    rhos = np.linspace(0, 1, 10)
-    t = time.process_time()
-    with ProcessPoolExecutor(workers) as ex:
-        for rho in rhos:
-            simulate.compare(theta=0.0, sizes=law(float(rho)), n=N, alpha=ALPHA, reps=reps, seed=2, executor=ex)
-    return time.process_time() - t
 
 
 def main():
-    print("Monte Carlo benchmark, n = 10^4, alpha = 22/35, M(10^5) = M(10^6) = 1/2 (ms per replication)")
-    simulate.compare(theta=0.0, sizes=law(0.5), n=N, alpha=ALPHA, reps=simulate.BLOCK, seed=0)  # warm up
-    runs = {"dame": ("dame",), "kent": ("kent",), "duchi": ("duchi",), "all three": ("duchi", "kent", "dame")}
-    times = {k: [] for k in ("floor", "strict", *runs)}
-    for _ in range(ROUNDS):  # interleaved rounds, best of each: the machine is shared
-        times["floor"].append(floor())
-        times["strict"].append(floor(sort=True))
-        for name, est in runs.items():
-            times[name].append(per_replication(est))
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--quick", action="store_true", help="fewer settings, 2 rounds")
+    ap.add_argument("--rounds", type=int, default=3)
+    args = ap.parse_args()
+    warnings.simplefilter("ignore", PaperAssumptionWarning)
+    rounds = 2 if args.quick else args.rounds
+    ms = (10, 10**6, 10**12) if args.quick else (10, 10**3, 10**6, 10**9, 10**12)
+    ns = (10**3, 10**5) if args.quick else (10**3, 10**4, 10**5, 10**6, 10**7)
+    rhos = (0.0, 0.5, 0.9) if args.quick else (0.0, 0.1, 0.3, 0.5, 0.7, 0.9, 1.0)
+    settings = [("size", f"n=1e{round(np.log10(n))} m=1e{round(np.log10(m))}", sizes.point(m), n)
+                for n in ns for m in ms]
+    settings += [("fig1b", f"rho={rho:.1f}", fig1b_law(rho), 10**4) for rho in rhos]
+    for _, _, law, n in settings:  # warm up: imports, caches
+        simulate.compare(theta=0.0, sizes=law, n=n, alpha=ALPHA, reps=1, seed=0)
+    times = {(s[1], k): [] for s in settings for k in ("floor", *RUNS)}
+    for _ in range(rounds):
+        for _, label, law, n in settings:
+            reps = reps_for(n)
+            times[label, "floor"].append(floor(law, n, reps))
+            for name, est in RUNS.items():
+                times[label, name].append(per_replication(est, law, n, reps))
     best = {k: min(v) for k, v in times.items()}
-    base, strict = best["floor"], best["strict"]
-    print(f"  floor: n binomial sums + n/2 Laplace          {base * 1e3:7.3f}")
-    print(f"  stricter floor: the same with sorted sizes     {strict * 1e3:7.3f}")
-    for name in runs:
-        t = best[name]
-        target = f"   (target <= {TARGETS[name]}x floor)" if name in TARGETS else ""
-        print(f"  {name:10s} {t * 1e3:7.3f}   {t / base:5.2f}x floor   {t / strict:5.2f}x stricter floor{target}")
-    if "--sweep" in sys.argv:
-        print(f"  Figure 1b sweep (10 rho x 1000 reps, 3 estimators, 2 processes): {sweep():.1f} s")
+    print(f"Monte Carlo per replication, CPU time (best of {rounds} interleaved rounds), alpha = 22/35, theta = 0")
+    print(f"{'setting':22s} {'floor ms':>10s} {'DAME ms':>10s} {'DAME/floor':>11s} {'all 3 ms':>10s} {'all3/floor':>11s}")
+    worst = {name: 0.0 for name in RUNS}
+    for kind, label, _, n in settings:
+        f = best[label, "floor"]
+        r = {name: best[label, name] / f for name in RUNS}
+        for name in RUNS:
+            worst[name] = max(worst[name], r[name])
+        head = label if kind == "size" else f"Fig.1b {label}"
+        print(f"{head:22s} {f * 1e3:10.3f} {best[label, 'dame'] * 1e3:10.3f} {r['dame']:10.2f}x "
+              f"{best[label, 'all three'] * 1e3:10.3f} {r['all three']:10.2f}x")
+    for name in RUNS:
+        ok = "met" if worst[name] <= TARGETS[name] else "NOT met"
+        print(f"worst {name}: {worst[name]:.2f}x the floor (target <= {TARGETS[name]}x: {ok})")
 
 
 if __name__ == "__main__":

@@ -72,11 +72,13 @@ BLOCK = 64  # replications per random stream: part of the seed contract
 """Replications per random stream: block ``b`` of a run draws from child ``b`` of the seed's ``SeedSequence``, so
 results do not depend on the number of workers (part of the seed contract: changing it changes every simulated
 number)."""
-MAX_USERS = 10**8  # users per replication (arrays of CHUNK × n)
+MAX_USERS = 10**8  # users per replication (arrays of chunk rows × n)
 MAX_REPS = 10**9
-CHUNK = 8  # replications of Kent and DAME processed at a time within a block (also part of it)
+CHUNK_USERS = 2**16  # users of Kent and DAME processed at a time within a block: n // CHUNK_USERS rows (clipped to
+# 1 .. BLOCK), a function of n only, so also part of the seed contract
 MEAN_TOLERANCE = 1e-15  # theta and a population's own mean agree to float64 rounding of a sum
 ESTIMATORS = ("duchi", "kent", "dame")
+RUN_USERS = 64  # users per run (a half's users of one size) above which a finite law's sizes draw run by run
 
 
 # =========================================================================== populations
@@ -109,19 +111,33 @@ class TwoPoint:
         return self.theta
 
     def sums(self, size: int, count: int, rng: np.random.Generator) -> np.ndarray:
-        """The sums of ``size`` samples of ``count`` users: one binomial per user."""
-        return 2 * rng.binomial(size, (1 + self.theta) / 2, size=count) - size
+        """The sums of ``size`` samples of ``count`` users: one binomial per user (as exact floats)."""
+        return _signed_sum(rng.binomial(size, (1 + self.theta) / 2, size=count), size)
 
     def local_means(self, m: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         """Each user's local mean over its ``m`` samples: one binomial per user."""
-        return (2 * rng.binomial(m, (1 + self.theta) / 2) - m) / m
+        out = _signed_sum(rng.binomial(m, (1 + self.theta) / 2), m)
+        out /= m
+        return out
 
     def nested_means(self, m: np.ndarray, T: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
         """Local means over each user's first ``T`` samples and over all ``m`` (``T <= m``)."""
         q = (1 + self.theta) / 2
         s_T = rng.binomial(T, q)
-        s_m = s_T + rng.binomial(m - T, q)  # Bin(0, q) = 0 draws nothing
-        return (2 * s_T - T) / T, (2 * s_m - m) / m
+        s_m = _signed_sum(rng.binomial(m - T, q), m - T)  # Bin(0, q) = 0 draws nothing
+        mean_T = _signed_sum(s_T, T)
+        s_m += mean_T
+        mean_T /= T
+        s_m /= m
+        return mean_T, s_m
+
+
+def _signed_sum(ones: np.ndarray, size: int | np.ndarray) -> np.ndarray:
+    """The sum :math:`2k - m` of ``size`` values in {-1, 1} with ``ones`` ones, as a float array (exact below 2**53)."""
+    out = ones.astype(np.float64)
+    out *= 2
+    out -= size
+    return out
 
 
 @dataclass(frozen=True)
@@ -246,8 +262,10 @@ class _Plan:
 def _block(plan: _Plan, seed_seq, size: int) -> dict:
     """One block of replications of every requested estimator, on shared data.
 
-    Kent and DAME run on :data:`CHUNK` replications at a time, so that a chunk's arrays
-    (``CHUNK`` × ``n``) stay in cache; the block's stream is consumed chunk after chunk.
+    Kent and DAME run on chunks of about :data:`CHUNK_USERS` users (whole replications, 1 to
+    :data:`BLOCK` of them, a function of ``n`` only), so that a chunk's arrays stay in cache and
+    the fixed cost of a chunk is shared by many replications when ``n`` is small; the block's
+    stream is consumed chunk after chunk.
     """
     rng = np.random.default_rng(seed_seq)
     n, alpha = plan.n, plan.alpha
@@ -259,8 +277,9 @@ def _block(plan: _Plan, seed_seq, size: int) -> dict:
         return out
     parts: dict[str, list[np.ndarray]] = {"kent": [], "dame": []}
     debias = plan.dame_debiasing if dame_on else None  # set whenever DAME is requested
-    for start in range(0, size, CHUNK):
-        m, xbar_T, xbar_m = _draw_users(plan, min(CHUNK, size - start), rng)
+    chunk = max(1, min(BLOCK, CHUNK_USERS // n))
+    for start in range(0, size, chunk):
+        m, xbar_T, xbar_m = _draw_users(plan, min(chunk, size - start), rng)
         if kent_on:  # Kent et al. §6: every user uses T* samples
             parts["kent"].append(kent.univariate(xbar_T, tau=plan.kent_tau, alpha=alpha, rng=rng))
         if debias is not None:  # DAME, Algorithm 1
@@ -313,58 +332,57 @@ def _size_table(sizes: SizeLaw, max_points: int = 4096):
     return pts, p / math.fsum(p)
 
 
-def _layout_index(counts: np.ndarray) -> np.ndarray:
-    """Where each user of the row-major layout sits in the size-major order.
-
-    ``counts[r, k]``: users of the ``k``-th size in segment ``r`` (a half of a replication).  The
-    layout is the segments one after the other, each sorted by size; the size-major order is
-    the sizes one after the other, each over the segments in order.
-    """
-    R, K = counts.shape
-    flat = counts.ravel()
-    within = np.cumsum(counts, axis=1) - counts  # start of (r, k) inside its segment
-    segment = np.cumsum(counts.sum(axis=1)) - counts.sum(axis=1)
-    totals = counts.sum(axis=0)
-    size_start = np.cumsum(totals) - totals
-    before = np.cumsum(counts, axis=0) - counts  # users of size k in earlier segments
-    shift = (size_start[None, :] + before) - (segment[:, None] + within)
-    return np.arange(flat.sum()) + np.repeat(shift.ravel(), flat)
-
-
 def _draw_users(plan: _Plan, size: int, rng) -> tuple:
     r"""Sizes ``m`` (``size`` × ``n``) and the local means Kent (over :math:`T^* \wedge m`) and DAME (over ``m``) use.
 
     Only what the requested estimators read is drawn.  For a finite law, each half's sizes are
     multinomial counts (every estimator is a symmetric function of the users within a half,
-    so the multiset of sizes in a half is what matters: :math:`\mathrm{Mult}(n/2, M)`), sorted;
-    the users of each size draw their sums in one call, :math:`S_m = S_T + (S_m - S_T)`
-    (independent parts), then take their places.  Otherwise sizes are drawn user by user.
+    so the multiset of sizes in a half is what matters: :math:`\mathrm{Mult}(n/2, M)`), laid out
+    sorted within each half.  With few support points the users of each size draw their sums
+    in one call, :math:`S_m = S_T + \mathrm{Bin}(m - T, q)` (independent parts, the second only
+    where :math:`m > T`), and the runs of each half are put together (no per-user gather);
+    otherwise every user draws in place.  Sizes of other laws are drawn user by user.
     """
     pop, n, kT = plan.population, plan.n, plan.kent_T
     kent_on, dame_on = "kent" in plan.estimators, "dame" in plan.estimators
     if plan.size_table is None:
         m = plan.sizes.sample(size * n, rng).reshape(size, n)
-        if kent_on and dame_on:  # the prefix of T* samples and the whole: S_m = S_T + Bin(m - T, q)
-            return (m, *pop.nested_means(m, np.minimum(m, kT), rng))
-        if kent_on:
-            return m, pop.local_means(np.minimum(m, kT), rng), None
-        return m, None, pop.local_means(m, rng)
-    pts, p = plan.size_table
-    counts = rng.multinomial(n // 2, p, size=2 * size)
-    m = np.repeat(np.tile(pts, 2 * size), counts.ravel()).reshape(size, n)
-    totals = counts.sum(axis=0).tolist()
-    first = np.minimum(pts, kT).tolist() if kent_on else pts.tolist()
-    parts_T, parts_m = [], []
-    for a, t, c in zip(pts.tolist(), first, totals):  # size by size: each user's sum over t, then over a
-        s_t = pop.sums(t, c, rng)
-        if kent_on:
-            parts_T.append(s_t / t)
-        if dame_on:
-            parts_m.append((s_t + pop.sums(a - t, c, rng) if a > t else s_t) / a)
-    src = _layout_index(counts)
-    xbar_T = np.concatenate(parts_T)[src].reshape(size, n) if kent_on else None
-    xbar_m = np.concatenate(parts_m)[src].reshape(size, n) if dame_on else None
-    return m, xbar_T, xbar_m
+    else:
+        pts, p = plan.size_table
+        counts = rng.multinomial(n // 2, p, size=2 * size)
+        m = np.repeat(np.tile(pts, 2 * size), counts.ravel()).reshape(size, n)
+        if counts.size * RUN_USERS <= m.size:  # few runs: draw size by size, then join the runs
+            return (m, *_draw_by_size(pop, pts, counts, kT if kent_on else None, dame_on, rng))
+    if kent_on and dame_on:  # the prefix of T* samples and the whole: S_m = S_T + Bin(m - T, q)
+        return (m, *pop.nested_means(m, np.minimum(m, kT), rng))
+    if kent_on:
+        return m, pop.local_means(np.minimum(m, kT), rng), None
+    return m, None, pop.local_means(m, rng)
+
+
+def _draw_by_size(pop: TwoPoint | Sampler, pts: np.ndarray, counts: np.ndarray, kT: int | None, whole: bool,
+                  rng: np.random.Generator) -> tuple[np.ndarray | None, np.ndarray | None]:
+    """Local means over ``min(m, kT)`` (if ``kT``) and over ``m`` (if ``whole``) in the layout of ``counts``.
+
+    ``counts[r, k]``: users of size ``pts[k]`` in segment ``r`` (a half).  Each size's users draw
+    together; segment ``r``'s run of size ``k`` is the slice after the runs of earlier segments.
+    """
+    shape = (counts.shape[0] // 2, counts.sum() * 2 // counts.shape[0])
+    by_T: list[np.ndarray] = []
+    by_m: list[np.ndarray] = []
+    for a, c in zip(pts.tolist(), counts.sum(axis=0).tolist()):
+        t = a if kT is None else min(a, kT)
+        s = pop.sums(t, c, rng)
+        if kT is not None:
+            by_T.append(s / t)
+        if whole:
+            by_m.append((s + pop.sums(a - t, c, rng) if a > t else s) / a)
+    before = (np.cumsum(counts, axis=0) - counts).tolist()  # users of size k in earlier segments
+    runs = [(k, lo, lo + c) for row, starts in zip(counts.tolist(), before)
+            for k, (c, lo) in enumerate(zip(row, starts)) if c]
+    join = lambda parts: (parts[0] if len(parts) == 1 else  # noqa: E731  one size: the draws are the layout
+                          np.concatenate([parts[k][lo:hi] for k, lo, hi in runs])).reshape(shape)
+    return (join(by_T) if kT is not None else None), (join(by_m) if whole else None)
 
 
 def map_blocks(block: Callable[[Any, np.random.SeedSequence, int], Any], plan: Any, reps: int, seed: SeedLike,

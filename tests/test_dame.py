@@ -112,6 +112,16 @@ def test_upper_bound_point_mass_closed_form():
     assert ub.value == pytest.approx(math.log(1000) / 1e6, rel=1e-14)
 
 
+@pytest.mark.parametrize("precision", [None, 40])
+def test_upper_bound_with_m_tilde_one_is_the_closed_form(precision):
+    # paper constants, x = 1e4: φ(a) >= φ(2) = 868.5/1e4 · ln(y/ln y) ≈ 0.83 (y = 8·2e4) > P(m >= 2)^2 for
+    # these laws (P(m >= 2) <= 1/2), so m̃ = 1 and E[sqrt(m ∧ 1)] = 1: eq. (11) is c3 ln(c4 sqrt(x)) / x
+    for law in (sizes.finite({1: 0.5, 10**9: 0.5}), sizes.binomial(10**9, 1e-9), sizes.geometric(0.5)):
+        ub = dame.upper_bound(law, n_alpha2=1e4, precision=precision)
+        assert ub.m_tilde == 1 and not ub.capped
+        assert float(ub.value) == pytest.approx(1570 * math.log(8 * 100) / 1e4, rel=1e-14)
+
+
 def test_upper_bound_paper_constants_cap_at_fig1a_setting():
     # formula sheet §1.2: with paper constants m̃ = 1 and UB = 4 at nα² = 500
     ub = dame.upper_bound(sizes.poisson(5), n_alpha2=500)

@@ -130,3 +130,112 @@ def test_rng_may_be_an_int_a_seed_sequence_or_a_generator():
 def test_bin_index_with_a_huge_int64_tau_is_one_bin():
     # τ = 2**62 >= 1: a single bin; 2τ must not wrap around in int64
     assert loc.bin_index([0.5, -0.5], np.int64(2**62)).tolist() == [0, 0]
+
+
+# --------------------------------------------------------------------------- bins no vote reaches: one draw of their maximum
+
+FOUR_SIGMA = 2 * stats.norm.sf(4)  # the two-sided tail beyond 4 standard deviations
+
+
+def _flip(alpha):
+    return 1 / (1 + math.exp(alpha / 6))  # 1 - π_α, Lemma 16 with k = 3 ones
+
+
+@pytest.mark.parametrize("n_voters, K, alpha", [(5, 7, 1.0), (300, 10**5, 0.5), (40, 1, 3.0)])
+def test_noise_only_maximum_has_the_law_of_the_largest_of_K_jittered_totals(n_voters, K, alpha):
+    # the maximum of K i.i.d. T + U/2, T ~ Bin(n_v, 1 - π): P(max < y) = F(y - 1)^K and
+    # P(max < y + 1/4) = (F(y - 1) + p(y)/2)^K, with F, p the binomial's cdf and pmf (scipy.stats)
+    R = 40000
+    z = loc.noise_only_maximum(n_voters, alpha, K, np.random.default_rng(SEED), R)
+    law = stats.binom(n_voters, _flip(alpha))
+    ys = np.arange(n_voters + 1)
+    cuts = np.sort(np.concatenate([ys, ys + 0.25]))
+    F = np.where(cuts % 1 == 0, law.cdf(cuts - 1), law.cdf(cuts - 1.25) + law.pmf(cuts - 0.25) / 2) ** K
+    p = np.diff(np.concatenate([F, [1.0]]))  # cells [cut_i, cut_i+1)
+    observed = np.bincount(np.searchsorted(cuts, z, side="right") - 1, minlength=cuts.size)
+    keep = R * p > 5  # pool the cells with few expected draws
+    observed = np.append(observed[keep], observed[~keep].sum())
+    expected = np.append(R * p[keep], R * p[~keep].sum())
+    assert stats.chisquare(observed, expected).pvalue > FOUR_SIGMA
+
+
+def test_noise_only_maximum_beyond_its_table_is_found_by_bisection(monkeypatch):
+    # a table of the mean ± 40 only: the maximum of 10^6 totals (sd ≈ 50) lies beyond it
+    monkeypatch.setattr(loc, "TAIL_SIGMAS", 0)
+    loc._survival_table.cache_clear()
+    try:
+        n_voters, K, alpha, R = 10**4, 10**6, 1.0, 4000
+        z = loc.noise_only_maximum(n_voters, alpha, K, np.random.default_rng(SEED), R)
+        law = stats.binom(n_voters, _flip(alpha))
+        assert np.all(z > law.mean() + 40)
+        y = np.floor(z)
+        cdf_at = lambda v: law.cdf(v) ** K  # noqa: E731  P(max < v + 1) = P(integer part <= v)
+        lo, hi = np.percentile(y, [10, 90])
+        for v in (lo, np.median(y), hi):
+            frac = np.mean(y <= v)
+            assert abs(frac - cdf_at(v)) < 4 * math.sqrt(cdf_at(v) * (1 - cdf_at(v)) / R)
+    finally:
+        loc._survival_table.cache_clear()
+
+
+def _exact_law_by_totals(counts, n_voters, alpha):
+    """P(ĵ = j) by enumerating every bin's total, Bin(c_j, π) + Bin(n_v − c_j, 1 − π), ties split evenly."""
+    pi = 1 - _flip(alpha)
+    pmfs = [np.convolve(stats.binom.pmf(np.arange(c + 1), c, pi),
+                        stats.binom.pmf(np.arange(n_voters - c + 1), n_voters - c, 1 - pi)) for c in counts]
+    N = len(counts)
+    totals = np.array(list(itertools.product(range(n_voters + 1), repeat=N)))
+    prob = np.prod([pmfs[j][totals[:, j]] for j in range(N)], axis=0)
+    top = totals == totals.max(axis=1, keepdims=True)
+    return (prob[:, None] * top / top.sum(axis=1, keepdims=True)).sum(axis=0)
+
+
+@pytest.mark.parametrize("x, voting", [
+    ([-0.95, -0.9, 0.99], [True, True, False]),  # votes in bin 0: a window at the bottom, 6 empty bins above
+    ([0.99, 0.9, -0.99], [True, True, False]),  # votes in the top bin: the window shifted down
+    ([0.1, 0.2, 0.05], [True, True, True]),  # votes in the middle: empty bins on both sides
+    ([0.1, 0.2, 0.05], [False, False, False]),  # nobody votes: every bin holds noise only
+])
+@pytest.mark.parametrize("alpha", [0.8, 4.0])
+def test_law_of_the_elected_bin_with_empty_bins_against_exact_enumeration(x, voting, alpha):
+    tau, n_voters, R = 0.125, 3, 60000  # 8 bins
+    home = np.minimum(np.floor((np.array(x) + 1) / (2 * tau)), 7).astype(int)
+    counts = [sum(v and abs(j - h) <= 1 for h, v in zip(home, voting)) for j in range(8)]
+    law = _exact_law_by_totals(counts, n_voters, alpha)
+    j = loc.localise(np.tile(x, (R, 1)), np.tile(voting, (R, 1)), tau, alpha, n_voters, np.random.default_rng(SEED))
+    observed = np.bincount(j, minlength=8)
+    assert stats.chisquare(observed, R * law).pvalue > FOUR_SIGMA, (observed / R, law)
+
+
+def _binwise(x, voting, tau, alpha, n_voters, rng, rows=2000):
+    """The elected bins drawn bin by bin: vote_counts, noisy_vote_totals, elect (a chunk of rows at a time)."""
+    from bounds import mechanisms
+    out = []
+    for start in range(0, x.shape[0], rows):
+        c = loc.vote_counts(x[start:start + rows], voting[start:start + rows], tau)
+        totals = mechanisms.noisy_vote_totals(c, n_voters, alpha=alpha, k=loc.VOTE_ONES, rng=rng)
+        out.append(loc.elect(totals, rng))
+    return np.concatenate(out)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("alpha", [0.3, 1.0])
+def test_law_of_the_elected_bin_against_the_bin_by_bin_sampler(alpha):
+    # 500 bins, 400 voters around 0.3 (bins 648-652 / 2) and 100 non-voters anywhere: a two-sample
+    # test of the elected bin (the bins near the votes one by one, the others pooled in ten groups)
+    tau, R = 1e-3, 20000
+    N = loc.n_bins(tau)
+    rng = np.random.default_rng(SEED)
+    x = np.concatenate([rng.normal(0.3, 1e-3, size=(R, 400)).clip(-1, 1), rng.uniform(-1, 1, size=(R, 100))], axis=1)
+    voting = np.zeros(x.shape, bool)
+    voting[:, :400] = True
+    fast = loc.localise(x, voting, tau, alpha, 500, np.random.default_rng(1))
+    slow = _binwise(x, voting, tau, alpha, 500, np.random.default_rng(2))
+    bins = np.arange(N)
+    near = (bins >= 315) & (bins <= 335)
+    cell = np.where(near, bins, N + bins // 50)
+    _, idx = np.unique(cell, return_inverse=True)
+    table = np.array([np.bincount(idx[fast], minlength=idx.max() + 1), np.bincount(idx[slow], minlength=idx.max() + 1)])
+    table = table[:, table.sum(axis=0) > 0]
+    assert (~near[fast]).mean() > 0.05  # the empty bins do win: the order-statistics path is exercised
+    assert stats.chi2_contingency(table).pvalue > FOUR_SIGMA

@@ -18,10 +18,12 @@ Examples
 
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
 from numpy.typing import ArrayLike
+from scipy import special
 
 from .. import mechanisms
 from ..numerics import check_integer, check_positive, check_rng
@@ -37,6 +39,7 @@ __all__ = [
     "refinement_scale",
     "vote_counts",
     "elect",
+    "noise_only_maximum",
     "localise",
 ]
 
@@ -45,6 +48,7 @@ VOTE_ONES = 3  # a vote has ones on the voter's bin and its two neighbours: k = 
 probability :math:`e^{\\alpha/(2k)}/(1 + e^{\\alpha/(2k)})` (Kent et al. (2024), Lemma 16; Pla et al. (2024),
 eq. (6))."""
 MAX_BINS = 10**7  # one array entry per bin and replication
+TAIL_SIGMAS = 15  # the survival table of a noise-only total spans its mean ± 15 sd + 40 (beyond: bisection)
 
 
 def n_bins(tau: float) -> int:
@@ -78,8 +82,17 @@ def bin_index(x: ArrayLike, tau: float) -> np.ndarray:
     [0, 0, 1, 1]
     """
     N = n_bins(tau)
-    x = reals("x", x, low=-1, high=1, allow_empty=True)
-    return np.clip(np.floor((x + 1) / (2 * float(tau))).astype(np.int64), 0, N - 1)
+    return _bin_index(reals("x", x, low=-1, high=1, allow_empty=True), tau, N)
+
+
+def _bin_index(x: np.ndarray, tau: float, N: int) -> np.ndarray:
+    """:func:`bin_index` of a checked float array (``x >= -1``: only the top needs a clip)."""
+    t = x + 1
+    t /= 2 * float(tau)
+    np.floor(t, out=t)
+    b = t.astype(np.int64)
+    np.minimum(b, N - 1, out=b)
+    return b
 
 
 def bin_ends(j: ArrayLike, tau: float) -> tuple[np.ndarray, np.ndarray]:
@@ -139,6 +152,15 @@ def refinement_scale(tau: float, alpha: float) -> float:
     return 14 * check_positive("tau", tau) / check_positive("alpha", alpha)
 
 
+def _means_and_mask(xbar: ArrayLike, voting: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
+    """Local means (replications × users, in [-1, 1]) and a boolean voting mask of the same shape."""
+    xbar = reals("xbar", xbar, ndim=2, low=-1, high=1)
+    voting = np.asarray(voting)
+    if voting.dtype != bool:
+        raise ValueError(f"voting must be a boolean mask, got dtype {voting.dtype}")
+    return xbar, same_shape("voting", voting, xbar.shape)
+
+
 def vote_counts(xbar: ArrayLike, voting: ArrayLike, tau: float) -> np.ndarray:
     r"""Each bin's number of true ones among the voters: votes for the voter's bin and its two neighbours.
 
@@ -155,11 +177,7 @@ def vote_counts(xbar: ArrayLike, voting: ArrayLike, tau: float) -> np.ndarray:
     [[1, 3, 2, 2]]
     """
     N = n_bins(tau)
-    xbar = reals("xbar", xbar, ndim=2, low=-1, high=1)
-    voting = np.asarray(voting)
-    if voting.dtype != bool:
-        raise ValueError(f"voting must be a boolean mask, got dtype {voting.dtype}")
-    same_shape("voting", voting, xbar.shape)
+    xbar, voting = _means_and_mask(xbar, voting)
     B = xbar.shape[0]
     if B * N > MAX_BINS:
         raise ValueError(f"tau = {tau!r}: {B} replications × {N} bins exceed {MAX_BINS} counts")
@@ -194,14 +212,107 @@ def elect(totals: ArrayLike, rng: RNGLike) -> np.ndarray:
     return np.argmax(totals + 0.5 * rng.random(totals.shape), axis=1)
 
 
+def _survival(n_voters: int, flip: float) -> tuple[int, np.ndarray]:
+    """``(y0, -S)``: minus the survival function ``S[i] = P(T > y0 - 1 + i)`` of a noise-only total
+    ``T ~ Bin(n_voters, flip)`` over its mean +- TAIL_SIGMAS sd (+ 40), ascending for ``searchsorted``."""
+    mean, sd = n_voters * flip, math.sqrt(n_voters * flip * (1 - flip))
+    lo = max(-1, math.floor(mean - TAIL_SIGMAS * sd) - 40)
+    hi = min(n_voters, math.ceil(mean + TAIL_SIGMAS * sd) + 40)
+    S = special.bdtrc(np.arange(lo, hi + 1, dtype=float), n_voters, flip)  # bdtrc(-1, .) = 1
+    minus = -S
+    minus.flags.writeable = False
+    return lo + 1, minus
+
+
+_survival_table = functools.lru_cache(maxsize=32)(_survival)
+
+
+def _bisect(s: np.ndarray, n_voters: int, flip: float) -> np.ndarray:
+    """The smallest integer :math:`y \\in [0, n_v]` with :math:`P(T > y) \\le s`, by bisection (any level)."""
+    lo = np.full(s.shape, -1.0)  # P(T > lo) > s
+    hi = np.full(s.shape, float(n_voters))  # P(T > hi) = 0 <= s
+    while np.any(hi - lo > 1):
+        mid = np.floor((lo + hi) / 2)
+        below = special.bdtrc(mid, n_voters, flip) <= s
+        hi, lo = np.where(below, mid, hi), np.where(below, lo, mid)
+    return hi.astype(np.int64)
+
+
+def noise_only_maximum(n_voters: int, alpha: float, n_empty: int, rng: RNGLike, size: int) -> np.ndarray:
+    r"""The largest jittered total among ``n_empty`` bins that hold no true one, drawn in one step.
+
+    A bin that no voter's bin (or neighbour) reaches has :math:`c_j = 0`: its noisy total is
+    :math:`T_j \sim \mathrm{Bin}(n_v, 1 - \pi_lpha)`, the same law for every such bin, independently
+    (:func:`~bounds.mechanisms.noisy_vote_totals`).  :func:`elect` compares the jittered totals
+    :math:`Z_j = T_j + U_j/2`, :math:`U_j \sim U[0, 1)`; ``size`` independent draws of their
+    maximum over :math:`K` = ``n_empty`` bins are returned.
+
+    *Proof of the law.*  The :math:`Z_j` are i.i.d. with a continuous, strictly increasing
+    distribution function on their support, :math:`G(y + f/2) = F(y - 1) + p(y)\,f`
+    (:math:`y` an integer, :math:`f \in [0, 1]`, :math:`F` and :math:`p` the binomial's cdf
+    and pmf), so :math:`P(\max_j Z_j \le z) = G(z)^K` and, for :math:`V \sim U(0, 1]`,
+    :math:`G^{-1}(V^{1/K})` has that law (inversion).  In survival form, with
+    :math:`S(y) = P(T > y)` and :math:`s = 1 - V^{1/K} = -\operatorname{expm1}(\log V / K)`
+    (exact for small :math:`s`), the maximum is :math:`y + f/2` where
+
+    .. math:: S(y) \le s < S(y - 1),\qquad f = rac{S(y - 1) - s}{S(y - 1) - S(y)} \in (0, 1],
+              \qquad P\Big(\max_{j \le K} Z_j \le z\Big) = G(z)^K
+
+    (:math:`S(-1) = 1`), since :math:`P(Z > y + f/2) = S(y) + p(y)(1 - f)`.  Because the
+    :math:`Z_j` are i.i.d. and continuous, the bin attaining the maximum is uniform over the
+    :math:`K` bins and independent of its value, and ties between integer totals are broken
+    uniformly, exactly as :func:`elect` does bin by bin.  The cost is one table look-up per
+    draw, whatever :math:`K`.
+
+    Source: Pla et al. (2024), eqs. (6)–(7) and Kent et al. (2024), eqs. (27)–(28) (the vote and
+    its argmax); order statistics of i.i.d. variables (the maximum's cdf :math:`G^K`).
+
+    Examples
+    --------
+    >>> z = noise_only_maximum(20, 1.0, 10**6, np.random.default_rng(0), 3)
+    >>> z.shape, bool(np.all((z > 0) & (z < 20.5)))
+    ((3,), True)
+    """
+    n_voters = check_integer("n_voters", n_voters, minimum=0, maximum=MAX_INT64_COUNT)
+    n_empty = check_integer("n_empty", n_empty, minimum=1)
+    flip = 1 - mechanisms.rr_keep_probability(alpha, k=VOTE_ONES)
+    rng = check_rng("rng", rng)
+    s = -np.expm1(np.log1p(-rng.random(size)) / n_empty)  # 1 - V^(1/K), V = 1 - U in (0, 1]
+    y0, minus_S = _survival_table(n_voters, flip)
+    i = np.searchsorted(minus_S, -s, side="left")  # the first table entry with S <= s
+    y = y0 - 1 + i
+    outside = (i == 0) | (i == minus_S.size)  # beyond the table (probability below 1e-40): exact bisection
+    if np.any(outside):
+        y[outside] = _bisect(s[outside], n_voters, flip)
+    inside = ~outside
+    above = np.empty(s.shape)  # S(y - 1)
+    here = np.empty(s.shape)  # S(y)
+    above[inside], here[inside] = -minus_S[i[inside] - 1], -minus_S[i[inside]]
+    if np.any(outside):
+        yo = y[outside].astype(float)
+        above[outside] = special.bdtrc(yo - 1, n_voters, flip)
+        here[outside] = special.bdtrc(yo, n_voters, flip)
+    return y + 0.5 * (above - s) / (above - here)
+
+
 def localise(xbar: ArrayLike, voting: ArrayLike, tau: float, alpha: float, n_voters: int, rng: RNGLike) -> np.ndarray:
     r"""The elected bin :math:`\hat j` of each replication (rows), from local means and a voting mask.
 
-    Voters put ones on the bins :math:`j-1, j, j+1` around theirs (:func:`vote_counts`);
-    every one of the ``n_voters`` users' bits is randomised with :math:`k = 3`
-    (:func:`~bounds.mechanisms.noisy_vote_totals`); :func:`elect` picks the winner.
+    Voters put ones on the bins :math:`j-1, j, j+1` around theirs; every one of the
+    ``n_voters`` users' bits is randomised with :math:`k = 3`; the largest noisy total wins,
+    ties broken uniformly (:func:`elect`):
 
     .. math:: \hat j = \arg\max_j \Big[\mathrm{Bin}(c_j, \pi_\alpha) + \mathrm{Bin}(n_v - c_j, 1 - \pi_\alpha)\Big],\qquad \pi_\alpha = \frac{e^{\alpha/6}}{1 + e^{\alpha/6}}
+
+    The cost does not grow with the number of bins :math:`N`.  In each row, the bins from
+    one below the lowest voter's bin to one above the highest (widened to a common width
+    :math:`w` for all rows) are drawn bin by bin (:func:`~bounds.mechanisms.noisy_vote_totals`);
+    the :math:`K = N - w` others hold no true one, so their totals are i.i.d.
+    :math:`\mathrm{Bin}(n_v, 1 - \pi_\alpha)` and only their jittered maximum matters, drawn in one
+    step by :func:`noise_only_maximum`; if it beats the window's, the winner is uniform over
+    those :math:`K` bins (i.i.d. continuous variables: the argmax is uniform and independent of
+    the maximum).  The law of :math:`\hat j` is the bin-by-bin one exactly (tested against
+    enumeration and against :func:`vote_counts` + :func:`elect`).
 
     Source: Pla et al. (2024), eqs. (5)–(7); Kent et al. (2024), eqs. (26)–(28).
 
@@ -213,8 +324,34 @@ def localise(xbar: ArrayLike, voting: ArrayLike, tau: float, alpha: float, n_vot
     True
     """
     rng = check_rng("rng", rng)
-    counts = vote_counts(xbar, voting, tau)
-    n_voters = check_integer("n_voters", n_voters, minimum=max(1, int(counts.max(initial=0))), maximum=MAX_INT64_COUNT)
+    N = n_bins(tau)
+    xbar, voting = _means_and_mask(xbar, voting)
     alpha = check_positive("alpha", alpha)
-    totals = mechanisms.noisy_vote_totals(counts, n_voters, alpha=alpha, k=VOTE_ONES, rng=rng)
-    return elect(totals, rng)
+    B = xbar.shape[0]
+    b = _bin_index(xbar, tau, N)
+    everyone = bool(voting.all())
+    first = b.min(axis=1, initial=N) if everyone else np.min(b, axis=1, where=voting, initial=N)
+    last = b.max(axis=1, initial=-1) if everyone else np.max(b, axis=1, where=voting, initial=-1)
+    lo = np.maximum(first - 1, 0)  # rows without a voter: lo = N - 1 > hi, an empty window
+    hi = np.minimum(last + 1, N - 1)
+    w = int(max(1, (hi - lo).max(initial=0) + 1))
+    if w * B > MAX_BINS:
+        raise ValueError(f"tau = {tau!r}: {B} replications × {w} bins reached by votes exceed {MAX_BINS} counts")
+    lo = np.minimum(lo, N - w)  # every row's window: bins lo .. lo + w - 1, within 0 .. N - 1
+    cells = b + (np.arange(B) * w - lo)[:, None]  # row-major cell of each user's bin in the (B, w) window
+    if not everyone:
+        cells = np.where(voting, cells, B * w)  # non-voters land in a spare cell
+    h = np.bincount(cells.ravel(), minlength=B * w + 1)[:B * w].reshape(B, w)
+    counts = h.copy()
+    counts[:, 1:] += h[:, :-1]
+    counts[:, :-1] += h[:, 1:]
+    n_voters = check_integer("n_voters", n_voters, minimum=max(1, int(counts.max(initial=0))), maximum=MAX_INT64_COUNT)
+    keep = mechanisms.rr_keep_probability(alpha, k=VOTE_ONES)  # the law of mechanisms.noisy_vote_totals:
+    jittered = rng.binomial(counts, keep) + rng.binomial(n_voters - counts, 1 - keep) + 0.5 * rng.random(counts.shape)
+    j = np.argmax(jittered, axis=1)
+    if w == N:
+        return j
+    best = jittered[np.arange(B), j]
+    outside = noise_only_maximum(n_voters, alpha, N - w, rng, B) > best
+    pick = rng.integers(0, N - w, size=B)  # uniform over the K bins outside the window
+    return np.where(outside, np.where(pick < lo, pick, pick + w), j + lo)

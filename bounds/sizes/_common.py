@@ -84,6 +84,8 @@ _MP_LOG1MEXP = np.frompyfunc(_mp_log1mexp_scalar, 1, 1)
 
 def _as_int_array(a: ArrayLike, name: str = "a") -> np.ndarray:
     """``a`` as an int64 array: integers (no booleans) of absolute value at most 2**62, else ValueError."""
+    if isinstance(a, np.ndarray) and a.dtype == np.int64 and (a.size == 0 or np.abs(a).max() <= MAX_SIZE):
+        return a  # the searches' own arrays: no message to build
     bad = f"{name} must be an integer or an array of integers of absolute value <= 2**62, got {format_value(a)}"
     try:
         arr = np.asarray(a)

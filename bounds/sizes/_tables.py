@@ -32,6 +32,8 @@ from ._common import _mp_tol, DEEP_LOG, FLOAT_TOL, MAX_TABLE, MAX_WALK, WHOLE_TA
 if TYPE_CHECKING:  # the base class calls these functions; they never construct one
     from ._base import SizeLaw
 
+LEFT_PASS = 4096  # below a window, masses within this many points of the minimum are summed in one pass
+
 
 @dataclass(frozen=True)
 class Table:
@@ -45,53 +47,68 @@ class Table:
     log_sf: np.ndarray  # log P(m > points[i])
 
 
-def _deep_logsf(logpmf: Callable, a: int) -> float:
-    r"""log P(X > a) for a log-concave pmf, past float64's range of ``logsf``.
+def _deep_logsf(logpmf: Callable, a: np.ndarray) -> np.ndarray:
+    r"""log P(X > a) at every ``a`` for a log-concave pmf, past float64's range of ``logsf``.
 
     Log-concavity makes :math:`r_k = p(k+1)/p(k)` non-increasing, so beyond
     :math:`a+J` the terms are below a geometric series of ratio :math:`r_{a+J}`:
     :math:`P(X > a) = \sum_{j=1}^{J} p(a+j) + R`, :math:`0 \le R \le p(a+J)\,r/(1-r)`.
-    ``J`` is grown until that bound is below ``1e-17`` of the partial sum.
+    ``J`` is grown (×4, from 64) for the ``a`` whose bound is not yet below ``1e-17`` of
+    their partial sum; all ``a`` walk at once.
     """
+    a = np.asarray(a, dtype=np.int64)
+    flat = a.ravel()
+    out = np.empty(flat.size)
+    todo = np.arange(flat.size)
     J = 64
-    while True:
-        lp = np.asarray(logpmf(np.arange(a + 1, a + J + 2)), dtype=float)
-        head = float(np.logaddexp.reduce(lp[:-1]))
-        if not math.isfinite(head):
-            return -math.inf
-        if lp[-1] == -math.inf:  # the support (an interval) has ended: nothing remains
-            return head
-        log_r = lp[-1] - lp[-2]
-        if log_r < 0:
-            rem = lp[-2] + log_r - math.log(-math.expm1(log_r))
-            if rem - head < math.log(1e-17):
-                return head + math.log1p(math.exp(rem - head))
-        if J > MAX_WALK:  # pragma: no cover - a ratio this close to 1 is not a deep tail
-            return head
-        J *= 4
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        while todo.size:
+            lp = np.asarray(logpmf(flat[todo, None] + np.arange(1, J + 2)[None, :]), dtype=float)
+            head = np.logaddexp.reduce(lp[:, :-1], axis=1)
+            log_r = lp[:, -1] - lp[:, -2]
+            rem = lp[:, -2] + log_r - np.log(-np.expm1(log_r))
+            ended = ~np.isfinite(head) | (lp[:, -1] == -np.inf)  # nothing, or the support has ended
+            small = ~ended & (log_r < 0) & (rem - head < math.log(1e-17))
+            done = ended | small | (J > MAX_WALK)
+            value = np.where(small, head + np.log1p(np.exp(rem - head)), np.where(np.isnan(head), -np.inf, head))
+            out[todo[done]] = value[done]
+            todo = todo[~done]
+            J *= 4
+    return out.reshape(a.shape)
 
 
-def _left_log_sum(logf: Callable, a: int, lo: int) -> float:
-    r"""log of :math:`\sum_{k=lo}^{a} e^{f(k)}` for log-concave ``f`` increasing on ``[lo, a]``.
+def _left_log_sums_many(logpmf: Callable, a: np.ndarray, lo: int) -> tuple[np.ndarray, np.ndarray]:
+    r"""log of :math:`\sum_{k=lo}^{a} M(k)` and of :math:`\sum_{k=lo}^{a}\sqrt k\,M(k)` at every ``a``, for a
+    log-concave pmf increasing on ``[lo, a]``, all ``a`` at once.
 
-    Leftwards the ratios :math:`r = e^{f(k-1) - f(k)} \le 1` decrease (log-concavity), so the
-    terms beyond the first ``J`` are below a geometric series:
-    :math:`R \le e^{f(a-J)}/(1 - r_{a-J})`; ``J`` grows until that is below ``1e-17`` of the sum.
+    Leftwards the ratios :math:`r = M(k-1)/M(k) \le 1` decrease (log-concavity; with the factor
+    :math:`\sqrt{(k-1)/k} < 1` for the second sum), so the terms beyond the first ``J`` are below a
+    geometric series: :math:`R \le M(a-J-1)/(1 - r_{a-J})`; ``J`` grows (×4, from 64) for the
+    ``a`` whose bound is not yet below ``1e-17`` of their sum.  Cost: ``J`` terms per ``a``,
+    whatever ``a - lo``.
     """
+    a = np.asarray(a, dtype=np.int64)
+    flat = a.ravel()
+    out = np.empty((2, flat.size))
+    todo = np.arange(flat.size)
     J = 64
-    while True:
-        k = np.arange(max(lo, a - J), a + 1)
-        lp = np.asarray(logf(k), dtype=float)
-        head = float(np.logaddexp.reduce(lp))
-        if k[0] == lo:
-            return head
-        nxt = float(logf(np.array(k[0] - 1)))
-        log_r = nxt - lp[0]
-        if log_r < 0:
-            rem = nxt - math.log(-math.expm1(log_r))
-            if rem - head < math.log(1e-17):
-                return head + math.log1p(math.exp(rem - head))
-        J *= 4
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        while todo.size:
+            k = flat[todo, None] - np.arange(J + 2)[None, :]  # J + 1 terms, then the next one
+            safe = np.maximum(k, max(lo, 1))
+            lp = np.where(k >= lo, np.asarray(logpmf(safe), dtype=float), -np.inf)
+            both = np.stack([lp, np.where(k >= lo, 0.5 * np.log(safe) + lp, -np.inf)])
+            head = np.logaddexp.reduce(both[:, :, :J + 1], axis=2)
+            log_r = both[:, :, J + 1] - both[:, :, J]
+            rem = both[:, :, J + 1] - np.log(-np.expm1(log_r))
+            small = (log_r < 0) & (rem - head < math.log(1e-17))
+            whole = k[:, J] <= lo  # every term down to lo is in the head
+            done = whole | np.all(small, axis=0) | (J > MAX_WALK)
+            value = np.where(whole | ~small, head, head + np.log1p(np.exp(rem - head)))
+            out[:, todo[done]] = value[:, done]
+            todo = todo[~done]
+            J *= 4
+    return out[0].reshape(a.shape), out[1].reshape(a.shape)
 
 
 def table_end(law: SizeLaw, tol: float) -> int:
