@@ -42,6 +42,7 @@ class _Family:
     mp_mean: Callable | None = None
     mp_ratio: Callable | None = None  # k -> P(X = k+1) / P(X = k) in mpmath (tables by recurrence)
     log_concave: bool = False  # pmf log-concave: deep tails can be summed with a proven remainder
+    sf_in_table: bool = True  # the table takes logsf where it is not deep (False: masses summed from the top)
     sampler: Callable = field(kw_only=True)  # (size, rng) -> draws of X; every constructor gives one
 
 
@@ -58,6 +59,7 @@ class FamilyLaw(SizeLaw):
         if not isinstance(zero, str) or zero not in ("truncate", "shift", "error"):
             raise ValueError(f"zero must be 'truncate', 'shift' or 'error', got {zero!r}")
         self.name, self.params, self.family, self.zero = name, params, family, zero
+        self._table_sf_closed = family.sf_in_table
         lo, hi = family.support
         with np.errstate(divide="ignore"):
             self._log_p_ge1 = float(family.logsf(0))  # log P(X >= 1)

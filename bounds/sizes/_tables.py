@@ -27,7 +27,7 @@ import mpmath
 import numpy as np
 
 from ..numerics import MPMATH
-from ._common import _mp_tol, DEEP_LOG, FLOAT_TOL, MAX_TABLE, MAX_WALK, WHOLE_TABLE
+from ._common import _mp_tol, DEEP_LOG, FLOAT_TOL, MAX_MP_WORK, MAX_TABLE, MAX_TERMS, WHOLE_TABLE
 
 if TYPE_CHECKING:  # the base class calls these functions; they never construct one
     from ._base import SizeLaw
@@ -45,53 +45,75 @@ class Table:
     log_sf: np.ndarray  # log P(m > points[i])
 
 
-def _deep_logsf(logpmf: Callable, a: int) -> float:
-    r"""log P(X > a) for a log-concave pmf, past float64's range of ``logsf``.
+def _walk_log_sum(logf: Callable, first: int, step: int, stop: int | None) -> float:
+    r"""log of :math:`\sum_{j \ge 0} e^{f(first + j\,step)}` (up to ``stop``) for log-concave ``f``
+    falling in the direction ``step`` (±1) from ``first``.
 
-    Log-concavity makes :math:`r_k = p(k+1)/p(k)` non-increasing, so beyond
-    :math:`a+J` the terms are below a geometric series of ratio :math:`r_{a+J}`:
-    :math:`P(X > a) = \sum_{j=1}^{J} p(a+j) + R`, :math:`0 \le R \le p(a+J)\,r/(1-r)`.
-    ``J`` is grown until that bound is below ``1e-17`` of the partial sum.
+    Log-concavity makes the ratios :math:`r` of consecutive terms non-increasing in that
+    direction, so past the terms summed so far the rest is below a geometric series,
+    :math:`R \le e^{f(k)}/(1 - r)` with :math:`k` the next point; chunks (64 terms, growing
+    4-fold to 2**20) are summed until that bound is below ``1e-17`` of the sum, at most
+    ``MAX_TERMS`` terms in all (time bounded; memory 2**20 floats).
     """
-    J = 64
+    head, pos, n, done = -math.inf, first, 64, 0
     while True:
-        lp = np.asarray(logpmf(np.arange(a + 1, a + J + 2)), dtype=float)
-        head = float(np.logaddexp.reduce(lp[:-1]))
-        if not math.isfinite(head):
-            return -math.inf
-        if lp[-1] == -math.inf:  # the support (an interval) has ended: nothing remains
-            return head
-        log_r = lp[-1] - lp[-2]
-        if log_r < 0:
-            rem = lp[-2] + log_r - math.log(-math.expm1(log_r))
-            if rem - head < math.log(1e-17):
-                return head + math.log1p(math.exp(rem - head))
-        if J > MAX_WALK:  # pragma: no cover - a ratio this close to 1 is not a deep tail
-            return head
-        J *= 4
-
-
-def _left_log_sum(logf: Callable, a: int, lo: int) -> float:
-    r"""log of :math:`\sum_{k=lo}^{a} e^{f(k)}` for log-concave ``f`` increasing on ``[lo, a]``.
-
-    Leftwards the ratios :math:`r = e^{f(k-1) - f(k)} \le 1` decrease (log-concavity), so the
-    terms beyond the first ``J`` are below a geometric series:
-    :math:`R \le e^{f(a-J)}/(1 - r_{a-J})`; ``J`` grows until that is below ``1e-17`` of the sum.
-    """
-    J = 64
-    while True:
-        k = np.arange(max(lo, a - J), a + 1)
+        last = pos + step * (n - 1)
+        if stop is not None:
+            last = min(last, stop) if step > 0 else max(last, stop)
+        k = np.arange(pos, last + step, step)
         lp = np.asarray(logf(k), dtype=float)
-        head = float(np.logaddexp.reduce(lp))
-        if k[0] == lo:
+        head = float(np.logaddexp(head, np.logaddexp.reduce(lp)))
+        done += len(k)
+        if not math.isfinite(head) or (stop is not None and int(k[-1]) == stop):
             return head
-        nxt = float(logf(np.array(k[0] - 1)))
-        log_r = nxt - lp[0]
+        nxt = float(logf(np.array(k[-1] + step)))
+        if nxt == -math.inf:  # the support (an interval) has ended: nothing remains
+            return head
+        log_r = nxt - float(lp[-1])
         if log_r < 0:
             rem = nxt - math.log(-math.expm1(log_r))
             if rem - head < math.log(1e-17):
                 return head + math.log1p(math.exp(rem - head))
-        J *= 4
+        if done >= MAX_TERMS:  # pragma: no cover - 2**27 terms: a ratio this close to 1 is no log-concave tail
+            raise ArithmeticError(f"a sum of masses did not converge within {MAX_TERMS} terms")
+        pos, n = int(k[-1]) + step, min(4 * n, 2**20)
+
+
+def _deep_logsf(logpmf: Callable, a: int) -> float:
+    r"""log P(X > a) for a log-concave pmf, past the mode: :math:`\sum_{k > a} p(k)` by
+    :func:`_walk_log_sum` (remainder below ``1e-17`` relative)."""
+    return _walk_log_sum(logpmf, a + 1, +1, None)
+
+
+def _left_log_sum(logf: Callable, a: int, lo: int) -> float:
+    r"""log of :math:`\sum_{k=lo}^{a} e^{f(k)}` for log-concave ``f`` increasing on ``[lo, a]``
+    (:func:`_walk_log_sum` leftwards: remainder below ``1e-17`` relative)."""
+    return _walk_log_sum(logf, a, -1, lo)
+
+
+def _log_cumsum(lp: np.ndarray) -> np.ndarray:
+    """``log sum(exp(lp[:i+1]))`` for every ``i``, scaled by the largest term and summed in extended
+    precision where the platform has it (64-bit mantissa: 5e6 terms keep 3e-13 relative, where a
+    ``logaddexp`` chain loses an ulp of the log per term: 3e-10 over 3e5 terms); ``logaddexp``
+    where the extended sum underflows."""
+    out = np.logaddexp.accumulate(lp)
+    top = float(np.max(lp)) if len(lp) else -math.inf
+    if not math.isfinite(top):
+        return out
+    with np.errstate(divide="ignore", under="ignore"):
+        w = np.exp((lp - top).astype(np.longdouble))
+        ext = (np.log(np.cumsum(w)) + top).astype(float)
+    return np.where(np.isfinite(ext), ext, out)
+
+
+def _log_sums_from_top(lp: np.ndarray) -> np.ndarray:
+    """``log sum(exp(lp[i:]))`` for every ``i`` (:func:`_log_cumsum` from the top)."""
+    return _log_cumsum(lp[::-1])[::-1]
+
+
+def _below(bound: float, tol: float) -> bool:
+    """Whether a tail bound proves the neglected part below ``tol`` (a NaN bound proves nothing)."""
+    return bool(bound <= tol)
 
 
 def table_end(law: SizeLaw, tol: float) -> int:
@@ -101,17 +123,17 @@ def table_end(law: SizeLaw, tol: float) -> int:
         return int(law.support_max)
     lo = max(start, 1)
     hi = lo + 16
-    while hi < law.support_max and law._tail_sqrt_bound(hi) > tol:
+    while hi < law.support_max and not _below(law._tail_sqrt_bound(hi), tol):
         lo, hi = hi, start + 2 * (hi - start)
         if hi - start > MAX_TABLE:
             raise ValueError(
                 f"{law!r}: the tail is too heavy to tabulate to tolerance {tol:g} "
-                f"within {MAX_TABLE} points"
+                f"within {MAX_TABLE} points (a uniform law on many points: use bounds.sizes.uniform)"
             )
     # smallest K in (lo, hi] with the bound below tol (monotone in K)
     while lo < hi:
         mid = (lo + hi) // 2
-        if law._tail_sqrt_bound(mid) <= tol:
+        if _below(law._tail_sqrt_bound(mid), tol):
             hi = mid
         else:
             lo = mid + 1
@@ -128,16 +150,15 @@ def float_table(law: SizeLaw) -> Table:
     # log P(m > points[i]): summed from the top (exact in deep tails) plus the closed-form
     # tail beyond the table; the closed form itself wherever it is not deep
     tail = float(law._logsf(np.array([end]))[0]) if not law.is_finite else -np.inf
-    above = np.logaddexp.accumulate(lp[::-1])[::-1]
+    above = _log_sums_from_top(lp)
     lsf = np.logaddexp(np.append(above[1:], -np.inf), tail)
-    shallow = lsf > DEEP_LOG + 10
+    shallow = (lsf > DEEP_LOG + 10) & law._table_sf_closed
     lsf[shallow] = np.asarray(law._logsf(pts[shallow]), dtype=float)
     lsf[pts < law.support_min] = 0.0
     left_cdf, left_sqrt = -np.inf, -np.inf
     if pts[0] > law.support_min:  # a window on the bulk: the mass below it by local sums
         left_cdf, left_sqrt = (float(v[0]) for v in law._left_log_sums(pts[:1] - 1, None))
-    return Table(pts, lp, np.logaddexp(left_cdf, np.logaddexp.accumulate(lp)),
-                  np.logaddexp(left_sqrt, np.logaddexp.accumulate(lsq)), end, lsf)
+    return Table(pts, lp, np.logaddexp(left_cdf, _log_cumsum(lp)), np.logaddexp(left_sqrt, _log_cumsum(lsq)), end, lsf)
 
 
 def mp_table(law: SizeLaw, precision: int) -> Table:
@@ -145,6 +166,11 @@ def mp_table(law: SizeLaw, precision: int) -> Table:
     with mpmath.workdps(precision):
         end = law._table_end(_mp_tol(precision))
         pts = law._points(end)
+        if len(pts) * precision > MAX_MP_WORK:
+            raise ValueError(
+                f"precision={precision}: the table of {law!r} has {len(pts)} points, and points x digits "
+                f"is limited to {MAX_MP_WORK:.0e} (minutes of mpmath work); lower the precision or use "
+                "precision=None")
         pmf = law._mp_masses_on(pts)
         cum, cum_sqrt, above = [], [], []
         s = t = mpmath.mpf(0)
