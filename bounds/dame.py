@@ -525,14 +525,7 @@ def _lb_search(law: SizeLaw, x: Any, c_vals: tuple[Any, ...], precision: int | N
             raise AssertionError("the lower bound's search did not converge")
         if not len(task):
             break
-        # split every kept interval into `branch` children sharing their ends
-        step = np.maximum((H - L) // branch, 1)  # no int64 overflow: step * k <= H - L
-        cuts = np.minimum(L[:, None] + step[:, None] * np.arange(branch + 1)[None, :], H[:, None])
-        cuts[:, -1] = H
-        cl, ch = cuts[:, :-1].ravel(), cuts[:, 1:].ravel()
-        ct = np.repeat(task, branch)
-        ok = ch > cl
-        task, L, H = ct[ok], cl[ok], ch[ok]
+        task, L, H = _split(task, L, H, branch)
     _smallest_near_max(law, logx, c_vals, precision, best, arg, parts, 2)
     return best, [math.inf if a == math.inf else int(a) for a in arg]
 
@@ -578,14 +571,19 @@ def _smallest_near_max(law: SizeLaw, logx: Any, c_vals: tuple[Any, ...], precisi
             raise AssertionError("the lower bound's tie search did not converge")
         if not len(task):
             break
-        step = np.maximum((H - L) // branch, 1)
-        cuts = np.minimum(L[:, None] + step[:, None] * np.arange(branch + 1)[None, :], H[:, None])
-        cuts[:, -1] = H
-        cl, ch = cuts[:, :-1].ravel(), cuts[:, 1:].ravel()
-        ct = np.repeat(task, branch)
-        ok = ch > cl
-        task, L, H = ct[ok], cl[ok], ch[ok]
+        task, L, H = _split(task, L, H, branch)
     arg[finite_arg] = found[finite_arg]
+
+
+def _split(task: np.ndarray, L: np.ndarray, H: np.ndarray, branch: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Every interval ``[L, H]`` of ``task`` split into ``branch`` children sharing their ends."""
+    step = np.maximum((H - L) // branch, 1)  # no int64 overflow: step * k <= H - L
+    cuts = np.minimum(L[:, None] + step[:, None] * np.arange(branch + 1)[None, :], H[:, None])
+    cuts[:, -1] = H
+    cl, ch = cuts[:, :-1].ravel(), cuts[:, 1:].ravel()
+    ct = np.repeat(task, branch)
+    ok = ch > cl
+    return ct[ok], cl[ok], ch[ok]
 
 
 def _lower_many(law: SizeLaw, x: np.ndarray, c: Constants) -> tuple[np.ndarray, list[float]]:
