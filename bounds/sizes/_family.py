@@ -23,7 +23,7 @@ import mpmath
 import numpy as np
 
 from ..numerics import last_true
-from ._common import _mp_log, DEEP_LOG, LOG_HALF, MAX_SIZE, MAX_WALK, WIDE
+from ._common import _mp_log, DEEP_LOG, LOG_HALF, MAX_SIZE, MAX_TABLE, MAX_WALK, WIDE
 from ._tables import _deep_logsf, _left_log_sum
 from ._base import _rebuild, SizeLaw
 
@@ -217,6 +217,12 @@ class FamilyLaw(SizeLaw):
 
     def _window_start(self) -> int:
         return self._start
+
+    def _table_end(self, tol: float) -> int:
+        if self.family.log_concave and 2 * (self._mode - self._start) > MAX_TABLE:  # the bulk alone is too wide
+            raise ValueError(f"{self!r}: the bulk spans {2 * (self._mode - self._start)} points, more than a table "
+                             f"holds ({MAX_TABLE})")
+        return super()._table_end(tol)
 
     def _mp_walk(self, a: int, step: int) -> Any:
         r"""``(log sum M(k), log sum sqrt(k) M(k))`` over ``k`` from ``a`` in direction ``step`` (±1),

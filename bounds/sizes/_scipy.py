@@ -99,7 +99,8 @@ def poisson(lam: float, *, zero: str = "truncate") -> SizeLaw:
 
     fam = _Family(
         logpmf, logsf, (0, math.inf), lam,
-        lambda K: lam * math.exp(float(logsf(np.array(K - 1)))) if K >= 1 else lam,  # lam P(X >= K)
+        # lam P(X >= K); below the mode P(X >= K) > 1/2 and lam itself is bound enough (no local sum)
+        lambda K: lam * math.exp(float(logsf(np.array(K - 1)))) if K - 1 >= mode else lam,
         mp_logpmf,
         lambda a: -mpmath.expm1(-mpmath.mpf(lam)) if a == 0 else mpmath.gammainc(a + 1, 0, lam, regularized=True),
         lambda: mpmath.mpf(lam),
