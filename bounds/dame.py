@@ -83,6 +83,9 @@ _TIE_DPS = 60
 _LOG_UNDERFLOW = -745.2
 _MAX_SCAN = 10**7  # longest window of a where φ is not monotone that is scanned point by point
 _MAX_TASKS = 10**6  # open intervals in the lower bound's branch and bound: more means no convergence
+# the lower bound's tie rule: its argmax is the smallest a whose value is within this relative
+# distance of the maximum (10^3 above the float path's error on eq. (10), so both paths agree)
+LB_TIE_RTOL = 1e-9
 
 
 # =========================================================================== constants
@@ -433,7 +436,10 @@ def _lb_search(law: SizeLaw, x: Any, c_vals: tuple[Any, ...], precision: int | N
     intervals around the crossing survive each level: :math:`O(\log N)` evaluations of
     :math:`P` and :math:`S`, memory :math:`O(1)` per ``x``, and no table.  ``ℓ`` is constant
     between support points, so a candidate ``a`` is reported as the largest support point
-    ``<= a``; among equal values the smallest ``a`` wins.
+    ``<= a``.  **Tie rule**: the reported argmax is the smallest :math:`a` with
+    :math:`\ell(a) \ge \ell^* + \log(1 - \rho)`, :math:`\rho` = ``LB_TIE_RTOL`` = 1e-9 (see
+    :func:`_smallest_near_max`), so the float and mpmath paths agree where eq. (10) is flat
+    to within the float path's error (about 1e-12).
     """
     mp = precision is not None
     be = backend(precision)
@@ -519,15 +525,65 @@ def _lb_search(law: SizeLaw, x: Any, c_vals: tuple[Any, ...], precision: int | N
             raise AssertionError("the lower bound's search did not converge")
         if not len(task):
             break
-        # split every kept interval into `branch` children sharing their ends
-        step = np.maximum((H - L) // branch, 1)  # no int64 overflow: step * k <= H - L
-        cuts = np.minimum(L[:, None] + step[:, None] * np.arange(branch + 1)[None, :], H[:, None])
-        cuts[:, -1] = H
-        cl, ch = cuts[:, :-1].ravel(), cuts[:, 1:].ravel()
-        ct = np.repeat(task, branch)
-        ok = ch > cl
-        task, L, H = ct[ok], cl[ok], ch[ok]
+        task, L, H = _split(task, L, H, branch)
+    _smallest_near_max(law, logx, c_vals, precision, best, arg, parts, 2)
     return best, [math.inf if a == math.inf else int(a) for a in arg]
+
+
+def _smallest_near_max(law: SizeLaw, logx: Any, c_vals: tuple[Any, ...], precision: int | None, best: Any,
+                       arg: np.ndarray, parts: Callable[[Any], tuple[Any, Any]], branch: int) -> None:
+    r"""The tie rule: move each finite ``arg[i]`` to the smallest :math:`a \ge 0` with
+    :math:`\ell(a) \ge \ell^* + \log(1 - \rho)`, :math:`\rho` = ``LB_TIE_RTOL`` (in place).
+
+    Branch and bound on :math:`[0, \text{arg}]`: an interval :math:`[l, h]` is dropped when its
+    bound :math:`\log c_1 - c_2 x P(h)^2 - \log(x S(l)^2 \vee 1) \ge \ell` (see ``_lb_search``, 2.)
+    is below the threshold or when it starts past the smallest qualifying point found; both
+    ends of every other interval are evaluated, so every point is either evaluated or proven
+    below the threshold.
+    """
+    mp = precision is not None
+    be = backend(precision)
+    lc1, lc2 = be.log(c_vals[0]), be.log(c_vals[1])
+    finite_arg = np.asarray([a != math.inf for a in arg], dtype=bool)
+    task = np.flatnonzero(finite_arg)
+    if not len(task):
+        return
+    shift = mpmath.log1p(-mpmath.mpf(LB_TIE_RTOL)) if mp else math.log1p(-LB_TIE_RTOL)
+    thr = np.asarray([best[i] + shift for i in range(len(best))], dtype=object if mp else float)
+    found = np.asarray(arg, dtype=float).copy()
+    L = np.zeros(len(task), dtype=np.int64)
+    H = np.asarray(arg[task], dtype=np.int64)
+    while len(task):
+        pts = np.unique(np.concatenate([L, H]))  # children share their ends: each point once
+        pp, ss = parts(pts)
+        il, ih = np.searchsorted(pts, L), np.searchsorted(pts, H)
+        pl, sl, ph, sh = pp[il], ss[il], pp[ih], ss[ih]
+        lx = logx[task]
+        for ends, p_, s_ in ((L, pl, sl), (H, ph, sh)):
+            ok = np.asarray(_lb_from_parts(p_, s_, lx, c_vals, precision) >= thr[task], dtype=bool)
+            if np.any(ok):
+                np.minimum.at(found, task[ok], np.asarray(law.floor_support(ends[ok]), dtype=float))
+        with np.errstate(over="ignore", under="ignore"):
+            bound = lc1 - be.exp(lc2 + lx + 2 * ph) - np.maximum(lx + 2 * sl, 0)
+        keep = np.asarray(bound >= thr[task], dtype=bool) & (H - L > 1) & (L < found[task])
+        task, L, H = task[keep], L[keep], np.minimum(H[keep], found[task[keep]].astype(np.int64))
+        if len(task) > _MAX_TASKS:  # pragma: no cover - a plateau this wide is refused, not scanned
+            raise AssertionError("the lower bound's tie search did not converge")
+        if not len(task):
+            break
+        task, L, H = _split(task, L, H, branch)
+    arg[finite_arg] = found[finite_arg]
+
+
+def _split(task: np.ndarray, L: np.ndarray, H: np.ndarray, branch: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Every interval ``[L, H]`` of ``task`` split into ``branch`` children sharing their ends."""
+    step = np.maximum((H - L) // branch, 1)  # no int64 overflow: step * k <= H - L
+    cuts = np.minimum(L[:, None] + step[:, None] * np.arange(branch + 1)[None, :], H[:, None])
+    cuts[:, -1] = H
+    cl, ch = cuts[:, :-1].ravel(), cuts[:, 1:].ravel()
+    ct = np.repeat(task, branch)
+    ok = ch > cl
+    return ct[ok], cl[ok], ch[ok]
 
 
 def _lower_many(law: SizeLaw, x: np.ndarray, c: Constants) -> tuple[np.ndarray, list[float]]:
@@ -563,6 +619,10 @@ def lower_bound(
     by a proven branch and bound on its two monotone factors (see ``_lb_search``: O(log N)
     evaluations, no enumeration); for an
     infinite support the limit :math:`a \to \infty` is a candidate too (``argmax = inf``).
+    **Tie rule**: ``argmax`` is the smallest :math:`a` whose term is within a relative
+    ``1e-9`` (``LB_TIE_RTOL``) of the maximum, in float64 and at any precision alike, so both
+    paths report the same ``argmax`` where eq. (10) is flat to within rounding; ``value`` is
+    the maximum itself.
 
     Parameters
     ----------

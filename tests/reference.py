@@ -86,14 +86,15 @@ def lower_term(law: Law, x, c1, c2, a):
         return c1 * mpmath.exp(-c2 * x * _mp(law.gt(a)) ** 2) / max(x * law.partial_sqrt(a) ** 2, 1)
 
 
+TIE_RTOL = 1e-9  # the lower bound's stated tie rule: the smallest a within this relative distance of the max
+
+
 def lower_bound(law: Law, x, c1, c2, amax):
-    """max over a = 0..amax of eq. (10), by scanning: (value, smallest argmax)."""
-    best, arg = None, None
-    for a in range(0, amax + 1):
-        v = lower_term(law, x, c1, c2, a)
-        if best is None or v > best:
-            best, arg = v, a
-    return best, arg
+    """max over a = 0..amax of eq. (10), by scanning: (value, the smallest a whose value is
+    within a relative TIE_RTOL of the max)."""
+    vals = [lower_term(law, x, c1, c2, a) for a in range(0, amax + 1)]
+    best = max(vals)
+    return best, next(a for a, v in enumerate(vals) if v >= best * (1 - mpmath.mpf(TIE_RTOL)))
 
 
 def phi(a, x, c4, c5):

@@ -45,6 +45,7 @@ class SizeLaw(ABC):
     params: tuple
     tabulated = True  # sums over the support come from a table (zipf: closed forms)
 
+    _table_sf_closed = True  # a table's P(m > a) from the closed form where not deep (else summed from the top)
     max_precision: int | None = None  # a law whose mpmath sums are accurate only so far sets a cap
 
     def _precision(self, precision: object) -> int | None:

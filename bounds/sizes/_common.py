@@ -35,6 +35,8 @@ WHOLE_TABLE = 10_000  # a finite support at most this wide is tabulated whole (n
 # about 2**1024); larger totals divide exactly with Fraction first
 FLOAT_SAFE_TOTAL = 2**1000
 MAX_WALK = 10**6  # steps of a term-by-term walk past a table or down a tail before giving up
+MAX_MP_WORK = 2 * 10**8  # points x digits of one mpmath table (about a CPU minute at most)
+MAX_TERMS = 2**27  # terms of one vectorised local sum of masses (chunks of 2**20: bounded memory)
 
 
 def _mp_tol(precision: int) -> float:

@@ -23,8 +23,8 @@ import mpmath
 import numpy as np
 
 from ..numerics import last_true
-from ._common import _mp_log, DEEP_LOG, LOG_HALF, MAX_SIZE, MAX_WALK
-from ._tables import _deep_logsf, _left_log_sums_many, LEFT_PASS
+from ._common import _mp_log, DEEP_LOG, LOG_HALF, MAX_SIZE, MAX_TABLE, MAX_WALK, WIDE
+from ._tables import _deep_logsf, _left_log_sum
 from ._base import _rebuild, SizeLaw
 
 
@@ -42,6 +42,7 @@ class _Family:
     mp_mean: Callable | None = None
     mp_ratio: Callable | None = None  # k -> P(X = k+1) / P(X = k) in mpmath (tables by recurrence)
     log_concave: bool = False  # pmf log-concave: deep tails can be summed with a proven remainder
+    sf_in_table: bool = True  # the table takes logsf where it is not deep (False: masses summed from the top)
     sampler: Callable = field(kw_only=True)  # (size, rng) -> draws of X; every constructor gives one
 
 
@@ -58,6 +59,7 @@ class FamilyLaw(SizeLaw):
         if not isinstance(zero, str) or zero not in ("truncate", "shift", "error"):
             raise ValueError(f"zero must be 'truncate', 'shift' or 'error', got {zero!r}")
         self.name, self.params, self.family, self.zero = name, params, family, zero
+        self._table_sf_closed = family.sf_in_table
         lo, hi = family.support
         with np.errstate(divide="ignore"):
             self._log_p_ge1 = float(family.logsf(0))  # log P(X >= 1)
@@ -133,7 +135,9 @@ class FamilyLaw(SizeLaw):
             out = np.array(self.family.logsf(a), dtype=float)
         deep = out < DEEP_LOG
         if self.family.log_concave and np.any(deep):
-            out[deep] = _deep_logsf(self.family.logpmf, np.broadcast_to(a, out.shape)[deep])
+            flat, a_flat = out.reshape(-1), np.broadcast_to(a, out.shape).reshape(-1)
+            for i in np.flatnonzero(deep.reshape(-1)):
+                flat[i] = _deep_logsf(self.family.logpmf, int(a_flat[i]))
         return out
 
     def _logsf(self, a: np.ndarray) -> np.ndarray:
@@ -214,6 +218,12 @@ class FamilyLaw(SizeLaw):
     def _window_start(self) -> int:
         return self._start
 
+    def _table_end(self, tol: float) -> int:
+        if self.family.log_concave and 2 * (self._mode - self._start) > MAX_TABLE:  # the bulk alone is too wide
+            raise ValueError(f"{self!r}: the bulk spans {2 * (self._mode - self._start)} points, more than a table "
+                             f"holds ({MAX_TABLE})")
+        return super()._table_end(tol)
+
     def _mp_walk(self, a: int, step: int) -> Any:
         r"""``(log sum M(k), log sum sqrt(k) M(k))`` over ``k`` from ``a`` in direction ``step`` (±1),
         where the masses fall (below or past the mode), to the working precision.
@@ -261,20 +271,23 @@ class FamilyLaw(SizeLaw):
     def _left_log_sums(self, a: np.ndarray, precision: int | None) -> tuple[np.ndarray, np.ndarray]:
         a = np.asarray(a, dtype=np.int64)
         lo = self.support_min
-        if precision is None and a.size and int(a.max()) - lo <= LEFT_PASS:  # one cumulative pass
+        if precision is None and a.size > 1 and int(a.max()) - lo <= WIDE:  # one cumulative pass
             k = np.arange(lo, int(a.max()) + 1)
             lp = np.asarray(self._logpmf(k), dtype=float)
             idx = a - lo
             return (np.logaddexp.accumulate(lp)[idx],
                     np.logaddexp.accumulate(0.5 * np.log(k) + lp)[idx])
-        if precision is None:  # far from the minimum: every a walks down its own geometric tail
-            return _left_log_sums_many(self._logpmf, a, lo)
         out_c, out_s = [], []
         for ai in np.ravel(a).tolist():
-            c_, s_ = self._mp_walk(ai, -1)
-            out_c.append(c_)
-            out_s.append(s_)
-        return (np.asarray(out_c, dtype=object).reshape(np.shape(a)), np.asarray(out_s, dtype=object).reshape(np.shape(a)))
+            if precision is None:
+                out_c.append(_left_log_sum(self._logpmf, ai, self.support_min))
+                out_s.append(_left_log_sum(lambda k: 0.5 * np.log(k) + self._logpmf(k), ai, self.support_min))
+            else:
+                c_, s_ = self._mp_walk(ai, -1)
+                out_c.append(c_)
+                out_s.append(s_)
+        dtype = float if precision is None else object
+        return (np.asarray(out_c, dtype=dtype).reshape(np.shape(a)), np.asarray(out_s, dtype=dtype).reshape(np.shape(a)))
 
     def _tail_sqrt_bound(self, K: int) -> float:
         f = self.family

@@ -266,7 +266,10 @@ def finite(masses: Mapping[int, float], *, atol: float = 1e-12) -> SizeLaw:
         weights = [int(f * denom) for f in exact]
         s = float(total)
     else:
-        s = math.fsum(float(w) for w in weights)
+        try:
+            s = math.fsum(float(w) for w in weights)
+        except OverflowError:  # masses near 1e308 sum past float64: they cannot sum to 1
+            s = math.inf
     if not abs(s - 1.0) <= atol:
         raise ValueError(f"masses must sum to 1 (within {atol:g}); they sum to {s!r}")
     params = (("masses", {p: _plain(w) for p, w in zip(points, weights)}),)

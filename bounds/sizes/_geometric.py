@@ -27,6 +27,10 @@ from ._kernels import _sqrt_power_derivative, EM_START
 from ._finite import FiniteLaw
 
 
+MIN_GEOMETRIC_P = 1e-200  # below, p^-3/2 and the incomplete-gamma integrals leave float64's range
+SAMPLE_MIN_P = -math.log(1e-18) / 2**62  # P(m > 2**62) <= 1e-18: exact int64 draws
+
+
 class GeometricLaw(SizeLaw):
     r"""Geometric law :math:`M(k) = p q^{k-1}` by closed forms (no table, any :math:`p`).
 
@@ -58,6 +62,10 @@ class GeometricLaw(SizeLaw):
         return (_rebuild, ("geometric", {"p": self.p}))
 
     def _sample(self, size: int, rng: np.random.Generator) -> np.ndarray:
+        # P(m > 2**62) = q^(2**62): numpy's int64 draws saturate past it, so refuse where that matters
+        if MAX_SIZE * self.log_q > math.log(1e-18) and size > 0:
+            raise ValueError(f"geometric(p={self.p!r}).sample: a draw exceeds 2**62 with probability "
+                             f"{-math.expm1(MAX_SIZE * self.log_q):.3g}; sampling needs p >= {SAMPLE_MIN_P:.3g}")
         return rng.geometric(self.p, size=size)
 
     def _logpmf(self, k: np.ndarray) -> np.ndarray:
@@ -259,6 +267,9 @@ def geometric(p: float) -> SizeLaw:
     0.125
     """
     p = check_positive("p", p)
+    if p < MIN_GEOMETRIC_P:
+        raise ValueError(f"p must be at least {MIN_GEOMETRIC_P:g} (E[sqrt m] ~ p^-1/2 and its Euler-Maclaurin "
+                         f"integrals stay in float64's range), got {p!r}")
     if p > 1:
         raise ValueError(f"p must be in (0, 1], got {p!r}")
     if p == 1:

@@ -15,6 +15,10 @@ from ._geometric import geometric
 from ._zipf import zipf
 
 
+# parameters of the fixed-arity specs (empirical and finite take any number of entries)
+_ARITY = {"poisson": ("lam",), "binomial": ("N", "p"), "uniform": ("lo", "hi"), "point": ("m",),
+          "geometric": ("p",), "zipf": ("s",)}
+
 _PARSERS: dict[str, Callable] = {
     "poisson": lambda xs: poisson(float(xs[0])),
     "binomial": lambda xs: binomial(int(xs[0]), float(xs[1])),
@@ -49,6 +53,9 @@ def parse(spec: str) -> SizeLaw:
     if kind not in _PARSERS:
         raise ValueError(f"spec {spec!r}: unknown size law {kind!r}; choose one of {', '.join(sorted(_PARSERS))}")
     args = [x.strip() for x in rest.split(",") if x.strip()]
+    names = _ARITY.get(kind)
+    if names is not None and len(args) != len(names):
+        raise ValueError(f"spec {spec!r}: {kind} takes {len(names)} parameter(s) ({', '.join(names)}), got {len(args)}")
     try:
         return _PARSERS[kind](args)
     except (IndexError, TypeError) as exc:

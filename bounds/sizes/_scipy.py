@@ -14,6 +14,7 @@ tail first moments :math:`\lambda P(X \ge K)`, :math:`Np\,P(\mathrm{Bin}(N-1,p) 
 from __future__ import annotations
 
 import math
+import warnings
 from typing import Any, Callable
 
 import mpmath
@@ -22,10 +23,11 @@ from numpy.typing import ArrayLike
 from scipy import special, stats
 
 from ..numerics import check_positive, log1mexp
-from ._common import _check_size, _plain, _scipy_mean
+from ._common import MAX_SIZE, _check_size, _plain, _scipy_mean
 from ._base import SizeLaw
 from ._kernels import _bd0, _stirlerr
 from ._family import _Family, FamilyLaw
+from ._tables import _deep_logsf, _left_log_sum
 
 
 def _neg_inf_below(lo: int) -> Callable[[Callable[[np.ndarray], np.ndarray]], Callable[[ArrayLike], np.ndarray]]:
@@ -40,6 +42,12 @@ def _neg_inf_below(lo: int) -> Callable[[Callable[[np.ndarray], np.ndarray]], Ca
         return g
 
     return wrap
+
+
+# scipy.special.pdtrc keeps 1e-14 relative up to lam = 1e5 and loses up to 2e-2 at lam = 9.5e6
+# (five standard deviations up, against mpmath's incomplete gamma at 50 digits); past this the
+# survival function is a local sum of the masses (Loader's log-pmf, proven remainder)
+PDTRC_EXACT_LAM = 1e4
 
 
 def poisson(lam: float, *, zero: str = "truncate") -> SizeLaw:
@@ -75,18 +83,28 @@ def poisson(lam: float, *, zero: str = "truncate") -> SizeLaw:
         a = np.asarray(a)
         with np.errstate(divide="ignore"):
             out = np.where(a < 0, 0.0, np.log(special.pdtrc(np.maximum(a, 0), lam)))
+        if lam > PDTRC_EXACT_LAM:  # pdtrc loses digits: local sums of the masses (log-concave)
+            out = np.array(out, dtype=float)
+            flat, a_flat = out.reshape(-1), np.broadcast_to(a, out.shape).reshape(-1)
+            for i in np.flatnonzero(a_flat >= 1):
+                ai = int(a_flat[i])
+                flat[i] = (_deep_logsf(logpmf, ai) if ai >= mode
+                           else float(log1mexp(np.array(_left_log_sum(logpmf, ai, 0)))))
         return np.where(a == 0, log1mexp(-lam), out)  # log P(X >= 1) = log(1 - e^-lam), exactly
+
+    mode = math.floor(lam)
 
     def mp_logpmf(k: int) -> Any:
         return k * mpmath.log(lam) - lam - mpmath.loggamma(k + 1) if k >= 0 else mpmath.ninf
 
     fam = _Family(
         logpmf, logsf, (0, math.inf), lam,
-        lambda K: lam * float(special.pdtrc(K - 1, lam)) if K >= 1 else lam,
+        # lam P(X >= K); below the mode P(X >= K) > 1/2 and lam itself is bound enough (no local sum)
+        lambda K: lam * math.exp(float(logsf(np.array(K - 1)))) if K - 1 >= mode else lam,
         mp_logpmf,
         lambda a: -mpmath.expm1(-mpmath.mpf(lam)) if a == 0 else mpmath.gammainc(a + 1, 0, lam, regularized=True),
         lambda: mpmath.mpf(lam),
-        log_concave=True,
+        log_concave=True, sf_in_table=lam <= PDTRC_EXACT_LAM,
         mp_ratio=lambda k: mpmath.mpf(lam) / (k + 1),
         sampler=lambda size, rng: rng.poisson(lam, size=size),
     )
@@ -138,7 +156,8 @@ def binomial(N: int, p: float, *, zero: str = "truncate") -> SizeLaw:
             return 0.0
         if K <= 0:
             return N * p
-        return N * p * float(special.bdtrc(K - 1, N - 1, p))
+        # scipy.stats (boost): special.bdtrc takes a C int N and returns NaN from N = 2**31
+        return N * p * float(stats.binom.sf(K - 1, N - 1, p))
 
     def mp_logpmf(k: int) -> Any:
         if k < 0 or k > N:
@@ -176,10 +195,14 @@ def from_scipy(dist: Any, *, zero: str = "error", name: str | None = None) -> Si
     Float queries call the distribution's ``logpmf``/``logsf``.  The mpmath path
     carries those float64 masses exactly (scipy has no arbitrary-precision form),
     so it verifies the arithmetic, not the masses.  A distribution charging 0
-    raises unless ``zero="truncate"`` or ``"shift"``.  An infinite support is cut
-    with the moment bound :math:`E[X\mathbb{1}\{X>K\}] \le E[X^r]/K^{r-1}`, the
-    best over ``r = 2..6`` among the finite moments; if none is finite the tail
-    cannot be bounded and a ``ValueError`` suggests a dedicated constructor.
+    raises unless ``zero="truncate"`` or ``"shift"``.  A support wider than
+    10^4 points is tabulated up to the smallest ``K`` with the proven tail bound of
+    :func:`_tail_first_moment` (the distribution's own survival function on doubling blocks,
+    plus a moment bound past 2**62) below the table's tolerance, so light tails (nbinom,
+    logser, poisson, betabinom, hypergeom, randint) are cut where their mass ends; where the
+    survival function disagrees with the pmf (an ``sf`` computed as ``1 - cdf``) only the moment
+    bound :math:`E[X^r]/K^{r-1}` (``r = 2..6``) is used.  If no moment of order 2 or more is
+    finite the tail cannot be bounded and a ``ValueError`` suggests a dedicated constructor.
 
     .. math:: M(k) = P(X = k), \qquad k \ge 1
 
@@ -199,23 +222,37 @@ def from_scipy(dist: Any, *, zero: str = "error", name: str | None = None) -> Si
     if not math.isfinite(mean):
         raise ValueError(f"{dist.dist.name}{dist.args} has an infinite mean: hypothesis H1 (E[m] < inf) fails")
     moments = {}
-    if math.isinf(hi):
-        for r in range(2, 7):
-            with np.errstate(all="ignore"):
-                mr = float(dist.moment(r))
-            if math.isfinite(mr):
-                moments[r] = mr
-        if not moments:
-            raise ValueError(
-                f"{dist.dist.name}: no finite moment of order >= 2, so the tail cannot be cut with a "
-                "proven bound; use bounds.sizes.zipf for power laws"
-            )
+    for r in range(2, 7) if math.isinf(hi) else ():  # a finite support needs none (and scipy sums them slowly)
+        with np.errstate(all="ignore"), warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            mr = float(dist.moment(r))
+        if math.isfinite(mr) and mr >= 0 and not caught:  # a sum scipy says did not converge is no bound
+            moments[r] = mr
+    if math.isinf(hi) and not moments:
+        raise ValueError(
+            f"{dist.dist.name}: no finite moment of order >= 2, so the tail cannot be cut with a "
+            "proven bound; use bounds.sizes.zipf for power laws"
+        )
+    top = float(hi)
 
     def tail_first_moment(K: int) -> float:
-        return min(mr / K ** (r - 1) for r, mr in moments.items()) if K >= 1 else mean
+        return _tail_first_moment(dist, K, top, moments) if K >= 1 else mean
 
     support = (int(lo) if math.isfinite(lo) else -math.inf, int(hi) if math.isfinite(hi) else math.inf)
-    fam = _Family(dist.logpmf, dist.logsf, support, mean, tail_first_moment,
+    def logpmf(k: ArrayLike) -> np.ndarray:  # scipy's pmf keeps digits its logpmf loses (binom: 3e-10)
+        with np.errstate(divide="ignore", under="ignore"):
+            pmf = np.asarray(dist.pmf(k), dtype=float)
+            return np.where(pmf > 1e-290, np.log(np.where(pmf > 1e-290, pmf, 1.0)), dist.logpmf(k))
+
+    def logsf(a: ArrayLike) -> np.ndarray:  # P(X >= 1) = 1 - P(X = 0) on N: no 1 - cdf in scipy's sf
+        a = np.asarray(a)
+        with np.errstate(divide="ignore", under="ignore"):
+            out = np.asarray(dist.logsf(a), dtype=float)
+            if lo == 0:
+                out = np.where(a == 0, log1mexp(np.asarray(logpmf(0), dtype=float)), out)
+        return out
+
+    fam = _Family(logpmf, logsf, support, mean, tail_first_moment, sf_in_table=False,
                   sampler=lambda size, rng: np.asarray(dist.rvs(size=size, random_state=rng), dtype=np.int64))
     label = name or f"scipy.{getattr(dist.dist, 'name', 'dist')}"
     params = (("args", tuple(_plain(v) for v in dist.args)), ("zero", zero))
@@ -224,3 +261,37 @@ def from_scipy(dist: Any, *, zero: str = "error", name: str | None = None) -> Si
     return law
 
 
+def _tail_first_moment(dist: Any, K: int, hi: float, moments: dict[int, float]) -> float:
+    r"""A proven upper bound on :math:`E[X\,\mathbb 1\{X > K\}]` from the law's own survival function.
+
+    With :math:`S(i) = P(X > i)` non-increasing, :math:`E[X\mathbb 1\{X>K\}] = K S(K) + \sum_{i \ge K} S(i)`
+    and, on doubling blocks :math:`b_0 = K,\ b_{j+1} = \min(2b_j, hi, 2^{62})`,
+
+    .. math:: \sum_{i \ge K} S(i) \le \sum_j (b_{j+1} - b_j)\,S(b_j) + E[X^r]/b_J^{r-1},
+
+    the last term only past :math:`2^{62}` on an infinite support (Markov: :math:`E[(X-J)^+] \le
+    E[X^r]/J^{r-1}`).  An underflowed :math:`S(b_j)` counts as the smallest subnormal.  The
+    survival function is trusted only where it is at least the sum of the next 64 masses at
+    every block start; else the moment bound alone, :math:`\min_r E[X^r]/K^{r-1}`, is returned
+    (on a finite support, :math:`hi`: no cut, the whole support is tabulated).
+    """
+    moment = min((mr / float(K) ** (r - 1) for r, mr in moments.items()), default=math.inf)
+    if K >= hi:
+        return 0.0
+    ends = [K]
+    while ends[-1] < min(hi, MAX_SIZE):
+        ends.append(int(min(2 * ends[-1], hi, MAX_SIZE)))
+    b = np.asarray(ends, dtype=float)
+    with np.errstate(all="ignore"):
+        lsf = np.asarray(dist.logsf(b), dtype=float)
+        near = b[:-1, None] + np.arange(1, 65)[None, :]
+        lnext = np.logaddexp.reduce(np.asarray(dist.logpmf(near), dtype=float), axis=1)
+    floor = math.log(5e-324)
+    if np.any(np.isnan(lsf)) or not np.all(np.maximum(lsf[:-1], floor) >= lnext - 1e-9):
+        return moment if moments else hi
+    sf = np.maximum(np.exp(lsf), 5e-324)
+    total = K * sf[0] + float(np.sum(np.diff(b) * sf[:-1]))
+    if ends[-1] < hi:  # stopped at 2**62 on an infinite support: Markov beyond
+        last = float(ends[-1])
+        total += min((mr / last ** (r - 1) for r, mr in moments.items()), default=math.inf)
+    return float(min(total, moment))

@@ -27,12 +27,10 @@ import mpmath
 import numpy as np
 
 from ..numerics import MPMATH
-from ._common import _mp_tol, DEEP_LOG, FLOAT_TOL, MAX_TABLE, MAX_WALK, WHOLE_TABLE
+from ._common import _mp_tol, DEEP_LOG, FLOAT_TOL, MAX_MP_WORK, MAX_TABLE, MAX_TERMS, WHOLE_TABLE
 
 if TYPE_CHECKING:  # the base class calls these functions; they never construct one
     from ._base import SizeLaw
-
-LEFT_PASS = 4096  # below a window, masses within this many points of the minimum are summed in one pass
 
 
 @dataclass(frozen=True)
@@ -47,68 +45,75 @@ class Table:
     log_sf: np.ndarray  # log P(m > points[i])
 
 
-def _deep_logsf(logpmf: Callable, a: np.ndarray) -> np.ndarray:
-    r"""log P(X > a) at every ``a`` for a log-concave pmf, past float64's range of ``logsf``.
+def _walk_log_sum(logf: Callable, first: int, step: int, stop: int | None) -> float:
+    r"""log of :math:`\sum_{j \ge 0} e^{f(first + j\,step)}` (up to ``stop``) for log-concave ``f``
+    falling in the direction ``step`` (±1) from ``first``.
 
-    Log-concavity makes :math:`r_k = p(k+1)/p(k)` non-increasing, so beyond
-    :math:`a+J` the terms are below a geometric series of ratio :math:`r_{a+J}`:
-    :math:`P(X > a) = \sum_{j=1}^{J} p(a+j) + R`, :math:`0 \le R \le p(a+J)\,r/(1-r)`.
-    ``J`` is grown (×4, from 64) for the ``a`` whose bound is not yet below ``1e-17`` of
-    their partial sum; all ``a`` walk at once.
+    Log-concavity makes the ratios :math:`r` of consecutive terms non-increasing in that
+    direction, so past the terms summed so far the rest is below a geometric series,
+    :math:`R \le e^{f(k)}/(1 - r)` with :math:`k` the next point; chunks (64 terms, growing
+    4-fold to 2**20) are summed until that bound is below ``1e-17`` of the sum, at most
+    ``MAX_TERMS`` terms in all (time bounded; memory 2**20 floats).
     """
-    a = np.asarray(a, dtype=np.int64)
-    flat = a.ravel()
-    out = np.empty(flat.size)
-    todo = np.arange(flat.size)
-    J = 64
-    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        while todo.size:
-            lp = np.asarray(logpmf(flat[todo, None] + np.arange(1, J + 2)[None, :]), dtype=float)
-            head = np.logaddexp.reduce(lp[:, :-1], axis=1)
-            log_r = lp[:, -1] - lp[:, -2]
-            rem = lp[:, -2] + log_r - np.log(-np.expm1(log_r))
-            ended = ~np.isfinite(head) | (lp[:, -1] == -np.inf)  # nothing, or the support has ended
-            small = ~ended & (log_r < 0) & (rem - head < math.log(1e-17))
-            done = ended | small | (J > MAX_WALK)
-            value = np.where(small, head + np.log1p(np.exp(rem - head)), np.where(np.isnan(head), -np.inf, head))
-            out[todo[done]] = value[done]
-            todo = todo[~done]
-            J *= 4
-    return out.reshape(a.shape)
+    head, pos, n, done = -math.inf, first, 64, 0
+    while True:
+        last = pos + step * (n - 1)
+        if stop is not None:
+            last = min(last, stop) if step > 0 else max(last, stop)
+        k = np.arange(pos, last + step, step)
+        lp = np.asarray(logf(k), dtype=float)
+        head = float(np.logaddexp(head, np.logaddexp.reduce(lp)))
+        done += len(k)
+        if not math.isfinite(head) or (stop is not None and int(k[-1]) == stop):
+            return head
+        nxt = float(logf(np.array(k[-1] + step)))
+        if nxt == -math.inf:  # the support (an interval) has ended: nothing remains
+            return head
+        log_r = nxt - float(lp[-1])
+        if log_r < 0:
+            rem = nxt - math.log(-math.expm1(log_r))
+            if rem - head < math.log(1e-17):
+                return head + math.log1p(math.exp(rem - head))
+        if done >= MAX_TERMS:  # pragma: no cover - 2**27 terms: a ratio this close to 1 is no log-concave tail
+            raise ArithmeticError(f"a sum of masses did not converge within {MAX_TERMS} terms")
+        pos, n = int(k[-1]) + step, min(4 * n, 2**20)
 
 
-def _left_log_sums_many(logpmf: Callable, a: np.ndarray, lo: int) -> tuple[np.ndarray, np.ndarray]:
-    r"""log of :math:`\sum_{k=lo}^{a} M(k)` and of :math:`\sum_{k=lo}^{a}\sqrt k\,M(k)` at every ``a``, for a
-    log-concave pmf increasing on ``[lo, a]``, all ``a`` at once.
+def _deep_logsf(logpmf: Callable, a: int) -> float:
+    r"""log P(X > a) for a log-concave pmf, past the mode: :math:`\sum_{k > a} p(k)` by
+    :func:`_walk_log_sum` (remainder below ``1e-17`` relative)."""
+    return _walk_log_sum(logpmf, a + 1, +1, None)
 
-    Leftwards the ratios :math:`r = M(k-1)/M(k) \le 1` decrease (log-concavity; with the factor
-    :math:`\sqrt{(k-1)/k} < 1` for the second sum), so the terms beyond the first ``J`` are below a
-    geometric series: :math:`R \le M(a-J-1)/(1 - r_{a-J})`; ``J`` grows (×4, from 64) for the
-    ``a`` whose bound is not yet below ``1e-17`` of their sum.  Cost: ``J`` terms per ``a``,
-    whatever ``a - lo``.
-    """
-    a = np.asarray(a, dtype=np.int64)
-    flat = a.ravel()
-    out = np.empty((2, flat.size))
-    todo = np.arange(flat.size)
-    J = 64
-    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        while todo.size:
-            k = flat[todo, None] - np.arange(J + 2)[None, :]  # J + 1 terms, then the next one
-            safe = np.maximum(k, max(lo, 1))
-            lp = np.where(k >= lo, np.asarray(logpmf(safe), dtype=float), -np.inf)
-            both = np.stack([lp, np.where(k >= lo, 0.5 * np.log(safe) + lp, -np.inf)])
-            head = np.logaddexp.reduce(both[:, :, :J + 1], axis=2)
-            log_r = both[:, :, J + 1] - both[:, :, J]
-            rem = both[:, :, J + 1] - np.log(-np.expm1(log_r))
-            small = (log_r < 0) & (rem - head < math.log(1e-17))
-            whole = k[:, J] <= lo  # every term down to lo is in the head
-            done = whole | np.all(small, axis=0) | (J > MAX_WALK)
-            value = np.where(whole | ~small, head, head + np.log1p(np.exp(rem - head)))
-            out[:, todo[done]] = value[:, done]
-            todo = todo[~done]
-            J *= 4
-    return out[0].reshape(a.shape), out[1].reshape(a.shape)
+
+def _left_log_sum(logf: Callable, a: int, lo: int) -> float:
+    r"""log of :math:`\sum_{k=lo}^{a} e^{f(k)}` for log-concave ``f`` increasing on ``[lo, a]``
+    (:func:`_walk_log_sum` leftwards: remainder below ``1e-17`` relative)."""
+    return _walk_log_sum(logf, a, -1, lo)
+
+
+def _log_cumsum(lp: np.ndarray) -> np.ndarray:
+    """``log sum(exp(lp[:i+1]))`` for every ``i``, scaled by the largest term and summed in extended
+    precision where the platform has it (64-bit mantissa: 5e6 terms keep 3e-13 relative, where a
+    ``logaddexp`` chain loses an ulp of the log per term: 3e-10 over 3e5 terms); ``logaddexp``
+    where the extended sum underflows."""
+    out = np.logaddexp.accumulate(lp)
+    top = float(np.max(lp)) if len(lp) else -math.inf
+    if not math.isfinite(top):
+        return out
+    with np.errstate(divide="ignore", under="ignore"):
+        w = np.exp((lp - top).astype(np.longdouble))
+        ext = (np.log(np.cumsum(w)) + top).astype(float)
+    return np.where(np.isfinite(ext), ext, out)
+
+
+def _log_sums_from_top(lp: np.ndarray) -> np.ndarray:
+    """``log sum(exp(lp[i:]))`` for every ``i`` (:func:`_log_cumsum` from the top)."""
+    return _log_cumsum(lp[::-1])[::-1]
+
+
+def _below(bound: float, tol: float) -> bool:
+    """Whether a tail bound proves the neglected part below ``tol`` (a NaN bound proves nothing)."""
+    return bool(bound <= tol)
 
 
 def table_end(law: SizeLaw, tol: float) -> int:
@@ -118,17 +123,17 @@ def table_end(law: SizeLaw, tol: float) -> int:
         return int(law.support_max)
     lo = max(start, 1)
     hi = lo + 16
-    while hi < law.support_max and law._tail_sqrt_bound(hi) > tol:
+    while hi < law.support_max and not _below(law._tail_sqrt_bound(hi), tol):
         lo, hi = hi, start + 2 * (hi - start)
         if hi - start > MAX_TABLE:
             raise ValueError(
                 f"{law!r}: the tail is too heavy to tabulate to tolerance {tol:g} "
-                f"within {MAX_TABLE} points"
+                f"within {MAX_TABLE} points (a uniform law on many points: use bounds.sizes.uniform)"
             )
     # smallest K in (lo, hi] with the bound below tol (monotone in K)
     while lo < hi:
         mid = (lo + hi) // 2
-        if law._tail_sqrt_bound(mid) <= tol:
+        if _below(law._tail_sqrt_bound(mid), tol):
             hi = mid
         else:
             lo = mid + 1
@@ -145,16 +150,15 @@ def float_table(law: SizeLaw) -> Table:
     # log P(m > points[i]): summed from the top (exact in deep tails) plus the closed-form
     # tail beyond the table; the closed form itself wherever it is not deep
     tail = float(law._logsf(np.array([end]))[0]) if not law.is_finite else -np.inf
-    above = np.logaddexp.accumulate(lp[::-1])[::-1]
+    above = _log_sums_from_top(lp)
     lsf = np.logaddexp(np.append(above[1:], -np.inf), tail)
-    shallow = lsf > DEEP_LOG + 10
+    shallow = (lsf > DEEP_LOG + 10) & law._table_sf_closed
     lsf[shallow] = np.asarray(law._logsf(pts[shallow]), dtype=float)
     lsf[pts < law.support_min] = 0.0
     left_cdf, left_sqrt = -np.inf, -np.inf
     if pts[0] > law.support_min:  # a window on the bulk: the mass below it by local sums
         left_cdf, left_sqrt = (float(v[0]) for v in law._left_log_sums(pts[:1] - 1, None))
-    return Table(pts, lp, np.logaddexp(left_cdf, np.logaddexp.accumulate(lp)),
-                  np.logaddexp(left_sqrt, np.logaddexp.accumulate(lsq)), end, lsf)
+    return Table(pts, lp, np.logaddexp(left_cdf, _log_cumsum(lp)), np.logaddexp(left_sqrt, _log_cumsum(lsq)), end, lsf)
 
 
 def mp_table(law: SizeLaw, precision: int) -> Table:
@@ -162,6 +166,11 @@ def mp_table(law: SizeLaw, precision: int) -> Table:
     with mpmath.workdps(precision):
         end = law._table_end(_mp_tol(precision))
         pts = law._points(end)
+        if len(pts) * precision > MAX_MP_WORK:
+            raise ValueError(
+                f"precision={precision}: the table of {law!r} has {len(pts)} points, and points x digits "
+                f"is limited to {MAX_MP_WORK:.0e} (minutes of mpmath work); lower the precision or use "
+                "precision=None")
         pmf = law._mp_masses_on(pts)
         cum, cum_sqrt, above = [], [], []
         s = t = mpmath.mpf(0)

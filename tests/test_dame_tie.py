@@ -1,0 +1,102 @@
+"""The tie rule of Theorem 1's argmax (bounds/dame.py, ``_lb_search`` / ``_smallest_near_max``).
+
+The argmax is the smallest ``a`` whose term of eq. (10) is within a relative ``LB_TIE_RTOL``
+of the maximum; the float and mpmath paths must report the same one.  References are
+exhaustive scans of eq. (10) evaluated here at 50 digits from the law's masses.
+"""
+
+import math
+
+import mpmath
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bounds import dame, sizes
+
+from . import reference as ref
+
+
+def test_reference_scans_state_the_same_rule():
+    assert dame.LB_TIE_RTOL == ref.TIE_RTOL
+
+
+def scan(masses: dict, x: float):
+    """(max, argmax by the tie rule) of eq. (10), unit constants, over {0} and the support."""
+    with mpmath.workdps(50):
+        pts = sorted(masses)
+        total = mpmath.fsum(mpmath.mpf(masses[k]) for k in pts)
+        vals = {}
+        for a in [0] + pts:
+            P = mpmath.fsum(mpmath.mpf(masses[k]) for k in pts if k > a) / total
+            S = mpmath.fsum(mpmath.sqrt(k) * mpmath.mpf(masses[k]) for k in pts if k <= a) / total
+            vals[a] = -x * P**2 - mpmath.log(max(x * S**2, 1))
+        best = max(vals.values())
+        thr = best + mpmath.log1p(-mpmath.mpf(dame.LB_TIE_RTOL))
+        return best, min(a for a, v in vals.items() if v >= thr), vals, thr
+
+
+def both(law, x, constants="unit"):
+    f = dame.lower_bound(law, n_alpha2=x, constants=constants)
+    m = dame.lower_bound(law, n_alpha2=x, constants=constants, precision=30)
+    return f, m
+
+
+def two_point_near_tie(gap: float):
+    """{1: q, 100: 1 - q} with l(1) - l(100) = gap (relative to |l|) at x = 10, unit constants."""
+    x, K = 10, 100
+
+    def diff(q):
+        l1 = -x * (1 - q) ** 2 - mpmath.log(max(x * q**2, 1))
+        lK = -mpmath.log(max(x * (q + mpmath.sqrt(K) * (1 - q)) ** 2, 1))
+        return l1 - lK - gap * abs(lK)
+
+    with mpmath.workdps(50):
+        q = float(mpmath.findroot(diff, (0.1, 0.3), solver="illinois"))
+    return {1: q, K: 1 - q}, x
+
+
+@pytest.mark.parametrize("gap, expected", [(-1e-12, 1), (1e-12, 1), (-1e-7, 100), (1e-7, 1)])
+def test_constructed_near_tie_follows_the_rule_in_both_paths(gap, expected):
+    masses, x = two_point_near_tie(gap)
+    _, argmax, _, _ = scan(masses, x)
+    assert argmax == expected
+    f, m = both(sizes.finite(masses), x)
+    assert f.argmax == m.argmax == argmax
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.dictionaries(st.integers(1, 400), st.integers(1, 50), min_size=1, max_size=6),
+       st.sampled_from([0.5, 3.0, 10.0, 1e2, 1e3, 1e5]))
+def test_argmax_equals_exhaustive_scan(weights, x):
+    total = sum(weights.values())
+    masses = {k: w / total for k, w in weights.items()}
+    best, argmax, vals, thr = scan(masses, x)
+    if any(v != thr and abs(v - thr) < 1e-11 * abs(thr) for v in vals.values()):
+        return  # a value within float error of the band's edge: the rule is ill-conditioned there
+    law = sizes.finite({k: w for k, w in masses.items()}, atol=1e-9)
+    f, m = both(law, x)
+    assert f.argmax == m.argmax == argmax
+    assert abs(f.log_value - float(best)) <= 1e-12 * max(1.0, abs(float(best)))
+
+
+@pytest.mark.parametrize("p", [0.3, 0.01, 1e-4])
+@pytest.mark.parametrize("x", [1e2, 1e4, 1e6])
+def test_geometric_float_and_precise_argmax_agree(p, x):
+    f, m = both(sizes.geometric(p), x, constants="paper")
+    assert f.argmax == m.argmax
+
+
+@pytest.mark.parametrize("s", [3.0, 4.0])
+def test_zipf_float_and_precise_argmax_agree_at_1e12(s):
+    f, m = both(sizes.zipf(s), 1e12, constants="paper")
+    assert f.argmax == m.argmax
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("law, x", [(sizes.poisson(1e6), 1e4), (sizes.poisson(1e6), 1e8),
+                                    (sizes.binomial(10**9, 0.999), 1e6), (sizes.poisson(9.5e6), 6.51e7)])
+def test_large_laws_float_and_precise_argmax_agree(law, x):
+    f, m = both(law, x, constants="unit")
+    assert f.argmax == m.argmax
+    assert abs(f.value / float(m.value) - 1) <= 1e-12

@@ -1,0 +1,209 @@
+"""The scipy-backed families (bounds/sizes/_scipy.py) at wide supports and large parameters.
+
+Every reference is an independent mpmath computation written here: a direct sum of the
+masses at 60 digits (each mass from the previous one by the law's exact ratio), a Hurwitz
+zeta closed form, or mpmath's incomplete gamma function.
+"""
+
+import math
+
+import mpmath
+import numpy as np
+import pytest
+from scipy import stats
+
+from bounds import dame, sizes
+
+
+def direct_sums(log_first, ratio, k0, lo, hi, a=None, dps=60):
+    r"""``(sum M(k), sum sqrt(k) M(k), sum_{k <= a} sqrt(k) M(k), sum_{k > a} M(k))`` over
+    ``lo..hi``, masses from ``M(k0) = exp(log_first)`` by ``M(k+1) = M(k) ratio(k)``, walked
+    both ways from ``k0`` until a term is below 10^-80 of the total."""
+    with mpmath.workdps(dps):
+        first = mpmath.exp(log_first)
+        terms = {k0: first}
+        t, k = first, k0
+        while k < hi:
+            t = t * ratio(k)
+            k += 1
+            terms[k] = t
+            if t < mpmath.mpf(10) ** -80 * first and k > k0 + 10:
+                break
+        t, k = first, k0
+        while k > lo:
+            t = t / ratio(k - 1)
+            k -= 1
+            terms[k] = t
+            if t < mpmath.mpf(10) ** -80 * first and k < k0 - 10:
+                break
+        tot = mpmath.fsum(terms.values())
+        sq = mpmath.fsum(mpmath.sqrt(k) * v for k, v in terms.items())
+        part = mpmath.fsum(mpmath.sqrt(k) * v for k, v in terms.items() if a is not None and k <= a)
+        above = mpmath.fsum(v for k, v in terms.items() if a is not None and k > a)
+        return tot, sq, part, above
+
+
+def binomial_sums(N, p, a=None):
+    k0 = max(int(N * p), 1)
+    with mpmath.workdps(60):
+        q = 1 - mpmath.mpf(p)
+        log_first = (mpmath.loggamma(N + 1) - mpmath.loggamma(k0 + 1) - mpmath.loggamma(N - k0 + 1)
+                     + k0 * mpmath.log(mpmath.mpf(p)) + (N - k0) * mpmath.log(q))
+        return direct_sums(log_first, lambda k: mpmath.mpf(N - k) / (k + 1) * mpmath.mpf(p) / q, k0, 1, N, a)
+
+
+def rel(x, y):
+    x = x[()] if isinstance(x, np.ndarray) else x
+    with mpmath.workdps(60):
+        return abs(float(mpmath.mpf(x) / mpmath.mpf(y) - 1))
+
+
+# --------------------------------------------------------------------------- binomial beyond 2**31
+
+
+def test_binomial_past_two_to_the_31_has_the_right_sqrt_moment():
+    """N = 2**31 + 1 once gave 0.029 (true 5.454): scipy.special.bdtrc is NaN from N = 2**31 and the
+    NaN tail bound cut the table at 17 points."""
+    N = 2**31 + 1
+    law = sizes.binomial(N, 30 / N)
+    tot, sq, _, _ = binomial_sums(N, 30 / N)
+    assert rel(law.sqrt_mean(), sq / tot) < 1e-12
+    assert law.search_end() > 60
+
+
+def test_binomial_precision_path_past_two_to_the_31():
+    law = sizes.binomial(5 * 10**9, 6e-9)
+    tot, sq, _, _ = binomial_sums(5 * 10**9, 6e-9)
+    with mpmath.workdps(30):
+        assert abs(law.sqrt_mean(precision=30) / (sq / tot) - 1) < mpmath.mpf(10) ** -25
+    assert rel(law.sqrt_mean(), sq / tot) < 1e-12
+
+
+def test_binomial_past_two_to_the_31_lower_bound_by_exhaustive_scan():
+    """Eq. (10), unit constants, every a in 0..400 from masses summed here (LB <= UB again:
+    once LB 0.1186 > UB 0.0222)."""
+    N, x = 2**31 + 1, 1e4
+    law = sizes.binomial(N, 30 / N)
+    with mpmath.workdps(60):
+        p = mpmath.mpf(30 / N)
+        masses = [mpmath.exp(N * mpmath.log1p(-p))]
+        for k in range(600):
+            masses.append(masses[-1] * (N - k) / (k + 1) * p / (1 - p))
+        z = 1 - masses[0]  # zero-truncation
+        vals = []
+        for a in range(0, 401):
+            P = mpmath.fsum(masses[a + 1:]) / z
+            S = mpmath.fsum(mpmath.sqrt(k) * masses[k] for k in range(1, a + 1)) / z
+            vals.append(mpmath.exp(-x * P**2) / max(x * S**2, 1))
+        best = max(vals)
+        argmax = vals.index(best)
+    lb = dame.lower_bound(law, n_alpha2=x, constants="unit")
+    assert rel(lb.value, best) < 1e-10
+    assert lb.argmax == argmax
+    assert lb.value <= dame.upper_bound(law, n_alpha2=x, constants="unit").value
+
+
+def test_nan_tail_bound_never_cuts_a_table():
+    """A NaN tail bound proves nothing: table_end keeps growing instead of stopping."""
+    from bounds.sizes import _tables
+
+    assert not _tables._below(float("nan"), 1e-20)
+    assert _tables._below(1e-21, 1e-20)
+
+
+# --------------------------------------------------------------------------- from_scipy, wide finite supports
+
+
+# tol: scipy's own masses (betabinom's pmf through betaln keeps about 1e-11; hypergeom's sum to 1 + 8e-12)
+@pytest.mark.parametrize("dist, zero, sums, tol", [
+    (stats.binom(10**6, 0.3), "truncate", lambda: binomial_sums(10**6, 0.3), 1e-12),
+    (stats.betabinom(20000, 2, 3), "truncate", lambda: direct_sums(
+        mpmath.log(mpmath.beta(2 + 1, 20000 - 1 + 3) / mpmath.beta(2, 3) * 20000),
+        lambda k: mpmath.mpf(20000 - k) / (k + 1) * (k + 2) / (20000 - k - 1 + 3), 1, 1, 20000), 1e-10),
+    (stats.hypergeom(10**6, 10**5, 10**5), "truncate", lambda: direct_sums(
+        mpmath.log(mpmath.binomial(10**5, 10**4)) + mpmath.log(mpmath.binomial(9 * 10**5, 9 * 10**4))
+        - mpmath.log(mpmath.binomial(10**6, 10**5)),
+        lambda k: mpmath.mpf(10**5 - k) * (10**5 - k) / ((k + 1) * mpmath.mpf(10**6 - 2 * 10**5 + k + 1)),
+        10**4, 1, 10**5), 1e-11),
+])
+def test_from_scipy_wide_finite_support(dist, zero, sums, tol):
+    """These once raised 'min() arg is an empty sequence' (no moment for a finite support)."""
+    law = sizes.from_scipy(dist, zero=zero)
+    with mpmath.workdps(60):
+        tot, sq, _, _ = sums()
+    assert rel(law.sqrt_mean(), sq / tot) < tol
+    assert law.search_end() <= dist.support()[1]  # cut where the mass ends, by the sf bound
+
+
+def test_from_scipy_randint_against_hurwitz_zeta():
+    law = sizes.from_scipy(stats.randint(1, 10**6))
+    n = 10**6 - 1
+    with mpmath.workdps(60):
+        exact = (mpmath.zeta(-0.5) - mpmath.zeta(-0.5, n + 1)) / n  # sum_{k<=n} sqrt(k) / n
+    assert rel(law.sqrt_mean(), exact) < 1e-12
+
+
+def test_from_scipy_randint_too_wide_is_refused_by_name():
+    with pytest.raises(ValueError, match="too heavy to tabulate.*bounds.sizes.uniform"):
+        sizes.from_scipy(stats.randint(1, 10**7)).sqrt_mean()
+
+
+def test_betabinom_precision_path():
+    law = sizes.from_scipy(stats.betabinom(2000, 2, 3), zero="truncate")
+    f = law.sqrt_mean()
+    with mpmath.workdps(30):
+        m = law.sqrt_mean(precision=30)
+    assert rel(f, m) < 1e-12
+
+
+# --------------------------------------------------------------------------- from_scipy, infinite light tails
+
+
+def test_nbinom_light_tail_accepted_in_float_and_at_precision():
+    """Refused once as 'too heavy to tabulate' (moment bounds only); the sf bound cuts it near 1500."""
+    n, law = 1000, sizes.from_scipy(stats.nbinom(1000, 0.5), zero="shift")
+    assert dame.m_tilde(law, n_alpha2=10.0) >= 1
+    with mpmath.workdps(60):  # m = X + 1, P(X = k) = C(k + n - 1, k) 2^-(n + k)
+        half = mpmath.mpf(1) / 2
+        first = mpmath.exp(mpmath.loggamma(2 * n) - mpmath.loggamma(n) - mpmath.loggamma(n + 1) + 2 * n * mpmath.log(half))
+        tot, sq = direct_sums(mpmath.log(first), lambda k: mpmath.mpf(k + n) / (k + 1) * half, n, 0, 10**9)[:2]
+        # E[sqrt(X + 1)]: the same walk on sqrt(k + 1) M(k)
+        s, t, k = mpmath.mpf(0), first, n
+        while t > mpmath.mpf(10) ** -80:
+            s, t, k = s + mpmath.sqrt(k + 1) * t, t * mpmath.mpf(k + n) / (k + 1) * half, k + 1
+        t, k = first, n
+        while k > 0:
+            t, k = t / (mpmath.mpf(k - 1 + n) / k * half), k - 1
+            s += mpmath.sqrt(k + 1) * t
+        exact = s / tot
+    assert rel(law.sqrt_mean(), exact) < 1e-12
+    assert rel(law.sqrt_mean(precision=30), exact) < 1e-12  # scipy's float masses, carried exactly
+
+
+def test_logser_at_precision():
+    law = sizes.from_scipy(stats.logser(0.9))
+    with mpmath.workdps(60):
+        p = mpmath.mpf(0.9)
+        c = -1 / mpmath.log1p(-p)
+        exact = c * mpmath.nsum(lambda k: p**k / mpmath.sqrt(k), [1, mpmath.inf])  # sum sqrt(k) p^k / k
+    assert rel(law.sqrt_mean(), exact) < 1e-12
+    assert rel(law.sqrt_mean(precision=30), exact) < 1e-13
+
+
+def test_heavy_scipy_tail_still_refused():
+    with pytest.raises(ValueError, match="no finite moment"):
+        sizes.from_scipy(stats.zipf(2.5))
+
+
+# --------------------------------------------------------------------------- large-lambda Poisson
+
+
+@pytest.mark.parametrize("lam, z", [(1e6, 5.5), (9.5e6, 5.53), (9.5e6, -2.0), (1e8, 3.0)])
+def test_large_poisson_survival_against_incomplete_gamma(lam, z):
+    """scipy's pdtrc lost up to 2e-2 at lam = 9.5e6 (5.5 sd up); the local sums keep 1e-12."""
+    a = int(lam + z * math.sqrt(lam))
+    law = sizes.poisson(lam)
+    with mpmath.workdps(60):
+        sf = 1 - mpmath.gammainc(a + 1, lam, mpmath.inf, regularized=True)  # P(X > a) = 1 - Q(a + 1, lam)
+        exact = sf / (1 - mpmath.exp(-lam))
+    assert rel(law.prob_gt(a), exact) < 1e-12
