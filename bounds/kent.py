@@ -228,6 +228,8 @@ _LOG_RANGE = 690.0  # nα² and nTα² must lie in [e^-690, e^690] ≈ [1e-300, 
 _MAX_BETA = 1e6  # Sobolev smoothness: δ^(-1/β) and the exponents 2β/(2β+2) are flat to float64 beyond
 _LOG_FLOAT_MAX = math.log(sys.float_info.max)  # ≈ 709.78: exp of more overflows float64
 _DIAMETER_RANGE = (1e-300, 1e300)  # Theorem 1's δ grid spans e^-690 D..D: it stays normal in float64
+MAX_GRID_AXIS = 10**5
+"""Largest number of ``T`` (and of ``alpha``) values of :func:`rate_grid`; the grid has at most 10**8 cells."""
 _DELTA_GRID = 4001  # points of the log δ grid of Theorem 1 before the bounded Brent refinement
 
 
@@ -697,6 +699,12 @@ def rate_grid(problem: str, *, n: int, T: ArrayLike, alpha: ArrayLike, d: int = 
     As = np.atleast_1d(np.asarray(alpha, dtype=object)).ravel()
     if Ts.size == 0 or As.size == 0 or np.ndim(T) > 1 or np.ndim(alpha) > 1:
         raise ValueError(f"T and alpha must be non-empty 1-D arrays, got T={T!r}, alpha={alpha!r}")
+    for name, arr in (("T", Ts), ("alpha", As)):
+        if arr.size > MAX_GRID_AXIS:
+            raise ValueError(f"{name} must hold at most {MAX_GRID_AXIS} values (kent.MAX_GRID_AXIS: each is validated "
+                             f"one by one), got {arr.size}")
+    if Ts.size * As.size > MAX_GRID_AXIS**2 // 100:
+        raise ValueError(f"T and alpha give {Ts.size} × {As.size} cells: at most {MAX_GRID_AXIS**2 // 100}")
     Ti = [_inputs(problem, n, t, As[0], d, s, beta, ball)[1] for t in Ts]
     Ai = [_inputs(problem, n, Ts[0], a, d, s, beta, ball)[2] for a in As]
     n, _, _, d, s, beta = _inputs(problem, n, Ts[0], As[0], d, s, beta, ball)
