@@ -625,7 +625,7 @@ def realisable_plan(k: ArrayLike, *, p_initial: float, sigma_p2_hat: float, tole
     if n < 3:
         raise ValueError(f"k must hold at least 3 users (Algorithm 2's three groups), got {n}")
     p_hat = _p(p_initial, "p_initial")
-    s2_hat = _sigma_p2(sigma_p2_hat, p_hat, "sigma_p2_hat")
+    s2_hat = _sigma_p2(sigma_p2_hat, p_hat, "sigma_p2_hat (with p_initial)")
     tolerance = check_real("tolerance", tolerance, low=0, high=_MAX_TOLERANCE)
     var_g, final_g, mean_g = groups(kk)
     kf = kk[final_g]

@@ -1224,6 +1224,9 @@ def asymptotic_rates(sizes: SizeLaw, *, n_alpha2: ArrayLike) -> tuple[np.ndarray
     .. math:: \text{(13)}\ \frac{1}{n\alpha^2 E[\sqrt m]^2}, \qquad
               \text{(14)}\ \frac{\log(n\alpha^2)}{n\alpha^2 E[\sqrt m]^2}
 
+    Beyond the float range the rates are ``inf`` (``n_alpha2`` near 5e-324) or ``0`` (from about
+    1e308 on, where :math:`n\alpha^2 E[\sqrt m]^2` overflows), without warnings.
+
     Source: Pla et al. (2024), eqs. (13)–(14) (lambdified once from :func:`symbolic`).
 
     Examples

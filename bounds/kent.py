@@ -433,7 +433,8 @@ def estimator_cap(*, n: int, T: int, alpha: float, K: float = 1.0, d: int = 1) -
     t_star = min(T, cap)
     inner = math.log(n * t_star * alpha * alpha)
     if inner <= 0:
-        raise ValueError(f"nT*α² = {n * t_star * alpha * alpha:g} <= 1: τ of eq. (25) is not defined")
+        raise ValueError(f"n = {n}, T = {T}, alpha = {alpha!r} give nT*α² = {n * t_star * alpha * alpha:g} <= 1: "
+                         "τ of eq. (25) is not defined")
     return t_star, math.sqrt(2 * inner / t_star)
 
 
@@ -487,6 +488,10 @@ def covering(problem: str, *, d: int = 1, s: int | None = None, beta: float | No
     problem = check_choice("problem", problem, PROBLEMS)
     ball = check_choice("ball", ball, BALLS)
     d = check_integer("d", d, minimum=1, maximum=_MAX_INT)
+    if s is not None:  # checked whenever given, also where the problem does not use it
+        s = check_integer("s", s, minimum=1, maximum=d)
+    if beta is not None:
+        beta = check_real("beta", beta, low=0, low_open=True, high=_MAX_BETA)
     if problem == "mean" and ball == "l2" and constant is None:
         return lambda delta: d * np.log1p(2.0 / delta)
     c = check_positive("constant", constant)

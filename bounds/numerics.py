@@ -585,7 +585,7 @@ def backend(precision: int | None) -> Backend:
     >>> backend(None).name, backend(30).name
     ('float64', 'mpmath')
     """
-    return FLOAT if precision is None else MPMATH
+    return FLOAT if check_precision(precision) is None else MPMATH
 
 
 @contextmanager
@@ -708,6 +708,8 @@ def warn_once_per_call(fn: Callable[..., Any]) -> Callable[..., Any]:
     >>> len(w)
     1
     """
+
+    check_callable("fn", fn)
 
     @functools.wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Any:

@@ -80,8 +80,10 @@ TRUSTED = {
     "bounds.numerics.check_positive": {"name", "allow_inf"},
     "bounds.numerics.check_integer": {"name", "minimum", "maximum", "why"},
     "bounds.numerics.check_choice": {"name", "choices"},
-    "bounds.numerics.check_array": {"name", "ndim", "low", "low_open", "allow_empty"},
-    "bounds.numerics.check_counts": {"name", "maximum"},
+    "bounds.numerics.check_array": {"name", "ndim", "low", "low_open", "allow_empty", "max_size"},
+    "bounds.numerics.check_bool": {"name"},
+    "bounds.numerics.check_callable": {"name", "what"},
+    "bounds.numerics.check_counts": {"name", "maximum", "max_size"},
     "bounds.numerics.check_rng": {"name"},
     "bounds.numerics.format_value": {"width"},
 }
