@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Callable
 
+import mpmath
 import numpy as np
 import sympy as sp
 from numpy.typing import ArrayLike
@@ -408,6 +409,17 @@ def _exp(v: float) -> float:
     return math.exp(v) if v <= _LOG_FLOAT_MAX else math.inf
 
 
+def _floor_exp(n: int, alpha: float, K: float, d: int) -> int:
+    """``max(1, ⌊e^{nα²/(Kd)}⌋)`` exactly: within rounding of an integer the floor is re-decided in mpmath."""
+    e = math.exp(n * alpha * alpha / K / d)
+    cap = math.floor(e)
+    if abs(e - round(e)) <= 1e-9 * e:  # e.g. nα²/(Kd) = log 2 up to an ulp: 1.9999… or 2.0000…
+        digits = 40 + int(math.log10(e))
+        with mpmath.workdps(digits):
+            cap = int(mpmath.floor(mpmath.exp(mpmath.mpf(n) * mpmath.mpf(alpha) ** 2 / mpmath.mpf(K) / d)))
+    return max(1, cap)
+
+
 def estimator_cap(*, n: int, T: int, alpha: float, K: float = 1.0, d: int = 1) -> tuple[int, float]:
     r"""The univariate procedure's cap :math:`T^*` and bin half-width :math:`\tau` (eq. (25)).
 
@@ -429,7 +441,7 @@ def estimator_cap(*, n: int, T: int, alpha: float, K: float = 1.0, d: int = 1) -
     d = check_integer("d", d, minimum=1, maximum=_MAX_INT)
     _budget(n, T, alpha)
     expo = n * alpha * alpha / K / d
-    cap = max(1, math.floor(math.exp(expo))) if expo < 700 else T
+    cap = _floor_exp(n, alpha, K, d) if expo < 700 else T
     t_star = min(T, cap)
     inner = math.log(n * t_star * alpha * alpha)
     if inner <= 0:
