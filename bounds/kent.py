@@ -445,8 +445,8 @@ def estimator_cap(*, n: int, T: int, alpha: float, K: float = 1.0, d: int = 1) -
     t_star = min(T, cap)
     inner = math.log(n * t_star * alpha * alpha)
     if inner <= 0:
-        raise ValueError(f"n = {n}, T = {T}, alpha = {alpha!r} give nT*α² = {n * t_star * alpha * alpha:g} <= 1: "
-                         "τ of eq. (25) is not defined")
+        raise ValueError(f"nT*α² = {n * t_star * alpha * alpha:g} <= 1: τ of eq. (25) is not defined "
+                         f"(n = {n}, T = {T}, alpha = {alpha!r})")
     return t_star, math.sqrt(2 * inner / t_star)
 
 
