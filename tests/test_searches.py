@@ -17,13 +17,14 @@ from fractions import Fraction
 import mpmath
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 from bounds import cummings, dame, kent, rameshwar, sizes
 
 SETTINGS = dict(max_examples=60, deadline=None, derandomize=True, database=None,
-                suppress_health_check=list(HealthCheck))
+                suppress_health_check=list(HealthCheck),
+                phases=(Phase.explicit, Phase.generate))  # no shrinking: the first counterexample is reported
 PAPER = (mpmath.exp(-9) / 16, 24, 1570, 8, mpmath.mpf(1737) / 2)
 UNIT = (1, 1, 1, 1, 1)
 
