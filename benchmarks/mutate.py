@@ -66,7 +66,9 @@ MUTANTS = [
     Mutant("dame.py", "hi = np.floor(mean * np.sqrt(np.maximum(x / c5, 1.0))) + 1",
            "hi = np.floor(mean * np.sqrt(x / c5)) + 1", "m~'s Markov bracket shrunk where n alpha^2 < c5", k="test_m_tilde_at_constructed or test_m_tilde_on or test_m_tilde_of_a_point or uniform_with"),
     Mutant("dame.py", "probe = g + np.minimum(g, top[active] - g)", "probe = g + np.minimum(g, top[active] - g) // 2 + 1",
-           "the doubling start of m~'s search probes short of its bracket", k="test_m_tilde_at_constructed or test_m_tilde_on or test_m_tilde_of_a_point or uniform_with"),
+           "the doubling start of m~'s search probes short of its bracket",
+           "equivalent: any probe in (good, top] keeps the invariants (pred true at good, the answer <= top); "
+           "only the number of evaluations changes", k="test_m_tilde_at_constructed or test_m_tilde_on or test_m_tilde_of_a_point or uniform_with"),
     Mutant("dame.py", "top[active[~ok]] = probe[~ok] - 1", "top[active[~ok]] = probe[~ok] - 2",
            "m~'s bracket cut one below the first failing probe", k="test_m_tilde_at_constructed or test_m_tilde_on or test_m_tilde_of_a_point or uniform_with"),
     Mutant("dame.py", "holds = np.where(big, a <= law.support_min, d >= 0)",
