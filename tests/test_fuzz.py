@@ -117,7 +117,7 @@ VALID: dict[str, list] = {
     "data": [[0.1, 0.5, 0.9]], "rank_from_top": [1], "lower": [0.0], "upper": [1.0],
     "estimator": ["dame", "duchi"], "draw": [lambda rng, size: rng.uniform(-1, 1, size)],
     # numerics
-    "name": ["x"], "value": [0.5, 3, "a"], "values": [[1, 2]], "choices": [("a", "b")], "minimum": [0], "pred": [_pred],
+    "name": ["x"], "value": [0.5, 3, "a", True, abs], "values": [[1, 2]], "choices": [("a", "b")], "minimum": [0], "pred": [_pred],
     "fn": [abs], "f": [abs], "family": ["poisson"], "grid": [[1.0, 2.0]], "message": ["m"], "text": ["see 001_ac3274d7ce9a5d72.txt"], "j": [3], "target": [0.05],
     "target_mse": [0.05], "source": [[3, 1, 2]], "results": [[]], "ids": [["kent.lemma16"]],
     "key": ["k"], "authors": [("Ada Lovelace",)], "title": ["t"], "venue": ["v"], "year": [2024],
