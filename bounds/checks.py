@@ -27,7 +27,7 @@ from scipy import stats
 from . import cummings, dame, kent, rameshwar, simulate
 from .estimators import duchi
 from .estimators import kent as kent_estimators
-from .numerics import check_array, check_integer, check_positive, format_value, warn_assumption
+from .numerics import MAX_ARRAY, check_array, check_integer, check_positive, format_value, warn_assumption
 from .simulate import cummings_risk, rameshwar_errors, risk
 from .numerics import check_choice, check_real
 from .sizes import point
@@ -72,9 +72,9 @@ def check_dame(sizes: SizeLaw, *, n: int, alpha: float, thetas: Sequence[float] 
     >>> c.holds
     True
     """
-    if not isinstance(thetas, (list, tuple, np.ndarray)) or len(thetas) == 0:
-        raise ValueError(f"thetas must be a non-empty sequence of means in [-1, 1], got {format_value(thetas)}")
-    thetas = [check_real("thetas", t, low=-1, high=1) for t in thetas]
+    thetas = [check_real("thetas", t, low=-1, high=1) for t in _sequence("thetas", thetas)]
+    if not thetas:
+        raise ValueError("thetas must be a non-empty sequence of means in [-1, 1], got an empty one")
     risks = [risk("dame", theta=t, sizes=sizes, n=n, alpha=alpha, reps=reps, seed=seed, executor=executor) for t in thetas]
     worst = max(risks, key=lambda r: r.mse)
     lb = dame.lower_bound(sizes, n=n, alpha=alpha)
@@ -105,6 +105,7 @@ def check_duchi(*, theta: float, n: int, alpha: float, reps: int, seed: SeedLike
     >>> check_duchi(theta=0.3, n=500, alpha=0.5, reps=2000, seed=0).holds
     True
     """
+    reps = check_integer("reps", reps, minimum=2, why="a variance and its standard error need two replications")
     r = risk("duchi", theta=theta, sizes=point(1), n=n, alpha=alpha, reps=reps, seed=seed)
     var = duchi.variance(theta, r.settings["n"], alpha=alpha)
     sim, se = _variance_with_se(r.estimates)
@@ -162,6 +163,7 @@ def check_cummings(k: ArrayLike, *, p: float, sigma_p2: float, eps: float, reps:
     True
     """
     check_real("p", p, low=0, high=1, low_open=True, high_open=True)
+    reps = check_integer("reps", reps, minimum=2, why="a variance and its standard error need two replications")
     r = cummings_risk(k, p=p, sigma_p2=sigma_p2, eps=eps, reps=reps, seed=seed, beta=beta)
     kk = np.asarray(k)
     s2 = cummings.user_variance(kk, p=p, sigma_p2=sigma_p2)
@@ -391,25 +393,31 @@ class KentRisk:
 
 
 def _theta_vector(theta, name="theta") -> np.ndarray:
-    try:
-        th = np.atleast_1d(np.asarray(theta, dtype=float))
-    except (TypeError, ValueError, OverflowError):
-        th = np.array([np.nan])
-    if th.ndim != 1 or th.size == 0 or not np.all(np.isfinite(th)):
-        raise ValueError(f"{name} must be a non-empty finite vector, got {format_value(theta)}")
-    return th
+    """A non-empty finite vector of at most :data:`~bounds.numerics.MAX_ARRAY` coordinates (a scalar is one)."""
+    return check_array(name, [theta] if np.ndim(theta) == 0 and not isinstance(theta, (str, bytes)) else theta,
+                       max_size=MAX_ARRAY)
+
+
+MAX_SETTINGS = 1000
+"""Largest number of settings (``thetas`` of :func:`check_dame`, ``Ts`` of :func:`check_kent`) one check
+simulates: each is a full simulation of ``reps`` replications."""
 
 
 def _sequence(name: str, values) -> list:
-    """``values`` as a list, if it is a sequence or an array (not a string or a scalar)."""
+    """``values`` as a list, if it is a sequence or an array (not a string or a scalar) of at most :data:`MAX_SETTINGS`."""
     if isinstance(values, (str, bytes)) or not isinstance(values, (list, tuple, range, np.ndarray)) \
             or np.ndim(values) != 1:
         raise ValueError(f"{name} must be a sequence of values, got {format_value(values)}")
+    if len(values) > MAX_SETTINGS:
+        raise ValueError(f"{name} must hold at most {MAX_SETTINGS} settings (checks.MAX_SETTINGS: each is a "
+                         f"simulation), got {len(values)}")
     return list(values)
 
 
 def _plan(problem, n, T, alpha, theta, density, s, beta, K, procedure, C_lambda, C_k, truncation) -> _Plan:
     problem = check_choice("problem", problem, KENT_PROBLEMS)
+    procedure = check_integer("procedure", procedure, minimum=1, maximum=2)  # every argument checked, used or not
+    C_lambda, C_k = check_positive("C_lambda", C_lambda), check_positive("C_k", C_k)
     n = check_integer("n", n, minimum=2)
     T = check_integer("T", T, minimum=1)
     alpha, K = check_positive("alpha", alpha), check_positive("K", K)

@@ -60,7 +60,7 @@ __all__ = [
 ]
 
 _LAPLACE = {"printed": 1.0, "exact": 2.0}  # Var(Lap(b)) / b^2 as eq. (5) prints it, and as it is
-_MAX_USERS = 10**7  # Example 1 builds arrays of n entries
+_MAX_USERS = 10**7  # users of one call: Example 1 builds arrays of n entries; every per-user array is at most this long
 # Algorithm 2's error tolerance α of the initial estimates: p lies in [0, 1], so any α above 1 gives
 # the same (vacuous) intervals; 1e6 keeps the widths and the Λ of step 14 far from float64 overflow.
 _MAX_TOLERANCE = 1e6
@@ -70,7 +70,7 @@ _MAX_TOLERANCE = 1e6
 
 
 def _k(k: ArrayLike) -> np.ndarray:
-    return check_counts("sample counts k", k)
+    return check_counts("sample counts k", k, max_size=_MAX_USERS)
 
 
 def _p(p: float, name: str = "p") -> float:
@@ -88,7 +88,7 @@ _SIGMA2_RANGE = (1e-60, 1e60)  # 1/σ⁴ · width² stays finite in float64 (the
 
 
 def _positive_array(name: str, v: ArrayLike) -> np.ndarray:
-    arr = check_array(name, v, low=0, low_open=True)
+    arr = check_array(name, v, low=0, low_open=True, max_size=_MAX_USERS)
     lo, hi = _SIGMA2_RANGE
     if np.any(arr < lo) or np.any(arr > hi):
         raise ValueError(f"{name} must hold variances in [{lo:g}, {hi:g}] (float64 range of eqs. (4)-(6)), got {v!r}")
@@ -630,7 +630,7 @@ def realisable_plan(k: ArrayLike, *, p_initial: float, sigma_p2_hat: float, tole
     if n < 3:
         raise ValueError(f"k must hold at least 3 users (Algorithm 2's three groups), got {n}")
     p_hat = _p(p_initial, "p_initial")
-    s2_hat = _sigma_p2(sigma_p2_hat, p_hat, "sigma_p2_hat")
+    s2_hat = _sigma_p2(sigma_p2_hat, p_hat, "sigma_p2_hat (with p_initial)")
     tolerance = check_real("tolerance", tolerance, low=0, high=_MAX_TOLERANCE)
     var_g, final_g, mean_g = groups(kk)
     kf = kk[final_g]

@@ -42,10 +42,14 @@ import sympy as sp
 from .numerics import (
     backend,
     last_true,
+    check_array,
+    check_bool,
+    check_callable,
     check_integer,
     check_positive,
     check_precision,
     check_real,
+    format_value,
     warn_assumption,
     warn_once_per_call,
     workdps,
@@ -86,6 +90,11 @@ _MAX_TASKS = 10**6  # open intervals in the lower bound's branch and bound: more
 # the lower bound's tie rule: its argmax is the smallest a whose value is within this relative
 # distance of the maximum (10^3 above the float path's error on eq. (10), so both paths agree)
 LB_TIE_RTOL = 1e-9
+MAX_POINTS = 10**5
+"""Largest number of ``n_alpha2`` values (and of :func:`grid`'s ``params``) in one call: each costs a few
+searches (O(log) evaluations of the law each), so the limit keeps a call to about a minute."""
+MAX_CELLS = 10**6
+"""Largest ``len(params) * len(n_alpha2)`` of one :func:`grid`."""
 
 
 # =========================================================================== constants
@@ -120,6 +129,8 @@ class Constants:
     name: str = "custom"
 
     def __post_init__(self) -> None:
+        if not isinstance(self.name, str):
+            raise ValueError(f"name must be a string (a label of the constants), got {format_value(self.name)}")
         for key in ("c1", "c2", "c3", "c4", "c5"):
             raw = getattr(self, key)
             # numbers only (int, float, Fraction, numpy or sympy numbers): a string would be
@@ -293,6 +304,7 @@ def privacy_budget(n: int | None = None, alpha: float | None = None, n_alpha2: f
         if n is not None or alpha is not None:
             raise ValueError("give either (n, alpha) or n_alpha2, not both")
         return PrivacyBudget(None, None, check_positive("n_alpha2", n_alpha2))
+    h3 = check_bool("h3", h3)
     if n is None or alpha is None:
         raise ValueError("give both n and alpha, or n_alpha2")
     n = check_integer("n", n, minimum=2)
@@ -315,6 +327,9 @@ def _n_alpha2_array(n_alpha2: ArrayLike) -> np.ndarray:
     raw = shaped.ravel()
     if shaped.ndim > 1 or raw.size == 0 or isinstance(n_alpha2, (str, bytes)):
         raise ValueError(bad)
+    if raw.size > MAX_POINTS:
+        raise ValueError(f"n_alpha2 must hold at most {MAX_POINTS} values (dame.MAX_POINTS, the work limit of one call), "
+                         f"got {raw.size}")
     try:
         return np.array([check_positive("n_alpha2", v) for v in raw], dtype=float)
     except OverflowError:
@@ -460,7 +475,8 @@ def _lb_search(law: SizeLaw, x: Any, c_vals: tuple[Any, ...], precision: int | N
         return (np.asarray([cache[int(v)][0] for v in a], dtype=object),
                 np.asarray([cache[int(v)][1] for v in a], dtype=object))
 
-    best = np.asarray([lc1 - c_vals[1] * xi for xi in x], dtype=object if mp else float)  # a = 0
+    with np.errstate(over="ignore"):  # c2 x beyond the float range: the a = 0 term is -inf
+        best = np.asarray([lc1 - c_vals[1] * xi for xi in x], dtype=object if mp else float)  # a = 0
     arg = np.zeros(n)
     a0 = _first_reaching(law, logx, precision)
     never = a0 < 0
@@ -773,8 +789,9 @@ def _m_tilde_many(law: SizeLaw, x: np.ndarray, x_exact: list, c: Constants, read
     in_b = cond(a_b)
     out = np.empty(len(x), dtype=np.int64)
     inside = np.flatnonzero(in_b)
-    if inside.size:  # bisection over the integers: about log2(hi) evaluations, no table
-        out[inside] = last_true(lambda a: cond(a, inside), a_b[inside], hi[inside])
+    if inside.size:  # doubling from a_b, then bisection over the integers: about 2 log2(m~) evaluations, no table
+        known, bracket_top = _gallop(lambda a, idx: cond(a, inside[idx]), a_b[inside], hi[inside])
+        out[inside] = last_true(lambda a: cond(a, inside), known, bracket_top)
     # region A = [1, a_b - 1] (only when c4 < e): φ >= c5/x there
     for i in np.flatnonzero(~in_b):
         top = int(a_b[i]) - 1
@@ -787,6 +804,26 @@ def _m_tilde_many(law: SizeLaw, x: np.ndarray, x_exact: list, c: Constants, read
         ok = cond(a, np.full(top, i))
         out[i] = int(a[ok].max()) if ok.any() else 1
     return out
+
+
+def _gallop(pred: Callable[[np.ndarray, np.ndarray], np.ndarray], good: np.ndarray,
+            top: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Shrink brackets ``[good, top]`` of a monotone ``pred`` (true at ``good``) by doubling ``good``.
+
+    Returns ``(good', top')`` with ``pred`` true at ``good'`` and the last true point in
+    ``[good', top']``: ``pred`` is evaluated at ``2 good, 4 good, …`` only (``pred(a, idx)`` on
+    the entries ``idx``), so the work grows with the answer, not with the Markov bracket.
+    """
+    good, top = good.astype(np.int64), top.astype(np.int64)
+    active = np.flatnonzero(good < top)
+    while active.size:
+        g = good[active]
+        probe = g + np.minimum(g, top[active] - g)  # min(2g, top) without int64 overflow
+        ok = np.asarray(pred(probe, active), dtype=bool)
+        good[active[ok]] = probe[ok]
+        top[active[~ok]] = probe[~ok] - 1
+        active = active[ok & (probe < top[active])]
+    return good, top
 
 
 @warn_once_per_call
@@ -1124,13 +1161,11 @@ def grid(
     """
     make, name = _family(family)
     c = Constants.resolve(constants)
-    try:
-        ps = np.atleast_1d(np.asarray(params, dtype=float))
-    except (TypeError, ValueError, OverflowError):
-        raise ValueError(f"params must be a non-empty 1-D array of numbers, got {params!r}") from None
-    if ps.ndim != 1 or ps.size == 0:
-        raise ValueError(f"params must be a non-empty 1-D array of numbers, got {params!r}")
+    ps = check_array("params", np.atleast_1d(params) if np.ndim(params) == 0 and not isinstance(params, str) else params,
+                     max_size=MAX_POINTS)
     xs = _n_alpha2_array(n_alpha2)
+    if ps.size * xs.size > MAX_CELLS:
+        raise ValueError(f"params and n_alpha2 give {ps.size} × {xs.size} cells: at most {MAX_CELLS} (dame.MAX_CELLS)")
     shape = (ps.size, xs.size)
     ll, lu, arg, mt, cap = (np.empty(shape) for _ in range(5))
     with mpmath.workdps(_TIE_DPS):
@@ -1140,6 +1175,8 @@ def grid(
             law = make(int(p) if name in ("point", "uniform") else float(p))
         except (ValueError, OverflowError) as exc:
             raise ValueError(f"params[{i}] = {p!r} gives no size law: {exc}") from None
+        if not isinstance(law, SizeLaw):
+            raise ValueError(f"family must return a size law from bounds.sizes, got {format_value(law)} for params[{i}]")
         try:
             ll[i], arg_i = _lower_many(law, xs, c)
             mt[i] = _m_tilde_many(law, xs, exact, c)
@@ -1208,7 +1245,8 @@ def corollary3(
     law = point(1) if rho == 0 else point(m) if rho == 1 else finite({1: 1 - rho, m: rho})
     mt = m_tilde(law, n_alpha2=x, constants=c)
     shape = ((1 - rho) + rho * math.sqrt(mt)) ** 2
-    rate = math.log(max(mt * x, math.e)) / (x * shape)
+    log_mx = math.log(mt) + math.log(x)  # log(m~ x): m~ x itself may overflow
+    rate = math.exp(math.log(max(log_mx, 1.0)) - math.log(x) - math.log(shape))  # 0 where it underflows
     if mt == 1:
         regime = "m_tilde=1"
     elif mt == m:
@@ -1216,7 +1254,7 @@ def corollary3(
     else:
         regime = "m_tilde=a"
         rate = min(rate, math.exp(-rho * rho * x / c.floats[4]) / (rho * rho))
-    return Corollary3(regime, mt, rate, 1 / (x * shape), rho, m, x)
+    return Corollary3(regime, mt, rate, math.exp(-math.log(x) - math.log(shape)), rho, m, x)
 
 
 # =========================================================================== symbolic forms
@@ -1271,6 +1309,9 @@ def asymptotic_rates(sizes: SizeLaw, *, n_alpha2: ArrayLike) -> tuple[np.ndarray
     .. math:: \text{(13)}\ \frac{1}{n\alpha^2 E[\sqrt m]^2}, \qquad
               \text{(14)}\ \frac{\log(n\alpha^2)}{n\alpha^2 E[\sqrt m]^2}
 
+    Beyond the float range the rates are ``inf`` (``n_alpha2`` near 5e-324) or ``0`` (from about
+    1e308 on, where :math:`n\alpha^2 E[\sqrt m]^2` overflows), without warnings.
+
     Source: Pla et al. (2024), eqs. (13)–(14) (lambdified once from :func:`symbolic`).
 
     Examples
@@ -1282,5 +1323,6 @@ def asymptotic_rates(sizes: SizeLaw, *, n_alpha2: ArrayLike) -> tuple[np.ndarray
     """
     law = _law(sizes)
     xs = _n_alpha2_array(n_alpha2)
-    r13, r14 = _rates_numeric()(xs, float(law.sqrt_mean()))
+    with np.errstate(over="ignore", divide="ignore"):  # beyond the float range: +inf or 0, as the rates are
+        r13, r14 = _rates_numeric()(xs, float(law.sqrt_mean()))
     return np.asarray(r13, dtype=float), np.asarray(r14, dtype=float)

@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Callable
 
+import mpmath
 import numpy as np
 from numpy.typing import ArrayLike
 
@@ -297,6 +298,8 @@ _LOG_RANGE = 690.0  # nα² and nTα² must lie in [e^-690, e^690] ≈ [1e-300, 
 _MAX_BETA = 1e6  # Sobolev smoothness: δ^(-1/β) and the exponents 2β/(2β+2) are flat to float64 beyond
 _LOG_FLOAT_MAX = math.log(sys.float_info.max)  # ≈ 709.78: exp of more overflows float64
 _DIAMETER_RANGE = (1e-300, 1e300)  # Theorem 1's δ grid spans e^-690 D..D: it stays normal in float64
+MAX_GRID_AXIS = 10**5
+"""Largest number of ``T`` (and of ``alpha``) values of :func:`rate_grid`; the grid has at most 10**8 cells."""
 _DELTA_GRID = 4001  # points of the log δ grid of Theorem 1 before the bounded Brent refinement
 
 
@@ -486,6 +489,17 @@ def _exp(v: float) -> float:
     return math.exp(v) if v <= _LOG_FLOAT_MAX else math.inf
 
 
+def _floor_exp(n: int, alpha: float, K: float, d: int) -> int:
+    """``max(1, ⌊e^{nα²/(Kd)}⌋)`` exactly: within rounding of an integer the floor is re-decided in mpmath."""
+    e = math.exp(n * alpha * alpha / K / d)
+    cap = math.floor(e)
+    if abs(e - round(e)) <= 1e-9 * e:  # e.g. nα²/(Kd) = log 2 up to an ulp: 1.9999… or 2.0000…
+        digits = 40 + int(math.log10(e))
+        with mpmath.workdps(digits):
+            cap = int(mpmath.floor(mpmath.exp(mpmath.mpf(n) * mpmath.mpf(alpha) ** 2 / mpmath.mpf(K) / d)))
+    return max(1, cap)
+
+
 def estimator_cap(*, n: int, T: int, alpha: float, K: float = 1.0, d: int = 1) -> tuple[int, float]:
     r"""The univariate procedure's cap :math:`T^*` and bin half-width :math:`\tau` (eq. (25)).
 
@@ -507,11 +521,12 @@ def estimator_cap(*, n: int, T: int, alpha: float, K: float = 1.0, d: int = 1) -
     d = check_integer("d", d, minimum=1, maximum=_MAX_INT)
     _budget(n, T, alpha)
     expo = n * alpha * alpha / K / d
-    cap = max(1, math.floor(math.exp(expo))) if expo < 700 else T
+    cap = _floor_exp(n, alpha, K, d) if expo < 700 else T
     t_star = min(T, cap)
     inner = math.log(n * t_star * alpha * alpha)
     if inner <= 0:
-        raise ValueError(f"nT*α² = {n * t_star * alpha * alpha:g} <= 1: τ of eq. (25) is not defined")
+        raise ValueError(f"nT*α² = {n * t_star * alpha * alpha:g} <= 1: τ of eq. (25) is not defined "
+                         f"(n = {n}, T = {T}, alpha = {alpha!r})")
     return t_star, math.sqrt(2 * inner / t_star)
 
 
@@ -565,6 +580,10 @@ def covering(problem: str, *, d: int = 1, s: int | None = None, beta: float | No
     problem = check_choice("problem", problem, PROBLEMS)
     ball = check_choice("ball", ball, BALLS)
     d = check_integer("d", d, minimum=1, maximum=_MAX_INT)
+    if s is not None:  # checked whenever given, also where the problem does not use it
+        s = check_integer("s", s, minimum=1, maximum=d)
+    if beta is not None:
+        beta = check_real("beta", beta, low=0, low_open=True, high=_MAX_BETA)
     if problem == "mean" and ball == "l2" and constant is None:
         return lambda delta: d * np.log1p(2.0 / delta)
     c = check_positive("constant", constant)
@@ -782,6 +801,12 @@ def rate_grid(problem: str, *, n: int, T: ArrayLike, alpha: ArrayLike, d: int = 
     As = np.atleast_1d(np.asarray(alpha, dtype=object)).ravel()
     if Ts.size == 0 or As.size == 0 or np.ndim(T) > 1 or np.ndim(alpha) > 1:
         raise ValueError(f"T and alpha must be non-empty 1-D arrays, got T={T!r}, alpha={alpha!r}")
+    for name, arr in (("T", Ts), ("alpha", As)):
+        if arr.size > MAX_GRID_AXIS:
+            raise ValueError(f"{name} must hold at most {MAX_GRID_AXIS} values (kent.MAX_GRID_AXIS: each is validated "
+                             f"one by one), got {arr.size}")
+    if Ts.size * As.size > MAX_GRID_AXIS**2 // 100:
+        raise ValueError(f"T and alpha give {Ts.size} × {As.size} cells: at most {MAX_GRID_AXIS**2 // 100}")
     Ti = [_inputs(problem, n, t, As[0], d, s, beta, ball)[1] for t in Ts]
     Ai = [_inputs(problem, n, Ts[0], a, d, s, beta, ball)[2] for a in As]
     n, _, _, d, s, beta = _inputs(problem, n, Ts[0], As[0], d, s, beta, ball)

@@ -281,7 +281,7 @@ def duchi_bound(alpha: float) -> float:
     """
     alpha = check_positive("alpha", alpha)
     t = math.tanh(alpha / 2)
-    if t == 0:
+    if t == 0 or math.isinf(1 / t):  # 1/t overflows from alpha ~ 1.1e-308 (a subnormal t)
         raise ValueError(f"alpha = {alpha!r} is too small: B = coth(alpha/2) overflows")
     return 1 / t
 

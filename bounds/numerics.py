@@ -33,6 +33,8 @@ __all__ = [
     "MAX_COUNT",
     "MAX_PRECISION",
     "check_array",
+    "check_bool",
+    "check_callable",
     "check_choice",
     "check_counts",
     "check_integer",
@@ -65,6 +67,11 @@ MAX_COUNT = 2**63 - 1
 
 MAX_PRECISION = 1000
 """Largest ``precision`` (mpmath digits) accepted: beyond it one evaluation takes minutes."""
+
+MAX_ARRAY = 10**6
+"""Default largest number of entries of an array argument of the theory functions (``max_size`` of
+:func:`check_array` and :func:`check_counts`): their work is at least linear in it, and most keep exact
+or per-entry Python work, so that 10**6 entries take seconds and 10**7 minutes."""
 
 MAX_BRACKET = 2**62
 """Largest ``|lo|``, ``|hi|`` of :func:`last_true`: the int64 midpoint ``good + (top - good + 1) // 2`` cannot wrap."""
@@ -228,6 +235,46 @@ def check_choice(name: str, value: Any, choices: tuple[str, ...] | list[str]) ->
     return value
 
 
+def check_bool(name: str, value: Any) -> bool:
+    """Return ``value`` as a ``bool`` after checking it is one (``True``, ``False`` or a numpy boolean).
+
+    Truthiness is never used: ``"no"``, ``1`` and arrays are refused.
+
+    Examples
+    --------
+    >>> check_bool("exact", True)
+    True
+    >>> check_bool("exact", "False")
+    Traceback (most recent call last):
+    ...
+    ValueError: exact must be True or False, got 'False'
+    """
+    if not _is_bool(value):
+        raise ValueError(f"{name} must be True or False, got {format_value(value)}")
+    return bool(value)
+
+
+def check_callable(name: str, value: Any, what: str = "a function") -> Any:
+    """Return ``value`` after checking it is callable; the message says what it should be.
+
+    Examples
+    --------
+    >>> check_callable("draw", 5, "a sampler draw(rng, size)")
+    Traceback (most recent call last):
+    ...
+    ValueError: draw must be a sampler draw(rng, size), got 5
+    """
+    if not callable(value):
+        raise ValueError(f"{name} must be {what}, got {format_value(value)}")
+    return value
+
+
+def _check_size(name: str, arr: np.ndarray, max_size: int | None) -> None:
+    if max_size is not None and arr.size > max_size:
+        raise ValueError(f"{name} must hold at most {_limit(max_size)} entries (the work and memory limit of this "
+                         f"function), got {arr.size}")
+
+
 def format_value(value: Any, width: int = 80) -> str:
     """``repr(value)`` for messages, shortened: a huge integer shows its leading digits and length.
 
@@ -278,12 +325,13 @@ def _numeric_array(name: str, values: Any, what: str) -> np.ndarray:
 
 
 def check_array(name: str, values: Any, *, ndim: int = 1, low: float | None = None, low_open: bool = False,
-                allow_empty: bool = False) -> np.ndarray:
+                allow_empty: bool = False, max_size: int | None = None) -> np.ndarray:
     """Return ``values`` as a float64 array after checking shape, type and finiteness.
 
     The array must have ``ndim`` dimensions, be non-empty (unless ``allow_empty``),
-    hold real numbers (not booleans or strings), all finite and ``>= low`` (``> low``
-    with ``low_open``).
+    hold at most ``max_size`` entries (checked before any per-entry work), real
+    numbers (not booleans or strings), all finite and ``>= low`` (``> low`` with
+    ``low_open``).
 
     Examples
     --------
@@ -295,7 +343,10 @@ def check_array(name: str, values: Any, *, ndim: int = 1, low: float | None = No
     ValueError: sigma2 must hold finite real numbers, got [1.0, nan]
     """
     what = f"a {'non-empty ' if not allow_empty else ''}{ndim}-D array of real numbers"
+    if max_size is not None and isinstance(values, np.ndarray):
+        _check_size(name, values, max_size)
     arr = _numeric_array(name, values, what)
+    _check_size(name, arr, max_size)
     if arr.ndim != ndim or (arr.size == 0 and not allow_empty):
         raise ValueError(f"{name} must be {what}, got {_short(values)}")
     if arr.dtype == object:
@@ -312,10 +363,10 @@ def check_array(name: str, values: Any, *, ndim: int = 1, low: float | None = No
     return out
 
 
-def check_counts(name: str, values: Any, *, maximum: int = MAX_COUNT) -> np.ndarray:
+def check_counts(name: str, values: Any, *, maximum: int = MAX_COUNT, max_size: int | None = None) -> np.ndarray:
     """Return ``values`` as an int64 array after checking it is a non-empty 1-D array of positive integers.
 
-    Each count is exact and at most ``maximum`` (by default the int64 range): a
+    At most ``max_size`` counts (``None``: no limit; the theory modules pass :data:`MAX_ARRAY`).  Each count is exact and at most ``maximum`` (by default the int64 range): a
     larger or non-integral value is refused, never rounded or wrapped.  Sum counts
     with :func:`total` (an exact Python ``int``), not ``arr.sum()``, which wraps.
 
@@ -333,7 +384,10 @@ def check_counts(name: str, values: Any, *, maximum: int = MAX_COUNT) -> np.ndar
     ValueError: k must hold positive integers up to 2**63 - 1 (the largest supported count), got 1e+308
     """
     what = "a non-empty 1-D array of positive integers"
+    if max_size is not None and isinstance(values, np.ndarray):
+        _check_size(name, values, max_size)
     arr = _numeric_array(name, values, what)
+    _check_size(name, arr, max_size)
     if arr.ndim != 1 or arr.size == 0:
         raise ValueError(f"{name} must be {what}, got {_short(values)}")
     if arr.dtype != object and np.issubdtype(arr.dtype, np.signedinteger) and maximum >= MAX_COUNT:
@@ -531,7 +585,7 @@ def backend(precision: int | None) -> Backend:
     >>> backend(None).name, backend(30).name
     ('float64', 'mpmath')
     """
-    return FLOAT if precision is None else MPMATH
+    return FLOAT if check_precision(precision) is None else MPMATH
 
 
 @contextmanager
@@ -654,6 +708,8 @@ def warn_once_per_call(fn: Callable[..., Any]) -> Callable[..., Any]:
     >>> len(w)
     1
     """
+
+    check_callable("fn", fn)
 
     @functools.wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Any:

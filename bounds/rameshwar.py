@@ -38,7 +38,9 @@ from numpy.typing import ArrayLike
 from scipy import optimize, sparse, special
 
 from .numerics import (
+    MAX_ARRAY,
     MAX_COUNT,
+    check_bool,
     check_array,
     check_choice,
     check_counts,
@@ -78,7 +80,8 @@ _LP_TOLERANCE = 1e-10  # HiGHS feasibility tolerances; the tests compare LP and 
 
 
 def _counts(m: ArrayLike) -> np.ndarray:
-    return check_counts("contribution counts m", m)
+    """The collection ``m``: at most :data:`~bounds.numerics.MAX_ARRAY` users (the exact rational sums are per user)."""
+    return check_counts("contribution counts m", m, max_size=MAX_ARRAY)
 
 
 def _exact(name: str, value: float | Fraction) -> Fraction:
@@ -154,7 +157,7 @@ def threshold(m: ArrayLike, *, U: float | Fraction, eps: float | Fraction, exact
     Ue, ee = _exact("U", U), _exact("eps", eps)
     rank = _rank(ee)
     t = Fraction(0) if rank > len(mm) else Ue * int(np.sort(mm)[::-1][rank - 1])
-    return t if exact else float(t)
+    return t if check_bool("exact", exact) else float(t)
 
 
 @dataclass(frozen=True)
@@ -291,7 +294,7 @@ def optimal_error(m: ArrayLike, *, U: float | Fraction, eps: float | Fraction, e
     bias = sum((max((Ue * k - T) / 2, Fraction(0)) for k in counts), Fraction(0))
     spread = max(min(T, Ue * k) for k in counts)
     value = (bias + spread / ee) / sum(counts)
-    return value if exact else _float(value)
+    return value if check_bool("exact", exact) else _float(value)
 
 
 def eq12_as_printed(m: ArrayLike, *, U: float | Fraction, eps: float | Fraction,
@@ -314,7 +317,7 @@ def eq12_as_printed(m: ArrayLike, *, U: float | Fraction, eps: float | Fraction,
     counts = mm.tolist()
     bias = sum((max((Ue * k - T) / (2 * k), Fraction(0)) for k in counts), Fraction(0))
     value = (bias + min(min(T, Ue * k) for k in counts) / ee) / sum(counts)
-    return value if exact else _float(value)
+    return value if check_bool("exact", exact) else _float(value)
 
 
 # =========================================================================== the linear programme

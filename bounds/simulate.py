@@ -76,6 +76,8 @@ MAX_USERS = 10**8  # users per replication (arrays of chunk rows × n)
 MAX_REPS = 10**9
 CHUNK_USERS = 2**16  # users of Kent and DAME processed at a time within a block: n // CHUNK_USERS rows (clipped to
 # 1 .. BLOCK), a function of n only, so also part of the seed contract
+MAX_CUMMINGS_USERS = 10**5  # users of cummings_risk: a block holds BLOCK × len(k) frequencies (about 50 MB)
+_MAX_BETA_CONCENTRATION = 1e300  # cap on a + b of the Beta meta-law (its draws equal p in float64 long before it)
 MEAN_TOLERANCE = 1e-15  # theta and a population's own mean agree to float64 rounding of a sum
 ESTIMATORS = ("duchi", "kent", "dame")
 RUN_USERS = 64  # users per run (a half's users of one size) above which a finite law's sizes draw run by run
@@ -302,8 +304,7 @@ def _plan(estimators, sizes, n, alpha, population, m_tilde, constants, denominat
     for e in estimators:
         if e not in ESTIMATORS:
             raise ValueError(f"estimator must be one of {', '.join(ESTIMATORS)}, got {e!r}")
-    if scale not in dame.SCALES:
-        raise ValueError(f"scale must be one of {', '.join(dame.SCALES)}, got {scale!r}")
+    scale = check_choice("scale", scale, dame.SCALES)
     mt, debias = 1, None
     if "dame" in estimators:
         mt = m_tilde if m_tilde is not None else dame_theory.m_tilde(sizes, n=n, alpha=alpha, constants=constants)
@@ -497,7 +498,7 @@ def _beta_meta(p: float, sigma_p2: float, rng, size) -> np.ndarray:
     """p_i ~ D: the Beta law with mean p and variance σ_p² (a point mass if σ_p² = 0)."""
     if sigma_p2 == 0:
         return np.full(size, p)
-    nu = p * (1 - p) / sigma_p2 - 1
+    nu = min(p * (1 - p) / sigma_p2 - 1, _MAX_BETA_CONCENTRATION)  # σ_p² of 5e-324 would give ν = inf
     if nu <= 0:
         raise ValueError("sigma_p2 must be below p(1-p) for a Beta meta-distribution")
     return rng.beta(p * nu, (1 - p) * nu, size=size)
@@ -535,7 +536,8 @@ def cummings_risk(k: ArrayLike, *, p: float, sigma_p2: float, eps: float, reps: 
     r"""Simulated risk of Cummings et al.'s private estimators (central user-level ε-DP).
 
     User ``i`` draws :math:`p_i \sim \mathcal D` (Beta with mean ``p``, variance
-    :math:`\sigma_p^2`), then :math:`\hat p_i = \mathrm{Bin}(k_i, p_i)/k_i` (exact).
+    :math:`\sigma_p^2`), then :math:`\hat p_i = \mathrm{Bin}(k_i, p_i)/k_i` (exact).  ``k`` holds at
+    most :data:`MAX_CUMMINGS_USERS` users (a block of replications holds ``BLOCK × len(k)`` values).
 
     * ``"ideal"`` — :func:`bounds.estimators.cummings.ideal`: eq. (3) with weights (4) at the
       exact :math:`T^*` of eq. (6), intervals :math:`p \mp f_i`, noise
@@ -554,10 +556,9 @@ def cummings_risk(k: ArrayLike, *, p: float, sigma_p2: float, eps: float, reps: 
     'cummings-ideal'
     """
     eps = check_positive("eps", eps)
-    if estimator not in ("ideal", "realisable"):
-        raise ValueError(f"estimator must be 'ideal' or 'realisable', got {estimator!r}")
-    ideal = cummings.ideal_plan(k, p=p, sigma_p2=sigma_p2, eps=eps, beta=beta)
-    kk = check_counts("k", k)
+    estimator = check_choice("estimator", estimator, ("ideal", "realisable"))
+    kk = check_counts("k", k, max_size=MAX_CUMMINGS_USERS)
+    ideal = cummings.ideal_plan(kk, p=p, sigma_p2=sigma_p2, eps=eps, beta=beta)
     plan = _CummingsPlan(kk, float(p), float(sigma_p2), eps, float(beta), estimator, ideal)
     parts = map_blocks(_cummings_block, plan, reps, seed, executor, progress)
     settings = {"k": kk.tolist(), "eps": eps, "T_star": ideal.T, "reps": int(reps), "seed": seed, "block": BLOCK}
@@ -613,8 +614,7 @@ def rameshwar_errors(m: ArrayLike, *, U: float, eps: float, samples: str = "unif
     >>> sorted(out)
     ['akmv', 'laplace', 'opt_wc']
     """
-    if samples not in ("uniform", "gaussian", "worst"):
-        raise ValueError(f"samples must be 'uniform', 'gaussian' or 'worst', got {samples!r}")
+    samples = check_choice("samples", samples, ("uniform", "gaussian", "worst"))
     plan = _RTPlan(rameshwar.setting(m, U=U, eps=eps, rule=rule), samples)
     if float(plan.setting.m.sum(dtype=np.float64)) > mechanisms.MAX_DRAWS:  # float: an int64 sum wraps around
         raise ValueError(f"m: the users hold {plan.setting.m.sum(dtype=np.float64):.4g} samples in all, more than "

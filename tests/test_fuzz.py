@@ -12,8 +12,10 @@ Each call must either
   documented to be ``±inf``),
 
 and issue no warning except :class:`~bounds.numerics.PaperAssumptionWarning`.  Each
-call runs under a time limit (an interval timer) and a memory cap (``RLIMIT_AS``),
-so a hang or a runaway allocation fails the test instead of the machine.
+call runs under a CPU-time limit (a profiling interval timer, which counts the
+process's user and system CPU time, never wall time, so a loaded machine cannot
+fail a call) and a memory cap (``RLIMIT_AS``), so a runaway computation or
+allocation fails the test instead of the machine.
 
 A new public function is fuzzed without editing this file.  Its valid baseline is
 discovered: each required parameter is tried with the values listed for its name in
@@ -54,7 +56,7 @@ from bounds.numerics import PaperAssumptionWarning
 
 # =========================================================================== limits
 
-CALL_SECONDS = 10.0  # a call running longer is a hang
+CALL_SECONDS = 10.0  # CPU seconds: a call using more is a hang (wall time is never limited)
 MEMORY_BYTES = 2 * 2**30  # address space a call may add
 EXAMPLES = 100  # per callable, default run
 EXAMPLES_SLOW = 400  # per callable, ``-m slow``
@@ -76,8 +78,10 @@ TRUSTED = {
     "bounds.numerics.check_positive": {"name", "allow_inf"},
     "bounds.numerics.check_integer": {"name", "minimum", "maximum", "why"},
     "bounds.numerics.check_choice": {"name", "choices"},
-    "bounds.numerics.check_array": {"name", "ndim", "low", "low_open", "allow_empty"},
-    "bounds.numerics.check_counts": {"name", "maximum"},
+    "bounds.numerics.check_array": {"name", "ndim", "low", "low_open", "allow_empty", "max_size"},
+    "bounds.numerics.check_bool": {"name"},
+    "bounds.numerics.check_callable": {"name", "what"},
+    "bounds.numerics.check_counts": {"name", "maximum", "max_size"},
     "bounds.numerics.check_rng": {"name"},
     "bounds.numerics.format_value": {"width"},
 }
@@ -111,7 +115,7 @@ VALID: dict[str, list] = {
     "data": [[0.1, 0.5, 0.9]], "rank_from_top": [1], "lower": [0.0], "upper": [1.0],
     "estimator": ["dame", "duchi"], "draw": [lambda rng, size: rng.uniform(-1, 1, size)],
     # numerics
-    "name": ["x"], "value": [0.5, 3, "a"], "values": [[1, 2]], "choices": [("a", "b")], "minimum": [0], "pred": [_pred],
+    "name": ["x"], "value": [0.5, 3, "a", True, abs], "values": [[1, 2]], "choices": [("a", "b")], "minimum": [0], "pred": [_pred],
     "fn": [abs], "f": [abs], "family": ["poisson"], "grid": [[1.0, 2.0]], "message": ["m"], "text": ["see 001_ac3274d7ce9a5d72.txt"], "j": [3], "target": [0.05],
     "target_mse": [0.05], "source": [[3, 1, 2]], "results": [[]], "ids": [["kent.lemma16"]],
     "key": ["k"], "authors": [("Ada Lovelace",)], "title": ["t"], "venue": ["v"], "year": [2024],
@@ -149,11 +153,15 @@ class Target:
     positional: list  # names passed positionally
     baseline: dict | None
     required: list = dataclasses.field(default_factory=list)
-    seconds: float = 0.0  # the baseline call's duration
+    seconds: float = 0.0  # the baseline call's CPU time
 
     @property
     def examples(self) -> int:
-        """Default-run examples: fewer for callables whose valid call is slow (simulations)."""
+        """Default-run examples: fewer for callables whose valid call is slow (simulations).
+
+        Decided by the baseline's CPU time, so the number of examples does not depend
+        on how loaded the machine is.
+        """
         return EXAMPLES if self.seconds < 0.2 else max(2, int(EXAMPLES * 0.2 / self.seconds))
 
 
@@ -258,7 +266,7 @@ def _targets():
 
 
 class CallTimeout(BaseException):
-    """Raised by the interval timer: not an ``Exception``, so library code cannot swallow it."""
+    """Raised by the CPU-time timer: not an ``Exception``, so library code cannot swallow it."""
 
 
 @dataclasses.dataclass
@@ -267,7 +275,7 @@ class Outcome:
     result: object = None
     error: BaseException | None = None
     warnings: tuple = ()
-    seconds: float = 0.0
+    seconds: float = 0.0  # CPU time of the call
 
 
 def _on_alarm(signum, frame):
@@ -280,28 +288,33 @@ def _address_space() -> int:
 
 
 def _run(func, positional, kwargs, *, seconds: float) -> Outcome:
-    """Call under a time limit and a memory cap, recording every warning."""
+    """Call under a CPU-time limit and a memory cap, recording every warning.
+
+    ``ITIMER_PROF`` counts down only while the process runs (user and system CPU
+    time, all threads), and its ``SIGPROF`` is the only guard: no wall-clock limit,
+    so time spent waiting for a busy CPU never counts.
+    """
     soft, hard = resource.getrlimit(resource.RLIMIT_AS)
     cap = _address_space() + MEMORY_BYTES
-    previous = signal.signal(signal.SIGALRM, _on_alarm)
+    previous = signal.signal(signal.SIGPROF, _on_alarm)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:
             resource.setrlimit(resource.RLIMIT_AS, (cap if hard == resource.RLIM_INFINITY else min(cap, hard), hard))
-            signal.setitimer(signal.ITIMER_REAL, seconds)
-            start = time.perf_counter()
+            signal.setitimer(signal.ITIMER_PROF, seconds)
+            start = time.process_time()
             try:
                 result = _call(func, positional, kwargs)
             finally:
-                signal.setitimer(signal.ITIMER_REAL, 0)
+                signal.setitimer(signal.ITIMER_PROF, 0)
                 resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
         except CallTimeout as exc:
             return Outcome(False, error=exc, warnings=tuple(caught))
         except Exception as exc:  # classified by the caller
             return Outcome(False, error=exc, warnings=tuple(caught))
         finally:
-            signal.signal(signal.SIGALRM, previous)
-    return Outcome(True, result=result, warnings=tuple(caught), seconds=time.perf_counter() - start)
+            signal.signal(signal.SIGPROF, previous)
+    return Outcome(True, result=result, warnings=tuple(caught), seconds=time.process_time() - start)
 
 
 def _has_nan(obj, depth: int = 0) -> bool:
@@ -338,7 +351,7 @@ def verdict(target: Target, kwargs: dict, *, seconds: float = CALL_SECONDS) -> s
         w = foreign[0]
         return f"{call} warned {w.category.__name__}: {w.message}"
     if isinstance(out.error, CallTimeout):
-        return f"{call} did not return within {seconds:g} s"
+        return f"{call} used more than {seconds:g} s of CPU time"
     if out.error is not None:
         if not isinstance(out.error, (ValueError, TypeError)):
             return f"{call} raised {type(out.error).__name__}: {_short(str(out.error))}"
@@ -417,6 +430,20 @@ def test_public_callable_survives_hostile_input_exhaustive(target):
     _fuzz(target, EXAMPLES_SLOW, 4 * CALL_SECONDS)
 
 
+def test_the_time_limit_counts_cpu_time_not_wall_time():
+    """Waiting (a loaded machine, a sleep) never trips the limit; computing does."""
+    def spin(cpu: float) -> float:
+        start = time.process_time()
+        while time.process_time() - start < cpu:
+            pass
+        return cpu
+
+    slept = _run(time.sleep, ["secs"], {"secs": 0.6}, seconds=0.2)
+    assert slept.returned and slept.seconds < 0.2
+    spun = _run(spin, [], {"cpu": 2.0}, seconds=0.2)
+    assert isinstance(spun.error, CallTimeout)
+
+
 def test_the_api_is_enumerated():
     """The enumeration sees every module's public functions (a guard against an empty suite)."""
     ids = {t.id for t in TARGETS}
@@ -478,7 +505,7 @@ def cli_verdict(argv: list) -> str | None:
     outcome = _run(call, [], {}, seconds=CALL_SECONDS)
     shown = "bounds " + " ".join(argv)
     if isinstance(outcome.error, CallTimeout):
-        return f"{shown} did not return within {CALL_SECONDS:g} s"
+        return f"{shown} used more than {CALL_SECONDS:g} s of CPU time"
     if outcome.error is not None:
         return f"{shown} raised {type(outcome.error).__name__}: {outcome.error}"
     foreign = [w for w in outcome.warnings if not issubclass(w.category, PaperAssumptionWarning)]

@@ -61,6 +61,9 @@ def laplace_scale(weights: ArrayLike, a: ArrayLike, b: ArrayLike, *, eps: float)
     w = reals("weights", weights, ndim=1, low=0)
     lo = same_shape("a", reals("a", a, ndim=1), w.shape)
     hi = same_shape("b", reals("b", b, ndim=1), w.shape)
+    if np.any(hi < lo):
+        i = int(np.argmax(hi < lo))
+        raise ValueError(f"b must be >= a for every user (intervals [a_i, b_i]), got a[{i}] = {lo[i]!r} > b[{i}] = {hi[i]!r}")
     eps = check_positive("eps", eps)
     with np.errstate(over="ignore"):
         return float(np.max(w * np.abs(hi - lo), initial=0.0)) / eps

@@ -118,11 +118,13 @@ def laplace_scale(tau: float, alpha: float, *, scale: str = "paper", L: ArrayLik
     (7.0, 2.0)
     """
     scale = check_choice("scale", scale, SCALES)
+    # L and U are checked whenever given, also where scale="paper" does not use them
+    L = None if L is None else reals("L", L, low=-1, high=1)
+    U = None if U is None else reals("U", U, low=-1, high=1)
     if scale == "paper":
         return localisation.refinement_scale(tau, alpha)
     if L is None or U is None:
         raise ValueError("scale='width' needs the clip interval's ends L and U")
-    L, U = reals("L", L, low=-1, high=1), reals("U", U, low=-1, high=1)
     check_positive("tau", tau)
     return (U - L) / check_positive("alpha", alpha)
 

@@ -259,6 +259,10 @@ def fwht(x: ArrayLike, axis: int = -1) -> np.ndarray:
     d = a.shape[-1]
     if d < 1 or d & (d - 1):
         raise ValueError(f"x must have a power-of-2 length along axis (the Hadamard transform), got {d}")
+    with np.errstate(over="ignore"):
+        l1 = np.abs(a).sum(axis=-1)
+    if a.size and not np.all(np.isfinite(l1)):  # every output is bounded by the sum of |x|: refuse what could overflow
+        raise ValueError("x must have entries whose absolute sum along axis stays in the float64 range")
     lead = a.shape[:-1]
     h = 1
     while h < d:

@@ -24,7 +24,7 @@ from numpy.typing import ArrayLike
 
 from .. import mechanisms
 from .. import rameshwar as theory
-from ..numerics import check_counts, check_positive, check_rng, total
+from ..numerics import MAX_ARRAY, check_counts, check_positive, check_rng, total
 from ._inputs import of_type, reals, same_shape
 from ..mechanisms import RNGLike
 
@@ -65,7 +65,7 @@ def setting(m: ArrayLike, *, U: float, eps: float, rule: str = "section-IV-A") -
     >>> s.laplace_scale, s.opt_wc_scale, s.rank
     (4.0, 4.0, 1)
     """
-    mm = check_counts("contribution counts m", m)
+    mm = check_counts("contribution counts m", m, max_size=MAX_ARRAY)
     U, eps = check_positive("U", U), check_positive("eps", eps)
     if not U * float(total(mm)) / eps <= MAX_SCALE:
         raise ValueError(f"U * sum(m) / eps = {U:g} * {total(mm)} / {eps:g} exceeds {MAX_SCALE:g}: the noise scales "

@@ -1,0 +1,164 @@
+"""Hostile inputs, one table row per cause fixed, and a table-driven sweep of the theory modules.
+
+Each row of :data:`CASES` is a call that once went wrong (a warning, NaN, an internal
+exception, a silently wrong value, an accepted invalid argument, unbounded work, or a
+message naming an internal variable) and what it must do now: raise ``ValueError``
+naming the parameter the user passed, or return the documented value without a warning.
+
+The slow sweep replaces one argument at a time of every public callable of
+``bounds.{dame,kent,cummings,rameshwar,numerics,mechanisms,checks,simulate,references}``
+and ``bounds.estimators`` by each value of :data:`EXTREMES`, under the CPU-time and
+memory limits of ``tests/test_fuzz.py``, and classifies what goes wrong.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+
+import numpy as np
+import pytest
+
+from bounds import checks, cummings, dame, kent, numerics, rameshwar, simulate, sizes
+from bounds.estimators import cummings as cummings_est
+from bounds.estimators import dame as dame_est
+from bounds.estimators import duchi, kent as kent_est
+
+
+def _quiet(call):
+    """Call with every warning an error (the package's own assumption warnings excepted)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        warnings.simplefilter("ignore", numerics.PaperAssumptionWarning)
+        return call()
+
+
+# (id, call, the parameter the error must name) -- each must raise ValueError
+REFUSED = [
+    ("grid-callable-not-a-law", lambda: dame.grid(lambda p: 5, [5.0], [100.0]), "family"),
+    ("grid-string-param", lambda: dame.grid("poisson", ["5"], [100.0]), "params"),
+    ("grid-string-scalar", lambda: dame.grid("poisson", "5", [100.0]), "params"),
+    ("grid-huge-params", lambda: dame.grid("poisson", np.ones(10**7), [100.0]), "params"),
+    ("grid-huge-cells", lambda: dame.grid("poisson", np.ones(2000), np.ones(2000)), "n_alpha2"),
+    ("curve-huge-n_alpha2", lambda: dame.curve(sizes.poisson(5), n_alpha2=np.ones(10**6)), "n_alpha2"),
+    ("asymptotic-huge", lambda: dame.asymptotic_rates(sizes.poisson(5), n_alpha2=np.ones(10**6)), "n_alpha2"),
+    ("h3-string", lambda: dame.privacy_budget(100, 0.5, h3="no"), "h3"),
+    ("constants-nan-name", lambda: dame.Constants(1, 1, 1, 1, 1, name=math.nan), "name"),
+    ("duchi-alpha-subnormal", lambda: duchi.estimate(10, 0.0, alpha=1e-308, rng=0), "alpha"),
+    ("cummings-interval-reversed", lambda: cummings_est.laplace_scale([0.5], [0.2], [0.1], eps=1), "b"),
+    ("kent-risk-procedure-7", lambda: checks.kent_risk("linf", n=100, T=10, alpha=0.5, reps=2, seed=0, theta=[0.1],
+                                                        procedure=7), "procedure"),
+    ("kent-risk-theta-string", lambda: checks.kent_risk("linf", n=100, T=10, alpha=0.5, reps=2, seed=0,
+                                                         theta=["0.1"]), "theta"),
+    ("check-duchi-reps-1", lambda: checks.check_duchi(theta=0.3, n=100, alpha=0.5, reps=1, seed=0), "reps"),
+    ("check-cummings-reps-1", lambda: checks.check_cummings([5, 3, 1], p=0.5, sigma_p2=0.01, eps=1.0, reps=1, seed=0),
+     "reps"),
+    ("check-dame-thetas-huge", lambda: checks.check_dame(sizes.point(4), n=100, alpha=0.5, thetas=np.zeros(10**7),
+                                                         reps=2, seed=0), "thetas"),
+    ("check-kent-Ts-string", lambda: checks.check_kent("mean", n=100, alpha=0.5, Ts="10", reps=2, seed=0), "Ts"),
+    ("rameshwar-exact-string", lambda: rameshwar.threshold([1, 2], U=1, eps=1, exact="yes"), "exact"),
+    ("rameshwar-exact-array", lambda: rameshwar.optimal_error([1, 2], U=1, eps=1, exact=np.array([])), "exact"),
+    ("rameshwar-huge-collection", lambda: rameshwar.optimal_error(np.ones(10**7, dtype=np.int64), U=1, eps=1), "m"),
+    ("cummings-huge-k", lambda: cummings.realisable_plan(np.ones(2 * 10**7, dtype=np.int64), p_initial=0.5,
+                                                         sigma_p2_hat=0.01, tolerance=0.1, eps=1.0), "k"),
+    ("cummings-risk-huge-k", lambda: simulate.cummings_risk(np.ones(10**6, dtype=np.int64), p=0.5, sigma_p2=0.01,
+                                                            eps=1.0, reps=2, seed=0), "k"),
+    ("cummings-risk-estimator-array", lambda: simulate.cummings_risk([5, 3, 1], p=0.5, sigma_p2=0.01, eps=1.0,
+                                                                     reps=2, seed=0, estimator=np.array([])),
+     "estimator"),
+    ("compare-scale-array", lambda: simulate.compare(theta=0.1, sizes=sizes.point(4), n=10, alpha=0.5, reps=2,
+                                                     seed=0, scale=np.array([])), "scale"),
+    ("rameshwar-errors-samples-array", lambda: simulate.rameshwar_errors([1, 2], U=1, eps=1, reps=2, seed=0,
+                                                                         samples=np.array([])), "samples"),
+    ("dame-laplace-scale-L-string", lambda: dame_est.laplace_scale(0.5, 1.0, L="5", U=1.0), "L"),
+    ("kent-covering-s-string", lambda: kent.covering("mean", s="5"), "s"),
+    ("kent-covering-beta-string", lambda: kent.covering("mean", beta=""), "beta"),
+    ("kent-cap-message", lambda: kent.estimator_cap(n=1, T=1, alpha=0.5), "alpha"),
+    ("kent-rate-grid-huge", lambda: kent.rate_grid("mean", n=100, T=np.ones(10**6), alpha=[0.5]), "T"),
+    ("fwht-overflow", lambda: kent_est.fwht([1e308, 1e308]), "x"),
+    ("backend-string", lambda: numerics.backend("5"), "precision"),
+    ("decorate-not-a-function", lambda: numerics.warn_once_per_call("f"), "fn"),
+    ("check-array-max-size", lambda: numerics.check_array("v", np.zeros(11), max_size=10), "v"),
+]
+
+
+@pytest.mark.parametrize("case,call,param", REFUSED, ids=[r[0] for r in REFUSED])
+def test_refused_naming_the_parameter(case, call, param):
+    with pytest.raises(ValueError) as err:
+        _quiet(call)
+    assert param in str(err.value), f"{case}: {err.value}"
+
+
+def test_lower_bound_at_huge_n_alpha2_is_zero_with_its_log_value():
+    """c2 x beyond the float range: the a = 0 term is -inf, the value 0 with a finite log-value, no warning."""
+    lb = _quiet(lambda: dame.lower_bound(sizes.poisson(5), n_alpha2=1e308))
+    assert lb.value == 0.0 and math.isfinite(lb.log_value) and lb.log_value < -700
+
+
+def test_corollary3_at_huge_n_alpha2_is_finite():
+    """rate = log(m~ x) / (x (1 - ρ + ρ√m~)²) in log space: m~ x = 1e309 overflows, the rate does not."""
+    r = _quiet(lambda: dame.corollary3(10, 0.5, n_alpha2=1e308))
+    shape = (0.5 + 0.5 * math.sqrt(r.m_tilde)) ** 2
+    expected = (math.log(r.m_tilde) + math.log(1e308)) / 1e308 / shape  # evaluated without the overflowing product
+    assert r.rate == pytest.approx(expected, rel=1e-12)
+    assert r.table2_rate == pytest.approx(1 / 1e308 / shape, rel=1e-12)
+
+
+@pytest.mark.parametrize("x", [5e-324, 1e-308, 1e308])
+def test_asymptotic_rates_at_the_float_range_ends(x):
+    lo, up = _quiet(lambda: dame.asymptotic_rates(sizes.point(4), n_alpha2=[x]))
+    expected = 1 / 4 / x if 1 / 4 / x < math.inf else math.inf  # E[√m]² = 4
+    assert lo[0] == pytest.approx(expected, rel=1e-12, abs=1e-300)  # subnormal results may flush to 0
+    assert not np.isnan(up[0])
+
+
+def test_m_tilde_at_huge_n_alpha2_is_fast_and_exact():
+    """The doubling start of m~'s search: the work grows with m~, not with Markov's bracket (E m √(x/c5))."""
+    import time
+
+    law = sizes.point(143)
+    start = time.process_time()
+    assert _quiet(lambda: dame.m_tilde(law, n_alpha2=1e308)) == 143
+    assert _quiet(lambda: dame.m_tilde(sizes.poisson(5), n_alpha2=1e308)) >= 1
+    assert time.process_time() - start < 5  # CPU seconds (the Markov bracket took > 5 s for the Poisson law)
+
+
+def test_beta_meta_law_with_a_subnormal_variance_draws_the_mean():
+    r = _quiet(lambda: simulate.cummings_risk([5, 3, 1], p=0.5, sigma_p2=5e-324, eps=1.0, reps=4, seed=0))
+    assert np.all(np.isfinite(r.estimates))
+
+
+# =========================================================================== the slow sweep
+
+MODULES = ("bounds.dame", "bounds.kent", "bounds.cummings", "bounds.rameshwar", "bounds.numerics",
+           "bounds.mechanisms", "bounds.checks", "bounds.simulate", "bounds.references", "bounds.estimators")
+EXTREMES = [0, 0.0, -0.0, 5e-324, 1e-308, 1e308, -1e308, math.inf, -math.inf, math.nan, -1, -1.0, 2**63, 10**18,
+            10**400, "5", "", None, True, [], [[1, 2], [3, 4]], np.array([]), [math.nan], [math.inf], [1e308, 1e308],
+            [5e-324], np.ones(10**7), [-1.0, 0.5], 0.5, 1, 2, 3.5]
+TEXT = {"problem", "family", "ball", "kind", "estimator", "constants", "laplace", "name", "text", "spec", "message",
+        "key", "title", "venue", "zero", "scale", "samples", "denominator", "rule", "program", "value"}
+
+
+def _sweep_targets():
+    from tests import test_fuzz as F
+
+    return [t for t in F.TARGETS if t.id.startswith(MODULES) and t.baseline is not None]
+
+
+@pytest.mark.slow
+def test_extremes_sweep_of_the_theory_modules():
+    from tests import test_fuzz as F
+
+    bad = []
+    for t in _sweep_targets():
+        for p in t.params:
+            for v in EXTREMES:
+                kwargs = {**t.baseline, p: v}
+                problem = F.verdict(t, kwargs, seconds=F.CALL_SECONDS)
+                if problem is None and isinstance(v, str) and p not in TEXT:
+                    out = F._run(t.func, t.positional, kwargs, seconds=F.CALL_SECONDS)
+                    if out.returned:
+                        problem = f"{t.id}({p}={v!r}) accepted a string"
+                if problem is not None:
+                    bad.append(problem)
+    assert not bad, "\n".join(bad[:40])
