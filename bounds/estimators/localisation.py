@@ -242,7 +242,7 @@ def noise_only_maximum(n_voters: int, alpha: float, n_empty: int, rng: RNGLike, 
     r"""The largest jittered total among ``n_empty`` bins that hold no true one, drawn in one step.
 
     A bin that no voter's bin (or neighbour) reaches has :math:`c_j = 0`: its noisy total is
-    :math:`T_j \sim \mathrm{Bin}(n_v, 1 - \pi_lpha)`, the same law for every such bin, independently
+    :math:`T_j \sim \mathrm{Bin}(n_v, 1 - \pi_\alpha)`, the same law for every such bin, independently
     (:func:`~bounds.mechanisms.noisy_vote_totals`).  :func:`elect` compares the jittered totals
     :math:`Z_j = T_j + U_j/2`, :math:`U_j \sim U[0, 1)`; ``size`` independent draws of their
     maximum over :math:`K` = ``n_empty`` bins are returned.
@@ -255,7 +255,7 @@ def noise_only_maximum(n_voters: int, alpha: float, n_empty: int, rng: RNGLike, 
     :math:`S(y) = P(T > y)` and :math:`s = 1 - V^{1/K} = -\operatorname{expm1}(\log V / K)`
     (exact for small :math:`s`), the maximum is :math:`y + f/2` where
 
-    .. math:: S(y) \le s < S(y - 1),\qquad f = rac{S(y - 1) - s}{S(y - 1) - S(y)} \in (0, 1],
+    .. math:: S(y) \le s < S(y - 1),\qquad f = \frac{S(y - 1) - s}{S(y - 1) - S(y)} \in (0, 1],
               \qquad P\Big(\max_{j \le K} Z_j \le z\Big) = G(z)^K
 
     (:math:`S(-1) = 1`), since :math:`P(Z > y + f/2) = S(y) + p(y)(1 - f)`.  Because the
