@@ -189,8 +189,11 @@ def _fig1b(result, data) -> str:
 
 def _regimes(result, data) -> str:
     gap = data.column("log10_gap")
-    return (f"UB ≥ LB with paper constants ({result.evidence['pairs']} audited pairs; "
-            f"here log₁₀ UB/LB of the MSE bounds {_range(gap)})")
+    here = f"here log₁₀ UB/LB of the MSE bounds {_range(gap)}"
+    if result.status == "holds":
+        return f"UB ≥ LB with paper constants ({result.evidence['pairs']} audited pairs; {here})"
+    return (f"{here}, but Theorem 2's UB falls below Theorem 1's LB on {result.evidence['violations']} of "
+            f"{result.evidence['pairs']} audited pairs (large atoms, small nα²; m̃'s ∧ 1, see dame.ub_ge_lb)")
 
 
 # =========================================================================== Kent
