@@ -366,7 +366,7 @@ def check_array(name: str, values: Any, *, ndim: int = 1, low: float | None = No
 def check_counts(name: str, values: Any, *, maximum: int = MAX_COUNT, max_size: int | None = None) -> np.ndarray:
     """Return ``values`` as an int64 array after checking it is a non-empty 1-D array of positive integers.
 
-    At most ``max_size`` counts (``None``: no limit; the theory modules pass :data:`MAX_ARRAY`).  Each count is exact and at most ``maximum`` (by default the int64 range): a
+    At most ``max_size`` counts (``None``: no limit; the theory modules pass ``bounds.numerics.MAX_ARRAY``).  Each count is exact and at most ``maximum`` (by default the int64 range): a
     larger or non-integral value is refused, never rounded or wrapped.  Sum counts
     with :func:`total` (an exact Python ``int``), not ``arr.sum()``, which wraps.
 

@@ -537,7 +537,7 @@ def cummings_risk(k: ArrayLike, *, p: float, sigma_p2: float, eps: float, reps: 
 
     User ``i`` draws :math:`p_i \sim \mathcal D` (Beta with mean ``p``, variance
     :math:`\sigma_p^2`), then :math:`\hat p_i = \mathrm{Bin}(k_i, p_i)/k_i` (exact).  ``k`` holds at
-    most :data:`MAX_CUMMINGS_USERS` users (a block of replications holds ``BLOCK × len(k)`` values).
+    most ``MAX_CUMMINGS_USERS`` users (a block of replications holds ``BLOCK × len(k)`` values).
 
     * ``"ideal"`` — :func:`bounds.estimators.cummings.ideal`: eq. (3) with weights (4) at the
       exact :math:`T^*` of eq. (6), intervals :math:`p \mp f_i`, noise

@@ -66,6 +66,8 @@ autodoc_member_order = "bysource"
 # intersphinx, which needs the network
 nitpicky = True
 nitpick_ignore_regex = [("py:class", r"(abc|collections\.abc|enum|numbers|typing)\.\w+"),
+                        # a base class from a dependency (no intersphinx offline)
+                        ("py:class", r"matplotlib\.\w+(\.\w+)*"),
                         # a private module (``_name``) is not documented by design: a docstring may
                         # name it for contributors without a link
                         ("py:mod", r"bounds(\.\w+)*\._\w+")]

@@ -9,7 +9,7 @@ A :class:`Histogram` holds the distinct counts :math:`d_1 < \dots < d_J` and the
 * a records table with a user column, CSV or Parquet, reduced by DuckDB out of core
   (:func:`records_histogram`, extra ``[data]``): the table never enters Python.
 
-Users with no record (count 0) are dropped and counted in :attr:`Histogram.zeros`.
+Users with no record (count 0) are dropped and counted in ``Histogram.zeros``.
 """
 
 from __future__ import annotations
@@ -355,7 +355,7 @@ def records_histogram(path: str | Path, *, user: str) -> Histogram:
 
     Runs :data:`GROUP_BY_SQL` on the file: DuckDB streams it (spilling to disk when the groups do not fit
     in memory), so the table never enters Python; only the ``J`` rows of the histogram do.  Rows whose
-    user is NULL are counted in :attr:`Histogram.unattributed`.  Needs the ``[data]`` extra (``duckdb``).
+    user is NULL are counted in ``Histogram.unattributed``.  Needs the ``[data]`` extra (``duckdb``).
 
     For data beyond one machine, run the same query on the warehouse, or with dask::
 

@@ -64,7 +64,7 @@ class Quantity:
 
 @dataclass(frozen=True)
 class Simulation:
-    r"""Simulated errors: RMSE / width (± s.e.), the :math:`1-\beta` quantile of |error| / width, the engine and
+    r"""Simulated errors: RMSE / width (± s.e.), the :math:`1-\beta` quantile of ``|error|`` / width, the engine and
     its CPU time per replication."""
 
     rmse_rel: float

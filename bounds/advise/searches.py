@@ -304,8 +304,7 @@ def round_up(x: Fraction | float, digits: int = 4) -> Fraction:
     Printed smallest levels and numbers of users meet their target when rounded up: the
     quantities they bound are non-increasing in them.
 
-    .. math:: \lceil x 
-ceil_{d} = \min\{y \ge x : y = k\,10^e,\ k \in \mathbb Z,\ |k| < 10^d\}
+    .. math:: \lceil x \rceil_{d} = \min\{y \ge x : y = k\,10^e,\ k \in \mathbb Z,\ |k| < 10^d\}
 
     Source: safe rounding of the printed inverse answers (defined here).
 
@@ -323,8 +322,7 @@ ceil_{d} = \min\{y \ge x : y = k\,10^e,\ k \in \mathbb Z,\ |k| < 10^d\}
 def round_down(x: Fraction | float, digits: int = 4) -> Fraction:
     r"""The largest number with ``digits`` significant digits that is at most ``x`` (exact).
 
-    .. math:: \lfloor x 
-floor_{d} = \max\{y \le x : y = k\,10^e,\ |k| < 10^d\}
+    .. math:: \lfloor x \rfloor_{d} = \max\{y \le x : y = k\,10^e,\ |k| < 10^d\}
 
     Source: safe rounding of printed thresholds whose error grows with them (defined here).
 

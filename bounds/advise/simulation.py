@@ -21,7 +21,7 @@ PER_USER = "per-user draws"
 
 
 def summarise(errors: np.ndarray, *, width: float, beta: float, engine: str, cpu: float, covers: str) -> Simulation:
-    r"""RMSE / width (with its delta-method s.e.) and the :math:`1-\beta` quantile of |error| / width.
+    r"""RMSE / width (with its delta-method s.e.) and the :math:`1-\beta` quantile of ``|error|`` / width.
 
     .. math:: \widehat{\mathrm{RMSE}} = \sqrt{\tfrac1R \textstyle\sum_r e_r^2},\qquad
               \mathrm{se} = \frac{\mathrm{sd}(e^2)}{2\sqrt R\,\widehat{\mathrm{RMSE}}}

@@ -285,7 +285,7 @@ MINOR_DECADES = 4  # log axes over more decades than this carry no minor ticks (
 
 def plain_log_labels(fig: Figure) -> None:
     """Give every log axis of ``fig`` :class:`UnicodeLogFormatter` tick labels (major and minor), and drop the
-    minor ticks of those spanning more than :data:`MINOR_DECADES` decades (the gridded decades suffice there)."""
+    minor ticks of those spanning more than ``MINOR_DECADES`` decades (the gridded decades suffice there)."""
     for ax in fig.axes:
         for axis in (ax.xaxis, ax.yaxis):
             if axis.get_scale() == "log":

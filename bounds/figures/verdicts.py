@@ -1,6 +1,6 @@
 r"""Each figure's verdict: does it reproduce its paper's claim?  Computed, never typed.
 
-A figure's verdict comes from the audit check that covers its claim (:func:`bounds.audit.run`)
+A figure's verdict comes from the audit check that covers its claim (:func:`bounds.audit.core.run`)
 or, where no audit check does, from a small check of this module run on the figure's own data
 against the paper's sentence (IDs ``figures.*``; each cites the sentence).  The check's status
 maps to the verdict:

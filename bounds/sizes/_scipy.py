@@ -197,7 +197,7 @@ def from_scipy(dist: Any, *, zero: str = "error", name: str | None = None) -> Si
     so it verifies the arithmetic, not the masses.  A distribution charging 0
     raises unless ``zero="truncate"`` or ``"shift"``.  A support wider than
     10^4 points is tabulated up to the smallest ``K`` with the proven tail bound of
-    :func:`_tail_first_moment` (the distribution's own survival function on doubling blocks,
+    ``_tail_first_moment`` (the distribution's own survival function on doubling blocks,
     plus a moment bound past 2**62) below the table's tolerance, so light tails (nbinom,
     logser, poisson, betabinom, hypergeom, randint) are cut where their mass ends; where the
     survival function disagrees with the pmf (an ``sf`` computed as ``1 - cdf``) only the moment
