@@ -9,6 +9,7 @@ one: the root mean squared error relative to the width of the value range, ``RMS
 from __future__ import annotations
 
 import math
+import numbers
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -175,7 +176,7 @@ class Recommendation:
     n_users: int
 
 
-def exact(x: float | int | None) -> str:
+def exact(x: object) -> str:
     """A number printed without rounding: integers with thousands separators, floats by their shortest repr.
 
     Examples
@@ -185,6 +186,9 @@ def exact(x: float | int | None) -> str:
     """
     if x is None:
         return "—"
-    if isinstance(x, (int, np.integer)) or (isinstance(x, float) and x.is_integer() and abs(x) < 2**53):
+    if not isinstance(x, (numbers.Real, np.integer, np.floating)):
+        raise ValueError(f"x must be a real number or None, got {x!r}")
+    if isinstance(x, (int, np.integer)):
         return f"{int(x):,}"
-    return repr(float(x))
+    v = float(x)
+    return f"{int(v):,}" if v.is_integer() and abs(v) < 2**53 else repr(v)
