@@ -87,7 +87,8 @@ def bin_index(x: ArrayLike, tau: float) -> np.ndarray:
 
 def _bin_index(x: np.ndarray, tau: float, N: int) -> np.ndarray:
     """:func:`bin_index` of a checked float array (``x >= -1``: only the top needs a clip)."""
-    t = x + 1
+    t = np.array(x, dtype=float)  # a copy, also for a 0-d input (in-place steps below)
+    t += 1
     t /= 2 * float(tau)
     np.floor(t, out=t)
     b = t.astype(np.int64)
@@ -274,7 +275,8 @@ def noise_only_maximum(n_voters: int, alpha: float, n_empty: int, rng: RNGLike, 
     ((3,), True)
     """
     n_voters = check_integer("n_voters", n_voters, minimum=0, maximum=MAX_INT64_COUNT)
-    n_empty = check_integer("n_empty", n_empty, minimum=1)
+    n_empty = check_integer("n_empty", n_empty, minimum=1, maximum=MAX_INT64_COUNT)
+    size = check_integer("size", size, minimum=0, maximum=MAX_BINS)
     flip = 1 - mechanisms.rr_keep_probability(alpha, k=VOTE_ONES)
     rng = check_rng("rng", rng)
     s = -np.expm1(np.log1p(-rng.random(size)) / n_empty)  # 1 - V^(1/K), V = 1 - U in (0, 1]
