@@ -44,6 +44,7 @@ from .numerics import (
     last_true,
     check_array,
     check_bool,
+    check_choice,
     check_callable,
     check_integer,
     check_positive,
@@ -300,11 +301,11 @@ def privacy_budget(n: int | None = None, alpha: float | None = None, n_alpha2: f
     >>> privacy_budget(n_alpha2=1e4).n is None
     True
     """
+    h3 = check_bool("h3", h3)
     if n_alpha2 is not None:
         if n is not None or alpha is not None:
             raise ValueError("give either (n, alpha) or n_alpha2, not both")
         return PrivacyBudget(None, None, check_positive("n_alpha2", n_alpha2))
-    h3 = check_bool("h3", h3)
     if n is None or alpha is None:
         raise ValueError("give both n and alpha, or n_alpha2")
     n = check_integer("n", n, minimum=2)
@@ -874,9 +875,7 @@ _READINGS = ("printed", "proof")
 
 
 def _reading(reading: str) -> str:
-    if reading not in _READINGS:
-        raise ValueError(f"reading must be one of {_READINGS}, got {reading!r}")
-    return reading
+    return check_choice("reading", reading, _READINGS)
 
 
 def _m_tilde_point(law: SizeLaw, priv: PrivacyBudget, c: Constants, reading: str = "printed") -> int:
@@ -1246,7 +1245,7 @@ def corollary3(
     mt = m_tilde(law, n_alpha2=x, constants=c)
     shape = ((1 - rho) + rho * math.sqrt(mt)) ** 2
     log_mx = math.log(mt) + math.log(x)  # log(m~ x): m~ x itself may overflow
-    rate = math.exp(math.log(max(log_mx, 1.0)) - math.log(x) - math.log(shape))  # 0 where it underflows
+    rate = _exp(math.log(max(log_mx, 1.0)) - math.log(x) - math.log(shape))  # 0 or inf beyond the float range
     if mt == 1:
         regime = "m_tilde=1"
     elif mt == m:
@@ -1254,7 +1253,12 @@ def corollary3(
     else:
         regime = "m_tilde=a"
         rate = min(rate, math.exp(-rho * rho * x / c.floats[4]) / (rho * rho))
-    return Corollary3(regime, mt, rate, math.exp(-math.log(x) - math.log(shape)), rho, m, x)
+    return Corollary3(regime, mt, rate, _exp(-math.log(x) - math.log(shape)), rho, m, x)
+
+
+def _exp(log_value: float) -> float:
+    """``exp(log_value)``, ``inf`` past the float range (where ``math.exp`` raises)."""
+    return math.exp(log_value) if log_value < 709.0 else math.inf
 
 
 # =========================================================================== symbolic forms

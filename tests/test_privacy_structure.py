@@ -86,15 +86,14 @@ def test_dame_first_half_votes_second_half_releases(monkeypatch, n):
         assert np.array_equal(np.asarray(sizes_seen), m[:, users[0]])
 
 
-@pytest.mark.xfail(strict=False, reason="fails on the merged engine (the windowed vote of the m-independent sampler): open, issue 22")
 def test_dame_votes_only_from_users_with_at_least_m_tilde_samples(monkeypatch):
     """Eq. (5): only voters with m >= m~ put ones in their vote (m = m~ - 1, m~, m~ + 1 side by side)."""
-    counts = Spy(monkeypatch, localisation, "vote_counts")
+    vote = Spy(monkeypatch, localisation, "localise")
     n, mt = 12, 5
     m = np.array([[4, 5, 6, 5, 4, 6, 1, 5, 9, 9, 9, 9]])
     dame_est.estimate(m, _marks((1, n)), m_tilde=mt, alpha=1.0, debias=dame_est.Debiasing(0.0, 1.0), rng=0)
-    (args, _), = counts.calls
-    assert args[1].tolist() == [[False, True, True, True, False, True]]
+    (args, _), = vote.calls
+    assert args[1].tolist() == [[False, True, True, True, False, True]]  # the voting mask: the first half, m >= m~
 
 
 @pytest.mark.parametrize("user", range(10))

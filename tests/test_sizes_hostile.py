@@ -51,9 +51,8 @@ def make(spec):
     return getattr(sizes, kind)(*args)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=60, deadline=None, derandomize=True, database=None)
 @given(CONSTRUCTORS, st.lists(st.integers(-5, 2**62), min_size=1, max_size=4))
-@pytest.mark.xfail(strict=False, reason="an extreme query raises ArithmeticError after the merged size-law kernels: open, issue 22")
 def test_fuzz_queries_at_extremes(spec, a):
     """Every query answers a finite, in-range value or refuses by a ValueError (warnings are errors)."""
     try:
@@ -62,7 +61,7 @@ def test_fuzz_queries_at_extremes(spec, a):
         s = law.sqrt_min_mean(a)
         m = law.sqrt_mean()
     except ValueError as exc:
-        assert "must" in str(exc) or "too heavy" in str(exc) or "limited" in str(exc)
+        assert any(w in str(exc) for w in ("must", "too heavy", "limited", "more than a table holds"))
         return
     assert np.all((p_gt >= 0) & (p_gt <= 1))
     assert np.all(np.isfinite(s)) and np.all(s >= 0) and np.all(s <= m * (1 + 1e-12) + 1e-300)

@@ -188,7 +188,10 @@ def exact(x: object) -> str:
         return "—"
     if not isinstance(x, (numbers.Real, np.integer, np.floating)):
         raise ValueError(f"x must be a real number or None, got {x!r}")
-    if isinstance(x, (int, np.integer)):
+    if isinstance(x, (numbers.Rational, np.integer)) and int(x) == x:
         return f"{int(x):,}"
-    v = float(x)
+    try:
+        v = float(x)
+    except OverflowError:  # a fraction beyond the float range prints as p/q
+        return str(x)
     return f"{int(v):,}" if v.is_integer() and abs(v) < 2**53 else repr(v)

@@ -30,6 +30,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..numerics import check_choice, format_value
 from .core import CHECKS, AuditResult, run
 
 __all__ = ["Statement", "Row", "ENTRIES", "KINDS", "ROW_STATUSES", "PAPERS", "atlas", "find", "page"]
@@ -57,10 +58,13 @@ class Statement:
     confidence: str = ""
 
     def __post_init__(self) -> None:
-        if self.paper not in PAPERS:
-            raise ValueError(f"paper must be one of {tuple(PAPERS)}, got {self.paper!r}")
-        if self.kind not in KINDS:
-            raise ValueError(f"kind must be one of {KINDS}, got {self.kind!r}")
+        check_choice("paper", self.paper, tuple(PAPERS))
+        check_choice("kind", self.kind, KINDS)
+        for name in ("label", "statement", "reason", "implements", "confidence"):
+            if not isinstance(getattr(self, name), str):
+                raise ValueError(f"{name} must be a string, got {format_value(getattr(self, name))}")
+        if not (isinstance(self.checks, tuple) and all(isinstance(c, str) and c in CHECKS for c in self.checks)):
+            raise ValueError(f"checks must be a tuple of check IDs of bounds.audit, got {format_value(self.checks)}")
         if self.kind in ("structural", "quoted") and not self.reason:
             raise ValueError(f"{self.paper}:{self.label} is {self.kind}: give the reason")
 
@@ -391,6 +395,3 @@ def page(rows: list[Row]) -> str:
                   f"*Implemented in:* {_xref(CHECKS[c].fn.__module__ + '.' + CHECKS[c].fn.__name__)}", ""]
     return "\n".join(lines) + "\n"
 
-
-def _unknown_checks() -> list[str]:
-    return [c for e in ENTRIES for c in e.checks if c not in CHECKS]

@@ -110,9 +110,9 @@ def _as_int_array(a: ArrayLike, name: str = "a") -> np.ndarray:
             raise ValueError(bad)
     elif np.issubdtype(arr.dtype, np.unsignedinteger) and np.any(arr > MAX_SIZE):
         raise ValueError(bad)
+    elif np.issubdtype(arr.dtype, np.signedinteger) and np.any((arr > MAX_SIZE) | (arr < -MAX_SIZE)):
+        raise ValueError(bad)
     return arr.astype(np.int64)
-
-
 
 
 def _check_size(name: str, value: object, minimum: int = 1) -> int:

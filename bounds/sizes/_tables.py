@@ -56,6 +56,7 @@ def _walk_log_sum(logf: Callable, first: int, step: int, stop: int | None) -> fl
     ``MAX_TERMS`` terms in all (time bounded; memory 2**20 floats).
     """
     head, pos, n, done = -math.inf, first, 64, 0
+    f_first = float(logf(np.array(first)))
     while True:
         last = pos + step * (n - 1)
         if stop is not None:
@@ -70,10 +71,15 @@ def _walk_log_sum(logf: Callable, first: int, step: int, stop: int | None) -> fl
         if nxt == -math.inf:  # the support (an interval) has ended: nothing remains
             return head
         log_r = nxt - float(lp[-1])
+        span = abs(int(k[-1]) - first)
+        if span > 0 and math.isfinite(f_first):  # the chord bounds every later ratio, and resolves where
+            # consecutive log-masses round to the same float (|log p| beyond 2**53): a few ulps of error each
+            err = 64 * float(np.spacing(max(abs(f_first), abs(float(lp[-1])), float(abs(int(k[-1]))))))
+            log_r = min(log_r, (float(lp[-1]) - f_first + 2 * err) / span)
         if log_r < 0:
             rem = nxt - math.log(-math.expm1(log_r))
-            if rem - head < math.log(1e-17):
-                return head + math.log1p(math.exp(rem - head))
+            if rem - head < math.log(1e-17) or rem - head < math.log(np.spacing(abs(head))) - 1:
+                return head + math.log1p(math.exp(min(rem - head, 0.0)))
         if done >= MAX_TERMS:  # pragma: no cover - 2**27 terms: a ratio this close to 1 is no log-concave tail
             raise ArithmeticError(f"a sum of masses did not converge within {MAX_TERMS} terms")
         pos, n = int(k[-1]) + step, min(4 * n, 2**20)
