@@ -48,10 +48,28 @@ def test_atlas_rows_have_computed_statuses():
     assert by["Definition II.1"].status == "unchecked"
     assert set(by["Theorem III.1"].as_dict()) >= {"paper", "label", "statement", "kind", "status", "checks", "evidence"}
     assert audit.find("dame:Lemma S9").checks == ("dame.lemma_s9",)
-    with pytest.raises(ValueError, match="statement"):
+    with pytest.raises(ValueError, match="key"):
         audit.find("dame:Lemma S99")
     with pytest.raises(ValueError, match="paper"):
         audit.atlas(paper="nope")
+
+
+@pytest.mark.parametrize("kwargs, name", [
+    ({"paper": []}, "paper"), ({"paper": "nope"}, "paper"), ({"paper": "rameshwar", "label": 3}, "label"),
+    ({"paper": "rameshwar", "label": "no such label"}, "label"),
+    ({"paper": "rameshwar", "thorough": "yes"}, "thorough"), ({"paper": "rameshwar", "results": [1]}, "results"),
+    ({"paper": "rameshwar", "results": {"rameshwar.eq12": 1}}, "results"),
+])
+def test_atlas_refuses_its_arguments_by_name(kwargs, name):
+    with pytest.raises(ValueError, match=name):
+        audit.atlas(**kwargs)
+
+
+def test_find_and_page_refuse_what_is_not_theirs():
+    with pytest.raises(ValueError, match="key"):
+        audit.find(True)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="rows"):
+        audit.page([1, 2])  # type: ignore[list-item]
 
 
 def test_statement_validation():

@@ -178,6 +178,22 @@ def test_noise_only_maximum_beyond_its_table_is_found_by_bisection(monkeypatch):
         loc._survival_table.cache_clear()
 
 
+@pytest.mark.parametrize("n_voters, K", [(2**31 + 11, 1), (2**40 + 7, 10**6), (2**53, 3)])
+def test_noise_only_maximum_past_two_to_the_31_voters_has_its_law(n_voters, K):
+    # no table (its span exceeds MAX_TABLE) and scipy.special.bdtrc is NaN past 2**31: G(Z)^K must be
+    # uniform, with G(y + f/2) = F(y - 1) + p(y) f from scipy.stats (an independent implementation)
+    R, alpha = 4000, 1.0
+    z = loc.noise_only_maximum(n_voters, alpha, K, np.random.default_rng(SEED), R)
+    y = np.floor(z)
+    f = 2 * (z - y)
+    law = stats.binom(n_voters, _flip(alpha))
+    upper = law.sf(y) + law.pmf(y) * (1 - f)  # P(Z > z)
+    u = np.exp(K * np.log1p(-upper))  # G(z)^K
+    assert np.all(np.isfinite(z)) and np.all(f >= 0) and np.all(f <= 1)
+    assert abs(u.mean() - 0.5) < 4 * math.sqrt(1 / 12 / R)
+    assert stats.kstest(u, "uniform").pvalue > FOUR_SIGMA
+
+
 def _exact_law_by_totals(counts, n_voters, alpha):
     """P(ĵ = j) by enumerating every bin's total, Bin(c_j, π) + Bin(n_v − c_j, 1 − π), ties split evenly."""
     pi = 1 - _flip(alpha)

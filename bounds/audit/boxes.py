@@ -25,11 +25,15 @@ Examples
 
 from __future__ import annotations
 
+import math
+import numbers
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Callable, Sequence
 
 from flint import arb, ctx, fmpq
+
+from ..numerics import check_bool, check_callable, check_integer, format_value
 
 __all__ = ["BoxProof", "prove", "ball", "point", "constant"]
 
@@ -61,31 +65,83 @@ class BoxProof:
         return out
 
 
+def _rational(name: str, v: object) -> Fraction:
+    """``v`` as an exact Fraction: an int, a rational (Fraction, numpy integer) or a finite float (its exact
+    binary value); ValueError naming ``name`` otherwise."""
+    if isinstance(v, numbers.Rational) and not isinstance(v, bool):
+        return Fraction(int(v.numerator), int(v.denominator))
+    if isinstance(v, float) and math.isfinite(v):
+        return Fraction(v)
+    raise ValueError(f"{name} must be an int, a Fraction or a finite float, got {format_value(v)}")
+
+
 def _q(v: Fraction) -> fmpq:
     return fmpq(v.numerator, v.denominator)
 
 
 def ball(lo: Fraction, hi: Fraction) -> arb:
-    """An arb ball containing the interval ``[lo, hi]`` (rationals)."""
+    r"""An arb ball containing the interval ``[lo, hi]`` (exact rationals, ``lo <= hi``).
+
+    .. math:: [\mathrm{lo}, \mathrm{hi}] \subseteq \{x : |x - c| \le r\}
+
+    Source: arb ball arithmetic (Johansson, 2017).
+
+    Examples
+    --------
+    >>> b = ball(Fraction(1, 3), 1)
+    >>> bool(b.contains(point(Fraction(1, 3)))), bool(b.contains(1)), bool(b.contains(2))
+    (True, True, False)
+    """
+    lo, hi = _rational("lo", lo), _rational("hi", hi)
+    if lo > hi:
+        raise ValueError(f"lo must be at most hi, got lo = {lo} > hi = {hi}")
     return arb(_q(lo)).union(arb(_q(hi)))
 
 
 def point(v: Fraction) -> arb:
-    """The tightest arb ball around the rational ``v`` (exact when ``v`` is dyadic)."""
-    return arb(_q(v))
+    r"""The tightest arb ball around the rational ``v`` (exact when ``v`` is dyadic).
+
+    .. math:: v \in \{x : |x - c| \le r\},\qquad r = 0 \text{ for dyadic } v
+
+    Source: arb ball arithmetic (Johansson, 2017).
+
+    Examples
+    --------
+    >>> point(Fraction(1, 4)).rad() == 0, point(Fraction(1, 3)).rad() > 0
+    (True, True)
+    """
+    return arb(_q(_rational("v", v)))
 
 
 def constant(value: object) -> arb:
-    """An arb ball around a number: exact for ints, Fractions and sympy rationals; otherwise (e.g.
-    :math:`\\log(e^{-9}/16)`) sympy's 60-digit evaluation, whose error control guarantees the digits,
-    widened by a relative radius of 1e-50."""
+    r"""An arb ball around a number: exact for ints, Fractions and sympy rationals; otherwise (a sympy
+    number such as :math:`\log(e^{-9}/16)`) sympy's 60-digit evaluation, whose error control guarantees
+    the digits, widened by a relative radius of 1e-50.  Strings are refused (never parsed).
+
+    .. math:: \mathrm{value} \in [c - r, c + r],\qquad r = 10^{-50}|c| + 10^{-300}
+
+    Source: arb ball arithmetic (Johansson, 2017); sympy's ``evalf`` (Meurer et al., 2017).
+
+    Examples
+    --------
+    >>> import sympy as sp
+    >>> bool(constant(sp.log(2)).contains(constant(sp.log(2))))
+    True
+    >>> constant(Fraction(1, 4)).rad() == 0
+    True
+    """
     import sympy as sp
 
-    v = sp.nsimplify(value) if isinstance(value, (int, Fraction)) else sp.sympify(value)
+    if isinstance(value, (numbers.Rational, float)) and not isinstance(value, bool):
+        return point(_rational("value", value))
+    v = value if isinstance(value, sp.Expr) else None
+    if v is None or not v.is_number or not v.is_finite or not v.is_real:
+        raise ValueError(f"value must be a rational or a finite real sympy number, got {format_value(value)}")
     if v.is_Rational:
         return point(Fraction(int(v.p), int(v.q)))
     digits = sp.N(v, 60)
-    return arb(str(digits)) + arb(0, abs(float(digits)) * 1e-50 + 1e-300)
+    with ctx.workprec(256):  # parse the 60 digits at 256 bits (77 digits), not at the context's precision
+        return arb(str(digits)) + arb(0, abs(float(digits)) * 1e-50 + 1e-300)
 
 
 def _sign_ok(enc: arb, strict: bool) -> bool:
@@ -118,9 +174,19 @@ def prove(
     >>> prove(lambda x: x - 1, [(0, 2)]).counterexample
     (Fraction(1, 1),)
     """
-    root = tuple((Fraction(lo), Fraction(hi)) for lo, hi in box)
-    if not root or any(lo > hi for lo, hi in root):
-        raise ValueError(f"box must be a non-empty list of (lo, hi) with lo <= hi, got {box!r}")
+    g = check_callable("g", g)
+    strict = check_bool("strict", strict)
+    max_boxes = check_integer("max_boxes", max_boxes, minimum=1, maximum=10**7)
+    precision = check_integer("precision", precision, minimum=53, maximum=100_000)
+    bad = f"box must be a non-empty list of (lo, hi) rational pairs with lo <= hi, got {format_value(box)}"
+    if not isinstance(box, (list, tuple)) or not box or len(box) > 64:
+        raise ValueError(bad)
+    try:
+        root = tuple((_rational("box", lo), _rational("box", hi)) for lo, hi in box)
+    except (TypeError, ValueError):
+        raise ValueError(bad) from None
+    if any(lo > hi for lo, hi in root):
+        raise ValueError(bad)
     widths = [max(hi - lo, Fraction(1, 10**30)) for lo, hi in root]
     old = ctx.prec
     ctx.prec = precision
@@ -130,6 +196,8 @@ def prove(
             b = stack.pop()
             count += 1
             enc = g(*(ball(lo, hi) for lo, hi in b))
+            if not isinstance(enc, arb):
+                raise ValueError(f"g must return an arb ball (an enclosure of lhs - rhs), got {format_value(enc)}")
             if _sign_ok(enc, strict):
                 proved += 1
                 worst = min(worst, float(enc.lower()))

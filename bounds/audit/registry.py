@@ -30,7 +30,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..numerics import check_choice, format_value
+from ..numerics import check_bool, check_choice, format_value
 from .core import CHECKS, AuditResult, run
 
 __all__ = ["Statement", "Row", "ENTRIES", "KINDS", "ROW_STATUSES", "PAPERS", "atlas", "find", "page"]
@@ -284,11 +284,13 @@ ENTRIES: tuple[Statement, ...] = (
 
 def find(key: str) -> Statement:
     """The statement ``"paper:label"`` (e.g. ``"dame:Lemma S9"``); ValueError names the key if unknown."""
+    if not isinstance(key, str):
+        raise ValueError(f"key must be 'paper:label' of the atlas (e.g. 'dame:Lemma S9'), got {format_value(key)}")
     paper, _, label = key.partition(":")
     for e in ENTRIES:
         if e.paper == paper and e.label == label:
             return e
-    raise ValueError(f"statement must be 'paper:label' of the atlas (e.g. 'dame:Lemma S9'), got {key!r}")
+    raise ValueError(f"key must be 'paper:label' of the atlas (e.g. 'dame:Lemma S9'), got {key!r}")
 
 
 def _evidence(r: AuditResult) -> dict[str, Any]:
@@ -311,8 +313,14 @@ def atlas(paper: str | None = None, label: str | None = None, *, thorough: bool 
     >>> [r.status for r in atlas(paper="rameshwar", label="eq. (12)")]
     ['discrepancy']
     """
-    if paper is not None and paper not in PAPERS:
-        raise ValueError(f"paper must be one of {tuple(PAPERS)}, got {paper!r}")
+    if paper is not None:
+        check_choice("paper", paper, tuple(PAPERS))
+    if label is not None and not isinstance(label, str):
+        raise ValueError(f"label must be a statement's label (a string) or None, got {format_value(label)}")
+    thorough = check_bool("thorough", thorough)
+    if results is not None and not (isinstance(results, dict) and all(
+            isinstance(k, str) and isinstance(v, AuditResult) and v.id == k for k, v in results.items())):
+        raise ValueError(f"results must map check IDs to their AuditResult, got {format_value(results)}")
     entries = [e for e in ENTRIES if (paper is None or e.paper == paper) and (label is None or e.label == label)]
     if label is not None and not entries:
         raise ValueError(f"label {label!r} is not in the atlas")
@@ -362,6 +370,8 @@ def page(rows: list[Row]) -> str:
     >>> print(page(atlas(paper="rameshwar", label="eq. (12)")).splitlines()[0])
     # The statement atlas
     """
+    if not (isinstance(rows, (list, tuple)) and all(isinstance(r, Row) for r in rows)):
+        raise ValueError(f"rows must be a list of atlas rows (bounds.audit.atlas), got {format_value(rows)}")
     lines = ["# The statement atlas", "",
              "Every numbered statement of the four papers, with its kind and the status computed by running "
              "its checks (`bounds check --atlas`; Kent et al.'s rows carry the confidence tag of the "

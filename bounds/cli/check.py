@@ -69,8 +69,9 @@ def _statement(args: argparse.Namespace) -> int:
 
     try:
         entry = audit.find(args.statement)
-    except ValueError as exc:
-        raise OptionError("--statement", str(exc)) from None
+    except ValueError:
+        raise OptionError("--statement", "must be 'paper:label' of the atlas (e.g. 'dame:Lemma S9'; "
+                          f"bounds check --atlas lists them), got {args.statement!r}") from None
     row = audit.atlas(paper=entry.paper, label=entry.label, thorough=args.thorough)[0]
     if args.json:
         print(json.dumps(plain(row.as_dict()), allow_nan=False, ensure_ascii=False))

@@ -49,6 +49,8 @@ probability :math:`e^{\\alpha/(2k)}/(1 + e^{\\alpha/(2k)})` (Kent et al. (2024),
 eq. (6))."""
 MAX_BINS = 10**7  # one array entry per bin and replication
 TAIL_SIGMAS = 15  # the survival table of a noise-only total spans its mean ± 15 sd + 40 (beyond: bisection)
+MAX_TABLE = 2**16  # entries of that table at most (a wider one: every draw by bisection)
+MAX_VOTERS = 2**53  # voters of a noise-only total: integers exact in float64, the binomial's argument
 
 
 def n_bins(tau: float) -> int:
@@ -213,13 +215,23 @@ def elect(totals: ArrayLike, rng: RNGLike) -> np.ndarray:
     return np.argmax(totals + 0.5 * rng.random(totals.shape), axis=1)
 
 
+def _binom_sf(y: np.ndarray, n: int, flip: float) -> np.ndarray:
+    r""":math:`P(T > y)` for :math:`T \sim \mathrm{Bin}(n, \text{flip})` and integer-valued float ``y``:
+    :math:`I_{\text{flip}}(y + 1, n - y)` (the regularised incomplete beta, valid for every ``n`` up to
+    2**53, where ``scipy.special.bdtrc`` returns NaN past 2**31), 1 for ``y < 0`` and 0 for ``y >= n``."""
+    inside = (y >= 0) & (y < n)
+    z = np.where(inside, y, 0.0)
+    return np.where(inside, special.betainc(z + 1, n - z, flip), np.where(y < 0, 1.0, 0.0))
+
+
 def _survival(n_voters: int, flip: float) -> tuple[int, np.ndarray]:
     """``(y0, -S)``: minus the survival function ``S[i] = P(T > y0 - 1 + i)`` of a noise-only total
-    ``T ~ Bin(n_voters, flip)`` over its mean +- TAIL_SIGMAS sd (+ 40), ascending for ``searchsorted``."""
+    ``T ~ Bin(n_voters, flip)`` over its mean +- TAIL_SIGMAS sd (+ 40), ascending for ``searchsorted``;
+    empty where that span exceeds :data:`MAX_TABLE` entries."""
     mean, sd = n_voters * flip, math.sqrt(n_voters * flip * (1 - flip))
     lo = max(-1, math.floor(mean - TAIL_SIGMAS * sd) - 40)
     hi = min(n_voters, math.ceil(mean + TAIL_SIGMAS * sd) + 40)
-    S = special.bdtrc(np.arange(lo, hi + 1, dtype=float), n_voters, flip)  # bdtrc(-1, .) = 1
+    S = _binom_sf(np.arange(lo, hi + 1, dtype=float), n_voters, flip) if hi - lo < MAX_TABLE else np.empty(0)
     minus = -S
     minus.flags.writeable = False
     return lo + 1, minus
@@ -234,7 +246,7 @@ def _bisect(s: np.ndarray, n_voters: int, flip: float) -> np.ndarray:
     hi = np.full(s.shape, float(n_voters))  # P(T > hi) = 0 <= s
     while np.any(hi - lo > 1):
         mid = np.floor((lo + hi) / 2)
-        below = special.bdtrc(mid, n_voters, flip) <= s
+        below = _binom_sf(mid, n_voters, flip) <= s
         hi, lo = np.where(below, mid, hi), np.where(below, lo, mid)
     return hi.astype(np.int64)
 
@@ -274,7 +286,7 @@ def noise_only_maximum(n_voters: int, alpha: float, n_empty: int, rng: RNGLike, 
     >>> z.shape, bool(np.all((z > 0) & (z < 20.5)))
     ((3,), True)
     """
-    n_voters = check_integer("n_voters", n_voters, minimum=0, maximum=MAX_INT64_COUNT)
+    n_voters = check_integer("n_voters", n_voters, minimum=0, maximum=MAX_VOTERS)
     n_empty = check_integer("n_empty", n_empty, minimum=1, maximum=MAX_INT64_COUNT)
     size = check_integer("size", size, minimum=0, maximum=MAX_BINS)
     flip = 1 - mechanisms.rr_keep_probability(alpha, k=VOTE_ONES)
@@ -283,7 +295,7 @@ def noise_only_maximum(n_voters: int, alpha: float, n_empty: int, rng: RNGLike, 
     y0, minus_S = _survival_table(n_voters, flip)
     i = np.searchsorted(minus_S, -s, side="left")  # the first table entry with S <= s
     y = y0 - 1 + i
-    outside = (i == 0) | (i == minus_S.size)  # beyond the table (probability below 1e-40): exact bisection
+    outside = (i == 0) | (i == minus_S.size)  # beyond the table (probability below 1e-40), or no table: bisection
     if np.any(outside):
         y[outside] = _bisect(s[outside], n_voters, flip)
     inside = ~outside
@@ -292,8 +304,8 @@ def noise_only_maximum(n_voters: int, alpha: float, n_empty: int, rng: RNGLike, 
     above[inside], here[inside] = -minus_S[i[inside] - 1], -minus_S[i[inside]]
     if np.any(outside):
         yo = y[outside].astype(float)
-        above[outside] = special.bdtrc(yo - 1, n_voters, flip)
-        here[outside] = special.bdtrc(yo, n_voters, flip)
+        above[outside] = _binom_sf(yo - 1, n_voters, flip)
+        here[outside] = _binom_sf(yo, n_voters, flip)
     return y + 0.5 * (above - s) / (above - here)
 
 
@@ -347,7 +359,7 @@ def localise(xbar: ArrayLike, voting: ArrayLike, tau: float, alpha: float, n_vot
     counts = h.copy()
     counts[:, 1:] += h[:, :-1]
     counts[:, :-1] += h[:, 1:]
-    n_voters = check_integer("n_voters", n_voters, minimum=max(1, int(counts.max(initial=0))), maximum=MAX_INT64_COUNT)
+    n_voters = check_integer("n_voters", n_voters, minimum=max(1, int(counts.max(initial=0))), maximum=MAX_VOTERS)
     keep = mechanisms.rr_keep_probability(alpha, k=VOTE_ONES)  # the law of mechanisms.noisy_vote_totals:
     jittered = rng.binomial(counts, keep) + rng.binomial(n_voters - counts, 1 - keep) + 0.5 * rng.random(counts.shape)
     j = np.argmax(jittered, axis=1)

@@ -46,7 +46,7 @@ from matplotlib.ticker import LogFormatterSciNotation, NullLocator
 from ..numerics import PaperAssumptionWarning, check_array, check_integer, check_real, format_value
 
 __all__ = ["FigureData", "FigureSpec", "REGISTRY", "register", "new_figure", "captured", "render", "legend_below",
-           "hatch_where", "constants_text", "phrase_lines", "UnicodeLogFormatter", "plain_log_labels", "PALETTE", "MARKERS", "STYLE", "SEED"]
+           "hatch_where", "constants_text", "phrase_lines", "PALETTE", "MARKERS", "STYLE", "SEED"]
 
 PALETTE = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000"]  # Okabe–Ito
 """The Okabe–Ito colour-blind-safe palette, the colour cycle of every figure."""
@@ -260,13 +260,13 @@ _SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 _MATH_LABEL = re.compile(r"\$\\mathdefault\{(.*)\}\$")
 
 
-class UnicodeLogFormatter(LogFormatterSciNotation):
+class _UnicodeLogFormatter(LogFormatterSciNotation):
     """Log-axis tick labels as plain text with Unicode superscripts (10⁻³, 2×10⁴): the same labels as
     matplotlib's, without a mathtext parse per label (most of the cost of saving a log–log figure).
 
     Examples
     --------
-    >>> f = UnicodeLogFormatter()
+    >>> f = _UnicodeLogFormatter()
     >>> f(1e-3), f(1e4), f(1.0)
     ('10⁻³', '10⁴', '10⁰')
     """
@@ -283,8 +283,8 @@ class UnicodeLogFormatter(LogFormatterSciNotation):
 MINOR_DECADES = 4  # log axes over more decades than this carry no minor ticks (each tick is costly to lay out)
 
 
-def plain_log_labels(fig: Figure) -> None:
-    """Give every log axis of ``fig`` :class:`UnicodeLogFormatter` tick labels (major and minor), and drop the
+def _plain_log_labels(fig: Figure) -> None:
+    """Give every log axis of ``fig`` :class:`_UnicodeLogFormatter` tick labels (major and minor), and drop the
     minor ticks of those spanning more than ``MINOR_DECADES`` decades (the gridded decades suffice there)."""
     for ax in fig.axes:
         for axis in (ax.xaxis, ax.yaxis):
@@ -293,8 +293,8 @@ def plain_log_labels(fig: Figure) -> None:
                 if lo > 0 and math.log10(hi / lo) > MINOR_DECADES:
                     axis.set_minor_locator(NullLocator())
                 minor = axis.get_minor_formatter()
-                axis.set_major_formatter(UnicodeLogFormatter())
-                axis.set_minor_formatter(UnicodeLogFormatter(
+                axis.set_major_formatter(_UnicodeLogFormatter())
+                axis.set_minor_formatter(_UnicodeLogFormatter(
                     labelOnlyBase=False, minor_thresholds=getattr(minor, "minor_thresholds", (1, 0.4))))
 
 
@@ -321,7 +321,7 @@ def render(spec: FigureSpec, data: FigureData, verdict: Mapping | None = None) -
         if verdict is not None:  # one line where it fits, else broken between its clauses only
             lines += phrase_lines(f"verdict: {verdict['text']}", chars, breaks=";")
         fig.suptitle("\n".join(lines), fontsize=8)
-        plain_log_labels(fig)
+        _plain_log_labels(fig)
     return fig
 
 

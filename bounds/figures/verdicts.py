@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Callable
 
 import numpy as np
 
-from ..numerics import format_value
+from ..numerics import check_choice, format_value
 from .core import REGISTRY, FigureData
 
 if TYPE_CHECKING:  # the audit (sympy, scipy) is imported only when a verdict asks for a check
@@ -70,6 +70,18 @@ class Judge:
     own: Callable[[FigureData], AuditResult] | None = None
 
 
+def _figure_data(data: object, columns: tuple[str, ...] = (), meta: tuple[str, ...] = ()) -> FigureData:
+    """``data`` after checking it is a figure's :class:`FigureData` whose rows hold ``columns`` and whose
+    ``meta`` holds ``meta`` (ValueError naming ``data`` otherwise)."""
+    if not (isinstance(data, FigureData) and isinstance(data.rows, list) and isinstance(data.meta, dict)
+            and all(isinstance(r, dict) and all(c in r for c in columns) for r in data.rows)
+            and (data.rows or not columns) and all(k in data.meta for k in meta)):
+        want = "; ".join(([f"rows holding {', '.join(columns)}"] if columns else [])
+                         + ([f"meta holding {', '.join(meta)}"] if meta else [])) or "rows and meta"
+        raise ValueError(f"data must be the FigureData of its figure ({want}), got {format_value(data)}")
+    return data
+
+
 def _result(id: str, source: str, claim: str, method: str, status: str, **evidence) -> AuditResult:
     from ..audit import AuditResult
 
@@ -94,9 +106,8 @@ def judge(fid: str, data: FigureData) -> Verdict:
     >>> judge("kent-phase-transition", data).text.split(":")[0]
     'reproduced'
     """
-    if fid not in JUDGES:
-        raise ValueError(f"fid must be a registered figure, got {format_value(fid)}")
-    j = JUDGES[fid]
+    j = JUDGES[check_choice("fid", fid, tuple(JUDGES))]
+    data = _figure_data(data)
     result = j.own(data) if j.own is not None else _audited(j.check)
     status = VERDICT_STATUS[result.status]
     return Verdict(status, result.id, f"{status}: {j.detail(result, data)}")
@@ -110,9 +121,7 @@ def not_computed(fid: str) -> Verdict:
     >>> not_computed("dame-fig1b").text
     'verdict not computed (quick run): see `bounds check dame.fig1b_adaptation`'
     """
-    if fid not in JUDGES:
-        raise ValueError(f"fid must be a registered figure, got {format_value(fid)}")
-    check = JUDGES[fid].check
+    check = JUDGES[check_choice("fid", fid, tuple(JUDGES))].check
     how = f"`bounds check {check}`" if not check.startswith("figures.") else "a full `bounds figures` run"
     return Verdict("not computed", check, f"verdict not computed (quick run): see {how}")
 
@@ -213,7 +222,10 @@ def kent_fig1_check(data: FigureData) -> AuditResult:
 
     Source: Kent et al. (2024), §3.2, the paragraph on Figure 1.
     """
+    data = _figure_data(data, ("panel", "log10_ratio", "regime", "reconstructed"))
     panels = list(dict.fromkeys(data.column("panel")))
+    if len(panels) != 2:
+        raise ValueError(f"data must hold Figure 1's two panels, got {len(panels)}")
     a, b = panels
     za, zb = data.column("log10_ratio", panel=a), data.column("log10_ratio", panel=b)
     small = np.array([r["log10_ratio"] for r in data.rows if r["panel"] == a and r["regime"] == "small-T"])
@@ -248,6 +260,7 @@ def kent_pt_check(data: FigureData) -> AuditResult:
 
     Source: Kent et al. (2024), §1 and Theorems 6, 9.
     """
+    data = _figure_data(data, ("problem", "T", "lower", "item_level_nT"), meta=("phase_transitions",))
     worst_below, worst_above = 0.0, 0.0
     for label, marks in data.meta["phase_transitions"].items():
         T, low, item = (data.column(k, problem=label) for k in ("T", "lower", "item_level_nT"))
@@ -280,6 +293,7 @@ def kent_pt_simulated_check(data: FigureData) -> AuditResult:
 
     Source: Kent et al. (2024), §1, §3.1 (eq. (25), "K sufficiently large").
     """
+    data = _figure_data(data, meta=("curves", "K"))
     rows, seen, broken = [], 0, 0
     for label, c in data.meta["curves"].items():
         falls = c["slope_below"] < -SIGMAS * c["slope_below_stderr"]
@@ -328,6 +342,7 @@ def rameshwar_average_check(data: FigureData) -> AuditResult:
 
     Source: Rameshwar and Tandon (2025), §IV-D.
     """
+    data = _figure_data(data, ("mechanism", "error", "stderr", "opt_worst_case", "eps"))
     akmv, s_a = data.column("error", mechanism="akmv"), data.column("stderr", mechanism="akmv")
     lap, s_l = data.column("error", mechanism="laplace"), data.column("stderr", mechanism="laplace")
     opt_wc = data.column("opt_worst_case", mechanism="akmv")
