@@ -30,12 +30,14 @@ from __future__ import annotations
 import math
 import numbers
 from dataclasses import dataclass
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 from fractions import Fraction
 
 import numpy as np
 from numpy.typing import ArrayLike
-from scipy import optimize, sparse, special
+
+if TYPE_CHECKING:
+    from scipy import optimize
 
 from .numerics import (
     MAX_ARRAY,
@@ -370,6 +372,8 @@ def lp_optimum(m: ArrayLike, *, U: float | Fraction, eps: float | Fraction, prog
     L, n_samples = mm.size, float(total(mm))
     if L > _MAX_LP_USERS:
         raise ValueError(f"the linear programme is limited to {_MAX_LP_USERS} users, got L = {L}")
+    from scipy import optimize, sparse  # the linear programme only: kept out of the command line's start-up
+
     opts = {"primal_feasibility_tolerance": _LP_TOLERANCE, "dual_feasibility_tolerance": _LP_TOLERANCE}
     col = sparse.csr_matrix(np.ones((L, 1)))
     if program == "8":
@@ -546,6 +550,8 @@ def samples(m: ArrayLike, *, U: float, kind: str, rng: np.random.Generator | int
         raise ValueError(f"size times the {total(mm)} samples of m exceeds {_MAX_SAMPLES} draws (one call's limit)")
     if kind == "uniform":
         return Uf - rng.uniform(0.0, Uf, size=shape)  # (0, U]
+    from scipy import special
+
     sd = math.sqrt(Uf / 4)  # gaussian
     lo = float(special.ndtr(-(Uf / 2) / sd))  # Φ(a), a = -(U/2)/σ; Φ(b) = 1 - Φ(a) by symmetry
     z = special.ndtri(lo + rng.random(shape) * (1 - 2 * lo))

@@ -242,7 +242,7 @@ def test_lp_optimum_keeps_its_relative_accuracy_at_extreme_ranges(U):
 def test_solver_failures_and_sizes_are_clear_errors(monkeypatch):
     assert rt.lp_optimum([1, 4], U=1, eps=1e-300).value == pytest.approx(0.5)  # T_ε = 0: all clipped to U/2
     failed = lambda *a, **k: SimpleNamespace(status=4, x=np.array([np.nan]), fun=np.nan, message="numerical difficulties")
-    monkeypatch.setattr(rt.optimize, "linprog", failed)
+    monkeypatch.setattr("scipy.optimize.linprog", failed)
     with pytest.raises(ValueError, match="^the linear programme could not be solved at U = 1, eps = 0.5 .*numerical"):
         rt.lp_optimum([1, 4], U=1, eps=0.5)
     monkeypatch.undo()

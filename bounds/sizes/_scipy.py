@@ -3,7 +3,7 @@ r"""The scipy-backed families: :func:`poisson`, :func:`binomial`, :func:`from_sc
 **Closed forms**: Poisson and binomial log-pmfs by Loader's saddle-point form (``_kernels``:
 relative error a few 1e-16 in the log, i.e. absolute in the log-pmf about 1e-15 at
 :math:`\lambda, N \le 10^{12}`); survival functions by ``scipy.special.pdtrc`` /
-``scipy.stats.binom.sf`` (float64) and by mpmath's regularised incomplete gamma/beta at
+the regularised incomplete beta ``scipy.special.betainc`` (float64, boost's ``ibeta``, the code of ``scipy.stats.binom.sf``) and by mpmath's regularised incomplete gamma/beta at
 ``d`` digits; means exact.  :func:`from_scipy`: the distribution's ``logpmf``/``logsf``
 (its own float64 accuracy; the mpmath path carries those floats exactly).
 **Tabulated**: the partial moment and the cdf, cut at the proven bound of ``_tables`` with the
@@ -20,7 +20,7 @@ from typing import Any, Callable
 import mpmath
 import numpy as np
 from numpy.typing import ArrayLike
-from scipy import special, stats
+from scipy import special
 
 from ..numerics import check_positive, log1mexp
 from ._common import MAX_SIZE, _check_size, _plain, _scipy_mean
@@ -146,8 +146,7 @@ def binomial(N: int, p: float, *, zero: str = "truncate") -> SizeLaw:
     def logsf(a: ArrayLike) -> np.ndarray:
         a = np.asarray(a)
         with np.errstate(divide="ignore"):
-            # scipy.stats' binomial survival function keeps 1e-14 at N = 1e9 (special.bdtrc loses 1e-3)
-            inside = np.log(stats.binom.sf(np.clip(a, 0, N - 1), N, p))
+            inside = np.log(_binom_sf(np.clip(a, 0, N - 1), N, p))
             zero = log1mexp(N * math.log1p(-p)) if p < 1 else 0.0  # log P(X >= 1), exactly
         return np.where(a < 0, 0.0, np.where(a >= N, -np.inf, np.where(a == 0, zero, inside)))
 
@@ -156,8 +155,7 @@ def binomial(N: int, p: float, *, zero: str = "truncate") -> SizeLaw:
             return 0.0
         if K <= 0:
             return N * p
-        # scipy.stats (boost): special.bdtrc takes a C int N and returns NaN from N = 2**31
-        return N * p * float(stats.binom.sf(K - 1, N - 1, p))
+        return N * p * float(_binom_sf(np.array(K - 1), N - 1, p))
 
     def mp_logpmf(k: int) -> Any:
         if k < 0 or k > N:
@@ -187,6 +185,15 @@ def binomial(N: int, p: float, *, zero: str = "truncate") -> SizeLaw:
     law._recipe = ("binomial", {"N": N, "p": p, "zero": zero})
     return law
 
+
+
+def _binom_sf(a: np.ndarray, N: int, p: float) -> np.ndarray:
+    r""":math:`P(X > a)` for :math:`X \sim \mathrm{Bin}(N, p)` and integers :math:`0 \le a < N`:
+    :math:`I_p(a + 1, N - a)`, boost's regularised incomplete beta (the code behind
+    ``scipy.stats.binom.sf``, 1e-14 relative at :math:`N = 10^9`; ``scipy.special.bdtrc`` loses 1e-3
+    there and returns NaN from :math:`N = 2^{31}`, its C ``int``)."""
+    a = np.asarray(a, dtype=float)
+    return special.betainc(a + 1, N - a, p)
 
 
 def from_scipy(dist: Any, *, zero: str = "error", name: str | None = None) -> SizeLaw:
