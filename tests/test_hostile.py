@@ -59,7 +59,7 @@ REFUSED = [
     ("rameshwar-exact-string", lambda: rameshwar.threshold([1, 2], U=1, eps=1, exact="yes"), "exact"),
     ("rameshwar-exact-array", lambda: rameshwar.optimal_error([1, 2], U=1, eps=1, exact=np.array([])), "exact"),
     ("rameshwar-huge-collection", lambda: rameshwar.optimal_error(np.ones(10**7, dtype=np.int64), U=1, eps=1), "m"),
-    ("cummings-huge-k", lambda: cummings.realisable_plan(np.ones(2 * 10**6, dtype=np.int64), p_initial=0.5,
+    ("cummings-huge-k", lambda: cummings.realisable_plan(np.ones(2 * 10**7, dtype=np.int64), p_initial=0.5,
                                                          sigma_p2_hat=0.01, tolerance=0.1, eps=1.0), "k"),
     ("cummings-risk-huge-k", lambda: simulate.cummings_risk(np.ones(10**6, dtype=np.int64), p=0.5, sigma_p2=0.01,
                                                             eps=1.0, reps=2, seed=0), "k"),

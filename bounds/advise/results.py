@@ -188,8 +188,10 @@ def exact(x: object) -> str:
         return "—"
     if not isinstance(x, (numbers.Real, np.integer, np.floating)):
         raise ValueError(f"x must be a real number or None, got {x!r}")
-    if isinstance(x, (numbers.Rational, np.integer)) and int(x) == x:
+    if isinstance(x, np.integer):
         return f"{int(x):,}"
+    if isinstance(x, numbers.Rational) and x.denominator == 1:
+        return f"{x.numerator:,}"
     try:
         v = float(x)
     except OverflowError:  # a fraction beyond the float range prints as p/q

@@ -68,10 +68,11 @@ class BoxProof:
 def _rational(name: str, v: object) -> Fraction:
     """``v`` as an exact Fraction: an int, a rational (Fraction, numpy integer) or a finite float (its exact
     binary value); ValueError naming ``name`` otherwise."""
-    if isinstance(v, numbers.Rational) and not isinstance(v, bool):
-        return Fraction(int(v.numerator), int(v.denominator))
-    if isinstance(v, float) and math.isfinite(v):
-        return Fraction(v)
+    if not isinstance(v, bool):
+        if isinstance(v, numbers.Rational):
+            return Fraction(int(v.numerator), int(v.denominator))
+        if isinstance(v, float) and math.isfinite(v):
+            return Fraction(v)
     raise ValueError(f"{name} must be an int, a Fraction or a finite float, got {format_value(v)}")
 
 
