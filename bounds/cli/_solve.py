@@ -60,10 +60,13 @@ def check_modes(args: argparse.Namespace) -> None:
         raise OptionError("--target", "--solve needs a target such as upper<0.01")
 
 
-def check_varied(args: argparse.Namespace, names: tuple[str, ...]) -> None:
-    """Each of ``names`` (option ``--NAME``) is required, except the one swept or solved for, which is refused."""
-    varied = args.solve if args.solve is not None else (args.sweep.partition("=")[0].strip() if args.sweep else None)
-    for name in names:
+def check_varied(args: argparse.Namespace, kinds: dict[str, type]) -> None:
+    """Each of ``kinds`` (option ``--NAME``) is required, except the one swept or solved for, which is refused.
+
+    A sweep is read first, so that a sweep of an unknown name is refused as such.
+    """
+    varied = args.solve if args.solve is not None else (sweep_values(args.sweep, kinds)[0] if args.sweep else None)
+    for name in kinds:
         given = getattr(args, name) is not None
         if name == varied and given:
             raise OptionError(f"--{name}", f"is {'swept' if args.sweep else 'solved for'}: drop --{name}")

@@ -51,7 +51,7 @@ def _inline(text: str) -> list[int]:
 def run(args: argparse.Namespace) -> int:
     """Compute and print the truncation and bound (one eps, a sweep or a search); return the exit status."""
     _solve.check_modes(args)
-    _solve.check_varied(args, ("eps",))
+    _solve.check_varied(args, {"eps": float})
     check_save(args)
     k = counts_file(args) or _inline(args.k)
     import numpy as np

@@ -45,7 +45,7 @@ def _kw(args: argparse.Namespace) -> dict[str, Any]:
 def run(args: argparse.Namespace) -> int:
     """Compute and print the rates (a point, a sweep or a search); return the exit status."""
     _solve.check_modes(args)
-    _solve.check_varied(args, ("n", "T"))
+    _solve.check_varied(args, {"n": int, "T": int})
     check_save(args)
     if args.sweep is not None:
         return _sweep(args)

@@ -73,7 +73,7 @@ def collection(spec: str) -> Any:
 def run(args: argparse.Namespace) -> int:
     """Compute and print the clipping and errors (one eps, a sweep or a search); return the exit status."""
     _solve.check_modes(args)
-    _solve.check_varied(args, ("eps",))
+    _solve.check_varied(args, {"eps": float})
     check_save(args)
     from_file = counts_file(args)
     if from_file is not None:
