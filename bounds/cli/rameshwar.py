@@ -83,11 +83,15 @@ def run(args: argparse.Namespace) -> int:
     else:
         m = collection(args.collection)
     counts = [int(v) for v in m]
-    if args.sweep is not None:
-        return _sweep(args, m, counts)
-    if args.solve is not None:
-        return _search(args, m, counts)
-    return _point(args, m, counts)
+    if args.sweep is None and args.solve is None:
+        return _point(args, m, counts)
+    import numpy as np
+
+    from .. import rameshwar
+
+    rameshwar.threshold(m, U=args.U, eps=1)  # the counts and U checked once (within int64), whatever the level
+    m = np.asarray(counts, dtype=np.int64)  # each of the many calls below then checks an int64 array, not objects
+    return _sweep(args, m, counts) if args.sweep is not None else _search(args, m, counts)
 
 
 def _header(args: argparse.Namespace, counts: list[int]) -> list[str]:
