@@ -1,6 +1,6 @@
 """Sweeps and solve-for searches of the calculators (``--sweep NAME=LO:HI:K``, ``--solve NAME --target Q<V``).
 
-A search looks for the smallest value of a budget (``n_alpha2``, real; ``n``, integer) at which
+A search looks for the smallest value of a budget (``n_alpha2`` or ``eps``, real; ``n``, integer) at which
 a condition holds, on a log grid (:data:`PER_DECADE` points a decade) and then by bisection
 between the last failing and the first holding grid point.  Points where the condition is not
 *meaningful* (for DAME: the upper bound below the lower bound, e.g. 0 with unit constants) count
@@ -72,6 +72,13 @@ def check_varied(args: argparse.Namespace, kinds: dict[str, type]) -> None:
             raise OptionError(f"--{name}", f"is {'swept' if args.sweep else 'solved for'}: drop --{name}")
         if name != varied and not given:
             raise OptionError(f"--{name}", "is required")
+
+
+def progress(values: list[float], name: str) -> Any:
+    """``values`` with a progress bar on stderr when it is a terminal (a sweep's points)."""
+    from tqdm import tqdm
+
+    return tqdm(values, desc=f"sweep of {name}", unit="point", disable=None, leave=False)
 
 
 def parse_range(text: str, integer: bool) -> tuple[float, float]:

@@ -119,7 +119,7 @@ def _point(args: argparse.Namespace, k: list[int], s2: Any, widths: Any) -> int:
 def _sweep(args: argparse.Namespace, k: list[int], s2: Any, widths: Any) -> int:
     _, values = _solve.sweep_values(args.sweep, {"eps": float})
     rows = []
-    for eps in values:
+    for eps in _solve.progress(values, "eps"):
         try:
             trunc, exact, lb = _at(k, s2, widths, eps, args.sigma_p2)
         except ValueError as exc:  # eq. (6) overflows float64 at a tiny eps

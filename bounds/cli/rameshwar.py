@@ -142,7 +142,7 @@ def _sweep(args: argparse.Namespace, m: Any, counts: list[int]) -> int:
     _, values = _solve.sweep_values(args.sweep, {"eps": float})
     with_lp = len(counts) <= MAX_LP_SWEEP
     rows = []
-    for eps in values:
+    for eps in _solve.progress(values, "eps"):
         row: dict[str, Any] = {"eps": eps, "rank": math.ceil(2 / Fraction(eps)),
                                "T_eps": rameshwar.threshold(m, U=args.U, eps=eps),
                                "E_OPT_worst_abs_error": rameshwar.optimal_error(m, U=args.U, eps=eps),
