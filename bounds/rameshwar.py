@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import math
 import numbers
+from collections import Counter
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Sequence
 from fractions import Fraction
@@ -292,10 +293,10 @@ def optimal_error(m: ArrayLike, *, U: float | Fraction, eps: float | Fraction, e
     mm = _counts(m)
     Ue, ee = _exact("U", U), _exact("eps", eps)
     T = threshold(mm, U=U, eps=eps, exact=True)
-    counts = mm.tolist()
-    bias = sum((max((Ue * k - T) / 2, Fraction(0)) for k in counts), Fraction(0))
-    spread = max(min(T, Ue * k) for k in counts)
-    value = (bias + spread / ee) / sum(counts)
+    users = Counter(mm.tolist())  # users of equal m_l contribute equally: one exact term per distinct count
+    bias = sum((n * max((Ue * k - T) / 2, Fraction(0)) for k, n in users.items()), Fraction(0))
+    spread = max(min(T, Ue * k) for k in users)
+    value = (bias + spread / ee) / sum(k * n for k, n in users.items())
     return value if check_bool("exact", exact) else _float(value)
 
 
@@ -316,9 +317,9 @@ def eq12_as_printed(m: ArrayLike, *, U: float | Fraction, eps: float | Fraction,
     mm = _counts(m)
     Ue, ee = _exact("U", U), _exact("eps", eps)
     T = threshold(mm, U=U, eps=eps, exact=True)
-    counts = mm.tolist()
-    bias = sum((max((Ue * k - T) / (2 * k), Fraction(0)) for k in counts), Fraction(0))
-    value = (bias + min(min(T, Ue * k) for k in counts) / ee) / sum(counts)
+    users = Counter(mm.tolist())
+    bias = sum((n * max((Ue * k - T) / (2 * k), Fraction(0)) for k, n in users.items()), Fraction(0))
+    value = (bias + min(min(T, Ue * k) for k in users) / ee) / sum(k * n for k, n in users.items())
     return value if check_bool("exact", exact) else _float(value)
 
 

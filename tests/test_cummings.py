@@ -1,6 +1,7 @@
 """Tests of bounds.cummings: exact searches against brute force, Lemma 2.1 symbolically and exactly."""
 
 import math
+import warnings
 from fractions import Fraction
 
 import numpy as np
@@ -97,6 +98,20 @@ def test_optimal_truncation_never_worse_than_a_grid_and_matches_it_locally(s2, s
     local = t.T * (1 + np.linspace(-1e-5, 1e-5, 10**5 + 1))
     assert _objective(s2, c, eps, local, kappa).min() == pytest.approx(t.variance, rel=1e-9)
     assert t.variance == pytest.approx(cm.ideal_variance(s2, c, eps=eps, T=t.T, laplace=laplace), rel=1e-12)
+
+
+def test_optimal_truncation_near_the_float_range_warns_nothing():
+    # at eps = 1e-152 a stationary point of eq. (6) lies past the float64 range: dropped silently, no warning
+    k = [100, 50, 20, 5, 1]
+    s2 = cm.user_variance(k, p=0.5, sigma_p2=0.01)
+    widths = 2 * cm.concentration(k, p=0.5, sigma_p2=0.01)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        t = cm.optimal_truncation(s2, widths, eps=1e-152)
+    grid = np.geomspace(1 / math.sqrt(s2.max()), 1 / math.sqrt(s2.min()), 2001)
+    with np.errstate(over="ignore"):
+        best = min(cm.ideal_variance(s2, widths, eps=1e-152, T=T) for T in grid)
+    assert math.isfinite(t.variance) and t.variance <= best * (1 + 1e-12)
 
 
 @settings(max_examples=40, deadline=None)

@@ -1,6 +1,6 @@
 """Sweeps and solve-for searches of the calculators (``--sweep NAME=LO:HI:K``, ``--solve NAME --target Q<V``).
 
-A search looks for the smallest value of a budget (``n_alpha2``, real; ``n``, integer) at which
+A search looks for the smallest value of a budget (``n_alpha2`` or ``eps``, real; ``n``, integer) at which
 a condition holds, on a log grid (:data:`PER_DECADE` points a decade) and then by bisection
 between the last failing and the first holding grid point.  Points where the condition is not
 *meaningful* (for DAME: the upper bound below the lower bound, e.g. 0 with unit constants) count
@@ -36,13 +36,14 @@ DEFAULT_RANGE = "1:1e15"
 
 
 def add_options(parser: argparse.ArgumentParser, sweep_help: str, solve: list[str], solve_help: str,
-                target_help: str) -> None:
-    """A calculator's ``--sweep``, ``--csv``, ``--solve``, ``--target`` and ``--range``."""
+                target_help: str, solve_range: str = DEFAULT_RANGE) -> None:
+    """A calculator's ``--sweep``, ``--csv``, ``--solve``, ``--target`` and ``--range`` (default ``solve_range``)."""
     parser.add_argument("--sweep", metavar="NAME=LO:HI:K", help=sweep_help)
     parser.add_argument("--csv", action="store_true", help="print a sweep as CSV on stdout")
     parser.add_argument("--solve", choices=solve, help=solve_help)
     parser.add_argument("--target", metavar="Q<V", help=target_help)
-    parser.add_argument("--range", metavar="LO:HI", default=DEFAULT_RANGE, help="the interval --solve searches")
+    parser.add_argument("--range", metavar="LO:HI", default=solve_range, help="the interval --solve searches")
+    parser.set_defaults(range_default=solve_range)
 
 
 def check_modes(args: argparse.Namespace) -> None:
@@ -53,10 +54,31 @@ def check_modes(args: argparse.Namespace) -> None:
         raise OptionError("--csv", "prints a sweep: give --sweep NAME=LO:HI:K")
     if args.target is not None and args.solve is None:
         raise OptionError("--target", "is the condition of --solve")
-    if args.solve is None and args.range != DEFAULT_RANGE:
+    if args.solve is None and args.range != args.range_default:
         raise OptionError("--range", "is the interval of --solve")
     if args.solve is not None and args.target is None:
         raise OptionError("--target", "--solve needs a target such as upper<0.01")
+
+
+def check_varied(args: argparse.Namespace, kinds: dict[str, type]) -> None:
+    """Each of ``kinds`` (option ``--NAME``) is required, except the one swept or solved for, which is refused.
+
+    A sweep is read first, so that a sweep of an unknown name is refused as such.
+    """
+    varied = args.solve if args.solve is not None else (sweep_values(args.sweep, kinds)[0] if args.sweep else None)
+    for name in kinds:
+        given = getattr(args, name) is not None
+        if name == varied and given:
+            raise OptionError(f"--{name}", f"is {'swept' if args.sweep else 'solved for'}: drop --{name}")
+        if name != varied and not given:
+            raise OptionError(f"--{name}", "is required")
+
+
+def progress(values: list[float], name: str) -> Any:
+    """``values`` with a progress bar on stderr when it is a terminal (a sweep's points)."""
+    from tqdm import tqdm
+
+    return tqdm(values, desc=f"sweep of {name}", unit="point", disable=None, leave=False)
 
 
 def parse_range(text: str, integer: bool) -> tuple[float, float]:
@@ -94,7 +116,12 @@ def _bound(text: str, kind: type, what: str) -> float:
 
 
 def sweep_values(spec: str, names: dict[str, type], option: str = "--sweep") -> tuple[str, list[float]]:
-    """``NAME=LO:HI:K`` as K log-spaced values from LO to HI (integers rounded and made distinct)."""
+    """``NAME=LO:HI:K`` as K log-spaced values from LO to HI.
+
+    Integers are rounded and made distinct; reals are rounded to 10 significant digits, the digits a
+    table prints, so that each printed value is the one computed with (a rank such as ``ceil(2/eps)``
+    at ``eps = 1`` is not taken at ``0.9999999999999998``).
+    """
     name, eq, rng = spec.partition("=")
     name = name.strip()
     if not eq or name not in names:
@@ -119,6 +146,8 @@ def sweep_values(spec: str, names: dict[str, type], option: str = "--sweep") -> 
         values = [lo * math.exp(i * step) for i in range(k - 1)] + [hi]
     if kind is int:
         values = sorted({float(round(v)) for v in values})
+    else:
+        values = [float(f"{v:.10g}") for v in values]
     return name, values
 
 
@@ -185,6 +214,25 @@ def solve(holds: Callable[[float], bool], lo: float, hi: float, integer: bool) -
         while not holds(b):  # the rounded answer must meet the target
             b = round_up(b * (1 + 10.0 ** -DIGITS))
     return Answer(b, False, again, len(grid))
+
+
+def answer_lines(ans: Answer, what: str, integer: bool, there: list[str]) -> tuple[list[str], dict[str, Any]]:
+    """The report of a search for ``what``: its answer (with ``there``, the quantities at it) and notes.
+
+    Returns the text lines and the JSON fields ``answer``, ``holds_at_low_end`` and ``fails_again_at``.
+    """
+    result = {"answer": ans.value, "holds_at_low_end": ans.holds_at_low_end, "fails_again_at": ans.fails_again_at}
+    if ans.value is None:
+        return ["  answer        none: the target is not met anywhere in the range (widen --range)"], result
+    value = f"{int(ans.value)}" if integer else f"{ans.value:.{DIGITS}g}"
+    rounding = "exact (integer)" if integer else f"rounded up to {DIGITS} significant digits"
+    lines = [f"  answer        {what} = {value}   ({rounding}; checked: it meets the target)", *there]
+    if ans.holds_at_low_end:
+        lines.append("  note: the target already holds at the low end of the range (lower --range to search below)")
+    if ans.fails_again_at is not None:
+        lines.append(f"  note: the target fails again at {what} = {ans.fails_again_at:.6g}: the condition is "
+                     "not monotone; the answer is its first crossing")
+    return lines, result
 
 
 def round_up(x: float) -> float:

@@ -189,23 +189,15 @@ def _search(args: argparse.Namespace, m: Any) -> int:
              f"  size law M    {m!r}", *_constants_lines(c),
              f"  searched      {what} in [{lo:g}, {hi:g}]" + (f", alpha = {args.alpha:g}" if integer_ else "")
              + f"; points where upper < lower (not meaningful) do not count"]
-    result: dict[str, Any] = {"answer": ans.value, "holds_at_low_end": ans.holds_at_low_end,
-                              "fails_again_at": ans.fails_again_at}
-    if ans.value is None or found is None:
-        lines.append(f"  answer        none: the target is not met anywhere in the range (widen --range)")
-    else:
+    there: list[str] = []
+    if found is not None:
         ub, lb = found
-        value = f"{int(ans.value)}" if integer_ else f"{ans.value:.{_solve.DIGITS}g}"
-        rounding = "exact (integer)" if integer_ else f"rounded up to {_solve.DIGITS} significant digits"
-        lines += [f"  answer        {what} = {value}   ({rounding}; checked: it meets the target)",
-                  f"  there         upper {ub.value:.6g} (MSE bound), lower {lb.value:.6g} (MSE bound), "
-                  f"ratio {ub.value / lb.value:.6g}, m_tilde {ub.m_tilde}"]
-        if ans.holds_at_low_end:
-            lines.append("  note: the target already holds at the low end of the range (lower --range to search below)")
-        if ans.fails_again_at is not None:
-            lines.append(f"  note: the target fails again at {what} = {ans.fails_again_at:.6g}: the condition is "
-                         "not monotone; the answer is its first crossing")
-        result.update(upper_bound=ub, lower_bound=lb)
+        there = [f"  there         upper {ub.value:.6g} (MSE bound), lower {lb.value:.6g} (MSE bound), "
+                 f"ratio {ub.value / lb.value:.6g}, m_tilde {ub.m_tilde}"]
+    report, result = _solve.answer_lines(ans, what, integer_, there)
+    lines += report
+    if found is not None:
+        result.update(upper_bound=found[0], lower_bound=found[1])
     inputs = {"sizes": args.sizes, "solve": args.solve, "target": args.target, "alpha": args.alpha,
               "range": [lo, hi], "constants": args.constants}
     return emit(args, "dame", inputs, result, lines)

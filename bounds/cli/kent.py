@@ -12,7 +12,7 @@ import math
 from typing import Any
 
 from . import _solve
-from ._common import OptionError, add_output, add_parser, check_save, emit, integer, positive
+from ._common import add_output, add_parser, check_save, emit, integer, positive
 
 TAGS = "[V] verified, [S] supported (the paper's prose fixes the form), [R] reconstructed (form or log factors uncertain)"
 METRIC = {"mean": "squared l2 error of the mean", "sparse": "squared l2 error of the sparse mean",
@@ -45,13 +45,7 @@ def _kw(args: argparse.Namespace) -> dict[str, Any]:
 def run(args: argparse.Namespace) -> int:
     """Compute and print the rates (a point, a sweep or a search); return the exit status."""
     _solve.check_modes(args)
-    varied = args.solve if args.solve is not None else (args.sweep.partition("=")[0].strip() if args.sweep else None)
-    for name in ("n", "T"):
-        given = getattr(args, name) is not None
-        if name == varied and given:
-            raise OptionError(f"--{name}", f"is {'swept' if args.sweep else 'solved for'}: drop --{name}")
-        if name != varied and not given:
-            raise OptionError(f"--{name}", "is required")
+    _solve.check_varied(args, {"n": int, "T": int})
     check_save(args)
     if args.sweep is not None:
         return _sweep(args)
