@@ -53,6 +53,7 @@ def test_debiasing_identity_and_a_dropped_correction():
     assert status("dame.lemma_s3", correction=lambda pts, masses, mt: 0) == "fails"
 
 
+@pytest.mark.slow
 def test_ub_ge_lb_finds_the_theorem_1_2_contradiction_and_the_proof_reading_repairs_it():
     r = audit.CHECKS["dame.ub_ge_lb"].fn()
     assert r.status == "discrepancy" and all(v["phi_above_1"] for v in r.evidence["counterexamples"])
@@ -79,6 +80,7 @@ def test_ub_ge_lb_and_constants_that_break_it():
     assert r.status == "fails" and r.evidence["counterexamples"]
 
 
+@pytest.mark.slow
 def test_dame_discrepancies_are_computed():
     assert status("dame.eq11_denominator") == "discrepancy"
     assert status("dame.eq11_denominator", m_tilde=1) == "holds"  # at m̃ = 1 both denominators are 1
@@ -125,6 +127,7 @@ def test_cummings_checks():
     assert status("cummings.example1_scalings", claims=wrong) == "fails"
 
 
+@pytest.mark.slow
 def test_fig1b_adaptation_holds_only_at_the_official_script_setting():
     r = audit.CHECKS["dame.fig1b_adaptation"].fn()
     assert r.status == "discrepancy"

@@ -391,6 +391,7 @@ def judged(tmp_path_factory):
     return figures.run(CHEAP, quick=True, out=out, progress=False, verdicts=True), out
 
 
+@pytest.mark.slow  # the judged run computes every verdict (tens of seconds)
 def test_verdicts_are_written_to_the_json_and_drawn_under_the_title(judged):
     res, out = judged
     for fid, (data, _) in res.items():
@@ -404,6 +405,7 @@ def test_verdicts_are_written_to_the_json_and_drawn_under_the_title(judged):
         assert not legibility_problems(fig), fid
 
 
+@pytest.mark.slow  # the judged run computes every verdict (tens of seconds)
 def test_own_checks_decide_as_their_claims_say(judged):
     res, _ = judged
     assert verdicts.judge("kent-fig1", res["kent-fig1"][0]).status == "reproduced"
@@ -426,6 +428,7 @@ def test_own_checks_decide_as_their_claims_say(judged):
     assert verdicts.rameshwar_average_check(figures.FigureData(rows, d.meta)).status == "fails"
 
 
+@pytest.mark.slow  # the judged run computes every verdict (tens of seconds)
 def test_verdict_status_follows_the_audit_status(judged):
     res, _ = judged
     data = res["dame-fig1a-top"][0]
@@ -439,6 +442,7 @@ def test_verdict_status_follows_the_audit_status(judged):
             verdicts._audited = original
 
 
+@pytest.mark.slow  # the judged run computes every verdict (tens of seconds)
 def test_committed_figures_carry_the_verdict_their_check_computes():
     """The committed figures' verdicts against their checks, run now: an audit check through bounds.audit.run,
     an own check on the committed CSV."""

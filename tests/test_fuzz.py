@@ -58,7 +58,7 @@ from bounds.numerics import PaperAssumptionWarning
 
 CALL_SECONDS = 10.0  # CPU seconds: a call using more is a hang (wall time is never limited)
 MEMORY_BYTES = 2 * 2**30  # address space a call may add
-EXAMPLES = 100  # per callable, default run
+EXAMPLES = 25  # per callable, default run (a smoke pass: the slow run draws 400)
 EXAMPLES_SLOW = 400  # per callable, ``-m slow``
 
 # Callables not fuzzed, with the reason.  Everything else in an ``__all__`` is.
@@ -110,7 +110,7 @@ VALID: dict[str, list] = {
     "k": [[5, 3, 1], list(range(1, 40)), 4], "p": [0.5], "sigma_p2": [0.01], "sigma2": [[1.0, 0.25]], "widths": [[1.0, 1.0]],
     "p_initial": [0.5], "sigma_p2_hat": [0.01], "laplace": ["printed"],
     # Rameshwar
-    "m": [[1, 4, 2], 10], "U": [10.0], "M": [3], "L": [4], "m_star": [10], "kind": ["uniform"],
+    "m": [[1, 4, 2], 10], "U": [10.0], "M": [3], "L": [4], "m_star": [10], "kind": ["uniform", "checkable"],
     # mechanisms and simulation
     "rng": [0], "seed": [0], "reps": [4], "theta": [0.3], "scale": [1.0], "size": [3], "bits": [[[0, 1, 0]]],
     "counts": [[2, 1, 3], [3, 1], list(range(1, 60))], "n_users": [10], "n_bins": [4], "x": [[0.5, -0.5], -1.0], "mean": [0.1],
@@ -120,7 +120,10 @@ VALID: dict[str, list] = {
     "name": ["x"], "value": [0.5, 3, "a", True, abs], "values": [[1, 2]], "choices": [("a", "b")], "minimum": [0], "pred": [_pred],
     "fn": [abs], "f": [abs], "family": ["poisson"], "grid": [[1.0, 2.0]], "message": ["m"], "text": ["see 001_ac3274d7ce9a5d72.txt"], "j": [3], "target": [0.05],
     "target_mse": [0.05], "source": [[3, 1, 2]], "results": [[]], "ids": [["kent.lemma16"]],
-    "key": ["k"], "authors": [("Ada Lovelace",)], "title": ["t"], "venue": ["v"], "year": [2024],
+    "key": ["k", "dame:Lemma S9"], "authors": [("Ada Lovelace",)], "title": ["t"], "venue": ["v"], "year": [2024],
+    # the audit and the figures
+    "paper": ["dame"], "label": ["X"], "statement": ["s"], "rows": [[]], "g": [lambda x: x + 1], "box": [[(0, 1)]],
+    "fid": ["dame-fig1b"],
 }
 GENERIC = [1, 0.5, [1, 2, 3], "mean", None]
 

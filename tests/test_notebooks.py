@@ -43,6 +43,7 @@ def test_data_found_through_the_installed_package(path):
     assert not [s for s in SOURCE_TREE if s in code], f"{path.name} reads the source tree"
 
 
+@pytest.mark.slow  # about 80 s for the six notebooks: CI runs them in its slow step
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
 def test_notebook_executes(path, tmp_path, monkeypatch):
     nbformat = pytest.importorskip("nbformat")

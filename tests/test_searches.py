@@ -141,6 +141,7 @@ def test_lower_bound_on_separated_atoms(atoms, weights, logx, constants):
     _check_lower({a: wi / sum(w) for a, wi in zip(atoms, w)}, 10.0**logx, constants)
 
 
+@pytest.mark.slow
 @settings(**SETTINGS)
 @given(n_atoms=st.integers(20, 200), tail=st.floats(1.05, 3.0), logx=st.floats(0.0, 12.0),
        constants=st.sampled_from(["paper", "unit"]))
@@ -202,6 +203,7 @@ def eq6(T, s2, widths, eps, kappa=1.0):
         return num / den
 
 
+@pytest.mark.slow
 @settings(**SETTINGS)
 @given(s2=st.lists(st.floats(1e-4, 0.25), min_size=1, max_size=8), c=st.floats(0.5, 8.0), eps=st.floats(0.05, 20.0))
 def test_optimal_truncation_beats_a_dense_scan(s2, c, eps):
