@@ -3,6 +3,7 @@ the user passed, or answered with a documented value, never an internal exceptio
 
 import math
 
+import mpmath
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -65,3 +66,16 @@ def test_fuzz_queries_at_extremes(spec, a):
         return
     assert np.all((p_gt >= 0) & (p_gt <= 1))
     assert np.all(np.isfinite(s)) and np.all(s >= 0) and np.all(s <= m * (1 + 1e-12) + 1e-300)
+
+
+@pytest.mark.parametrize("lam", [5.0, 1e3])
+@pytest.mark.parametrize("a", [2**40, 2**53 + 3, 2**62])
+def test_deep_poisson_tails_where_log_masses_round_alike(lam, a):
+    # past 2**53 consecutive log-masses round to the same float; the sum must still converge, to the
+    # mpmath value: p(a) <= P(X >= a) <= p(a) / (1 - lam/(a+1)) (ratios lam/(k+1) fall), over P(X >= 1)
+    with mpmath.workdps(40):
+        L, A = mpmath.mpf(lam), mpmath.mpf(a)
+        log_pa = A * mpmath.log(L) - L - mpmath.loggamma(A + 1) - mpmath.log(-mpmath.expm1(-L))
+        lo, hi = log_pa, log_pa - mpmath.log1p(-L / (A + 1))
+    got = float(sizes.poisson(lam).log_prob_ge(a))
+    assert float(lo) * (1 + 1e-15) <= got <= float(hi) * (1 - 1e-15)
