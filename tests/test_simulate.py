@@ -191,6 +191,7 @@ def test_seeds_for_the_other_papers_estimators():
         simulate.risk("duchi", theta=0.1, sizes=sizes.point(3), n=10, alpha=0.5, reps=2, seed=True)
 
 
+@pytest.mark.slow  # starts a local dask cluster (about 10 s)
 def test_same_seed_same_estimates_on_a_dask_cluster():
     distributed = pytest.importorskip("distributed")
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
