@@ -92,11 +92,17 @@ class GeometricLaw(SizeLaw):
         return np.where(a < 1, -np.inf, _log1mexp(ls, precision))
 
     # ---- W(a) = sum_{k<=a} sqrt(k) e^{-beta k} ----------------------------------------------
-    def _mp_h(self, n: int, x: Any) -> Any:
-        """``e^{beta x} g^{(n)}(x)`` in mpmath: the n-th derivative of g without its exponential."""
-        beta = -mpmath.log1p(-mpmath.mpf(self.p))
-        return sum(math.comb(n, i) * (-beta) ** (n - i) * _sqrt_power_derivative(i) * x ** (0.5 - i)
-                   for i in range(n + 1))
+    def _mp_h(self, n: int, x: Any, beta: Any = None) -> Any:
+        """``e^{beta x} g^{(n)}(x)`` in mpmath: the n-th derivative of g without its exponential
+        (``beta`` at the current precision may be passed by a caller that has it)."""
+        if beta is None:
+            beta = -mpmath.log1p(-mpmath.mpf(self.p))
+        root, inv = mpmath.sqrt(x), 1 / x
+        out, power = mpmath.mpf(0), root  # x^(1/2 - i), by successive division
+        for i in range(n + 1):
+            out += math.comb(n, i) * (-beta) ** (n - i) * _sqrt_power_derivative(i) * power
+            power *= inv
+        return out
 
     @cached_property
     def _em_weights(self) -> np.ndarray:
@@ -168,17 +174,32 @@ class GeometricLaw(SizeLaw):
             top = a if a < EM_START else min(a, EM_START - 1 + int((mpmath.mp.dps + 10) * 2.31 / self.beta) + 1)
             return mpmath.fsum(g(k) for k in range(1, top + 1))
         A, B = mpmath.mpf(EM_START), mpmath.mpf(a)
-        out = mpmath.fsum(g(k) for k in range(1, EM_START))
-        out += beta**-1.5 * mpmath.gammainc(1.5, beta * A, beta * B) + (g(A) + g(B)) / 2
+        head, a_side = self._mp_lower_end()
+        out = head + beta**-1.5 * mpmath.gammainc(1.5, beta * A, beta * B) + g(B) / 2
         tol = mpmath.mpf(10) ** (-(mpmath.mp.dps + 5)) * out
+        decay = mpmath.exp(-beta * B)
         for j in range(1, 200):
-            c = mpmath.bernoulli(2 * j) / mpmath.factorial(2 * j)
-            term = c * (mpmath.exp(-beta * B) * self._mp_h(2 * j - 1, B)
-                        - mpmath.exp(-beta * A) * self._mp_h(2 * j - 1, A))
+            if len(a_side) < j:  # (B_2j / (2j)!, its lower-end term)
+                c = mpmath.bernoulli(2 * j) / mpmath.factorial(2 * j)
+                a_side.append((c, c * mpmath.exp(-beta * A) * self._mp_h(2 * j - 1, A, beta)))
+            c, lower = a_side[j - 1]
+            term = c * decay * self._mp_h(2 * j - 1, B, beta) - lower
             out += term
             if abs(term) <= tol:
                 break
         return out
+
+    def _mp_lower_end(self) -> tuple[Any, list]:
+        r"""The parts of :meth:`_mp_w` that do not depend on ``a``, at the current precision (cached):
+        :math:`\sum_{k < A} g(k) + g(A)/2` and the list of pairs :math:`(B_{2j}/(2j)!,\ B_{2j}/(2j)!\, g^{(2j-1)}(A))`
+        (the lower end's Euler–Maclaurin terms), filled as far as a call needs them."""
+        cache = self.__dict__.setdefault("_mp_lower", {})
+        if mpmath.mp.dps not in cache:
+            beta = -mpmath.log1p(-mpmath.mpf(self.p))
+            A = mpmath.mpf(EM_START)
+            head = mpmath.fsum(mpmath.sqrt(k) * mpmath.exp(-beta * k) for k in range(1, EM_START))
+            cache[mpmath.mp.dps] = (head + mpmath.sqrt(A) * mpmath.exp(-beta * A) / 2, [])
+        return cache[mpmath.mp.dps]
 
     def _mp_w_total(self) -> Any:
         cache = self.__dict__.setdefault("_mp_total", {})
