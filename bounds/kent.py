@@ -31,7 +31,6 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Callable
 
-import mpmath
 import numpy as np
 from numpy.typing import ArrayLike
 
@@ -495,6 +494,8 @@ def _floor_exp(n: int, alpha: float, K: float, d: int) -> int:
     cap = math.floor(e)
     if abs(e - round(e)) <= 1e-9 * e:  # e.g. nα²/(Kd) = log 2 up to an ulp: 1.9999… or 2.0000…
         digits = 40 + int(math.log10(e))
+        import mpmath  # only near an integer (the float path's start-up never imports it)
+
         with mpmath.workdps(digits):
             cap = int(mpmath.floor(mpmath.exp(mpmath.mpf(n) * mpmath.mpf(alpha) ** 2 / mpmath.mpf(K) / d)))
     return max(1, cap)
