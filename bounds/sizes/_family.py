@@ -23,7 +23,7 @@ import mpmath
 import numpy as np
 
 from ..numerics import last_true
-from ._common import _mp_log, DEEP_LOG, LOG_HALF, MAX_SIZE, MAX_TABLE, MAX_WALK, WIDE
+from ._common import _mp_log, DEEP_LOG, LOG_HALF, MAX_SIZE, MAX_TABLE, MAX_WALK
 from ._tables import _deep_logsf, _left_log_sum
 from ._base import _rebuild, SizeLaw
 
@@ -46,6 +46,9 @@ class _Family:
     sampler: Callable = field(kw_only=True)  # (size, rng) -> draws of X; every constructor gives one
 
 
+
+
+LEFT_GAP = 4096  # points of a cumulative pass that cost about one walk: farther queries get their own walk
 
 
 class FamilyLaw(SizeLaw):
@@ -270,24 +273,33 @@ class FamilyLaw(SizeLaw):
 
     def _left_log_sums(self, a: np.ndarray, precision: int | None) -> tuple[np.ndarray, np.ndarray]:
         a = np.asarray(a, dtype=np.int64)
+        if precision is None:
+            return self._left_log_sums_float(a)
+        walks = [self._mp_walk(ai, -1) for ai in np.ravel(a).tolist()]
+        return (np.asarray([w[0] for w in walks], dtype=object).reshape(a.shape),
+                np.asarray([w[1] for w in walks], dtype=object).reshape(a.shape))
+
+    def _left_log_sums_float(self, a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`_left_log_sums` in float64 for many points at once: the distinct points are cut into
+        clusters (gaps above :data:`LEFT_GAP`); in each, the smallest point's sums come from a walk with a
+        proven remainder (the masses fall leftwards below the mode, see ``_tables._walk_log_sum``) and
+        the others from one cumulative pass over the cluster: no pass from the support's minimum."""
         lo = self.support_min
-        if precision is None and a.size > 1 and int(a.max()) - lo <= WIDE:  # one cumulative pass
-            k = np.arange(lo, int(a.max()) + 1)
+        pts, inverse = np.unique(a, return_inverse=True)
+        out_c, out_s = np.empty(pts.size), np.empty(pts.size)
+        if not pts.size:
+            return out_c.reshape(a.shape), out_s.reshape(a.shape)
+        cuts = np.flatnonzero(np.diff(pts) > LEFT_GAP) + 1
+        for sel in np.split(np.arange(pts.size), cuts):
+            first = int(pts[sel[0]])
+            base_c = _left_log_sum(self._logpmf, first, lo)
+            base_s = _left_log_sum(lambda k: 0.5 * np.log(k) + self._logpmf(k), first, lo)
+            k = np.arange(first + 1, int(pts[sel[-1]]) + 1)
             lp = np.asarray(self._logpmf(k), dtype=float)
-            idx = a - lo
-            return (np.logaddexp.accumulate(lp)[idx],
-                    np.logaddexp.accumulate(0.5 * np.log(k) + lp)[idx])
-        out_c, out_s = [], []
-        for ai in np.ravel(a).tolist():
-            if precision is None:
-                out_c.append(_left_log_sum(self._logpmf, ai, self.support_min))
-                out_s.append(_left_log_sum(lambda k: 0.5 * np.log(k) + self._logpmf(k), ai, self.support_min))
-            else:
-                c_, s_ = self._mp_walk(ai, -1)
-                out_c.append(c_)
-                out_s.append(s_)
-        dtype = float if precision is None else object
-        return (np.asarray(out_c, dtype=dtype).reshape(np.shape(a)), np.asarray(out_s, dtype=dtype).reshape(np.shape(a)))
+            idx = pts[sel] - first
+            out_c[sel] = np.logaddexp.accumulate(np.concatenate([[base_c], lp]))[idx]
+            out_s[sel] = np.logaddexp.accumulate(np.concatenate([[base_s], 0.5 * np.log(k) + lp]))[idx]
+        return out_c[inverse].reshape(a.shape), out_s[inverse].reshape(a.shape)
 
     def _tail_sqrt_bound(self, K: int) -> float:
         f = self.family
