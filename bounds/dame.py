@@ -1226,7 +1226,8 @@ def corollary3(
     with, in the middle regime, the extra :math:`\wedge\, e^{-\rho^2 n\alpha^2/c_5}/\rho^2`.
     Source: Pla et al. (2024), Corollary 3 and Table 2.  The corollary assumes
     :math:`n\alpha^2 \ge 1` (warned otherwise); :math:`\tilde m` is computed exactly by
-    :func:`m_tilde` on the two-point law.
+    :func:`m_tilde` on the two-point law.  Both orders are evaluated in log space: past the
+    float range (e.g. :math:`n\alpha^2 = 5\times10^{-324}`) they are ``inf``.
 
     Examples
     --------

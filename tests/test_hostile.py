@@ -104,6 +104,14 @@ def test_corollary3_at_huge_n_alpha2_is_finite():
     assert r.table2_rate == pytest.approx(1 / 1e308 / shape, rel=1e-12)
 
 
+def test_corollary3_past_the_float_range_is_inf():
+    """At nα² = 5e-324 both orders exceed 1e308: documented as inf (they raised OverflowError)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", numerics.PaperAssumptionWarning)  # nα² < 1 is outside Corollary 3
+        r = dame.corollary3(10, 0.5, n_alpha2=5e-324)
+    assert r.rate == math.inf and r.table2_rate == math.inf
+
+
 @pytest.mark.parametrize("x", [5e-324, 1e-308, 1e308])
 def test_asymptotic_rates_at_the_float_range_ends(x):
     lo, up = _quiet(lambda: dame.asymptotic_rates(sizes.point(4), n_alpha2=[x]))
