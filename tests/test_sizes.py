@@ -436,3 +436,19 @@ def test_support_points_are_integers_decided_exactly():
     with pytest.raises(ValueError, match="support points must be positive integers"):
         sizes.finite({Fraction(1, 10**400): 1})  # rounds to 0.0 in float64, but is not an integer
     assert sizes.finite({Fraction(6, 2): 1}).support_points().tolist() == [3]
+
+
+def test_tails_below_a_windowed_table_against_mpmath():
+    # poisson(1e6)'s table starts near 989,066 (e^-60 below the mode); below it P(m <= a) is summed by
+    # walks and cumulative passes. log P(m > a) = log1p(-P(1 <= X <= a) / P(X >= 1)) is about -1e-51
+    # there: representable, so a lost mass shows. Reference: the regularised upper gamma at 40 digits.
+    law = sizes.poisson(1e6)
+    a = np.array([985_000, 985_001, 988_000, 989_000, 960_000])
+    got = law.log_prob_gt(a)
+    with mpmath.workdps(40):
+        lam = mpmath.mpf(10**6)
+        p0 = mpmath.exp(-lam)
+        for ai, g in zip(a.tolist(), got):
+            cdf = mpmath.gammainc(ai + 1, lam, mpmath.inf, regularized=True)  # P(X <= a)
+            ref = mpmath.log1p(-(cdf - p0) / (1 - p0))
+            assert g == pytest.approx(float(ref), rel=1e-12)
