@@ -358,6 +358,12 @@ def test_corollary3_regimes_follow_phi_thresholds(rho, x):
     assert r.m_tilde == expect
     assert r.regime == ("m_tilde=1" if expect == 1 else "m_tilde=m" if expect == m else "m_tilde=a")
     assert r.table2_rate == pytest.approx(1 / (x * ((1 - rho) + rho * math.sqrt(expect)) ** 2))
+    # the rate inside Corollary 3's O(.): log(m~ nα²) / (nα² (1 - ρ + ρ√m~)²), and in the middle regime
+    # at most e^{-ρ² nα²/c5}/ρ² (c5 = 1 here; x >= 5 keeps the logarithm above 1)
+    rate = math.log(expect * x) / (x * ((1 - rho) + rho * math.sqrt(expect)) ** 2)
+    if 2 <= expect < m:
+        rate = min(rate, math.exp(-rho * rho * x) / (rho * rho))
+    assert r.rate == pytest.approx(rate, rel=1e-12)
 
 
 def test_corollary3_validation():

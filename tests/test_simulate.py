@@ -220,3 +220,14 @@ def test_progress_must_be_a_bool():
     with pytest.raises(TypeError, match=r"^progress must be a bool, got array\(\[\]"):
         simulate.compare(sizes=sizes.poisson(5.0, zero="truncate"), n=100, alpha=0.5, reps=4, seed=0, theta=0.3,
                          progress=np.array([]))
+
+
+@pytest.mark.parametrize("p, sigma_p2", [(0.3, 0.01), (0.5, 0.2), (0.9, 1e-4)])
+def test_beta_meta_law_has_the_stated_mean_and_variance(p, sigma_p2):
+    # Cummings et al.'s D: mean p, variance sigma_p^2; sample moments of 200,000 draws within 4 standard errors
+    # (the variance's standard error from the sample's fourth central moment)
+    x = simulate._beta_meta(p, sigma_p2, np.random.default_rng(11), 200_000)
+    n, mean, var = x.size, x.mean(), x.var()
+    assert abs(mean - p) < 4 * math.sqrt(sigma_p2 / n)
+    m4 = np.mean((x - mean) ** 4)
+    assert abs(var - sigma_p2) < 4 * math.sqrt((m4 - var * var) / n)
