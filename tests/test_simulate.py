@@ -223,7 +223,7 @@ def test_progress_must_be_a_bool():
 
 
 @pytest.mark.parametrize("p, sigma_p2", [(0.3, 0.01), (0.5, 0.2), (0.9, 1e-4)])
-def test_beta_meta_law_has_the_stated_mean_and_variance(p, sigma_p2):
+def test_cummings_beta_meta_law_has_the_stated_mean_and_variance(p, sigma_p2):
     # Cummings et al.'s D: mean p, variance sigma_p^2; sample moments of 200,000 draws within 4 standard errors
     # (the variance's standard error from the sample's fourth central moment)
     x = simulate._beta_meta(p, sigma_p2, np.random.default_rng(11), 200_000)
