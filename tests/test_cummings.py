@@ -352,3 +352,20 @@ def test_extreme_levels_give_finite_or_documented_infinite_values():
     assert cm.k_star([4, 1], eps=1e-300) == cm.k_star([4, 1], eps=1e-100)  # the ε → 0 argmin
     assert math.log(cm.concentration([4], p=0.5, sigma_p2=0.0, n=10**400)[0] ** 2 / (2 * 0.0625)) == pytest.approx(
         math.log(math.log(2) + 400 * math.log(10) - math.log(0.05)), rel=1e-12)  # n beyond float64 inside log(2n/β)
+
+
+@pytest.mark.parametrize("eps, kk", [
+    (0.5, [1, 1, 1, 3]), (0.5, [1] * 18 + [6, 6]), (0.5, [2] * 10 + [5, 5]), (0.5, [7, 7, 10]), (0.5, [5] * 33 + [11] * 3),
+])
+def test_k_star_on_exact_ties_is_the_smallest_minimiser(eps, kk):
+    # exact rational objectives (k/eps^2 + S(k)) / S(k)^2 over k = 1..max: two minimisers tie exactly here
+    # (found by an exact search), and the docstring's rule takes the smallest
+    def f(k):
+        s = sum(min(ki, k) for ki in kk)
+        return (Fraction(k) / Fraction(eps) ** 2 + s) / Fraction(s) ** 2
+
+    vals = {k: f(k) for k in range(1, max(kk) + 1)}
+    best = min(vals.values())
+    minimisers = [k for k, v in vals.items() if v == best]
+    assert len(minimisers) == 2  # a genuine tie
+    assert cm.k_star(kk, eps=eps) == minimisers[0]
