@@ -23,10 +23,9 @@ import math
 
 import numpy as np
 from numpy.typing import ArrayLike
-from scipy import special
 
 from .. import mechanisms
-from ..numerics import check_integer, check_positive, check_rng
+from ..numerics import binomial_sf, check_integer, check_positive, check_rng
 from ._inputs import MAX_INT64_COUNT, reals, same_shape, whole
 from ..mechanisms import RNGLike
 
@@ -215,15 +214,6 @@ def elect(totals: ArrayLike, rng: RNGLike) -> np.ndarray:
     return np.argmax(totals + 0.5 * rng.random(totals.shape), axis=1)
 
 
-def _binom_sf(y: np.ndarray, n: int, flip: float) -> np.ndarray:
-    r""":math:`P(T > y)` for :math:`T \sim \mathrm{Bin}(n, \text{flip})` and integer-valued float ``y``:
-    :math:`I_{\text{flip}}(y + 1, n - y)` (the regularised incomplete beta, valid for every ``n`` up to
-    2**53, where ``scipy.special.bdtrc`` returns NaN past 2**31), 1 for ``y < 0`` and 0 for ``y >= n``."""
-    inside = (y >= 0) & (y < n)
-    z = np.where(inside, y, 0.0)
-    return np.where(inside, special.betainc(z + 1, n - z, flip), np.where(y < 0, 1.0, 0.0))
-
-
 def _survival(n_voters: int, flip: float) -> tuple[int, np.ndarray]:
     """``(y0, -S)``: minus the survival function ``S[i] = P(T > y0 - 1 + i)`` of a noise-only total
     ``T ~ Bin(n_voters, flip)`` over its mean +- TAIL_SIGMAS sd (+ 40), ascending for ``searchsorted``;
@@ -231,7 +221,7 @@ def _survival(n_voters: int, flip: float) -> tuple[int, np.ndarray]:
     mean, sd = n_voters * flip, math.sqrt(n_voters * flip * (1 - flip))
     lo = max(-1, math.floor(mean - TAIL_SIGMAS * sd) - 40)
     hi = min(n_voters, math.ceil(mean + TAIL_SIGMAS * sd) + 40)
-    S = _binom_sf(np.arange(lo, hi + 1, dtype=float), n_voters, flip) if hi - lo < MAX_TABLE else np.empty(0)
+    S = binomial_sf(np.arange(lo, hi + 1, dtype=float), n_voters, flip) if hi - lo < MAX_TABLE else np.empty(0)
     minus = -S
     minus.flags.writeable = False
     return lo + 1, minus
@@ -246,7 +236,7 @@ def _bisect(s: np.ndarray, n_voters: int, flip: float) -> np.ndarray:
     hi = np.full(s.shape, float(n_voters))  # P(T > hi) = 0 <= s
     while np.any(hi - lo > 1):
         mid = np.floor((lo + hi) / 2)
-        below = _binom_sf(mid, n_voters, flip) <= s
+        below = binomial_sf(mid, n_voters, flip) <= s
         hi, lo = np.where(below, mid, hi), np.where(below, lo, mid)
     return hi.astype(np.int64)
 
@@ -304,8 +294,8 @@ def noise_only_maximum(n_voters: int, alpha: float, n_empty: int, rng: RNGLike, 
     above[inside], here[inside] = -minus_S[i[inside] - 1], -minus_S[i[inside]]
     if np.any(outside):
         yo = y[outside].astype(float)
-        above[outside] = _binom_sf(yo - 1, n_voters, flip)
-        here[outside] = _binom_sf(yo, n_voters, flip)
+        above[outside] = binomial_sf(yo - 1, n_voters, flip)
+        here[outside] = binomial_sf(yo, n_voters, flip)
     return y + 0.5 * (above - s) / (above - here)
 
 

@@ -22,7 +22,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 from scipy import special
 
-from ..numerics import check_positive, log1mexp
+from ..numerics import binomial_sf, check_positive, log1mexp
 from ._common import MAX_SIZE, _check_size, _plain, _scipy_mean
 from ._base import SizeLaw
 from ._kernels import _bd0, _stirlerr
@@ -146,7 +146,7 @@ def binomial(N: int, p: float, *, zero: str = "truncate") -> SizeLaw:
     def logsf(a: ArrayLike) -> np.ndarray:
         a = np.asarray(a)
         with np.errstate(divide="ignore"):
-            inside = np.log(_binom_sf(np.clip(a, 0, N - 1), N, p))
+            inside = np.log(binomial_sf(np.clip(a, 0, N - 1), N, p))
             zero = log1mexp(N * math.log1p(-p)) if p < 1 else 0.0  # log P(X >= 1), exactly
         return np.where(a < 0, 0.0, np.where(a >= N, -np.inf, np.where(a == 0, zero, inside)))
 
@@ -155,7 +155,7 @@ def binomial(N: int, p: float, *, zero: str = "truncate") -> SizeLaw:
             return 0.0
         if K <= 0:
             return N * p
-        return N * p * float(_binom_sf(np.array(K - 1), N - 1, p))
+        return N * p * float(binomial_sf(np.array(K - 1), N - 1, p))
 
     def mp_logpmf(k: int) -> Any:
         if k < 0 or k > N:
@@ -185,15 +185,6 @@ def binomial(N: int, p: float, *, zero: str = "truncate") -> SizeLaw:
     law._recipe = ("binomial", {"N": N, "p": p, "zero": zero})
     return law
 
-
-
-def _binom_sf(a: np.ndarray, N: int, p: float) -> np.ndarray:
-    r""":math:`P(X > a)` for :math:`X \sim \mathrm{Bin}(N, p)` and integers :math:`0 \le a < N`:
-    :math:`I_p(a + 1, N - a)`, boost's regularised incomplete beta (the code behind
-    ``scipy.stats.binom.sf``, 1e-14 relative at :math:`N = 10^9`; ``scipy.special.bdtrc`` loses 1e-3
-    there and returns NaN from :math:`N = 2^{31}`, its C ``int``)."""
-    a = np.asarray(a, dtype=float)
-    return special.betainc(a + 1, N - a, p)
 
 
 def from_scipy(dist: Any, *, zero: str = "error", name: str | None = None) -> SizeLaw:
