@@ -45,6 +45,7 @@ __all__ = [
     "backend",
     "last_true",
     "MAX_BRACKET",
+    "MAX_BINOMIAL_N",
     "MAX_COUNT",
     "MAX_PRECISION",
     "check_array",
