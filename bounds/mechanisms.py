@@ -19,13 +19,18 @@ import itertools
 import math
 import numbers
 from collections.abc import Sequence
-from typing import Union, cast
+from typing import TYPE_CHECKING, Union, cast
 
 import numpy as np
 from numpy.typing import ArrayLike
-from scipy import special
 
+from ._lazy import lazy
 from .numerics import MAX_COUNT, check_array, check_integer, check_positive, check_real, check_rng, format_value
+
+if TYPE_CHECKING:
+    from scipy import special
+else:
+    special = lazy("scipy.special")
 
 __all__ = [
     "seed_sequence",

@@ -12,12 +12,11 @@ from __future__ import annotations
 
 import math
 from functools import cached_property
-from typing import Any
+from typing import Any, TYPE_CHECKING
 
 import mpmath
 import numpy as np
 from numpy.typing import ArrayLike
-from scipy import special
 
 from ..numerics import check_integer, check_positive, log1mexp
 from ._common import _log1mexp, _mp_log, MAX_LISTED, MAX_SIZE, SEARCH_CAP
@@ -25,6 +24,12 @@ from ._base import _rebuild, SizeLaw
 from ._tables import Table
 from ._kernels import _sqrt_power_derivative, EM_START
 from ._finite import FiniteLaw
+from .._lazy import lazy
+
+if TYPE_CHECKING:
+    from scipy import special
+else:
+    special = lazy("scipy.special")
 
 
 MIN_GEOMETRIC_P = 1e-200  # below, p^-3/2 and the incomplete-gamma integrals leave float64's range

@@ -20,12 +20,18 @@ No closed form or table lives here.
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, TYPE_CHECKING
 
 import mpmath
 import numpy as np
 from numpy.typing import ArrayLike
-from scipy import special
+
+from .._lazy import lazy
+
+if TYPE_CHECKING:
+    from scipy import special
+else:
+    special = lazy("scipy.special")
 
 
 

@@ -15,12 +15,11 @@ from __future__ import annotations
 
 import math
 import warnings
-from typing import Any, Callable
+from typing import Any, Callable, TYPE_CHECKING
 
 import mpmath
 import numpy as np
 from numpy.typing import ArrayLike
-from scipy import special
 
 from ..numerics import binomial_sf, check_positive, log1mexp
 from ._common import MAX_SIZE, _check_size, _plain, _scipy_mean
@@ -28,6 +27,12 @@ from ._base import SizeLaw
 from ._kernels import _bd0, _stirlerr
 from ._family import _Family, FamilyLaw
 from ._tables import _deep_logsf, _left_log_sum
+from .._lazy import lazy
+
+if TYPE_CHECKING:
+    from scipy import special
+else:
+    special = lazy("scipy.special")
 
 
 def _neg_inf_below(lo: int) -> Callable[[Callable[[np.ndarray], np.ndarray]], Callable[[ArrayLike], np.ndarray]]:

@@ -11,16 +11,21 @@ sum takes over) and by mpmath at ``d`` digits.  No tabulation, no series.
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, TYPE_CHECKING
 
 import mpmath
 import numpy as np
-from scipy import special
 
 from ..numerics import check_integer, check_positive
 from ._common import _log1mexp, MAX_LISTED, SEARCH_CAP
 from ._base import _rebuild, SizeLaw
 from ._tables import Table
+from .._lazy import lazy
+
+if TYPE_CHECKING:
+    from scipy import special
+else:
+    special = lazy("scipy.special")
 
 
 # =========================================================================== zipf (closed forms)
