@@ -39,7 +39,10 @@ class Mutant:
 
 
 TESTS = {
-    "dame.py": ["tests/test_searches.py", "tests/test_dame.py", "tests/test_hostile.py"],
+    "dame/_constants.py": ["tests/test_dame.py"],
+    "dame/_lower.py": ["tests/test_searches.py", "tests/test_dame.py", "tests/test_hostile.py"],
+    "dame/_upper.py": ["tests/test_searches.py", "tests/test_dame.py", "tests/test_hostile.py"],
+    "dame/_maps.py": ["tests/test_dame.py", "tests/test_regimes.py", "tests/test_hostile.py"],
     "kent.py": ["tests/test_searches.py", "tests/test_kent.py"],
     "cummings.py": ["tests/test_searches.py", "tests/test_privacy_structure.py", "tests/test_cummings.py"],
     "rameshwar.py": ["tests/test_searches.py", "tests/test_rameshwar.py"],
@@ -63,28 +66,28 @@ TESTS = {
 
 MUTANTS = [
     # ---- DAME, Pla et al. (2024): eq. (10)'s branch and bound, Theorem 2's m~ search, the constants
-    Mutant("dame.py", "dec = lhs + pl < 0.5 * be.log(be.asarray(L + 1)) - sh - margin",
+    Mutant("dame/_lower.py", "dec = lhs + pl < 0.5 * be.log(be.asarray(L + 1)) - sh - margin",
            "dec = lhs + pl < 0.5 * be.log(be.asarray(H + 1)) - sh - margin",
            "the branch and bound's 'decreasing' test weakened (sqrt(h+1) for sqrt(l+1))", k="test_lower_bound_on or test_lower_bound_where or uniform_with"),
-    Mutant("dame.py", "offer(t, lo - 1, *parts(lo - 1))  # 1.", "offer(t, lo, *parts(lo))  # 1.",
+    Mutant("dame/_lower.py", "offer(t, lo - 1, *parts(lo - 1))  # 1.", "offer(t, lo, *parts(lo))  # 1.",
            "the search's start shifted: a0 - 1 (the end of the non-decreasing part) never offered", k="test_lower_bound_on or test_lower_bound_where or uniform_with"),
-    Mutant("dame.py", "hi = np.floor(mean * np.sqrt(np.maximum(x / c5, 1.0))) + 1",
+    Mutant("dame/_upper.py", "hi = np.floor(mean * np.sqrt(np.maximum(x / c5, 1.0))) + 1",
            "hi = np.floor(mean * np.sqrt(x / c5)) + 1", "m~'s Markov bracket shrunk where n alpha^2 < c5", k="test_m_tilde_at_constructed or test_m_tilde_on or test_m_tilde_of_a_point or uniform_with"),
-    Mutant("dame.py", "probe = g + np.minimum(g, top[active] - g)", "probe = g + np.minimum(g, top[active] - g) // 2 + 1",
+    Mutant("dame/_upper.py", "probe = g + np.minimum(g, top[active] - g)", "probe = g + np.minimum(g, top[active] - g) // 2 + 1",
            "the doubling start of m~'s search probes short of its bracket",
            "equivalent: any probe in (good, top] keeps the invariants (pred true at good, the answer <= top); "
            "only the number of evaluations changes", k="test_m_tilde_at_constructed or test_m_tilde_on or test_m_tilde_of_a_point or uniform_with"),
-    Mutant("dame.py", "top[active[~ok]] = probe[~ok] - 1", "top[active[~ok]] = probe[~ok] - 2",
+    Mutant("dame/_upper.py", "top[active[~ok]] = probe[~ok] - 1", "top[active[~ok]] = probe[~ok] - 2",
            "m~'s bracket cut one below the first failing probe", k="test_m_tilde_at_constructed or test_m_tilde_on or test_m_tilde_of_a_point or uniform_with"),
-    Mutant("dame.py", "holds = np.where(big, (a <= law.support_min) & (capped | (lphi <= 0)), d >= 0)",
+    Mutant("dame/_upper.py", "holds = np.where(big, (a <= law.support_min) & (capped | (lphi <= 0)), d >= 0)",
            "holds = np.where(big, (a <= law.support_min) & (capped | (lphi <= 0)), d > 0)", "Theorem 2's condition P^2 >= phi made strict",
            "equivalent: d = 0 needs P(m >= a)^2 (a rational) to equal phi(a) = c5/x log(y/log y) exactly, and the "
            "float decision re-decides every near-tie at 60 digits; no input reaches the tie", k="test_m_tilde_at_constructed or test_m_tilde_on or test_m_tilde_of_a_point or uniform_with"),
-    Mutant("dame.py", "return cls(sp.exp(-9) / 16, 24, 1570, 8,", "return cls(sp.exp(-9) / 16, 25, 1570, 8,",
+    Mutant("dame/_constants.py", "-9), 24, 1570, 8,", "-9), 25, 1570, 8,",
            "c2 = 24 of (S31) changed", k="lower_bound or constants or paper"),
-    Mutant("dame.py", "return be.log(c_vals[0]) - expo - np.maximum(logx + 2 * lps, 0)",
+    Mutant("dame/_lower.py", "return be.log(c_vals[0]) - expo - np.maximum(logx + 2 * lps, 0)",
            "return be.log(c_vals[0]) - expo - np.maximum(logx + lps, 0)", "eq. (10): S(a)^2 read as S(a)", k="test_lower_bound_on or test_lower_bound_where or uniform_with"),
-    Mutant("dame.py", "log_mx = math.log(mt) + math.log(x)", "log_mx = math.log(x)",
+    Mutant("dame/_maps.py", "log_mx = math.log(mt) + math.log(x)", "log_mx = math.log(x)",
            "Corollary 3's log(m~ n alpha^2) loses m~", k="corollary3"),
     # ---- DAME, Algorithm 1 (estimators)
     Mutant("estimators/dame.py", "return refine(m[:, h:], xbar[:, h:], j,", "return refine(m[:, h - 1:], xbar[:, h - 1:], j,",
@@ -161,7 +164,7 @@ MUTANTS = [
     Mutant("rameshwar.py", "bias = sum((n * max((Ue * k - T) / 2, Fraction(0)) for k, n in users.items()), Fraction(0))",
            "bias = sum((max((Ue * k - T) / 2, Fraction(0)) for k, n in users.items()), Fraction(0))",
            "E_OPT's bias counts each distinct m_l once, not once per user"),
-    Mutant("dame.py", "return math.exp(log_value) if log_value < 709.0 else math.inf",
+    Mutant("dame/_maps.py", "return math.exp(log_value) if log_value < 709.0 else math.inf",
            "return math.exp(log_value) if log_value < 709.0 else 0.0", "Corollary 3 past the float range: 0, not inf",
            k="corollary3"),
 ]

@@ -287,7 +287,7 @@ def test_numeric_formulas_equal_their_sympy_forms():
         subs = {x: xv, a: av, m_t: int(rng.integers(1, 10**4)), **dict(zip(c, cv)),
                 P: float(law.prob_gt(av)), S: float(law.partial_sqrt_mean(av))}
         # eq. (10)'s term, through the code path of the bound
-        term = math.exp(float(dame._log_lb_terms(law, np.array([av]), xv, cv, None)[0]))
+        term = math.exp(float(dame._lower._log_lb_terms(law, np.array([av]), xv, cv, None)[0]))
         assert term == pytest.approx(float(f["lower_term"].subs(subs)), rel=1e-11)
         # φ(a) where it is finite (log y > 0)
         if cv[3] * max(av * xv, 1) > 1:
@@ -438,7 +438,7 @@ def test_heavy_tails_float_path_agrees_with_mpmath_path(law, x):
     # the float argmax is in the tie rule's band at 40 digits, up to float64's resolution of its edge
     with mpmath.workdps(40):
         cv = PAPER.values(40)
-        at = dame._log_lb_terms(law, np.array([lb.argmax]), mpmath.mpf(x), cv, 40)[0]
+        at = dame._lower._log_lb_terms(law, np.array([lb.argmax]), mpmath.mpf(x), cv, 40)[0]
         thr = lbm.log_value + mpmath.log1p(-mpmath.mpf(dame.LB_TIE_RTOL))
         assert at <= lbm.log_value and at >= thr - 1e-13 * abs(lbm.log_value)
     ub, ubm = dame.upper_bound(law, n_alpha2=x), dame.upper_bound(law, n_alpha2=x, precision=40)

@@ -202,7 +202,7 @@ def minimal_point_counterexample(constants: dame.Constants | str = "paper") -> d
     x = float(Fraction(math.exp(logx)).limit_denominator(10**6))
     ub = dame.upper_bound(sizes.point(m), n_alpha2=x, constants=c, precision=50)
     lb = dame.lower_bound(sizes.point(m), n_alpha2=x, constants=c, precision=50)
-    c2, c3, c4 = (boxes.constant(v) for v in (c.c2, c.c3, c.c4))
+    c2, c3, c4 = (boxes.constant(sp.sympify(v)) for v in (c.c2, c.c3, c.c4))
     lc1 = boxes.constant(sp.log(c.c1))
     below_m = m - m // 10**6 - 1
     M = boxes.point(Fraction(below_m))

@@ -1,0 +1,342 @@
+r"""DAME's Theorem 1: the lower bound (eq. (10)), maximised exactly over :math:`a`.
+
+Source: Pla et al. (2024), Theorem 1, eq. (10), constants (S31).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Callable
+
+import numpy as np
+
+from .._lazy import lazy
+from ..numerics import (
+    backend,
+    last_true,
+    check_precision,
+    warn_once_per_call,
+)
+from ..sizes import SizeLaw
+from ._constants import Constants
+from ._inputs import _LOG_UNDERFLOW, Bound, PrivacyBudget, _law, privacy_budget
+
+if TYPE_CHECKING:
+    import mpmath
+else:
+    mpmath = lazy("mpmath")  # the float path never imports it
+
+
+_MAX_TASKS = 10**6  # open intervals in the lower bound's branch and bound: more means no convergence
+# the lower bound's tie rule: its argmax is the smallest a whose value is within this relative
+# distance of the maximum (10^3 above the float path's error on eq. (10), so both paths agree)
+LB_TIE_RTOL = 1e-9
+
+
+@dataclass(frozen=True)
+class LowerBound(Bound):
+    r"""Theorem 1's bound, with its maximiser ``argmax``.
+
+    ``argmax`` is an ``int`` (the smallest maximiser over :math:`\{0\} \cup \mathrm{supp}(M)`),
+    or ``math.inf`` when the supremum is the limit :math:`a \to \infty` (eq. (13)) and is
+    not attained.  Candidates whose values agree to the working precision (float64, or
+    ``precision`` digits) are ties, resolved towards the smallest ``a``.
+    """
+
+    argmax: int | float
+
+
+_BRANCH = 16  # children per split interval in the float search (2 in mpmath: fewer evaluations)
+
+
+def _log_lb_terms(law: SizeLaw, a: np.ndarray, x: Any, c_vals: tuple[Any, ...], precision: int | None) -> np.ndarray:
+    """log of eq. (10)'s term at each ``a`` (broadcast against ``x``)."""
+    be = backend(precision)
+    lsf = law.log_prob_gt(a, precision=precision)
+    lps = law.log_partial_sqrt_mean(a, precision=precision)
+    return _lb_from_parts(lsf, lps, be.log(x), c_vals, precision)
+
+
+def _lb_from_parts(lsf: Any, lps: Any, logx: Any, c_vals: tuple[Any, ...], precision: int | None) -> np.ndarray:
+    """``log c1 - c2 x P^2 - max(log x + 2 log S, 0)`` from ``log P`` and ``log S``."""
+    be = backend(precision)
+    with np.errstate(over="ignore", under="ignore"):
+        expo = be.exp(be.log(c_vals[1]) + logx + 2 * lsf)
+    return be.log(c_vals[0]) - expo - np.maximum(logx + 2 * lps, 0)
+
+
+def _first_reaching(law: SizeLaw, logx: Any, precision: int | None) -> np.ndarray:
+    r""":math:`a_0 = \min\{a : x S(a)^2 \ge 1\}` per ``x`` (``-1``: never, up to the search end)."""
+    end = int(law.support_max) if law.is_finite else law.search_end()
+    n = len(logx)
+
+    def below(a: np.ndarray) -> np.ndarray:
+        return np.asarray(logx + 2 * law.log_partial_sqrt_mean(a, precision=precision) < 0, dtype=bool)
+
+    last = last_true(below, np.full(n, law.support_min, dtype=np.int64), np.full(n, end, dtype=np.int64))
+    return np.where(last < end, last + 1, -1)
+
+
+def _lb_search(law: SizeLaw, x: Any, c_vals: tuple[Any, ...], precision: int | None) -> tuple[np.ndarray, list[float]]:
+    r"""Exact maximiser of eq. (10) over :math:`a \in \{0\} \cup \mathrm{supp}(M)`, per ``x``.
+
+    Returns ``(log values, argmaxes)``.  Write :math:`P(a) = P(m > a)`,
+    :math:`S(a) = E[\sqrt m\,\mathbb 1\{m \le a\}]`, :math:`p = M(a+1)` and
+    :math:`\ell(a) = \log c_1 - c_2 x P(a)^2 - \log(x S(a)^2 \vee 1)`: the sum of a
+    non-decreasing and a non-increasing step function of ``a``.
+
+    **Proof of the search.**  Let :math:`a_0 = \min\{a : x S(a)^2 \ge 1\}`.
+
+    1. On :math:`[0, a_0 - 1]` the second term is 0, so :math:`\ell` is non-decreasing: its
+       maximum there is :math:`\ell(a_0 - 1)`.  If :math:`a_0` does not exist, the maximum is
+       the supremum :math:`a \to \infty` (infinite support, ``argmax = inf``) or the largest
+       support point (where :math:`P = 0`).
+    2. For :math:`a \ge a_0`, :math:`P(a) - P(a+1) = p`, :math:`S(a+1) - S(a) = \sqrt{a+1}\,p`, and
+       :math:`v/(1+v) \le \log(1+v) \le v` give
+
+       .. math:: \ell(a+1) - \ell(a) = p\,\big(c_2 x (P(a) + P(a+1)) - t\big), \qquad
+                 \frac{2\sqrt{a+1}}{S(a+1)} \le t \le \frac{2\sqrt{a+1}}{S(a)}.
+
+       Hence on an interval :math:`[l, h] \subset [a_0, \infty)`, by monotonicity of
+       :math:`P` and :math:`S`: if :math:`c_2 x P(l) < \sqrt{l+1}/S(h)` every step is
+       :math:`\le 0` and the maximum over :math:`[l, h]` is :math:`\ell(l)`; if
+       :math:`c_2 x P(h) > \sqrt{h}/S(l)` every step is :math:`\ge 0` and it is :math:`\ell(h)`.
+       In any case :math:`\ell \le \log c_1 - c_2 x P(h)^2 - \log(x S(l)^2)` on :math:`[l, h]`.
+    3. Markov's inequality :math:`P(a) \le E m/(a+1)` and Jensen's :math:`S \le \sqrt{E m}`
+       make every step from :math:`a + 1 \ge (c_2 x)^{2/3} E m` on non-positive (2.), so the
+       maximum over :math:`[a_0, \infty)` lies in :math:`[a_0, \max(a_0, \lceil (c_2x)^{2/3}E m\rceil)]`.
+
+    Branch and bound on that interval: evaluate both ends of every interval (candidates),
+    drop an interval when 2. decides it (with a margin of ``1e-9`` in float64, ``10^{-(d-10)}``
+    at ``d`` digits, against rounding) or its bound is below the best value found, split the
+    rest into 16 (float) or 2 (mpmath) children.  When the two criteria of 2. separate at a
+    single crossing of :math:`c_2 x P - \sqrt{a}/S` — the generic case — only the O(1)
+    intervals around the crossing survive each level: :math:`O(\log N)` evaluations of
+    :math:`P` and :math:`S`, memory :math:`O(1)` per ``x``, and no table.  ``ℓ`` is constant
+    between support points, so a candidate ``a`` is reported as the largest support point
+    ``<= a``.  **Tie rule**: the reported argmax is the smallest :math:`a` with
+    :math:`\ell(a) \ge \ell^* + \log(1 - \rho)`, :math:`\rho` = ``LB_TIE_RTOL`` = 1e-9 (see
+    :func:`_smallest_near_max`), so the float and mpmath paths agree where eq. (10) is flat
+    to within the float path's error (about 1e-12).
+    """
+    mp = precision is not None
+    be = backend(precision)
+    n = len(x)
+    logx = be.log(be.asarray(x))
+    lc1, lc2 = be.log(c_vals[0]), be.log(c_vals[1])
+    margin = mpmath.mpf(10) ** (-(precision - 10)) if precision is not None else 1e-9
+    cache: dict = {}
+
+    def parts(a: Any) -> tuple[Any, Any]:  # log P(m > a), log S(a), memoised on the mpmath path
+        if not mp:
+            return law.log_prob_gt(a, precision=None), law.log_partial_sqrt_mean(a, precision=None)
+        new = sorted({int(v) for v in a} - cache.keys())
+        if new:
+            arr = np.asarray(new, dtype=np.int64)
+            for k, u, v in zip(new, law.log_prob_gt(arr, precision=precision), law.log_partial_sqrt_mean(arr, precision=precision)):
+                cache[k] = (u, v)
+        return (np.asarray([cache[int(v)][0] for v in a], dtype=object),
+                np.asarray([cache[int(v)][1] for v in a], dtype=object))
+
+    with np.errstate(over="ignore"):  # c2 x beyond the float range: the a = 0 term is -inf
+        best = np.asarray([lc1 - c_vals[1] * xi for xi in x], dtype=object if mp else float)  # a = 0
+    arg = np.zeros(n)
+    a0 = _first_reaching(law, logx, precision)
+    never = a0 < 0
+    if np.any(never):  # 1.: non-decreasing everywhere
+        idx = np.flatnonzero(never)
+        if law.is_finite:
+            top = np.full(len(idx), int(law.support_max), dtype=np.int64)
+            val = _lb_from_parts(law.log_prob_gt(top, precision=precision), law.log_partial_sqrt_mean(top, precision=precision),
+                                 logx[idx], c_vals, precision)
+            lab: list[float] = [int(law.support_max)] * len(idx)
+        else:
+            ls = be.log(law.sqrt_mean(precision=precision))
+            val = lc1 - np.maximum(logx[idx] + 2 * ls, 0)
+            lab = [math.inf] * len(idx)
+        for j, i in enumerate(idx):
+            if val[j] > best[i]:
+                best[i], arg[i] = val[j], lab[j]
+    t = np.flatnonzero(~never)
+    mean = float(law.mean())
+    with np.errstate(over="ignore"):
+        top = np.ceil(np.exp((2.0 / 3.0) * (math.log(c_vals[1]) + np.log(np.asarray(x, dtype=float)[t]))) * mean) + 2
+    cap = int(law.support_max) if law.is_finite else law.search_end()
+    lo = a0[t].astype(np.int64)
+    hi = np.maximum(lo, np.minimum(top, cap).astype(np.int64))
+
+    # candidates: keep the largest value, then the smallest a
+    def offer(task: np.ndarray, a_end: np.ndarray, lp_: Any, ls_: Any) -> None:
+        vals = _lb_from_parts(lp_, ls_, logx[task], c_vals, precision)
+        labs = np.asarray(law.floor_support(a_end), dtype=float)
+        if mp:
+            for i, v, lab in zip(task, vals, labs):
+                if v > best[i] or (v == best[i] and lab < arg[i]):
+                    best[i], arg[i] = v, lab
+            return
+        order = np.lexsort((labs, -vals, task))  # per task: largest value first, then smallest a
+        task, vals, labs = task[order], vals[order], labs[order]
+        head = np.ones(len(task), dtype=bool)
+        head[1:] = task[1:] != task[:-1]
+        i, v, lab = task[head], vals[head], labs[head]
+        better = (v > best[i]) | ((v == best[i]) & (lab < arg[i]))
+        best[i[better]], arg[i[better]] = v[better], lab[better]
+
+    branch = 2 if mp else _BRANCH
+    offer(t, lo - 1, *parts(lo - 1))  # 1.
+    # intervals [lo, hi] per task
+    task, L, H = t.copy(), lo.copy(), hi.copy()
+    while len(task):
+        pl, sl = parts(L)
+        ph, sh = parts(H)
+        lx = logx[task]
+        offer(task, L, pl, sl)
+        offer(task, H, ph, sh)
+        lhs = lc2 + lx
+        with np.errstate(divide="ignore"):
+            dec = lhs + pl < 0.5 * be.log(be.asarray(L + 1)) - sh - margin
+            inc = lhs + ph > 0.5 * be.log(be.asarray(H)) - sl + margin
+        with np.errstate(over="ignore", under="ignore"):
+            bound = lc1 - be.exp(lc2 + lx + 2 * ph) - np.maximum(lx + 2 * sl, 0)
+        keep = ~np.asarray(dec | inc, dtype=bool) & (H - L > 1) & np.asarray(bound >= best[task] - margin, dtype=bool)
+        task, L, H = task[keep], L[keep], H[keep]
+        if len(task) > _MAX_TASKS:  # pragma: no cover - the bounds of 2. failed to separate
+            raise AssertionError("the lower bound's search did not converge")
+        if not len(task):
+            break
+        task, L, H = _split(task, L, H, branch)
+    _smallest_near_max(law, logx, c_vals, precision, best, arg, parts, 2)
+    return best, [math.inf if a == math.inf else int(a) for a in arg]
+
+
+def _smallest_near_max(law: SizeLaw, logx: Any, c_vals: tuple[Any, ...], precision: int | None, best: Any,
+                       arg: np.ndarray, parts: Callable[[Any], tuple[Any, Any]], branch: int) -> None:
+    r"""The tie rule: move each finite ``arg[i]`` to the smallest :math:`a \ge 0` with
+    :math:`\ell(a) \ge \ell^* + \log(1 - \rho)`, :math:`\rho` = ``LB_TIE_RTOL`` (in place).
+
+    Branch and bound on :math:`[0, \text{arg}]`: an interval :math:`[l, h]` is dropped when its
+    bound :math:`\log c_1 - c_2 x P(h)^2 - \log(x S(l)^2 \vee 1) \ge \ell` (see ``_lb_search``, 2.)
+    is below the threshold or when it starts past the smallest qualifying point found; both
+    ends of every other interval are evaluated, so every point is either evaluated or proven
+    below the threshold.
+    """
+    mp = precision is not None
+    be = backend(precision)
+    lc1, lc2 = be.log(c_vals[0]), be.log(c_vals[1])
+    finite_arg = np.asarray([a != math.inf for a in arg], dtype=bool)
+    task = np.flatnonzero(finite_arg)
+    if not len(task):
+        return
+    shift = mpmath.log1p(-mpmath.mpf(LB_TIE_RTOL)) if mp else math.log1p(-LB_TIE_RTOL)
+    thr = np.asarray([best[i] + shift for i in range(len(best))], dtype=object if mp else float)
+    found = np.asarray(arg, dtype=float).copy()
+    L = np.zeros(len(task), dtype=np.int64)
+    H = np.asarray(arg[task], dtype=np.int64)
+    while len(task):
+        pts = np.unique(np.concatenate([L, H]))  # children share their ends: each point once
+        pp, ss = parts(pts)
+        il, ih = np.searchsorted(pts, L), np.searchsorted(pts, H)
+        pl, sl, ph, sh = pp[il], ss[il], pp[ih], ss[ih]
+        lx = logx[task]
+        for ends, p_, s_ in ((L, pl, sl), (H, ph, sh)):
+            ok = np.asarray(_lb_from_parts(p_, s_, lx, c_vals, precision) >= thr[task], dtype=bool)
+            if np.any(ok):
+                np.minimum.at(found, task[ok], np.asarray(law.floor_support(ends[ok]), dtype=float))
+        with np.errstate(over="ignore", under="ignore"):
+            bound = lc1 - be.exp(lc2 + lx + 2 * ph) - np.maximum(lx + 2 * sl, 0)
+        keep = np.asarray(bound >= thr[task], dtype=bool) & (H - L > 1) & (L < found[task])
+        task, L, H = task[keep], L[keep], np.minimum(H[keep], found[task[keep]].astype(np.int64))
+        if len(task) > _MAX_TASKS:  # pragma: no cover - a plateau this wide is refused, not scanned
+            raise AssertionError("the lower bound's tie search did not converge")
+        if not len(task):
+            break
+        task, L, H = _split(task, L, H, branch)
+    arg[finite_arg] = found[finite_arg]
+
+
+def _split(task: np.ndarray, L: np.ndarray, H: np.ndarray, branch: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Every interval ``[L, H]`` of ``task`` split into ``branch`` children sharing their ends."""
+    step = np.maximum((H - L) // branch, 1)  # no int64 overflow: step * k <= H - L
+    cuts = np.minimum(L[:, None] + step[:, None] * np.arange(branch + 1)[None, :], H[:, None])
+    cuts[:, -1] = H
+    cl, ch = cuts[:, :-1].ravel(), cuts[:, 1:].ravel()
+    ct = np.repeat(task, branch)
+    ok = ch > cl
+    return ct[ok], cl[ok], ch[ok]
+
+
+def _lower_many(law: SizeLaw, x: np.ndarray, c: Constants) -> tuple[np.ndarray, list[float]]:
+    """Float64 eq. (10) for an array of ``x``: (log values, argmax)."""
+    best, arg = _lb_search(law, np.asarray(x, dtype=float), c.floats, None)
+    return np.asarray(best, dtype=float), arg
+
+
+def _lower_mp(law: SizeLaw, priv: PrivacyBudget, c: Constants, precision: int) -> tuple[Any, Any]:
+    with mpmath.workdps(precision):
+        best, arg = _lb_search(law, [priv.exact()], c.values(precision), precision)
+        return best[0], arg[0]
+
+
+@warn_once_per_call
+def lower_bound(
+    sizes: SizeLaw, *, n: int | None = None, alpha: float | None = None,
+    n_alpha2: float | None = None, constants: Constants | str = "paper",
+    precision: int | None = None
+) -> LowerBound:
+    r"""Theorem 1: lower bound on the worst-case risk :math:`R_{\alpha,n,M}`.
+
+    .. math::
+
+        R_{\alpha,n,M} \ge \max_{a \in \mathbb{N}}
+        \frac{c_1 \exp\!\big(-c_2\, n\alpha^2\, P(m > a)^2\big)}
+             {\big(n\alpha^2\, E[\sqrt m\,\mathbb 1\{m \le a\}]^2\big) \vee 1}
+
+    Source: Pla et al. (2024), eq. (10); paper constants from (S31):
+    :math:`c_1 = e^{-9}/16`, :math:`c_2 = 24`.  Both :math:`P(m>a)` and the
+    truncated moment are step functions of ``a`` changing only at support points,
+    so the maximum is taken exactly over :math:`\{0\} \cup \mathrm{supp}(M)`, found
+    by a proven branch and bound on its two monotone factors (see ``_lb_search``: O(log N)
+    evaluations, no enumeration); for an
+    infinite support the limit :math:`a \to \infty` is a candidate too (``argmax = inf``).
+    **Tie rule**: ``argmax`` is the smallest :math:`a` whose term is within a relative
+    ``1e-9`` (``LB_TIE_RTOL``) of the maximum, in float64 and at any precision alike, so both
+    paths report the same ``argmax`` where eq. (10) is flat to within rounding; ``value`` is
+    the maximum itself.
+
+    Parameters
+    ----------
+    sizes : SizeLaw
+        The law :math:`M` of the dataset size (``bounds.sizes``).
+    n, alpha : int, float, optional
+        Number of users and the LDP level; or give ``n_alpha2`` instead.
+    n_alpha2 : float, optional
+        :math:`n\alpha^2`.
+    constants : {"paper", "unit"} or Constants
+    precision : int, optional
+        mpmath digits; ``None`` for float64.
+
+    Returns
+    -------
+    LowerBound
+
+    Examples
+    --------
+    >>> from bounds import sizes
+    >>> lb = lower_bound(sizes.point(100), n_alpha2=10.0, constants="unit")
+    >>> lb.argmax, round(lb.value, 12)  # max(e^-10, 1/(10·100)) at a = 100
+    (100, 0.001)
+    """
+    law = _law(sizes)
+    priv = privacy_budget(n, alpha, n_alpha2)
+    c = Constants.resolve(constants)
+    precision = check_precision(precision)
+    if precision is None:
+        logs, args = _lower_many(law, np.array([priv.n_alpha2]), c)
+        logv, arg = float(logs[0]), args[0]
+        value = math.exp(logv) if logv > _LOG_UNDERFLOW else 0.0
+    else:
+        logv, arg = _lower_mp(law, priv, c, precision)
+        with mpmath.workdps(precision):
+            value = mpmath.exp(logv)
+    return LowerBound(value, logv, law, priv.n_alpha2, priv.n, priv.alpha, c, precision, argmax=arg)

@@ -1,0 +1,351 @@
+r"""DAME's Theorem 2: the effective size :math:`\tilde m` (eq. (12)), the upper bound (eq. (11)) and
+the clipping threshold :math:`\tau` (eq. (4)).
+
+Source: Pla et al. (2024), Theorem 2, eqs. (11)–(12), constants (S146), eq. (4).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Callable
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+from .._lazy import lazy
+from ..numerics import (
+    backend,
+    last_true,
+    check_choice,
+    check_integer,
+    check_precision,
+    warn_assumption,
+    warn_once_per_call,
+    workdps,
+)
+from ..sizes import MAX_SIZE, SizeLaw
+from ._constants import Constants
+from ._inputs import _TIE, _TIE_DPS, Bound, PrivacyBudget, _law, privacy_budget
+
+if TYPE_CHECKING:
+    import mpmath
+else:
+    mpmath = lazy("mpmath")  # the float path never imports it
+
+
+_MAX_SCAN = 10**7  # longest window of a where φ is not monotone that is scanned point by point
+
+
+@dataclass(frozen=True)
+class UpperBound(Bound):
+    r"""Theorem 2's bound, with the effective size ``m_tilde`` and ``capped`` (the ``∧ 4`` is active)."""
+
+    m_tilde: int
+    capped: bool
+
+
+def log_phi(
+    a: ArrayLike, *, n_alpha2: float, constants: "Constants | str" = "paper",
+    precision: int | None = None
+) -> np.ndarray:
+    r"""The logarithm of Theorem 2's threshold :math:`\varphi(a)` (``+inf`` where :math:`\log y \le 0`).
+
+    :math:`\tilde m` is the largest ``a`` with :math:`P(m \ge a)^2 \ge \varphi(a) \wedge 1`, where
+
+    .. math:: \varphi(a) = \frac{c_5}{x}\big(\log y - \log\log y\big),\qquad y = c_4\,(a x \vee 1),\quad x = n\alpha^2.
+
+    Source: Pla et al. (2024), Theorem 2, eq. (12), constants (S146).
+
+    Examples
+    --------
+    >>> import math
+    >>> y = 8 * 100 * 1e4
+    >>> bool(np.isclose(log_phi(100, n_alpha2=1e4), math.log(868.5 / 1e4 * (math.log(y) - math.log(math.log(y))))))
+    True
+    """
+    arr = np.asarray(a)
+    if (arr.size == 0 or arr.dtype == bool or not np.issubdtype(arr.dtype, np.integer) or np.any(arr < 1)
+            or np.any(arr > MAX_SIZE)):
+        raise ValueError(f"a must be a positive integer <= 2**62 or a non-empty array of them, got {a!r}")
+    precision = check_precision(precision)
+    x = privacy_budget(n_alpha2=n_alpha2).n_alpha2
+    c = Constants.resolve(constants)
+    with workdps(precision):
+        lx = mpmath.log(mpmath.mpf(x)) if precision is not None else math.log(x)
+        return _log_phi(arr.astype(np.int64), lx, c.floats if precision is None else c.values(precision), precision)
+
+
+def _log_phi(a: Any, logx: Any, c_vals: tuple[Any, ...], precision: int | None) -> np.ndarray:
+    r"""log φ(a) of Theorem 2 (``+inf`` where :math:`\log y \le 0`)."""
+    be = backend(precision)
+    c4, c5 = c_vals[3], c_vals[4]
+    ly = be.log(c4) + np.maximum(be.log(a) + logx, 0)
+    safe = np.where(ly > 0, ly, 1)
+    out = be.log(c5) - logx + be.log(safe - be.log(safe))
+    return np.where(ly > 0, out, np.inf)
+
+
+def _condition(
+    law: SizeLaw, a: Any, logx: Any, c_vals: tuple[Any, ...], precision: int | None, capped: bool = True
+) -> tuple[np.ndarray, np.ndarray]:
+    r"""Theorem 2's condition :math:`P(m \ge a)^2 \ge \varphi(a) \wedge 1` and its margin.
+
+    Where :math:`\varphi(a) \ge 1` the condition is :math:`P(m \ge a) = 1`, decided
+    exactly as ``a <= min supp(M)``; ``capped=False`` drops the ``∧ 1`` (the proof's
+    reading, ``docs/choices.md`` §1.2): there it holds only at :math:`\varphi(a) = 1`.  Returns ``(holds, margin)``; ``margin`` is the
+    log-space distance to the decision boundary (small ⇒ re-decide at higher precision).
+    """
+    lphi = _log_phi(a, logx, c_vals, precision)
+    big = lphi >= 0
+    lp = law.log_prob_ge(a, precision=precision)
+    safe_phi = np.where(big, 0, lphi)
+    d = 2 * lp - safe_phi
+    holds = np.where(big, (a <= law.support_min) & (capped | (lphi <= 0)), d >= 0)
+    margin = np.where(big, np.abs(lphi), np.minimum(np.abs(d), np.abs(lphi)))
+    return holds.astype(bool), margin
+
+
+def _condition_float(law: SizeLaw, a: ArrayLike, x_float: np.ndarray, x_exact: list[Any], c: Constants,
+                     capped: bool = True) -> np.ndarray:
+    """Float64 decision with an mpmath re-decision where it is within rounding of a tie."""
+    a = np.asarray(a, dtype=np.int64)
+    with np.errstate(over="ignore"):
+        holds, margin = _condition(law, a, np.log(x_float), c.floats, None, capped)
+    holds = np.array(holds, dtype=bool)
+    close = np.asarray(margin, dtype=float) < _TIE * (1 + np.abs(np.log(x_float)))
+    for i in np.flatnonzero(close):
+        with mpmath.workdps(_TIE_DPS):
+            h, _ = _condition(law, a[i : i + 1], mpmath.log(x_exact[i]), c.values(_TIE_DPS), _TIE_DPS, capped)
+        holds[i] = bool(h[0])
+    return holds
+
+
+def _m_tilde_many(law: SizeLaw, x: np.ndarray, x_exact: list, c: Constants, reading: str = "printed") -> np.ndarray:
+    r"""Exact :math:`\tilde m` for each ``x`` (see :func:`m_tilde`); ``1`` where no ``a`` qualifies."""
+    capped = reading == "printed"
+    c1, c2, c3, c4, c5 = c.floats
+    e = math.e
+    idx_all = np.arange(len(x))
+
+    def cond(a: np.ndarray, idx: np.ndarray = idx_all) -> np.ndarray:
+        return _condition_float(law, a, x[idx], [x_exact[i] for i in idx], c, capped)
+
+    # region B: y = c4 (a x ∨ 1) >= e, where φ is increasing and ψ non-increasing
+    if c4 >= e:
+        a_b = np.ones(len(x), dtype=np.int64)
+    else:
+        with np.errstate(over="ignore"):
+            a_b = np.maximum(1, np.ceil(e / (c4 * x))).astype(float)
+        if np.any(a_b > MAX_SIZE):
+            raise ValueError("n_alpha2 is too small for the constants: the search range overflows")
+        a_b = a_b.astype(np.int64)
+    # in B, φ >= c5/x, and Markov gives P(m >= a) <= E[m]/a: the condition fails beyond hi
+    mean = float(law.mean())
+    hi = np.floor(mean * np.sqrt(np.maximum(x / c5, 1.0))) + 1
+    hi = np.minimum(hi, law.support_max if law.is_finite else MAX_SIZE).astype(np.int64)
+    if law.tabulated and not law.is_finite:
+        # past the table, P(m >= a) <= P(m > end); in B the condition needs P(m >= a)^2 >= c5/x ∧ 1
+        end = law.search_end()
+        beyond_fails = 2 * float(law.log_prob_gt(end)) < np.minimum(math.log(c5) - np.log(x), 0.0)
+        hi = np.where(beyond_fails, np.minimum(hi, end + 1), hi)
+    hi = np.maximum(hi, a_b)
+    in_b = cond(a_b)
+    out = np.empty(len(x), dtype=np.int64)
+    inside = np.flatnonzero(in_b)
+    if inside.size:  # doubling from a_b, then bisection over the integers: about 2 log2(m~) evaluations, no table
+        known, bracket_top = _gallop(lambda a, idx: cond(a, inside[idx]), a_b[inside], hi[inside])
+        out[inside] = last_true(lambda a: cond(a, inside), known, bracket_top)
+    # region A = [1, a_b - 1] (only when c4 < e): φ >= c5/x there
+    for i in np.flatnonzero(~in_b):
+        top = int(a_b[i]) - 1
+        if math.log(c5) >= math.log(x[i]) or top < 1:  # φ >= 1 on A: the condition is P(m >= a) = 1
+            out[i] = max(1, min(law.support_min, top)) if capped else 1
+            continue
+        if top > _MAX_SCAN:
+            raise ValueError("the constants' non-monotone window for φ is too long to scan")
+        a = np.arange(1, top + 1, dtype=np.int64)
+        ok = cond(a, np.full(top, i))
+        out[i] = int(a[ok].max()) if ok.any() else 1
+    return out
+
+
+def _gallop(pred: Callable[[np.ndarray, np.ndarray], np.ndarray], good: np.ndarray,
+            top: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Shrink brackets ``[good, top]`` of a monotone ``pred`` (true at ``good``) by doubling ``good``.
+
+    Returns ``(good', top')`` with ``pred`` true at ``good'`` and the last true point in
+    ``[good', top']``: ``pred`` is evaluated at ``2 good, 4 good, …`` only (``pred(a, idx)`` on
+    the entries ``idx``), so the work grows with the answer, not with the Markov bracket.
+    """
+    good, top = good.astype(np.int64), top.astype(np.int64)
+    active = np.flatnonzero(good < top)
+    while active.size:
+        g = good[active]
+        probe = g + np.minimum(g, top[active] - g)  # min(2g, top) without int64 overflow
+        ok = np.asarray(pred(probe, active), dtype=bool)
+        good[active[ok]] = probe[ok]
+        top[active[~ok]] = probe[~ok] - 1
+        active = active[ok & (probe < top[active])]
+    return good, top
+
+
+@warn_once_per_call
+def m_tilde(
+    sizes: SizeLaw, *, n: int | None = None, alpha: float | None = None,
+    n_alpha2: float | None = None, constants: Constants | str = "paper", reading: str = "printed"
+) -> int:
+    r"""Theorem 2's effective dataset size :math:`\tilde m`, exactly.
+
+    .. math::
+
+        \varphi(a) = \frac{c_5}{n\alpha^2}\log\frac{y}{\log y},\quad y = c_4\,(a\,n\alpha^2 \vee 1),
+        \qquad \tilde m = \max\{a \in \mathbb N^* : P(m \ge a)^2 \ge \varphi(a) \wedge 1\}
+
+    Source: Pla et al. (2024), Theorem 2 and eq. (12); paper constants
+    :math:`c_4 = 8`, :math:`c_5 = 868.5 = 579 \cdot 3/2` (S146).
+
+    Search.  Where :math:`y \ge e`, :math:`y/\log y` increases, so
+    :math:`\psi(a) = P(m \ge a)^2 - \varphi(a) \wedge 1` is non-increasing and a
+    bisection over the integers is exact; it is bracketed by Markov's inequality
+    (:math:`\varphi \ge c_5/(n\alpha^2)` there, so :math:`a \le E[m]\sqrt{(n\alpha^2/c_5) \vee 1}`).
+    With :math:`c_4 < e` (e.g. ``"unit"``) the window :math:`y < e` is handled
+    explicitly: :math:`\varphi = +\infty` where :math:`\log y \le 0`, :math:`\varphi > c_5/(n\alpha^2)`
+    where :math:`1 < y < e` (non-monotone); it is scanned.  Where
+    :math:`\varphi \ge 1` the condition is :math:`P(m \ge a) = 1`, decided exactly
+    (``a <= min supp M``); float comparisons within ``1e-9`` of a tie are re-decided
+    in mpmath at 60 digits.  :math:`a = 1` always qualifies, so :math:`\tilde m \ge 1`.
+
+    ``reading="proof"`` drops the ``∧ 1``: :math:`\tilde m = \max(\{1\} \cup \{a : P(m \ge a)^2 \ge \varphi(a)\})`,
+    the condition the proof's step before (S146) uses; with the printed ``∧ 1`` Theorem 2's bound
+    can fall below Theorem 1's (``docs/choices.md`` §1.2, audit check ``dame.ub_ge_lb``).
+
+    Examples
+    --------
+    >>> from bounds import sizes
+    >>> m_tilde(sizes.point(50), n_alpha2=1e6)
+    50
+    >>> m_tilde(sizes.poisson(5), n_alpha2=500)  # paper constants: φ(a) > 1
+    1
+    >>> m_tilde(sizes.point(10**12), n_alpha2=0.01), m_tilde(sizes.point(10**12), n_alpha2=0.01, reading="proof")
+    (1000000000000, 1)
+    """
+    return _m_tilde_point(_law(sizes), privacy_budget(n, alpha, n_alpha2), Constants.resolve(constants),
+                          _reading(reading))
+
+
+_READINGS = ("printed", "proof")
+
+
+def _reading(reading: str) -> str:
+    return check_choice("reading", reading, _READINGS)
+
+
+def _m_tilde_point(law: SizeLaw, priv: PrivacyBudget, c: Constants, reading: str = "printed") -> int:
+    with mpmath.workdps(_TIE_DPS):
+        exact = [priv.exact()]
+    return int(_m_tilde_many(law, np.array([priv.n_alpha2]), exact, c, reading)[0])
+
+
+def _log_upper(
+    law: SizeLaw, m: int | np.ndarray, x: Any, c_vals: tuple[Any, ...], precision: int | None
+) -> tuple[Any, Any, Any]:
+    """log of eq. (11) before the cap, and the log-factor L = ln(c4 (√(m x) ∨ 1))."""
+    be = backend(precision)
+    c3, c4 = c_vals[2], c_vals[3]
+    logx = be.log(x)
+    lfac = be.log(c4) + np.maximum(0.5 * (be.log(m) + logx), 0)
+    if np.all(np.asarray(m) == 1):  # E[sqrt(m ∧ 1)] = 1 exactly: no sum over the law
+        ld = np.zeros(np.shape(m)) if precision is None else np.full(np.shape(m), mpmath.mpf(0), dtype=object)
+    else:
+        ld = law.log_sqrt_min_mean(np.asarray(m, dtype=np.int64), precision=precision)
+    safe = np.where(lfac > 0, lfac, 1)
+    core = be.log(c3) + be.log(safe) - logx - 2 * ld
+    return core, lfac, ld
+
+
+def _upper_value(
+    core: Any, lfac: Any, ld: Any, x: Any, c_vals: tuple[Any, ...], precision: int | None
+) -> tuple[Any, Any, bool]:
+    """(value, log_value, capped) of eq. (11) from its parts; handles ``L <= 0``."""
+    be = backend(precision)
+    log4 = be.log(4)
+    if lfac > 0:
+        capped = bool(core >= log4)
+        logv = log4 if capped else core
+        value = be.exp(logv)
+        return (float(value) if precision is None else _scalar(value)), (float(logv) if precision is None else _scalar(logv)), capped
+    warn_assumption("ln(c4·(√(m̃nα²) ∨ 1)) <= 0: the upper bound (11) is not positive for these constants")
+    value = c_vals[2] * lfac / (x * be.exp(2 * ld))
+    value = np.minimum(value, 4)
+    return (float(value) if precision is None else _scalar(value)), -math.inf if precision is None else mpmath.ninf, False
+
+
+def _scalar(v: Any) -> Any:
+    return v[()] if isinstance(v, np.ndarray) else v
+
+
+@warn_once_per_call
+def upper_bound(
+    sizes: SizeLaw, *, n: int | None = None, alpha: float | None = None,
+    n_alpha2: float | None = None, constants: Constants | str = "paper",
+    precision: int | None = None, reading: str = "printed"
+) -> UpperBound:
+    r"""Theorem 2: DAME's upper bound on the worst-case risk.
+
+    .. math::
+
+        R_{\alpha,n,M} \le \frac{c_3 \ln\!\big(c_4(\sqrt{\tilde m\, n\alpha^2} \vee 1)\big)}
+                               {n\alpha^2\; E\big[\sqrt{m \wedge \tilde m}\big]^2} \wedge 4
+
+    Source: Pla et al. (2024), eq. (11), :math:`\tilde m` from Theorem 2 /
+    eq. (12) (see :func:`m_tilde`); paper constants :math:`c_3 = 1570 = 14^2\cdot 4\cdot 2 + 2`,
+    :math:`c_4 = 8`, :math:`c_5 = 868.5` (S146).  **Canonical choice**: the denominator
+    is :math:`E[\sqrt{m \wedge \tilde m}]` as in eq. (9) and (S34)/(S146); eq. (11) as
+    printed reads :math:`E(\sqrt m \wedge \tilde m)` (``docs/choices.md`` §1.2).
+
+    If :math:`\ln(c_4(\sqrt{\tilde m n\alpha^2} \vee 1)) \le 0` (possible only for
+    :math:`c_4 \le 1`, e.g. ``"unit"`` with :math:`\tilde m n\alpha^2 \le 1`), the
+    formula is not positive: its value is returned, ``log_value = -inf``, and a
+    :class:`~bounds.numerics.PaperAssumptionWarning` is issued.  ``reading`` selects
+    :math:`\tilde m` (see :func:`m_tilde`): ``"printed"`` (Theorem 2 as printed) or ``"proof"``.
+
+    Examples
+    --------
+    >>> from bounds import sizes
+    >>> ub = upper_bound(sizes.point(100), n_alpha2=1e4, constants="unit")
+    >>> ub.m_tilde, round(ub.value * 1e6, 12)  # ln(1000) / (1e4 · 100) · 1e6
+    (100, 6.907755278982)
+    """
+    law = _law(sizes)
+    priv = privacy_budget(n, alpha, n_alpha2)
+    c = Constants.resolve(constants)
+    precision = check_precision(precision)
+    m = _m_tilde_point(law, priv, c, _reading(reading))
+    if precision is None:
+        x, cv = priv.n_alpha2, c.floats
+        core, lfac, ld = _log_upper(law, m, x, cv, None)
+        value, logv, capped = _upper_value(float(core), float(lfac), float(ld), x, cv, None)
+    else:
+        with mpmath.workdps(precision):
+            x, cv = priv.exact(), c.values(precision)
+            core, lfac, ld = _log_upper(law, m, x, cv, precision)
+            value, logv, capped = _upper_value(_scalar(core), _scalar(lfac), _scalar(ld), x, cv, precision)
+    return UpperBound(value, logv, law, priv.n_alpha2, priv.n, priv.alpha, c, precision, m_tilde=m, capped=capped)
+
+
+def tau(m_tilde: int, *, n: int | None = None, alpha: float | None = None, n_alpha2: float | None = None) -> float:
+    r"""Half-width :math:`\tau` of DAME's localisation bins, eq. (4).
+
+    .. math:: \tau = \sqrt{\frac{2\log\!\big(8(\sqrt{\tilde m\, n\alpha^2} \vee 1)\big)}{\tilde m}}
+
+    Source: Pla et al. (2024), eq. (4) (Algorithm 1).
+
+    Examples
+    --------
+    >>> round(tau(1, n_alpha2=0.5), 6)  # sqrt(2 ln 8)
+    2.039334
+    """
+    m = check_integer("m_tilde", m_tilde, minimum=1, maximum=MAX_SIZE)
+    x = privacy_budget(n, alpha, n_alpha2).n_alpha2
+    return math.sqrt(2 * (math.log(8) + max(0.5 * (math.log(m) + math.log(x)), 0.0)) / m)
