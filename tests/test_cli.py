@@ -23,6 +23,10 @@ def test_dame_command_precision_and_errors(capsys):
     assert cli.main(["dame", "--sizes", "poisson:5", "--n", "10000", "--alpha", "0.5", "--precision", "30"]) == 0
     out = capsys.readouterr().out
     assert "30 digits" in out and "m_tilde       1" in out
+    # Pla et al. (2024): Theorem 1 is the lower bound (eq. (10)), Theorem 2 the upper bound (eq. (11))
+    upper = next(line for line in out.splitlines() if line.strip().startswith("upper bound"))
+    lower = next(line for line in out.splitlines() if line.strip().startswith("lower bound"))
+    assert "Theorem 2, eq. (11)" in upper and "Theorem 1, eq. (10)" in lower
     assert cli.main(["dame", "--sizes", "zipf:1.5", "--n-alpha2", "3"]) == 2
     assert "infinite mean" in capsys.readouterr().err
     assert cli.main(["dame", "--sizes", "point:3", "--n", "100", "--alpha", "0.9"]) == 0
@@ -33,7 +37,9 @@ def test_rameshwar_command(capsys):
     assert cli.main(["rameshwar", "--collection", "geometric:6", "--U", "65", "--eps", "0.5"]) == 0
     out = capsys.readouterr().out
     assert "T_eps         1040" in out and "E_OPT         10.4464285714" in out
-    assert "LP optimum    10.4464285714" in out
+    assert "LP optimum    not solved: add --lp" in out  # the linear programme (scipy) only on request
+    assert cli.main(["rameshwar", "--collection", "geometric:6", "--U", "65", "--eps", "0.5", "--lp"]) == 0
+    assert "LP optimum    10.4464285714" in capsys.readouterr().out
     assert cli.main(["rameshwar", "--collection", "counts:3,1,2", "--eps", "1"]) == 0
     assert cli.main(["rameshwar", "--collection", "weird:1", "--eps", "1"]) == 2
     assert "cannot read collection" in capsys.readouterr().err
@@ -192,6 +198,8 @@ def test_json_kent_cummings_rameshwar(capsys):
     out = _json(capsys, ["rameshwar", "--collection", "geometric:6", "--eps", "0.5", "--json"])
     assert out["clipping"]["threshold"] == 1040 and out["rank"] == 4
     assert out["optimal_error"] == pytest.approx(10.446428571428571) and len(out["counts"]) == 127
+    assert out["lp_optimum"] is None
+    out = _json(capsys, ["rameshwar", "--collection", "geometric:6", "--eps", "0.5", "--lp", "--json"])
     assert out["lp_optimum"]["value"] == pytest.approx(out["optimal_error"], rel=1e-9)
 
 

@@ -96,7 +96,7 @@ def test_cummings_unreachable_variance_names_the_non_private_floor(capsys):
 
 
 def test_rameshwar_sweep_csv_equals_the_library(capsys):
-    rows = _csv(capsys, ["rameshwar", "--collection", "geometric:6", "--sweep", "eps=0.01:100:5"])
+    rows = _csv(capsys, ["rameshwar", "--collection", "geometric:6", "--sweep", "eps=0.01:100:5", "--lp"])
     assert [float(r["eps"]) for r in rows] == [0.01, 0.1, 1.0, 10.0, 100.0]  # exact: eps = 1 has rank 2, not 3
     assert [int(r["rank"]) for r in rows] == [200, 20, 2, 1, 1]
     m = rameshwar.geometric(6)
@@ -111,10 +111,12 @@ def test_rameshwar_sweep_csv_equals_the_library(capsys):
 
 
 def test_rameshwar_sweep_leaves_the_lp_out_for_large_collections(capsys):
-    out = _json(capsys, ["rameshwar", "--collection", "geometric:8", "--sweep", "eps=0.1:1:2", "--json"])
+    out = _json(capsys, ["rameshwar", "--collection", "geometric:8", "--sweep", "eps=0.1:1:2", "--lp", "--json"])
     assert out["lp_included"] is False and "LP_worst_abs_error" not in out["rows"][0]
-    assert cli.main(["rameshwar", "--collection", "geometric:8", "--sweep", "eps=0.1:1:2"]) == 0
+    assert cli.main(["rameshwar", "--collection", "geometric:8", "--sweep", "eps=0.1:1:2", "--lp"]) == 0
     assert "the LP optimum is left out: L = 511 users > 200" in capsys.readouterr().out
+    out = _json(capsys, ["rameshwar", "--collection", "geometric:6", "--sweep", "eps=0.1:1:2", "--json"])
+    assert out["lp_included"] is False and "LP_worst_abs_error" not in out["rows"][0]  # no --lp: no programme
 
 
 @pytest.mark.parametrize("collection, goal", [("geometric:6", 5.0), ("extreme:50,20", 2.0), ("counts:3,1,2,7", 1.0)])

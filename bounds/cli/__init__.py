@@ -23,8 +23,8 @@ DAME bounds — Pla et al. (2024), Theorems 1-2, eqs. (10)-(12)
                 (--constants paper for the other preset; `bounds figures` defaults to unit constants)
   precision     float64
   m_tilde       100   (effective size, eq. (12))
-  upper bound   6.907755279e-06   MSE bound, Theorem 1   (ln -11.88286582)
-  lower bound   1e-06   MSE bound, Theorem 2, at a = 100   (ln -13.81551056)
+  upper bound   6.907755279e-06   MSE bound, Theorem 2, eq. (11)   (ln -11.88286582)
+  lower bound   1e-06   MSE bound, Theorem 1, eq. (10), at a = 100   (ln -13.81551056)
 0
 """
 

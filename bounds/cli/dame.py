@@ -99,8 +99,8 @@ def _point(args: argparse.Namespace, m: Any) -> int:
              *_constants_lines(c),
              f"  precision     {'float64' if p is None else f'{p} digits (mpmath)'}",
              f"  m_tilde       {ub.m_tilde}   (effective size, eq. (12))",
-             f"  upper bound   {fmt(ub.value, p)}   MSE bound, Theorem 1{cap}   (ln {fmt(ub.log_value, p)})",
-             f"  lower bound   {fmt(lb.value, p)}   MSE bound, Theorem 2, at a = {arg}   (ln {fmt(lb.log_value, p)})"]
+             f"  upper bound   {fmt(ub.value, p)}   MSE bound, Theorem 2, eq. (11){cap}   (ln {fmt(ub.log_value, p)})",
+             f"  lower bound   {fmt(lb.value, p)}   MSE bound, Theorem 1, eq. (10), at a = {arg}   (ln {fmt(lb.log_value, p)})"]
     if ub.value < lb.value:
         lines.append("  note: the upper bound is below the lower bound at this budget: the bound (11) is not "
                      "meaningful here for these constants")

@@ -21,7 +21,9 @@ from ._common import (OptionError, add_counts, add_output, add_parser, check_sav
                       positive, summary, table)
 
 _COLLECTIONS = {"geometric": 1, "extreme": 2}
-MAX_LP_SWEEP = 200  # users of a collection whose sweep also solves the linear programme at each eps
+MAX_LP_SWEEP = 200  # users of a collection whose sweep (with --lp) also solves the linear programme at each eps
+LP_NOTE = ("the worst-case error minimised over all per-user clippings by linear programming (HiGHS), an "
+           "independent check of E_OPT")
 EPS_RANGE = "1e-4:1e4"
 
 
@@ -33,8 +35,10 @@ def register(subparsers: Any) -> None:
                "the users' contribution counts m_l")
     p.add_argument("--U", type=positive, default=65.0, help="samples lie in (0, U]")
     p.add_argument("--eps", type=positive, help="central privacy level epsilon (required unless swept or solved for)")
+    p.add_argument("--lp", action="store_true",
+                   help=f"also solve the linear programme: {LP_NOTE} (imports scipy.optimize: about 0.5 s more)")
     _solve.add_options(p, f"K log-spaced values of eps from LO to HI (eps=LO:HI:K): T_eps, E_OPT and eq. (12) as "
-                          f"printed at each, and the LP optimum for at most {MAX_LP_SWEEP} users", ["eps"],
+                          f"printed at each, and with --lp the LP optimum for at most {MAX_LP_SWEEP} users", ["eps"],
                        "find the smallest eps meeting --target",
                        "the condition of --solve: error<V, E_OPT (the worst-case absolute error) below V",
                        solve_range=EPS_RANGE)
@@ -112,7 +116,7 @@ def _inputs(args: argparse.Namespace, **mode: Any) -> dict[str, Any]:
 def _point(args: argparse.Namespace, m: Any, counts: list[int]) -> int:
     from .. import rameshwar
 
-    lp = rameshwar.lp_optimum(m, U=args.U, eps=args.eps)  # first: it refuses collections too large to solve
+    lp = rameshwar.lp_optimum(m, U=args.U, eps=args.eps) if args.lp else None  # first: it refuses too many users
     c = rameshwar.clipping(m, U=args.U, eps=args.eps)
     e_opt = rameshwar.optimal_error(m, U=args.U, eps=args.eps)
     eq12 = rameshwar.eq12_as_printed(m, U=args.U, eps=args.eps)
@@ -127,8 +131,9 @@ def _point(args: argparse.Namespace, m: Any, counts: list[int]) -> int:
              "[a_l, b_l] = (U m_l -/+ T_eps) / (2 m_l), within [0, U])",
              *table(f"  {'m_l':>6s} {'users':>6s} {'a_l':>12s} {'b_l':>12s}", rows),
              f"  E_OPT         {e_opt:.12g}   worst-case error (Lemma III.1 at Theorem III.1's clipping; canonical)",
-             f"  LP optimum    {lp.value:.12g}   worst-case error minimised over all per-user clippings (HiGHS); "
-             "equal to E_OPT when the theorem holds",
+             (f"  LP optimum    {lp.value:.12g}   worst-case error minimised over all per-user clippings (HiGHS); "
+              "equal to E_OPT when the theorem holds" if lp is not None else
+              f"  LP optimum    not solved: add --lp for {LP_NOTE}"),
              f"  eq. (12)      {eq12:.12g}   eq. (12) as printed (2 m_l denominator, minimum over users): not "
              "E_OPT, shown so that the discrepancy is visible"]
     return emit(args, "rameshwar", _inputs(args, eps=args.eps),
@@ -140,7 +145,7 @@ def _sweep(args: argparse.Namespace, m: Any, counts: list[int]) -> int:
     from .. import rameshwar
 
     _, values = _solve.sweep_values(args.sweep, {"eps": float})
-    with_lp = len(counts) <= MAX_LP_SWEEP
+    with_lp = args.lp and len(counts) <= MAX_LP_SWEEP
     rows = []
     for eps in _solve.progress(values, "eps"):
         row: dict[str, Any] = {"eps": eps, "rank": math.ceil(2 / Fraction(eps)),
@@ -158,7 +163,8 @@ def _sweep(args: argparse.Namespace, m: Any, counts: list[int]) -> int:
              "error (Lemma III.1 at Theorem III.1's clipping; canonical);",
              "  eq. (12): as printed (not E_OPT, shown so that the discrepancy is visible); "
              + ("LP: the worst-case error minimised over all per-user clippings (HiGHS)" if with_lp else
-                f"the LP optimum is left out: L = {len(counts)} users > {MAX_LP_SWEEP} (run one --eps for it)"),
+                "the LP optimum is left out: add --lp" if not args.lp else
+                f"the LP optimum is left out: L = {len(counts)} users > {MAX_LP_SWEEP} (run one --eps --lp for it)"),
              f"  {'eps':>12s} {'rank':>6s} {'T_eps':>12s} {'E_OPT':>14s} {'eq. (12)':>14s}"
              + (f" {'LP optimum':>14s}" if with_lp else "")]
     lines += [f"  {r['eps']:12.6g} {r['rank']:6d} {r['T_eps']:12.6g} {r['E_OPT_worst_abs_error']:14.8g} "

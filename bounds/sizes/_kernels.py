@@ -20,18 +20,12 @@ No closed form or table lives here.
 from __future__ import annotations
 
 import math
-from typing import Any, TYPE_CHECKING
+from typing import Any
 
 import mpmath
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .._lazy import lazy
-
-if TYPE_CHECKING:
-    from scipy import special
-else:
-    special = lazy("scipy.special")
 
 
 
@@ -112,8 +106,11 @@ def _stirlerr(n: ArrayLike) -> np.ndarray:
     n = np.asarray(n, dtype=float)
     small = n <= 15
     safe_small = np.where(small, n, 1.0)
-    direct = special.gammaln(safe_small + 1) - (safe_small + 0.5) * np.log(safe_small) + safe_small \
-        - 0.5 * math.log(2 * math.pi)
+    flat, flat_small = np.atleast_1d(n), np.atleast_1d(small)
+    log_gamma = np.zeros(flat.shape)  # math.lgamma on the few small points: no scipy at start-up
+    log_gamma[flat_small] = [math.lgamma(v + 1.0) for v in flat[flat_small]]
+    log_gamma = log_gamma.reshape(n.shape)
+    direct = log_gamma - (safe_small + 0.5) * np.log(safe_small) + safe_small - 0.5 * math.log(2 * math.pi)
     big = np.where(small, 16.0, n)
     inv2 = 1 / (big * big)
     s0, s1, s2, s3, s4 = _STIRLING
@@ -136,7 +133,8 @@ def _bd0(x: ArrayLike, mu: float) -> np.ndarray:
         ej = ej * v * v
         out = out + ej / (2 * j + 1)
     with np.errstate(divide="ignore", invalid="ignore"):
-        far = special.xlogy(x, x) - special.xlogy(x, mu) + mu - x  # x log(x/mu), no overflow in x/mu
+        x_log_x = np.where(x > 0, x * np.log(np.where(x > 0, x, 1.0)), 0.0)  # 0 log 0 = 0
+        far = x_log_x - x * math.log(mu) + mu - x  # x log(x/mu), no overflow in x/mu
     return np.where(near, out, far)
 
 
