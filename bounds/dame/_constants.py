@@ -14,7 +14,7 @@ import re
 import sys
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import Any
 
 import numpy as np
@@ -62,6 +62,10 @@ class ExactConstant:
 
     def __float__(self) -> float:
         """The nearest float64 (``inf`` past its range): rounded once, from 30 correct digits."""
+        return self._float
+
+    @cached_property
+    def _float(self) -> float:
         if self.k == 0:
             try:
                 return float(self.q)
@@ -193,12 +197,13 @@ class Constants:
     @classmethod
     def paper(cls) -> "Constants":
         """Explicit constants of the proofs: (S31) for c1, c2; (S146) for c3, c4, c5."""
-        return cls(ExactConstant(Fraction(1, 16), -9), 24, 1570, 8, Fraction(1737, 2), name="paper")
+        return _preset("paper") if cls is Constants else \
+            cls(ExactConstant(Fraction(1, 16), -9), 24, 1570, 8, Fraction(1737, 2), name="paper")
 
     @classmethod
     def unit(cls) -> "Constants":
         """All constants equal to 1."""
-        return cls(1, 1, 1, 1, 1, name="unit")
+        return _preset("unit") if cls is Constants else cls(1, 1, 1, 1, 1, name="unit")
 
     @cached_property
     def floats(self) -> tuple[float, ...]:
@@ -256,6 +261,14 @@ class Constants:
     def describe(self) -> dict:
         """The constants as plain data (exact forms as strings), for metadata files."""
         return {"name": self.name, **{k: str(getattr(self, k)) for k in ("c1", "c2", "c3", "c4", "c5")}}
+
+
+@lru_cache(maxsize=None)
+def _preset(name: str) -> Constants:
+    """The presets, built once (frozen: one instance serves every call)."""
+    if name == "paper":
+        return Constants(ExactConstant(Fraction(1, 16), -9), 24, 1570, 8, Fraction(1737, 2), name="paper")
+    return Constants(1, 1, 1, 1, 1, name="unit")
 
 
 def _mpf(c: Any, precision: int) -> Any:

@@ -2,9 +2,12 @@ r"""The scipy-backed families: :func:`poisson`, :func:`binomial`, :func:`from_sc
 
 **Closed forms**: Poisson and binomial log-pmfs by Loader's saddle-point form (``_kernels``:
 relative error a few 1e-16 in the log, i.e. absolute in the log-pmf about 1e-15 at
-:math:`\lambda, N \le 10^{12}`); survival functions by ``scipy.special.pdtrc`` /
-the regularised incomplete beta ``scipy.special.betainc`` (float64, boost's ``ibeta``, the code of ``scipy.stats.binom.sf``) and by mpmath's regularised incomplete gamma/beta at
-``d`` digits; means exact.  :func:`from_scipy`: the distribution's ``logpmf``/``logsf``
+:math:`\lambda, N \le 10^{12}`); the Poisson survival function by local sums of those masses
+(``_tables``: from :math:`a` up past the mode, else the complement of the masses up to :math:`a`,
+each with a proven geometric remainder below ``1e-17`` relative, so no scipy is imported), the
+binomial one by the regularised incomplete beta ``scipy.special.betainc`` (float64, boost's
+``ibeta``, the code of ``scipy.stats.binom.sf``); both by mpmath's regularised incomplete
+gamma/beta at ``d`` digits; means exact.  :func:`from_scipy`: the distribution's ``logpmf``/``logsf``
 (its own float64 accuracy; the mpmath path carries those floats exactly).
 **Tabulated**: the partial moment and the cdf, cut at the proven bound of ``_tables`` with the
 tail first moments :math:`\lambda P(X \ge K)`, :math:`Np\,P(\mathrm{Bin}(N-1,p) \ge K)` and, for
@@ -15,7 +18,7 @@ from __future__ import annotations
 
 import math
 import warnings
-from typing import Any, Callable, TYPE_CHECKING
+from typing import Any, Callable
 
 import mpmath
 import numpy as np
@@ -27,12 +30,6 @@ from ._base import SizeLaw
 from ._kernels import _bd0, _stirlerr
 from ._family import _Family, FamilyLaw
 from ._tables import _deep_logsf, _left_log_sum
-from .._lazy import lazy
-
-if TYPE_CHECKING:
-    from scipy import special
-else:
-    special = lazy("scipy.special")
 
 
 def _neg_inf_below(lo: int) -> Callable[[Callable[[np.ndarray], np.ndarray]], Callable[[ArrayLike], np.ndarray]]:
@@ -47,12 +44,6 @@ def _neg_inf_below(lo: int) -> Callable[[Callable[[np.ndarray], np.ndarray]], Ca
         return g
 
     return wrap
-
-
-# scipy.special.pdtrc keeps 1e-14 relative up to lam = 1e5 and loses up to 2e-2 at lam = 9.5e6
-# (five standard deviations up, against mpmath's incomplete gamma at 50 digits); past this the
-# survival function is a local sum of the masses (Loader's log-pmf, proven remainder)
-PDTRC_EXACT_LAM = 1e4
 
 
 def poisson(lam: float, *, zero: str = "truncate") -> SizeLaw:
@@ -85,17 +76,16 @@ def poisson(lam: float, *, zero: str = "truncate") -> SizeLaw:
         return np.where(k == 0, -lam, body)
 
     def logsf(a: ArrayLike) -> np.ndarray:
+        # local sums of the masses (log-concave, proven remainder): past the mode the tail itself,
+        # below it the complement of the masses up to a (at most 1/2 of the mass: no cancellation)
         a = np.asarray(a)
-        with np.errstate(divide="ignore"):
-            out = np.where(a < 0, 0.0, np.log(special.pdtrc(np.maximum(a, 0), lam)))
-        if lam > PDTRC_EXACT_LAM:  # pdtrc loses digits: local sums of the masses (log-concave)
-            out = np.array(out, dtype=float)
-            flat, a_flat = out.reshape(-1), np.broadcast_to(a, out.shape).reshape(-1)
-            for i in np.flatnonzero(a_flat >= 1):
-                ai = int(a_flat[i])
-                flat[i] = (_deep_logsf(logpmf, ai) if ai >= mode
-                           else float(log1mexp(np.array(_left_log_sum(logpmf, ai, 0)))))
-        return np.where(a == 0, log1mexp(-lam), out)  # log P(X >= 1) = log(1 - e^-lam), exactly
+        out = np.where(a < 0, 0.0, float(log1mexp(-lam)))  # a = 0: log P(X >= 1) = log(1 - e^-lam), exactly
+        flat, a_flat = out.reshape(-1).copy(), np.broadcast_to(a, out.shape).reshape(-1)
+        for i in np.flatnonzero(a_flat >= 1):
+            ai = int(a_flat[i])
+            flat[i] = (_deep_logsf(logpmf, ai) if ai >= mode
+                       else float(log1mexp(np.array(_left_log_sum(logpmf, ai, 0)))))
+        return flat.reshape(out.shape)
 
     mode = math.floor(lam)
 
@@ -109,7 +99,7 @@ def poisson(lam: float, *, zero: str = "truncate") -> SizeLaw:
         mp_logpmf,
         lambda a: -mpmath.expm1(-mpmath.mpf(lam)) if a == 0 else mpmath.gammainc(a + 1, 0, lam, regularized=True),
         lambda: mpmath.mpf(lam),
-        log_concave=True, sf_in_table=lam <= PDTRC_EXACT_LAM,
+        log_concave=True, sf_in_table=False,
         mp_ratio=lambda k: mpmath.mpf(lam) / (k + 1),
         sampler=lambda size, rng: rng.poisson(lam, size=size),
     )
