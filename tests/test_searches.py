@@ -21,6 +21,7 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 from bounds import cummings, dame, kent, rameshwar, sizes
+from bounds.dame import _scan
 
 SETTINGS = dict(max_examples=60, deadline=None, derandomize=True, database=None,
                 suppress_health_check=list(HealthCheck),
@@ -63,10 +64,18 @@ def _constants(name):
     return PAPER if name == "paper" else UNIT
 
 
+@pytest.fixture(params=["scan", "search"])
+def dame_path(request, monkeypatch):
+    """Both exact float paths of Theorems 1-2: the whole scan of a law's prefix (every law of these
+    tests, atoms up to 10**6) and the branch and bound / bisection (no law scanned)."""
+    monkeypatch.setattr(_scan, "SCAN_POINTS", 10**6 + 1 if request.param == "scan" else 0)
+    return request.param
+
+
 @settings(**SETTINGS)
 @given(a_star=st.integers(2, 300), extra=st.integers(0, 40), logx=st.floats(1.0, 12.0),
        side=st.sampled_from([-1e-9, -1e-13, 1e-13, 1e-9]), constants=st.sampled_from(["paper", "unit"]))
-def test_m_tilde_at_constructed_near_ties(a_star, extra, logx, side, constants):
+def test_m_tilde_at_constructed_near_ties(dame_path, a_star, extra, logx, side, constants):
     """Two-point law {1: 1 - ρ, M: ρ} with ρ² = φ(a*)(1 ± δ): m~ is decided at a* by a hair."""
     x = 10.0**logx
     c = _constants(constants)
@@ -87,7 +96,7 @@ def test_m_tilde_at_constructed_near_ties(a_star, extra, logx, side, constants):
 @given(atoms=st.lists(st.integers(1, 400), min_size=1, max_size=5, unique=True),
        weights=st.lists(st.floats(1e-6, 1.0), min_size=5, max_size=5), logx=st.floats(-0.5, 9.0),
        constants=st.sampled_from(["paper", "unit"]))
-def test_m_tilde_on_separated_atoms(atoms, weights, logx, constants):
+def test_m_tilde_on_separated_atoms(dame_path, atoms, weights, logx, constants):
     """Atoms far apart (and point laws), n α² below and above c5 = 868.5: the bracket's ends are reached."""
     w = weights[: len(atoms)]
     masses = {a: wi / sum(w) for a, wi in zip(atoms, w)}
@@ -98,7 +107,7 @@ def test_m_tilde_on_separated_atoms(atoms, weights, logx, constants):
 
 @pytest.mark.parametrize("M", [1, 2, 7, 50, 400])
 @pytest.mark.parametrize("x", [1.0, 30.0, 868.0, 869.0, 1e4, 1e8])
-def test_m_tilde_of_a_point_law_is_its_atom_where_phi_allows(M, x):
+def test_m_tilde_of_a_point_law_is_its_atom_where_phi_allows(dame_path, M, x):
     """P(m >= a) = 1 up to M: m~ = max{a <= M : φ(a) ∧ 1 <= 1} = M (the Markov bracket is tight here)."""
     for constants in ("paper", "unit"):
         assert dame.m_tilde(sizes.point(M), n_alpha2=x, constants=constants) == m_tilde_scan({M: 1.0}, x,
@@ -136,7 +145,7 @@ def _check_lower(masses, x, constants):
 @given(atoms=st.lists(st.integers(1, 10**6), min_size=1, max_size=6, unique=True),
        weights=st.lists(st.floats(1e-9, 1.0), min_size=6, max_size=6), logx=st.floats(-1.0, 14.0),
        constants=st.sampled_from(["paper", "unit"]))
-def test_lower_bound_on_separated_atoms(atoms, weights, logx, constants):
+def test_lower_bound_on_separated_atoms(dame_path, atoms, weights, logx, constants):
     w = weights[: len(atoms)]
     _check_lower({a: wi / sum(w) for a, wi in zip(atoms, w)}, 10.0**logx, constants)
 
@@ -145,7 +154,7 @@ def test_lower_bound_on_separated_atoms(atoms, weights, logx, constants):
 @settings(**SETTINGS)
 @given(n_atoms=st.integers(20, 200), tail=st.floats(1.05, 3.0), logx=st.floats(0.0, 12.0),
        constants=st.sampled_from(["paper", "unit"]))
-def test_lower_bound_on_heavy_tails(n_atoms, tail, logx, constants):
+def test_lower_bound_on_heavy_tails(dame_path, n_atoms, tail, logx, constants):
     """Zipf-like masses on 1..N (every point an atom): many crossings of the branch and bound's tests."""
     raw = {a: a ** (-tail) for a in range(1, n_atoms + 1)}
     total = math.fsum(raw.values())
@@ -155,7 +164,7 @@ def test_lower_bound_on_heavy_tails(n_atoms, tail, logx, constants):
 
 @settings(**SETTINGS)
 @given(logx=st.floats(0.0, 10.0), gap=st.integers(1, 5), M=st.integers(2, 2000))
-def test_lower_bound_where_its_first_reaching_point_decides(logx, gap, M):
+def test_lower_bound_where_its_first_reaching_point_decides(dame_path, logx, gap, M):
     """Masses put x S(a)² just past 1 at one atom: the maximum sits at a0 - 1 or a0 (step 1 of the search)."""
     x = 10.0**logx
     # S(a) = √a p at the first atom a: x a p² = 1 exactly at p = 1/√(x a), moved by a few ulps
@@ -284,7 +293,7 @@ def test_kent_theorem1_against_its_equations_by_hand(n, alpha):
     assert r.delta_upper == pytest.approx(float(d), rel=1e-5)
 
 
-def test_uniform_with_lo_above_one_against_its_definition():
+def test_uniform_with_lo_above_one_against_its_definition(dame_path):
     """A rarely taken branch: uniform{lo..hi} with lo > 1, both bounds against the scans."""
     masses = {a: 1 / 9 for a in range(5, 14)}
     for x in (3.0, 50.0, 1e4, 1e9):

@@ -19,6 +19,7 @@ from ..numerics import (
     warn_once_per_call,
 )
 from ..sizes import SizeLaw
+from . import _scan
 from ._constants import Constants
 from ._inputs import _LOG_UNDERFLOW, Bound, PrivacyBudget, _law, privacy_budget
 
@@ -267,9 +268,18 @@ def _split(task: np.ndarray, L: np.ndarray, H: np.ndarray, branch: int) -> tuple
 
 
 def _lower_many(law: SizeLaw, x: np.ndarray, c: Constants) -> tuple[np.ndarray, list[float]]:
-    """Float64 eq. (10) for an array of ``x``: (log values, argmax)."""
-    best, arg = _lb_search(law, np.asarray(x, dtype=float), c.floats, None)
-    return np.asarray(best, dtype=float), arg
+    """Float64 eq. (10) for an array of ``x``: (log values, argmax); a whole scan for light laws."""
+    x = np.asarray(x, dtype=float)
+    pre = _scan.prefix(law)
+    if pre is None:
+        best, arg = _lb_search(law, x, c.floats, None)
+        return np.asarray(best, dtype=float), arg
+    best, args, decided = _scan.lower(law, pre, x, c.floats, LB_TIE_RTOL)
+    rest = np.flatnonzero(~decided)
+    if rest.size:
+        b_rest, a_rest = _lb_search(law, x[rest], c.floats, None)
+        best[rest], args[rest] = np.asarray(b_rest, dtype=float), a_rest
+    return best, [math.inf if a == math.inf else int(a) for a in args]
 
 
 def _lower_mp(law: SizeLaw, priv: PrivacyBudget, c: Constants, precision: int) -> tuple[Any, Any]:

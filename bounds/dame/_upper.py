@@ -25,6 +25,7 @@ from ..numerics import (
     workdps,
 )
 from ..sizes import MAX_SIZE, SizeLaw
+from . import _scan
 from ._constants import Constants
 from ._inputs import _TIE, _TIE_DPS, Bound, PrivacyBudget, _law, privacy_budget
 
@@ -87,18 +88,21 @@ def _log_phi(a: Any, logx: Any, c_vals: tuple[Any, ...], precision: int | None) 
 
 
 def _condition(
-    law: SizeLaw, a: Any, logx: Any, c_vals: tuple[Any, ...], precision: int | None, capped: bool = True
+    law: SizeLaw, a: Any, logx: Any, c_vals: tuple[Any, ...], precision: int | None, capped: bool = True,
+    lp: Any = None
 ) -> tuple[np.ndarray, np.ndarray]:
     r"""Theorem 2's condition :math:`P(m \ge a)^2 \ge \varphi(a) \wedge 1` and its margin.
 
     Where :math:`\varphi(a) \ge 1` the condition is :math:`P(m \ge a) = 1`, decided
     exactly as ``a <= min supp(M)``; ``capped=False`` drops the ``∧ 1`` (the proof's
     reading, ``docs/choices.md`` §1.2): there it holds only at :math:`\varphi(a) = 1`.  Returns ``(holds, margin)``; ``margin`` is the
-    log-space distance to the decision boundary (small ⇒ re-decide at higher precision).
+    log-space distance to the decision boundary (small ⇒ re-decide at higher precision).  ``lp``:
+    :math:`\log P(m \ge a)` when the caller has it (a scan's prefix), else read from the law.
     """
     lphi = _log_phi(a, logx, c_vals, precision)
     big = lphi >= 0
-    lp = law.log_prob_ge(a, precision=precision)
+    if lp is None:
+        lp = law.log_prob_ge(a, precision=precision)
     safe_phi = np.where(big, 0, lphi)
     d = 2 * lp - safe_phi
     holds = np.where(big, (a <= law.support_min) & (capped | (lphi <= 0)), d >= 0)
@@ -107,11 +111,11 @@ def _condition(
 
 
 def _condition_float(law: SizeLaw, a: ArrayLike, x_float: np.ndarray, x_exact: list[Any], c: Constants,
-                     capped: bool = True) -> np.ndarray:
+                     capped: bool = True, lp: Any = None) -> np.ndarray:
     """Float64 decision with an mpmath re-decision where it is within rounding of a tie."""
     a = np.asarray(a, dtype=np.int64)
     with np.errstate(over="ignore"):
-        holds, margin = _condition(law, a, np.log(x_float), c.floats, None, capped)
+        holds, margin = _condition(law, a, np.log(x_float), c.floats, None, capped, lp)
     holds = np.array(holds, dtype=bool)
     close = np.asarray(margin, dtype=float) < _TIE * (1 + np.abs(np.log(x_float)))
     for i in np.flatnonzero(close):
@@ -144,18 +148,29 @@ def _m_tilde_many(law: SizeLaw, x: np.ndarray, x_exact: list, c: Constants, read
     mean = float(law.mean())
     hi = np.floor(mean * np.sqrt(np.maximum(x / c5, 1.0))) + 1
     hi = np.minimum(hi, law.support_max if law.is_finite else MAX_SIZE).astype(np.int64)
+    pre = _scan.prefix(law)
     if law.tabulated and not law.is_finite:
         # past the table, P(m >= a) <= P(m > end); in B the condition needs P(m >= a)^2 >= c5/x ∧ 1
         end = law.search_end()
-        beyond_fails = 2 * float(law.log_prob_gt(end)) < np.minimum(math.log(c5) - np.log(x), 0.0)
+        log_gt_end = pre.log_gt[pre.K] if pre is not None else float(law.log_prob_gt(end))
+        beyond_fails = 2 * log_gt_end < np.minimum(math.log(c5) - np.log(x), 0.0)
         hi = np.where(beyond_fails, np.minimum(hi, end + 1), hi)
     hi = np.maximum(hi, a_b)
-    in_b = cond(a_b)
     out = np.empty(len(x), dtype=np.int64)
-    inside = np.flatnonzero(in_b)
-    if inside.size:  # doubling from a_b, then bisection over the integers: about 2 log2(m~) evaluations, no table
-        known, bracket_top = _gallop(lambda a, idx: cond(a, inside[idx]), a_b[inside], hi[inside])
-        out[inside] = last_true(lambda a: cond(a, inside), known, bracket_top)
+    pairs = _scan.condition_scan(pre, a_b, hi) if pre is not None else None
+    if pairs is not None:  # short brackets of a light law: every a of them at once (the prefix's P(m >= a))
+        rows, a, lp = pairs
+        ok = _condition_float(law, a, x[rows], [x_exact[r] for r in rows], c, capped, lp)
+        in_b = ok[np.searchsorted(rows, idx_all)]  # each row's first pair is a = a_b
+        found = a_b.copy()  # ψ non-increasing in B: the largest a where the condition holds is the last
+        np.maximum.at(found, rows[ok], a[ok])
+        out[in_b] = found[in_b]
+    else:
+        in_b = cond(a_b)
+        inside = np.flatnonzero(in_b)
+        if inside.size:  # doubling from a_b, then bisection over the integers: about 2 log2(m~) evaluations
+            known, bracket_top = _gallop(lambda a, idx: cond(a, inside[idx]), a_b[inside], hi[inside])
+            out[inside] = last_true(lambda a: cond(a, inside), known, bracket_top)
     # region A = [1, a_b - 1] (only when c4 < e): φ >= c5/x there
     for i in np.flatnonzero(~in_b):
         top = int(a_b[i]) - 1
@@ -257,6 +272,8 @@ def _log_upper(
     lfac = be.log(c4) + np.maximum(0.5 * (be.log(m) + logx), 0)
     if np.all(np.asarray(m) == 1):  # E[sqrt(m ∧ 1)] = 1 exactly: no sum over the law
         ld = np.zeros(np.shape(m)) if precision is None else np.full(np.shape(m), mpmath.mpf(0), dtype=object)
+    elif precision is None and np.ndim(m) == 0 and (pre := _scan.prefix(law)) is not None and 1 <= m <= pre.K:
+        ld = np.asarray(_scan.log_sqrt_min(pre, int(m)))  # the law's own formula on its prefix
     else:
         ld = law.log_sqrt_min_mean(np.asarray(m, dtype=np.int64), precision=precision)
     safe = np.where(lfac > 0, lfac, 1)

@@ -1,0 +1,135 @@
+r"""Whole scans of eq. (10) and eq. (12) for laws whose searches end early (float64 path).
+
+For a law whose integer searches need only :math:`a \le K` (:meth:`~bounds.sizes.SizeLaw.search_end`,
+:math:`K \le` ``SCAN_POINTS``: light-tailed laws such as ``poisson(5)`` or ``binomial(50, 0.3)``),
+the three functionals the bounds read — :math:`\log P(m > a)`, :math:`\log S(a) = \log E[\sqrt m\,
+\mathbb 1\{m \le a\}]` and :math:`\log P(m \ge a)` for :math:`a = 0, \dots, K + 1` — are read from the
+law once and kept (:func:`prefix`); Theorem 1's maximum and Theorem 2's :math:`\tilde m` are then
+an exhaustive scan of those arrays, vectorised over :math:`n\alpha^2`, instead of the branch and
+bound and the bisection (which make tens of calls into the law).  The values are those of the
+searches (the same functionals, the same expressions, the same tie rule); the searches remain for
+every law with a longer range, for the mpmath path, and for the cases a scan cannot decide.
+
+Source: Pla et al. (2024), Theorem 1 (eq. (10)) and Theorem 2 (eq. (12)).
+"""
+
+from __future__ import annotations
+
+import math
+import weakref
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ..numerics import backend
+from ..sizes import SizeLaw
+
+SCAN_POINTS = 4096
+"""Longest range :math:`0..K` of ``a`` a law's functionals are tabulated for a scan (larger: the searches)."""
+
+_PREFIXES: "weakref.WeakKeyDictionary[SizeLaw, Prefix | None]" = weakref.WeakKeyDictionary()
+
+
+@dataclass(frozen=True)
+class Prefix:
+    r"""A law's functionals at :math:`a = 0, \dots, K + 1`, :math:`K` its search end.
+
+    ``log_gt[a]`` :math:`= \log P(m > a)` and ``log_s[a]`` :math:`= \log E[\sqrt m\,\mathbb 1\{m \le a\}]`
+    for :math:`a \le K`; ``log_ge[a]`` :math:`= \log P(m \ge a)` for :math:`a \le K + 1`.
+    """
+
+    K: int
+    log_gt: np.ndarray
+    log_s: np.ndarray
+    log_ge: np.ndarray
+
+
+def prefix(law: SizeLaw) -> Prefix | None:
+    r"""The law's :class:`Prefix` (computed once per law), or ``None`` when its search end exceeds ``SCAN_POINTS``.
+
+    .. math:: \big(\log P(m > a),\ \log E[\sqrt m\,\mathbb 1\{m \le a\}],\ \log P(m \ge a)\big)_{a = 0, \dots, K(+1)}
+
+    Source: Pla et al. (2024), Theorems 1–2 (the functionals of eqs. (10) and (12)).
+
+    Examples
+    --------
+    >>> from bounds import sizes
+    >>> p = prefix(sizes.point(3))
+    >>> p.K, p.log_gt.tolist(), p.log_ge.tolist()
+    (3, [0.0, 0.0, 0.0, -inf], [0.0, 0.0, 0.0, 0.0, -inf])
+    """
+    try:
+        return _PREFIXES[law]
+    except KeyError:
+        pass
+    K = law.search_end()
+    out = None
+    if K <= SCAN_POINTS:
+        a = np.arange(K + 2, dtype=np.int64)
+        out = Prefix(K, np.asarray(law.log_prob_gt(a[:-1]), dtype=float),
+                     np.asarray(law.log_partial_sqrt_mean(a[:-1]), dtype=float),
+                     np.asarray(law.log_prob_ge(a), dtype=float))
+    _PREFIXES[law] = out
+    return out
+
+
+def lower(law: SizeLaw, pre: Prefix, x: np.ndarray, c_vals: tuple[float, ...],
+          rtol: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    r"""Eq. (10) maximised by scanning :math:`a = 0, \dots, K`, for the ``x`` a scan decides.
+
+    Returns ``(log values, argmaxes, decided)``; ``decided[i]`` is false where :math:`x S(a)^2 < 1`
+    for every :math:`a \le K` (the search's "never reaching" case: its maximum may be the limit
+    :math:`a \to \infty`), left to the search.  Elsewhere the search's own argument shows the scan
+    is exact: the maximum over :math:`[0, \infty)` lies in :math:`[0, K]` (beyond the search end the
+    search looks no further either), and the argmax is the smallest :math:`a` with
+    :math:`\ell(a) \ge \ell^* + \log(1 - \rho)` (the tie rule), reported at its support point.
+    :math:`a = 0` is valued :math:`\log c_1 - c_2 x` as in the search.
+
+    .. math:: \ell(a) = \log c_1 - c_2 x P(m > a)^2 - \log\big(x S(a)^2 \vee 1\big)
+
+    Source: Pla et al. (2024), Theorem 1, eq. (10).
+    """
+    from ._lower import _lb_from_parts  # the expression the search evaluates
+
+    logx = np.log(x)
+    decided = logx + 2 * pre.log_s[-1] >= 0
+    n = len(x)
+    best, arg = np.full(n, -math.inf), np.zeros(n)
+    idx = np.flatnonzero(decided)
+    if idx.size:
+        with np.errstate(over="ignore", under="ignore"):
+            vals = _lb_from_parts(pre.log_gt[None, :], pre.log_s[None, :], logx[idx, None], c_vals, None)
+            # a < min supp M share a = 0's term; every other plateau (between support points) holds one value
+            vals[:, : min(law.support_min, pre.K + 1)] = (math.log(c_vals[0]) - c_vals[1] * x[idx])[:, None]
+        top = vals.max(axis=1)
+        best[idx] = top
+        arg[idx] = np.argmax(vals >= (top + math.log1p(-rtol))[:, None], axis=1)  # a plateau's first a: 0 or in supp M
+    return best, arg, decided
+
+
+def log_sqrt_min(pre: Prefix, m: int) -> float:
+    r""":math:`\log E[\sqrt{m \wedge \tilde m}]` from the prefix (:math:`1 \le \tilde m \le K`), as the law computes it.
+
+    .. math:: E[\sqrt{m \wedge a}] = E[\sqrt m\,\mathbb 1\{m \le a\}] + \sqrt a\,P(m > a)
+
+    Source: Pla et al. (2024), eq. (11) (the denominator, canonical form of ``docs/choices.md`` §1.2).
+    """
+    be = backend(None)
+    return float(be.logaddexp(pre.log_s[m], 0.5 * be.log(np.int64(m)) + pre.log_gt[m]))
+
+
+def condition_scan(pre: Prefix, lo: np.ndarray, hi: np.ndarray) -> tuple[np.ndarray, np.ndarray, Any] | None:
+    r"""The pairs :math:`(i, a)`, :math:`lo_i \le a \le hi_i`, and :math:`\log P(m \ge a)` there, for a scan
+    of eq. (12)'s condition; ``None`` when a range passes :math:`K + 1` or the pairs exceed ``16 SCAN_POINTS``.
+
+    .. math:: P(m \ge a)^2 \ge \varphi(a) \wedge 1
+
+    Source: Pla et al. (2024), Theorem 2, eq. (12).
+    """
+    span = hi - lo + 1
+    if np.any(hi > pre.K + 1) or int(span.sum()) > 64 * SCAN_POINTS:
+        return None
+    rows = np.repeat(np.arange(len(lo)), span)
+    a = np.arange(int(span.sum()), dtype=np.int64) - np.repeat(np.cumsum(span) - span, span) + np.repeat(lo, span)
+    return rows, a, pre.log_ge[a]
