@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 
 from .. import sizes
-from ..numerics import check_counts, format_value
+from ..numerics import check_counts, format_value, sorted_unique
 from ..sizes import SizeLaw
 
 __all__ = ["Histogram", "histogram", "load_counts", "load_histogram", "records_histogram", "real_counts",
@@ -72,7 +72,7 @@ class Histogram:
     def of_counts(cls, values: Any, name: str = "counts") -> Histogram:
         """The histogram of per-user counts (zeros dropped and counted)."""
         arr, zeros = _positive_counts(values, name)
-        d, c = np.unique(arr, return_counts=True)
+        d, c = sorted_unique(arr, return_counts=True)
         return cls(d.astype(np.int64), c.astype(np.int64), zeros)
 
     @classmethod

@@ -16,6 +16,7 @@ from ..numerics import (
     backend,
     last_true,
     check_precision,
+    sorted_unique,
     warn_once_per_call,
 )
 from ..sizes import SizeLaw
@@ -235,7 +236,7 @@ def _smallest_near_max(law: SizeLaw, logx: Any, c_vals: tuple[Any, ...], precisi
     L = np.zeros(len(task), dtype=np.int64)
     H = np.asarray(arg[task], dtype=np.int64)
     while len(task):
-        pts = np.unique(np.concatenate([L, H]))  # children share their ends: each point once
+        pts = sorted_unique(np.concatenate([L, H]))  # children share their ends: each point once
         pp, ss = parts(pts)
         il, ih = np.searchsorted(pts, L), np.searchsorted(pts, H)
         pl, sl, ph, sh = pp[il], ss[il], pp[ih], ss[ih]

@@ -23,7 +23,7 @@ import mpmath
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ..numerics import backend, check_counts, check_real, format_value, workdps
+from ..numerics import backend, check_counts, check_real, format_value, sorted_unique, workdps
 from ._common import _check_size, _mp_log, _plain, FLOAT_SAFE_TOTAL, MAX_LISTED, MAX_SIZE, WIDE
 from ._base import _rebuild, SizeLaw
 from ._tables import Table
@@ -340,7 +340,7 @@ def empirical(sizes: Sequence[int]) -> SizeLaw:
             f"sizes: support contains {arr[arr <= 0][0].item()!r}: dataset sizes live on N* = {{1, 2, ...}} (no 0 or negatives)"
         )
     arr = check_counts("dataset sizes", sizes)
-    values, counts = np.unique(arr, return_counts=True)
+    values, counts = sorted_unique(arr, return_counts=True)
     return FiniteLaw("empirical", (("n_users", int(arr.size)),), values, [int(c) for c in counts])
 
 

@@ -122,8 +122,10 @@ class GeometricLaw(SizeLaw):
     def _em_correction(self, x: ArrayLike) -> np.ndarray:
         """``e^{beta x} sum_j B_2j/(2j)! g^(2j-1)(x)`` in float64, vectorised."""
         x = np.asarray(x, dtype=float)
-        powers = x[..., None] ** (0.5 - np.arange(20))
-        return powers @ self._em_weights
+        inv, acc = 1.0 / x, np.zeros(x.shape)
+        for w in self._em_weights[::-1]:  # sqrt(x) * sum_i w_i x^-i by Horner's rule: one square root
+            acc = acc * inv + w
+        return np.sqrt(x) * acc
 
     @cached_property
     def _small_log_w(self) -> np.ndarray:

@@ -134,7 +134,8 @@ def _bd0(x: ArrayLike, mu: float) -> np.ndarray:
         out = out + ej / (2 * j + 1)
     with np.errstate(divide="ignore", invalid="ignore"):
         x_log_x = np.where(x > 0, x * np.log(np.where(x > 0, x, 1.0)), 0.0)  # 0 log 0 = 0
-        far = x_log_x - x * math.log(mu) + mu - x  # x log(x/mu), no overflow in x/mu
+        x_log_mu = np.where(x > 0, x * np.log(np.float64(mu)), 0.0)  # mu = 0 (p = 1): -inf where x > 0
+        far = x_log_x - x_log_mu + mu - x  # x log(x/mu), no overflow in x/mu
     return np.where(near, out, far)
 
 
