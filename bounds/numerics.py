@@ -696,7 +696,14 @@ def sorted_unique(a: ArrayLike, *, return_counts: bool = False) -> Any:
     >>> [v.tolist() for v in sorted_unique(np.array([5, 1, 5, 3]), return_counts=True)]
     [[1, 3, 5], [1, 1, 2]]
     """
-    arr = np.sort(np.asarray(a).ravel())
+    return_counts = check_bool("return_counts", return_counts)
+    arr = np.asarray(a) if not isinstance(a, (str, bytes, dict, set)) else np.asarray(None)
+    ints = arr.dtype.kind in "iu" or (arr.dtype == object and all(
+        isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_)) for v in arr.flat))
+    finite = arr.dtype.kind == "f" and bool(np.all(np.isfinite(arr)))
+    if arr.ndim != 1 or not (ints or finite):
+        raise ValueError(f"a must be a 1-D array of integers or finite floats, got {_short(a)}")
+    arr = np.sort(arr)
     head = np.empty(arr.size, dtype=bool)
     head[:1] = True
     np.not_equal(arr[1:], arr[:-1], out=head[1:])
