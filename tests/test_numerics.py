@@ -181,12 +181,12 @@ def test_last_true_brackets_reach_max_bracket_and_no_further():
 def test_sorted_unique_is_numpys_unique(values):
     arr = np.array(values, dtype=object if any(abs(v) > 2**62 for v in values) else None)
     ref_values, ref_counts = np.unique(arr, return_counts=True)  # numpy's own, an independent computation
-    got_values, got_counts = numerics.sorted_unique(arr, return_counts=True)
+    got_values, got_counts = nm.sorted_unique(arr, return_counts=True)
     assert got_values.tolist() == ref_values.tolist() and got_counts.tolist() == ref_counts.tolist()
-    assert numerics.sorted_unique(arr).tolist() == ref_values.tolist()
+    assert nm.sorted_unique(arr).tolist() == ref_values.tolist()
 
 
 @pytest.mark.parametrize("bad", [[1.0, float("nan")], [[1, 2]], "ab", [True, False], {1: 2}])
 def test_sorted_unique_refuses_what_is_not_a_numeric_vector(bad):
     with pytest.raises(ValueError, match="a must be a 1-D array"):
-        numerics.sorted_unique(bad)
+        nm.sorted_unique(bad)
