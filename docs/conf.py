@@ -19,6 +19,7 @@ import importlib.util
 import inspect
 import json
 import os
+import pkgutil
 import re
 import shutil
 import sys
@@ -176,7 +177,14 @@ def write_module_page(page: publicapi.ModulePage, submodules: list[str]) -> None
     modname = page.name
     lines = [modname, "=" * len(modname), "", f".. automodule:: {modname}", "   :no-members:", ""]
     module = importlib.import_module(modname)
-    comments = ModuleAnalyzer.for_module(modname).find_attr_docs()
+    comments = dict(ModuleAnalyzer.for_module(modname).find_attr_docs())
+    inherited = {}  # a package's data documented in its private modules (bounds.dame._inputs, ...)
+    for info in pkgutil.iter_modules(getattr(module, "__path__", []), prefix=modname + "."):
+        if info.name.rsplit(".", 1)[1].startswith("_"):
+            for key, doc in ModuleAnalyzer.for_module(info.name).find_attr_docs().items():
+                inherited.setdefault(key, doc)
+    inherited = {key: doc for key, doc in inherited.items() if key not in comments}
+    comments.update(inherited)
     rows = [(f":func:`~{modname}.{name}`", _first_paragraph(inspect.getdoc(getattr(module, name))))
             for name in page.functions]
     rows += [(f":class:`~{modname}.{name}`", _first_paragraph(inspect.getdoc(getattr(module, name))))
@@ -200,6 +208,8 @@ def write_module_page(page: publicapi.ModulePage, submodules: list[str]) -> None
             if not isinstance(obj, (bool, int, float, str)) or len(repr(obj)) > 60:
                 lines.append("   :no-value:")
             lines.append("")
+            if ("", name) in inherited:  # autodata reads the package's own module only: the text, here
+                lines += [f"   {line}" for line in inherited[("", name)] if line.strip()] + [""]
     if page.reexported:
         lines += _section("Also exported")
         lines += [f"``{modname}`` also exports these names, documented on their own pages:", ""]

@@ -32,6 +32,7 @@ else:
 
 
 H3_ALPHA_MAX = Fraction(22, 35)
+"""Hypothesis H3 of Pla et al. (2024): the level ``alpha`` is at most 22/35 (exact)."""
 _TIE = 1e-9  # float comparisons closer than this are re-decided in mpmath
 _TIE_DPS = 60
 # math.exp of a log below this is 0.0 in float64 (log of the smallest subnormal, 5e-324, is -744.4)

@@ -34,6 +34,8 @@ _MAX_TASKS = 10**6  # open intervals in the lower bound's branch and bound: more
 # the lower bound's tie rule: its argmax is the smallest a whose value is within this relative
 # distance of the maximum (10^3 above the float path's error on eq. (10), so both paths agree)
 LB_TIE_RTOL = 1e-9
+"""The lower bound's tie rule: its argmax is the smallest ``a`` whose term is within this relative distance
+of the maximum (10^3 above the float path's error on eq. (10), so the float and mpmath paths agree)."""
 
 
 @dataclass(frozen=True)

@@ -122,6 +122,7 @@ def curve(sizes: SizeLaw | Sequence[SizeLaw], *, n_alpha2: ArrayLike, constants:
 
 
 REGIMES = ("capped", "m_tilde=1", "m_tilde>1")
+"""The regimes of a :func:`grid` cell, in the order of its integer codes (see :class:`Grid`)."""
 
 
 @dataclass(frozen=True)
