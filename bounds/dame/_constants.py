@@ -8,6 +8,7 @@ expression such as :math:`\pi`) is kept as given and evaluated by sympy.
 
 from __future__ import annotations
 
+import decimal
 import math
 import numbers
 import re
@@ -61,7 +62,7 @@ class ExactConstant:
                              f"{format_value(self.k)}")
 
     def __float__(self) -> float:
-        """The nearest float64 (``inf`` past its range): rounded once, from 30 correct digits."""
+        """The nearest float64 (``inf`` past its range): rounded once, from 40 correct digits."""
         return self._float
 
     @cached_property
@@ -71,8 +72,9 @@ class ExactConstant:
                 return float(self.q)
             except OverflowError:
                 return math.inf
-        with numerics.mpmath.workdps(30):
-            return float(self.mpf(20))
+        ctx = decimal.Context(prec=40)  # e^k correctly rounded to 40 digits (the decimal standard), no mpmath
+        value = ctx.multiply(ctx.exp(decimal.Decimal(self.k)), ctx.divide(self.q.numerator, self.q.denominator))
+        return float(value)
 
     def mpf(self, precision: int) -> Any:
         """The value in mpmath: evaluated at ``precision`` + 10 digits, then rounded to the context's precision."""

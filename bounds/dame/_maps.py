@@ -24,9 +24,9 @@ from ..numerics import (
 )
 from ..sizes import MAX_SIZE, SizeLaw, finite, point
 from ._constants import Constants
-from ._inputs import _TIE_DPS, MAX_POINTS, _law, _n_alpha2_array, privacy_budget
+from ._inputs import MAX_POINTS, _law, _n_alpha2_array, privacy_budget
 from ._lower import _lower_many
-from ._upper import _log_upper, _m_tilde_many, _upper_value, m_tilde
+from ._upper import _budgets_of, _log_upper, _m_tilde_many, _upper_value, m_tilde
 
 if TYPE_CHECKING:
     import mpmath
@@ -98,9 +98,7 @@ def curve(sizes: SizeLaw | Sequence[SizeLaw], *, n_alpha2: ArrayLike, constants:
     cv = c.floats
     for law, x in pairs:
         ll, arg = _lower_many(law, x, c)
-        with mpmath.workdps(_TIE_DPS):
-            exact = [mpmath.mpf(v) for v in x]
-        mt = _m_tilde_many(law, x, exact, c)
+        mt = _m_tilde_many(law, x, _budgets_of(x), c)
         lu = []
         for xi, mi in zip(x, mt):
             core, lfac, ld = _log_upper(law, int(mi), xi, cv, None)
@@ -214,8 +212,7 @@ def grid(
         raise ValueError(f"params and n_alpha2 give {ps.size} × {xs.size} cells: at most {MAX_CELLS} (dame.MAX_CELLS)")
     shape = (ps.size, xs.size)
     ll, lu, arg, mt, cap = (np.empty(shape) for _ in range(5))
-    with mpmath.workdps(_TIE_DPS):
-        exact = [mpmath.mpf(v) for v in xs]
+    exact = _budgets_of(xs)
     for i, p in enumerate(ps):
         try:
             law = make(int(p) if name in ("point", "uniform") else float(p))

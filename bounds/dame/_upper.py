@@ -110,9 +110,27 @@ def _condition(
     return holds.astype(bool), margin
 
 
-def _condition_float(law: SizeLaw, a: ArrayLike, x_float: np.ndarray, x_exact: list[Any], c: Constants,
-                     capped: bool = True, lp: Any = None) -> np.ndarray:
-    """Float64 decision with an mpmath re-decision where it is within rounding of a tie."""
+class _Budgets:
+    """The budgets :math:`x` in mpmath, each made at ``_TIE_DPS`` digits when a tie needs it (the float
+    path never builds one otherwise, nor imports mpmath for it): ``make(i)`` gives the ``i``-th."""
+
+    def __init__(self, make: Callable[[int], Any]) -> None:
+        self._make = make
+
+    def __getitem__(self, i: int) -> Any:
+        with mpmath.workdps(_TIE_DPS):
+            return self._make(int(i))
+
+
+def _budgets_of(x: np.ndarray) -> _Budgets:
+    """The float budgets ``x`` (exact in mpmath), made when a tie needs them."""
+    return _Budgets(lambda i: mpmath.mpf(x[i]))
+
+
+def _condition_float(law: SizeLaw, a: ArrayLike, x_float: np.ndarray, x_exact: _Budgets, rows: np.ndarray,
+                     c: Constants, capped: bool = True, lp: Any = None) -> np.ndarray:
+    """Float64 decision with an mpmath re-decision where it is within rounding of a tie (``a[j]`` is
+    decided at the budget ``x_exact[rows[j]]``)."""
     a = np.asarray(a, dtype=np.int64)
     with np.errstate(over="ignore"):
         holds, margin = _condition(law, a, np.log(x_float), c.floats, None, capped, lp)
@@ -120,12 +138,12 @@ def _condition_float(law: SizeLaw, a: ArrayLike, x_float: np.ndarray, x_exact: l
     close = np.asarray(margin, dtype=float) < _TIE * (1 + np.abs(np.log(x_float)))
     for i in np.flatnonzero(close):
         with mpmath.workdps(_TIE_DPS):
-            h, _ = _condition(law, a[i : i + 1], mpmath.log(x_exact[i]), c.values(_TIE_DPS), _TIE_DPS, capped)
+            h, _ = _condition(law, a[i : i + 1], mpmath.log(x_exact[rows[i]]), c.values(_TIE_DPS), _TIE_DPS, capped)
         holds[i] = bool(h[0])
     return holds
 
 
-def _m_tilde_many(law: SizeLaw, x: np.ndarray, x_exact: list, c: Constants, reading: str = "printed") -> np.ndarray:
+def _m_tilde_many(law: SizeLaw, x: np.ndarray, x_exact: _Budgets, c: Constants, reading: str = "printed") -> np.ndarray:
     r"""Exact :math:`\tilde m` for each ``x`` (see :func:`m_tilde`); ``1`` where no ``a`` qualifies."""
     capped = reading == "printed"
     c1, c2, c3, c4, c5 = c.floats
@@ -133,7 +151,7 @@ def _m_tilde_many(law: SizeLaw, x: np.ndarray, x_exact: list, c: Constants, read
     idx_all = np.arange(len(x))
 
     def cond(a: np.ndarray, idx: np.ndarray = idx_all) -> np.ndarray:
-        return _condition_float(law, a, x[idx], [x_exact[i] for i in idx], c, capped)
+        return _condition_float(law, a, x[idx], x_exact, idx, c, capped)
 
     # region B: y = c4 (a x ∨ 1) >= e, where φ is increasing and ψ non-increasing
     if c4 >= e:
@@ -160,7 +178,7 @@ def _m_tilde_many(law: SizeLaw, x: np.ndarray, x_exact: list, c: Constants, read
     pairs = _scan.condition_scan(pre, a_b, hi) if pre is not None else None
     if pairs is not None:  # short brackets of a light law: every a of them at once (the prefix's P(m >= a))
         rows, a, lp = pairs
-        ok = _condition_float(law, a, x[rows], [x_exact[r] for r in rows], c, capped, lp)
+        ok = _condition_float(law, a, x[rows], x_exact, rows, c, capped, lp)
         in_b = ok[np.searchsorted(rows, idx_all)]  # each row's first pair is a = a_b
         found = a_b.copy()  # ψ non-increasing in B: the largest a where the condition holds is the last
         np.maximum.at(found, rows[ok], a[ok])
@@ -257,9 +275,7 @@ def _reading(reading: str) -> str:
 
 
 def _m_tilde_point(law: SizeLaw, priv: PrivacyBudget, c: Constants, reading: str = "printed") -> int:
-    with mpmath.workdps(_TIE_DPS):
-        exact = [priv.exact()]
-    return int(_m_tilde_many(law, np.array([priv.n_alpha2]), exact, c, reading)[0])
+    return int(_m_tilde_many(law, np.array([priv.n_alpha2]), _Budgets(lambda i: priv.exact()), c, reading)[0])
 
 
 def _log_upper(
