@@ -17,15 +17,17 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, Callable
+from typing import Any, Callable, cast
 
 import mpmath
 import numpy as np
 
 from ..numerics import last_true
-from ._common import _mp_log, DEEP_LOG, LOG_HALF, MAX_SIZE, MAX_TABLE, MAX_WALK
+from ._common import _mp_log, DEEP_LOG, FLOAT_TOL, LOG_HALF, MAX_LISTED, MAX_SIZE, MAX_TABLE, MAX_WALK
 from ._tables import _deep_logsf, _left_log_sum
 from ._base import _rebuild, SizeLaw
+from ._bulk import BulkFamily
+from . import _bulk
 
 
 @dataclass(frozen=True)
@@ -43,12 +45,21 @@ class _Family:
     mp_ratio: Callable | None = None  # k -> P(X = k+1) / P(X = k) in mpmath (tables by recurrence)
     log_concave: bool = False  # pmf log-concave: deep tails can be summed with a proven remainder
     sf_in_table: bool = True  # the table takes logsf where it is not deep (False: masses summed from the top)
+    bulk: BulkFamily | None = None  # Poisson/binomial: the table-free engine of ``_bulk`` for wide bulks
     sampler: Callable = field(kw_only=True)  # (size, rng) -> draws of X; every constructor gives one
 
 
 
 
 LEFT_GAP = 4096  # points of a cumulative pass that cost about one walk: farther queries get their own walk
+# an mpmath table over a bulk wider than this costs seconds (poisson(1e7), 76,000 points: 7.5 s of CPU at
+# 30 digits) where the bulk engine takes milliseconds: such laws use the engine at every precision
+MP_BULK_WIDTH = 100_000
+# a float64 table of a Poisson bulk this wide takes seconds to build (poisson(1e10): 4.9 s of CPU): wider
+# bulks use the engine in float64 too.  A binomial's float64 table is wrong by up to 1.4e-11 at
+# binomial(10**12, 1e-3) (Loader's float log-pmf at N = 1e12; the engine: 1e-16) and refused past 10**6
+# points: binomial laws use the engine in float64 from MP_BULK_WIDTH on.
+FLOAT_BULK_WIDTH = 800_000
 
 
 class FamilyLaw(SizeLaw):
@@ -226,6 +237,114 @@ class FamilyLaw(SizeLaw):
             raise ValueError(f"{self!r}: the bulk spans {2 * (self._mode - self._start)} points, more than a table "
                              f"holds ({MAX_TABLE})")
         return super()._table_end(tol)
+
+    # ---- the table-free bulk engine (Poisson and binomial laws wider than a table) --------------
+    def _bulk_mode(self, precision: int | None) -> bool:
+        """Whether queries at ``precision`` go to the bulk engine: the bulk is wider than
+        ``MP_BULK_WIDTH`` points (for a Poisson law in float64, ``FLOAT_BULK_WIDTH``)."""
+        fam = self.family.bulk
+        if fam is None:
+            return False
+        width = 2 * (self._mode - self._start)
+        return width > (FLOAT_BULK_WIDTH if precision is None and fam.N is None else MP_BULK_WIDTH)
+
+    def _bulk_point(self, a: int, precision: int | None) -> tuple[Any, Any, Any]:
+        """``(log P(m <= a), log P(m > a), log E[sqrt(m) 1{m <= a}])`` in mpmath at the working precision."""
+        cache = self.__dict__.setdefault("_bulk_cache", {})
+        key = (a, mpmath.mp.dps)
+        if key in cache:
+            return cast(tuple[Any, Any, Any], cache[key])
+        fam = self.family.bulk
+        assert fam is not None
+        s = 1 if self.zero == "shift" else 0
+        b = a - s
+        if a < self.support_min:
+            out = (mpmath.ninf, mpmath.mpf(0), mpmath.ninf)
+        elif a >= self.support_max:
+            out = (mpmath.mpf(0), mpmath.ninf, self._bulk_log_sqrt_total())
+        elif b < fam.mean() / 2:  # masses fall by half or more per step leftwards: summed directly
+            lc, lg = (v.ravel()[0] for v in self._left_log_sums(np.array([a]), precision))
+            lc, lg = mpmath.mpf(lc), mpmath.mpf(lg)
+            out = (lc, _bulk._mp_log1mexp(lc), lg)
+        else:
+            lc, ls = _bulk.log_cdf_pair(fam, b)
+            lg = _bulk.log_sqrt_moment(fam, b, s, lc)
+            if self._truncated:  # m = X | X >= 1: remove P(X = 0) from the cdf, then condition
+                lp1 = mpmath.log(self._mp_x_sf(0))
+                lc = lc + _bulk._mp_log1mexp(fam.logpmf(0) - lc) - lp1
+                ls, lg = ls - lp1, lg - lp1
+            out = (lc, ls, lg)
+        if len(cache) > 100_000:  # bounded memory
+            cache.clear()
+        cache[key] = out
+        return out
+
+    def _bulk_log_sqrt_total(self) -> Any:
+        """log E[sqrt m] by the bulk engine, at the working precision."""
+        fam = self.family.bulk
+        assert fam is not None
+        out = _bulk.log_sqrt_moment(fam, None, 1 if self.zero == "shift" else 0, mpmath.mpf(0))
+        return out - mpmath.log(self._mp_x_sf(0)) if self._truncated else out
+
+    def _bulk_query(self, a: np.ndarray, precision: int | None, which: int) -> np.ndarray:
+        """One column (0: log cdf, 1: log sf, 2: log partial sqrt moment) of :meth:`_bulk_point`."""
+        a = np.asarray(a, dtype=np.int64)
+        flat = a.ravel().tolist()
+        with mpmath.workdps(_bulk.FLOAT_DPS if precision is None else precision):
+            vals = [self._bulk_point(int(ai), precision)[which] for ai in flat]
+            if precision is None:
+                return np.asarray([float(v) for v in vals], dtype=float).reshape(a.shape)
+            return np.asarray([+v for v in vals], dtype=object).reshape(a.shape)
+
+    def _log_sf(self, a: np.ndarray, precision: int | None) -> np.ndarray:
+        if self._bulk_mode(precision):
+            return self._bulk_query(a, precision, 1)
+        return super()._log_sf(a, precision)
+
+    def _log_cdf(self, a: np.ndarray, precision: int | None) -> np.ndarray:
+        if self._bulk_mode(precision):
+            return self._bulk_query(a, precision, 0)
+        return super()._log_cdf(a, precision)
+
+    def _log_partial_sqrt(self, a: np.ndarray, precision: int | None) -> np.ndarray:
+        if self._bulk_mode(precision):
+            return self._bulk_query(a, precision, 2)
+        return super()._log_partial_sqrt(a, precision)
+
+    def sqrt_mean(self, *, precision: int | None = None) -> Any:
+        precision = self._precision(precision)
+        if not self._bulk_mode(precision):
+            return super().sqrt_mean(precision=precision)
+        with mpmath.workdps(_bulk.FLOAT_DPS if precision is None else precision):
+            out = mpmath.exp(self._bulk_log_sqrt_total())
+            return float(out) if precision is None else +out
+
+    sqrt_mean.__doc__ = SizeLaw.sqrt_mean.__doc__
+
+    def _search_end(self) -> int:
+        if not self._bulk_mode(None):
+            return super()._search_end()
+        fam = self.family.bulk
+        assert fam is not None
+        return _bulk.search_end(fam, 1 if self.zero == "shift" else 0, FLOAT_TOL * math.exp(self._log_p_ge1))
+
+    def _floor_support(self, a: np.ndarray) -> np.ndarray:
+        if not self._bulk_mode(None):
+            return super()._floor_support(a)
+        a = np.asarray(a, dtype=np.int64)
+        top = self.support_max if self.is_finite else MAX_SIZE
+        return np.where(a >= self.support_min, np.minimum(a, top), 0)
+
+    def support_points(self, *, precision: int | None = None) -> np.ndarray:
+        if not self._bulk_mode(self._precision(precision)):
+            return super().support_points(precision=precision)
+        end = self._search_end()
+        if end - self._start + 1 > MAX_LISTED:
+            raise ValueError(f"{self!r}: its bulk spans {end - self._start + 1} points, more than support_points "
+                             f"lists ({MAX_LISTED}); every query is answered without them")
+        return np.arange(self._start, end + 1, dtype=np.int64)
+
+    support_points.__doc__ = SizeLaw.support_points.__doc__
 
     def _mp_walk(self, a: int, step: int) -> Any:
         r"""``(log sum M(k), log sum sqrt(k) M(k))`` over ``k`` from ``a`` in direction ``step`` (±1),
