@@ -3,7 +3,9 @@ r"""Table-free bulk engine for Poisson and binomial laws whose bulk is wider tha
 For :math:`X \sim \mathcal P(\lambda)` or :math:`\mathcal B(N, p)` with a standard deviation
 :math:`\sigma` in the millions, a table over the bulk would need :math:`\sim 20\sigma` points.
 This module answers, at one point :math:`b` and in mpmath (the float64 path evaluates it at
-:data:`FLOAT_DPS` digits), the three quantities every size-law query is made of:
+:data:`FLOAT_DPS` digits and rounds), the three quantities every size-law query is made of
+(:class:`~bounds.sizes._family.FamilyLaw` maps them to the truncated or shifted law and sums
+the masses directly below :math:`E[X]/2`, where they fall by half or more per step):
 
 * **The cdf** :math:`F(b) = P(X \le b)` and :math:`S(b) = 1 - F(b)`, from the integral forms of
   the regularised incomplete gamma and beta functions (Abramowitz & Stegun 6.5.2, 26.4.21,
@@ -16,7 +18,8 @@ This module answers, at one point :math:`b` and in mpmath (the float64 path eval
   away from its peak), the other is :math:`1` minus it.  The integral is cut where the
   integrand has fallen by :math:`e^{-L}`, :math:`L = (d + 12)\ln 10`, and the rest is bounded
   by concavity, :math:`\int_u^\infty e^{\psi} \le e^{\psi(u)}/|\psi'(u)|`; the kept range is
-  integrated by mpmath's tanh-sinh quadrature with 15 guard digits plus the digits of
+  integrated by mpmath's tanh-sinh quadrature (one interval, or where its error estimate is too
+  large, pieces of doubling width from the limit) with 15 guard digits plus the digits of
   :math:`\log_{10}\max(b, \lambda, N)` (the log-integrand is a difference of terms of that
   size).  The quadrature's own error estimate must be below :math:`10^{-(d+8)}` of the value,
   else ``ArithmeticError``: this part of the error is an estimate, not a proof.
@@ -47,8 +50,9 @@ since :math:`|(\xi+s)^{1/2-J-1}| \le ((c+s)/2)^{1/2-J-1}` for :math:`X \ge x_0`,
 :math:`\sqrt{c+s}` and :math:`2\sqrt{c+s}` (:math:`\sum_j |\binom{1/2}{j}| = 2`).
 :math:`P(X < x_0) \le P(X = k)/(1 - r)` with :math:`k = \lceil x_0 \rceil - 1` and :math:`r`
 the ratio :math:`P(X = k-1)/P(X = k) < 1` (log-concavity).  Terms are added until this bound
-is below :math:`10^{-(d+8)}` of the sum.  The recurrence runs with :math:`J + 20` guard digits
-and a running (Wilkinson) bound of its rounding error, added to the remainder.  The centre is
+is below :math:`10^{-(d+8)}` of the sum.  The recurrence runs with 20 guard digits (plus those of
+:math:`\log_{10} b`) and a running (Wilkinson) bound of its rounding error, added to the
+remainder; where that bound exceeds half the tolerance the guard digits are doubled.  The centre is
 :math:`c = \min(b, E[X])` for :math:`b \ge E[X]/2`, so that :math:`M_{J+1}(b)/F(b)` is a
 moment of a law of width :math:`\lesssim\sigma` and the terms fall like
 :math:`(2\sigma/c)^{J}`; below :math:`E[X]/2` the caller sums the masses directly (their ratios
@@ -185,8 +189,12 @@ def _tail_integral(psi: Any, dpsi: Any, d2psi: Any, t0: Any, step: int, end: Any
     def g(t: Any) -> Any:
         return mpmath.exp(psi(t) - shift)
 
-    val, err = mpmath.quad(g, pts if step > 0 else pts[::-1], error=True)
-    if val <= 0 or not err <= val * mpmath.mpf(10) ** (-(dps + 8)):
+    goal = mpmath.mpf(10) ** (-(dps + 8))
+    for nodes in ([pts[0], pts[-1]], pts):  # one interval (3x faster where it converges), else the dyadic pieces
+        val, err = mpmath.quad(g, nodes if step > 0 else nodes[::-1], error=True)
+        if val > 0 and err <= val * goal:
+            break
+    else:
         raise ArithmeticError(f"quadrature of a bulk cdf did not reach {dps + 8} digits (error {err}, value {val})")
     last = pts[-1]
     rest = mpmath.mpf(0)

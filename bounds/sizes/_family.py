@@ -10,6 +10,12 @@ at the proven tail bound of ``_tables`` (``1e-20`` float64, :math:`10^{-(d+5)}` 
 **Series**: for a log-concave pmf, deep tails past float64's range and the mass below a
 window on the bulk, each with a proven geometric remainder (``1e-17`` relative float64,
 :math:`10^{-(d+5)}` at ``d`` digits).
+**Bulk engine** (Poisson and binomial laws whose bulk is wider than ``MP_BULK_WIDTH`` points,
+or ``FLOAT_BULK_WIDTH`` for a Poisson law in float64): no table; :math:`P(m \le a)`,
+:math:`P(m > a)`, :math:`E[\sqrt m\,\mathbb 1\{m \le a\}]` and :math:`E[\sqrt m]` point by point
+from ``_bulk`` (incomplete gamma/beta integrals; a Taylor expansion of :math:`\sqrt{\cdot}` over
+exact truncated central moments with a proven remainder, :math:`10^{-(d+7)}` relative; float64
+answers are the engine at 22 digits, rounded), the masses below :math:`E[X]/2` summed locally.
 """
 
 from __future__ import annotations

@@ -9,6 +9,9 @@ the regularised incomplete beta ``scipy.special.betainc`` (float64, boost's ``ib
 **Tabulated**: the partial moment and the cdf, cut at the proven bound of ``_tables`` with the
 tail first moments :math:`\lambda P(X \ge K)`, :math:`Np\,P(\mathrm{Bin}(N-1,p) \ge K)` and, for
 :func:`from_scipy`, a moment bound.
+**Bulk engine**: a Poisson or binomial law whose bulk is too wide for a table (about
+:math:`\lambda, Np(1-p) \gtrsim 10^{7}`, to :math:`10^{12}` and beyond) is answered point by point
+by ``_bulk`` (see ``_family``), in float64 and at a precision.
 """
 
 from __future__ import annotations
