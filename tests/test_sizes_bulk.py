@@ -284,6 +284,20 @@ def test_search_end_floor_support_and_support_points_of_a_bulk_law():
     assert float(binom.log_prob_gt(10**12)) == -math.inf and float(binom.log_prob_ge(10**12 + 1)) == -math.inf
 
 
+def test_bulk_queries_are_bounded_and_cached_by_precision():
+    law = sizes.poisson(1e12)
+    with pytest.raises(ValueError, match="^a holds 10001 distinct points"):
+        law.log_prob_gt(np.arange(10**12, 10**12 + 10_001))
+    a = 5 * 10**11 - 7  # below E[X]/2: summed by a float walk in float64, by mpmath at 22 digits
+    f = float(law.log_partial_sqrt_mean(a))
+    m = law.log_partial_sqrt_mean(a, precision=22)[()]
+    assert (a, None) in law._bulk_cache and (a, 22) in law._bulk_cache
+    assert abs(f - float(m)) <= 1e-13 * abs(f)  # a log near -1.5e11: a few ulps of the float walk
+    # the same points twice in one call are computed once and returned in place
+    twice = law.log_prob_gt(np.array([[10**12, 10**12 + 5], [10**12 + 5, 10**12]]))
+    assert twice[0, 0] == twice[1, 1] and twice[0, 1] == twice[1, 0]
+
+
 @pytest.mark.slow
 def test_dame_bounds_at_1e12_float_vs_precision():
     law = sizes.poisson(1e12)

@@ -74,7 +74,19 @@ MAX_TERMS = 400  # Taylor terms before the expansion is declared not to converge
 
 @dataclass(frozen=True)
 class BulkFamily:
-    """A Poisson (``N is None``) or binomial base variable, by its parameters."""
+    r"""A Poisson (``N is None``) or binomial base variable :math:`X`, by its parameters.
+
+    .. math:: P(X = k) = e^{-\lambda}\frac{\lambda^k}{k!} \quad\text{or}\quad \binom{N}{k}p^k(1-p)^{N-k}
+
+    Source: Johnson, Kemp & Kotz (2005), §3.2 and §4.2.
+
+    Examples
+    --------
+    >>> import mpmath
+    >>> with mpmath.workdps(20):
+    ...     print(mpmath.nstr(mpmath.exp(BulkFamily(5.0, 10, 0.5).logpmf(5)), 12))  # 252 / 1024
+    0.24609375
+    """
 
     lam: float  # the mean: lam for Poisson, N p for the binomial
     N: int | None = None

@@ -58,14 +58,16 @@ class _Family:
 
 
 LEFT_GAP = 4096  # points of a cumulative pass that cost about one walk: farther queries get their own walk
-# an mpmath table over a bulk wider than this costs seconds (poisson(1e7), 76,000 points: 7.5 s of CPU at
-# 30 digits) where the bulk engine takes milliseconds: such laws use the engine at every precision
+# an mpmath table costs seconds already below this width (poisson(1e7), a 69,000-point bulk: 7.2 s of CPU at
+# 30 digits for three queries, the engine 0.08 s at the same accuracy); wider laws use the engine at a
+# precision, narrower ones keep their tables (and their values)
 MP_BULK_WIDTH = 100_000
-# a float64 table of a Poisson bulk this wide takes seconds to build (poisson(1e10): 4.9 s of CPU): wider
-# bulks use the engine in float64 too.  A binomial's float64 table is wrong by up to 1.4e-11 at
-# binomial(10**12, 1e-3) (Loader's float log-pmf at N = 1e12; the engine: 1e-16) and refused past 10**6
-# points: binomial laws use the engine in float64 from MP_BULK_WIDTH on.
+# a float64 table of a Poisson bulk this wide takes seconds to build (poisson(1e10): 3.5 s of CPU for three
+# queries, the engine 0.08 s; benchmarks/bench_sizes.py --bulk): wider bulks use the engine in float64 too.
+# A binomial's float64 table is wrong by 1.6e-12 in E[sqrt m 1{m <= a}] at binomial(10**12, 1e-3) (the engine:
+# 1e-16) and refused past 10**6 points: binomial laws use the engine in float64 from MP_BULK_WIDTH on.
 FLOAT_BULK_WIDTH = 800_000
+MAX_BULK_POINTS = 10_000  # distinct points of one query answered by the bulk engine (minutes of CPU at most)
 
 
 class FamilyLaw(SizeLaw):
@@ -257,7 +259,7 @@ class FamilyLaw(SizeLaw):
     def _bulk_point(self, a: int, precision: int | None) -> tuple[Any, Any, Any]:
         """``(log P(m <= a), log P(m > a), log E[sqrt(m) 1{m <= a}])`` in mpmath at the working precision."""
         cache = self.__dict__.setdefault("_bulk_cache", {})
-        key = (a, mpmath.mp.dps)
+        key = (a, precision)
         if key in cache:
             return cast(tuple[Any, Any, Any], cache[key])
         fam = self.family.bulk
@@ -295,12 +297,15 @@ class FamilyLaw(SizeLaw):
     def _bulk_query(self, a: np.ndarray, precision: int | None, which: int) -> np.ndarray:
         """One column (0: log cdf, 1: log sf, 2: log partial sqrt moment) of :meth:`_bulk_point`."""
         a = np.asarray(a, dtype=np.int64)
-        flat = a.ravel().tolist()
+        pts, inverse = np.unique(a, return_inverse=True)
+        if pts.size > MAX_BULK_POINTS:
+            raise ValueError(f"a holds {pts.size} distinct points; {self!r} is answered point by point (about "
+                             f"0.03-0.3 s each), at most {MAX_BULK_POINTS} per call")
         with mpmath.workdps(_bulk.FLOAT_DPS if precision is None else precision):
-            vals = [self._bulk_point(int(ai), precision)[which] for ai in flat]
+            vals = [self._bulk_point(int(ai), precision)[which] for ai in pts.tolist()]
             if precision is None:
-                return np.asarray([float(v) for v in vals], dtype=float).reshape(a.shape)
-            return np.asarray([+v for v in vals], dtype=object).reshape(a.shape)
+                return np.asarray([float(v) for v in vals], dtype=float)[inverse.ravel()].reshape(a.shape)
+            return np.asarray([+v for v in vals], dtype=object)[inverse.ravel()].reshape(a.shape)
 
     def _log_sf(self, a: np.ndarray, precision: int | None) -> np.ndarray:
         if self._bulk_mode(precision):
