@@ -21,7 +21,7 @@ the masses directly below :math:`E[X]/2`, where they fall by half or more per st
   integrated by mpmath's tanh-sinh quadrature (one interval, or where its error estimate is too
   large, pieces of doubling width from the limit) with 15 guard digits plus the digits of
   :math:`\log_{10}\max(b, \lambda, N)` (the log-integrand is a difference of terms of that
-  size).  The quadrature's own error estimate must be below :math:`10^{-(d+8)}` of the value,
+  size).  The quadrature's own error estimate must be below :math:`10^{-(d+10)}` of the value,
   else ``ArithmeticError``: this part of the error is an estimate, not a proof.
 
 * **The truncated moment** :math:`G_s(b) = E[\sqrt{X+s}\,\mathbb 1\{X \le b\}]`
@@ -50,7 +50,9 @@ since :math:`|(\xi+s)^{1/2-J-1}| \le ((c+s)/2)^{1/2-J-1}` for :math:`X \ge x_0`,
 :math:`\sqrt{c+s}` and :math:`2\sqrt{c+s}` (:math:`\sum_j |\binom{1/2}{j}| = 2`).
 :math:`P(X < x_0) \le P(X = k)/(1 - r)` with :math:`k = \lceil x_0 \rceil - 1` and :math:`r`
 the ratio :math:`P(X = k-1)/P(X = k) < 1` (log-concavity).  Terms are added until this bound
-is below :math:`10^{-(d+8)}` of the sum.  The recurrence runs with 20 guard digits (plus those of
+is below :math:`10^{-(d+8)}` of the sum.  The running bound starts from the cdf's own relative
+error (:math:`10^{-(d+10)}`, the quadrature's goal) and carries it through the recurrence with
+the roundings.  The recurrence runs with 20 guard digits (plus those of
 :math:`\log_{10} b`) and a running (Wilkinson) bound of its rounding error, added to the
 remainder; where that bound exceeds half the tolerance the guard digits are doubled.  The centre is
 :math:`c = \min(b, E[X])` for :math:`b \ge E[X]/2`, so that :math:`M_{J+1}(b)/F(b)` is a
@@ -201,13 +203,13 @@ def _tail_integral(psi: Any, dpsi: Any, d2psi: Any, t0: Any, step: int, end: Any
     def g(t: Any) -> Any:
         return mpmath.exp(psi(t) - shift)
 
-    goal = mpmath.mpf(10) ** (-(dps + 8))
+    goal = mpmath.mpf(10) ** (-(dps + 10))
     for nodes in ([pts[0], pts[-1]], pts):  # one interval (3x faster where it converges), else the dyadic pieces
         val, err = mpmath.quad(g, nodes if step > 0 else nodes[::-1], error=True)
         if val > 0 and err <= val * goal:
             break
     else:
-        raise ArithmeticError(f"quadrature of a bulk cdf did not reach {dps + 8} digits (error {err}, value {val})")
+        raise ArithmeticError(f"quadrature of a bulk cdf did not reach {dps + 10} digits (error {err}, value {val})")
     last = pts[-1]
     rest = mpmath.mpf(0)
     if last != end:  # beyond u: exp(psi(u)) / |psi'(u)| (concavity)
@@ -288,7 +290,8 @@ def _expand(fam: BulkFamily, b: int | None, s: int, full: bool, log_cdf: Any, me
         Mb = mpmath.mpf(b) + 1 - c  # base of the boundary term
         bnd = lam * pmf if poisson else p * (N - b) * pmf
     u = mpmath.eps  # unit roundoff of the working precision
-    M, E = [F], [abs(F) * u]  # moments and running bounds on their rounding errors
+    # moments and running bounds on their errors: the cdf's (the quadrature's goal, 1e-(d+10)) and roundings
+    M, E = [F], [abs(F) * (u + (0 if full else mpmath.mpf(10) ** (-(dps + 10))))]
     tol = mpmath.mpf(10) ** (-(dps + 8))
     x0 = cs / 2 - s
     low = 3 * mpmath.sqrt(cs) * _below_bound(fam, x0)
