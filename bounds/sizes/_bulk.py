@@ -5,7 +5,7 @@ For :math:`X \sim \mathcal P(\lambda)` or :math:`\mathcal B(N, p)` with a standa
 This module answers, at one point :math:`b` and in mpmath (the float64 path evaluates it at
 :data:`FLOAT_DPS` digits and rounds), the three quantities every size-law query is made of
 (:class:`~bounds.sizes._family.FamilyLaw` maps them to the truncated or shifted law and sums
-the masses directly below :math:`E[X]/2`, where they fall by half or more per step):
+the masses directly below :math:`\tfrac34 E[X]`, where they fall by a quarter or more per step):
 
 * **The cdf** :math:`F(b) = P(X \le b)` and :math:`S(b) = 1 - F(b)`, from the integral forms of
   the regularised incomplete gamma and beta functions (Abramowitz & Stegun 6.5.2, 26.4.21,
@@ -55,10 +55,11 @@ error (:math:`10^{-(d+10)}`, the quadrature's goal) and carries it through the r
 the roundings.  The recurrence runs with 20 guard digits (plus those of
 :math:`\log_{10} b`) and a running (Wilkinson) bound of its rounding error, added to the
 remainder; where that bound exceeds half the tolerance the guard digits are doubled.  The centre is
-:math:`c = \min(b, E[X])` for :math:`b \ge E[X]/2`, so that :math:`M_{J+1}(b)/F(b)` is a
+:math:`c = \min(b, E[X])` for :math:`b \ge \tfrac34 E[X]`, so that :math:`M_{J+1}(b)/F(b)` is a
 moment of a law of width :math:`\lesssim\sigma` and the terms fall like
-:math:`(2\sigma/c)^{J}`; below :math:`E[X]/2` the caller sums the masses directly (their ratios
-are below 1/2 there).  In all, :math:`G_s(b)` is within :math:`10^{-(d+7)}` relative of its
+:math:`(2\sigma/c)^{J}`, and an error of the cdf reaches the :math:`j`-th term at most
+multiplied by :math:`(2(E[X]-b)/b)^j \le (2/3)^j`; below :math:`\tfrac34 E[X]` the caller sums the
+masses directly (their ratios are below 3/4 there).  In all, :math:`G_s(b)` is within :math:`10^{-(d+7)}` relative of its
 value plus the cdf's quadrature error (an estimate, see above).
 """
 
@@ -69,6 +70,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import mpmath
+import numpy as np
 
 FLOAT_DPS = 22  # digits of the mpmath evaluation behind a float64 answer
 MAX_TERMS = 400  # Taylor terms before the expansion is declared not to converge
@@ -180,6 +182,100 @@ def log_cdf_pair(fam: BulkFamily, b: int) -> tuple[Any, Any]:
         return (+tail, +other) if step > 0 else (+other, +tail)
 
 
+_GL = {n: np.polynomial.legendre.leggauss(n) for n in (24, 32)}  # Gauss-Legendre nodes and weights on [-1, 1]
+
+
+def _g(x: np.ndarray) -> np.ndarray:
+    """``x - log1p(x)`` (>= 0) without cancellation: its series below 0.1 (20 terms: 0.1^22 / 22)."""
+    small = np.abs(x) < 0.1
+    xs = np.where(small, x, 0.0)
+    acc, pw = np.zeros_like(x), xs * xs
+    for k in range(2, 24):
+        acc = acc + pw / k if k % 2 == 0 else acc - pw / k
+        pw = pw * xs
+    with np.errstate(divide="ignore", invalid="ignore"):
+        direct = x - np.log1p(np.where(small, 0.0, np.maximum(x, -1.0)))
+    return np.where(small, acc, direct)
+
+
+def log_cdf_pair_float(fam: BulkFamily, b: int) -> tuple[Any, Any] | None:
+    r"""``(log P(X <= b), log P(X > b))`` for the float64 path (mpf, about 1e-15 relative in the
+    probabilities), or ``None`` (then :func:`log_cdf_pair`).
+
+    The same integral as :func:`log_cdf_pair`, written relative to its limit :math:`t_0`:
+    :math:`e^{\psi(t_0)}` (the mass :math:`P(\mathcal P(\lambda) = b)`, or
+    :math:`N\,P(\mathrm{Bin}(N-1, p) = b)`) in mpmath, and
+
+    .. math:: \psi(t_0 \pm u) - \psi(t_0) = \pm u\,\psi'(t_0) - b\,g(\pm u/t_0)
+              - m\,g(\mp u/(1-t_0)), \qquad g(x) = x - \log(1+x) \ge 0,
+
+    (:math:`m = N - b - 1`; no :math:`m` term for Poisson) in float64 without cancellation
+    (:math:`\psi'(t_0)` from the exact difference :math:`b - (N-1)p` or :math:`b - \lambda`),
+    integrated by 32-point Gauss-Legendre on the pieces of doubling width of
+    :func:`log_cdf_pair`.  A 24-point rule must agree to ``4e-16``, else ``None``: the error is
+    this estimate plus the exponent's rounding (a few ulps of values below 45), about 1e-15.
+
+    Examples
+    --------
+    >>> import math
+    >>> lc, ls = log_cdf_pair_float(BulkFamily(4.0), 4)
+    >>> round(math.exp(float(lc)), 12)  # e^-4 (1 + 4 + 8 + 32/3 + 32/3)
+    0.62883693518
+    """
+    if b < 0 or (fam.N is not None and b >= fam.N):
+        return None
+    with mpmath.workdps(20 + _guard(fam, b)):
+        psi, dpsi, d2psi, t0m = _integrand(fam, b)
+        top = psi(t0m)  # log of the integrand at the limit
+        if fam.N is None:
+            d = (b - mpmath.mpf(fam.lam)) / fam.lam
+            step = 1 if b <= fam.lam else -1
+        else:
+            p = mpmath.mpf(fam.p)
+            d = (b - (fam.N - 1) * p) / (p * (1 - p))
+            step = 1 if b <= (fam.N - 1) * p else -1
+        d2 = abs(d2psi(t0m))
+        d, d2 = float(d), float(d2)
+    t0 = float(fam.lam) if fam.N is None else float(fam.p)
+    m = 0 if fam.N is None else fam.N - b - 1
+    room = math.inf if (fam.N is None and step > 0) else (t0 if step < 0 else 1 - t0)
+
+    def expo(u: np.ndarray) -> np.ndarray:
+        out = step * u * d - b * _g(step * u / t0)
+        if fam.N is not None:
+            out = out - m * _g(-step * u / (1 - t0))
+        return out
+
+    h = min(1 / abs(d) if d else math.inf, 1 / math.sqrt(d2))
+    ends, w = [0.0], h / 4
+    while True:
+        if w >= room:
+            ends.append(room)
+            break
+        ends.append(w)
+        if float(expo(np.array([w]))[0]) < -45:
+            break
+        w *= 2
+    a, c = np.asarray(ends[:-1]), np.asarray(ends[1:])
+    vals = []
+    for n in (24, 32):
+        x, wt = _GL[n]
+        u = (a[:, None] + c[:, None]) / 2 + (c - a)[:, None] / 2 * x[None, :]
+        with np.errstate(under="ignore"):
+            vals.append(float(np.sum((c - a)[:, None] / 2 * wt[None, :] * np.exp(expo(u)))))
+    if not vals[1] > 0 or abs(vals[0] - vals[1]) > 4e-16 * vals[1]:
+        return None
+    total = vals[1]
+    if ends[-1] != room:  # beyond: e^expo / |expo'| (concavity), expo' <= d - ... bounded by its value's slope
+        u_end = ends[-1]
+        slope = abs(float(expo(np.array([u_end * (1 + 1e-6)]))[0] - float(expo(np.array([u_end]))[0])) / (u_end * 1e-6))
+        total += math.exp(float(expo(np.array([u_end]))[0])) / slope
+    with mpmath.workdps(20 + _guard(fam, b)):  # in mpmath: a float log near -1e10 would keep 1e-6 of the value
+        tail = top + math.log(total)
+        other = _mp_log1mexp(tail)
+    return (tail, other) if step > 0 else (other, tail)
+
+
 def _tail_integral(psi: Any, dpsi: Any, d2psi: Any, t0: Any, step: int, end: Any, dps: int) -> Any:
     """log of the integral of exp(psi) from t0 in direction step to end (psi falls that way)."""
     L = (dps + 12) * mpmath.log(10)
@@ -237,14 +333,15 @@ def _below_bound(fam: BulkFamily, x0: Any) -> Any:
     return mpmath.exp(fam.logpmf(k)) / (1 - r)
 
 
-def log_sqrt_moment(fam: BulkFamily, b: int | None, s: int, log_cdf: Any) -> Any:
+def log_sqrt_moment(fam: BulkFamily, b: int | None, s: int, log_cdf: Any, cdf_err: Any = None) -> Any:
     r""":math:`\log E[\sqrt{X+s}\,\mathbb 1\{X \le b\}]` (``b=None``: no truncation) for
-    :math:`b \ge E[X]/2`, at the working precision, by the expansion of the module docstring.
+    :math:`b \ge \tfrac34 E[X]`, at the working precision, by the expansion of the module docstring.
 
     .. math:: E[\sqrt{X+s}\,\mathbb 1\{X\le b\}] = \sum_{j=0}^{J}\binom{1/2}{j}(c+s)^{1/2-j} M_j(b)
               + E[R_J(X)\mathbb 1\{X \le b\}]
 
-    ``log_cdf`` is :math:`\log P(X \le b)` (``0`` for ``b=None``).
+    ``log_cdf`` is :math:`\log P(X \le b)` (``0`` for ``b=None``), with relative error ``cdf_err``
+    (default :math:`10^{-(d+10)}`, the goal of :func:`log_cdf_pair`; ``0``: rounding only).
 
     Source: Johnson, Kemp & Kotz (2005), §3.3 and §4.3 (moment recurrences from Stein's
     identity); the Lagrange form of Taylor's remainder.
@@ -260,19 +357,20 @@ def log_sqrt_moment(fam: BulkFamily, b: int | None, s: int, log_cdf: Any) -> Any
     dps = mpmath.mp.dps
     mean = fam.mean()
     full = b is None or b >= fam.top()
-    if not full and b < mean / 2:
-        raise ValueError(f"b={b}: the expansion covers b >= E[X]/2 only (sum the masses below)")
+    if b is not None and not full and 4 * b < 3 * mean:
+        raise ValueError(f"b={b}: the expansion covers b >= 3 E[X]/4 only (sum the masses below)")
     guard = 20
     for _ in range(8):  # the rounding bound too large: more guard digits
         with mpmath.workdps(dps + _guard(fam, 0 if b is None else b) + guard):
-            out = _expand(fam, b, s, full, log_cdf, mean, dps)
+            out = _expand(fam, b, s, full, log_cdf, mean, dps, cdf_err)
         if out is not None:
             return +out
         guard *= 2
     raise ArithmeticError(f"b={b}: the moment recurrence lost more than {guard} digits")  # pragma: no cover
 
 
-def _expand(fam: BulkFamily, b: int | None, s: int, full: bool, log_cdf: Any, mean: Any, dps: int) -> Any:
+def _expand(fam: BulkFamily, b: int | None, s: int, full: bool, log_cdf: Any, mean: Any, dps: int,
+            cdf_err: Any) -> Any:
     """The expansion at the working precision: its log, or ``None`` where the rounding bound of the
     recurrence exceeds half the tolerance (the caller adds guard digits)."""
     c = mean if full else min(mpmath.mpf(b), mean)
@@ -291,8 +389,10 @@ def _expand(fam: BulkFamily, b: int | None, s: int, full: bool, log_cdf: Any, me
         bnd = lam * pmf if poisson else p * (N - b) * pmf
     u = mpmath.eps  # unit roundoff of the working precision
     # moments and running bounds on their errors: the cdf's (the quadrature's goal, 1e-(d+10)) and roundings
-    M, E = [F], [abs(F) * (u + (0 if full else mpmath.mpf(10) ** (-(dps + 10))))]
-    tol = mpmath.mpf(10) ** (-(dps + 8))
+    if cdf_err is None:
+        cdf_err = mpmath.mpf(10) ** (-(dps + 10))
+    M, E = [F], [abs(F) * (u + (0 if full else cdf_err))]
+    tol = max(mpmath.mpf(10) ** (-(dps + 8)), 10 * cdf_err)  # float64: the cdf's 1e-15 sets the goal
     x0 = cs / 2 - s
     low = 3 * mpmath.sqrt(cs) * _below_bound(fam, x0)
     total, err_total = mpmath.sqrt(cs) * F, mpmath.sqrt(cs) * E[0]
