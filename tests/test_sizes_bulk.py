@@ -105,9 +105,13 @@ def test_engine_against_direct_sums(N, lam, p, z):
         lc, ls = _bulk.log_cdf_pair(fam, b)
         g0 = _bulk.log_sqrt_moment(fam, b, 0, lc)
         g1 = _bulk.log_sqrt_moment(fam, b, 1, lc)
+    fast = _bulk.log_cdf_pair_float(fam, b)  # the float64 path's cdf
+    assert fast is not None
     with mpmath.workdps(45):
         for got, want in ((lc, below), (ls, above), (g0, below_s0), (g1, below_s1)):
             assert abs(mpmath.exp(got) / want - 1) < 1e-25
+        for got, want in zip(fast, (below, above)):
+            assert abs(mpmath.exp(got) / want - 1) < 1e-14
 
 
 @pytest.mark.parametrize("N, lam, p", ENGINE_CASES)

@@ -2,8 +2,9 @@ r"""Table-free bulk engine for Poisson and binomial laws whose bulk is wider tha
 
 For :math:`X \sim \mathcal P(\lambda)` or :math:`\mathcal B(N, p)` with a standard deviation
 :math:`\sigma` in the millions, a table over the bulk would need :math:`\sim 20\sigma` points.
-This module answers, at one point :math:`b` and in mpmath (the float64 path evaluates it at
-:data:`FLOAT_DPS` digits and rounds), the three quantities every size-law query is made of
+This module answers, at one point :math:`b` and in mpmath (the float64 path takes the cdf from
+:func:`log_cdf_pair_float`, a float64 quadrature of the same integral to about 1e-15, and the
+moment at :data:`FLOAT_DPS` digits), the three quantities every size-law query is made of
 (:class:`~bounds.sizes._family.FamilyLaw` maps them to the truncated or shifted law and sums
 the masses directly below :math:`\tfrac34 E[X]`, where they fall by a quarter or more per step):
 
