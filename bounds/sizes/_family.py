@@ -59,14 +59,14 @@ class _Family:
 
 
 LEFT_GAP = 4096  # points of a cumulative pass that cost about one walk: farther queries get their own walk
-# an mpmath table costs seconds already below this width (poisson(1e7), a 69,000-point bulk: 7.2 s of CPU at
-# 30 digits for three queries, the engine 0.08 s at the same accuracy); wider laws use the engine at a
-# precision, narrower ones keep their tables (and their values)
+# an mpmath table costs seconds already below this width (poisson(1e7), a 69,000-point bulk: 9.5 s of CPU at
+# 30 digits for three queries, the engine 0.14 s at the same accuracy; benchmarks/bench_sizes.py --bulk); wider
+# laws use the engine at a precision, narrower ones keep their tables (and their values)
 MP_BULK_WIDTH = 100_000
-# a float64 table of a Poisson bulk this wide takes seconds to build (poisson(1e10): 3.5 s of CPU for three
-# queries, the engine 0.08 s; benchmarks/bench_sizes.py --bulk): wider bulks use the engine in float64 too.
-# A binomial's float64 table is wrong by 1.6e-12 in E[sqrt m 1{m <= a}] at binomial(10**12, 1e-3) (the engine:
-# 1e-16) and refused past 10**6 points: binomial laws use the engine in float64 from MP_BULK_WIDTH on.
+# a float64 table of a Poisson bulk this wide takes seconds to build (poisson(1e10): 5.0 s of CPU for three
+# queries, the engine 0.01 s): wider bulks use the engine in float64 too.  A binomial's float64 table is wrong
+# by 1.6e-12 in E[sqrt m 1{m <= a}] at binomial(10**12, 1e-3) (the engine: 1.1e-15) and refused past 10**6
+# points: binomial laws use the engine in float64 from MP_BULK_WIDTH on.
 FLOAT_BULK_WIDTH = 800_000
 MAX_BULK_POINTS = 10_000  # distinct points of one query answered by the bulk engine (minutes of CPU at most)
 
