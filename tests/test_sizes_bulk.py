@@ -230,7 +230,7 @@ def test_laws_at_1e12_against_euler_maclaurin(kind):
 @pytest.mark.parametrize("kind", ["poisson", "poisson-shift", "binomial", "binomial-small-p", "binomial-large-p"])
 def test_laws_at_1e12_against_euler_maclaurin_across_the_bulk(kind):
     # within 3 sd, where the quadrature of the reference is sharp (1e-30); deep tails: the tests below
-    _em_check(kind, 1e12, (-3, -1, 0, 2, 3), 1e-25, 1e-13)
+    _em_check(kind, 1e12, (-3, 0, 2), 1e-25, 1e-13)
 
 
 @pytest.mark.slow
