@@ -12,6 +12,9 @@ gamma/beta at ``d`` digits; means exact.  :func:`from_scipy`: the distribution's
 **Tabulated**: the partial moment and the cdf, cut at the proven bound of ``_tables`` with the
 tail first moments :math:`\lambda P(X \ge K)`, :math:`Np\,P(\mathrm{Bin}(N-1,p) \ge K)` and, for
 :func:`from_scipy`, a moment bound.
+**Bulk engine**: a Poisson or binomial law whose bulk is too wide for a table (about
+:math:`\lambda, Np(1-p) \gtrsim 10^{7}`, to :math:`10^{12}` and beyond) is answered point by point
+by ``_bulk`` (see ``_family``), in float64 and at a precision.
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ from ..numerics import binomial_sf, check_positive, log1mexp
 from ._common import MAX_SIZE, _check_size, _plain, _scipy_mean
 from ._base import SizeLaw
 from ._kernels import _bd0, _stirlerr
+from ._bulk import BulkFamily
 from ._family import _Family, FamilyLaw
 from ._tables import _deep_logsf, _left_log_sum
 
@@ -101,7 +105,7 @@ def poisson(lam: float, *, zero: str = "truncate") -> SizeLaw:
         lambda: mpmath.mpf(lam),
         log_concave=True, sf_in_table=False,
         mp_ratio=lambda k: mpmath.mpf(lam) / (k + 1),
-        sampler=lambda size, rng: rng.poisson(lam, size=size),
+        sampler=lambda size, rng: rng.poisson(lam, size=size), bulk=BulkFamily(lam),
     )
     law = FamilyLaw("poisson", (("lam", lam), ("zero", zero)), fam, zero)
     law._recipe = ("poisson", {"lam": lam, "zero": zero})
@@ -175,6 +179,7 @@ def binomial(N: int, p: float, *, zero: str = "truncate") -> SizeLaw:
         logpmf, logsf, (0, N), N * p, tail_first_moment, mp_logpmf, mp_sf,
         lambda: N * mpmath.mpf(p), log_concave=True, sampler=lambda size, rng: rng.binomial(N, p, size=size),
         mp_ratio=(lambda k: mpmath.mpf(N - k) / (k + 1) * mpmath.mpf(p) / (1 - mpmath.mpf(p))) if p < 1 else None,
+        bulk=BulkFamily(N * p, N, p) if p < 1 else None,
     )
     law = FamilyLaw("binomial", (("N", N), ("p", p), ("zero", zero)), fam, zero)
     law._recipe = ("binomial", {"N": N, "p": p, "zero": zero})
