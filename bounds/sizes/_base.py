@@ -19,9 +19,8 @@ from __future__ import annotations
 import math
 from abc import ABC, abstractmethod
 from functools import cached_property
-from typing import Any, Callable, cast
+from typing import TYPE_CHECKING, Any, Callable, cast
 
-import mpmath
 import numpy as np
 from numpy.typing import ArrayLike
 
@@ -29,6 +28,12 @@ from ..numerics import backend, check_integer, check_precision, check_rng, workd
 from ._common import _as_int_array, _log1mexp, _mp_log, LOG_HALF, MAX_DRAWS
 from . import _tables
 from ._tables import Table
+from .._lazy import lazy
+
+if TYPE_CHECKING:
+    import mpmath
+else:
+    mpmath = lazy("mpmath")  # imported at first use: the float path never needs it
 
 
 class SizeLaw(ABC):

@@ -68,10 +68,15 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import mpmath
 import numpy as np
+from .._lazy import lazy
+
+if TYPE_CHECKING:
+    import mpmath
+else:
+    mpmath = lazy("mpmath")  # imported at first use: the float path never needs it
 
 FLOAT_DPS = 22  # digits of the mpmath evaluation behind a float64 answer
 MAX_TERMS = 400  # Taylor terms before the expansion is declared not to converge

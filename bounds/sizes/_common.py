@@ -10,13 +10,18 @@ from __future__ import annotations
 import math
 import numbers
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import mpmath
 import numpy as np
 from numpy.typing import ArrayLike
 
 from ..numerics import check_integer, format_value, log1mexp
+from .._lazy import lazy
+
+if TYPE_CHECKING:
+    import mpmath
+else:
+    mpmath = lazy("mpmath")  # imported at first use: the float path never needs it
 
 
 FLOAT_TOL = 1e-20

@@ -24,9 +24,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, Callable, cast
+from typing import TYPE_CHECKING, Any, Callable, cast
 
-import mpmath
 import numpy as np
 
 from ..numerics import last_true
@@ -35,6 +34,12 @@ from ._tables import _deep_logsf, _left_log_sum
 from ._base import _rebuild, SizeLaw
 from ._bulk import BulkFamily
 from . import _bulk
+from .._lazy import lazy
+
+if TYPE_CHECKING:
+    import mpmath
+else:
+    mpmath = lazy("mpmath")  # imported at first use: the float path never needs it
 
 
 @dataclass(frozen=True)

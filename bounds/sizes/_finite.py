@@ -17,9 +17,8 @@ import math
 import numbers
 from fractions import Fraction
 from functools import cached_property, reduce
-from typing import Any, Mapping, Sequence, cast
+from typing import TYPE_CHECKING, Any, Mapping, Sequence, cast
 
-import mpmath
 import numpy as np
 from numpy.typing import ArrayLike
 
@@ -28,6 +27,12 @@ from ._common import _check_size, _mp_log, _plain, FLOAT_SAFE_TOTAL, MAX_LISTED,
 from ._base import _rebuild, SizeLaw
 from ._tables import Table
 from ._kernels import _sqrt_sum
+from .._lazy import lazy
+
+if TYPE_CHECKING:
+    import mpmath
+else:
+    mpmath = lazy("mpmath")  # imported at first use: the float path never needs it
 
 
 # =========================================================================== finite laws

@@ -11,10 +11,10 @@ caps its precision at 120 digits).  No tabulation.
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 from functools import cached_property
 from typing import Any, TYPE_CHECKING
 
-import mpmath
 import numpy as np
 from numpy.typing import ArrayLike
 
@@ -27,8 +27,10 @@ from ._finite import FiniteLaw
 from .._lazy import lazy
 
 if TYPE_CHECKING:
+    import mpmath
     from scipy import special
 else:
+    mpmath = lazy("mpmath")  # imported at first use: the float path never needs it
     special = lazy("scipy.special")
 
 
@@ -276,7 +278,10 @@ class GeometricLaw(SizeLaw):
         return np.maximum(np.asarray(a, dtype=np.int64), 0)
 
 
-_BERN = [0.0] + [float(mpmath.bernoulli(2 * j) / mpmath.factorial(2 * j)) for j in range(1, 11)]
+# B_2j / (2j)!, j = 1..10, from the Bernoulli numbers B_2 = 1/6, B_4 = -1/30, ... (exact rationals)
+_BERNOULLI = (Fraction(1, 6), Fraction(-1, 30), Fraction(1, 42), Fraction(-1, 30), Fraction(5, 66), Fraction(-691, 2730),
+              Fraction(7, 6), Fraction(-3617, 510), Fraction(43867, 798), Fraction(-174611, 330))
+_BERN = [0.0] + [float(b / math.factorial(2 * j)) for j, b in enumerate(_BERNOULLI, start=1)]
 
 
 def geometric(p: float) -> SizeLaw:

@@ -20,11 +20,16 @@ No closed form or table lives here.
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import mpmath
 import numpy as np
 from numpy.typing import ArrayLike
+from .._lazy import lazy
+
+if TYPE_CHECKING:
+    import mpmath
+else:
+    mpmath = lazy("mpmath")  # imported at first use: the float path never needs it
 
 
 
@@ -128,10 +133,11 @@ def _bd0(x: ArrayLike, mu: float) -> np.ndarray:
     near = np.abs(x - mu) < 0.1 * (x + mu)
     v = np.where(near, (x - mu) / (x + mu), 0.0)
     out = (x - mu) * v
-    ej = 2 * x * v
-    for j in range(1, 25):
-        ej = ej * v * v
-        out = out + ej / (2 * j + 1)
+    if np.any(near):  # the series (v = 0 elsewhere: nothing to add)
+        ej = 2 * x * v
+        for j in range(1, 25):
+            ej = ej * v * v
+            out = out + ej / (2 * j + 1)
     with np.errstate(divide="ignore", invalid="ignore"):
         x_log_x = np.where(x > 0, x * np.log(np.where(x > 0, x, 1.0)), 0.0)  # 0 log 0 = 0
         x_log_mu = np.where(x > 0, x * np.log(np.float64(mu)), 0.0)  # mu = 0 (p = 1): -inf where x > 0

@@ -21,9 +21,8 @@ from __future__ import annotations
 
 import math
 import warnings
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
-import mpmath
 import numpy as np
 from numpy.typing import ArrayLike
 
@@ -34,6 +33,12 @@ from ._kernels import _bd0, _stirlerr
 from ._bulk import BulkFamily
 from ._family import _Family, FamilyLaw
 from ._tables import _deep_logsf, _left_log_sum
+from .._lazy import lazy
+
+if TYPE_CHECKING:
+    import mpmath
+else:
+    mpmath = lazy("mpmath")  # imported at first use: the float path never needs it
 
 
 def _neg_inf_below(lo: int) -> Callable[[Callable[[np.ndarray], np.ndarray]], Callable[[ArrayLike], np.ndarray]]:

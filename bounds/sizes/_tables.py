@@ -23,14 +23,18 @@ import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable
 
-import mpmath
 import numpy as np
 
 from ..numerics import MPMATH
 from ._common import _mp_tol, DEEP_LOG, FLOAT_TOL, MAX_MP_WORK, MAX_TABLE, MAX_TERMS, WHOLE_TABLE
+from .._lazy import lazy
 
-if TYPE_CHECKING:  # the base class calls these functions; they never construct one
-    from ._base import SizeLaw
+if TYPE_CHECKING:
+    import mpmath
+
+    from ._base import SizeLaw  # the base class calls these functions; they never construct one
+else:
+    mpmath = lazy("mpmath")  # imported at first use: the float path never needs it
 
 
 @dataclass(frozen=True)

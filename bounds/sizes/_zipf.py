@@ -13,7 +13,6 @@ from __future__ import annotations
 import math
 from typing import Any, TYPE_CHECKING
 
-import mpmath
 import numpy as np
 
 from ..numerics import check_integer, check_positive
@@ -23,8 +22,10 @@ from ._tables import Table
 from .._lazy import lazy
 
 if TYPE_CHECKING:
+    import mpmath
     from scipy import special
 else:
+    mpmath = lazy("mpmath")  # imported at first use: the float path never needs it
     special = lazy("scipy.special")
 
 
