@@ -3,8 +3,8 @@
 Each mutant replaces one exact snippet of one module (a constant, a clip end, a noise
 scale, a rank, a comparison, an off-by-one in a search, which half of the users reaches
 which step), runs the tests that cover the module (the slow ones included: CI runs them) under a CPU-time limit (a mutant that
-loops forever counts as killed when the limit stops it), restores the file, and prints a
-table per module: mutants, equivalent (with the reason), killed, survived, score
+loops forever is stopped by it and reported as a timeout, not counted as killed), restores the file, and prints
+a table per module: mutants, equivalent (with the reason), killed, survived, timeout, score
 (killed / non-equivalent).
 
 Not run by the test suite.  Usage (from the repository root; it edits files in place and
@@ -202,10 +202,13 @@ BROAD = [
     # ---- sizes/_finite.py: finite, point, uniform (wide closed forms), empirical
     Mutant("sizes/_finite.py", "above = self.hi - np.clip(np.asarray(a, dtype=np.int64), self.lo - 1, self.hi)",
            "above = self.hi - np.clip(np.asarray(a, dtype=np.int64), self.lo, self.hi)",
-           "wide uniform: P(m > a) for a < lo is (hi - lo)/n, not 1 (float path)"),
+           "wide uniform: P(m > a) for a < lo is (hi - lo)/n, not 1 (float path)",
+           "equivalent: a wide uniform law is never tabulated, and the only caller of its _logsf and _mp_sf "
+           "(SizeLaw._closed_log_sf) answers every a < support_min = lo itself (log 1) before reading them"),
     Mutant("sizes/_finite.py", "return mpmath.mpf(self.hi - min(max(a, self.lo - 1), self.hi)) / self.n",
            "return mpmath.mpf(self.hi - min(max(a, self.lo), self.hi)) / self.n",
-           "wide uniform: P(m > a) for a < lo is (hi - lo)/n, not 1 (mpmath path)"),
+           "wide uniform: P(m > a) for a < lo is (hi - lo)/n, not 1 (mpmath path)",
+           "equivalent: as for the float path, SizeLaw._closed_log_sf answers a < lo before calling _mp_sf"),
     Mutant("sizes/_finite.py", "below = np.clip(a, self.lo - 1, self.hi) - self.lo + 1",
            "below = np.clip(a, self.lo - 1, self.hi) - self.lo", "wide uniform: P(m <= a) counts one point too few"),
     Mutant("sizes/_finite.py", "        top = np.minimum(a, self.hi)\n", "        top = np.minimum(a, self.hi - 1)\n",
@@ -226,8 +229,9 @@ BROAD = [
            "return mpmath.zeta(self.s, a) / mpmath.zeta(self.s)", "P(m > a) read as P(m >= a) (mpmath)"),
     Mutant("sizes/_zipf.py", "            small = safe <= 64\n", "            small = safe <= 63\n",
            "the direct-sum / closed-form seam of E[sqrt(m) 1{m <= a}] moved by one",
-           "equivalent: both sides of the seam compute the same sum (the direct cumulative sum covers a <= 64, "
-           "the Hurwitz difference any a); a = 64 by either agrees to a few ulp, below every test tolerance"),
+           "equivalent up to rounding: both sides of the seam compute the same sum (the direct cumulative sum, "
+           "the Hurwitz difference); at a = 64 they agree to 1.6e-15 relative for s on a 200-point grid of "
+           "[2.01, 12] (scanned), far below every tolerance the module states"),
     Mutant("sizes/_zipf.py", "rest = zh - special.zeta(h, safe[~small] + 1.0)", "rest = zh - special.zeta(h, safe[~small] + 2.0)",
            "E[sqrt(m) 1{m <= a}] past 64: the Hurwitz tail starts at a + 2 (one term too many)"),
     Mutant("sizes/_zipf.py", "vals = [mpmath.log((zh - mpmath.zeta(h, int(ai) + 1)) / zs) for ai in safe.ravel()]",
@@ -242,8 +246,9 @@ BROAD = [
            "W(63) left to the Euler-Maclaurin branch (which starts at 64)"),
     Mutant("sizes/_geometric.py", "        lower = beta * ab < 1\n", "        lower = beta * ab < 0.5\n",
            "the seam between W(63) + EM(64..a) and W(inf) - U(a+1) moved",
-           "equivalent: both branches compute W(a) exactly up to rounding on either side of the seam (the "
-           "choice is only where each keeps more digits); the tests compare at 1e-12, both branches meet that"),
+           "equivalent up to rounding: both branches compute W(a) (the choice is only where each keeps more "
+           "digits); on beta a in [0.5, 1) they agree to 2.9e-14 relative for 60 p in [1e-6, 0.6] (scanned), "
+           "inside the 1e-12 float-vs-precision agreement the issue asks for"),
     Mutant("sizes/_geometric.py", "lu = self._float_log_u(ab[~lower] + 1)", "lu = self._float_log_u(ab[~lower])",
            "W(a) = W(inf) - U(a+1) read as W(inf) - U(a): the term k = a dropped"),
     Mutant("sizes/_geometric.py", "part = integral + 0.5 * (np.sqrt(A) * math.exp(-beta * A) + np.sqrt(B) * np.exp(-beta * B))",
@@ -257,8 +262,9 @@ BROAD = [
            k="smallest or level or dame_smallest"),
     Mutant("advise/searches.py", "    while b - a > 1:\n", "    while b - a > 2:\n",
            "smallest_integer stops with two candidates left", k="smallest or level or dame_smallest"),
-    Mutant("advise/searches.py", "            return val(i)[0] > k\n", "            return val(i)[0] >= k\n",
-           "dame_smallest's run walk: every point is 'past its run'", k="smallest or level or dame_smallest"),
+    Mutant("advise/searches.py", "        end = hi if nxt is None else nxt - 1\n", "        end = hi if nxt is None else nxt\n",
+           "dame_smallest's run walk: a run's end read one past it (the next run's first point)",
+           k="smallest or level or dame_smallest"),
     Mutant("advise/searches.py", "        B.append(Ue * (above_sum - above * dj) / (2 * N))",
            "        B.append(Ue * (above_sum - above * dj) / N)", "Lemma III.1's bias (1/2) E(Um - T)_+ without the 1/2",
            k="rameshwar or law_optimal"),
