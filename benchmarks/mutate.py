@@ -359,7 +359,7 @@ BROAD = [
     Mutant("rameshwar.py", "    return math.ceil((1 if rule == \"section-IV-A\" else 2) / e)",
            "    return math.ceil((2 if rule == \"section-IV-A\" else 1) / e)", "AKMV's rank: Section IV-A's 1/eps and Theorem III.1's 2/eps swapped"),
     Mutant("rameshwar.py", "        ok = np.array([r <= desc.size for r in ranks])", "        ok = np.array([r < desc.size for r in ranks])",
-           "thresholds_grid: T_eps = 0 already when 2/eps = L"),
+           "threshold_grid: T_eps = 0 already when 2/eps = L"),
     Mutant("rameshwar.py", "    return np.concatenate([np.full(2**i, 2 ** (M - i), dtype=np.int64) for i in range(M + 1)])",
            "    return np.concatenate([np.full(2**i, 2 ** (M - i), dtype=np.int64) for i in range(M)])",
            "the dyadic collection loses its 2^M users of count 1"),
