@@ -199,3 +199,33 @@ def test_dame_inverse_is_bounded_work():
     h = Histogram.of_pairs(np.arange(1, m_dame.MAX_DISTINCT_INVERSE + 2), np.full(m_dame.MAX_DISTINCT_INVERSE + 1, 3))
     r = m_dame.evaluate(h, Settings(reps=0), 0)
     assert [i.searched for i in r.inverses] == [False, False] and r.inverses[0].value is None
+
+
+def test_summarise_against_hand_computed_moments_and_quantile():
+    import statistics
+
+    from bounds.advise.simulation import summarise
+
+    e = np.array([3.0, -4.0, 0.0, 1.0])
+    s = summarise(e, width=2.0, beta=0.25, engine="x", cpu=0.0, covers="y")
+    mse = 26 / 4  # (9 + 16 + 0 + 1) / 4
+    mse_se = 13 / math.sqrt(3) / 2  # sd of (9, 16, 0, 1) with n - 1 is 13/sqrt(3), over sqrt(4)
+    assert s.mse == pytest.approx(mse, rel=1e-15) and s.mse_se == pytest.approx(mse_se, rel=1e-14)
+    assert s.rmse_rel == pytest.approx(math.sqrt(mse) / 2, rel=1e-15)
+    assert s.rmse_rel_se == pytest.approx(mse_se / (2 * math.sqrt(mse)) / 2, rel=1e-14)  # delta method: d sqrt(v) = dv / (2 sqrt v)
+    q = statistics.quantiles([3.0, 4.0, 0.0, 1.0], n=4, method="inclusive")[2]  # the 0.75 quantile of |e|: 3.25
+    assert q == 3.25 and s.quantile_rel == pytest.approx(q / 2, rel=1e-15)
+
+
+def test_rameshwar_worst_case_terms_by_hand():
+    # counts (1, 3), U = 1, eps = 1: sum m = 4, U m* = 3. At T = 2: bias (1/2)(3 - 2)/4, noise sqrt2 * 2/4;
+    # at T = 5 > U m*: no bias, and the sensitivity stops at U m* = 3.
+    bias, noise = m_rameshwar.worst_case_terms(Histogram.of_counts([1, 3]), np.array([2.0, 5.0]), U=1.0, eps=1.0)
+    assert bias.tolist() == pytest.approx([1 / 8, 0.0], rel=1e-15)
+    assert noise.tolist() == pytest.approx([math.sqrt(2) * 2 / 4, math.sqrt(2) * 3 / 4], rel=1e-15)
+
+
+def test_cummings_k_star_takes_the_smallest_of_tied_minimisers():
+    # counts (1, 1, 1, 3), eps = 1/2: k = 1 gives (4 + 4)/4^2 = 1/2 and k = 3 gives (12 + 6)/6^2 = 1/2 (exact tie)
+    assert m_cummings.k_star(Histogram.of_counts([1, 1, 1, 3]), 0.5) == 1
+    assert m_cummings.k_star(Histogram.of_counts([2, 2, 2, 6]), 0.5) == 2  # (8 + 8)/8^2 = 1/4 = (24 + 12)/12^2

@@ -96,3 +96,11 @@ def test_kent_rate_is_monotone_where_searched():
         if cap is not None:
             vals.append(kent.rate("mean", n=int(n), T=cap, alpha=0.5).upper)
     assert all(b <= a for a, b in zip(vals, vals[1:]))
+
+
+def test_rameshwar_smallest_at_a_kink_that_meets_the_target_only_in_the_limit():
+    # counts (1, 3), U = 2: E m = 2, B = (0, 1) for d = (3, 1); E^OPT(s) = min(1, 3/s, (1 + 2/s)/2) by hand
+    # (Lemma III.1 at T = 0, U d_j). At target 1/2 the kink d = 1 has B = t E m: (1 + 2/s)/2 > 1/2 for
+    # every s, so it never qualifies; the kink d = 3 reaches 1/2 at s = 6 exactly.
+    assert searches.rameshwar_smallest([1, 3], U=2, target=Fraction(1, 2)) == 6
+    assert rameshwar.optimal_error([1, 3], U=2, eps=Fraction(6, 2), exact=True) == Fraction(1, 2)

@@ -29,6 +29,10 @@ def test_lemma_s2_proof_and_a_false_constant():
     r = audit.CHECKS["dame.lemma_s2"].fn()
     assert r.status == "holds" and r.evidence["failing_box"] is None
     assert status("dame.lemma_s2", constant=2) == "fails"  # ln(3)/0.5 = 2.197 > 2
+    # a constant between the ratio's values at the ends (2.007 near 0.1, 2.197 at 1/2): the whole interval's
+    # enclosure straddles 0, so only a proof that reads each box's lower end refuses it
+    assert 2 + (2 / 3) * 0.01 / 0.99 < 2.1 < math.log(3) / 0.5
+    assert status("dame.lemma_s2", constant=2.1) == "fails"
 
 
 def test_lemma_s6_enclosure_and_a_false_constant():

@@ -369,3 +369,20 @@ def test_k_star_on_exact_ties_is_the_smallest_minimiser(eps, kk):
     minimisers = [k for k, v in vals.items() if v == best]
     assert len(minimisers) == 2  # a genuine tie
     assert cm.k_star(kk, eps=eps) == minimisers[0]
+
+
+def test_optimal_truncation_of_identical_users_is_the_smallest_candidate():
+    # every T gives equal weights 1/3 (min(1/s^2, T/s) is the same for all three users), so eq. (6) is flat in T:
+    # the stated rule takes the smallest candidate, min_i 1/s_i = 5. Variance by hand: 3 (1/3)^2 0.04 + (0.8/3)^2.
+    s2 = np.full(3, 0.04)
+    t = cm.optimal_truncation(s2, 4 * np.sqrt(s2), eps=1.0)
+    assert t.T == 5.0
+    assert t.variance == pytest.approx(0.04 / 3 + 0.64 / 9, rel=1e-14)
+
+
+def test_optimal_truncation_near_tie_takes_the_smaller_candidate():
+    # u = (1, 2), widths (1e-9, 1e-4), lambda = 1: on [split, u2] eq. (6) is (1 + (1 + a) T^2)/(1 + 2T)^2 with
+    # a = u2^2 c2^2 = 4e-8; its derivative vanishes at T0 = u2/(1 + a) (by hand), just below the breakpoint u2 = 2.
+    # The values at T0 and at 2 differ by about 1e-16 relative: within the stated 1e-13 the smaller T0 is taken.
+    t = cm.optimal_truncation(np.array([1.0, 0.25]), np.array([1e-9, 1e-4]), eps=1.0)
+    assert t.T == pytest.approx(2 / (1 + 4e-8), rel=1e-15) and t.T < 2

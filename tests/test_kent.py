@@ -318,3 +318,11 @@ def test_log_solve_against_lambert_w():
             want = -mpmath.lambertw(-mpmath.exp(-mpmath.mpf(Y)), -1).real
             tol = 1e-14 if Y > 1.001 else 1e-7  # near Y = 1 the root is ill-conditioned: L - 1 ~ sqrt(2(Y - 1))
             assert kent._log_solve(Y) == pytest.approx(float(want), rel=tol), Y
+
+
+def test_regime_at_the_transition_itself_is_small_T():
+    # density, beta = 1: poly = (n T alpha^2)^(-1/2) and exp-term (n alpha^2)^(-2) meet at T-dagger = (n alpha^2)^3.
+    # n alpha^2 = 4 and T = 64 make both exactly 1/16 in binary: "small-T" holds for T <= T-dagger (the docstring).
+    r = kent.rate("density", n=16, T=64, alpha=0.5, beta=1.0)
+    assert r.lower_terms == (0.0625, 0.0625) and r.regime == "small-T"
+    assert kent.rate("density", n=16, T=65, alpha=0.5, beta=1.0).regime == "large-T"

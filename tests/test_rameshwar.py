@@ -296,3 +296,10 @@ def test_choices_and_generators_are_checked():
         rt.akmv_worst_case_error([1, 4], U=10, eps=1, T=["1"])
     with pytest.raises(ValueError, match="^a must be"):
         rt.worst_case_error([1, 4], U=10, eps=1, a=["0", "0"], b=[10, 10])
+
+
+def test_threshold_grid_at_eps_exactly_two_over_L():
+    # Theorem III.1: T_eps = U m_(ceil(2/eps)), 0 if eps < 2/L. At eps = 2/L the rank is L: the smallest count,
+    # by hand U * 1 = 10 here; just below 2/L, 0. The same at eps = 2/L for a one-user collection (eps = 2).
+    grid = rt.threshold_grid([[1, 5, 3, 2], [4]], U=10, eps=[Fraction(1, 2), Fraction(2, 5), Fraction(2)])
+    assert grid.tolist() == [[10.0, 0.0, 50.0], [0.0, 0.0, 40.0]]

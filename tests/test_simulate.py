@@ -231,3 +231,30 @@ def test_cummings_beta_meta_law_has_the_stated_mean_and_variance(p, sigma_p2):
     assert abs(mean - p) < 4 * math.sqrt(sigma_p2 / n)
     m4 = np.mean((x - mean) ** 4)
     assert abs(var - sigma_p2) < 4 * math.sqrt((m4 - var * var) / n)
+
+
+@pytest.mark.parametrize("estimators", [("kent",), ("kent", "dame")])
+def test_kent_local_means_use_only_the_first_T_star_records_of_an_untabulated_law(estimators):
+    # a geometric law is drawn user by user (no size table): Kent's local mean is over min(m, T*) = min(m, 2)
+    # records of +-1 values, so it lies in {-1, 0, 1} and min(m, T*) times it has the parity of min(m, T*)
+    plan = simulate._plan(estimators, sizes.geometric(0.2), 400, 0.6, simulate.TwoPoint(0.3), 2, "paper", "canonical",
+                          "paper", 2, 1.0)
+    assert plan.size_table is None and plan.kent_T == 2
+    m, xbar_T, _ = simulate._draw_users(plan, 5, np.random.default_rng(SEED))
+    T = np.minimum(m, 2)
+    s = xbar_T * T
+    assert np.array_equal(s, np.round(s)) and np.all((np.round(s).astype(int) - T) % 2 == 0)
+    assert np.any(m > 2)  # the truncation is exercised
+
+
+def test_risk_result_moments_against_statistics():
+    import statistics
+
+    est = np.array([0.5, -1.0, 2.0, 0.25, 1.0])
+    r = simulate._result("x", 0.5, est, {})
+    sq = [(e - 0.5) ** 2 for e in est.tolist()]
+    R = len(sq)
+    assert r.mse == pytest.approx(statistics.fmean(sq), rel=1e-15)
+    assert r.stderr == pytest.approx(statistics.stdev(sq) / math.sqrt(R), rel=1e-14)  # se of a mean: sd / sqrt(R)
+    err = [e - 0.5 for e in est.tolist()]
+    assert r.bias == pytest.approx(statistics.fmean(err), rel=1e-15)

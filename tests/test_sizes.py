@@ -452,3 +452,51 @@ def test_tails_below_a_windowed_table_against_mpmath():
             cdf = mpmath.gammainc(ai + 1, lam, mpmath.inf, regularized=True)  # P(X <= a)
             ref = mpmath.log1p(-(cdf - p0) / (1 - p0))
             assert g == pytest.approx(float(ref), rel=1e-12, abs=0)  # the values are about 1e-51
+
+
+# --------------------------------------------------------------------------- floor_support, exhaustively
+
+
+@pytest.mark.parametrize("law, support", [
+    (sizes.finite({2: Fraction(1, 4), 7: Fraction(1, 2), 11: Fraction(1, 4)}), [2, 7, 11]),
+    (sizes.point(5), [5]),
+    (sizes.uniform(3, 9), list(range(3, 10))),
+    (sizes.uniform(10**7, 10**7 + 2_000_000), None),  # wide: closed forms, support lo..hi
+])
+def test_floor_support_is_the_largest_support_point_at_most_a(law, support):
+    # the definition max{k in supp M : k <= a} (0 if none), scanned over every a near the support's points
+    if support is None:
+        lo, hi = 10**7, 10**7 + 2_000_000
+        a = np.array([0, 1, lo - 1, lo, lo + 1, hi - 1, hi, hi + 1, hi + 10**6])
+        want = [0 if x < lo else min(x, hi) for x in a.tolist()]
+    else:
+        a = np.arange(0, max(support) + 3)
+        want = [max((k for k in support if k <= x), default=0) for x in a.tolist()]
+    assert law.floor_support(a).tolist() == want
+
+
+def test_wide_uniform_prob_ge_near_its_lower_end_in_both_paths():
+    # P(m >= a) = (hi - a + 1)/n exactly (rationals); near lo it is close to 1, so it is computed as
+    # 1 - P(m <= a - 1): an off-by-one in the cdf's count shows as 1/n.
+    lo, hi = 10**7, 10**7 + 2_000_000
+    law = sizes.uniform(lo, hi)
+    n = hi - lo + 1
+    probe = [1, lo - 1, lo, lo + 1, lo + 2, lo + 1000, (lo + hi) // 2, hi - 1, hi, hi + 1]
+    want = [Fraction(max(0, min(n, hi - a + 1)), n) for a in probe]
+    got = law.prob_ge(probe)
+    for a, g, w in zip(probe, got, want):
+        assert g == pytest.approx(float(w), rel=1e-13, abs=0), a
+    got_mp = law.prob_ge(probe, precision=30)
+    with mpmath.workdps(40):
+        for a, g, w in zip(probe, got_mp, want):
+            assert abs(g - mpmath.mpf(w.numerator) / w.denominator) <= mpmath.mpf(10) ** -25, a
+
+
+def test_zipf_tails_at_a_precision_against_a_direct_sum():
+    # P(m > a) = 1 - sum_{k <= a} k^-s / zeta(s): a finite sum, independent of the Hurwitz zeta the law uses
+    law = sizes.zipf(3.5)
+    for a in (1, 2, 5, 40):
+        got = law.prob_gt(a, precision=30)[()]
+        with mpmath.workdps(40):
+            want = 1 - mpmath.fsum(mpmath.mpf(k) ** -3.5 for k in range(1, a + 1)) / mpmath.zeta(3.5)
+        assert abs(got / want - 1) < mpmath.mpf(10) ** -25, a
