@@ -554,3 +554,14 @@ def test_no_h3_warning_when_not_asked_or_not_violated():
         warnings.simplefilter("error")
         dame.upper_bound(sizes.poisson(5), n=100, alpha=22 / 35)
         dame.privacy_budget(100, 0.9, h3=False)
+
+
+@pytest.mark.parametrize("text,value", [("exp(-9)/16", math.exp(-9) / 16), ("1737/2", 868.5), ("24", 24.0),
+                                        ("exp(2)*3/4", 0.75 * math.exp(2)), ("exp(1)", math.e), ("0.5", 0.5)])
+def test_constants_describe_and_read_back(text, value):
+    """Constants.from_description reads the forms (S31)/(S146) take, and describe() writes them back."""
+    c = dame.Constants.from_description({"name": "x", "c1": text, "c2": "1", "c3": "1", "c4": "1", "c5": "1"})
+    assert c.floats[0] == pytest.approx(value, rel=1e-15)
+    assert dame.Constants.from_description(c.describe()) == c
+    paper = dame.Constants.paper()
+    assert paper.describe()["c1"] == "exp(-9)/16" and dame.Constants.from_description(paper.describe()) == paper

@@ -190,3 +190,14 @@ def test_sorted_unique_is_numpys_unique(values):
 def test_sorted_unique_refuses_what_is_not_a_numeric_vector(bad):
     with pytest.raises(ValueError, match="a must be a 1-D array"):
         nm.sorted_unique(bad)
+
+
+@pytest.mark.parametrize("n,p", [(1, 0.5), (7, 0.3), (40, 0.01), (25, 0.999)])
+def test_binomial_sf_against_exact_rational_sums(n, p):
+    """P(Bin(n, p) > y) summed exactly in rationals (p taken at its float value), every y from -2 to n + 1."""
+    q = Fraction(p)
+    exact = [sum(math.comb(n, k) * q**k * (1 - q) ** (n - k) for k in range(max(y + 1, 0), n + 1)) for y in range(-2, n + 2)]
+    got = nm.binomial_sf(np.arange(-2, n + 2, dtype=float), n, p)
+    for y, want, value in zip(range(-2, n + 2), exact, got):
+        assert value == pytest.approx(float(want), rel=1e-12, abs=1e-300), y
+    assert got[0] == got[1] == 1.0 and got[-1] == got[-2] == 0.0  # y < 0 and y >= n exactly

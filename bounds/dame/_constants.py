@@ -199,13 +199,12 @@ class Constants:
     @classmethod
     def paper(cls) -> "Constants":
         """Explicit constants of the proofs: (S31) for c1, c2; (S146) for c3, c4, c5."""
-        return _preset("paper") if cls is Constants else \
-            cls(ExactConstant(Fraction(1, 16), -9), 24, 1570, 8, Fraction(1737, 2), name="paper")
+        return _preset("paper")
 
     @classmethod
     def unit(cls) -> "Constants":
         """All constants equal to 1."""
-        return _preset("unit") if cls is Constants else cls(1, 1, 1, 1, 1, name="unit")
+        return _preset("unit")
 
     @cached_property
     def floats(self) -> tuple[float, ...]:
