@@ -207,3 +207,13 @@ def test_large_poisson_survival_against_incomplete_gamma(lam, z):
         sf = 1 - mpmath.gammainc(a + 1, lam, mpmath.inf, regularized=True)  # P(X > a) = 1 - Q(a + 1, lam)
         exact = sf / (1 - mpmath.exp(-lam))
     assert rel(law.prob_gt(a), exact) < 1e-12
+
+
+@pytest.mark.parametrize("N", [1, 5, 1000])
+def test_binomial_with_p_one_is_the_point_law(N):
+    """B(N, 1) puts all its mass on N (Loader's deviance at mu = N q = 0: 0 log 0 = 0, x log 0 = -inf)."""
+    law, point = sizes.binomial(N, 1.0), sizes.point(N)
+    a = np.arange(0, N + 3)
+    assert float(law.pmf(N)) == 1.0 and float(law.sqrt_mean()) == pytest.approx(math.sqrt(N), rel=1e-15)
+    np.testing.assert_array_equal(law.log_prob_ge(a), point.log_prob_ge(a))
+    np.testing.assert_allclose(law.log_partial_sqrt_mean(a), point.log_partial_sqrt_mean(a), rtol=1e-15)
