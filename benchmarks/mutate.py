@@ -204,7 +204,10 @@ MUTANTS = [
            "Poisson P(X > a) at a = mode by the complement of the cdf (still exact: both sums are proven)",
            equivalent="both branches compute P(X > a) with a proven remainder; at a = mode the cdf is below 1/2 + O(1/sqrt(lam)) so the complement loses no digit"),
     Mutant("sizes/_kernels.py", "x_log_mu = np.where(x > 0, x * np.log(np.float64(mu)), 0.0)",
-           "x_log_mu = x * np.log(np.float64(mu))", "0 log 0 taken as NaN (binomial with p = 1)"),
+           "x_log_mu = x * np.log(np.float64(mu))", "0 log 0 taken as NaN (binomial with p = 1)",
+           equivalent="every caller passes x >= 1: the binomial clips k and N - k to >= 1 and takes the ends "
+                      "k = 0, N from their closed form, and Poisson has mu = lam > 0 (checked: binomial(N, 1) "
+                      "equals point(N) on every query with and without the mutant)"),
     Mutant("numerics.py", "np.not_equal(arr[1:], arr[:-1], out=head[1:])", "np.less(arr[:-1], arr[1:], out=head[1:])",
            "sorted_unique's run heads by order instead of inequality",
            equivalent="on a sorted array arr[i] != arr[i-1] and arr[i-1] < arr[i] are the same"),
