@@ -32,7 +32,9 @@ COMMANDS: dict[str, list[str]] = {
     "bounds dame (poisson)": ["-m", "bounds", "dame", "--sizes", "poisson:5", "--n", "10000", "--alpha", "0.5"],
     "bounds cummings": ["-m", "bounds", "cummings", "--k", "100,50,20,5,1", "--eps", "1"],
     "bounds rameshwar": ["-m", "bounds", "rameshwar", "--collection", "geometric:6", "--eps", "0.5"],
+    "bounds rameshwar --lp": ["-m", "bounds", "rameshwar", "--collection", "geometric:6", "--eps", "0.5", "--lp"],
 }
+OUTSIDE = {"bounds rameshwar --lp"}  # the linear programme on request: measured, not held to the budget
 
 
 def child_cpu(args: list[str]) -> float:
@@ -62,7 +64,8 @@ def main() -> None:
     for name, ts in times.items():
         cpu = statistics.median(ts)
         extra = cpu - base
-        verdict = "" if name == "python -c pass" else ("within" if extra <= BUDGET else "OVER")
+        verdict = ("" if name == "python -c pass" else "(no budget: scipy.optimize on request)" if name in OUTSIDE
+                   else "within" if extra <= BUDGET else "OVER")
         print(f"  {name:24s} {cpu:7.3f} {extra:14.3f}   {verdict}")
 
 
