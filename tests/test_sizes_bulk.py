@@ -311,3 +311,25 @@ def test_dame_bounds_at_1e12_float_vs_precision():
     lb, lbp = dame.lower_bound(law, n_alpha2=1e6), dame.lower_bound(law, n_alpha2=1e6, precision=40)
     assert ub.m_tilde == ubp.m_tilde and lb.argmax == lbp.argmax
     assert abs(ub.log_value - float(ubp.log_value)) < 1e-12 and abs(lb.log_value - float(lbp.log_value)) < 1e-12
+
+
+@pytest.mark.parametrize("p", [1e-15, 1 - 1e-15])
+def test_binomial_at_1e12_with_extreme_p_float_against_60_digits(p):
+    """N = 10**12 with p = 1e-15 or 1 - 1e-15 (N p (1 - p) below 1: tables, not the bulk engine): every
+    query in float64 within 1e-12 of the 60-digit path, and the mean against its closed form
+    E[m] = N p / (1 - (1 - p)^N) evaluated here in mpmath."""
+    N = 10**12
+    law = sizes.binomial(N, p)
+    a = np.array([1, 2, 3, N - 2, N - 1, N]) if p > 0.5 else np.array([1, 2, 3, 5, 10])
+    for query in ("log_prob_ge", "log_prob_gt", "log_partial_sqrt_mean", "log_sqrt_min_mean"):
+        fl = getattr(law, query)(a)
+        mp = getattr(law, query)(a, precision=60)
+        for got, want in zip(fl, mp):
+            if mpmath.isinf(want):
+                assert got == float(want), query
+            else:
+                assert got == pytest.approx(float(want), rel=1e-12, abs=1e-12), query
+    with mpmath.workdps(40):
+        pm = mpmath.mpf(p)
+        mean = N * pm / -mpmath.expm1(N * mpmath.log1p(-pm))
+    assert float(law.mean()) == pytest.approx(float(mean), rel=1e-14)
