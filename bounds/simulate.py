@@ -53,7 +53,7 @@ from .numerics import (
     warn_once_per_call,
 )
 from .sizes import SizeLaw
-from .mechanisms import RNGLike, SeedLike
+from .mechanisms import SeedLike
 
 __all__ = [
     "BLOCK",

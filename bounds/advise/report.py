@@ -92,7 +92,7 @@ class Advice:
         if bad:
             out.append(f"  UNUSABLE at this n and ε/α (RMSE/w above {TRIVIAL_RMSE_REL:g}, the midpoint's worst-case "
                        f"error): {', '.join(bad)}")
-        out += ["", f"COMPARISON — RMSE/w (simulated, else an exact or proven worst case; rates are not compared)",
+        out += ["", "COMPARISON — RMSE/w (simulated, else an exact or proven worst case; rates are not compared)",
                 f"  {'method':22s} {'RMSE/w':>16s} {'q' + str(q):>8s}  {'simulation engine':46s} {'CPU/rep':>9s}  "
                 f"{'worst-case RMSE/w':>18s}"]
         for m in self.methods:

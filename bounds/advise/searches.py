@@ -16,7 +16,7 @@ from typing import Callable
 
 from numpy.typing import ArrayLike
 
-from .. import dame, rameshwar
+from .. import dame
 from ..numerics import check_integer, check_positive, format_value
 from ..sizes import SizeLaw
 from .inputs import Histogram
@@ -269,6 +269,7 @@ def rameshwar_smallest(counts: Histogram | ArrayLike, *, U: float | Fraction, ta
 
     Examples
     --------
+    >>> from bounds import rameshwar
     >>> s = rameshwar_smallest([1, 4], U=10, target=4)  # ε = s/2 = 2: T = 40, no bias, noise 40/2, over Σm = 5
     >>> s, rameshwar.optimal_error([1, 4], U=10, eps=s / 2, exact=True)
     (Fraction(4, 1), Fraction(4, 1))

@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 import functools
-import math
 from fractions import Fraction
-from typing import Any, Callable
+from typing import Callable
 
-import mpmath
 import numpy as np
 import sympy as sp
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 import math
 from fractions import Fraction
 from typing import Any, Callable

@@ -188,7 +188,7 @@ def _search(args: argparse.Namespace, m: Any) -> int:
     lines = [f"DAME: the smallest {what} with {shown} < {goal:g} — {DAME.cite()}, Theorems 1-2",
              f"  size law M    {m!r}", *_constants_lines(c),
              f"  searched      {what} in [{lo:g}, {hi:g}]" + (f", alpha = {args.alpha:g}" if integer_ else "")
-             + f"; points where upper < lower (not meaningful) do not count"]
+             + "; points where upper < lower (not meaningful) do not count"]
     there: list[str] = []
     if found is not None:
         ub, lb = found

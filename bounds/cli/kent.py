@@ -8,7 +8,6 @@ or a search (``--solve n --target upper<0.01``).
 from __future__ import annotations
 
 import argparse
-import math
 from typing import Any
 
 from . import _solve

@@ -25,7 +25,7 @@ from numpy.typing import ArrayLike
 from .. import mechanisms
 from .. import rameshwar as theory
 from ..numerics import MAX_ARRAY, check_counts, check_positive, check_rng, total
-from ._inputs import of_type, reals, same_shape
+from ._inputs import of_type, reals
 from ..mechanisms import RNGLike
 
 MAX_SCALE = 1e300  # bound on U·Σm/ε: the mechanisms multiply and add a few such terms, which must stay below 1.8e308

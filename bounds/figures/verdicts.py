@@ -18,6 +18,7 @@ Examples
 'partly reproduced'
 >>> _num(3812.5), _num(2.2e-16, 1), _num(-0.5757)
 ('3800', '2×10⁻¹⁶', '−0.58')
+>>> from bounds.figures.core import REGISTRY
 >>> sorted(JUDGES) == sorted(REGISTRY)
 True
 """
@@ -32,7 +33,7 @@ from typing import TYPE_CHECKING, Callable
 import numpy as np
 
 from ..numerics import check_choice, format_value
-from .core import REGISTRY, FigureData
+from .core import FigureData
 
 if TYPE_CHECKING:  # the audit (sympy, scipy) is imported only when a verdict asks for a check
     from ..audit import AuditResult

@@ -9,7 +9,6 @@ with kind ``"rate"`` and never compared as numbers.  The simulation needs **per-
 
 from __future__ import annotations
 
-import math
 
 import numpy as np
 
