@@ -36,7 +36,7 @@ def register(subparsers: Any) -> None:
     p.add_argument("--U", type=positive, default=65.0, help="samples lie in (0, U]")
     p.add_argument("--eps", type=positive, help="central privacy level epsilon (required unless swept or solved for)")
     p.add_argument("--lp", action="store_true",
-                   help=f"also solve the linear programme: {LP_NOTE} (imports scipy.optimize: about 0.5 s more)")
+                   help=f"also solve the linear programme: {LP_NOTE} (imports scipy.optimize: about 0.7 s of CPU more)")
     _solve.add_options(p, f"K log-spaced values of eps from LO to HI (eps=LO:HI:K): T_eps, E_OPT and eq. (12) as "
                           f"printed at each, and with --lp the LP optimum for at most {MAX_LP_SWEEP} users", ["eps"],
                        "find the smallest eps meeting --target",
