@@ -23,21 +23,12 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator
 import numpy as np
 from numpy.typing import ArrayLike
 
+from ._lazy import lazy
+
 if TYPE_CHECKING:
     import mpmath
 else:
-
-    class _Lazy:
-        """``mpmath``, imported at its first use: the float64 path (and the command line's start-up)
-        never pays its import (about 40 ms of CPU)."""
-
-        def __getattr__(self, attr: str) -> Any:
-            import mpmath as module
-
-            globals()["mpmath"] = module  # later uses reach the module directly
-            return getattr(module, attr)
-
-    mpmath = _Lazy()
+    mpmath = lazy("mpmath")  # imported at first use: the float64 path and the command line's start-up never need it
 
 __all__ = [
     "PaperAssumptionWarning",
