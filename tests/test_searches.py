@@ -92,6 +92,24 @@ def test_m_tilde_at_constructed_near_ties(dame_path, a_star, extra, logx, side, 
     assert dame.m_tilde(law, n_alpha2=x, constants=constants) == m_tilde_scan(masses, x, c)
 
 
+@pytest.mark.parametrize("a_star,logx", [(2, 4.0), (7, 6.5), (50, 9.0), (300, 11.0)])
+@pytest.mark.parametrize("ulps", [-1, 0, 1])
+@pytest.mark.parametrize("constants", ["paper", "unit"])
+def test_m_tilde_at_ties_below_float_resolution(dame_path, a_star, logx, ulps, constants):
+    """ρ the float nearest √φ(a*) (and its neighbours): P(m ≥ a*)² - φ(a*) is below float64's resolution,
+    so only the 60-digit re-decision of the search (or scan) gets m~ right."""
+    x = 10.0**logx
+    c = _constants(constants)
+    with mpmath.workdps(50):
+        phi = _phi(a_star, mpmath.mpf(x), c)
+        if not 0 < phi < 1:
+            pytest.skip("φ(a*) outside (0, 1) for these constants")
+        rho = float(mpmath.sqrt(phi))
+    rho = float(np.nextafter(rho, 2.0 if ulps > 0 else 0.0)) if ulps else rho
+    masses = {1: 1 - rho, a_star + 3: rho}
+    assert dame.m_tilde(sizes.finite(masses), n_alpha2=x, constants=constants) == m_tilde_scan(masses, x, c)
+
+
 @settings(**SETTINGS)
 @given(atoms=st.lists(st.integers(1, 400), min_size=1, max_size=5, unique=True),
        weights=st.lists(st.floats(1e-6, 1.0), min_size=5, max_size=5), logx=st.floats(-0.5, 9.0),
