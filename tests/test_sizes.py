@@ -500,3 +500,40 @@ def test_zipf_tails_at_a_precision_against_a_direct_sum():
         with mpmath.workdps(40):
             want = 1 - mpmath.fsum(mpmath.mpf(k) ** -3.5 for k in range(1, a + 1)) / mpmath.zeta(3.5)
         assert abs(got / want - 1) < mpmath.mpf(10) ** -25, a
+
+
+def _smallest_argmax_exact(ratio, k_lo, k_hi):
+    """Smallest maximiser of a pmf over [k_lo, k_hi] from its exact consecutive ratios p(k+1)/p(k) (Fractions)."""
+    best, rel, arg = Fraction(1), Fraction(1), k_lo
+    for k in range(k_lo, k_hi):
+        rel *= ratio(k)
+        if rel > best:
+            best, arg = rel, k + 1
+    return arg
+
+
+@pytest.mark.parametrize("lam", [0.1, 0.999, 1.0, 1.5, 5.0, 5.5, 7.0, 123.0, 1e6 + 0.5, 1e6])
+@pytest.mark.parametrize("zero", ["truncate", "shift"])
+def test_poisson_mode_against_exact_ratios(lam, zero):
+    """The smallest mode (the table window's anchor) equals the smallest maximiser of the exact
+    pmf, found from rational ratios lam/(k+1) over a window around lam; integer lam gives a tie
+    p(lam-1) = p(lam), resolved to the smaller point."""
+    lf = Fraction(lam)
+    lo = max(0, int(lam) - 60)
+    k = _smallest_argmax_exact(lambda j: lf / (j + 1), lo, int(lam) + 60)
+    law = sizes.poisson(lam, zero=zero)
+    assert law._mode == (k + 1 if zero == "shift" else max(k, 1))
+
+
+@pytest.mark.parametrize("N, p", [(1, 0.5), (10, 0.5), (9, 0.5), (1000, 0.005), (1000, 0.999), (50, 0.3),
+                                  (4, 0.2), (99, 0.01), (10**9, 1e-9), (10**9, 0.999), (7, 1.0)])
+def test_binomial_mode_against_exact_ratios(N, p):
+    """As for Poisson: ratios (N-k) p / ((k+1)(1-p)) in exact rationals ((N+1) p integer gives a tie)."""
+    pf = Fraction(p)
+    centre = int(N * p)
+    lo, hi = max(0, centre - 60), min(N, centre + 60)
+    if p == 1:
+        k = N
+    else:
+        k = _smallest_argmax_exact(lambda j: (N - j) * pf / ((j + 1) * (1 - pf)), lo, hi)
+    assert sizes.binomial(N, p)._mode == max(k, 1)

@@ -58,6 +58,7 @@ class _Family:
     log_concave: bool = False  # pmf log-concave: deep tails can be summed with a proven remainder
     sf_in_table: bool = True  # the table takes logsf where it is not deep (False: masses summed from the top)
     bulk: BulkFamily | None = None  # Poisson/binomial: the table-free engine of ``_bulk`` for wide bulks
+    mode: int | None = None  # X's smallest mode in closed form (log-concave families; else found by bisection)
     sampler: Callable = field(kw_only=True)  # (size, rng) -> draws of X; every constructor gives one
 
 
@@ -233,8 +234,12 @@ class FamilyLaw(SizeLaw):
 
     @cached_property
     def _mode(self) -> int:
-        """The smallest mode of a log-concave pmf (bisection on the sign of its increments)."""
+        """The smallest mode of a log-concave pmf: ``X``'s closed form where the family gives it (on
+        ``k >= 1`` a zero-truncated pmf is ``X``'s rescaled, a shifted one ``X``'s moved by one), else a
+        bisection on the sign of its increments."""
         lo = self.support_min
+        if self.family.mode is not None:
+            return max(lo, self.family.mode + (1 if self.zero == "shift" else 0))
         top = min(self.support_max, MAX_SIZE) - 1
 
         def rising(a: np.ndarray) -> np.ndarray:

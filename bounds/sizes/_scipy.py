@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import math
 import warnings
+from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Callable
 
 import numpy as np
@@ -111,6 +112,7 @@ def poisson(lam: float, *, zero: str = "truncate") -> SizeLaw:
         log_concave=True, sf_in_table=False,
         mp_ratio=lambda k: mpmath.mpf(lam) / (k + 1),
         sampler=lambda size, rng: rng.poisson(lam, size=size), bulk=BulkFamily(lam),
+        mode=max(0, math.ceil(lam) - 1),  # p(k+1)/p(k) = lam/(k+1) > 1 iff k < lam - 1
     )
     law = FamilyLaw("poisson", (("lam", lam), ("zero", zero)), fam, zero)
     law._recipe = ("poisson", {"lam": lam, "zero": zero})
@@ -185,6 +187,8 @@ def binomial(N: int, p: float, *, zero: str = "truncate") -> SizeLaw:
         lambda: N * mpmath.mpf(p), log_concave=True, sampler=lambda size, rng: rng.binomial(N, p, size=size),
         mp_ratio=(lambda k: mpmath.mpf(N - k) / (k + 1) * mpmath.mpf(p) / (1 - mpmath.mpf(p))) if p < 1 else None,
         bulk=BulkFamily(N * p, N, p) if p < 1 else None,
+        # p(k+1)/p(k) = (N-k) p / ((k+1)(1-p)) > 1 iff k < (N+1) p - 1, decided in exact rationals
+        mode=max(0, math.ceil((N + 1) * Fraction(p) - 1)),
     )
     law = FamilyLaw("binomial", (("N", N), ("p", p), ("zero", zero)), fam, zero)
     law._recipe = ("binomial", {"N": N, "p": p, "zero": zero})
