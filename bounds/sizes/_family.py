@@ -29,8 +29,8 @@ from typing import TYPE_CHECKING, Any, Callable, cast
 import numpy as np
 
 from ..numerics import last_true
-from ._common import _mp_log, DEEP_LOG, FLOAT_TOL, LOG_HALF, MAX_LISTED, MAX_SIZE, MAX_TABLE, MAX_WALK
-from ._tables import _deep_logsf, _left_log_sum
+from ._common import _mp_log, DEEP_LOG, FLOAT_TOL, LOG_HALF, MAX_LISTED, MAX_SIZE, MAX_TABLE, MAX_WALK, WHOLE_TABLE
+from ._tables import _deep_logsf, _left_log_sum, _log_sums_from_top
 from ._base import _rebuild, SizeLaw
 from ._bulk import BulkFamily
 from . import _bulk
@@ -228,9 +228,15 @@ class FamilyLaw(SizeLaw):
         mode = self._mode
         if mode - lo <= 1000:
             return lo
-        peak = float(self._logpmf(np.array(mode)))
-        below = last_true(lambda a: np.asarray(self._logpmf(a) < peak - 60), lo, mode)
-        return int(below) + 1
+        # the masses rise up to the mode: one vectorised pass over a bracket [mode - B, mode] whose first
+        # point is already below the threshold (B grown 4-fold from 12 sqrt(mode) until it is)
+        B = 12 * math.isqrt(mode) + 64
+        while True:
+            first = max(lo, mode - B)
+            lp = np.asarray(self._logpmf(np.arange(first, mode + 1)), dtype=float)
+            if first == lo or lp[0] < lp[-1] - 60:
+                return first + int(np.argmax(lp >= lp[-1] - 60))
+            B *= 4
 
     @cached_property
     def _mode(self) -> int:
@@ -255,7 +261,58 @@ class FamilyLaw(SizeLaw):
         if self.family.log_concave and 2 * (self._mode - self._start) > MAX_TABLE:  # the bulk alone is too wide
             raise ValueError(f"{self!r}: the bulk spans {2 * (self._mode - self._start)} points, more than a table "
                              f"holds ({MAX_TABLE})")
+        start = self._start
+        # a family whose survival function is itself a sum of masses (Poisson): one pass instead of a search
+        if (self.family.log_concave and not self.family.sf_in_table
+                and not (self.is_finite and self.support_max - start <= WHOLE_TABLE)):
+            end = self._table_end_by_sums(tol)
+            if end is not None:
+                return end
         return super()._table_end(tol)
+
+    def _table_end_by_sums(self, tol: float) -> int | None:
+        r"""``_tables.table_end``'s cut for a log-concave pmf from one vectorised pass: the smallest
+        :math:`K > \max(\text{start}, 1)` with :math:`B(K) = E[m\,1\{m > K\}]/\sqrt{K+1} \le` ``tol``
+        (the bound the tables prove; ``None``: past ``MAX_TABLE`` points, left to the generic search).
+
+        On ``k = lo+1, …, e`` the first moments above each point are summed from the top; beyond ``e``
+        (past the mode, where :math:`r = M(e+1)/M(e) < 1` bounds every later ratio by log-concavity)
+        :math:`\sum_{i \ge 1} (e+i) M(e) r^i = M(e)\,\big(e r/(1-r) + r/(1-r)^2\big)` is added;
+        ``e`` grows 4-fold until that remainder alone meets the bound at ``e``.
+        """
+        lo = max(self._start, 1)
+        log_tol = math.log(tol)
+        mode = self._mode
+        if mode > lo:  # B is non-increasing: when B(mode) > tol the cut lies past the mode, and the pass starts there
+            # B(mode) >= (mode+1) M(mode+1) / sqrt(mode+1): the mass just past the mode alone
+            if 0.5 * math.log(mode + 1.0) + float(self._logpmf(np.array(mode + 1))) > log_tol:
+                lo = mode
+        e = lo + 16 * math.isqrt(lo) + 64
+        while e - self._start <= MAX_TABLE:
+            top = int(min(e + 1, self.support_max))
+            k = np.arange(lo + 1, top + 1, dtype=np.int64)
+            lp = np.asarray(self._logpmf(k), dtype=float)
+            with np.errstate(divide="ignore", invalid="ignore"):
+                lt = np.log(k) + lp  # log k M(k)
+                if top <= e:  # the support ends within the pass: nothing remains beyond it
+                    rem = -math.inf
+                else:
+                    log_r = float(lp[-1] - lp[-2])
+                    if not log_r < 0:
+                        e = lo + 4 * (e - lo)
+                        continue
+                    r = math.exp(log_r)
+                    rem = float(lp[-2]) + math.log(e * r / (1 - r) + r / (1 - r) ** 2)
+                    k, lp, lt = k[:-1], lp[:-1], lt[:-1]
+                above = np.logaddexp(np.append(_log_sums_from_top(lt)[1:], -np.inf), rem)  # log E[m 1{m > k}]
+                bound = above - 0.5 * np.log(k + 1.0)
+            ok = np.flatnonzero(bound <= log_tol)
+            if ok.size:
+                return int(min(k[ok[0]], self.support_max))
+            if top <= e:
+                return int(self.support_max)
+            e = lo + 4 * (e - lo)
+        return None
 
     # ---- the table-free bulk engine (Poisson and binomial laws wider than a table) --------------
     def _bulk_mode(self, precision: int | None) -> bool:
