@@ -1,4 +1,5 @@
-"""The whole scans of light laws (``bounds.dame._scan``) against the searches and the mpmath path.
+"""The whole scans of light laws and the windows of wide tables (``bounds.dame._scan``) against the
+searches on the law itself and the mpmath path.
 
 The scans replace the branch and bound of eq. (10) and the bisection of eq. (12) for laws whose
 search ends at ``a <= SCAN_POINTS``; they must return what the searches return (the same
@@ -33,14 +34,14 @@ XS = np.geomspace(1e-3, 1e14, 40)
 
 
 def _both(make, fn):
-    """``fn(law)`` with the scan (default) and with the searches (no law scanned)."""
+    """``fn(law)`` with the scans and windows (default) and with the searches on the law itself."""
     scanned = fn(make())
-    saved = _scan.SCAN_POINTS
-    _scan.SCAN_POINTS = 0
+    saved = _scan.SCAN_POINTS, _scan.WINDOW_POINTS
+    _scan.SCAN_POINTS = _scan.WINDOW_POINTS = 0
     try:
         searched = fn(make())
     finally:
-        _scan.SCAN_POINTS = saved
+        _scan.SCAN_POINTS, _scan.WINDOW_POINTS = saved
     return scanned, searched
 
 
@@ -94,3 +95,82 @@ def test_prefix_holds_the_laws_own_functionals():
     np.testing.assert_array_equal(pre.log_ge, law.log_prob_ge(a))
     assert _scan.prefix(law) is pre  # computed once per law
     assert _scan.prefix(sizes.geometric(0.2)) is None  # a closed-form law searches to 2**61
+
+
+WIDE = {
+    "poisson(1e4)": lambda: sizes.poisson(1e4),
+    "poisson(2.5e5 + 0.5)": lambda: sizes.poisson(2.5e5 + 0.5),
+    "poisson(3000, shift)": lambda: sizes.poisson(3000, zero="shift"),
+    "binomial(1e6, 0.3)": lambda: sizes.binomial(10**6, 0.3),
+    "binomial(20000, 0.5)": lambda: sizes.binomial(20000, 0.5),
+    "poisson(1000)": lambda: sizes.poisson(1000),  # a prefix; many budgets: the searches on its arrays
+}
+# budgets around the jump of m~ from 1 into the bulk (phi(a) crossing 1: the rows decided below a window),
+# and budgets so large that the mass below a window (about e^-60) matters: x S(a)^2 >= 1 below it, and
+# eq. (10) at a < w within 1e-9 of its value at 0
+XW = np.concatenate([np.geomspace(1e-3, 1e14, 30), np.geomspace(2e3, 3e4, 40), np.geomspace(1e20, 1e300, 25)])
+
+
+@pytest.mark.parametrize("label", list(WIDE))
+@pytest.mark.parametrize("constants", ["paper", "unit"])
+def test_window_searches_equal_the_searches_on_the_law(label, constants):
+    """The searches read a wide table's functionals from arrays (and decide m~ below the window from
+    φ alone, confirmed at two points): the same maxima, argmaxes and m~ as on the law itself."""
+    make = WIDE[label]
+    law = make()
+    assert _scan.window(law) is not law  # served by a window (or a prefix's arrays)
+
+    def run(law):
+        g = dame.curve(law, n_alpha2=XW, constants=constants)
+        return g.argmax, g.log_lower, g.m_tilde, g.log_upper
+
+    (arg_w, lv_w, mt_w, ub_w), (arg_l, lv_l, mt_l, ub_l) = _both(make, run)
+    np.testing.assert_array_equal(arg_w, arg_l)
+    np.testing.assert_array_equal(mt_w, mt_l)
+    np.testing.assert_allclose(lv_w, lv_l, rtol=1e-14, atol=1e-14)
+    np.testing.assert_allclose(ub_w, ub_l, rtol=1e-14, atol=1e-14)
+    assert len(set(mt_w.tolist())) > 10  # m~ = 1, the jump and the bulk all occur
+
+
+def test_window_holds_the_laws_own_functionals():
+    law = sizes.poisson(1e5)
+    view = _scan.window(law)
+    win = _scan.window_of(view)
+    assert win.lo == law.support_points()[0] - 1 and win.K == law.search_end()
+    inside = np.array([win.lo, win.lo + 1, 100_000, win.K])
+    a = np.array([0, 1, 500, win.lo - 7, win.K + 1, win.K + 50])  # outside: the law's own answer
+    for name in ("log_prob_gt", "log_partial_sqrt_mean", "log_prob_ge"):
+        np.testing.assert_array_equal(getattr(view, name)(inside), getattr(law, name)(inside), err_msg=name)
+        np.testing.assert_array_equal(getattr(view, name)(a), getattr(law, name)(a), err_msg=name)
+        np.testing.assert_array_equal(getattr(view, name)(a, precision=20), getattr(law, name)(a, precision=20))
+    assert _scan.window_of(law) is None
+    finite = sizes.finite({3: 0.5, 10**8: 0.5})
+    assert _scan.window(finite) is finite  # no contiguous table: the law itself
+
+
+@pytest.mark.parametrize("make", [lambda: sizes.poisson(1e4), lambda: sizes.binomial(20000, 0.5)])
+@pytest.mark.parametrize("depth", [-300, -60, 0, 40, 200])
+@pytest.mark.parametrize("constants", ["paper", "unit"])
+def test_searches_on_a_window_inside_the_bulk(monkeypatch, make, depth, constants):
+    """A window starting inside the bulk (a large mass below it): the steps that skip the points below a
+    window (the start of the first-reaching bisection, the tie search's bound on [0, w], m~'s φ-only
+    bisection and its confirmation) must still give the law's own answers."""
+    law = make()
+    K = law.search_end()
+    lo = int(law.mean()) + depth
+    a = np.arange(lo, K + 2, dtype=np.int64)
+    win = _scan.Prefix(K, law.log_prob_gt(a[:-1]), law.log_partial_sqrt_mean(a[:-1]), law.log_prob_ge(a), lo)
+    # tiny budgets too: eq. (10) flat to 1e-9 from deep in the bulk (the tie rule's smallest a below the window)
+    xs = np.concatenate([XW, np.geomspace(1e-2, 1e2, 30), np.geomspace(1e-10, 1e-4, 30)])
+
+    def run(view):
+        monkeypatch.setattr(_scan, "window", view)
+        g = dame.curve(law, n_alpha2=xs, constants=constants)
+        return g.argmax, g.log_lower, g.m_tilde, g.log_upper
+
+    on_window = run(lambda law: _scan._WindowView(law, win))
+    on_law = run(lambda law: law)
+    np.testing.assert_array_equal(on_window[0], on_law[0])
+    np.testing.assert_array_equal(on_window[2], on_law[2])
+    np.testing.assert_allclose(on_window[1], on_law[1], rtol=1e-14, atol=1e-14)
+    np.testing.assert_allclose(on_window[3], on_law[3], rtol=1e-14, atol=1e-14)

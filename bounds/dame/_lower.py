@@ -78,7 +78,11 @@ def _first_reaching(law: SizeLaw, logx: Any, precision: int | None) -> np.ndarra
     def below(a: np.ndarray) -> np.ndarray:
         return np.asarray(logx + 2 * law.log_partial_sqrt_mean(a, precision=precision) < 0, dtype=bool)
 
-    last = last_true(below, np.full(n, law.support_min, dtype=np.int64), np.full(n, end, dtype=np.int64))
+    start = np.full(n, law.support_min, dtype=np.int64)
+    win = _scan.window_of(law) if precision is None else None
+    if win is not None and law.support_min < win.lo:  # S is non-decreasing: below the window's first point
+        start[below(np.full(n, win.lo, dtype=np.int64))] = win.lo  # where the predicate holds there
+    last = last_true(below, start, np.full(n, end, dtype=np.int64))
     return np.where(last < end, last + 1, -1)
 
 
@@ -237,6 +241,21 @@ def _smallest_near_max(law: SizeLaw, logx: Any, c_vals: tuple[Any, ...], precisi
     found = np.asarray(arg, dtype=float).copy()
     L = np.zeros(len(task), dtype=np.int64)
     H = np.asarray(arg[task], dtype=np.int64)
+    win = _scan.window_of(law) if not mp else None
+    if win is not None and win.lo > 1:
+        # below a window's first point w, P(m > a) >= P(m > w) and S >= 0 bound every term of [0, w] by
+        # log c1 - c2 x P(m > w)^2; where that is below the threshold only a = 0 can qualify there
+        cap = lc1 - np.exp(lc2 + logx[task] + 2 * float(win.log_gt[0]))
+        skip = (cap < thr[task]) & (H > win.lo)
+        if np.any(skip):
+            idx = np.flatnonzero(skip)
+            zero = _lb_from_parts(*parts(np.zeros(1, dtype=np.int64)), logx[task[idx]], c_vals, None)
+            at_zero = idx[zero >= thr[task[idx]]]  # a = 0 qualifies: the smallest a of all
+            found[task[at_zero]] = 0
+            L[idx] = win.lo
+            keep = np.ones(len(task), dtype=bool)
+            keep[at_zero] = False
+            task, L, H = task[keep], L[keep], H[keep]
     while len(task):
         pts = sorted_unique(np.concatenate([L, H]))  # children share their ends: each point once
         pp, ss = parts(pts)
@@ -274,13 +293,13 @@ def _lower_many(law: SizeLaw, x: np.ndarray, c: Constants) -> tuple[np.ndarray, 
     """Float64 eq. (10) for an array of ``x``: (log values, argmax); a whole scan for light laws."""
     x = np.asarray(x, dtype=float)
     pre = _scan.prefix(law)
-    if pre is None:
-        best, arg = _lb_search(law, x, c.floats, None)
+    if pre is None or len(x) * (pre.K + 1) > _scan.SCAN_CELLS:  # many budgets: a search on the arrays is cheaper
+        best, arg = _lb_search(_scan.window(law), x, c.floats, None)
         return np.asarray(best, dtype=float), arg
     best, args, decided = _scan.lower(law, pre, x, c.floats, LB_TIE_RTOL)
     rest = np.flatnonzero(~decided)
     if rest.size:
-        b_rest, a_rest = _lb_search(law, x[rest], c.floats, None)
+        b_rest, a_rest = _lb_search(_scan.window(law), x[rest], c.floats, None)
         best[rest], args[rest] = np.asarray(b_rest, dtype=float), a_rest
     return best, [math.inf if a == math.inf else int(a) for a in args]
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 import math
 import weakref
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -27,22 +27,30 @@ from ..sizes import SizeLaw
 
 SCAN_POINTS = 4096
 """Longest range :math:`0..K` of ``a`` a law's functionals are tabulated for a scan (larger: the searches)."""
+SCAN_CELLS = 2**17
+"""Most (budget, a) cells of one exhaustive scan of eq. (10); past it the search runs on the prefix's arrays."""
+PAIR_CELLS = 2**14
+"""Most (budget, a) pairs of one exhaustive scan of eq. (12)'s condition (past it: the search, on the arrays)."""
+WINDOW_POINTS = 2**18
+"""Longest contiguous table whose functionals the searches read from arrays (:func:`window`)."""
 
 _PREFIXES: "weakref.WeakKeyDictionary[SizeLaw, Prefix | None]" = weakref.WeakKeyDictionary()
+_WINDOWS: "weakref.WeakKeyDictionary[SizeLaw, Prefix | None]" = weakref.WeakKeyDictionary()
 
 
 @dataclass(frozen=True)
 class Prefix:
-    r"""A law's functionals at :math:`a = 0, \dots, K + 1`, :math:`K` its search end.
+    r"""A law's functionals at :math:`a = lo, \dots, K + 1`, :math:`K` its search end (``lo = 0``: a prefix).
 
-    ``log_gt[a]`` :math:`= \log P(m > a)` and ``log_s[a]`` :math:`= \log E[\sqrt m\,\mathbb 1\{m \le a\}]`
-    for :math:`a \le K`; ``log_ge[a]`` :math:`= \log P(m \ge a)` for :math:`a \le K + 1`.
+    ``log_gt[a - lo]`` :math:`= \log P(m > a)` and ``log_s[a - lo]`` :math:`= \log E[\sqrt m\,\mathbb 1\{m \le a\}]`
+    for :math:`a \le K`; ``log_ge[a - lo]`` :math:`= \log P(m \ge a)` for :math:`a \le K + 1`.
     """
 
     K: int
     log_gt: np.ndarray
     log_s: np.ndarray
     log_ge: np.ndarray
+    lo: int = 0
 
 
 def prefix(law: SizeLaw) -> Prefix | None:
@@ -121,15 +129,101 @@ def log_sqrt_min(pre: Prefix, m: int) -> float:
 
 def condition_scan(pre: Prefix, lo: np.ndarray, hi: np.ndarray) -> tuple[np.ndarray, np.ndarray, Any] | None:
     r"""The pairs :math:`(i, a)`, :math:`lo_i \le a \le hi_i`, and :math:`\log P(m \ge a)` there, for a scan
-    of eq. (12)'s condition; ``None`` when a range passes :math:`K + 1` or the pairs exceed ``16 SCAN_POINTS``.
+    of eq. (12)'s condition; ``None`` when a range passes :math:`K + 1` or the pairs exceed ``PAIR_CELLS`` (a search on the prefix is cheaper).
 
     .. math:: P(m \ge a)^2 \ge \varphi(a) \wedge 1
 
     Source: Pla et al. (2024), Theorem 2, eq. (12).
     """
     span = hi - lo + 1
-    if np.any(hi > pre.K + 1) or int(span.sum()) > 64 * SCAN_POINTS:
+    if np.any(hi > pre.K + 1) or int(span.sum()) > PAIR_CELLS:
         return None
     rows = np.repeat(np.arange(len(lo)), span)
     a = np.arange(int(span.sum()), dtype=np.int64) - np.repeat(np.cumsum(span) - span, span) + np.repeat(lo, span)
     return rows, a, pre.log_ge[a]
+
+
+def window(law: SizeLaw) -> SizeLaw:
+    r"""The law itself, or a view of it whose float64 functionals on its table's window are read from arrays.
+
+    A law with a :func:`prefix` (``lo = 0``), or whose table covers every integer of a window
+    :math:`[lo, K]`, ``K`` its search end (at most ``WINDOW_POINTS`` points: a Poisson or binomial bulk,
+    say ``poisson(1e6)``),
+    has :math:`\log P(m > a)`, :math:`\log E[\sqrt m\,\mathbb 1\{m \le a\}]` and :math:`\log P(m \ge a)`
+    read once over the window, by the law's own methods (the table's values); the searches then read
+    them by index instead of calling the law tens of times.  Outside the window, and at any precision,
+    the view asks the law.  The values are the law's, so every search's answer is unchanged.
+
+    .. math:: \big(\log P(m > a),\ \log E[\sqrt m\,\mathbb 1\{m \le a\}],\ \log P(m \ge a)\big)_{a = lo, \dots, K(+1)}
+
+    Source: Pla et al. (2024), Theorems 1–2 (the functionals of eqs. (10) and (12)).
+
+    Examples
+    --------
+    >>> from bounds import sizes
+    >>> law = sizes.poisson(1e5)
+    >>> view = window(law)
+    >>> a = np.array([99_000, 100_000, 103_000])
+    >>> bool(np.array_equal(view.log_prob_gt(a), law.log_prob_gt(a)))
+    True
+    >>> finite = sizes.finite({10: 0.5, 10**8: 0.5})
+    >>> window(finite) is finite  # no contiguous table: read directly
+    True
+    """
+    try:
+        win = _WINDOWS[law]
+    except KeyError:
+        win = prefix(law)
+        K = law.search_end()
+        if win is None and law.tabulated:
+            try:
+                pts = law.support_points()
+            except ValueError:  # a bulk too wide to list: the law answers point by point
+                pts = None
+            if (pts is not None and 0 < len(pts) <= WINDOW_POINTS and int(pts[-1]) == K
+                    and int(pts[-1]) - int(pts[0]) + 1 == len(pts)):
+                lo = max(int(pts[0]) - 1, 0)  # the point below the table too: the searches start there
+                a = np.arange(lo, K + 2, dtype=np.int64)
+                win = Prefix(K, np.asarray(law.log_prob_gt(a[:-1]), dtype=float),
+                             np.asarray(law.log_partial_sqrt_mean(a[:-1]), dtype=float),
+                             np.asarray(law.log_prob_ge(a), dtype=float), lo)
+        _WINDOWS[law] = win
+    return law if win is None else cast(SizeLaw, _WindowView(law, win))
+
+
+class _WindowView:
+    """``law`` with its three float64 functionals read from a :class:`Prefix` on ``[lo, K]`` (see :func:`window`)."""
+
+    def __init__(self, law: SizeLaw, win: Prefix) -> None:
+        self._law, self._win = law, win
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._law, name)
+
+    def _read(self, values: np.ndarray, last: int, method: Any, a: Any, precision: int | None) -> np.ndarray:
+        if precision is not None:
+            return np.asarray(method(a, precision=precision))
+        a = np.asarray(a, dtype=np.int64)
+        first = self._win.lo
+        inside = (a >= first) & (a <= last)
+        if np.all(inside):
+            return values[a - first]
+        flat, ins = a.reshape(-1), inside.reshape(-1)
+        out = np.empty(flat.shape)
+        out[ins] = values[flat[ins] - first]
+        out[~ins] = np.asarray(method(flat[~ins]), dtype=float)
+        return out.reshape(a.shape)
+
+    def log_prob_gt(self, a: Any, *, precision: int | None = None) -> np.ndarray:
+        return self._read(self._win.log_gt, self._win.K, self._law.log_prob_gt, a, precision)
+
+    def log_partial_sqrt_mean(self, a: Any, *, precision: int | None = None) -> np.ndarray:
+        return self._read(self._win.log_s, self._win.K, self._law.log_partial_sqrt_mean, a, precision)
+
+    def log_prob_ge(self, a: Any, *, precision: int | None = None) -> np.ndarray:
+        return self._read(self._win.log_ge, self._win.K + 1, self._law.log_prob_ge, a, precision)
+
+
+def window_of(law: SizeLaw) -> Prefix | None:
+    """The arrays of a :func:`window` view (``None`` for a law read directly)."""
+    return law._win if isinstance(law, _WindowView) else None

@@ -176,6 +176,8 @@ def _m_tilde_many(law: SizeLaw, x: np.ndarray, x_exact: _Budgets, c: Constants, 
     hi = np.maximum(hi, a_b)
     out = np.empty(len(x), dtype=np.int64)
     pairs = _scan.condition_scan(pre, a_b, hi) if pre is not None else None
+    if pairs is None:
+        law = _scan.window(law)  # the searches read the functionals of a prefix or a window by index
     if pairs is not None:  # short brackets of a light law: every a of them at once (the prefix's P(m >= a))
         rows, a, lp = pairs
         ok = _condition_float(law, a, x[rows], x_exact, rows, c, capped, lp)
@@ -186,9 +188,17 @@ def _m_tilde_many(law: SizeLaw, x: np.ndarray, x_exact: _Budgets, c: Constants, 
     else:
         in_b = cond(a_b)
         inside = np.flatnonzero(in_b)
+        known = a_b[inside]
+        top = hi[inside].copy()
+        win = _scan.window_of(law)
+        if win is not None:
+            _below_window(law, win, x, x_exact, c, capped, inside, known, top)
         if inside.size:  # doubling from a_b, then bisection over the integers: about 2 log2(m~) evaluations
-            known, bracket_top = _gallop(lambda a, idx: cond(a, inside[idx]), a_b[inside], hi[inside])
-            out[inside] = last_true(lambda a: cond(a, inside), known, bracket_top)
+            known, bracket_top = _gallop(lambda a, idx: cond(a, inside[idx]), known, top)
+            out[inside] = known
+            open_ = np.flatnonzero(known < bracket_top)  # closed brackets are answered
+            if open_.size:
+                out[inside[open_]] = last_true(lambda a: cond(a, inside[open_]), known[open_], bracket_top[open_])
     # region A = [1, a_b - 1] (only when c4 < e): φ >= c5/x there
     for i in np.flatnonzero(~in_b):
         top = int(a_b[i]) - 1
@@ -201,6 +211,43 @@ def _m_tilde_many(law: SizeLaw, x: np.ndarray, x_exact: _Budgets, c: Constants, 
         ok = cond(a, np.full(top, i))
         out[i] = int(a[ok].max()) if ok.any() else 1
     return out
+
+
+def _below_window(law: SizeLaw, win: "_scan.Prefix", x: np.ndarray, x_exact: _Budgets, c: Constants, capped: bool,
+                  inside: np.ndarray, known: np.ndarray, top: np.ndarray) -> None:
+    r"""Narrow the brackets ``[known, top]`` of :math:`\tilde m` in region B (ψ non-increasing: the condition
+    holds on a prefix of each bracket; it holds at ``known``) around a window's first point
+    :math:`w` = ``win.lo``, in place, without reading the law below the window (a walk per point).
+
+    Where the condition holds at :math:`w`, the bracket starts there.  Where it fails,
+    :math:`\tilde m < w`, and below the window :math:`P(m \ge w) \le P(m \ge a) \le 1`: the condition
+    with the lower end :math:`P(m \ge w)` in place of :math:`P(m \ge a)` implies it (and is monotone
+    too), so its last ``a`` (by bisection, at least ``known``) is a point where the condition holds;
+    if the condition with :math:`P = 1` fails at the next point, the exact one does too and that
+    ``a`` is :math:`\tilde m`.  Otherwise (a band of width :math:`P(m < w)`, about :math:`e^{-60}`)
+    the row keeps its bracket below :math:`w` for the exact search.  Near a tie either decision is
+    re-decided at 60 digits on the law itself (:func:`_condition_float`).
+    """
+    first = win.lo
+    rows = np.flatnonzero((known < first) & (top >= first))
+    if not rows.size:
+        return
+
+    def holds(a: np.ndarray, sel: np.ndarray, lp: Any = None) -> np.ndarray:
+        idx = inside[sel]
+        return _condition_float(law, a, x[idx], x_exact, idx, c, capped,
+                                None if lp is None else np.full(np.shape(a), lp))
+
+    ok = holds(np.full(rows.size, first, dtype=np.int64), rows)
+    known[rows[ok]] = first
+    fail = rows[~ok]
+    if not fail.size:
+        return
+    top[fail] = first - 1
+    lo_fail = known[fail].copy()
+    guess = np.maximum(last_true(lambda a: holds(a, fail, float(win.log_ge[0])), lo_fail, top[fail]), lo_fail)
+    done = ~holds(guess + 1, fail, 0.0)
+    known[fail[done]] = top[fail[done]] = guess[done]
 
 
 def _gallop(pred: Callable[[np.ndarray, np.ndarray], np.ndarray], good: np.ndarray,

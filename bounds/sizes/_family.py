@@ -493,10 +493,15 @@ class FamilyLaw(SizeLaw):
         if not pts.size:
             return out_c.reshape(a.shape), out_s.reshape(a.shape)
         cuts = np.flatnonzero(np.diff(pts) > LEFT_GAP) + 1
+        walks = self.__dict__.setdefault("_left_walks", {})  # a cluster's first point: its two walks, once
+        if len(walks) > 10_000:  # bounded memory
+            walks.clear()
         for sel in np.split(np.arange(pts.size), cuts):
             first = int(pts[sel[0]])
-            base_c = _left_log_sum(self._logpmf, first, lo)
-            base_s = _left_log_sum(lambda k: 0.5 * np.log(k) + self._logpmf(k), first, lo)
+            if first not in walks:
+                walks[first] = (_left_log_sum(self._logpmf, first, lo),
+                                _left_log_sum(lambda k: 0.5 * np.log(k) + self._logpmf(k), first, lo))
+            base_c, base_s = walks[first]
             k = np.arange(first + 1, int(pts[sel[-1]]) + 1)
             lp = np.asarray(self._logpmf(k), dtype=float)
             idx = pts[sel] - first
