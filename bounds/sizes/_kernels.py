@@ -127,16 +127,21 @@ def _bd0(x: ArrayLike, mu: float) -> np.ndarray:
     r"""Deviance term :math:`x\log(x/\mu) + \mu - x \ge 0` without cancellation (Loader 2000).
 
     For :math:`|x - \mu| < 0.1(x + \mu)`, with :math:`v = (x-\mu)/(x+\mu)`:
-    :math:`(x-\mu)v + 2x\sum_{j \ge 1} v^{2j+1}/(2j+1)` (24 terms: :math:`v^{48} < 10^{-48}`).
+    :math:`(x-\mu)v + 2x\sum_{j \ge 1} v^{2j+1}/(2j+1)`, summed to the first :math:`J \le 24` with
+    :math:`(\max v^2)^J < 10^{-20}`: the rest is below :math:`10^{-20}` of the first term, since each
+    term is at most :math:`v^2` times the one before.
     """
     x = np.asarray(x, dtype=float)
     near = np.abs(x - mu) < 0.1 * (x + mu)
     v = np.where(near, (x - mu) / (x + mu), 0.0)
     out = (x - mu) * v
-    if np.any(near):  # the series (v = 0 elsewhere: nothing to add)
+    v2_max = float(np.max(v * v)) if v.size else 0.0
+    if v2_max > 0:  # the series (v = 0 elsewhere: nothing to add)
+        terms = 24 if v2_max >= 0.01 else min(24, max(1, math.ceil(-20 / math.log10(v2_max))))
         ej = 2 * x * v
-        for j in range(1, 25):
-            ej = ej * v * v
+        v2 = v * v
+        for j in range(1, terms + 1):
+            ej = ej * v2
             out = out + ej / (2 * j + 1)
     with np.errstate(divide="ignore", invalid="ignore"):
         x_log_x = np.where(x > 0, x * np.log(np.where(x > 0, x, 1.0)), 0.0)  # 0 log 0 = 0
