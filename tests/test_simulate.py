@@ -73,6 +73,90 @@ def test_estimators_run_on_an_explicit_population():
         assert abs(r.bias) < 4 * r.bias_stderr + 1e-12
 
 
+# --------------------------------------------------------------------------- binomial sums by inversion
+
+
+class _Uniforms:
+    """A stand-in generator whose ``random(count)`` returns the given uniforms."""
+
+    def __init__(self, u):
+        self.u = np.asarray(u, dtype=float)
+
+    def random(self, count):
+        assert count == self.u.size
+        return self.u.copy()
+
+
+@pytest.mark.parametrize("N, q", [(1, 0.5), (30, 0.3), (7, 0.02), (2000, 0.999), (10**5, 0.5), (9 * 10**5, 0.35)])
+def test_binomial_table_is_the_cdf_computed_another_way(N, q):
+    # the table sums boost's pmf; the reference is the incomplete beta (numerics.binomial_sf), and mpmath's exact
+    # sums where N is small; the mass outside the window is checked against the incomplete beta too
+    from bounds.numerics import binomial_sf
+
+    lo, F, guide = simulate._binomial_table(N, q)
+    y = np.arange(lo, lo + F.size - 1, dtype=float)
+    assert np.max(np.abs(F[:-1] - (1 - binomial_sf(y, N, q)))) < 1e-13
+    assert F[-1] == np.inf and np.all(np.diff(F) >= 0)
+    hi = lo + F.size - 1
+    assert 1 - binomial_sf(lo - 1, N, q) <= simulate.TABLE_TAIL and binomial_sf(hi, N, q) <= simulate.TABLE_TAIL
+    if N <= 30:
+        import mpmath
+
+        with mpmath.workdps(40):
+            exact = [float(mpmath.fsum(mpmath.binomial(N, k) * mpmath.mpf(q) ** k * (1 - mpmath.mpf(q)) ** (N - k)
+                                       for k in range(0, int(v) + 1))) for v in y]
+        assert np.max(np.abs(F[:-1] - exact)) < 1e-15
+    G = guide.size  # a power of 2, at least 4 entries per table entry; guide[g] = first i with F[i] > g/G
+    assert G & (G - 1) == 0 and G >= 4 * F.size
+    edge = np.arange(G) / G
+    assert np.all(F[guide] > edge) and np.all((guide == 0) | (F[np.maximum(guide - 1, 0)] <= edge))
+
+
+@pytest.mark.parametrize("N, q", [(30, 0.3), (7, 0.02), (9 * 10**5, 0.35)])
+def test_binomial_inversion_is_the_plain_search_draw_by_draw(N, q):
+    # every uniform at and beside each cdf value and each guide cell's edge, both ends of [0, 1), and random ones:
+    # the guided search returns lo + the first index with F > U, as an exhaustive bisection does
+    table = simulate._binomial_table(N, q)
+    lo, F, guide = table
+    G = guide.size
+    edges = np.concatenate([F[:-1], np.arange(G) / G])
+    u = np.concatenate([edges, np.nextafter(edges, 0), np.nextafter(edges, 1), [0.0, 1 - 2.0**-53],
+                        np.random.default_rng(SEED).random(10**5)])
+    u = u[(u >= 0) & (u < 1)]
+    got = simulate.binomial_inversion(table, u.size, _Uniforms(u))
+    assert got.dtype == np.int64
+    assert np.array_equal(got, lo + np.searchsorted(F, u, side="right"))
+
+
+@pytest.mark.parametrize("N, q", [(12, 0.5), (40, 0.1), (300, 0.7)])
+def test_binomial_inversion_has_the_binomial_law(N, q):
+    # a chi-square test of 4·10^5 draws against the pmf (cells of expected count below 5 pooled); p > 1e-5 is
+    # beyond 4 sigma
+    count = 4 * 10**5
+    x = simulate.binomial_inversion(simulate._binomial_table(N, q), count, np.random.default_rng(SEED))
+    obs = np.bincount(x, minlength=N + 1).astype(float)
+    exp = count * stats.binom.pmf(np.arange(N + 1), N, q)
+    big = exp >= 5
+    o = np.append(obs[big], obs[~big].sum())
+    e = np.append(exp[big], exp[~big].sum())
+    keep = e > 0
+    assert stats.chisquare(o[keep], e[keep] * o[keep].sum() / e[keep].sum()).pvalue > 1e-5
+
+
+def test_two_point_sums_draw_by_table_only_when_it_pays():
+    # many users of one size: the table; few users, or a binomial too wide for a table: numpy's sampler
+    pop = simulate.TwoPoint(0.2)
+    lo, F, _ = simulate._binomial_table(10**4, 0.6)
+    a = pop.sums(10**4, F.size, np.random.default_rng(1))
+    u = np.random.default_rng(1).random(F.size)
+    assert np.array_equal(a, 2.0 * (lo + np.searchsorted(F, u, side="right")) - 10**4)
+    b = pop.sums(10**4, F.size - 1, np.random.default_rng(1))
+    assert np.array_equal(b, 2.0 * np.random.default_rng(1).binomial(10**4, 0.6, size=F.size - 1) - 10**4)
+    assert simulate._binomial_table(10**12, 0.5) is None  # 15 sd of 5·10^5: beyond TABLE_ENTRIES
+    c = pop.sums(10**12, 1000, np.random.default_rng(1))
+    assert np.array_equal(c, 2.0 * np.random.default_rng(1).binomial(10**12, 0.6, size=1000) - 10**12)
+
+
 # --------------------------------------------------------------------------- DAME's bias
 
 
