@@ -143,8 +143,8 @@ class TwoPoint:
         return mean_T, s_m
 
 
-TABLE_SIGMAS = 15  # a binomial's inversion table spans its mean ± 15 sd + 40 (clipped to 0 .. N)
-TABLE_ENTRIES = 2**16  # entries of that table at most (a wider binomial: numpy's sampler)
+TABLE_SIGMAS = 15  # a binomial's pmf is evaluated over its mean ± 15 sd + 40 (clipped to 0 .. N), then trimmed
+TABLE_ENTRIES = 2**16  # entries of that window at most (a wider binomial: numpy's sampler)
 TABLE_TAIL = 2.0**-64  # the mass outside the table on each side at most (checked; else numpy's sampler)
 TABLE_MIN_DRAWS = 64  # draws of one call below which no table is looked up (numpy's sampler)
 
@@ -155,22 +155,28 @@ def _binomial_table(N: int, q: float) -> tuple[int, np.ndarray, np.ndarray] | No
 
     ``F[i]`` is :math:`P(\\mathrm{Bin}(N, q) \\le lo + i)` summed from boost's pmf
     (``scipy.stats.binom.pmf``), its last entry ``inf``; ``guide[g]`` is the first ``i`` with
-    ``F[i] > g / G`` (``G`` = ``guide.size``, a power of 2 at least 4 × ``F.size``).
-    ``None`` where the window holds more than :data:`TABLE_ENTRIES` points or the mass
-    outside it exceeds :data:`TABLE_TAIL` on either side (a function of ``(N, q)`` only).
+    ``F[i] > g / G`` (``G`` = ``guide.size``, a power of 2 at least 2 × ``F.size``).  The pmf is
+    evaluated over the mean ± :data:`TABLE_SIGMAS` sd + 40 (whose exterior is checked by the
+    incomplete beta), then each end drops the entries whose summed mass stays within
+    ``TABLE_TAIL / 2``: the mass outside the table is at most :data:`TABLE_TAIL` on each side.
+    ``None`` where the wide window holds more than :data:`TABLE_ENTRIES` points or its exterior
+    exceeds ``TABLE_TAIL / 2`` on a side (a function of ``(N, q)`` only).
     """
     sd = math.sqrt(N * q * (1 - q))
     lo = max(0, math.floor(N * q - TABLE_SIGMAS * sd) - 40)
     hi = min(N, math.ceil(N * q + TABLE_SIGMAS * sd) + 40)
-    if hi - lo + 1 > TABLE_ENTRIES or stats.binom.cdf(lo - 1, N, q) > TABLE_TAIL \
-            or stats.binom.sf(hi, N, q) > TABLE_TAIL:
+    if hi - lo + 1 > TABLE_ENTRIES or stats.binom.cdf(lo - 1, N, q) > TABLE_TAIL / 2 \
+            or stats.binom.sf(hi, N, q) > TABLE_TAIL / 2:
         return None
-    F = np.cumsum(stats.binom.pmf(np.arange(lo, hi + 1), N, q))
-    F[-1] = np.inf  # the top entry takes the rest of [0, 1): the mass above hi and the sum's rounding
-    G = 1 << (4 * F.size - 1).bit_length()
+    p = stats.binom.pmf(np.arange(lo, hi + 1), N, q)
+    below = int(np.searchsorted(np.cumsum(p), TABLE_TAIL / 2, side="right"))  # leading entries of mass <= tail/2
+    above = int(np.searchsorted(np.cumsum(p[::-1]), TABLE_TAIL / 2, side="right"))
+    F = np.cumsum(p[below:p.size - above])
+    F[-1] = np.inf  # the top entry takes the rest of [0, 1): the mass above the table and the sum's rounding
+    G = 1 << (2 * F.size - 1).bit_length()
     guide = np.searchsorted(F, np.arange(G) / G, side="right").astype(np.int32)  # int32: the table stays in cache
     F.flags.writeable = guide.flags.writeable = False
-    return lo, F, guide
+    return lo + below, F, guide
 
 
 def binomial_inversion(table: tuple[int, np.ndarray, np.ndarray], count: int, rng: np.random.Generator) -> np.ndarray:
