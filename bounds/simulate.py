@@ -219,8 +219,7 @@ def binomial_inversion(table: tuple[int, np.ndarray, np.ndarray], count: int, rn
 
 def _signed_sum(ones: np.ndarray, size: int | np.ndarray) -> np.ndarray:
     """The sum :math:`2k - m` of ``size`` values in {-1, 1} with ``ones`` ones, as a float array (exact below 2**53)."""
-    out = ones.astype(np.float64)
-    out *= 2
+    out = np.multiply(ones, 2.0, dtype=np.float64)
     out -= size
     return out
 
@@ -457,10 +456,14 @@ def _draw_by_size(pop: TwoPoint | Sampler, pts: np.ndarray, counts: np.ndarray, 
     for a, c in zip(pts.tolist(), counts.sum(axis=0).tolist()):
         t = a if kT is None else min(a, kT)
         s = pop.sums(t, c, rng)
+        if whole and a > t:
+            s_m = s + pop.sums(a - t, c, rng)
+            s_m /= a
+        s /= t  # in place: the sums are this call's own array
         if kT is not None:
-            by_T.append(s / t)
-        if whole:
-            by_m.append((s + pop.sums(a - t, c, rng) if a > t else s) / a)
+            by_T.append(s)
+        if whole:  # where a = t the same array serves both (the estimators never write to their inputs)
+            by_m.append(s_m if a > t else s)
     before = (np.cumsum(counts, axis=0) - counts).tolist()  # users of size k in earlier segments
     runs = [(k, lo, lo + c) for row, starts in zip(counts.tolist(), before)
             for k, (c, lo) in enumerate(zip(row, starts)) if c]
