@@ -81,7 +81,7 @@ def per_draw(N, table, rng):
 
 def draw_table(rounds):
     rng = np.random.default_rng(0)
-    tables = {N: simulate._binomial_table(N, 0.5) for N in DRAW_SIZES}
+    tables = {N: simulate.binomial_table(N, 0.5) for N in DRAW_SIZES}
     best = {N: [math.inf, math.inf] for N in DRAW_SIZES}
     for _ in range(rounds * 10):
         for N in DRAW_SIZES:

@@ -5,8 +5,9 @@ paper); the simulated quantities beside their bounds are in :mod:`bounds.checks`
 
 Exactness.  Users' data enter every estimator through sufficient statistics drawn
 from their exact laws: under the two-point :math:`\mu` on :math:`\{-1, 1\}` (mean
-``theta``) a user's sum of ``m`` samples is one binomial; a prefix of ``T`` samples
-and the rest are two (:math:`S_m = S_T + \mathrm{Bin}(m - T, q)`); a bin's noisy vote
+``theta``) a user's sum of ``m`` samples is one binomial (where many users share a size,
+drawn by inversion of its tabulated cdf, :func:`binomial_inversion`); a prefix of ``T``
+samples and the rest are two (:math:`S_m = S_T + \mathrm{Bin}(m - T, q)`); a bin's noisy vote
 total is :func:`~bounds.mechanisms.noisy_vote_totals`; Duchi's :math:`+B` count is one
 binomial.  An explicit per-user, per-sample path (:class:`Sampler`, any :math:`\mu`)
 has the same law (tested).
@@ -59,6 +60,7 @@ from .mechanisms import SeedLike
 __all__ = [
     "BLOCK",
     "TwoPoint",
+    "binomial_table",
     "binomial_inversion",
     "Sampler",
     "RiskResult",
@@ -149,19 +151,39 @@ TABLE_TAIL = 2.0**-64  # the mass outside the table on each side at most (checke
 TABLE_MIN_DRAWS = 64  # draws of one call below which no table is looked up (numpy's sampler)
 
 
-@functools.lru_cache(maxsize=8)
-def _binomial_table(N: int, q: float) -> tuple[int, np.ndarray, np.ndarray] | None:
-    """``(lo, F, guide)`` for :func:`binomial_inversion`, or ``None`` where no table is used.
+def binomial_table(N: int, q: float) -> tuple[int, np.ndarray, np.ndarray] | None:
+    r"""The table :func:`binomial_inversion` draws :math:`\mathrm{Bin}(N, q)` from: ``(lo, F, guide)``, or ``None``.
 
-    ``F[i]`` is :math:`P(\\mathrm{Bin}(N, q) \\le lo + i)` summed from boost's pmf
+    ``F[i]`` is :math:`P(\mathrm{Bin}(N, q) \le lo + i)`, summed from boost's pmf
     (``scipy.stats.binom.pmf``), its last entry ``inf``; ``guide[g]`` is the first ``i`` with
     ``F[i] > g / G`` (``G`` = ``guide.size``, a power of 2 at least 2 × ``F.size``).  The pmf is
-    evaluated over the mean ± :data:`TABLE_SIGMAS` sd + 40 (whose exterior is checked by the
-    incomplete beta), then each end drops the entries whose summed mass stays within
-    ``TABLE_TAIL / 2``: the mass outside the table is at most :data:`TABLE_TAIL` on each side.
-    ``None`` where the wide window holds more than :data:`TABLE_ENTRIES` points or its exterior
-    exceeds ``TABLE_TAIL / 2`` on a side (a function of ``(N, q)`` only).
+    evaluated over the mean ± ``TABLE_SIGMAS`` (15) sd + 40, whose exterior is checked by the
+    incomplete beta, then each end drops the entries whose summed mass stays within
+    ``TABLE_TAIL / 2``: the mass outside the table is at most ``TABLE_TAIL`` (:math:`2^{-64}`) on
+    each side.  ``None`` (numpy's sampler is used) where that window holds more than
+    ``TABLE_ENTRIES`` (:math:`2^{16}`) points or its exterior exceeds ``TABLE_TAIL / 2`` on a side.
+    Tables are cached (the last 8); the choice depends on ``(N, q)`` only, so on no cache.
+
+    .. math:: F_i = \sum_{k \le lo + i} \binom{N}{k} q^k (1 - q)^{N - k},\qquad
+              P(\mathrm{Bin}(N, q) < lo) \le 2^{-64},\quad P(\mathrm{Bin}(N, q) > lo + |F| - 1) \le 2^{-64}
+
+    Source: the binomial pmf; the guide table of Chen and Asau (1974) for inversion.
+
+    Examples
+    --------
+    >>> lo, F, guide = binomial_table(10, 0.5)
+    >>> lo, F.size, guide.size, abs(float(F[4]) - 386 / 1024) < 1e-15  # P(Bin(10, 1/2) <= 4) = 386/1024
+    (0, 11, 32, True)
+    >>> binomial_table(10**12, 0.5) is None  # 15 sd = 7.5·10^6 points: numpy's sampler
+    True
     """
+    return _binomial_table(check_integer("N", N, minimum=0, maximum=mechanisms.MAX_EXACT_INT),
+                           check_real("q", q, low=0, high=1))
+
+
+@functools.lru_cache(maxsize=8)
+def _binomial_table(N: int, q: float) -> tuple[int, np.ndarray, np.ndarray] | None:
+    """:func:`binomial_table` of checked inputs."""
     sd = math.sqrt(N * q * (1 - q))
     lo = max(0, math.floor(N * q - TABLE_SIGMAS * sd) - 40)
     hi = min(N, math.ceil(N * q + TABLE_SIGMAS * sd) + 40)
@@ -182,8 +204,8 @@ def _binomial_table(N: int, q: float) -> tuple[int, np.ndarray, np.ndarray] | No
 def binomial_inversion(table: tuple[int, np.ndarray, np.ndarray], count: int, rng: np.random.Generator) -> np.ndarray:
     r"""``count`` draws of :math:`\mathrm{Bin}(N, q)` by inversion of its tabulated cdf (a guide table finds the entry).
 
-    ``table`` is ``_binomial_table(N, q)``: the cdf :math:`F` over a window :math:`[lo, hi]`
-    outside which the mass is below :data:`TABLE_TAIL` on each side.  For :math:`U` uniform on
+    ``table`` is :func:`binomial_table`: the cdf :math:`F` over a window :math:`[lo, hi]`
+    outside which the mass is below :math:`2^{-64}` on each side.  For :math:`U` uniform on
     :math:`[0, 1)` (a float64, a multiple of :math:`2^{-53}`) the draw is :math:`lo + i` with
     :math:`i` the first index where :math:`F_i > U`: :math:`P(\text{draw} = lo + i) = F_i - F_{i-1}`
     up to the resolution of :math:`U`, i.e. each atom's probability is its pmf (boost's, to
@@ -202,7 +224,7 @@ def binomial_inversion(table: tuple[int, np.ndarray, np.ndarray], count: int, rn
 
     Examples
     --------
-    >>> t = _binomial_table(10, 0.5)
+    >>> t = binomial_table(10, 0.5)
     >>> x = binomial_inversion(t, 10**5, np.random.default_rng(0))
     >>> int(x.min()) >= 0 and int(x.max()) <= 10, abs(float(x.mean()) - 5) < 0.05
     (True, True)

@@ -93,7 +93,7 @@ def test_binomial_table_is_the_cdf_computed_another_way(N, q):
     # sums where N is small; the mass outside the window is checked against the incomplete beta too
     from bounds.numerics import binomial_sf
 
-    lo, F, guide = simulate._binomial_table(N, q)
+    lo, F, guide = simulate.binomial_table(N, q)
     y = np.arange(lo, lo + F.size - 1, dtype=float)
     assert np.max(np.abs(F[:-1] - (1 - binomial_sf(y, N, q)))) < 1e-13
     assert F[-1] == np.inf and np.all(np.diff(F) >= 0)
@@ -116,7 +116,7 @@ def test_binomial_table_is_the_cdf_computed_another_way(N, q):
 def test_binomial_inversion_is_the_plain_search_draw_by_draw(N, q):
     # every uniform at and beside each cdf value and each guide cell's edge, both ends of [0, 1), and random ones:
     # the guided search returns lo + the first index with F > U, as an exhaustive bisection does
-    table = simulate._binomial_table(N, q)
+    table = simulate.binomial_table(N, q)
     lo, F, guide = table
     G = guide.size
     edges = np.concatenate([F[:-1], np.arange(G) / G])
@@ -133,7 +133,7 @@ def test_binomial_inversion_has_the_binomial_law(N, q):
     # a chi-square test of 4·10^5 draws against the pmf (cells of expected count below 5 pooled); p > 1e-5 is
     # beyond 4 sigma
     count = 4 * 10**5
-    x = simulate.binomial_inversion(simulate._binomial_table(N, q), count, np.random.default_rng(SEED))
+    x = simulate.binomial_inversion(simulate.binomial_table(N, q), count, np.random.default_rng(SEED))
     obs = np.bincount(x, minlength=N + 1).astype(float)
     exp = count * stats.binom.pmf(np.arange(N + 1), N, q)
     big = exp >= 5
@@ -146,13 +146,13 @@ def test_binomial_inversion_has_the_binomial_law(N, q):
 def test_two_point_sums_draw_by_table_only_when_it_pays():
     # many users of one size: the table; few users, or a binomial too wide for a table: numpy's sampler
     pop = simulate.TwoPoint(0.2)
-    lo, F, _ = simulate._binomial_table(10**4, 0.6)
+    lo, F, _ = simulate.binomial_table(10**4, 0.6)
     a = pop.sums(10**4, F.size, np.random.default_rng(1))
     u = np.random.default_rng(1).random(F.size)
     assert np.array_equal(a, 2.0 * (lo + np.searchsorted(F, u, side="right")) - 10**4)
     b = pop.sums(10**4, F.size - 1, np.random.default_rng(1))
     assert np.array_equal(b, 2.0 * np.random.default_rng(1).binomial(10**4, 0.6, size=F.size - 1) - 10**4)
-    assert simulate._binomial_table(10**12, 0.5) is None  # 15 sd of 5·10^5: beyond TABLE_ENTRIES
+    assert simulate.binomial_table(10**12, 0.5) is None  # 15 sd of 5·10^5: beyond TABLE_ENTRIES
     c = pop.sums(10**12, 1000, np.random.default_rng(1))
     assert np.array_equal(c, 2.0 * np.random.default_rng(1).binomial(10**12, 0.6, size=1000) - 10**12)
 
