@@ -69,13 +69,13 @@ DRAW_SIZES = (10, 10**3, 10**5, 10**6, 10**7)
 DRAW_COUNT = 60_000  # draws per call: a chunk of the engine at n = 10^4
 
 
-def per_draw(N, table, rng):
-    """CPU seconds per draw of Bin(N, 1/2): numpy's sampler, then the inversion (``table`` built beforehand)."""
+def per_draw(N, rng):
+    """CPU seconds per draw of Bin(N, 1/2): numpy's sampler, then the inversion (its table built beforehand)."""
     t = time.process_time()
     rng.binomial(N, 0.5, size=DRAW_COUNT)
     numpy_s = time.process_time() - t
     t = time.process_time()
-    simulate.binomial_inversion(table, DRAW_COUNT, rng)
+    simulate.binomial_inversion(N, 0.5, DRAW_COUNT, rng)
     return numpy_s / DRAW_COUNT, (time.process_time() - t) / DRAW_COUNT
 
 
@@ -85,7 +85,7 @@ def draw_table(rounds):
     best = {N: [math.inf, math.inf] for N in DRAW_SIZES}
     for _ in range(rounds * 10):
         for N in DRAW_SIZES:
-            best[N] = [min(b, v) for b, v in zip(best[N], per_draw(N, tables[N], rng))]
+            best[N] = [min(b, v) for b, v in zip(best[N], per_draw(N, rng))]
     print(f"\nBinomial draws of one size, CPU ns per draw (best of {rounds * 10} interleaved calls of "
           f"{DRAW_COUNT} draws)")
     print(f"{'N':>10s} {'rng.binomial':>13s} {'inversion':>10s} {'ratio':>7s} {'table entries':>14s}")

@@ -51,11 +51,12 @@ from .numerics import (
     check_integer,
     check_positive,
     check_real,
+    check_rng,
     format_value,
     warn_once_per_call,
 )
 from .sizes import SizeLaw
-from .mechanisms import SeedLike
+from .mechanisms import RNGLike, SeedLike
 
 __all__ = [
     "BLOCK",
@@ -119,12 +120,12 @@ class TwoPoint:
     def sums(self, size: int, count: int, rng: np.random.Generator) -> np.ndarray:
         """The sums of ``size`` samples of ``count`` users: one binomial per user (as exact floats).
 
-        Many users of one size (at least the entries of its table) draw by :func:`binomial_inversion`.
+        Many users of one size (at least the entries of its table) draw by :func:`binomial_inversion`'s method.
         """
         q = (1 + self.theta) / 2
         table = _binomial_table(size, q) if count >= TABLE_MIN_DRAWS else None
         if table is not None and count >= table[1].size:
-            return _signed_sum(binomial_inversion(table, count, rng), size)
+            return _signed_sum(_invert(table, count, rng), size)
         return _signed_sum(rng.binomial(size, q, size=count), size)
 
     def local_means(self, m: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -155,13 +156,15 @@ def binomial_table(N: int, q: float) -> tuple[int, np.ndarray, np.ndarray] | Non
     r"""The table :func:`binomial_inversion` draws :math:`\mathrm{Bin}(N, q)` from: ``(lo, F, guide)``, or ``None``.
 
     ``F[i]`` is :math:`P(\mathrm{Bin}(N, q) \le lo + i)`, summed from boost's pmf
-    (``scipy.stats.binom.pmf``), its last entry ``inf``; ``guide[g]`` is the first ``i`` with
+    (``scipy.stats.binom.pmf``): below the mode from the bottom, from the mode on as one minus
+    the sum from the top (each tail summed from its small terms), its last entry ``inf``; ``guide[g]`` is the first ``i`` with
     ``F[i] > g / G`` (``G`` = ``guide.size``, a power of 2 at least 2 × ``F.size``).  The pmf is
     evaluated over the mean ± ``TABLE_SIGMAS`` (15) sd + 40, whose exterior is checked by the
     incomplete beta, then each end drops the entries whose summed mass stays within
     ``TABLE_TAIL / 2``: the mass outside the table is at most ``TABLE_TAIL`` (:math:`2^{-64}`) on
     each side.  ``None`` (numpy's sampler is used) where that window holds more than
-    ``TABLE_ENTRIES`` (:math:`2^{16}`) points or its exterior exceeds ``TABLE_TAIL / 2`` on a side.
+    ``TABLE_ENTRIES`` (:math:`2^{16}`) points, its exterior exceeds ``TABLE_TAIL / 2`` on a side, or
+    boost's pmf overflows (``q`` a subnormal distance from 0 or 1).
     Tables are cached (the last 8); the choice depends on ``(N, q)`` only, so on no cache.
 
     .. math:: F_i = \sum_{k \le lo + i} \binom{N}{k} q^k (1 - q)^{N - k},\qquad
@@ -187,35 +190,49 @@ def _binomial_table(N: int, q: float) -> tuple[int, np.ndarray, np.ndarray] | No
     sd = math.sqrt(N * q * (1 - q))
     lo = max(0, math.floor(N * q - TABLE_SIGMAS * sd) - 40)
     hi = min(N, math.ceil(N * q + TABLE_SIGMAS * sd) + 40)
-    if hi - lo + 1 > TABLE_ENTRIES or stats.binom.cdf(lo - 1, N, q) > TABLE_TAIL / 2 \
-            or stats.binom.sf(hi, N, q) > TABLE_TAIL / 2:
+    if hi - lo + 1 > TABLE_ENTRIES:
         return None
-    p = stats.binom.pmf(np.arange(lo, hi + 1), N, q)
+    try:  # boost raises OverflowError for some q within a few ulps of 0 or 1 (e.g. 1e-308): numpy's sampler there
+        if stats.binom.cdf(lo - 1, N, q) > TABLE_TAIL / 2 or stats.binom.sf(hi, N, q) > TABLE_TAIL / 2:
+            return None
+        p = stats.binom.pmf(np.arange(lo, hi + 1), N, q)
+    except OverflowError:
+        return None
     below = int(np.searchsorted(np.cumsum(p), TABLE_TAIL / 2, side="right"))  # leading entries of mass <= tail/2
     above = int(np.searchsorted(np.cumsum(p[::-1]), TABLE_TAIL / 2, side="right"))
-    F = np.cumsum(p[below:p.size - above])
-    F[-1] = np.inf  # the top entry takes the rest of [0, 1): the mass above the table and the sum's rounding
+    p = p[below:p.size - above]
+    # below the mode, sums from the bottom; from it on, 1 minus the sums from the top: each tail is summed from its
+    # small terms, and the mode's atom takes what the pmf's rounding leaves
+    mode = int(np.argmax(p))
+    F = np.cumsum(p)
+    top = np.cumsum(p[::-1])[::-1]  # top[i] = sum of p[i:]
+    F[mode:-1] = 1 - top[mode + 1:]
+    np.maximum.accumulate(F, out=F)
+    F[-1] = np.inf  # the top entry takes the rest of [0, 1): the mass above the table
     G = 1 << (2 * F.size - 1).bit_length()
     guide = np.searchsorted(F, np.arange(G) / G, side="right").astype(np.int32)  # int32: the table stays in cache
     F.flags.writeable = guide.flags.writeable = False
     return lo + below, F, guide
 
 
-def binomial_inversion(table: tuple[int, np.ndarray, np.ndarray], count: int, rng: np.random.Generator) -> np.ndarray:
+def binomial_inversion(N: int, q: float, count: int, rng: RNGLike) -> np.ndarray:
     r"""``count`` draws of :math:`\mathrm{Bin}(N, q)` by inversion of its tabulated cdf (a guide table finds the entry).
 
-    ``table`` is :func:`binomial_table`: the cdf :math:`F` over a window :math:`[lo, hi]`
-    outside which the mass is below :math:`2^{-64}` on each side.  For :math:`U` uniform on
-    :math:`[0, 1)` (a float64, a multiple of :math:`2^{-53}`) the draw is :math:`lo + i` with
-    :math:`i` the first index where :math:`F_i > U`: :math:`P(\text{draw} = lo + i) = F_i - F_{i-1}`
-    up to the resolution of :math:`U`, i.e. each atom's probability is its pmf (boost's, to
-    about 1e-15 relative) within :math:`2^{-52}` (the spacing of :math:`U` and the rounding of the
-    running sum), and the window's exterior (below :math:`2^{-64}` a side) goes to its ends.  The
-    guide table only shortens the search: ``guide[g]`` (:math:`g = \lfloor U G\rfloor`, exact since
-    :math:`G` is a power of 2) is the first index with :math:`F_i > g/G \le U`, a lower bound of the
-    answer, from which one step is taken; the rare draws still short of it are found by bisection.
-    The result equals ``np.searchsorted(F, U, side="right")`` draw by draw (tested), at about a
-    third of the CPU of ``rng.binomial`` (``python benchmarks/bench_simulate.py``).
+    The table is :func:`binomial_table`'s: the cdf :math:`F` over a window :math:`[lo, hi]`
+    outside which the mass is below :math:`2^{-64}` on each side (a ``ValueError`` where the
+    binomial has no table).  For :math:`U` uniform on :math:`[0, 1)` (a float64, a multiple of
+    :math:`2^{-53}`) the draw is :math:`lo + i` with :math:`i` the first index where
+    :math:`F_i > U`: :math:`P(\text{draw} = lo + i) = F_i - F_{i-1}` up to the resolution of
+    :math:`U`, i.e. each atom's probability is its pmf (boost's, to about 1e-15 relative) within
+    :math:`2^{-52}` (the spacing of :math:`U` and the rounding of the running sums), but the
+    mode's, which also takes the pmf's summed rounding (about 1e-15), and the window's exterior
+    goes to its ends.  The guide table only shortens the search:
+    ``guide[g]`` (:math:`g = \lfloor U G\rfloor`, exact since :math:`G` is a power of 2) is the
+    first index with :math:`F_i > g/G`, and :math:`g/G \le U`, so a lower bound of the answer,
+    from which one step is taken; the rare draws still short of it are found by bisection.  The
+    result equals ``lo + np.searchsorted(F, U, side="right")`` draw by draw (tested), at
+    0.24–0.44x the CPU of ``rng.binomial`` per draw for N from 10 to 10⁷ (the second table of
+    ``python benchmarks/bench_simulate.py``).
 
     .. math:: Y = lo + \min\{i : F_i > U\},\qquad F_i = \sum_{k \le lo + i} \binom{N}{k} q^k (1 - q)^{N - k}
 
@@ -224,11 +241,21 @@ def binomial_inversion(table: tuple[int, np.ndarray, np.ndarray], count: int, rn
 
     Examples
     --------
-    >>> t = binomial_table(10, 0.5)
-    >>> x = binomial_inversion(t, 10**5, np.random.default_rng(0))
+    >>> x = binomial_inversion(10, 0.5, 10**5, np.random.default_rng(0))
     >>> int(x.min()) >= 0 and int(x.max()) <= 10, abs(float(x.mean()) - 5) < 0.05
     (True, True)
     """
+    table = binomial_table(N, q)
+    count = check_integer("count", count, minimum=0, maximum=mechanisms.MAX_DRAWS)
+    rng = check_rng("rng", rng)
+    if table is None:
+        raise ValueError(f"N = {format_value(N)}, q = {format_value(q)}: Bin(N, q) has no inversion table (its "
+                         f"window exceeds {TABLE_ENTRIES} points); draw it with rng.binomial")
+    return _invert(table, count, rng)
+
+
+def _invert(table: tuple[int, np.ndarray, np.ndarray], count: int, rng: np.random.Generator) -> np.ndarray:
+    """:func:`binomial_inversion` from a table of :func:`binomial_table`."""
     lo, F, guide = table
     u = rng.random(count)
     i = guide[(u * guide.size).astype(np.intp)]

@@ -87,7 +87,8 @@ class _Uniforms:
         return self.u.copy()
 
 
-@pytest.mark.parametrize("N, q", [(1, 0.5), (30, 0.3), (7, 0.02), (2000, 0.999), (10**5, 0.5), (9 * 10**5, 0.35)])
+@pytest.mark.parametrize("N, q", [(1, 0.5), (30, 0.3), (7, 0.02), (100, 2.0**-53), (2000, 0.999), (10**5, 0.5),
+                                  (9 * 10**5, 0.35)])
 def test_binomial_table_is_the_cdf_computed_another_way(N, q):
     # the table sums boost's pmf; the reference is the incomplete beta (numerics.binomial_sf), and mpmath's exact
     # sums where N is small; the mass outside the window is checked against the incomplete beta too
@@ -99,7 +100,7 @@ def test_binomial_table_is_the_cdf_computed_another_way(N, q):
     assert F[-1] == np.inf and np.all(np.diff(F) >= 0)
     hi = lo + F.size - 1
     assert 1 - binomial_sf(lo - 1, N, q) <= simulate.TABLE_TAIL and binomial_sf(hi, N, q) <= simulate.TABLE_TAIL
-    if N <= 30:
+    if N <= 100:  # 2^-53: boost's pmf at 0 is 5.7e-15 off, which a sum from the bottom would carry
         import mpmath
 
         with mpmath.workdps(40):
@@ -123,7 +124,7 @@ def test_binomial_inversion_is_the_plain_search_draw_by_draw(N, q):
     u = np.concatenate([edges, np.nextafter(edges, 0), np.nextafter(edges, 1), [0.0, 1 - 2.0**-53],
                         np.random.default_rng(SEED).random(10**5)])
     u = u[(u >= 0) & (u < 1)]
-    got = simulate.binomial_inversion(table, u.size, _Uniforms(u))
+    got = simulate._invert(table, u.size, _Uniforms(u))
     assert got.dtype == np.int64
     assert np.array_equal(got, lo + np.searchsorted(F, u, side="right"))
 
@@ -133,7 +134,7 @@ def test_binomial_inversion_has_the_binomial_law(N, q):
     # a chi-square test of 4·10^5 draws against the pmf (cells of expected count below 5 pooled); p > 1e-5 is
     # beyond 4 sigma
     count = 4 * 10**5
-    x = simulate.binomial_inversion(simulate.binomial_table(N, q), count, np.random.default_rng(SEED))
+    x = simulate.binomial_inversion(N, q, count, np.random.default_rng(SEED))
     obs = np.bincount(x, minlength=N + 1).astype(float)
     exp = count * stats.binom.pmf(np.arange(N + 1), N, q)
     big = exp >= 5
@@ -155,6 +156,11 @@ def test_two_point_sums_draw_by_table_only_when_it_pays():
     assert simulate.binomial_table(10**12, 0.5) is None  # 15 sd of 5·10^5: beyond TABLE_ENTRIES
     c = pop.sums(10**12, 1000, np.random.default_rng(1))
     assert np.array_equal(c, 2.0 * np.random.default_rng(1).binomial(10**12, 0.6, size=1000) - 10**12)
+    assert simulate.binomial_table(100, 1e-308) is None  # boost's pmf overflows: no table
+    lo, F, _ = simulate.binomial_table(100, 2.0**-53)  # the smallest q of a TwoPoint law but 0: 0 or 1 one
+    assert (lo, F.size) == (0, 2) and F[0] == pytest.approx((1 - 2.0**-53) ** 100, abs=1e-16)
+    with pytest.raises(ValueError, match=r"^N = 1000000000000, q = 0\.5: Bin\(N, q\) has no inversion table"):
+        simulate.binomial_inversion(10**12, 0.5, 10, 0)
 
 
 # --------------------------------------------------------------------------- DAME's bias
