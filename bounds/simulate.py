@@ -231,8 +231,8 @@ def binomial_inversion(N: int, q: float, count: int, rng: RNGLike) -> np.ndarray
     first index with :math:`F_i > g/G`, and :math:`g/G \le U`, so a lower bound of the answer,
     from which one step is taken; the rare draws still short of it are found by bisection.  The
     result equals ``lo + np.searchsorted(F, U, side="right")`` draw by draw (tested), at
-    0.24–0.44x the CPU of ``rng.binomial`` per draw for N from 10 to 10⁷ (the second table of
-    ``python benchmarks/bench_simulate.py``).
+    0.24–0.53x the CPU of ``rng.binomial`` per draw for N from 10 to 10⁷ (two runs of the second
+    table of ``python benchmarks/bench_simulate.py``).
 
     .. math:: Y = lo + \min\{i : F_i > U\},\qquad F_i = \sum_{k \le lo + i} \binom{N}{k} q^k (1 - q)^{N - k}
 
