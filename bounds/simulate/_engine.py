@@ -1,0 +1,322 @@
+r"""DAME, Kent and Duchi on shared data: plans, blocks of replications, seeds, executors, risks."""
+
+from __future__ import annotations
+
+import math
+from concurrent.futures import Executor
+from dataclasses import dataclass, field
+from typing import Any, Callable, Sequence
+
+import numpy as np
+from scipy import stats
+from tqdm.auto import tqdm
+
+from .. import dame as dame_theory
+from .. import mechanisms
+from ..estimators import dame, duchi, kent
+from ..mechanisms import SeedLike
+from ..numerics import check_choice, check_integer, check_positive, format_value, warn_once_per_call
+from ..sizes import SizeLaw
+from ._populations import Sampler, TwoPoint, _population
+
+__all__ = ["BLOCK", "RiskResult", "map_blocks", "compare", "risk"]
+
+BLOCK = 64  # replications per random stream: part of the seed contract
+"""Replications per random stream: block ``b`` of a run draws from child ``b`` of the seed's ``SeedSequence``, so
+results do not depend on the number of workers (part of the seed contract: changing it changes every simulated
+number)."""
+MAX_USERS = 10**8  # users per replication (arrays of chunk rows × n)
+MAX_REPS = 10**9
+CHUNK_USERS = 2**16  # users of Kent and DAME processed at a time within a block: n // CHUNK_USERS rows (clipped to
+# 1 .. BLOCK), a function of n only, so also part of the seed contract
+ESTIMATORS = ("duchi", "kent", "dame")
+RUN_USERS = 64  # users per run (a half's users of one size) above which a finite law's sizes draw run by run
+
+
+@dataclass(frozen=True)
+class RiskResult:
+    """Replicated estimates of one estimator: ``mse`` with its ``stderr``, ``bias`` with ``bias_stderr``."""
+
+    estimator: str
+    theta: float
+    estimates: np.ndarray = field(repr=False)
+    mse: float
+    stderr: float
+    bias: float
+    bias_stderr: float
+    settings: dict = field(repr=False)
+
+    def ci(self, level: float = 0.95) -> tuple[float, float]:
+        """Normal-approximation confidence interval for the risk (MSE).
+
+        Examples
+        --------
+        >>> r = RiskResult("x", 0.0, np.zeros(3), 1.0, 0.1, 0.0, 0.0, {})
+        >>> tuple(round(v, 4) for v in r.ci(0.95))
+        (0.804, 1.196)
+        """
+        if not 0 < level < 1:
+            raise ValueError(f"level must be in (0, 1), got {level!r}")
+        z = float(stats.norm.ppf(0.5 + level / 2))
+        return (self.mse - z * self.stderr, self.mse + z * self.stderr)
+
+
+def _result(name, theta, est, settings) -> RiskResult:
+    err = est - theta
+    sq = err * err
+    R = est.size
+    return RiskResult(
+        name, float(theta), est, float(sq.mean()), float(sq.std(ddof=1) / math.sqrt(R)) if R > 1 else math.inf,
+        float(err.mean()), float(err.std(ddof=1) / math.sqrt(R)) if R > 1 else math.inf, settings,
+    )
+
+
+@dataclass(frozen=True)
+class _Plan:
+    """Everything a block needs, picklable: the law, the budget, and per-estimator settings."""
+
+    sizes: SizeLaw
+    n: int
+    alpha: float
+    population: TwoPoint | Sampler
+    estimators: tuple
+    size_table: tuple | None  # (support points, masses) of a finite law: sizes drawn as counts per half
+    m_tilde: int
+    dame_debiasing: dame.Debiasing | None
+    dame_scale: str
+    kent_T: int
+    kent_tau: float
+
+
+def _block(plan: _Plan, seed_seq, size: int) -> dict:
+    """One block of replications of every requested estimator, on shared data.
+
+    Kent and DAME run on chunks of about :data:`CHUNK_USERS` users (whole replications, 1 to
+    :data:`BLOCK` of them, a function of ``n`` only), so that a chunk's arrays stay in cache and
+    the fixed cost of a chunk is shared by many replications when ``n`` is small; the block's
+    stream is consumed chunk after chunk.
+    """
+    rng = np.random.default_rng(seed_seq)
+    n, alpha = plan.n, plan.alpha
+    out = {}
+    if "duchi" in plan.estimators:  # exact: each output is +B w.p. 1/2 + θ/(2B), independently
+        out["duchi"] = duchi.estimate(n, plan.population.mean, alpha=alpha, rng=rng, size=size)
+    kent_on, dame_on = "kent" in plan.estimators, "dame" in plan.estimators
+    if not (kent_on or dame_on):
+        return out
+    parts: dict[str, list[np.ndarray]] = {"kent": [], "dame": []}
+    debias = plan.dame_debiasing if dame_on else None  # set whenever DAME is requested
+    chunk = max(1, min(BLOCK, CHUNK_USERS // n))
+    for start in range(0, size, chunk):
+        m, xbar_T, xbar_m = _draw_users(plan, min(chunk, size - start), rng)
+        if kent_on:  # Kent et al. §6: every user uses T* samples
+            parts["kent"].append(kent.univariate(xbar_T, tau=plan.kent_tau, alpha=alpha, rng=rng))
+        if debias is not None:  # DAME, Algorithm 1
+            parts["dame"].append(dame.estimate(m, xbar_m, m_tilde=plan.m_tilde, alpha=alpha,
+                                               debias=debias, rng=rng, scale=plan.dame_scale))
+    out.update({k: np.concatenate(v) for k, v in parts.items() if v})
+    return out
+
+
+def _plan(estimators, sizes, n, alpha, population, m_tilde, constants, denominator, scale, T, K) -> _Plan:
+    if not isinstance(sizes, SizeLaw):
+        raise ValueError(f"sizes must be a law from bounds.sizes, got {sizes!r}")
+    n = check_integer("n", n, minimum=2, maximum=MAX_USERS, why="users per replication")
+    alpha = check_positive("alpha", alpha)
+    if not 0 < n * alpha * alpha < math.inf:
+        raise ValueError(f"alpha = {alpha!r}: n α² = {n * alpha * alpha!r} is not a positive finite number")
+    priv = dame_theory.privacy_budget(n, alpha, h3="dame" in estimators)  # H3 is DAME's assumption only
+    n, alpha = priv.n, priv.alpha
+    n -= n % 2  # n even: drop one user if odd (Algorithm 1)
+    for e in estimators:
+        if e not in ESTIMATORS:
+            raise ValueError(f"estimator must be one of {', '.join(ESTIMATORS)}, got {e!r}")
+    scale = check_choice("scale", scale, dame.SCALES)
+    mt, debias = 1, None
+    if "dame" in estimators:
+        mt = m_tilde if m_tilde is not None else dame_theory.m_tilde(sizes, n=n, alpha=alpha, constants=constants)
+        mt = check_integer("m_tilde", mt, minimum=1)
+        debias = dame.debiasing(sizes, mt, denominator=denominator)
+    elif denominator not in ("canonical", "official"):
+        raise ValueError(f"denominator must be 'canonical' or 'official', got {denominator!r}")
+    kT, ktau = 1, 1.0
+    if "kent" in estimators:
+        base = check_integer("T", T, minimum=1) if T is not None else sizes.support_min
+        kT, ktau = kent.cap(n=n, T=base, alpha=alpha, K=K)
+    return _Plan(sizes, n, alpha, population, tuple(estimators), _size_table(sizes), mt, debias, scale, kT, ktau)
+
+
+def _size_table(sizes: SizeLaw, max_points: int = 4096):
+    """A finite law's support and masses, for drawing each half's sizes as multinomial counts."""
+    if not sizes.is_finite:
+        return None
+    try:
+        pts = sizes.support_points()
+        if pts.size > max_points:
+            return None
+        p = np.asarray(sizes.pmf(pts), dtype=float)
+    except NotImplementedError:  # laws whose queries are not available: draw user by user
+        return None
+    return pts, p / math.fsum(p)
+
+
+def _draw_users(plan: _Plan, size: int, rng) -> tuple:
+    r"""Sizes ``m`` (``size`` × ``n``) and the local means Kent (over :math:`T^* \wedge m`) and DAME (over ``m``) use.
+
+    Only what the requested estimators read is drawn.  For a finite law, each half's sizes are
+    multinomial counts (every estimator is a symmetric function of the users within a half,
+    so the multiset of sizes in a half is what matters: :math:`\mathrm{Mult}(n/2, M)`), laid out
+    sorted within each half.  With few support points the users of each size draw their sums
+    in one call, :math:`S_m = S_T + \mathrm{Bin}(m - T, q)` (independent parts, the second only
+    where :math:`m > T`), and the runs of each half are put together (no per-user gather);
+    otherwise every user draws in place.  Sizes of other laws are drawn user by user.
+    """
+    pop, n, kT = plan.population, plan.n, plan.kent_T
+    kent_on, dame_on = "kent" in plan.estimators, "dame" in plan.estimators
+    if plan.size_table is None:
+        m = plan.sizes.sample(size * n, rng).reshape(size, n)
+    else:
+        pts, p = plan.size_table
+        counts = rng.multinomial(n // 2, p, size=2 * size)
+        m = np.repeat(np.tile(pts, 2 * size), counts.ravel()).reshape(size, n)
+        if counts.size * RUN_USERS <= m.size:  # few runs: draw size by size, then join the runs
+            return (m, *_draw_by_size(pop, pts, counts, kT if kent_on else None, dame_on, rng))
+    if kent_on and dame_on:  # the prefix of T* samples and the whole: S_m = S_T + Bin(m - T, q)
+        return (m, *pop.nested_means(m, np.minimum(m, kT), rng))
+    if kent_on:
+        return m, pop.local_means(np.minimum(m, kT), rng), None
+    return m, None, pop.local_means(m, rng)
+
+
+def _draw_by_size(pop: TwoPoint | Sampler, pts: np.ndarray, counts: np.ndarray, kT: int | None, whole: bool,
+                  rng: np.random.Generator) -> tuple[np.ndarray | None, np.ndarray | None]:
+    """Local means over ``min(m, kT)`` (if ``kT``) and over ``m`` (if ``whole``) in the layout of ``counts``.
+
+    ``counts[r, k]``: users of size ``pts[k]`` in segment ``r`` (a half).  Each size's users draw
+    together; segment ``r``'s run of size ``k`` is the slice after the runs of earlier segments.
+    """
+    shape = (counts.shape[0] // 2, counts.sum() * 2 // counts.shape[0])
+    by_T: list[np.ndarray] = []
+    by_m: list[np.ndarray] = []
+    for a, c in zip(pts.tolist(), counts.sum(axis=0).tolist()):
+        t = a if kT is None else min(a, kT)
+        s = pop.sums(t, c, rng)
+        if whole and a > t:
+            s_m = s + pop.sums(a - t, c, rng)
+            s_m /= a
+        s /= t  # in place: the sums are this call's own array
+        if kT is not None:
+            by_T.append(s)
+        if whole:  # where a = t the same array serves both (the estimators never write to their inputs)
+            by_m.append(s_m if a > t else s)
+    before = (np.cumsum(counts, axis=0) - counts).tolist()  # users of size k in earlier segments
+    runs = [(k, lo, lo + c) for row, starts in zip(counts.tolist(), before)
+            for k, (c, lo) in enumerate(zip(row, starts)) if c]
+    join = lambda parts: (parts[0] if len(parts) == 1 else  # noqa: E731  one size: the draws are the layout
+                          np.concatenate([parts[k][lo:hi] for k, lo, hi in runs])).reshape(shape)
+    return (join(by_T) if kT is not None else None), (join(by_m) if whole else None)
+
+
+def map_blocks(block: Callable[[Any, np.random.SeedSequence, int], Any], plan: Any, reps: int, seed: SeedLike,
+               executor: Executor | None, progress: bool) -> list:
+    r"""Run ``block(plan, seed_seq, size)`` over fixed blocks of :data:`BLOCK` replications.
+
+    Block ``b`` draws from the ``b``-th child of ``SeedSequence(seed).spawn``: the results do
+    not depend on the executor (``None``: in process) nor on how it spreads the blocks.
+
+    .. math:: R = \sum_{b < \lceil R/B\rceil} \text{size}_b,\qquad
+              \text{size}_b = \min(B, R - bB),\qquad \text{block } b \leftarrow \text{child}_b(\text{seed})
+
+    Source: Scientific Python SPEC 7 (seeding), ``numpy.random.SeedSequence.spawn``.
+
+    Examples
+    --------
+    >>> map_blocks(lambda plan, seq, size: size, None, reps=100, seed=0, executor=None, progress=False)
+    [64, 36]
+    """
+    if not callable(block):
+        raise ValueError(f"block must be callable, got {format_value(block)}")
+    reps = check_integer("reps", reps, minimum=1, maximum=MAX_REPS)
+    n_blocks = -(-reps // BLOCK)
+    children = mechanisms.seed_sequence(seed).spawn(n_blocks)
+    sizes_ = [min(BLOCK, reps - b * BLOCK) for b in range(n_blocks)]
+    if executor is not None and not callable(getattr(executor, "map", None)):
+        raise ValueError(f"executor must be None or a concurrent.futures.Executor, got {executor!r}")
+    if not isinstance(progress, (bool, np.bool_)):
+        raise TypeError(f"progress must be a bool, got {format_value(progress)}")
+    mapper = map if executor is None else executor.map
+    parts = mapper(block, [plan] * n_blocks, children, sizes_)
+    return list(tqdm(parts, total=n_blocks, disable=None if progress else True, desc="replications"))
+
+
+@warn_once_per_call
+def compare(*, theta: float | None = None, sizes: SizeLaw, n: int, alpha: float, reps: int, seed: SeedLike,
+            estimators: Sequence[str] = ESTIMATORS, population: TwoPoint | Sampler | None = None,
+            m_tilde: int | None = None, constants: Any = "paper", denominator: str = "canonical", scale: str = "paper",
+            T: int | None = None, K: float = 1.0, executor: Executor | None = None, progress: bool = False) -> dict:
+    r"""Several user-level LDP estimators on the **same** simulated data, replication by replication.
+
+    Users :math:`u = 1..n` draw :math:`m_u \sim M` and their samples from :math:`\mu`
+    (two-point with mean ``theta``, or ``population``).  Estimators:
+
+    * ``"duchi"`` — each user privatises its local mean with Duchi et al.'s ±B mechanism;
+      the server averages (Pla et al. (2024), §4.2);
+    * ``"kent"`` — Kent et al.'s univariate two-phase procedure with ``T`` samples per user
+      (default: the smallest dataset size, every user truncating to it) and the cap
+      :math:`T^* = \min(T, e^{n\alpha^2/K})` (Kent et al. (2024), eqs. (25)–(30));
+    * ``"dame"`` — DAME, Algorithm 1 (eqs. (4)–(9)), with ``m_tilde`` from Theorem 2 under
+      ``constants`` unless given; ``denominator="official"`` swaps eq. (9)'s
+      :math:`E[\sqrt{m \wedge \tilde m}]` for the official code's ``mean(min(M, sqrt(m̃)))``;
+      ``scale="width"`` calibrates the Laplace noise to the clip interval's width
+      :math:`(U - L)/\alpha` instead of eq. (8)'s :math:`14\tau/\alpha`
+      (:func:`bounds.estimators.dame.laplace_scale`).
+
+    .. math:: \hat\theta_{DAME} = \frac{\sqrt{\tilde m}\,\bar\theta - \sum_{i \le \tilde m}(\sqrt{\tilde m} - \sqrt i) M(i)\, s_{\hat j}}
+              {E[\sqrt{m \wedge \tilde m}]}
+
+    Returns ``{name: RiskResult}``.
+
+    Source: Pla et al. (2024), Algorithm 1 and Figure 1b; Kent et al. (2024), eqs. (25)–(30).
+
+    Examples
+    --------
+    >>> from bounds import sizes
+    >>> res = compare(theta=0.0, sizes=sizes.point(50), n=200, alpha=0.5, reps=64, seed=0)
+    >>> sorted(res)
+    ['dame', 'duchi', 'kent']
+    """
+    pop = _population(theta, population)
+    if not isinstance(estimators, (list, tuple)) or not all(isinstance(e, str) for e in estimators):
+        raise ValueError(f"estimators must be a sequence of names from {ESTIMATORS}, got {format_value(estimators)}")
+    plan = _plan(tuple(estimators), sizes, n, alpha, pop, m_tilde, constants, denominator, scale, T, K)
+    parts = map_blocks(_block, plan, reps, seed, executor, progress)
+    est = {e: np.concatenate([p[e] for p in parts]) for e in plan.estimators}
+    settings = {"n": plan.n, "alpha": plan.alpha, "sizes": repr(sizes), "m_tilde": plan.m_tilde,
+                "kent_T": plan.kent_T, "reps": reps, "seed": seed, "block": BLOCK}
+    return {e: _result(e, pop.mean, est[e], settings) for e in plan.estimators}
+
+
+@warn_once_per_call
+def risk(estimator: str, *, theta: float, sizes: SizeLaw, n: int, alpha: float, reps: int, seed: SeedLike,
+         executor: Executor | None = None, progress: bool = False, **options: Any) -> RiskResult:
+    r"""Simulated risk :math:`E(\hat\theta - \theta)^2` of one user-level LDP estimator.
+
+    ``estimator`` is ``"dame"``, ``"duchi"`` or ``"kent"``; ``theta`` is the mean of the
+    two-point :math:`\mu` on :math:`\{-1, 1\}`.  ``options``: ``m_tilde``, ``constants``,
+    ``denominator``, ``scale`` (DAME); ``T``, ``K`` (Kent); ``population`` (a :class:`Sampler`, then
+    ``theta`` must equal its mean).  See :func:`compare`.
+
+    .. math:: \widehat{R} = \frac1R \sum_{r=1}^R (\hat\theta_r - \theta)^2 \pm \frac{\mathrm{sd}}{\sqrt R}
+
+    Source: Pla et al. (2024), eq. (3) (the risk) and Algorithm 1.
+
+    Examples
+    --------
+    >>> from bounds import sizes
+    >>> r = risk("dame", theta=0.4, sizes=sizes.point(1000), n=4000, alpha=0.6, reps=128, seed=3)
+    >>> abs(r.bias) < 4 * r.bias_stderr
+    True
+    """
+    estimator = check_choice("estimator", estimator, ESTIMATORS)
+    return compare(theta=theta, sizes=sizes, n=n, alpha=alpha, reps=reps, seed=seed, estimators=(estimator,),
+                   executor=executor, progress=progress, **options)[estimator]
