@@ -13,10 +13,14 @@ run one after the other at every setting.
 
 Targets (issue 24): DAME alone <= 1.3x the floor, all three <= 1.5x, everywhere.
 
+A second table times one call of ``count`` binomial draws of one size, numpy's ``rng.binomial``
+against ``simulate.binomial_inversion`` (its table built beforehand), per draw.
+
 Run: ``python benchmarks/bench_simulate.py`` (``--quick``: fewer settings and rounds).
 """
 
 import argparse
+import math
 import time
 import warnings
 
@@ -61,6 +65,35 @@ def floor(law, n, reps):
     return (time.process_time() - t) / reps
 
 
+DRAW_SIZES = (10, 10**3, 10**5, 10**6, 10**7)
+DRAW_COUNT = 60_000  # draws per call: a chunk of the engine at n = 10^4
+
+
+def per_draw(N, rng):
+    """CPU seconds per draw of Bin(N, 1/2): numpy's sampler, then the inversion (its table built beforehand)."""
+    t = time.process_time()
+    rng.binomial(N, 0.5, size=DRAW_COUNT)
+    numpy_s = time.process_time() - t
+    t = time.process_time()
+    simulate.binomial_inversion(N, 0.5, DRAW_COUNT, rng)
+    return numpy_s / DRAW_COUNT, (time.process_time() - t) / DRAW_COUNT
+
+
+def draw_table(rounds):
+    rng = np.random.default_rng(0)
+    tables = {N: simulate.binomial_table(N, 0.5) for N in DRAW_SIZES}
+    best = {N: [math.inf, math.inf] for N in DRAW_SIZES}
+    for _ in range(rounds * 10):
+        for N in DRAW_SIZES:
+            best[N] = [min(b, v) for b, v in zip(best[N], per_draw(N, rng))]
+    print(f"\nBinomial draws of one size, CPU ns per draw (best of {rounds * 10} interleaved calls of "
+          f"{DRAW_COUNT} draws)")
+    print(f"{'N':>10s} {'rng.binomial':>13s} {'inversion':>10s} {'ratio':>7s} {'table entries':>14s}")
+    for N in DRAW_SIZES:
+        a, b = best[N]
+        print(f"{N:10d} {a * 1e9:13.1f} {b * 1e9:10.1f} {b / a:6.2f}x {tables[N][1].size:14d}")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--quick", action="store_true", help="fewer settings, 2 rounds")
@@ -98,6 +131,7 @@ def main():
     for name in RUNS:
         ok = "met" if worst[name] <= TARGETS[name] else "NOT met"
         print(f"worst {name}: {worst[name]:.2f}x the floor (target <= {TARGETS[name]}x: {ok})")
+    draw_table(rounds)
 
 
 if __name__ == "__main__":

@@ -183,3 +183,28 @@ def test_rng_may_be_an_int_a_seed_sequence_or_a_generator():
     runs = [dame.estimate(m, x, m_tilde=20, alpha=0.5, debias=d, rng=r)
             for r in (5, np.random.SeedSequence(5), np.random.default_rng(5))]
     assert np.array_equal(runs[0], runs[1]) and np.array_equal(runs[0], runs[2])
+
+
+@pytest.mark.parametrize("column", [0, 49, 50, 99])
+def test_estimate_checks_every_users_entries(column):
+    # each half is checked by the phase that receives it: a bad entry anywhere is refused, naming its parameter
+    d = dame.Debiasing(0.0, math.sqrt(20))
+    m, x = np.full((2, 100), 20), np.full((2, 100), 0.1)
+    for bad, name in ((1.5, "xbar"), (np.nan, "xbar"), (-1.01, "xbar")):
+        xb = x.copy()
+        xb[1, column] = bad
+        with pytest.raises(ValueError, match=f"^{name} must"):
+            dame.estimate(m, xb, m_tilde=20, alpha=0.5, debias=d, rng=0)
+    mb = m.copy()
+    mb[1, column] = 0
+    with pytest.raises(ValueError, match="^m must"):
+        dame.estimate(mb, x, m_tilde=20, alpha=0.5, debias=d, rng=0)
+
+
+@pytest.mark.parametrize("sizes_", [20, 7])
+def test_estimate_never_writes_to_its_inputs(sizes_):
+    # the engine hands one array to several estimators: read-only inputs must go through (weights of 1 and below 1)
+    d = dame.Debiasing(0.0, math.sqrt(20))
+    m, x = np.full((2, 100), sizes_), np.full((2, 100), 0.1)
+    m.flags.writeable = x.flags.writeable = False
+    assert dame.estimate(m, x, m_tilde=20, alpha=0.5, debias=d, rng=0).shape == (2,)

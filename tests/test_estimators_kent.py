@@ -91,3 +91,19 @@ def test_density_cutoff_beyond_float_range_of_T():
     # n α² = 25: the second term 25 / log 25 ≈ 7.77 is the minimum for any huge T; rounded down to odd, 7
     assert kent.density_cutoff(n=100, T=10**300, alpha=0.5, beta=0.05) == 7
     assert kent.density_cutoff(n=100, T=10**400, alpha=0.5, beta=0.05) == 7
+
+
+@pytest.mark.parametrize("column", [0, 49, 50, 99])
+def test_univariate_checks_every_users_entries(column):
+    # each half is checked by the phase that receives it: a bad entry anywhere is refused, naming xbar
+    for bad in (1.5, np.nan, -1.01):
+        x = np.full((2, 100), 0.1)
+        x[1, column] = bad
+        with pytest.raises(ValueError, match="^xbar must"):
+            kent.univariate(x, tau=0.2, alpha=1.0, rng=0)
+
+
+def test_univariate_never_writes_to_its_input():
+    x = np.full((2, 100), 0.1)
+    x.flags.writeable = False
+    assert kent.univariate(x, tau=0.2, alpha=1.0, rng=0).shape == (2,)

@@ -8,6 +8,7 @@ import pytest
 from scipy import stats
 
 from bounds import rameshwar, simulate, sizes
+from bounds.simulate import _cummings, _engine, _populations
 
 SEED = 20261121
 TWO_SIZES = sizes.finite({10**3: 0.5, 10**4: 0.5})
@@ -35,8 +36,8 @@ def test_local_means_sit_with_their_sizes(estimators):
     # finite law: each half's sizes as multinomial counts, sums drawn size by size, then placed;
     # every local mean must be a mean of its own user's m (or T*) values in {-1, 1}
     law = sizes.finite({1: 0.2, 2: 0.3, 7: 0.5})
-    plan = simulate._plan(estimators, law, 400, 0.6, simulate.TwoPoint(0.3), 2, "paper", "canonical", "paper", 2, 1.0)
-    m, xbar_T, xbar_m = simulate._draw_users(plan, 5, np.random.default_rng(SEED))
+    plan = _engine._plan(estimators, law, 400, 0.6, simulate.TwoPoint(0.3), 2, "paper", "canonical", "paper", 2, 1.0)
+    m, xbar_T, xbar_m = _engine._draw_users(plan, 5, np.random.default_rng(SEED))
     assert m.shape == (5, 400)
     for half in (m[:, :200], m[:, 200:]):  # sorted within each half
         assert np.all(np.diff(half, axis=1) >= 0)
@@ -55,8 +56,8 @@ def test_local_means_sit_with_their_sizes(estimators):
 def test_grouped_sizes_have_the_multinomial_law():
     law = sizes.finite({3: 0.25, 8: 0.75})
     res = simulate.compare(theta=0.2, sizes=law, n=400, alpha=0.6, reps=64, seed=SEED, estimators=("dame",), m_tilde=8)
-    plan = simulate._plan(("dame",), law, 400, 0.6, simulate.TwoPoint(0.2), 8, "paper", "canonical", "paper", None, 1.0)
-    m, _, _ = simulate._draw_users(plan, 2000, np.random.default_rng(SEED))
+    plan = _engine._plan(("dame",), law, 400, 0.6, simulate.TwoPoint(0.2), 8, "paper", "canonical", "paper", None, 1.0)
+    m, _, _ = _engine._draw_users(plan, 2000, np.random.default_rng(SEED))
     k = (m[:, :200] == 3).sum(axis=1)  # Bin(200, 1/4) in each replication's voting half
     assert abs(k.mean() - 50) < 4 * math.sqrt(200 * 0.25 * 0.75 / 2000)
     assert abs(k.var() - 37.5) < 4 * 37.5 * math.sqrt(2 / 2000)
@@ -71,6 +72,96 @@ def test_estimators_run_on_an_explicit_population():
                            population=simulate.Sampler(draw, 0.25))
     for r in res.values():
         assert abs(r.bias) < 4 * r.bias_stderr + 1e-12
+
+
+# --------------------------------------------------------------------------- binomial sums by inversion
+
+
+class _Uniforms:
+    """A stand-in generator whose ``random(count)`` returns the given uniforms."""
+
+    def __init__(self, u):
+        self.u = np.asarray(u, dtype=float)
+
+    def random(self, count):
+        assert count == self.u.size
+        return self.u.copy()
+
+
+@pytest.mark.parametrize("N, q", [(1, 0.5), (30, 0.3), (7, 0.02), (100, 2.0**-53), (2000, 0.999), (10**5, 0.5),
+                                  (9 * 10**5, 0.35)])
+def test_binomial_table_is_the_cdf_computed_another_way(N, q):
+    # the table sums boost's pmf; the reference is the incomplete beta (numerics.binomial_sf), and mpmath's exact
+    # sums where N is small; the mass outside the window is checked against the incomplete beta too
+    from bounds.numerics import binomial_sf
+
+    lo, F, guide = simulate.binomial_table(N, q)
+    y = np.arange(lo, lo + F.size - 1, dtype=float)
+    assert np.max(np.abs(F[:-1] - (1 - binomial_sf(y, N, q)))) < 1e-13
+    assert F[-1] == np.inf and np.all(np.diff(F) >= 0)
+    hi = lo + F.size - 1
+    assert 1 - binomial_sf(lo - 1, N, q) <= _populations.TABLE_TAIL and binomial_sf(hi, N, q) <= _populations.TABLE_TAIL
+    if N <= 100:  # 2^-53: boost's pmf at 0 is 5.7e-15 off, which a sum from the bottom would carry
+        import mpmath
+
+        with mpmath.workdps(40):
+            exact = [float(mpmath.fsum(mpmath.binomial(N, k) * mpmath.mpf(q) ** k * (1 - mpmath.mpf(q)) ** (N - k)
+                                       for k in range(0, int(v) + 1))) for v in y]
+        assert np.max(np.abs(F[:-1] - exact)) < 1e-15
+    G = guide.size  # a power of 2, at least 2 entries per table entry; guide[g] = first i with F[i] > g/G
+    assert G & (G - 1) == 0 and G >= 2 * F.size
+    edge = np.arange(G) / G
+    assert np.all(F[guide] > edge) and np.all((guide == 0) | (F[np.maximum(guide - 1, 0)] <= edge))
+
+
+@pytest.mark.parametrize("N, q", [(30, 0.3), (7, 0.02), (9 * 10**5, 0.35)])
+def test_binomial_inversion_is_the_plain_search_draw_by_draw(N, q):
+    # every uniform at and beside each cdf value and each guide cell's edge, both ends of [0, 1), and random ones:
+    # the guided search returns lo + the first index with F > U, as an exhaustive bisection does
+    table = simulate.binomial_table(N, q)
+    lo, F, guide = table
+    G = guide.size
+    edges = np.concatenate([F[:-1], np.arange(G) / G])
+    u = np.concatenate([edges, np.nextafter(edges, 0), np.nextafter(edges, 1), [0.0, 1 - 2.0**-53],
+                        np.random.default_rng(SEED).random(10**5)])
+    u = u[(u >= 0) & (u < 1)]
+    got = _populations._invert(table, u.size, _Uniforms(u))
+    assert got.dtype == np.int64
+    assert np.array_equal(got, lo + np.searchsorted(F, u, side="right"))
+
+
+@pytest.mark.parametrize("N, q", [(12, 0.5), (40, 0.1), (300, 0.7)])
+def test_binomial_inversion_has_the_binomial_law(N, q):
+    # a chi-square test of 4·10^5 draws against the pmf (cells of expected count below 5 pooled); p > 1e-5 is
+    # beyond 4 sigma
+    count = 4 * 10**5
+    x = simulate.binomial_inversion(N, q, count, np.random.default_rng(SEED))
+    obs = np.bincount(x, minlength=N + 1).astype(float)
+    exp = count * stats.binom.pmf(np.arange(N + 1), N, q)
+    big = exp >= 5
+    o = np.append(obs[big], obs[~big].sum())
+    e = np.append(exp[big], exp[~big].sum())
+    keep = e > 0
+    assert stats.chisquare(o[keep], e[keep] * o[keep].sum() / e[keep].sum()).pvalue > 1e-5
+
+
+def test_two_point_sums_draw_by_table_only_when_it_pays():
+    # many users of one size: the table; few users, or a binomial too wide for a table: numpy's sampler
+    pop = simulate.TwoPoint(0.2)
+    lo, F, _ = simulate.binomial_table(10**4, 0.6)
+    a = pop.sums(10**4, F.size, np.random.default_rng(1))
+    u = np.random.default_rng(1).random(F.size)
+    assert np.array_equal(a, 2.0 * (lo + np.searchsorted(F, u, side="right")) - 10**4)
+    b = pop.sums(10**4, F.size - 1, np.random.default_rng(1))
+    assert np.array_equal(b, 2.0 * np.random.default_rng(1).binomial(10**4, 0.6, size=F.size - 1) - 10**4)
+    assert simulate.binomial_table(10**12, 0.5) is None  # 15 sd of 5·10^5: beyond TABLE_ENTRIES
+    c = pop.sums(10**12, 1000, np.random.default_rng(1))
+    assert np.array_equal(c, 2.0 * np.random.default_rng(1).binomial(10**12, 0.6, size=1000) - 10**12)
+    assert simulate.binomial_table(100, 1e-308) is None  # boost's pmf overflows: no table
+    lo, F, _ = simulate.binomial_table(100, 2.0**-53)  # the smallest q of a TwoPoint law but 0: 0 or 1 one
+    assert (lo, F.size) == (0, 2) and F[0] == pytest.approx((1 - 2.0**-53) ** 100, abs=1e-16)
+    with pytest.raises(ValueError, match=r"^N = 1000000000000, q = 0\.5: Bin\(N, q\) has no inversion table"):
+        simulate.binomial_inversion(10**12, 0.5, 10, 0)
 
 
 # --------------------------------------------------------------------------- DAME's bias
@@ -226,7 +317,7 @@ def test_progress_must_be_a_bool():
 def test_cummings_beta_meta_law_has_the_stated_mean_and_variance(p, sigma_p2):
     # Cummings et al.'s D: mean p, variance sigma_p^2; sample moments of 200,000 draws within 4 standard errors
     # (the variance's standard error from the sample's fourth central moment)
-    x = simulate._beta_meta(p, sigma_p2, np.random.default_rng(11), 200_000)
+    x = _cummings._beta_meta(p, sigma_p2, np.random.default_rng(11), 200_000)
     n, mean, var = x.size, x.mean(), x.var()
     assert abs(mean - p) < 4 * math.sqrt(sigma_p2 / n)
     m4 = np.mean((x - mean) ** 4)
@@ -237,10 +328,10 @@ def test_cummings_beta_meta_law_has_the_stated_mean_and_variance(p, sigma_p2):
 def test_kent_local_means_use_only_the_first_T_star_records_of_an_untabulated_law(estimators):
     # a geometric law is drawn user by user (no size table): Kent's local mean is over min(m, T*) = min(m, 2)
     # records of +-1 values, so it lies in {-1, 0, 1} and min(m, T*) times it has the parity of min(m, T*)
-    plan = simulate._plan(estimators, sizes.geometric(0.2), 400, 0.6, simulate.TwoPoint(0.3), 2, "paper", "canonical",
+    plan = _engine._plan(estimators, sizes.geometric(0.2), 400, 0.6, simulate.TwoPoint(0.3), 2, "paper", "canonical",
                           "paper", 2, 1.0)
     assert plan.size_table is None and plan.kent_T == 2
-    m, xbar_T, _ = simulate._draw_users(plan, 5, np.random.default_rng(SEED))
+    m, xbar_T, _ = _engine._draw_users(plan, 5, np.random.default_rng(SEED))
     T = np.minimum(m, 2)
     s = xbar_T * T
     assert np.array_equal(s, np.round(s)) and np.all((np.round(s).astype(int) - T) % 2 == 0)
@@ -251,7 +342,7 @@ def test_risk_result_moments_against_statistics():
     import statistics
 
     est = np.array([0.5, -1.0, 2.0, 0.25, 1.0])
-    r = simulate._result("x", 0.5, est, {})
+    r = _engine._result("x", 0.5, est, {})
     sq = [(e - 0.5) ** 2 for e in est.tolist()]
     R = len(sq)
     assert r.mse == pytest.approx(statistics.fmean(sq), rel=1e-15)

@@ -9,7 +9,7 @@ from numpy.typing import ArrayLike
 
 from ..numerics import check_array, format_value
 
-__all__ = ["reals", "whole", "same_shape", "of_type"]
+__all__ = ["reals", "whole", "same_shape", "of_type", "split"]
 
 MAX_EXACT = 2**53  # integers a float64 holds exactly
 MAX_INT64_COUNT = 2**62  # users or samples numpy draws binomially (int64), with room for sums of two halves
@@ -56,3 +56,17 @@ def of_type(name: str, value: Any, cls: type) -> Any:
     if not isinstance(value, cls):
         raise ValueError(f"{name} must be a {cls.__name__}, got {format_value(value)}")
     return value
+
+
+def split(name: str, values: ArrayLike, *, ndim: int, integer: bool = False, **bounds: Any) -> np.ndarray:
+    """``values`` for a function that only splits it between steps which check their own part.
+
+    A non-empty float64 (or int64) ndarray of ``ndim`` dimensions passes unread: each part is
+    checked by the step that receives it (the parts together cover it), so its entries are read
+    once, not twice.  Anything else is checked and converted here (:func:`whole` if ``integer``,
+    else :func:`reals`, with ``bounds``).
+    """
+    if isinstance(values, np.ndarray) and values.ndim == ndim and values.size \
+            and values.dtype == (np.int64 if integer else np.float64):
+        return values
+    return whole(name, values, ndim=ndim, **bounds) if integer else reals(name, values, ndim=ndim, **bounds)

@@ -32,7 +32,7 @@ from .. import dame as theory
 from .. import mechanisms
 from ..numerics import check_choice, check_integer, check_positive, check_rng
 from ..sizes import SizeLaw
-from ._inputs import of_type, reals, same_shape, whole
+from ._inputs import of_type, reals, same_shape, split, whole
 from . import localisation
 from ..mechanisms import RNGLike
 
@@ -142,7 +142,12 @@ def weights(m: ArrayLike, m_tilde: int) -> np.ndarray:
     [0.1, 0.5, 1.0, 1.0]
     """
     m_tilde = check_integer("m_tilde", m_tilde, minimum=1, maximum=MAX_SIZE)
-    return np.sqrt(np.minimum(whole("m", m, low=1), m_tilde) / m_tilde)
+    return _weights(whole("m", m, low=1), m_tilde)
+
+
+def _weights(m: np.ndarray, m_tilde: int) -> np.ndarray:
+    """:func:`weights` of checked sizes."""
+    return np.sqrt(np.minimum(m, m_tilde) / m_tilde)
 
 
 @dataclass(frozen=True)
@@ -195,7 +200,7 @@ def localise(m: ArrayLike, xbar: ArrayLike, *, m_tilde: int, tau: float, alpha: 
     >>> int(localise(np.full((1, 40), 9), x, m_tilde=10, tau=0.25, alpha=1e3, rng=np.random.default_rng(0))[0]) in range(4)
     True
     """
-    xbar = reals("xbar", xbar, ndim=2, low=-1, high=1)
+    xbar = split("xbar", xbar, ndim=2, low=-1, high=1)  # its entries are checked by localisation.localise
     m = same_shape("m", whole("m", m, ndim=2, low=1), xbar.shape)
     m_tilde = check_integer("m_tilde", m_tilde, minimum=1, maximum=MAX_SIZE)
     return localisation.localise(xbar, m >= m_tilde, tau, alpha, max(m.shape[1], 1), rng)
@@ -233,8 +238,11 @@ def refine(m: ArrayLike, xbar: ArrayLike, j: ArrayLike, *, m_tilde: int, tau: fl
     lo, hi = localisation.bin_ends(j, tau)
     s = (lo + hi) / 2
     L, U = interval(j, tau)
-    w = weights(m, m_tilde)
-    xhat = w * xbar + (1 - w) * s[:, None]
+    if m.min() >= m_tilde:  # every weight is 1: the shrunk mean is the local mean itself
+        xhat = xbar
+    else:
+        w = _weights(m, m_tilde)
+        xhat = w * xbar + (1 - w) * s[:, None]
     b = laplace_scale(tau, alpha, scale=scale, L=L, U=U)
     # the users' noises enter only through their sum: drawn exactly in one go (mechanisms.laplace_sum)
     B, h = xhat.shape
@@ -262,8 +270,8 @@ def estimate(m: ArrayLike, xbar: ArrayLike, *, m_tilde: int, alpha: float, debia
     [-0.2, -0.2]
     """
     rng = check_rng("rng", rng)
-    xbar = reals("xbar", xbar, ndim=2, low=-1, high=1)
-    m = same_shape("m", whole("m", m, ndim=2, low=1), xbar.shape)
+    xbar = split("xbar", xbar, ndim=2, low=-1, high=1)  # each half is checked by the step that receives it
+    m = same_shape("m", split("m", m, ndim=2, integer=True, low=1), xbar.shape)
     n = m.shape[1]
     if n < 2:
         raise ValueError(f"xbar must hold at least two users (a voting and a releasing half), got {n}")

@@ -26,7 +26,7 @@ from .. import kent as theory
 from .. import mechanisms
 from ..numerics import check_integer, check_positive, check_real, check_rng, format_value
 from . import localisation
-from ._inputs import MAX_EXACT, of_type, reals, same_shape, whole
+from ._inputs import MAX_EXACT, of_type, reals, same_shape, split, whole
 from ..mechanisms import RNGLike
 
 __all__ = [
@@ -103,7 +103,7 @@ def localise(xbar: ArrayLike, *, tau: float, alpha: float, rng: RNGLike) -> np.n
     >>> localise(np.full((1, 30), -0.95), tau=0.2, alpha=1e3, rng=np.random.default_rng(0)).tolist()  # bin 0 or 1
     [0]
     """
-    xbar = reals("xbar", xbar, ndim=2, low=-1, high=1)
+    xbar = split("xbar", xbar, ndim=2, low=-1, high=1)  # its entries are checked by localisation.localise
     voting = np.ones(xbar.shape, dtype=bool)
     return localisation.localise(xbar, voting, tau, alpha, max(xbar.shape[1], 1), rng)
 
@@ -146,7 +146,7 @@ def univariate(xbar: ArrayLike, *, tau: float, alpha: float, rng: RNGLike) -> np
     [0.5]
     """
     rng = check_rng("rng", rng)
-    xbar = reals("xbar", xbar, ndim=2, low=-1, high=1)
+    xbar = split("xbar", xbar, ndim=2, low=-1, high=1)  # each half is checked by the step that receives it
     if xbar.shape[1] < 2:
         raise ValueError(f"xbar must hold at least two users (a voting and a releasing half), got {xbar.shape[1]}")
     h = xbar.shape[1] // 2

@@ -88,11 +88,9 @@ def bin_index(x: ArrayLike, tau: float) -> np.ndarray:
 
 def _bin_index(x: np.ndarray, tau: float, N: int) -> np.ndarray:
     """:func:`bin_index` of a checked float array (``x >= -1``: only the top needs a clip)."""
-    t = np.array(x, dtype=float)  # a copy, also for a 0-d input (in-place steps below)
-    t += 1
+    t = np.add(x, 1.0, out=np.empty(np.shape(x)))  # a new array, also for a 0-d input (in-place steps below)
     t /= 2 * float(tau)
-    np.floor(t, out=t)
-    b = t.astype(np.int64)
+    b = t.astype(np.int64)  # t >= 0: truncation is the floor
     np.minimum(b, N - 1, out=b)
     return b
 

@@ -1,72 +1,25 @@
-r"""The Monte Carlo engine: populations, seeding, blocks of replications, executors, risks.
-
-The estimators themselves are pure functions in :mod:`bounds.estimators` (one module per
-paper); the simulated quantities beside their bounds are in :mod:`bounds.checks`.
-
-Exactness.  Users' data enter every estimator through sufficient statistics drawn
-from their exact laws: under the two-point :math:`\mu` on :math:`\{-1, 1\}` (mean
-``theta``) a user's sum of ``m`` samples is one binomial; a prefix of ``T`` samples
-and the rest are two (:math:`S_m = S_T + \mathrm{Bin}(m - T, q)`); a bin's noisy vote
-total is :func:`~bounds.mechanisms.noisy_vote_totals`; Duchi's :math:`+B` count is one
-binomial.  An explicit per-user, per-sample path (:class:`Sampler`, any :math:`\mu`)
-has the same law (tested).
-
-Reproducibility.  ``seed`` is an int (or a sequence of ints), a ``SeedSequence`` or a
-``Generator`` (:func:`~bounds.mechanisms.seed_sequence`).  Replications run in fixed blocks
-of :data:`BLOCK`; block ``b`` draws from the ``b``-th child of the seed's ``SeedSequence``,
-so the estimates for a seed are identical whatever the executor (none, a thread or process
-pool, a ``dask.distributed`` client's executor) and however blocks are spread over workers.
-
-Examples
---------
->>> from bounds import simulate, sizes
->>> r = simulate.risk("duchi", theta=0.3, sizes=sizes.point(10), n=1000, alpha=0.5, reps=200, seed=1)
->>> r.estimates.shape, r.mse < 0.2
-((200,), True)
-"""
+r"""DAME, Kent and Duchi on shared data: plans, blocks of replications, seeds, executors, risks."""
 
 from __future__ import annotations
 
-from concurrent.futures import Executor
-
 import math
+from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
 import numpy as np
-from numpy.typing import ArrayLike
 from scipy import stats
 from tqdm.auto import tqdm
 
-from . import cummings as cummings_theory
-from . import dame as dame_theory
-from . import mechanisms
-from . import rameshwar as rameshwar_theory
-from .estimators import cummings, dame, duchi, kent, rameshwar
-from .numerics import (
-    check_choice,
-    check_counts,
-    check_integer,
-    check_positive,
-    check_real,
-    format_value,
-    warn_once_per_call,
-)
-from .sizes import SizeLaw
-from .mechanisms import SeedLike
+from .. import dame as dame_theory
+from .. import mechanisms
+from ..estimators import dame, duchi, kent
+from ..mechanisms import SeedLike
+from ..numerics import check_choice, check_integer, check_positive, format_value, warn_once_per_call
+from ..sizes import SizeLaw
+from ._populations import Sampler, TwoPoint, _population
 
-__all__ = [
-    "BLOCK",
-    "TwoPoint",
-    "Sampler",
-    "RiskResult",
-    "risk",
-    "compare",
-    "cummings_risk",
-    "rameshwar_errors",
-    "akmv_worst_case",
-    "map_blocks",
-]
+__all__ = ["BLOCK", "RiskResult", "map_blocks", "compare", "risk"]
 
 BLOCK = 64  # replications per random stream: part of the seed contract
 """Replications per random stream: block ``b`` of a run draws from child ``b`` of the seed's ``SeedSequence``, so
@@ -76,131 +29,8 @@ MAX_USERS = 10**8  # users per replication (arrays of chunk rows × n)
 MAX_REPS = 10**9
 CHUNK_USERS = 2**16  # users of Kent and DAME processed at a time within a block: n // CHUNK_USERS rows (clipped to
 # 1 .. BLOCK), a function of n only, so also part of the seed contract
-MAX_CUMMINGS_USERS = 10**5  # users of cummings_risk: a block holds BLOCK × len(k) frequencies (about 50 MB)
-_MAX_BETA_CONCENTRATION = 1e300  # cap on a + b of the Beta meta-law (its draws equal p in float64 long before it)
-MEAN_TOLERANCE = 1e-15  # theta and a population's own mean agree to float64 rounding of a sum
 ESTIMATORS = ("duchi", "kent", "dame")
 RUN_USERS = 64  # users per run (a half's users of one size) above which a finite law's sizes draw run by run
-
-
-# =========================================================================== populations
-
-
-@dataclass(frozen=True)
-class TwoPoint:
-    r"""The two-point law :math:`\mu(1) = (1+\theta)/2`, :math:`\mu(-1) = (1-\theta)/2` (mean :math:`\theta`).
-
-    Sums of ``m`` samples are :math:`2\,\mathrm{Bin}(m, (1+\theta)/2) - m`, drawn exactly.
-
-    .. math:: \bar X_m = \frac{2 S_m - m}{m},\quad S_m = S_T + \mathrm{Bin}(m - T, q),\quad q = \frac{1+\theta}{2}
-
-    Source: Pla et al. (2024), §4.2, Fig. 1b (:math:`\mu(1) = \mu(-1) = 1/2`) and the lower-bound
-    construction of (S22) (two-point laws with mean :math:`\pm\delta`).
-
-    Examples
-    --------
-    >>> TwoPoint(1.0).nested_means(np.array([4]), np.array([2]), np.random.default_rng(0))
-    (array([1.]), array([1.]))
-    """
-
-    theta: float
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "theta", check_real("theta", self.theta, low=-1, high=1))
-
-    @property
-    def mean(self) -> float:
-        return self.theta
-
-    def sums(self, size: int, count: int, rng: np.random.Generator) -> np.ndarray:
-        """The sums of ``size`` samples of ``count`` users: one binomial per user (as exact floats)."""
-        return _signed_sum(rng.binomial(size, (1 + self.theta) / 2, size=count), size)
-
-    def local_means(self, m: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-        """Each user's local mean over its ``m`` samples: one binomial per user."""
-        out = _signed_sum(rng.binomial(m, (1 + self.theta) / 2), m)
-        out /= m
-        return out
-
-    def nested_means(self, m: np.ndarray, T: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
-        """Local means over each user's first ``T`` samples and over all ``m`` (``T <= m``)."""
-        q = (1 + self.theta) / 2
-        s_T = rng.binomial(T, q)
-        s_m = _signed_sum(rng.binomial(m - T, q), m - T)  # Bin(0, q) = 0 draws nothing
-        mean_T = _signed_sum(s_T, T)
-        s_m += mean_T
-        mean_T /= T
-        s_m /= m
-        return mean_T, s_m
-
-
-def _signed_sum(ones: np.ndarray, size: int | np.ndarray) -> np.ndarray:
-    """The sum :math:`2k - m` of ``size`` values in {-1, 1} with ``ones`` ones, as a float array (exact below 2**53)."""
-    out = ones.astype(np.float64)
-    out *= 2
-    out -= size
-    return out
-
-
-@dataclass(frozen=True)
-class Sampler:
-    r"""Any :math:`\mu` on :math:`[-1, 1]`, through a user-supplied sampler ``draw(rng, size)``.
-
-    Every sample of every user is drawn (the explicit path); ``mean`` is :math:`E_\mu X`.
-
-    .. math:: \bar X_m = \frac1m\sum_{t \le m} X_t,\qquad X_t \overset{iid}{\sim} \mu \text{ on } [-1, 1]
-
-    Source: Pla et al. (2024), §2 (H2: :math:`\mu` supported on [−1, 1]).
-
-    Examples
-    --------
-    >>> s = Sampler(lambda g, k: np.zeros(k), 0.0)
-    >>> s.nested_means(np.array([3, 5]), np.array([2, 2]), np.random.default_rng(0))
-    (array([0., 0.]), array([0., 0.]))
-    """
-
-    draw: Callable
-    mean: float
-
-    def sums(self, size: int, count: int, rng: np.random.Generator) -> np.ndarray:
-        """The sums of ``size`` samples of ``count`` users, every sample drawn."""
-        x = np.asarray(self.draw(rng, size * count), dtype=float)
-        if np.any(np.abs(x) > 1):
-            raise ValueError("the sampler must return values in [-1, 1]")
-        return x.reshape(count, size).sum(axis=1)
-
-    def local_means(self, m: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-        """Each user's local mean over its ``m`` samples, every sample drawn."""
-        return self.nested_means(m, m, rng)[1]
-
-    def nested_means(self, m: np.ndarray, T: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
-        shape = m.shape
-        m, T = m.ravel(), T.ravel()
-        x = np.asarray(self.draw(rng, int(m.sum())), dtype=float)
-        if np.any(np.abs(x) > 1):
-            raise ValueError("the sampler must return values in [-1, 1]")
-        starts = np.concatenate([[0], np.cumsum(m)[:-1]])
-        csum = np.concatenate([[0.0], np.cumsum(x)])
-        mean_T = (csum[starts + T] - csum[starts]) / T
-        mean_m = (csum[starts + m] - csum[starts]) / m
-        return mean_T.reshape(shape), mean_m.reshape(shape)
-
-
-def _population(theta, population):
-    if theta is not None:
-        theta = check_real("theta", theta, low=-1, high=1)
-    if population is not None:
-        if not isinstance(population, (TwoPoint, Sampler)):
-            raise ValueError(f"population must be a TwoPoint or a Sampler, got {population!r}")
-        if theta is not None and not math.isclose(theta, population.mean, abs_tol=MEAN_TOLERANCE):
-            raise ValueError("theta differs from the population's mean")
-        return population
-    if theta is None:
-        raise ValueError("give theta (the two-point law's mean) or a population")
-    return TwoPoint(float(theta))
-
-
-# =========================================================================== results
 
 
 @dataclass(frozen=True)
@@ -239,9 +69,6 @@ def _result(name, theta, est, settings) -> RiskResult:
         name, float(theta), est, float(sq.mean()), float(sq.std(ddof=1) / math.sqrt(R)) if R > 1 else math.inf,
         float(err.mean()), float(err.std(ddof=1) / math.sqrt(R)) if R > 1 else math.inf, settings,
     )
-
-
-# =========================================================================== DAME, Kent and Duchi on shared data
 
 
 @dataclass(frozen=True)
@@ -374,10 +201,14 @@ def _draw_by_size(pop: TwoPoint | Sampler, pts: np.ndarray, counts: np.ndarray, 
     for a, c in zip(pts.tolist(), counts.sum(axis=0).tolist()):
         t = a if kT is None else min(a, kT)
         s = pop.sums(t, c, rng)
+        if whole and a > t:
+            s_m = s + pop.sums(a - t, c, rng)
+            s_m /= a
+        s /= t  # in place: the sums are this call's own array
         if kT is not None:
-            by_T.append(s / t)
-        if whole:
-            by_m.append((s + pop.sums(a - t, c, rng) if a > t else s) / a)
+            by_T.append(s)
+        if whole:  # where a = t the same array serves both (the estimators never write to their inputs)
+            by_m.append(s_m if a > t else s)
     before = (np.cumsum(counts, axis=0) - counts).tolist()  # users of size k in earlier segments
     runs = [(k, lo, lo + c) for row, starts in zip(counts.tolist(), before)
             for k, (c, lo) in enumerate(zip(row, starts)) if c]
@@ -489,165 +320,3 @@ def risk(estimator: str, *, theta: float, sizes: SizeLaw, n: int, alpha: float, 
     estimator = check_choice("estimator", estimator, ESTIMATORS)
     return compare(theta=theta, sizes=sizes, n=n, alpha=alpha, reps=reps, seed=seed, estimators=(estimator,),
                    executor=executor, progress=progress, **options)[estimator]
-
-
-# =========================================================================== Cummings et al.
-
-
-def _beta_meta(p: float, sigma_p2: float, rng, size) -> np.ndarray:
-    """p_i ~ D: the Beta law with mean p and variance σ_p² (a point mass if σ_p² = 0)."""
-    if sigma_p2 == 0:
-        return np.full(size, p)
-    nu = min(p * (1 - p) / sigma_p2 - 1, _MAX_BETA_CONCENTRATION)  # σ_p² of 5e-324 would give ν = inf
-    if nu <= 0:
-        raise ValueError("sigma_p2 must be below p(1-p) for a Beta meta-distribution")
-    return rng.beta(p * nu, (1 - p) * nu, size=size)
-
-
-@dataclass(frozen=True)
-class _CummingsPlan:
-    k: np.ndarray
-    p: float
-    sigma_p2: float
-    eps: float
-    beta: float
-    estimator: str
-    ideal: cummings.IdealPlan
-
-
-def _cummings_block(plan: _CummingsPlan, seed_seq, size: int) -> np.ndarray:
-    rng = np.random.default_rng(seed_seq)
-    k = plan.k
-    p_i = _beta_meta(plan.p, plan.sigma_p2, rng, (size, k.size))
-    phat = rng.binomial(k, p_i) / k
-    if plan.estimator == "ideal":
-        return cummings.ideal(phat, plan.ideal, rng=rng)
-    mean_g = cummings_theory.groups(k)[2]
-    out = np.empty(size)
-    for r in range(size):  # Algorithm 2 with the default private initial estimators
-        first = rng.binomial(1, p_i[r, mean_g])  # x_i^1 of the n/10 fewest-data users
-        out[r] = cummings.realisable(phat[r], first, k, eps=plan.eps, beta=plan.beta, rng=rng)
-    return out
-
-
-def cummings_risk(k: ArrayLike, *, p: float, sigma_p2: float, eps: float, reps: int, seed: SeedLike,
-                  estimator: str = "ideal", beta: float = 0.05, executor: Executor | None = None,
-                  progress: bool = False) -> RiskResult:
-    r"""Simulated risk of Cummings et al.'s private estimators (central user-level ε-DP).
-
-    User ``i`` draws :math:`p_i \sim \mathcal D` (Beta with mean ``p``, variance
-    :math:`\sigma_p^2`), then :math:`\hat p_i = \mathrm{Bin}(k_i, p_i)/k_i` (exact).  ``k`` holds at
-    most ``MAX_CUMMINGS_USERS`` users (a block of replications holds ``BLOCK × len(k)`` values).
-
-    * ``"ideal"`` — :func:`bounds.estimators.cummings.ideal`: eq. (3) with weights (4) at the
-      exact :math:`T^*` of eq. (6), intervals :math:`p \mp f_i`, noise
-      :math:`\mathrm{Lap}(\max_i w_i|b_i - a_i|/\epsilon)`;
-    * ``"realisable"`` — :func:`bounds.estimators.cummings.realisable`: Algorithm 2 with the
-      default private initial estimators.
-
-    .. math:: \hat p^{ideal}_\epsilon = \sum_i w_i^* [\hat p_i]_{a_i}^{b_i} + \mathrm{Lap}\Big(\frac{\max_i w_i^*|b_i - a_i|}{\epsilon}\Big)
-
-    Source: Cummings et al. (2022), eqs. (3)–(6), Algorithm 2.
-
-    Examples
-    --------
-    >>> r = cummings_risk([50, 20, 10, 5, 5], p=0.5, sigma_p2=0.01, eps=1.0, reps=64, seed=0)
-    >>> r.estimator
-    'cummings-ideal'
-    """
-    eps = check_positive("eps", eps)
-    estimator = check_choice("estimator", estimator, ("ideal", "realisable"))
-    kk = check_counts("k", k, max_size=MAX_CUMMINGS_USERS)
-    ideal = cummings.ideal_plan(kk, p=p, sigma_p2=sigma_p2, eps=eps, beta=beta)
-    plan = _CummingsPlan(kk, float(p), float(sigma_p2), eps, float(beta), estimator, ideal)
-    parts = map_blocks(_cummings_block, plan, reps, seed, executor, progress)
-    settings = {"k": kk.tolist(), "eps": eps, "T_star": ideal.T, "reps": int(reps), "seed": seed, "block": BLOCK}
-    return _result(f"cummings-{estimator}", float(p), np.concatenate(parts), settings)
-
-
-# =========================================================================== Rameshwar & Tandon
-
-
-@dataclass(frozen=True)
-class _RTPlan:
-    setting: rameshwar.Setting
-    kind: str
-
-
-def _rt_block(plan: _RTPlan, seed_seq, size):
-    """One block of §IV-D's three mechanisms, vectorised over the block's replications."""
-    rng = np.random.default_rng(seed_seq)
-    s = plan.setting
-    m, U = s.m, s.U
-    if plan.kind == "worst":
-        x = np.full((size, int(m.sum())), float(U))
-    else:
-        x = rameshwar_theory.samples(m, U=U, kind=plan.kind, rng=rng, size=size)
-    starts = np.concatenate([[0], np.cumsum(m)[:-1]])
-    sums = np.add.reduceat(x, starts, axis=1)  # each user's sum; pre-processing: average = sum / m
-    f = rameshwar.sample_mean(sums, m)
-    return {"laplace": np.abs(rameshwar.laplace_mechanism(sums, s, rng=rng) - f),
-            "opt_wc": np.abs(rameshwar.opt_wc(sums, s, rng=rng) - f),
-            "akmv": np.abs(rameshwar.akmv(sums, s, rng=rng) - f)}
-
-
-def rameshwar_errors(m: ArrayLike, *, U: float, eps: float, samples: str = "uniform", reps: int, seed: SeedLike,
-                     rule: str = "section-IV-A", executor: Executor | None = None, progress: bool = False) -> dict:
-    r"""Average-case errors :math:`E|M(\mathcal D) - f(\mathcal D)|` of §IV-D's three mechanisms.
-
-    * ``"laplace"`` — :func:`bounds.estimators.rameshwar.laplace_mechanism` (14);
-    * ``"opt_wc"`` — :func:`bounds.estimators.rameshwar.opt_wc` (Theorem III.1's clipping);
-    * ``"akmv"`` — :func:`bounds.estimators.rameshwar.akmv` (threshold at :math:`\varepsilon/2`,
-      rank by ``rule``, release at :math:`\varepsilon/2`, (15)).
-
-    ``samples``: ``"uniform"``, ``"gaussian"`` (§IV-B) or ``"worst"`` (every sample ``U``).
-    Returns ``{mechanism: (mean error, stderr)}``.
-
-    .. math:: \bar E = \frac1R\sum_r |M(\mathcal D_r) - f(\mathcal D_r)|
-
-    Source: Rameshwar and Tandon (2025), §IV-A, §IV-D, eqs. (14)–(15).
-
-    Examples
-    --------
-    >>> from bounds import rameshwar
-    >>> out = rameshwar_errors(rameshwar.geometric(3), U=65, eps=1.0, reps=64, seed=0)
-    >>> sorted(out)
-    ['akmv', 'laplace', 'opt_wc']
-    """
-    samples = check_choice("samples", samples, ("uniform", "gaussian", "worst"))
-    plan = _RTPlan(rameshwar.setting(m, U=U, eps=eps, rule=rule), samples)
-    if float(plan.setting.m.sum(dtype=np.float64)) > mechanisms.MAX_DRAWS:  # float: an int64 sum wraps around
-        raise ValueError(f"m: the users hold {plan.setting.m.sum(dtype=np.float64):.4g} samples in all, more than "
-                         f"{mechanisms.MAX_DRAWS:.0e}; a replication draws every one")
-    parts = map_blocks(_rt_block, plan, reps, seed, executor, progress)
-    out = {}
-    for key in ("laplace", "opt_wc", "akmv"):
-        e = np.concatenate([p[key] for p in parts])
-        out[key] = (float(e.mean()), float(e.std(ddof=1) / math.sqrt(e.size)) if e.size > 1 else math.inf)
-    return out
-
-
-def akmv_worst_case(m: ArrayLike, *, U: float, eps: float, reps: int, seed: SeedLike,
-                    rule: str = "section-IV-A") -> tuple[float, float]:
-    r""":math:`E_{AKMV}` on the worst-case dataset (every sample ``U``), Monte Carlo over the private ``T``.
-
-    .. math:: E_{AKMV} = \frac{1}{\sum m}\sum_\ell E[\max\{0, U m_\ell - T\}] + \frac{2E[T]}{\varepsilon \sum m}
-
-    Returns ``(mean, stderr)``.
-
-    Source: Rameshwar and Tandon (2025), §IV-C (Figure 1).
-
-    Examples
-    --------
-    >>> from bounds import rameshwar
-    >>> mean, se = akmv_worst_case(rameshwar.geometric(6), U=65, eps=0.5, reps=200, seed=0)
-    >>> mean > rameshwar.optimal_error(rameshwar.geometric(6), U=65, eps=0.5)
-    True
-    """
-    s = rameshwar.setting(m, U=U, eps=eps, rule=rule)
-    reps = check_integer("reps", reps, minimum=1, maximum=MAX_REPS)
-    rng = np.random.default_rng(mechanisms.seed_sequence(seed))
-    sums = np.broadcast_to(s.U * s.m.astype(float), (reps, s.m.size))
-    T = rameshwar.akmv_threshold(sums, s, rng=rng)
-    e = np.asarray(rameshwar_theory.akmv_worst_case_error(s.m, U=s.U, eps=s.eps, T=T))
-    return float(e.mean()), float(e.std(ddof=1) / math.sqrt(reps)) if reps > 1 else math.inf

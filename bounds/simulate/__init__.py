@@ -1,0 +1,54 @@
+r"""The Monte Carlo engine: populations, seeding, blocks of replications, executors, risks.
+
+The estimators themselves are pure functions in :mod:`bounds.estimators` (one module per
+paper); the simulated quantities beside their bounds are in :mod:`bounds.checks`.
+
+Exactness.  Users' data enter every estimator through sufficient statistics drawn
+from their exact laws: under the two-point :math:`\mu` on :math:`\{-1, 1\}` (mean
+``theta``) a user's sum of ``m`` samples is one binomial (where many users share a size,
+drawn by inversion of its tabulated cdf, :func:`binomial_inversion`); a prefix of ``T``
+samples and the rest are two (:math:`S_m = S_T + \mathrm{Bin}(m - T, q)`); a bin's noisy vote
+total is :func:`~bounds.mechanisms.noisy_vote_totals`; Duchi's :math:`+B` count is one
+binomial.  An explicit per-user, per-sample path (:class:`Sampler`, any :math:`\mu`)
+has the same law (tested).
+
+Reproducibility.  ``seed`` is an int (or a sequence of ints), a ``SeedSequence`` or a
+``Generator`` (:func:`~bounds.mechanisms.seed_sequence`).  Replications run in fixed blocks
+of :data:`BLOCK`; block ``b`` draws from the ``b``-th child of the seed's ``SeedSequence``,
+so the estimates for a seed are identical whatever the executor (none, a thread or process
+pool, a ``dask.distributed`` client's executor) and however blocks are spread over workers.
+
+Examples
+--------
+>>> from bounds import simulate, sizes
+>>> r = simulate.risk("duchi", theta=0.3, sizes=sizes.point(10), n=1000, alpha=0.5, reps=200, seed=1)
+>>> r.estimates.shape, r.mse < 0.2
+((200,), True)
+
+Modules: ``_populations`` (:class:`TwoPoint`, :class:`Sampler`, the binomial tables), ``_engine``
+(DAME, Kent and Duchi on shared data: :func:`compare`, :func:`risk`, :func:`map_blocks`),
+``_cummings`` (:func:`cummings_risk`) and ``_rameshwar`` (:func:`rameshwar_errors`,
+:func:`akmv_worst_case`).
+"""
+
+from __future__ import annotations
+
+from ._cummings import cummings_risk
+from ._engine import BLOCK, RiskResult, compare, map_blocks, risk
+from ._populations import Sampler, TwoPoint, binomial_inversion, binomial_table
+from ._rameshwar import akmv_worst_case, rameshwar_errors
+
+__all__ = [
+    "BLOCK",
+    "TwoPoint",
+    "binomial_table",
+    "binomial_inversion",
+    "Sampler",
+    "RiskResult",
+    "risk",
+    "compare",
+    "cummings_risk",
+    "rameshwar_errors",
+    "akmv_worst_case",
+    "map_blocks",
+]
