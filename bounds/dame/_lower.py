@@ -23,6 +23,7 @@ from ..sizes import SizeLaw
 from . import _scan
 from ._constants import Constants
 from ._inputs import _LOG_UNDERFLOW, Bound, PrivacyBudget, _law, privacy_budget
+from ._upper import _gallop
 
 if TYPE_CHECKING:
     import mpmath
@@ -75,15 +76,26 @@ def _first_reaching(law: SizeLaw, logx: Any, precision: int | None) -> np.ndarra
     end = int(law.support_max) if law.is_finite else law.search_end()
     n = len(logx)
 
+    def below_rows(a: np.ndarray, rows: np.ndarray) -> np.ndarray:
+        return np.asarray(logx[rows] + 2 * law.log_partial_sqrt_mean(a, precision=precision) < 0, dtype=bool)
+
     def below(a: np.ndarray) -> np.ndarray:
-        return np.asarray(logx + 2 * law.log_partial_sqrt_mean(a, precision=precision) < 0, dtype=bool)
+        return below_rows(a, np.arange(n))
 
     start = np.full(n, law.support_min, dtype=np.int64)
     win = _scan.window_of(law) if precision is None else None
     if win is not None and law.support_min < win.lo:  # S is non-decreasing: below the window's first point
         start[below(np.full(n, win.lo, dtype=np.int64))] = win.lo  # where the predicate holds there
-    last = last_true(below, start, np.full(n, end, dtype=np.int64))
-    return np.where(last < end, last + 1, -1)
+    out = np.full(n, -1, dtype=np.int64)
+    top = np.full(n, end, dtype=np.int64)
+    reach = np.flatnonzero(~below(top))  # the others never reach x S^2 >= 1 up to the end
+    ok = below_rows(start[reach], reach)
+    out[reach[~ok]] = start[reach[~ok]]
+    rows = reach[ok]
+    if rows.size:  # doubling from the start, then bisection: about 2 log2(a0) evaluations, not log2(end)
+        good, bracket = _gallop(lambda a, idx: below_rows(a, rows[idx]), start[rows], top[rows])
+        out[rows] = last_true(lambda a: below_rows(a, rows), good, bracket) + 1
+    return out
 
 
 def _lb_search(law: SizeLaw, x: Any, c_vals: tuple[Any, ...], precision: int | None) -> tuple[np.ndarray, list[float]]:
