@@ -237,9 +237,11 @@ def _smallest_near_max(law: SizeLaw, logx: Any, c_vals: tuple[Any, ...], precisi
 
     Branch and bound on :math:`[0, \text{arg}]`: an interval :math:`[l, h]` is dropped when its
     bound :math:`\log c_1 - c_2 x P(h)^2 - \log(x S(l)^2 \vee 1) \ge \ell` (see ``_lb_search``, 2.)
-    is below the threshold or when it starts past the smallest qualifying point found; both
-    ends of every other interval are evaluated, so every point is either evaluated or proven
-    below the threshold.
+    is below the threshold, when it starts past the smallest qualifying point found, or when
+    ``_lb_search``'s 1.–2. prove :math:`\ell` monotone on it (with the same margin) and its
+    largest term, at an end, leaves no qualifying point other than that end: non-increasing, or
+    non-decreasing with :math:`\ell(h)` below the threshold.  Both ends of every interval are
+    evaluated, so every point is either evaluated or proven below the threshold.
     """
     mp = precision is not None
     be = backend(precision)
@@ -249,6 +251,7 @@ def _smallest_near_max(law: SizeLaw, logx: Any, c_vals: tuple[Any, ...], precisi
     if not len(task):
         return
     shift = mpmath.log1p(-mpmath.mpf(LB_TIE_RTOL)) if mp else math.log1p(-LB_TIE_RTOL)
+    margin = mpmath.mpf(10) ** (-(precision - 10)) if mp else 1e-9  # as in _lb_search
     thr = np.asarray([best[i] + shift for i in range(len(best))], dtype=object if mp else float)
     found = np.asarray(arg, dtype=float).copy()
     L = np.zeros(len(task), dtype=np.int64)
@@ -274,13 +277,23 @@ def _smallest_near_max(law: SizeLaw, logx: Any, c_vals: tuple[Any, ...], precisi
         il, ih = np.searchsorted(pts, L), np.searchsorted(pts, H)
         pl, sl, ph, sh = pp[il], ss[il], pp[ih], ss[ih]
         lx = logx[task]
+        hits = []
         for ends, p_, s_ in ((L, pl, sl), (H, ph, sh)):
             ok = np.asarray(_lb_from_parts(p_, s_, lx, c_vals, precision) >= thr[task], dtype=bool)
+            hits.append(ok)
             if np.any(ok):
                 np.minimum.at(found, task[ok], np.asarray(law.floor_support(ends[ok]), dtype=float))
-        with np.errstate(over="ignore", under="ignore"):
+        with np.errstate(over="ignore", under="ignore", divide="ignore", invalid="ignore"):  # NaN: not monotone
             bound = lc1 - be.exp(lc2 + lx + 2 * ph) - np.maximum(lx + 2 * sl, 0)
-        keep = np.asarray(bound >= thr[task], dtype=bool) & (H - L > 1) & (L < found[task])
+            # monotone intervals (_lb_search's 1. and 2.): non-decreasing below a0 (x S(h)^2 < 1) or where
+            # the steps are all >= 0, non-increasing where they are all <= 0: their largest term is an
+            # end, just evaluated, so an interval whose qualifying end is not the smaller one holds none
+            reached = np.asarray(lx + 2 * sl >= 0, dtype=bool)
+            rising = np.asarray(lx + 2 * sh < 0, dtype=bool) | (reached & np.asarray(
+                lc2 + lx + ph > 0.5 * be.log(be.asarray(H)) - sl + margin, dtype=bool))
+            falling = reached & np.asarray(lc2 + lx + pl < 0.5 * be.log(be.asarray(L + 1)) - sh - margin, dtype=bool)
+        settled = (rising & ~hits[1]) | falling
+        keep = np.asarray(bound >= thr[task], dtype=bool) & (H - L > 1) & (L < found[task]) & ~settled
         task, L, H = task[keep], L[keep], np.minimum(H[keep], found[task[keep]].astype(np.int64))
         if len(task) > _MAX_TASKS:  # pragma: no cover - a plateau this wide is refused, not scanned
             raise AssertionError("the lower bound's tie search did not converge")
