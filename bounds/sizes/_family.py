@@ -33,7 +33,7 @@ from ._common import _mp_log, DEEP_LOG, FLOAT_TOL, LOG_HALF, MAX_LISTED, MAX_SIZ
 from ._tables import _deep_logsf, _left_log_sum
 from ._base import _rebuild, SizeLaw
 from ._bulk import BulkFamily
-from . import _bulk
+from . import _bulk, _fixed
 from .._lazy import lazy
 
 if TYPE_CHECKING:
@@ -368,16 +368,30 @@ class FamilyLaw(SizeLaw):
 
     support_points.__doc__ = SizeLaw.support_points.__doc__
 
+    def _rational_ratio(self) -> Callable[[int], tuple[int, int]] | None:
+        fam = self.family.bulk
+        if fam is None:
+            return None
+        shift = 1 if self.zero == "shift" else 0
+        return _fixed.poisson_ratio(fam.lam, shift) if fam.N is None else _fixed.binomial_ratio(fam.N, fam.p, shift)
+
     def _mp_walk(self, a: int, step: int) -> Any:
         r"""``(log sum M(k), log sum sqrt(k) M(k))`` over ``k`` from ``a`` in direction ``step`` (±1),
         where the masses fall (below or past the mode), to the working precision.
 
-        Consecutive masses come from the exact ratio ``mp_ratio`` (else the closed form); by
+        Poisson and binomial laws: exact integer sums (``_fixed.walk``, a proven remainder).
+        Others: consecutive masses come from the exact ratio ``mp_ratio`` (else the closed form); by
         log-concavity the ratio :math:`r` of the last two terms bounds every later one, so the
         rest is below ``term r/(1-r)`` (times :math:`\sqrt{k}` growth, checked, rightwards).
         """
-        ratio = self.family.mp_ratio if self.zero != "shift" else None
         end = self.support_min if step < 0 else self.support_max
+        exact = self._rational_ratio()
+        if exact is not None:
+            dps = mpmath.mp.dps
+            with mpmath.workdps(dps + 10):
+                lc, ls = _fixed.walk(exact, self._mp_logpmf(a), a, step, end, dps, MAX_WALK)
+            return +lc, +ls
+        ratio = self.family.mp_ratio if self.zero != "shift" else None
         tol = mpmath.mpf(10) ** (-(mpmath.mp.dps + 5))
         with mpmath.workdps(mpmath.mp.dps + 10):
             term = mpmath.exp(self._mp_logpmf(a))
