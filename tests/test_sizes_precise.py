@@ -182,3 +182,45 @@ def test_precise_point_of_a_wide_poisson_is_cheap():
     dame.lower_bound(law, n_alpha2=1e3, precision=DPS)
     dame.upper_bound(law, n_alpha2=1e3, precision=DPS)
     assert time.process_time() - t < 2.0
+
+
+def _arb_hurwitz(x, q):
+    """zeta(x, q) in arb at 80 digits (rigorous)."""
+    ctx.dps = 80
+    try:
+        return _arb_mpf(arb(x).zeta(arb(q)))
+    finally:
+        ctx.dps = 15
+
+
+@pytest.mark.parametrize("s", [2 + 1e-9, 2.001, 3.0])
+def test_zipf_precise_tails_and_moments_against_arb(s):
+    """P(m > a) = zeta(s, a+1)/zeta(s) and E[sqrt m 1{m <= a}] = (zeta(s-1/2) - zeta(s-1/2, a+1))/zeta(s)
+    with arb's Hurwitz zeta, from a = 1 (cached direct terms) through the Euler-Maclaurin range to 1e12."""
+    law = sizes.zipf(s)
+    a = np.array([1, 5, 62, 63, 64, 65, 100, 3495, 10**6, 795353596, 10**12])
+    sf = law.log_prob_gt(a, precision=DPS)
+    ps = law.log_partial_sqrt_mean(a, precision=DPS)
+    with mpmath.workdps(80):
+        zs, zh = _arb_hurwitz(s, 1), _arb_hurwitz(s - 0.5, 1)
+        for i, ai in enumerate(a.tolist()):
+            assert _close(sf[i], mpmath.log(_arb_hurwitz(s, ai + 1) / zs))
+            assert _close(ps[i], mpmath.log((zh - _arb_hurwitz(s - 0.5, ai + 1)) / zs))
+        assert _close(mpmath.log(law.sqrt_mean(precision=DPS)), mpmath.log(zh / zs))
+
+
+@pytest.mark.parametrize("dps", [15, 40, 100])
+def test_zipf_euler_maclaurin_at_its_first_point_against_arb(dps):
+    """The Euler-Maclaurin tail where it starts (the hardest point: fewest digits per term)."""
+    from bounds.sizes._zipf import _em_hurwitz, _em_start
+
+    q = _em_start(dps)
+    with mpmath.workdps(dps):
+        got = _em_hurwitz(2.5, q)
+    with mpmath.workdps(120):
+        ctx.dps = 120
+        try:
+            ref = mpmath.mpf(arb(2.5).zeta(arb(q)).mid().str(120, radius=False))
+        finally:
+            ctx.dps = 15
+        assert abs(got / ref - 1) < mpmath.mpf(10) ** (-(dps - 1))
