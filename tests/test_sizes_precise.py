@@ -224,3 +224,19 @@ def test_zipf_euler_maclaurin_at_its_first_point_against_arb(dps):
         finally:
             ctx.dps = 15
         assert abs(got / ref - 1) < mpmath.mpf(10) ** (-(dps - 1))
+
+
+@pytest.mark.parametrize("p", [0.7, 0.05, 1e-7])
+def test_geometric_precise_partial_moment_against_lerch(p):
+    """E[sqrt m 1{m <= a}] = (p/q) (Li_{-1/2}(q) - q^{a+1} Phi(q, -1/2, a+1)) (polylog and Lerch's
+    transcendent, mpmath at 60 digits): the direct prefix, both ends of the Euler-Maclaurin range, the
+    search's scales."""
+    law = sizes.geometric(p)
+    a = np.array([1, 10, 63, 64, 65, 500, 5000, 88716057, 10**10])
+    got = law.log_partial_sqrt_mean(a, precision=DPS)
+    with mpmath.workdps(60):
+        q = 1 - mpmath.mpf(p)
+        li = mpmath.polylog(-0.5, q)
+        for i, ai in enumerate(a.tolist()):
+            w = li - q ** (ai + 1) * mpmath.lerchphi(q, -0.5, ai + 1)
+            assert _close(got[i], mpmath.log(w * mpmath.mpf(p) / q))
