@@ -240,3 +240,40 @@ def test_geometric_precise_partial_moment_against_lerch(p):
         for i, ai in enumerate(a.tolist()):
             w = li - q ** (ai + 1) * mpmath.lerchphi(q, -0.5, ai + 1)
             assert _close(got[i], mpmath.log(w * mpmath.mpf(p) / q))
+
+
+@pytest.mark.parametrize("lo, hi", [(1, 10**9), (10**8, 10**9)])
+def test_wide_uniform_precise_partial_moment_against_arb(lo, hi):
+    """sum_{lo <= k <= a} sqrt k = zeta(-1/2, lo) - zeta(-1/2, a + 1) (arb, 120 digits), including a
+    few points above lo (where the two Euler-Maclaurin expansions nearly cancel)."""
+    law = sizes.uniform(lo, hi)
+    a = np.array([lo, lo + 1, lo + 5, lo + 1000, 131037, 999937292, hi])
+    a = a[(a >= lo) & (a <= hi)]
+    got = law.log_partial_sqrt_mean(a, precision=DPS)
+    ctx.dps = 120
+    try:
+        with mpmath.workdps(120):
+            top = arb(-0.5).zeta(arb(lo))
+            for i, ai in enumerate(a.tolist()):
+                s = _arb_mpf(top - arb(-0.5).zeta(arb(ai + 1)))
+                assert _close(got[i], mpmath.log(s / (hi - lo + 1)))
+    finally:
+        ctx.dps = 15
+
+
+def test_lazy_mpmath_table_of_a_finite_law_against_direct_sums():
+    """The generic mpmath table (logs taken when read) of uniform(1, 2000): every point's three sums
+    against sums written here."""
+    law = sizes.uniform(1, 2000)
+    ks = np.arange(1, 2001)
+    sf = law.log_prob_gt(ks, precision=DPS)
+    ps = law.log_partial_sqrt_mean(ks, precision=DPS)
+    ge = law.log_prob_ge(ks, precision=DPS)
+    with mpmath.workdps(60):
+        acc = mpmath.mpf(0)
+        for i, k in enumerate(ks.tolist()):
+            acc += mpmath.sqrt(k)
+            assert _close(ps[i], mpmath.log(acc / 2000))
+            if k < 2000:
+                assert _close(sf[i], mpmath.log(mpmath.mpf(2000 - k) / 2000))
+            assert _close(ge[i], mpmath.log(mpmath.mpf(2001 - k) / 2000))

@@ -65,16 +65,32 @@ def _em_sqrt_diff(hi: np.ndarray | int, lo: np.ndarray | int, precision: int | N
             c = float(mpmath.bernoulli(2 * j) / mpmath.factorial(2 * j)) * _sqrt_power_derivative(2 * j - 1)
             out = out + c * (h ** (1.5 - 2 * j) - l ** (1.5 - 2 * j))
         return out
-    h, l = mpmath.mpf(int(hi)), mpmath.mpf(int(lo))
-    out = mpmath.mpf(2) / 3 * (h**1.5 - l**1.5) + (mpmath.sqrt(h) - mpmath.sqrt(l)) / 2
+    # the leading parts by the same cancellation-free identities as in float64; then one power per term
+    h, l, d = mpmath.mpf(int(hi)), mpmath.mpf(int(lo)), int(hi) - int(lo)
+    sh, sl = mpmath.sqrt(h), mpmath.sqrt(l)
+    out = mpmath.mpf(2) / 3 * d * (h + sh * sl + l) / (sh + sl) + d / (2 * (sh + sl))
     tol = mpmath.mpf(10) ** (-(mpmath.mp.dps + 5)) * abs(out)
+    ph, pl, ih, il = h * sh, l * sl, 1 / (h * h), 1 / (l * l)  # t^(3/2 - 2j), j = 0, 1, ...
     for j in range(1, 200):
-        c = mpmath.bernoulli(2 * j) / mpmath.factorial(2 * j) * mpmath.mpf(_sqrt_power_derivative(2 * j - 1))
-        term = c * (h ** (mpmath.mpf(3) / 2 - 2 * j) - l ** (mpmath.mpf(3) / 2 - 2 * j))
+        ph, pl = ph * ih, pl * il
+        term = _em_sqrt_coef(j) * (ph - pl)
         out += term
         if abs(term) <= tol:
             break
     return out
+
+
+def _em_sqrt_coef(j: int) -> Any:
+    r""":math:`\frac{B_{2j}}{(2j)!} D_{2j-1}` at the working precision, :math:`D_i` exact (cached per precision)."""
+    key = (j, mpmath.mp.dps)
+    if key not in _EM_SQRT_COEF:
+        n = 2 * j - 1  # D_n = (1/2)(-1/2)...(3/2 - n) = prod(1 - 2i) / 2^n, an exact rational
+        num = math.prod(1 - 2 * i for i in range(n))
+        _EM_SQRT_COEF[key] = mpmath.bernoulli(2 * j) / mpmath.factorial(2 * j) * mpmath.ldexp(mpmath.mpf(num), -n)
+    return _EM_SQRT_COEF[key]
+
+
+_EM_SQRT_COEF: dict[tuple[int, int], Any] = {}
 
 
 def _sqrt_sum(lo: int, a: Any, precision: int | None) -> Any:

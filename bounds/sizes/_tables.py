@@ -25,7 +25,6 @@ from typing import TYPE_CHECKING, Any, Callable
 
 import numpy as np
 
-from ..numerics import MPMATH
 from . import _fixed
 from ._common import _mp_tol, DEEP_LOG, FLOAT_TOL, MAX_MP_WORK, MAX_TABLE, MAX_TERMS, WHOLE_TABLE
 from .._lazy import lazy
@@ -208,10 +207,22 @@ def mp_table(law: SizeLaw, precision: int) -> Table:
         for p in reversed(pmf):  # P(m > points[i]), summed from the top
             above.append(r)
             r += p
-        log = MPMATH.log
-        return Table(
-            pts, log(pmf), log(cum), log(cum_sqrt), end, log(above[::-1])
-        )
+    return _lazy_log_table(pts, [pmf, cum, cum_sqrt, above[::-1]], end, precision)
+
+
+def _lazy_log_table(pts: np.ndarray, sums: list[list], end: int, precision: int) -> Table:
+    """A table whose log columns are the logs of ``sums`` (pmf, cdf, partial moment, survival), each
+    taken when a query first reads it (``Table.fill``)."""
+    cols = [np.full(len(pts), None, dtype=object) for _ in sums]
+
+    def fill(values: np.ndarray, idx: np.ndarray) -> None:
+        src = sums[next(j for j, c in enumerate(cols) if c is values)]
+        with mpmath.workdps(precision):
+            for i in np.unique(idx).tolist():
+                if values[i] is None:
+                    values[i] = mpmath.log(src[i]) if src[i] > 0 else mpmath.ninf
+
+    return Table(pts, cols[0], cols[1], cols[2], end, cols[3], fill=fill)
 
 
 def fixed_table(law: SizeLaw, precision: int, ratio: _fixed.Ratio) -> Table:
