@@ -9,7 +9,8 @@ float64 accuracy for :func:`from_scipy`; Loader's series for Poisson and binomia
 at the proven tail bound of ``_tables`` (``1e-20`` float64, :math:`10^{-(d+5)}` mpmath).
 **Series**: for a log-concave pmf, deep tails past float64's range and the mass below a
 window on the bulk, each with a proven geometric remainder (``1e-17`` relative float64,
-:math:`10^{-(d+5)}` at ``d`` digits).
+:math:`10^{-(d+5)}` at ``d`` digits); at a precision, Poisson and binomial masses by their exact
+rational ratios in integer arithmetic (``_fixed``: no mpmath operation per term).
 **Bulk engine** (Poisson and binomial laws whose bulk is wider than ``MP_BULK_WIDTH`` points,
 or ``FLOAT_BULK_WIDTH`` for a Poisson law in float64): no table; :math:`P(m \le a)`,
 :math:`P(m > a)`, :math:`E[\sqrt m\,\mathbb 1\{m \le a\}]` and :math:`E[\sqrt m]` point by point
@@ -188,10 +189,18 @@ class FamilyLaw(SizeLaw):
         return self.family.mp_sf(a)
 
     def _mp_logpmf(self, k: int) -> Any:
-        if self.zero == "shift":
-            return self._mp_x_logpmf(k - 1)
-        out = self._mp_x_logpmf(k)
-        return out - mpmath.log(self._mp_x_sf(0)) if self._truncated else out
+        """log M(k) at the working precision; a Poisson or binomial log-mass is a difference of terms
+        as large as ``k log k`` or ``log N!``: evaluated with their digits more, then rounded."""
+        fam = self.family.bulk
+        extra = 0 if fam is None else 2 + int(math.log10(max(10.0, abs(k), fam.lam, fam.N or 0)))
+        with mpmath.workdps(mpmath.mp.dps + extra):
+            if self.zero == "shift":
+                out = self._mp_x_logpmf(k - 1)
+            else:
+                out = self._mp_x_logpmf(k)
+                if self._truncated:
+                    out = out - mpmath.log(self._mp_x_sf(0))
+        return +out
 
     def _mp_sf(self, a: int) -> Any:
         if self.family.log_concave and self.family.mp_logpmf is not None and a >= self._mode:

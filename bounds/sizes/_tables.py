@@ -2,7 +2,9 @@ r"""Tables and windows: the sums over a support that no closed form gives.
 
 **Tabulated** (one cumulative pass in log space, float64 or mpmath): :math:`P(m \le a)`,
 :math:`E[\sqrt m\,\mathbb 1\{m \le a\}]` and :math:`P(m > a)` (summed from the top, so deep
-tails keep their relative digits) on ``support_min..K``.
+tails keep their relative digits) on ``support_min..K``.  An mpmath table takes a logarithm only
+where a query reads it; for laws whose consecutive masses have rational ratios (Poisson, binomial)
+its sums are exact integer sums (``_fixed``), computed only as far as the queries reach.
 
 **Error bounds.**  An infinite support is cut at the smallest ``K`` with the proven bound
 :math:`E[\sqrt m\,\mathbb 1\{m > K\}] \le E[m\,\mathbb 1\{m > K\}]/\sqrt{K+1} \le` ``tol``
@@ -253,13 +255,13 @@ def fixed_table(law: SizeLaw, precision: int, ratio: _fixed.Ratio) -> Table:
             left_c, left_s = (mpmath.exp(v[0]) for v in law._left_log_sums(np.array([first - 1]), precision))
     tails: dict[int, Any] = {}
 
-    def tail(L: int) -> Any:  # P(m > L): 1 - P(m <= L) where the cdf is below 1/2, else the law's own
+    def tail(L: int) -> Any:  # P(m > L): 1 - P(m <= L) while that keeps d + 5 digits (it is >= 1e-5), else the law's
         if L not in tails:
             below = left_c + p0 * mpmath.ldexp(run.cum[L - first], -run.F)
             if law.is_finite and L >= law.support_max:
                 tails[L] = mpmath.mpf(0)
             else:
-                tails[L] = 1 - below if 2 * below <= 1 else law._mp_sf(L)
+                tails[L] = 1 - below if below <= 1 - mpmath.mpf(10) ** -5 else law._mp_sf(L)
         return tails[L]
 
     def value(col: int, i: int) -> Any:
