@@ -11,6 +11,7 @@ sum takes over) and by mpmath at ``d`` digits.  No tabulation, no series.
 from __future__ import annotations
 
 import math
+from functools import cached_property
 from typing import Any, TYPE_CHECKING, cast
 
 import numpy as np
@@ -59,11 +60,25 @@ class ZipfLaw(SizeLaw):
     def _sample(self, size: int, rng: np.random.Generator) -> np.ndarray:
         return rng.zipf(self.s, size=size)
 
+    @cached_property
+    def _zeta_s(self) -> float:
+        """ζ(s) in float64 (once per law)."""
+        return float(special.zeta(self.s))
+
+    @cached_property
+    def _log_zeta_s(self) -> float:
+        return math.log(self._zeta_s)
+
+    @cached_property
+    def _zeta_h(self) -> float:
+        """ζ(s - 1/2) in float64 (once per law)."""
+        return float(special.zeta(self.s - 0.5))
+
     def _logpmf(self, k: np.ndarray) -> np.ndarray:
-        return -self.s * np.log(np.asarray(k, dtype=float)) - math.log(special.zeta(self.s))
+        return -self.s * np.log(np.asarray(k, dtype=float)) - self._log_zeta_s
 
     def _logsf(self, a: np.ndarray) -> np.ndarray:
-        return self._log_hurwitz(self.s, np.asarray(a) + 1.0) - math.log(special.zeta(self.s))
+        return self._log_hurwitz(self.s, np.asarray(a) + 1.0) - self._log_zeta_s
 
     def _mp_logpmf(self, k: int) -> Any:
         return -self.s * mpmath.log(k) - mpmath.log(self._mp_zeta(self.s))
@@ -116,23 +131,26 @@ class ZipfLaw(SizeLaw):
         qs = powers[key]
         return _em_hurwitz(x, q, qs if x == self.s else qs * mpmath.sqrt(q) if x == self.s - 0.5 else None)
 
+    @cached_property
+    def _log_small_sums(self) -> np.ndarray:
+        """log of sum_{k <= a} k^-(s-1/2), a = 1..64, in float64 (once per law)."""
+        return np.log(np.cumsum(np.arange(1, 65, dtype=float) ** (0.5 - self.s)))
+
     # E[sqrt(m) 1{m <= a}] = (ζ(s-1/2) - ζ(s-1/2, a+1)) / ζ(s): no table needed
     def _log_partial_sqrt(self, a: np.ndarray, precision: int | None) -> np.ndarray:
         h = self.s - 0.5
         pos = a >= 1
         safe = np.maximum(a, 1)
         if precision is None:
-            zs, zh = special.zeta(self.s), special.zeta(h)
+            lzs, zh = self._log_zeta_s, self._zeta_h
             # direct sum for small a (no cancellation), closed form beyond
             small = safe <= 64
             out = np.empty(safe.shape, dtype=float)
             if np.any(small):
-                ks = np.arange(1, 65, dtype=float)
-                cums = np.cumsum(ks ** (-h))
-                out[small] = np.log(cums[safe[small] - 1]) - math.log(zs)
+                out[small] = self._log_small_sums[safe[small] - 1] - lzs
             if np.any(~small):
                 rest = zh - special.zeta(h, safe[~small] + 1.0)
-                out[~small] = np.log(rest) - math.log(zs)
+                out[~small] = np.log(rest) - lzs
             return np.where(pos, out, -np.inf)
         with mpmath.workdps(precision + GUARD):
             zs, zh = self._mp_zeta(self.s), self._mp_zeta(h)
@@ -151,7 +169,7 @@ class ZipfLaw(SizeLaw):
         """
         precision = self._precision(precision)
         if precision is None:
-            return float(special.zeta(self.s - 0.5) / special.zeta(self.s))
+            return float(self._zeta_h / self._zeta_s)
         with mpmath.workdps(precision + GUARD):
             out = self._mp_zeta(self.s - 0.5) / self._mp_zeta(self.s)
         with mpmath.workdps(precision):
