@@ -141,6 +141,11 @@ class GeometricLaw(SizeLaw):
         body = beta**-1.5 * (np.sqrt(z) + 0.5 * math.sqrt(math.pi) * special.erfcx(np.sqrt(z))) + 0.5 * np.sqrt(x)
         return -z + np.log(body - self._em_correction(x))
 
+    @cached_property
+    def _float_log_w_total(self) -> float:
+        """log W(inf) = log(W(63) + U(64)) in float64, beta < 1 (once per law)."""
+        return float(np.logaddexp(self._small_log_w[-1], self._float_log_u(np.array(float(EM_START)))))
+
     def _float_log_w(self, a: np.ndarray) -> np.ndarray:
         a = np.asarray(a, dtype=np.int64)
         out = np.full(a.shape, -np.inf)
@@ -157,7 +162,7 @@ class GeometricLaw(SizeLaw):
             return out
         ab = a[big].astype(float)
         beta = self.beta
-        total = np.logaddexp(w63, self._float_log_u(np.array(float(EM_START))))
+        total = self._float_log_w_total
         lower = beta * ab < 1
         res = np.empty(ab.shape)
         if np.any(lower):  # W(63) + sum_{64}^{a} g by Euler-Maclaurin with the lower incomplete gamma
@@ -302,7 +307,7 @@ class GeometricLaw(SizeLaw):
             if self.beta >= 1:
                 w = float(self._float_log_w(np.array([2 * EM_START - 1]))[0])
             else:
-                w = np.logaddexp(self._small_log_w[-1], self._float_log_u(np.array(float(EM_START))))
+                w = self._float_log_w_total
             return float(np.exp(self._log_scale(None) + w))
         with mpmath.workdps(precision):
             return mpmath.exp(self._log_scale(precision)) * self._mp_w_total()
