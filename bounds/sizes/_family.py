@@ -207,7 +207,7 @@ class FamilyLaw(SizeLaw):
             # past the mode the masses fall: sum them locally (closed forms may not converge)
             if a >= self.support_max:
                 return mpmath.mpf(0)
-            return mpmath.exp(self._mp_walk(a + 1, +1)[0])
+            return mpmath.exp(self._mp_walk(a + 1, +1, moment=False)[0])
         if self.zero == "shift":
             return self._mp_x_sf(a - 1)
         out = self._mp_x_sf(a)
@@ -384,9 +384,10 @@ class FamilyLaw(SizeLaw):
         shift = 1 if self.zero == "shift" else 0
         return _fixed.poisson_ratio(fam.lam, shift) if fam.N is None else _fixed.binomial_ratio(fam.N, fam.p, shift)
 
-    def _mp_walk(self, a: int, step: int) -> Any:
+    def _mp_walk(self, a: int, step: int, moment: bool = True) -> Any:
         r"""``(log sum M(k), log sum sqrt(k) M(k))`` over ``k`` from ``a`` in direction ``step`` (±1),
-        where the masses fall (below or past the mode), to the working precision.
+        where the masses fall (below or past the mode), to the working precision (``moment=False``:
+        the second is not needed; Poisson and binomial laws then skip it).
 
         Poisson and binomial laws: exact integer sums (``_fixed.walk``, a proven remainder).
         Others: consecutive masses come from the exact ratio ``mp_ratio`` (else the closed form); by
@@ -398,7 +399,7 @@ class FamilyLaw(SizeLaw):
         if exact is not None:
             dps = mpmath.mp.dps
             with mpmath.workdps(dps + 10):
-                lc, ls = _fixed.walk(exact, self._mp_logpmf(a), a, step, end, dps, MAX_WALK)
+                lc, ls = _fixed.walk(exact, self._mp_logpmf(a), a, step, end, dps, MAX_WALK, moment)
             return +lc, +ls
         ratio = self.family.mp_ratio if self.zero != "shift" else None
         tol = mpmath.mpf(10) ** (-(mpmath.mp.dps + 5))
@@ -439,7 +440,16 @@ class FamilyLaw(SizeLaw):
         a = np.asarray(a, dtype=np.int64)
         if precision is None:
             return self._left_log_sums_float(a)
-        walks = [self._mp_walk(ai, -1) for ai in np.ravel(a).tolist()]
+        # the cdf and the moment at a point come from one walk: remembered (a search asks for both)
+        cache = self.__dict__.setdefault("_mp_left", {})
+        walks = []
+        for ai in np.ravel(a).tolist():
+            key = (ai, mpmath.mp.dps)
+            if key not in cache:
+                if len(cache) > 10_000:  # bounded memory
+                    cache.clear()
+                cache[key] = self._mp_walk(ai, -1)
+            walks.append(cache[key])
         return (np.asarray([w[0] for w in walks], dtype=object).reshape(a.shape),
                 np.asarray([w[1] for w in walks], dtype=object).reshape(a.shape))
 

@@ -150,10 +150,11 @@ def root_bits(dps: int) -> int:
 
 
 def walk(ratio: Ratio, log_first: Any, first: int, step: int, end: float, dps: int,
-         max_terms: int) -> tuple[Any, Any]:
+         max_terms: int, moment: bool = True) -> tuple[Any, Any]:
     r"""``(log sum M(k), log sum sqrt(k) M(k))`` over ``k`` from ``first`` in direction ``step``
     (±1) up to ``end`` (the support's end), where the masses fall, to :math:`10^{-(d+5)}` relative
-    (the remainder bound of the module docstring; rightwards only the first is bounded).
+    (the remainder bound of the module docstring; rightwards only the first is bounded;
+    ``moment=False``: the second is not computed, ``-inf`` in its place).
     ``log_first`` is :math:`\log M(\text{first})` at the working precision (with guard digits).
 
     .. math:: \sum_{k \ge \text{first}} M(k) = M(\text{first})\,2^{-F}\Big(\sum_{j < n} T_j + R\Big),
@@ -176,7 +177,8 @@ def walk(ratio: Ratio, log_first: Any, first: int, step: int, end: float, dps: i
     s = w = 0
     while True:
         s += t
-        w += (math.isqrt(k << (2 * G)) * t) >> G
+        if moment:
+            w += (math.isqrt(k << (2 * G)) * t) >> G
         n += 1
         if k == end:
             break
@@ -185,7 +187,7 @@ def walk(ratio: Ratio, log_first: Any, first: int, step: int, end: float, dps: i
         if num < den and (n % 16 == 0 or t_next == 0):  # the rest: below (T_next + n + 1) / (1 - r), times sqrt(k) leftwards
             bound = (t_next + n + 1) * den
             ok = bound * scale <= s * (den - num)
-            if step < 0:
+            if step < 0 and moment:
                 ok = ok and bound * (math.isqrt(k) + 1) * scale <= w * (den - num)
             if ok or t_next == 0:
                 break
