@@ -190,11 +190,7 @@ def mp_table(law: SizeLaw, precision: int) -> Table:
     with mpmath.workdps(precision):
         end = law._table_end(_mp_tol(precision))
         pts = law._points(end)
-        if len(pts) * precision > MAX_MP_WORK:
-            raise ValueError(
-                f"precision={precision}: the table of {law!r} has {len(pts)} points, and points x digits "
-                f"is limited to {MAX_MP_WORK:.0e} (minutes of mpmath work); lower the precision or use "
-                "precision=None")
+        _check_work(law, pts, precision)
         pmf = law._mp_masses_on(pts)
         cum, cum_sqrt, above = [], [], []
         s = t = mpmath.mpf(0)
@@ -210,6 +206,15 @@ def mp_table(law: SizeLaw, precision: int) -> Table:
             above.append(r)
             r += p
     return _lazy_log_table(pts, [pmf, cum, cum_sqrt, above[::-1]], end, precision)
+
+
+def _check_work(law: SizeLaw, pts: np.ndarray, precision: int) -> None:
+    """Bounded work: an mpmath table holds at most ``MAX_MP_WORK`` points x digits (ValueError)."""
+    if len(pts) * precision > MAX_MP_WORK:
+        raise ValueError(
+            f"precision={precision}: the table of {law!r} has {len(pts)} points, and points x digits "
+            f"is limited to {MAX_MP_WORK:.0e} (minutes of mpmath work); lower the precision or use "
+            "precision=None")
 
 
 def _lazy_log_table(pts: np.ndarray, sums: list[list], end: int, precision: int) -> Table:
@@ -244,6 +249,7 @@ def fixed_table(law: SizeLaw, precision: int, ratio: _fixed.Ratio) -> Table:
     with mpmath.workdps(dps):
         end = law._table_end(_mp_tol(precision))
         pts = law._points(end)
+        _check_work(law, pts, precision)
         first, last = int(pts[0]), int(pts[-1])
         lp = np.asarray(law._logpmf(np.array([first, last])), dtype=float)  # unimodal: the smallest term is an end
         drop = (max(lp[0] - lp[1], 0.0) if np.isfinite(lp[1]) else 0.0) / math.log(2) + 8
