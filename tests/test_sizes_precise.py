@@ -277,3 +277,17 @@ def test_lazy_mpmath_table_of_a_finite_law_against_direct_sums():
             if k < 2000:
                 assert _close(sf[i], mpmath.log(mpmath.mpf(2000 - k) / 2000))
             assert _close(ge[i], mpmath.log(mpmath.mpf(2001 - k) / 2000))
+
+
+@pytest.mark.parametrize("make", [lambda: sizes.uniform(1, 2000), lambda: sizes.finite({1: 0.25, 7: 0.75}),
+                                  lambda: sizes.poisson(1e6), lambda: sizes.zipf(2.5), lambda: sizes.geometric(0.1)])
+def test_a_law_with_lazy_precise_tables_pickles(make):
+    """A law whose mpmath tables are half read (logs taken on demand) pickles, and answers alike after."""
+    import pickle
+
+    law = make()
+    a = np.array([3, 5])
+    before = law.log_prob_gt(a, precision=DPS)
+    back = pickle.loads(pickle.dumps(law))
+    assert list(back.log_prob_gt(a, precision=DPS)) == list(before)
+    assert list(back.log_partial_sqrt_mean(a, precision=DPS)) == list(law.log_partial_sqrt_mean(a, precision=DPS))

@@ -220,16 +220,24 @@ def _check_work(law: SizeLaw, pts: np.ndarray, precision: int) -> None:
 def _lazy_log_table(pts: np.ndarray, sums: list[list], end: int, precision: int) -> Table:
     """A table whose log columns are the logs of ``sums`` (pmf, cdf, partial moment, survival), each
     taken when a query first reads it (``Table.fill``)."""
-    cols = [np.full(len(pts), None, dtype=object) for _ in sums]
+    fill = _LogsOf(sums, [np.full(len(pts), None, dtype=object) for _ in sums], precision)
+    cols = fill.cols
+    return Table(pts, cols[0], cols[1], cols[2], end, cols[3], fill=fill)
 
-    def fill(values: np.ndarray, idx: np.ndarray) -> None:
-        src = sums[next(j for j, c in enumerate(cols) if c is values)]
-        with mpmath.workdps(precision):
+
+class _LogsOf:
+    """``fill`` of a lazy table: ``cols[j][i] = log(sums[j][i])`` at ``precision`` (a class, not a
+    closure: a law holding its tables pickles)."""
+
+    def __init__(self, sums: list[list], cols: list[np.ndarray], precision: int) -> None:
+        self.sums, self.cols, self.precision = sums, cols, precision
+
+    def __call__(self, values: np.ndarray, idx: np.ndarray) -> None:
+        src = self.sums[next(j for j, c in enumerate(self.cols) if c is values)]
+        with mpmath.workdps(self.precision):
             for i in np.unique(idx).tolist():
                 if values[i] is None:
                     values[i] = mpmath.log(src[i]) if src[i] > 0 else mpmath.ninf
-
-    return Table(pts, cols[0], cols[1], cols[2], end, cols[3], fill=fill)
 
 
 def fixed_table(law: SizeLaw, precision: int, ratio: _fixed.Ratio) -> Table:
