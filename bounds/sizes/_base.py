@@ -119,6 +119,11 @@ class SizeLaw(ABC):
             cache[precision] = _tables.mp_table(self, precision)
         return cache[precision]
 
+    def _rational_ratio(self) -> Callable[[int], tuple[int, int]] | None:
+        """``k -> (n, d)`` with ``M(k+1)/M(k) = n/d`` exactly (integers), where the law has one: its
+        mpmath tables and walks are then exact integer sums (``_fixed``)."""
+        return None
+
     def _mp_masses_on(self, pts: np.ndarray) -> list:
         """``M(k)`` in mpmath at consecutive or listed points (the working precision)."""
         return [mpmath.exp(self._mp_logpmf(int(k))) for k in pts]
@@ -129,7 +134,7 @@ class SizeLaw(ABC):
     # ---- log-space primitives (a: int64 array) -------------------------------------------------
     def _lookup(self, values: np.ndarray, table: Table, a: np.ndarray, precision: int | None) -> np.ndarray:
         idx = np.searchsorted(table.points, a, side="right") - 1
-        out = np.where(idx >= 0, values[np.maximum(idx, 0)], -np.inf)
+        out = np.where(idx >= 0, table.column(values, np.maximum(idx, 0)), -np.inf)
         return out if precision is None else out.astype(object)
 
     def _log_sf(self, a: np.ndarray, precision: int | None) -> np.ndarray:
@@ -402,7 +407,7 @@ class SizeLaw(ABC):
         precision = self._precision(precision)
         table = self._table(precision)
         with workdps(precision):
-            return backend(precision).exp(table.log_cum_sqrt[-1])[()]
+            return backend(precision).exp(table.column(table.log_cum_sqrt, np.array(-1)))[()]
 
     def sample(self, size: int, rng: int | np.random.Generator | np.random.SeedSequence | None) -> np.ndarray:
         r"""Draw ``size`` dataset sizes :math:`m_u \overset{iid}{\sim} M` (exact samplers).

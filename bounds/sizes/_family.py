@@ -9,7 +9,8 @@ float64 accuracy for :func:`from_scipy`; Loader's series for Poisson and binomia
 at the proven tail bound of ``_tables`` (``1e-20`` float64, :math:`10^{-(d+5)}` mpmath).
 **Series**: for a log-concave pmf, deep tails past float64's range and the mass below a
 window on the bulk, each with a proven geometric remainder (``1e-17`` relative float64,
-:math:`10^{-(d+5)}` at ``d`` digits).
+:math:`10^{-(d+5)}` at ``d`` digits); at a precision, Poisson and binomial masses by their exact
+rational ratios in integer arithmetic (``_fixed``: no mpmath operation per term).
 **Bulk engine** (Poisson and binomial laws whose bulk is wider than ``MP_BULK_WIDTH`` points,
 or ``FLOAT_BULK_WIDTH`` for a Poisson law in float64): no table; :math:`P(m \le a)`,
 :math:`P(m > a)`, :math:`E[\sqrt m\,\mathbb 1\{m \le a\}]` and :math:`E[\sqrt m]` point by point
@@ -33,7 +34,7 @@ from ._common import _mp_log, DEEP_LOG, FLOAT_TOL, LOG_HALF, MAX_LISTED, MAX_SIZ
 from ._tables import _deep_logsf, _left_log_sum, _log_sums_from_top
 from ._base import _rebuild, SizeLaw
 from ._bulk import BulkFamily
-from . import _bulk
+from . import _bulk, _fixed
 from .._lazy import lazy
 
 if TYPE_CHECKING:
@@ -189,17 +190,25 @@ class FamilyLaw(SizeLaw):
         return self.family.mp_sf(a)
 
     def _mp_logpmf(self, k: int) -> Any:
-        if self.zero == "shift":
-            return self._mp_x_logpmf(k - 1)
-        out = self._mp_x_logpmf(k)
-        return out - mpmath.log(self._mp_x_sf(0)) if self._truncated else out
+        """log M(k) at the working precision; a Poisson or binomial log-mass is a difference of terms
+        as large as ``k log k`` or ``log N!``: evaluated with their digits more, then rounded."""
+        fam = self.family.bulk
+        extra = 0 if fam is None else 2 + int(math.log10(max(10.0, abs(k), fam.lam, fam.N or 0)))
+        with mpmath.workdps(mpmath.mp.dps + extra):
+            if self.zero == "shift":
+                out = self._mp_x_logpmf(k - 1)
+            else:
+                out = self._mp_x_logpmf(k)
+                if self._truncated:
+                    out = out - mpmath.log(self._mp_x_sf(0))
+        return +out
 
     def _mp_sf(self, a: int) -> Any:
         if self.family.log_concave and self.family.mp_logpmf is not None and a >= self._mode:
             # past the mode the masses fall: sum them locally (closed forms may not converge)
             if a >= self.support_max:
                 return mpmath.mpf(0)
-            return mpmath.exp(self._mp_walk(a + 1, +1)[0])
+            return mpmath.exp(self._mp_walk(a + 1, +1, moment=False)[0])
         if self.zero == "shift":
             return self._mp_x_sf(a - 1)
         out = self._mp_x_sf(a)
@@ -430,16 +439,31 @@ class FamilyLaw(SizeLaw):
 
     support_points.__doc__ = SizeLaw.support_points.__doc__
 
-    def _mp_walk(self, a: int, step: int) -> Any:
-        r"""``(log sum M(k), log sum sqrt(k) M(k))`` over ``k`` from ``a`` in direction ``step`` (±1),
-        where the masses fall (below or past the mode), to the working precision.
+    def _rational_ratio(self) -> Callable[[int], tuple[int, int]] | None:
+        fam = self.family.bulk
+        if fam is None:
+            return None
+        shift = 1 if self.zero == "shift" else 0
+        return _fixed.poisson_ratio(fam.lam, shift) if fam.N is None else _fixed.binomial_ratio(fam.N, fam.p, shift)
 
-        Consecutive masses come from the exact ratio ``mp_ratio`` (else the closed form); by
+    def _mp_walk(self, a: int, step: int, moment: bool = True) -> Any:
+        r"""``(log sum M(k), log sum sqrt(k) M(k))`` over ``k`` from ``a`` in direction ``step`` (±1),
+        where the masses fall (below or past the mode), to the working precision (``moment=False``:
+        the second is not needed; Poisson and binomial laws then skip it).
+
+        Poisson and binomial laws: exact integer sums (``_fixed.walk``, a proven remainder).
+        Others: consecutive masses come from the exact ratio ``mp_ratio`` (else the closed form); by
         log-concavity the ratio :math:`r` of the last two terms bounds every later one, so the
         rest is below ``term r/(1-r)`` (times :math:`\sqrt{k}` growth, checked, rightwards).
         """
-        ratio = self.family.mp_ratio if self.zero != "shift" else None
         end = self.support_min if step < 0 else self.support_max
+        exact = self._rational_ratio()
+        if exact is not None:
+            dps = mpmath.mp.dps
+            with mpmath.workdps(dps + 10):
+                lc, ls = _fixed.walk(exact, self._mp_logpmf(a), a, step, end, dps, MAX_WALK, moment)
+            return +lc, +ls
+        ratio = self.family.mp_ratio if self.zero != "shift" else None
         tol = mpmath.mpf(10) ** (-(mpmath.mp.dps + 5))
         with mpmath.workdps(mpmath.mp.dps + 10):
             term = mpmath.exp(self._mp_logpmf(a))
@@ -478,7 +502,16 @@ class FamilyLaw(SizeLaw):
         a = np.asarray(a, dtype=np.int64)
         if precision is None:
             return self._left_log_sums_float(a)
-        walks = [self._mp_walk(ai, -1) for ai in np.ravel(a).tolist()]
+        # the cdf and the moment at a point come from one walk: remembered (a search asks for both)
+        cache = self.__dict__.setdefault("_mp_left", {})
+        walks = []
+        for ai in np.ravel(a).tolist():
+            key = (ai, mpmath.mp.dps)
+            if key not in cache:
+                if len(cache) > 10_000:  # bounded memory
+                    cache.clear()
+                cache[key] = self._mp_walk(ai, -1)
+            walks.append(cache[key])
         return (np.asarray([w[0] for w in walks], dtype=object).reshape(a.shape),
                 np.asarray([w[1] for w in walks], dtype=object).reshape(a.shape))
 

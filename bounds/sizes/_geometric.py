@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 from functools import cached_property
-from typing import Any, TYPE_CHECKING
+from typing import Any, TYPE_CHECKING, cast
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -141,6 +141,11 @@ class GeometricLaw(SizeLaw):
         body = beta**-1.5 * (np.sqrt(z) + 0.5 * math.sqrt(math.pi) * special.erfcx(np.sqrt(z))) + 0.5 * np.sqrt(x)
         return -z + np.log(body - self._em_correction(x))
 
+    @cached_property
+    def _float_log_w_total(self) -> float:
+        """log W(inf) = log(W(63) + U(64)) in float64, beta < 1 (once per law)."""
+        return float(np.logaddexp(self._small_log_w[-1], self._float_log_u(np.array(float(EM_START)))))
+
     def _float_log_w(self, a: np.ndarray) -> np.ndarray:
         a = np.asarray(a, dtype=np.int64)
         out = np.full(a.shape, -np.inf)
@@ -157,7 +162,7 @@ class GeometricLaw(SizeLaw):
             return out
         ab = a[big].astype(float)
         beta = self.beta
-        total = np.logaddexp(w63, self._float_log_u(np.array(float(EM_START))))
+        total = self._float_log_w_total
         lower = beta * ab < 1
         res = np.empty(ab.shape)
         if np.any(lower):  # W(63) + sum_{64}^{a} g by Euler-Maclaurin with the lower incomplete gamma
@@ -172,43 +177,85 @@ class GeometricLaw(SizeLaw):
         out[big] = res
         return out
 
+    def _mp_consts(self) -> dict:
+        r"""What :meth:`_mp_w` reuses at the working precision (cached per precision): :math:`\beta`,
+        the prefix sums of :math:`g(k)` up to where the direct sums stop, the lower end's
+        Euler-Maclaurin part and the weights :math:`w_{j,i}` (filled as far as a call needs them)."""
+        cache = self.__dict__.setdefault("_mp_consts_cache", {})
+        dps = mpmath.mp.dps
+        if dps not in cache:
+            beta = -mpmath.log1p(-mpmath.mpf(self.p))
+            direct = EM_START - 1 if self.beta < 1 else EM_START - 1 + int((dps + 10) * 2.31 / self.beta) + 1
+            prefix, acc = [mpmath.mpf(0)], mpmath.mpf(0)
+            for k in range(1, direct + 1):
+                acc += mpmath.sqrt(k) * mpmath.exp(-beta * k)
+                prefix.append(acc)
+            c: dict[str, Any] = {"beta": beta, "prefix": prefix, "weights": []}
+            if self.beta < 1:
+                A = mpmath.mpf(EM_START)
+                c["gamma_A"] = _lower_gamma_32(beta * A)
+                c["head"] = prefix[EM_START - 1] + mpmath.sqrt(A) * mpmath.exp(-beta * A) / 2
+            cache[dps] = c
+        return cast(dict, cache[dps])
+
+    def _em_weight(self, c: dict, j: int) -> list:
+        r""":math:`w_{j,i}` with :math:`\frac{B_{2j}}{(2j)!} e^{\beta x} g^{(2j-1)}(x) = \sqrt x \sum_i w_{j,i} x^{-i}` (cached)."""
+        weights = c["weights"]
+        while len(weights) < j:
+            jj = len(weights) + 1
+            n = 2 * jj - 1
+            b = mpmath.bernoulli(2 * jj) / mpmath.factorial(2 * jj)
+            weights.append([b * math.comb(n, i) * (-c["beta"]) ** (n - i) * _sqrt_power_derivative(i)
+                            for i in range(n + 1)])
+        return cast(list, weights[j - 1])
+
+    def _em_term(self, c: dict, j: int, x: Any, inv_powers: list) -> Any:
+        r""":math:`\frac{B_{2j}}{(2j)!} e^{\beta x} g^{(2j-1)}(x) / \sqrt x` from the cached weights."""
+        w = self._em_weight(c, j)
+        while len(inv_powers) < len(w):
+            inv_powers.append(inv_powers[-1] * inv_powers[1])
+        return mpmath.fsum(wi * pw for wi, pw in zip(w, inv_powers))
+
     def _mp_w(self, a: int) -> Any:
-        p = mpmath.mpf(self.p)
-        beta = -mpmath.log1p(-p)
-
-        def g(k: Any) -> Any:
-            return mpmath.sqrt(k) * mpmath.exp(-beta * k)
-
-        if a < EM_START or self.beta >= 1:
-            top = a if a < EM_START else min(a, EM_START - 1 + int((mpmath.mp.dps + 10) * 2.31 / self.beta) + 1)
-            return mpmath.fsum(g(k) for k in range(1, top + 1))
-        A, B = mpmath.mpf(EM_START), mpmath.mpf(a)
-        head, a_side = self._mp_lower_end()
-        out = head + beta**-1.5 * mpmath.gammainc(1.5, beta * A, beta * B) + g(B) / 2
-        tol = mpmath.mpf(10) ** (-(mpmath.mp.dps + 5)) * out
+        r""":math:`W(a) = \sum_{k=1}^{a} \sqrt k\,e^{-\beta k}` at the working precision: cached prefix sums
+        where the sum is direct, else Euler-Maclaurin from :math:`A = 64` with the exact integral
+        :math:`\beta^{-3/2}(\gamma(\tfrac32, \beta a) - \gamma(\tfrac32, \beta A))`, terms added until one
+        is below :math:`10^{-(d+5)}` of the sum."""
+        c = self._mp_consts()
+        prefix = c["prefix"]
+        if a < len(prefix):
+            return prefix[a]
+        if self.beta >= 1:  # the terms past the prefix are below 10^-(d+10) of it
+            return prefix[-1]
+        beta = c["beta"]
+        B = mpmath.mpf(a)
         decay = mpmath.exp(-beta * B)
-        for j in range(1, 200):
-            if len(a_side) < j:  # (B_2j / (2j)!, its lower-end term)
-                c = mpmath.bernoulli(2 * j) / mpmath.factorial(2 * j)
-                a_side.append((c, c * mpmath.exp(-beta * A) * self._mp_h(2 * j - 1, A, beta)))
-            c, lower = a_side[j - 1]
-            term = c * decay * self._mp_h(2 * j - 1, B, beta) - lower
+        root_b = mpmath.sqrt(B)
+        out = c["head"] + beta**-1.5 * (_lower_gamma_32(beta * B) - c["gamma_A"]) + root_b * decay / 2
+        tol = mpmath.mpf(10) ** (-(mpmath.mp.dps + 5)) * out
+        inv_b = [mpmath.mpf(1), 1 / B]
+        for j in range(1, 200):  # the upper end's terms; the lower end's sum is a constant
+            term = decay * root_b * self._em_term(c, j, B, inv_b)
             out += term
             if abs(term) <= tol:
                 break
-        return out
+        return out - self._em_lower_sum(c)
 
-    def _mp_lower_end(self) -> tuple[Any, list]:
-        r"""The parts of :meth:`_mp_w` that do not depend on ``a``, at the current precision (cached):
-        :math:`\sum_{k < A} g(k) + g(A)/2` and the list of pairs :math:`(B_{2j}/(2j)!,\ B_{2j}/(2j)!\, g^{(2j-1)}(A))`
-        (the lower end's Euler–Maclaurin terms), filled as far as a call needs them."""
-        cache = self.__dict__.setdefault("_mp_lower", {})
-        if mpmath.mp.dps not in cache:
-            beta = -mpmath.log1p(-mpmath.mpf(self.p))
+    def _em_lower_sum(self, c: dict) -> Any:
+        r""":math:`\sum_j \frac{B_{2j}}{(2j)!} g^{(2j-1)}(A)`, :math:`A = 64`, terms added until one is below
+        :math:`10^{-(d+5)}` of :math:`W(63)` (cached per precision)."""
+        if "lower_sum" not in c:
             A = mpmath.mpf(EM_START)
-            head = mpmath.fsum(mpmath.sqrt(k) * mpmath.exp(-beta * k) for k in range(1, EM_START))
-            cache[mpmath.mp.dps] = (head + mpmath.sqrt(A) * mpmath.exp(-beta * A) / 2, [])
-        return cache[mpmath.mp.dps]
+            scale = mpmath.exp(-c["beta"] * A) * mpmath.sqrt(A)
+            tol = mpmath.mpf(10) ** (-(mpmath.mp.dps + 5)) * c["prefix"][EM_START - 1]
+            total, inv_a = mpmath.mpf(0), [mpmath.mpf(1), 1 / A]
+            for j in range(1, 200):
+                term = scale * self._em_term(c, j, A, inv_a)
+                total += term
+                if abs(term) <= tol:
+                    break
+            c["lower_sum"] = total
+        return c["lower_sum"]
 
     def _mp_w_total(self) -> Any:
         cache = self.__dict__.setdefault("_mp_total", {})
@@ -241,9 +288,11 @@ class GeometricLaw(SizeLaw):
     def _log_partial_sqrt(self, a: np.ndarray, precision: int | None) -> np.ndarray:
         if precision is None:
             return np.where(a >= 1, self._log_scale(None) + self._float_log_w(np.maximum(a, 1)), -np.inf)
-        vals = [_mp_log(self._mp_w(int(ai))) + self._log_scale(precision) if ai >= 1 else mpmath.ninf
-                for ai in np.ravel(a)]
-        return np.asarray(vals, dtype=object).reshape(np.shape(a))
+        with mpmath.workdps(precision + GUARD):
+            scale = self._log_scale(precision)
+            vals = [_mp_log(self._mp_w(int(ai))) + scale if ai >= 1 else mpmath.ninf for ai in np.ravel(a)]
+        with mpmath.workdps(precision):
+            return np.asarray([+v for v in vals], dtype=object).reshape(np.shape(a))
 
     def sqrt_mean(self, *, precision: int | None = None) -> Any:
         r""":math:`E[\sqrt m] = \frac{p}{q}\sum_{k \ge 1}\sqrt k\,q^{k}` (exact, Euler–Maclaurin).
@@ -258,7 +307,7 @@ class GeometricLaw(SizeLaw):
             if self.beta >= 1:
                 w = float(self._float_log_w(np.array([2 * EM_START - 1]))[0])
             else:
-                w = np.logaddexp(self._small_log_w[-1], self._float_log_u(np.array(float(EM_START))))
+                w = self._float_log_w_total
             return float(np.exp(self._log_scale(None) + w))
         with mpmath.workdps(precision):
             return mpmath.exp(self._log_scale(precision)) * self._mp_w_total()
@@ -276,6 +325,31 @@ class GeometricLaw(SizeLaw):
 
     def _floor_support(self, a: np.ndarray) -> np.ndarray:
         return np.maximum(np.asarray(a, dtype=np.int64), 0)
+
+
+GUARD = 10  # guard digits of the mpmath path (rounded to the asked precision at the end)
+
+
+def _lower_gamma_32(z: Any) -> Any:
+    r""":math:`\gamma(\tfrac32, z) = \tfrac{\sqrt\pi}{2}\operatorname{erf}(\sqrt z) - \sqrt z\,e^{-z}` at the
+    working precision: the two terms agree to about :math:`\log_{10}(1/z)` digits for small ``z``,
+    so they are evaluated with that many more (plus 5).
+
+    Source: DLMF 8.4.1 (:math:`\gamma(\tfrac12, z) = \sqrt\pi\,\operatorname{erf}\sqrt z`) and 8.8.1
+    (:math:`\gamma(a+1, z) = a\gamma(a, z) - z^a e^{-z}`).
+
+    Examples
+    --------
+    >>> import mpmath
+    >>> with mpmath.workdps(30):
+    ...     print(mpmath.nstr(_lower_gamma_32(mpmath.mpf(1e-6)) / mpmath.gammainc(1.5, 0, 1e-6) - 1, 3))
+    0.0
+    """
+    extra = 5 + max(0, int(-mpmath.log10(z)) + 1) if z < 1 else 5
+    with mpmath.workdps(mpmath.mp.dps + extra):
+        root = mpmath.sqrt(z)
+        out = mpmath.sqrt(mpmath.pi) / 2 * mpmath.erf(root) - root * mpmath.exp(-z)
+    return +out
 
 
 # B_2j / (2j)!, j = 1..10, from the Bernoulli numbers B_2 = 1/6, B_4 = -1/30, ... (exact rationals)

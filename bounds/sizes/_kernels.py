@@ -65,16 +65,48 @@ def _em_sqrt_diff(hi: np.ndarray | int, lo: np.ndarray | int, precision: int | N
             c = float(mpmath.bernoulli(2 * j) / mpmath.factorial(2 * j)) * _sqrt_power_derivative(2 * j - 1)
             out = out + c * (h ** (1.5 - 2 * j) - l ** (1.5 - 2 * j))
         return out
-    h, l = mpmath.mpf(int(hi)), mpmath.mpf(int(lo))
-    out = mpmath.mpf(2) / 3 * (h**1.5 - l**1.5) + (mpmath.sqrt(h) - mpmath.sqrt(l)) / 2
+    # the leading parts by the same cancellation-free identities as in float64; then one power per term
+    h, l, d = mpmath.mpf(int(hi)), mpmath.mpf(int(lo)), int(hi) - int(lo)
+    sh, sl = mpmath.sqrt(h), mpmath.sqrt(l)
+    out = mpmath.mpf(2) / 3 * d * (h + sh * sl + l) / (sh + sl) + d / (2 * (sh + sl))
     tol = mpmath.mpf(10) ** (-(mpmath.mp.dps + 5)) * abs(out)
+    ph, pl, ih, il = h * sh, l * sl, 1 / (h * h), 1 / (l * l)  # t^(3/2 - 2j), j = 0, 1, ...
     for j in range(1, 200):
-        c = mpmath.bernoulli(2 * j) / mpmath.factorial(2 * j) * mpmath.mpf(_sqrt_power_derivative(2 * j - 1))
-        term = c * (h ** (mpmath.mpf(3) / 2 - 2 * j) - l ** (mpmath.mpf(3) / 2 - 2 * j))
+        ph, pl = ph * ih, pl * il
+        term = _em_sqrt_coef(j) * (ph - pl)
         out += term
         if abs(term) <= tol:
             break
     return out
+
+
+def _sqrt_prefix() -> list:
+    r""":math:`\sum_{k \le t}\sqrt k`, ``t = 0..EM_START - 1``, at the working precision plus 5 digits (cached)."""
+    dps = mpmath.mp.dps
+    if dps not in _SQRT_PREFIX:
+        with mpmath.workdps(dps + 5):
+            out, acc = [mpmath.mpf(0)], mpmath.mpf(0)
+            for k in range(1, EM_START):
+                acc += mpmath.sqrt(k)
+                out.append(acc)
+        _SQRT_PREFIX[dps] = out
+    return _SQRT_PREFIX[dps]
+
+
+_SQRT_PREFIX: dict[int, list] = {}
+
+
+def _em_sqrt_coef(j: int) -> Any:
+    r""":math:`\frac{B_{2j}}{(2j)!} D_{2j-1}` at the working precision, :math:`D_i` exact (cached per precision)."""
+    key = (j, mpmath.mp.dps)
+    if key not in _EM_SQRT_COEF:
+        n = 2 * j - 1  # D_n = (1/2)(-1/2)...(3/2 - n) = prod(1 - 2i) / 2^n, an exact rational
+        num = math.prod(1 - 2 * i for i in range(n))
+        _EM_SQRT_COEF[key] = mpmath.bernoulli(2 * j) / mpmath.factorial(2 * j) * mpmath.ldexp(mpmath.mpf(num), -n)
+    return _EM_SQRT_COEF[key]
+
+
+_EM_SQRT_COEF: dict[tuple[int, int], Any] = {}
 
 
 def _sqrt_sum(lo: int, a: Any, precision: int | None) -> Any:
@@ -93,7 +125,10 @@ def _sqrt_sum(lo: int, a: Any, precision: int | None) -> Any:
     a = int(a)
     if a < lo:
         return mpmath.mpf(0)
-    direct = mpmath.fsum(mpmath.sqrt(k) for k in range(lo, min(a, EM_START - 1) + 1))
+    direct = mpmath.mpf(0)
+    if lo < EM_START:  # prefix sums held at 5 more digits: their difference loses at most 2.6
+        prefix = _sqrt_prefix()
+        direct = +(prefix[min(a, EM_START - 1)] - prefix[lo - 1])
     base = max(lo - 1, EM_START - 1)
     return direct + (_em_sqrt_diff(a, base, precision) if a > base else 0)
 

@@ -2,7 +2,9 @@ r"""Tables and windows: the sums over a support that no closed form gives.
 
 **Tabulated** (one cumulative pass in log space, float64 or mpmath): :math:`P(m \le a)`,
 :math:`E[\sqrt m\,\mathbb 1\{m \le a\}]` and :math:`P(m > a)` (summed from the top, so deep
-tails keep their relative digits) on ``support_min..K``.
+tails keep their relative digits) on ``support_min..K``.  An mpmath table takes a logarithm only
+where a query reads it; for laws whose consecutive masses have rational ratios (Poisson, binomial)
+its sums are exact integer sums (``_fixed``), computed only as far as the queries reach.
 
 **Error bounds.**  An infinite support is cut at the smallest ``K`` with the proven bound
 :math:`E[\sqrt m\,\mathbb 1\{m > K\}] \le E[m\,\mathbb 1\{m > K\}]/\sqrt{K+1} \le` ``tol``
@@ -21,11 +23,11 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 import numpy as np
 
-from ..numerics import MPMATH
+from . import _fixed
 from ._common import _mp_tol, DEEP_LOG, FLOAT_TOL, MAX_MP_WORK, MAX_TABLE, MAX_TERMS, WHOLE_TABLE
 from .._lazy import lazy
 
@@ -47,6 +49,14 @@ class Table:
     log_cum_sqrt: np.ndarray  # log E[sqrt(m) 1{m <= points[i]}]
     end: int  # K: the table covers every support point <= K
     log_sf: np.ndarray  # log P(m > points[i])
+    # where set, the log columns hold None until asked for: ``fill(column, idx)`` computes those entries
+    fill: Callable[[np.ndarray, np.ndarray], None] | None = None
+
+    def column(self, values: np.ndarray, idx: np.ndarray) -> np.ndarray:
+        """``values[idx]`` (``idx`` valid indices), computed first where the table is lazy."""
+        if self.fill is not None:
+            self.fill(values, idx)
+        return values[idx]
 
 
 def _walk_log_sum(logf: Callable, first: int, step: int, stop: int | None) -> float:
@@ -172,15 +182,15 @@ def float_table(law: SizeLaw) -> Table:
 
 
 def mp_table(law: SizeLaw, precision: int) -> Table:
-    """The mpmath table of ``law`` at ``precision`` digits (sums in order, survival from the top)."""
+    """The mpmath table of ``law`` at ``precision`` digits (sums in order, survival from the top;
+    exact integer sums where the masses have rational ratios, see :func:`fixed_table`)."""
+    ratio = law._rational_ratio()
+    if ratio is not None:
+        return fixed_table(law, precision, ratio)
     with mpmath.workdps(precision):
         end = law._table_end(_mp_tol(precision))
         pts = law._points(end)
-        if len(pts) * precision > MAX_MP_WORK:
-            raise ValueError(
-                f"precision={precision}: the table of {law!r} has {len(pts)} points, and points x digits "
-                f"is limited to {MAX_MP_WORK:.0e} (minutes of mpmath work); lower the precision or use "
-                "precision=None")
+        _check_work(law, pts, precision)
         pmf = law._mp_masses_on(pts)
         cum, cum_sqrt, above = [], [], []
         s = t = mpmath.mpf(0)
@@ -195,7 +205,106 @@ def mp_table(law: SizeLaw, precision: int) -> Table:
         for p in reversed(pmf):  # P(m > points[i]), summed from the top
             above.append(r)
             r += p
-        log = MPMATH.log
-        return Table(
-            pts, log(pmf), log(cum), log(cum_sqrt), end, log(above[::-1])
-        )
+    return _lazy_log_table(pts, [pmf, cum, cum_sqrt, above[::-1]], end, precision)
+
+
+def _check_work(law: SizeLaw, pts: np.ndarray, precision: int) -> None:
+    """Bounded work: an mpmath table holds at most ``MAX_MP_WORK`` points x digits (ValueError)."""
+    if len(pts) * precision > MAX_MP_WORK:
+        raise ValueError(
+            f"precision={precision}: the table of {law!r} has {len(pts)} points, and points x digits "
+            f"is limited to {MAX_MP_WORK:.0e} (minutes of mpmath work); lower the precision or use "
+            "precision=None")
+
+
+def _lazy_log_table(pts: np.ndarray, sums: list[list], end: int, precision: int) -> Table:
+    """A table whose log columns are the logs of ``sums`` (pmf, cdf, partial moment, survival), each
+    taken when a query first reads it (``Table.fill``)."""
+    fill = _LogsOf(sums, [np.full(len(pts), None, dtype=object) for _ in sums], precision)
+    cols = fill.cols
+    return Table(pts, cols[0], cols[1], cols[2], end, cols[3], fill=fill)
+
+
+class _LogsOf:
+    """``fill`` of a lazy table: ``cols[j][i] = log(sums[j][i])`` at ``precision`` (a class, not a
+    closure: a law holding its tables pickles)."""
+
+    def __init__(self, sums: list[list], cols: list[np.ndarray], precision: int) -> None:
+        self.sums, self.cols, self.precision = sums, cols, precision
+
+    def __call__(self, values: np.ndarray, idx: np.ndarray) -> None:
+        src = self.sums[next(j for j, c in enumerate(self.cols) if c is values)]
+        with mpmath.workdps(self.precision):
+            for i in np.unique(idx).tolist():
+                if values[i] is None:
+                    values[i] = mpmath.log(src[i]) if src[i] > 0 else mpmath.ninf
+
+
+def fixed_table(law: SizeLaw, precision: int, ratio: _fixed.Ratio) -> Table:
+    r"""The mpmath table of a law whose consecutive masses have rational ratios (``_fixed``): the
+    masses relative to the first point as integers, every cumulative sum an exact integer sum,
+    computed only as far as the queries read (extended on demand) and a logarithm taken only for
+    the entries a query reads (``Table.fill``).
+
+    .. math:: P(m \le k) = P(m < k_0) + M(k_0)\,2^{-F} \sum_{k_0 \le j \le k} T_j, \qquad
+              P(m > k) = P(m > L) + M(k_0)\,2^{-F} \sum_{k < j \le L} T_j
+
+    (``L``: the last point computed so far).  Error: each sum within :math:`10^{-(d+10)}` relative
+    (``_fixed``); the anchor :math:`M(k_0)`, the mass below the window and the tail beyond ``L``
+    at ``d + 10`` digits; the end ``K`` of the table as for every table (its proven tail bound).
+    """
+    dps = precision + 10
+    with mpmath.workdps(dps):
+        end = law._table_end(_mp_tol(precision))
+        pts = law._points(end)
+        _check_work(law, pts, precision)
+        first, last = int(pts[0]), int(pts[-1])
+        lp = np.asarray(law._logpmf(np.array([first, last])), dtype=float)  # unimodal: the smallest term is an end
+        drop = (max(lp[0] - lp[1], 0.0) if np.isfinite(lp[1]) else 0.0) / math.log(2) + 8
+        run = _fixed.Run(ratio, first, precision, drop, last - first + 1)
+        log_p0 = law._mp_logpmf(first)
+        p0 = mpmath.exp(log_p0)
+        left_c = left_s = mpmath.mpf(0)
+        if first > law.support_min:
+            left_c, left_s = (mpmath.exp(v[0]) for v in law._left_log_sums(np.array([first - 1]), precision))
+    tails: dict[int, Any] = {}
+
+    def tail(L: int) -> Any:  # P(m > L): 1 - P(m <= L) while that keeps d + 5 digits (it is >= 1e-5), else the law's
+        if L not in tails:
+            below = left_c + p0 * mpmath.ldexp(run.cum[L - first], -run.F)
+            if law.is_finite and L >= law.support_max:
+                tails[L] = mpmath.mpf(0)
+            else:
+                tails[L] = 1 - below if below <= 1 - mpmath.mpf(10) ** -5 else law._mp_sf(L)
+        return tails[L]
+
+    def value(col: int, i: int) -> Any:
+        F = run.F
+        if col == 0:
+            return log_p0 + _fixed.scaled_log(run.T[i], F)
+        if col == 1:
+            return mpmath.log(left_c + p0 * mpmath.ldexp(run.cum[i], -F))
+        if col == 2:
+            return mpmath.log(left_s + p0 * mpmath.ldexp(run.cum_w[i], -F))
+        rest = run.cum[-1] - run.cum[i]
+        t = tail(run.last)
+        return mpmath.log(t + p0 * mpmath.ldexp(rest, -F)) if (t or rest) else mpmath.ninf
+
+    n = len(pts)
+    cols = [np.full(n, None, dtype=object) for _ in range(4)]
+
+    def fill(values: np.ndarray, idx: np.ndarray) -> None:
+        col = next(j for j, c in enumerate(cols) if c is values)
+        todo = [i for i in np.unique(np.where(idx < 0, idx + n, idx)).tolist() if values[i] is None]
+        if not todo:
+            return
+        built = run.last - first
+        if todo[-1] > built:  # grow by a quarter at least: a search's next points lie near its last ones
+            run.extend(first + min(n - 1, max(todo[-1] + 256, built + built // 4)))
+        with mpmath.workdps(dps):
+            vals = [value(col, i) for i in todo]
+        with mpmath.workdps(precision):
+            for i, v in zip(todo, vals):
+                values[i] = +v
+
+    return Table(pts, cols[0], cols[1], cols[2], end, cols[3], fill=fill)

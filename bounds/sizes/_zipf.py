@@ -11,7 +11,8 @@ sum takes over) and by mpmath at ``d`` digits.  No tabulation, no series.
 from __future__ import annotations
 
 import math
-from typing import Any, TYPE_CHECKING
+from functools import cached_property
+from typing import Any, TYPE_CHECKING, cast
 
 import numpy as np
 
@@ -59,22 +60,81 @@ class ZipfLaw(SizeLaw):
     def _sample(self, size: int, rng: np.random.Generator) -> np.ndarray:
         return rng.zipf(self.s, size=size)
 
+    @cached_property
+    def _zeta_s(self) -> float:
+        """ζ(s) in float64 (once per law)."""
+        return float(special.zeta(self.s))
+
+    @cached_property
+    def _log_zeta_s(self) -> float:
+        return math.log(self._zeta_s)
+
+    @cached_property
+    def _zeta_h(self) -> float:
+        """ζ(s - 1/2) in float64 (once per law)."""
+        return float(special.zeta(self.s - 0.5))
+
     def _logpmf(self, k: np.ndarray) -> np.ndarray:
-        return -self.s * np.log(np.asarray(k, dtype=float)) - math.log(special.zeta(self.s))
+        return -self.s * np.log(np.asarray(k, dtype=float)) - self._log_zeta_s
 
     def _logsf(self, a: np.ndarray) -> np.ndarray:
-        return self._log_hurwitz(self.s, np.asarray(a) + 1.0) - math.log(special.zeta(self.s))
+        return self._log_hurwitz(self.s, np.asarray(a) + 1.0) - self._log_zeta_s
 
     def _mp_logpmf(self, k: int) -> Any:
-        return -self.s * mpmath.log(k) - mpmath.log(mpmath.zeta(self.s))
+        return -self.s * mpmath.log(k) - mpmath.log(self._mp_zeta(self.s))
 
     def _mp_sf(self, a: int) -> Any:
-        return mpmath.zeta(self.s, a + 1) / mpmath.zeta(self.s)
+        with mpmath.workdps(mpmath.mp.dps + GUARD):
+            out = self._mp_hurwitz(self.s, a + 1) / self._mp_zeta(self.s)
+        return +out
 
     def _mean(self, precision: int | None) -> Any:
         if precision is None:
             return float(special.zeta(self.s - 1) / special.zeta(self.s))
-        return mpmath.zeta(self.s - 1) / mpmath.zeta(self.s)
+        return mpmath.zeta(self.s - 1) / self._mp_zeta(self.s)
+
+    # ---- the mpmath path: zeta values cached per precision, Hurwitz tails by Euler-Maclaurin -----------
+    def _mp_cache(self, x: float) -> tuple[Any, list, Any]:
+        r"""``(zeta(x), suffix, zeta(x, Q))`` at the working precision (cached): ``suffix[q - 1]`` is
+        :math:`\sum_{q \le k < Q} k^{-x}`, :math:`Q` = :func:`_em_start`."""
+        cache = self.__dict__.setdefault("_mp_zetas", {})
+        key = (x, mpmath.mp.dps)
+        if key not in cache:
+            Q = _em_start(mpmath.mp.dps)
+            terms = [mpmath.power(k, -mpmath.mpf(x)) for k in range(1, Q)]
+            suffix, acc = [], mpmath.mpf(0)
+            for t in reversed(terms):
+                acc += t
+                suffix.append(acc)
+            suffix.reverse()
+            tail = _em_hurwitz(x, Q)
+            cache[key] = (mpmath.zeta(x), suffix, tail)
+        return cast(tuple[Any, list, Any], cache[key])
+
+    def _mp_zeta(self, x: float) -> Any:
+        r""":math:`\zeta(x)` at the working precision (mpmath's, cached)."""
+        return self._mp_cache(x)[0]
+
+    def _mp_hurwitz(self, x: float, q: int) -> Any:
+        r""":math:`\zeta(x, q) = \sum_{k \ge q} k^{-x}` for an integer :math:`q \ge 1`, at the working
+        precision: cached direct terms below :math:`Q`, then :func:`_em_hurwitz`."""
+        _, suffix, tail = self._mp_cache(x)
+        if q < len(suffix) + 1:
+            return suffix[q - 1] + tail
+        # q^-x from q^-s (the other of the two exponents s, s - 1/2 at the same q): one power per point
+        powers = self.__dict__.setdefault("_mp_powers", {})
+        key = (q, mpmath.mp.dps)
+        if key not in powers:
+            if len(powers) > 10_000:  # bounded memory
+                powers.clear()
+            powers[key] = mpmath.power(q, -mpmath.mpf(self.s))
+        qs = powers[key]
+        return _em_hurwitz(x, q, qs if x == self.s else qs * mpmath.sqrt(q) if x == self.s - 0.5 else None)
+
+    @cached_property
+    def _log_small_sums(self) -> np.ndarray:
+        """log of sum_{k <= a} k^-(s-1/2), a = 1..64, in float64 (once per law)."""
+        return np.log(np.cumsum(np.arange(1, 65, dtype=float) ** (0.5 - self.s)))
 
     # E[sqrt(m) 1{m <= a}] = (ζ(s-1/2) - ζ(s-1/2, a+1)) / ζ(s): no table needed
     def _log_partial_sqrt(self, a: np.ndarray, precision: int | None) -> np.ndarray:
@@ -82,22 +142,21 @@ class ZipfLaw(SizeLaw):
         pos = a >= 1
         safe = np.maximum(a, 1)
         if precision is None:
-            zs, zh = special.zeta(self.s), special.zeta(h)
+            lzs, zh = self._log_zeta_s, self._zeta_h
             # direct sum for small a (no cancellation), closed form beyond
             small = safe <= 64
             out = np.empty(safe.shape, dtype=float)
             if np.any(small):
-                ks = np.arange(1, 65, dtype=float)
-                cums = np.cumsum(ks ** (-h))
-                out[small] = np.log(cums[safe[small] - 1]) - math.log(zs)
+                out[small] = self._log_small_sums[safe[small] - 1] - lzs
             if np.any(~small):
                 rest = zh - special.zeta(h, safe[~small] + 1.0)
-                out[~small] = np.log(rest) - math.log(zs)
+                out[~small] = np.log(rest) - lzs
             return np.where(pos, out, -np.inf)
+        with mpmath.workdps(precision + GUARD):
+            zs, zh = self._mp_zeta(self.s), self._mp_zeta(h)
+            vals = [mpmath.log((zh - self._mp_hurwitz(h, int(ai) + 1)) / zs) for ai in safe.ravel()]
         with mpmath.workdps(precision):
-            zs, zh = mpmath.zeta(self.s), mpmath.zeta(h)
-            vals = [mpmath.log((zh - mpmath.zeta(h, int(ai) + 1)) / zs) for ai in safe.ravel()]
-        out = np.asarray(vals, dtype=object).reshape(safe.shape)
+            out = np.asarray([+v for v in vals], dtype=object).reshape(safe.shape)
         return np.where(pos, out, -np.inf)
 
     def sqrt_mean(self, *, precision: int | None = None) -> Any:
@@ -110,9 +169,11 @@ class ZipfLaw(SizeLaw):
         """
         precision = self._precision(precision)
         if precision is None:
-            return float(special.zeta(self.s - 0.5) / special.zeta(self.s))
+            return float(self._zeta_h / self._zeta_s)
+        with mpmath.workdps(precision + GUARD):
+            out = self._mp_zeta(self.s - 0.5) / self._mp_zeta(self.s)
         with mpmath.workdps(precision):
-            return mpmath.zeta(self.s - 0.5) / mpmath.zeta(self.s)
+            return +out
 
     def support_points(self, *, precision: int | None = None, upto: int = 1000) -> np.ndarray:
         """The support ``1..upto`` (the support is all of N*; ``upto`` at most 10^7)."""
@@ -131,6 +192,63 @@ class ZipfLaw(SizeLaw):
     def _log_cdf(self, a: np.ndarray, precision: int | None) -> np.ndarray:
         ls = self._log_sf(a, precision)
         return np.where(a < 1, -np.inf, _log1mexp(ls, precision))
+
+
+GUARD = 10  # guard digits of the mpmath path (rounded to the asked precision at the end)
+
+
+def _em_start(dps: int) -> int:
+    r"""The smallest ``q`` :func:`_em_hurwitz` serves at ``dps`` digits: its terms reach
+    :math:`10^{-(d+5)}` before they turn (near :math:`j = \pi q`, at about :math:`e^{-2\pi q}`)."""
+    return max(64, math.ceil((dps + 15) * math.log(10) / (2 * math.pi)) + 1)
+
+
+def _em_hurwitz(x: float, q: int, qx: Any = None) -> Any:
+    r""":math:`\zeta(x, q)` for :math:`x > 1` and an integer :math:`q \ge` :func:`_em_start` by the
+    Euler-Maclaurin formula, to :math:`10^{-(d+5)}` relative at the working precision ``d``
+    (``qx``: :math:`q^{-x}` where the caller has it).
+
+    .. math:: \zeta(x, q) = \frac{q^{1-x}}{x-1} + \frac{q^{-x}}{2}
+              + \sum_{j=1}^{J} \frac{B_{2j}}{(2j)!}(x)_{2j-1}\,q^{-x-2j+1} + R_J
+
+    Every even derivative of :math:`t^{-x}` is positive and tends to 0, so :math:`R_J` lies between 0
+    and the first omitted term (Olver 1974, Ch. 8, §3): the sum stops before the first term below
+    :math:`10^{-(d+5)}` of the total, which bounds the remainder.
+
+    Source: Olver (1974), *Asymptotics and Special Functions*, Ch. 8, §3; DLMF 25.11.7.
+
+    Examples
+    --------
+    >>> import mpmath
+    >>> with mpmath.workdps(30):
+    ...     print(mpmath.nstr(_em_hurwitz(2.0, 100) - mpmath.zeta(2, 100), 3))
+    0.0
+    """
+    X, Q = mpmath.mpf(x), mpmath.mpf(q)
+    if qx is None:
+        qx = mpmath.power(Q, -X)
+    out = Q * qx / (X - 1) + qx / 2
+    tol = mpmath.mpf(10) ** (-(mpmath.mp.dps + 5)) * out
+    poch, qpow, inv2 = X, qx / Q, 1 / (Q * Q)
+    for j in range(1, 4 * q):
+        term = _bernoulli_ratio(j) * poch * qpow
+        if abs(term) <= tol:
+            return out
+        out += term
+        poch *= (X + 2 * j - 1) * (X + 2 * j)
+        qpow *= inv2
+    raise ArithmeticError(f"Euler-Maclaurin for zeta({x}, {q}) did not reach {mpmath.mp.dps + 5} digits")  # pragma: no cover
+
+
+def _bernoulli_ratio(j: int) -> Any:
+    """:math:`B_{2j}/(2j)!` at the working precision (cached per precision)."""
+    key = (j, mpmath.mp.dps)
+    if key not in _BERNOULLI:
+        _BERNOULLI[key] = mpmath.bernoulli(2 * j) / mpmath.factorial(2 * j)
+    return _BERNOULLI[key]
+
+
+_BERNOULLI: dict[tuple[int, int], Any] = {}
 
 
 def zipf(s: float) -> SizeLaw:
