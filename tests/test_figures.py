@@ -195,15 +195,6 @@ def test_same_seed_gives_identical_csv(tmp_path):
         assert (tmp_path / "a" / f"{fid}.csv").read_bytes() == (tmp_path / "b" / f"{fid}.csv").read_bytes()
 
 
-def test_a_quick_command_line_run_draws_in_one_process_unless_told(tmp_path, capsys):
-    from bounds import cli
-
-    for extra, jobs in (([], 1), (["--jobs", "2"], 2)):
-        assert cli.main(["figures", "--quick", "--only", "kent-phase-transition", "--out", str(tmp_path), "--json"]
-                        + extra) == 0
-        assert json.loads(capsys.readouterr().out)["inputs"]["jobs"] == jobs
-
-
 def test_unknown_figure_id():
     with pytest.raises(ValueError, match="unknown figure"):
         figures.run(["fig-99"], quick=True, progress=False)

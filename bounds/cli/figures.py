@@ -14,12 +14,6 @@ from ._common import OptionError, add_json, add_parser, integer, lazy_help, plai
 MAX_JOBS = 64
 
 
-def _default_jobs(quick: bool) -> int:
-    """The processes ``bounds figures`` uses unless ``--jobs`` says: one for a quick run (each worker would
-    spend longer starting and warming matplotlib than drawing its share), else the cores, up to 4."""
-    return 1 if quick else min(os.cpu_count() or 1, 4)
-
-
 def _ids() -> str:
     from .. import figures
 
@@ -32,9 +26,9 @@ def register(subparsers: Any) -> None:
     lazy_help(p.add_argument("--only", nargs="+", metavar="ID", help="figures to make (default: all)"), _ids)
     p.add_argument("--quick", action="store_true", help="small grids and replications (for CI)")
     p.add_argument("--out", default="figures", help="output folder (default: figures)")
-    p.add_argument("--jobs", type=integer(1, MAX_JOBS), default=None,
-                   help=f"processes for the Monte Carlo and the drawing, 1 to {MAX_JOBS} (default: the cores, up to 4; "
-                        "1 with --quick, whose work is shorter than starting the workers; results do not depend on it)")
+    p.add_argument("--jobs", type=integer(1, MAX_JOBS), default=min(os.cpu_count() or 1, 4),
+                   help=f"processes for the Monte Carlo, 1 to {MAX_JOBS} (default: the cores, up to 4; results do not "
+                        "depend on it)")
     p.add_argument("--constants", default="unit", choices=["paper", "unit"],
                    help="DAME constants for Figure 1a (default unit: the paper's parallel lines; note that "
                         "`bounds dame` defaults to paper constants)")
@@ -50,8 +44,6 @@ def run(args: argparse.Namespace) -> int:
     if unknown:
         raise OptionError("--only", f"unknown figure {unknown[0]!r}; choose from {', '.join(sorted(figures.REGISTRY))}")
     writable_dir("--out", args.out)
-    if args.jobs is None:
-        args.jobs = _default_jobs(args.quick)
     start = time.perf_counter()
     res = figures.run(args.only, quick=args.quick, out=args.out, jobs=args.jobs, constants=args.constants)
     cpu = sum(getattr(resource.getrusage(who), f) for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)
