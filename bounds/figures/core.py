@@ -309,11 +309,12 @@ class _InView(Locator):
 
     def __call__(self) -> Any:
         locs = np.asarray(self.base(), dtype=float)
-        transform = getattr(self.axis, "get_transform", None)  # a stand-in axis has no scale: keep every tick
-        if transform is None or not locs.size:
+        axis = self.axis
+        transform = getattr(axis, "get_transform", None)  # a stand-in axis has no scale: keep every tick
+        if axis is None or transform is None or not locs.size:
             return locs
         to_scale = transform().transform
-        lo, hi = sorted(to_scale(np.asarray(self.axis.get_view_interval(), dtype=float)))
+        lo, hi = sorted(to_scale(np.asarray(axis.get_view_interval(), dtype=float)))
         tol = IN_VIEW_RTOL * (hi - lo)
         with np.errstate(invalid="ignore", divide="ignore"):
             t = to_scale(locs)
