@@ -358,6 +358,26 @@ def test_bound_figures_state_their_constants_on_the_image(quick):
             assert data.meta["constants"]["name"] in texts, fid
 
 
+def test_log_axes_build_only_the_ticks_they_draw():
+    from matplotlib.ticker import LogLocator
+    from bounds.figures.core import _InView
+
+    def drawn(wrap):
+        fig = Figure(figsize=(3, 2), layout="constrained")
+        ax = fig.subplots()
+        ax.loglog([0.02, 5.0], [1.0, 300.0])
+        for axis in (ax.xaxis, ax.yaxis):
+            for put, subs in ((axis.set_major_locator, None), (axis.set_minor_locator, "auto")):
+                put(_InView(LogLocator(subs=subs)) if wrap else LogLocator(subs=subs))
+        buf = io.BytesIO()
+        FigureCanvasAgg(fig).print_png(buf)
+        shown = sorted(t.get_loc() for axis in (ax.xaxis, ax.yaxis) for t in axis._update_ticks())
+        return buf.getvalue(), shown, sum(len(a.majorTicks) + len(a.minorTicks) for a in (ax.xaxis, ax.yaxis))
+
+    (png, shown, built), (png_in_view, shown_in_view, built_in_view) = drawn(False), drawn(True)
+    assert png_in_view == png and shown_in_view == shown and len(shown) <= built_in_view < built
+
+
 def test_captured_names_f_when_the_arguments_do_not_fit():
     from bounds.figures.core import captured
     with pytest.raises(TypeError, match="^f = <built-in function abs> does not take these arguments"):

@@ -41,7 +41,7 @@ from numpy.typing import ArrayLike
 from cycler import cycler
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
-from matplotlib.ticker import LogFormatterSciNotation, NullLocator
+from matplotlib.ticker import Locator, LogFormatterSciNotation, NullLocator
 
 from ..numerics import PaperAssumptionWarning, check_array, check_integer, check_real, format_value
 
@@ -280,18 +280,73 @@ class _UnicodeLogFormatter(LogFormatterSciNotation):
         return text.replace("\\times", "×").replace("-", "−")
 
 
+IN_VIEW_RTOL = 1e-9  # looser than matplotlib's own test of which ticks to draw (1e-10 of the interval)
+
+
+class _InView(Locator):
+    """``base``'s tick locations inside the axis' view interval only (in the axis' scale, within
+    ``IN_VIEW_RTOL`` of its width): matplotlib draws no others, yet builds, labels and measures a tick
+    for every location a locator returns (a log locator pads a decade or two on each side).  Limits and
+    autoscaling are ``base``'s.
+
+    Examples
+    --------
+    >>> from matplotlib.ticker import LogLocator
+    >>> fig, (ax,) = new_figure()
+    >>> _ = ax.loglog([0.02, 5.0], [1.0, 2.0])
+    >>> base = LogLocator()
+    >>> ax.xaxis.set_major_locator(_InView(base))
+    >>> [float(v) for v in ax.xaxis.get_majorticklocs()], len(base()) > 3
+    ([0.1, 1.0], True)
+    """
+
+    def __init__(self, base: Locator) -> None:
+        self.base = _instance("base", base, Locator)
+
+    def set_axis(self, axis: Any) -> None:
+        super().set_axis(axis)
+        self.base.set_axis(axis)
+
+    def __call__(self) -> Any:
+        locs = np.asarray(self.base(), dtype=float)
+        axis = self.axis
+        transform = getattr(axis, "get_transform", None)  # a stand-in axis has no scale: keep every tick
+        if axis is None or transform is None or not locs.size:
+            return locs
+        to_scale = transform().transform
+        lo, hi = sorted(to_scale(np.asarray(axis.get_view_interval(), dtype=float)))
+        tol = IN_VIEW_RTOL * (hi - lo)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            t = to_scale(locs)
+        return locs[(t >= lo - tol) & (t <= hi + tol)]
+
+    def tick_values(self, vmin: float, vmax: float) -> Any:
+        return self.base.tick_values(vmin, vmax)
+
+    def view_limits(self, vmin: float, vmax: float) -> Any:
+        return self.base.view_limits(vmin, vmax)
+
+    def nonsingular(self, v0: float, v1: float) -> Any:
+        return self.base.nonsingular(v0, v1)
+
+
 MINOR_DECADES = 4  # log axes over more decades than this carry no minor ticks (each tick is costly to lay out)
 
 
 def _plain_log_labels(fig: Figure) -> None:
-    """Give every log axis of ``fig`` :class:`_UnicodeLogFormatter` tick labels (major and minor), and drop the
-    minor ticks of those spanning more than ``MINOR_DECADES`` decades (the gridded decades suffice there)."""
+    """Give every log axis of ``fig`` :class:`_UnicodeLogFormatter` tick labels (major and minor), ticks only
+    where they are drawn (:class:`_InView`), and drop the minor ticks of those spanning more than
+    ``MINOR_DECADES`` decades (the gridded decades suffice there)."""
     for ax in fig.axes:
         for axis in (ax.xaxis, ax.yaxis):
             if axis.get_scale() == "log":
                 lo, hi = sorted(abs(float(v)) for v in axis.get_view_interval())
                 if lo > 0 and math.log10(hi / lo) > MINOR_DECADES:
                     axis.set_minor_locator(NullLocator())
+                for get, put in ((axis.get_major_locator, axis.set_major_locator),
+                                 (axis.get_minor_locator, axis.set_minor_locator)):
+                    if not isinstance(get(), (NullLocator, _InView)):
+                        put(_InView(get()))
                 minor = axis.get_minor_formatter()
                 axis.set_major_formatter(_UnicodeLogFormatter())
                 axis.set_minor_formatter(_UnicodeLogFormatter(

@@ -42,7 +42,7 @@ def _jumps(ax, eps, T) -> None:
     first = True
     for i in np.flatnonzero(np.diff(T) != 0):
         ax.axvline(math.sqrt(eps[i] * eps[i + 1]), color="0.6", lw=0.6, ls=(0, (1, 2)),
-                   label=r"$T_\varepsilon$ changes" if first else None)
+                   label="T_ε changes" if first else None)  # plain text: mathtext would embed a second font
         first = False
 
 
