@@ -12,7 +12,7 @@ True
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from collections.abc import Sequence
 from concurrent.futures import Executor
 
@@ -22,8 +22,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 from numpy.typing import ArrayLike
-from scipy import stats
 
+from ._lazy import lazy
 from . import cummings, dame, kent, rameshwar, simulate
 from .estimators import duchi
 from .estimators import kent as kent_estimators
@@ -33,6 +33,11 @@ from .numerics import check_choice, check_real
 from .sizes import point
 from .mechanisms import SeedLike
 from .sizes import SizeLaw
+
+if TYPE_CHECKING:
+    from scipy import stats
+else:
+    stats = lazy("scipy.stats")  # imported at first use: not at the command line's start-up
 
 MAX_EXACT_INT = 2**53  # the largest count a float64 holds exactly (scipy's binomial tails work in float64)
 MAX_INT64_COUNT = 2**62  # samples per user numpy draws binomially (int64), with room for the sums

@@ -251,7 +251,7 @@ def _smallest_near_max(law: SizeLaw, logx: Any, c_vals: tuple[Any, ...], precisi
     if not len(task):
         return
     shift = mpmath.log1p(-mpmath.mpf(LB_TIE_RTOL)) if mp else math.log1p(-LB_TIE_RTOL)
-    margin = mpmath.mpf(10) ** (-(precision - 10)) if mp else 1e-9  # as in _lb_search
+    margin = mpmath.mpf(10) ** (-(precision - 10)) if precision is not None else 1e-9  # as in _lb_search
     thr = np.asarray([best[i] + shift for i in range(len(best))], dtype=object if mp else float)
     found = np.asarray(arg, dtype=float).copy()
     L = np.zeros(len(task), dtype=np.int64)

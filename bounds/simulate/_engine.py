@@ -5,10 +5,10 @@ from __future__ import annotations
 import math
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
+from statistics import NormalDist
 from typing import Any, Callable, Sequence
 
 import numpy as np
-from scipy import stats
 from tqdm.auto import tqdm
 
 from .. import dame as dame_theory
@@ -57,7 +57,7 @@ class RiskResult:
         """
         if not 0 < level < 1:
             raise ValueError(f"level must be in (0, 1), got {level!r}")
-        z = float(stats.norm.ppf(0.5 + level / 2))
+        z = NormalDist().inv_cdf(0.5 + level / 2)
         return (self.mse - z * self.stderr, self.mse + z * self.stderr)
 
 

@@ -11,14 +11,19 @@ from __future__ import annotations
 import functools
 import math
 from dataclasses import dataclass
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 import numpy as np
-from scipy import stats
 
+from .._lazy import lazy
 from .. import mechanisms
 from ..mechanisms import RNGLike
 from ..numerics import check_integer, check_real, check_rng, format_value
+
+if TYPE_CHECKING:
+    from scipy import stats
+else:
+    stats = lazy("scipy.stats")  # imported at first use: not at the command line's start-up
 
 __all__ = ["TwoPoint", "Sampler", "binomial_table", "binomial_inversion"]
 
