@@ -72,7 +72,11 @@ def _lb_from_parts(lsf: Any, lps: Any, logx: Any, c_vals: tuple[Any, ...], preci
 
 
 def _first_reaching(law: SizeLaw, logx: Any, precision: int | None) -> np.ndarray:
-    r""":math:`a_0 = \min\{a : x S(a)^2 \ge 1\}` per ``x`` (``-1``: never, up to the search end)."""
+    r""":math:`a_0 = \min\{a : x S(a)^2 \ge 1\}` per ``x`` (``-1``: never, up to the search end).
+
+    At a precision, the float64 answer is tried first and kept where two evaluations at the
+    precision confirm it; elsewhere (and in float64) doubling from the start, then bisection.
+    """
     end = int(law.support_max) if law.is_finite else law.search_end()
     n = len(logx)
 
@@ -89,6 +93,16 @@ def _first_reaching(law: SizeLaw, logx: Any, precision: int | None) -> np.ndarra
     out = np.full(n, -1, dtype=np.int64)
     top = np.full(n, end, dtype=np.int64)
     reach = np.flatnonzero(~below(top))  # the others never reach x S^2 >= 1 up to the end
+    if precision is not None and reach.size:  # the float64 answer, confirmed at two points (the predicate is
+        # monotone: a0 = h exactly when it fails at h and holds at h - 1, or h is the start), else searched
+        h = _first_reaching(_scan.window(law), np.asarray([float(v) for v in logx[reach]]), None)
+        h = np.where(h < start[reach], start[reach], h)
+        inner = np.flatnonzero(h > start[reach])
+        sure = ~below_rows(h, reach)
+        if inner.size:
+            sure[inner] &= below_rows(h[inner] - 1, reach[inner])
+        out[reach[sure]] = h[sure]
+        reach = reach[~sure]
     ok = below_rows(start[reach], reach)
     out[reach[~ok]] = start[reach[~ok]]
     rows = reach[ok]

@@ -238,14 +238,14 @@ class FamilyLaw(SizeLaw):
         if mode - lo <= 1000:
             return lo
         # the masses rise up to the mode: one vectorised pass over a bracket [mode - B, mode] whose first
-        # point is already below the threshold (B grown 4-fold from 12 sqrt(mode) until it is)
-        B = 12 * math.isqrt(mode) + 64
-        while True:
-            first = max(lo, mode - B)
-            lp = np.asarray(self._logpmf(np.arange(first, mode + 1)), dtype=float)
-            if first == lo or lp[0] < lp[-1] - 60:
-                return first + int(np.argmax(lp >= lp[-1] - 60))
-            B *= 4
+        # point is already below the threshold (B doubled from 64 by single evaluations until it is)
+        peak = float(self._logpmf(np.array(mode)))
+        B = 64
+        while mode - B > lo and not float(self._logpmf(np.array(mode - B))) < peak - 60:
+            B *= 2
+        first = max(lo, mode - B)
+        lp = np.asarray(self._logpmf(np.arange(first, mode + 1)), dtype=float)
+        return first + int(np.argmax(lp >= peak - 60))
 
     @cached_property
     def _mode(self) -> int:
