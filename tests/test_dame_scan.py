@@ -174,3 +174,15 @@ def test_searches_on_a_window_inside_the_bulk(monkeypatch, make, depth, constant
     np.testing.assert_array_equal(on_window[2], on_law[2])
     np.testing.assert_allclose(on_window[1], on_law[1], rtol=1e-14, atol=1e-14)
     np.testing.assert_allclose(on_window[3], on_law[3], rtol=1e-14, atol=1e-14)
+
+
+@pytest.mark.parametrize("make", [lambda: sizes.point(2**62), lambda: sizes.finite({2**62 - 1: 0.5, 2**62: 0.5}),
+                                  lambda: sizes.uniform(2**62 - 5000, 2**62)])
+def test_laws_at_the_top_of_the_size_range(make):
+    """A table ending at the largest size (2**62): no window reads past it, and both bounds agree with
+    the searches on the law itself."""
+    def run(law):
+        return [(dame.lower_bound(law, n_alpha2=x).log_value, dame.m_tilde(law, n_alpha2=x)) for x in (1.0, 1e6, 1e30)]
+
+    with_windows, on_law = _both(make, run)
+    assert with_windows == on_law

@@ -23,7 +23,7 @@ from typing import Any, cast
 import numpy as np
 
 from ..numerics import backend
-from ..sizes import SizeLaw
+from ..sizes import MAX_SIZE, SizeLaw
 
 SCAN_POINTS = 4096
 """Longest range :math:`0..K` of ``a`` a law's functionals are tabulated for a scan (larger: the searches)."""
@@ -180,8 +180,8 @@ def window(law: SizeLaw) -> SizeLaw:
                 pts = law.support_points()
             except ValueError:  # a bulk too wide to list: the law answers point by point
                 pts = None
-            if (pts is not None and 0 < len(pts) <= WINDOW_POINTS and int(pts[-1]) == K
-                    and int(pts[-1]) - int(pts[0]) + 1 == len(pts)):
+            if (pts is not None and 0 < len(pts) <= WINDOW_POINTS and int(pts[-1]) == K < MAX_SIZE
+                    and int(pts[-1]) - int(pts[0]) + 1 == len(pts)):  # K + 1 is queried: within the sizes' range
                 lo = max(int(pts[0]) - 1, 0)  # the point below the table too: the searches start there
                 a = np.arange(lo, K + 2, dtype=np.int64)
                 win = Prefix(K, np.asarray(law.log_prob_gt(a[:-1]), dtype=float),
