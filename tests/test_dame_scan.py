@@ -101,8 +101,8 @@ WIDE = {
     "poisson(1e4)": lambda: sizes.poisson(1e4),
     "poisson(2.5e5 + 0.5)": lambda: sizes.poisson(2.5e5 + 0.5),
     "poisson(3000, shift)": lambda: sizes.poisson(3000, zero="shift"),
-    "binomial(1e6, 0.3)": lambda: sizes.binomial(10**6, 0.3),
-    "binomial(20000, 0.5)": lambda: sizes.binomial(20000, 0.5),
+    "binomial(1e6, 0.3)": pytest.param(lambda: sizes.binomial(10**6, 0.3), marks=pytest.mark.slow),  # 15 s
+    "binomial(20000, 0.5)": pytest.param(lambda: sizes.binomial(20000, 0.5), marks=pytest.mark.slow),  # 4 s
     "poisson(1000)": lambda: sizes.poisson(1000),  # a prefix; many budgets: the searches on its arrays
 }
 # budgets around the jump of m~ from 1 into the bulk (phi(a) crossing 1: the rows decided below a window),
@@ -111,12 +111,11 @@ WIDE = {
 XW = np.concatenate([np.geomspace(1e-3, 1e14, 30), np.geomspace(2e3, 3e4, 40), np.geomspace(1e20, 1e300, 25)])
 
 
-@pytest.mark.parametrize("label", list(WIDE))
+@pytest.mark.parametrize("make", list(WIDE.values()), ids=list(WIDE))
 @pytest.mark.parametrize("constants", ["paper", "unit"])
-def test_window_searches_equal_the_searches_on_the_law(label, constants):
+def test_window_searches_equal_the_searches_on_the_law(make, constants):
     """The searches read a wide table's functionals from arrays (and decide m~ below the window from
     φ alone, confirmed at two points): the same maxima, argmaxes and m~ as on the law itself."""
-    make = WIDE[label]
     law = make()
     assert _scan.window(law) is not law  # served by a window (or a prefix's arrays)
 
@@ -148,7 +147,9 @@ def test_window_holds_the_laws_own_functionals():
     assert _scan.window(finite) is finite  # no contiguous table: the law itself
 
 
-@pytest.mark.parametrize("make", [lambda: sizes.poisson(1e4), lambda: sizes.binomial(20000, 0.5)])
+@pytest.mark.parametrize("make", [lambda: sizes.poisson(1e4),
+                                  pytest.param(lambda: sizes.binomial(20000, 0.5), marks=pytest.mark.slow)],
+                         ids=["poisson(1e4)", "binomial(20000, 0.5)"])
 @pytest.mark.parametrize("depth", [-300, -60, 0, 40, 200])
 @pytest.mark.parametrize("constants", ["paper", "unit"])
 def test_searches_on_a_window_inside_the_bulk(monkeypatch, make, depth, constants):
@@ -186,3 +187,24 @@ def test_laws_at_the_top_of_the_size_range(make):
 
     with_windows, on_law = _both(make, run)
     assert with_windows == on_law
+
+
+def test_tie_search_below_a_window_at_tiny_budgets(monkeypatch):
+    """A finite law at tiny nα²: eq. (10) is flat to 1e-9 from deep in the bulk, and the tie rule's
+    smallest a lies below a window placed at the mean; the bound that skips [1, w) must not hide it."""
+    law = sizes.binomial(20000, 0.5)
+    K = law.search_end()
+    lo = int(law.mean())
+    a = np.arange(lo, K + 2, dtype=np.int64)
+    win = _scan.Prefix(K, law.log_prob_gt(a[:-1]), law.log_partial_sqrt_mean(a[:-1]), law.log_prob_ge(a), lo)
+    xs = np.geomspace(1e-10, 1e-4, 30)
+
+    def run(view):
+        monkeypatch.setattr(_scan, "window", view)
+        lbs = [dame.lower_bound(law, n_alpha2=x, constants="unit") for x in xs]
+        return [b.argmax for b in lbs], [b.log_value for b in lbs]
+
+    on_window, on_law = run(lambda law: _scan._WindowView(law, win)), run(lambda law: law)
+    assert on_window[0] == on_law[0]
+    np.testing.assert_allclose(on_window[1], on_law[1], rtol=1e-14)
+    assert len(set(on_law[0])) > 5  # the argmax moves through the bulk
