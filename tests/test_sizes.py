@@ -560,3 +560,20 @@ def test_poisson_table_end_by_sums_matches_the_search(lam, zero, tol):
         assert B(K) <= tol
         if K - 1 > max(law._start, 1):
             assert B(K - 1) > tol
+
+
+@pytest.mark.parametrize("lam", [1e15, 1e18])
+def test_poisson_bulk_start_of_huge_laws_by_bisection(lam):
+    """A bulk wider than one vectorised pass: its start is found by bisection (no giant array), and it is
+    the first point within e^-60 of the mode's mass (checked at the point and its left neighbour)."""
+    law = sizes.poisson(lam)
+    start, mode = law._start, law._mode
+    assert mode - start > 2**17
+    peak = float(law._logpmf(np.array(mode)))
+    assert float(law._logpmf(np.array(start))) >= peak - 60 > float(law._logpmf(np.array(start - 1)))
+
+
+@pytest.mark.parametrize("lam", [1e308, 1.7976931348623157e308])
+def test_poisson_beyond_the_size_range_is_refused(lam):
+    with pytest.raises(ValueError, match="largest size"):
+        sizes.poisson(lam).search_end()

@@ -19,7 +19,7 @@ from ..numerics import (
     sorted_unique,
     warn_once_per_call,
 )
-from ..sizes import SizeLaw
+from ..sizes import MAX_SIZE, SizeLaw
 from . import _scan
 from ._constants import Constants
 from ._inputs import _LOG_UNDERFLOW, Bound, PrivacyBudget, _law, privacy_budget
@@ -78,6 +78,8 @@ def _first_reaching(law: SizeLaw, logx: Any, precision: int | None) -> np.ndarra
     precision confirm it; elsewhere (and in float64) doubling from the start, then bisection.
     """
     end = int(law.support_max) if law.is_finite else law.search_end()
+    if end > MAX_SIZE:
+        raise ValueError(f"{law!r}: its search end is past the largest size 2**62 (the searches are exact over int64)")
     n = len(logx)
 
     def below_rows(a: np.ndarray, rows: np.ndarray) -> np.ndarray:

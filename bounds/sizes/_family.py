@@ -75,6 +75,7 @@ MP_BULK_WIDTH = 100_000
 # by 1.6e-12 in E[sqrt m 1{m <= a}] at binomial(10**12, 1e-3) (the engine: 1.1e-15) and refused past 10**6
 # points: binomial laws use the engine in float64 from MP_BULK_WIDTH on.
 FLOAT_BULK_WIDTH = 800_000
+START_PASS = 2**17  # widest bracket of the bulk's start evaluated in one vectorised pass (else a bisection)
 MAX_BULK_POINTS = 10_000  # distinct points of one query answered by the bulk engine (minutes of CPU at most)
 
 
@@ -237,13 +238,16 @@ class FamilyLaw(SizeLaw):
         mode = self._mode
         if mode - lo <= 1000:
             return lo
-        # the masses rise up to the mode: one vectorised pass over a bracket [mode - B, mode] whose first
-        # point is already below the threshold (B doubled from 64 by single evaluations until it is)
+        # the masses rise up to the mode: a bracket [mode - B, mode] whose first point is already below the
+        # threshold (B doubled from 64 by single evaluations until it is), then one vectorised pass over it,
+        # or a bisection where it is wider than START_PASS points (huge laws, answered by the bulk engine)
         peak = float(self._logpmf(np.array(mode)))
         B = 64
         while mode - B > lo and not float(self._logpmf(np.array(mode - B))) < peak - 60:
             B *= 2
         first = max(lo, mode - B)
+        if mode - first > START_PASS:
+            return int(last_true(lambda a: np.asarray(self._logpmf(a) < peak - 60), first, mode)) + 1
         lp = np.asarray(self._logpmf(np.arange(first, mode + 1)), dtype=float)
         return first + int(np.argmax(lp >= peak - 60))
 
@@ -253,9 +257,9 @@ class FamilyLaw(SizeLaw):
         ``k >= 1`` a zero-truncated pmf is ``X``'s rescaled, a shifted one ``X``'s moved by one), else a
         bisection on the sign of its increments."""
         lo = self.support_min
-        if self.family.mode is not None:
-            return max(lo, self.family.mode + (1 if self.zero == "shift" else 0))
         top = min(self.support_max, MAX_SIZE) - 1
+        if self.family.mode is not None:  # within the range the bisection searches
+            return min(max(lo, self.family.mode + (1 if self.zero == "shift" else 0)), int(top) + 1)
 
         def rising(a: np.ndarray) -> np.ndarray:
             with np.errstate(divide="ignore", invalid="ignore"):
@@ -419,6 +423,8 @@ class FamilyLaw(SizeLaw):
             return super()._search_end()
         fam = self.family.bulk
         assert fam is not None
+        if fam.mean() > MAX_SIZE:
+            raise ValueError(f"{self!r}: its bulk lies past the largest size 2**62")
         return _bulk.search_end(fam, 1 if self.zero == "shift" else 0, FLOAT_TOL * math.exp(self._log_p_ge1))
 
     def _floor_support(self, a: np.ndarray) -> np.ndarray:

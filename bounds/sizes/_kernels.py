@@ -152,7 +152,8 @@ def _stirlerr(n: ArrayLike) -> np.ndarray:
     log_gamma = log_gamma.reshape(n.shape)
     direct = log_gamma - (safe_small + 0.5) * np.log(safe_small) + safe_small - 0.5 * math.log(2 * math.pi)
     big = np.where(small, 16.0, n)
-    inv2 = 1 / (big * big)
+    with np.errstate(over="ignore"):  # n beyond 1e154: the series is 1/(12 n), its 1/n^2 terms 0
+        inv2 = 1 / (big * big)
     s0, s1, s2, s3, s4 = _STIRLING
     series = (s0 - (s1 - (s2 - (s3 - s4 * inv2) * inv2) * inv2) * inv2) / big
     return np.where(small, direct, series)
