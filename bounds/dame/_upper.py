@@ -192,7 +192,7 @@ def _m_tilde_many(law: SizeLaw, x: np.ndarray, x_exact: _Budgets, c: Constants, 
         top = hi[inside].copy()
         win = _scan.window_of(law)
         if win is not None:
-            _below_window(law, win, x, x_exact, c, capped, inside, known, top)
+            _m_tilde_below_window(law, win, x, x_exact, c, capped, inside, known, top)
         if inside.size:  # doubling from a_b, then bisection over the integers: about 2 log2(m~) evaluations
             known, bracket_top = _gallop(lambda a, idx: cond(a, inside[idx]), known, top)
             out[inside] = known
@@ -213,8 +213,8 @@ def _m_tilde_many(law: SizeLaw, x: np.ndarray, x_exact: _Budgets, c: Constants, 
     return out
 
 
-def _below_window(law: SizeLaw, win: "_scan.Prefix", x: np.ndarray, x_exact: _Budgets, c: Constants, capped: bool,
-                  inside: np.ndarray, known: np.ndarray, top: np.ndarray) -> None:
+def _m_tilde_below_window(law: SizeLaw, win: "_scan.Prefix", x: np.ndarray, x_exact: _Budgets, c: Constants,
+                          capped: bool, inside: np.ndarray, known: np.ndarray, top: np.ndarray) -> None:
     r"""Narrow the brackets ``[known, top]`` of :math:`\tilde m` in region B (ψ non-increasing: the condition
     holds on a prefix of each bracket; it holds at ``known``) around a window's first point
     :math:`w` = ``win.lo``, in place, without reading the law below the window (a walk per point).
