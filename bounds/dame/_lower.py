@@ -14,16 +14,14 @@ import numpy as np
 from .._lazy import lazy
 from ..numerics import (
     backend,
-    last_true,
     check_precision,
     sorted_unique,
     warn_once_per_call,
 )
 from ..sizes import MAX_SIZE, SizeLaw
-from . import _scan
+from . import _scan, _search
 from ._constants import Constants
 from ._inputs import _LOG_UNDERFLOW, Bound, PrivacyBudget, _law, privacy_budget
-from ._upper import _gallop
 
 if TYPE_CHECKING:
     import mpmath
@@ -75,7 +73,8 @@ def _first_reaching(law: SizeLaw, logx: Any, precision: int | None) -> np.ndarra
     r""":math:`a_0 = \min\{a : x S(a)^2 \ge 1\}` per ``x`` (``-1``: never, up to the search end).
 
     At a precision, the float64 answer is tried first and kept where two evaluations at the
-    precision confirm it; elsewhere (and in float64) doubling from the start, then bisection.
+    precision confirm it; elsewhere (and in float64) galloping from the start, then narrowing
+    (:func:`bounds.dame._search.last_true`: 16 ways in float64, 2 at a precision).
     """
     end = int(law.support_max) if law.is_finite else law.search_end()
     if end > MAX_SIZE:
@@ -108,9 +107,9 @@ def _first_reaching(law: SizeLaw, logx: Any, precision: int | None) -> np.ndarra
     ok = below_rows(start[reach], reach)
     out[reach[~ok]] = start[reach[~ok]]
     rows = reach[ok]
-    if rows.size:  # doubling from the start, then bisection: about 2 log2(a0) evaluations, not log2(end)
-        good, bracket = _gallop(lambda a, idx: below_rows(a, rows[idx]), start[rows], top[rows])
-        out[rows] = last_true(lambda a: below_rows(a, rows), good, bracket) + 1
+    if rows.size:  # galloping from the start, then narrowing: about log_w(a0) + 1 calls (w = 16 in float64)
+        out[rows] = _search.last_true(lambda a, idx: below_rows(a, rows[idx]), start[rows], top[rows],
+                                      _search.WAYS if precision is None else 2) + 1
     return out
 
 
@@ -224,11 +223,12 @@ def _lb_search(law: SizeLaw, x: Any, c_vals: tuple[Any, ...], precision: int | N
     # intervals [lo, hi] per task
     task, L, H = t.copy(), lo.copy(), hi.copy()
     while len(task):
-        pl, sl = parts(L)
-        ph, sh = parts(H)
+        pts = sorted_unique(np.concatenate([L, H]))  # children share their ends: each point once, one call
+        pp, ss = parts(pts)
+        il, ih = np.searchsorted(pts, L), np.searchsorted(pts, H)
+        pl, sl, ph, sh = pp[il], ss[il], pp[ih], ss[ih]
         lx = logx[task]
-        offer(task, L, pl, sl)
-        offer(task, H, ph, sh)
+        offer(np.concatenate([task, task]), np.concatenate([L, H]), np.concatenate([pl, ph]), np.concatenate([sl, sh]))
         lhs = lc2 + lx
         with np.errstate(divide="ignore"):
             dec = lhs + pl < 0.5 * be.log(be.asarray(L + 1)) - sh - margin
@@ -242,7 +242,7 @@ def _lb_search(law: SizeLaw, x: Any, c_vals: tuple[Any, ...], precision: int | N
         if not len(task):
             break
         task, L, H = _split(task, L, H, branch)
-    _smallest_near_max(law, logx, c_vals, precision, best, arg, parts, 2)
+    _smallest_near_max(law, logx, c_vals, precision, best, arg, parts, branch)
     return best, [math.inf if a == math.inf else int(a) for a in arg]
 
 

@@ -25,7 +25,7 @@ from ..numerics import (
     workdps,
 )
 from ..sizes import MAX_SIZE, SizeLaw
-from . import _scan
+from . import _scan, _search
 from ._constants import Constants
 from ._inputs import _TIE, _TIE_DPS, Bound, PrivacyBudget, _law, privacy_budget
 
@@ -193,12 +193,8 @@ def _m_tilde_many(law: SizeLaw, x: np.ndarray, x_exact: _Budgets, c: Constants, 
         win = _scan.window_of(law)
         if win is not None:
             _m_tilde_below_window(law, win, x, x_exact, c, capped, inside, known, top)
-        if inside.size:  # doubling from a_b, then bisection over the integers: about 2 log2(m~) evaluations
-            known, bracket_top = _gallop(lambda a, idx: cond(a, inside[idx]), known, top)
-            out[inside] = known
-            open_ = np.flatnonzero(known < bracket_top)  # closed brackets are answered
-            if open_.size:
-                out[inside[open_]] = last_true(lambda a: cond(a, inside[open_]), known[open_], bracket_top[open_])
+        if inside.size:  # galloping from a_b, then 16-ary narrowing: about log16(m~) + 1 calls of the law
+            out[inside] = _search.last_true(lambda a, idx: cond(a, inside[idx]), known, top)
     # region A = [1, a_b - 1] (only when c4 < e): φ >= c5/x there
     for i in np.flatnonzero(~in_b):
         top = int(a_b[i]) - 1
@@ -248,26 +244,6 @@ def _m_tilde_below_window(law: SizeLaw, win: "_scan.Prefix", x: np.ndarray, x_ex
     guess = np.maximum(last_true(lambda a: holds(a, fail, float(win.log_ge[0])), lo_fail, top[fail]), lo_fail)
     done = ~holds(guess + 1, fail, 0.0)
     known[fail[done]] = top[fail[done]] = guess[done]
-
-
-def _gallop(pred: Callable[[np.ndarray, np.ndarray], np.ndarray], good: np.ndarray,
-            top: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Shrink brackets ``[good, top]`` of a monotone ``pred`` (true at ``good``) by doubling ``good``.
-
-    Returns ``(good', top')`` with ``pred`` true at ``good'`` and the last true point in
-    ``[good', top']``: ``pred`` is evaluated at ``2 good, 4 good, …`` only (``pred(a, idx)`` on
-    the entries ``idx``), so the work grows with the answer, not with the Markov bracket.
-    """
-    good, top = good.astype(np.int64), top.astype(np.int64)
-    active = np.flatnonzero(good < top)
-    while active.size:
-        g = good[active]
-        probe = g + np.minimum(g, top[active] - g)  # min(2g, top) without int64 overflow
-        ok = np.asarray(pred(probe, active), dtype=bool)
-        good[active[ok]] = probe[ok]
-        top[active[~ok]] = probe[~ok] - 1
-        active = active[ok & (probe < top[active])]
-    return good, top
 
 
 @warn_once_per_call

@@ -31,7 +31,7 @@ import numpy as np
 
 from ..numerics import last_true
 from ._common import _mp_log, DEEP_LOG, FLOAT_TOL, LOG_HALF, MAX_LISTED, MAX_SIZE, MAX_TABLE, MAX_WALK, WHOLE_TABLE
-from ._tables import _deep_logsf, _left_log_sum, _log_sums_from_top
+from ._tables import _deep_logsf, _left_log_sums, _log_sums_from_top
 from ._base import _rebuild, SizeLaw
 from ._bulk import BulkFamily
 from . import _bulk, _fixed
@@ -538,8 +538,7 @@ class FamilyLaw(SizeLaw):
         for sel in np.split(np.arange(pts.size), cuts):
             first = int(pts[sel[0]])
             if first not in walks:
-                walks[first] = (_left_log_sum(self._logpmf, first, lo),
-                                _left_log_sum(lambda k: 0.5 * np.log(k) + self._logpmf(k), first, lo))
+                walks[first] = _left_log_sums(self._logpmf, first, lo)
             base_c, base_s = walks[first]
             k = np.arange(first + 1, int(pts[sel[-1]]) + 1)
             lp = np.asarray(self._logpmf(k), dtype=float)

@@ -61,39 +61,54 @@ class Table:
 
 def _walk_log_sum(logf: Callable, first: int, step: int, stop: int | None) -> float:
     r"""log of :math:`\sum_{j \ge 0} e^{f(first + j\,step)}` (up to ``stop``) for log-concave ``f``
-    falling in the direction ``step`` (±1) from ``first``.
+    falling in the direction ``step`` (±1) from ``first`` (:func:`_walk_log_sums` for one series)."""
+    return float(_walk_log_sums(lambda k: np.asarray(logf(k), dtype=float)[None], first, step, stop)[0])
+
+
+def _walk_log_sums(logf: Callable, first: int, step: int, stop: int | None) -> np.ndarray:
+    r""":func:`_walk_log_sum` for several series at once: ``logf(k)`` gives one row per series (each
+    log-concave and falling in the direction ``step``), each row's sum as if walked alone.
 
     Log-concavity makes the ratios :math:`r` of consecutive terms non-increasing in that
     direction, so past the terms summed so far the rest is below a geometric series,
     :math:`R \le e^{f(k)}/(1 - r)` with :math:`k` the next point; chunks (64 terms, growing
     4-fold to 2**20) are summed until that bound is below ``1e-17`` of the sum, at most
-    ``MAX_TERMS`` terms in all (time bounded; memory 2**20 floats).
+    ``MAX_TERMS`` terms in all (time bounded; memory 2**20 floats per series).  A series is settled
+    at the chunk where its own bound holds (the chunks do not depend on the other rows), so each
+    result is the one walk of its series alone would give, with one evaluation of ``logf`` per chunk.
     """
-    head, pos, n, done = -math.inf, first, 64, 0
-    f_first = float(logf(np.array(first)))
+    f_first = np.asarray(logf(np.array([first])), dtype=float)[:, 0]
+    heads = np.full(f_first.shape, -math.inf)
+    out = np.full(f_first.shape, math.nan)  # the settled sums
+    pos, n, done = first, 64, 0
     while True:
         last = pos + step * (n - 1)
         if stop is not None:
             last = min(last, stop) if step > 0 else max(last, stop)
         k = np.arange(pos, last + step, step)
         lp = np.asarray(logf(k), dtype=float)
-        head = float(np.logaddexp(head, np.logaddexp.reduce(lp)))
+        heads = np.logaddexp(heads, np.logaddexp.reduce(lp, axis=1))
         done += len(k)
-        if not math.isfinite(head) or (stop is not None and int(k[-1]) == stop):
-            return head
-        nxt = float(logf(np.array(k[-1] + step)))
-        if nxt == -math.inf:  # the support (an interval) has ended: nothing remains
-            return head
-        log_r = nxt - float(lp[-1])
+        if stop is not None and int(k[-1]) == stop:
+            return np.where(np.isnan(out), heads, out)
+        nxt = np.asarray(logf(np.array([k[-1] + step])), dtype=float)[:, 0]
         span = abs(int(k[-1]) - first)
-        if span > 0 and math.isfinite(f_first):  # the chord bounds every later ratio, and resolves where
-            # consecutive log-masses round to the same float (|log p| beyond 2**53): a few ulps of error each
-            err = 64 * float(np.spacing(max(abs(f_first), abs(float(lp[-1])), float(abs(int(k[-1]))))))
-            log_r = min(log_r, (float(lp[-1]) - f_first + 2 * err) / span)
-        if log_r < 0:
-            rem = nxt - math.log(-math.expm1(log_r))
-            if rem - head < math.log(1e-17) or rem - head < math.log(np.spacing(abs(head))) - 1:
-                return head + math.log1p(math.exp(min(rem - head, 0.0)))
+        for i in np.flatnonzero(np.isnan(out)):
+            head, tail = float(heads[i]), float(lp[i, -1])
+            if not math.isfinite(head) or nxt[i] == -math.inf:  # nothing summed, or the support has ended
+                out[i] = head
+                continue
+            log_r = float(nxt[i]) - tail
+            if span > 0 and math.isfinite(f_first[i]):  # the chord bounds every later ratio, and resolves where
+                # consecutive log-masses round to the same float (|log p| beyond 2**53): a few ulps of error each
+                err = 64 * float(np.spacing(max(abs(float(f_first[i])), abs(tail), float(abs(int(k[-1]))))))
+                log_r = min(log_r, (tail - float(f_first[i]) + 2 * err) / span)
+            if log_r < 0:
+                rem = float(nxt[i]) - math.log(-math.expm1(log_r))
+                if rem - head < math.log(1e-17) or rem - head < math.log(np.spacing(abs(head))) - 1:
+                    out[i] = head + math.log1p(math.exp(min(rem - head, 0.0)))
+        if not np.isnan(out).any():
+            return out
         if done >= MAX_TERMS:  # pragma: no cover - 2**27 terms: a ratio this close to 1 is no log-concave tail
             raise ArithmeticError(f"a sum of masses did not converge within {MAX_TERMS} terms")
         pos, n = int(k[-1]) + step, min(4 * n, 2**20)
@@ -111,19 +126,31 @@ def _left_log_sum(logf: Callable, a: int, lo: int) -> float:
     return _walk_log_sum(logf, a, -1, lo)
 
 
+def _left_log_sums(logpmf: Callable, a: int, lo: int) -> tuple[float, float]:
+    r"""log of :math:`\sum_{k=lo}^{a} p(k)` and of :math:`\sum_{k=lo}^{a} \sqrt k\,p(k)` for a log-concave
+    pmf increasing on ``[lo, a]``, ``lo >= 1``: one leftward walk of both (``k`` is log-concave, so is
+    :math:`\sqrt k\,p(k)`), each sum as :func:`_left_log_sum` gives it."""
+    def both(k: np.ndarray) -> np.ndarray:
+        lp = np.asarray(logpmf(k), dtype=float)
+        return np.stack([lp, 0.5 * np.log(k) + lp])
+
+    c, s = _walk_log_sums(both, a, -1, lo)
+    return float(c), float(s)
+
+
 def _log_cumsum(lp: np.ndarray) -> np.ndarray:
     """``log sum(exp(lp[:i+1]))`` for every ``i``, scaled by the largest term and summed in extended
     precision where the platform has it (64-bit mantissa: 5e6 terms keep 3e-13 relative, where a
     ``logaddexp`` chain loses an ulp of the log per term: 3e-10 over 3e5 terms); ``logaddexp``
     where the extended sum underflows."""
-    out = np.logaddexp.accumulate(lp)
     top = float(np.max(lp)) if len(lp) else -math.inf
     if not math.isfinite(top):
-        return out
+        return np.logaddexp.accumulate(lp)
     with np.errstate(divide="ignore", under="ignore"):
         w = np.exp((lp - top).astype(np.longdouble))
         ext = (np.log(np.cumsum(w)) + top).astype(float)
-    return np.where(np.isfinite(ext), ext, out)
+    finite = np.isfinite(ext)
+    return ext if finite.all() else np.where(finite, ext, np.logaddexp.accumulate(lp))
 
 
 def _log_sums_from_top(lp: np.ndarray) -> np.ndarray:
