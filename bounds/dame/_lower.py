@@ -210,6 +210,8 @@ def _lb_search(law: SizeLaw, x: Any, c_vals: tuple[Any, ...], precision: int | N
                 if v > best[i] or (v == best[i] and lab < arg[i]):
                     best[i], arg[i] = v, lab
             return
+        rival = vals >= best[task]  # only these can change a task's best
+        task, vals, labs = task[rival], vals[rival], labs[rival]
         order = np.lexsort((labs, -vals, task))  # per task: largest value first, then smallest a
         task, vals, labs = task[order], vals[order], labs[order]
         head = np.ones(len(task), dtype=bool)

@@ -242,9 +242,14 @@ class FamilyLaw(SizeLaw):
         # threshold (B doubled from 64 by single evaluations until it is), then one vectorised pass over it,
         # or a bisection where it is wider than START_PASS points (huge laws, answered by the bulk engine)
         peak = float(self._logpmf(np.array(mode)))
-        B = 64
-        while mode - B > lo and not float(self._logpmf(np.array(mode - B))) < peak - 60:
+        B = 64  # the first of B = 64, 128, … with mode - B <= lo or M(mode - B) < e^-60 M(mode): one call for all
+        Bs = []
+        while mode - B > lo:
+            Bs.append(B)
             B *= 2
+        if Bs:
+            below = np.flatnonzero(np.asarray(self._logpmf(mode - np.asarray(Bs, dtype=np.int64))) < peak - 60)
+            B = Bs[below[0]] if below.size else B
         first = max(lo, mode - B)
         if mode - first > START_PASS:
             return int(last_true(lambda a: np.asarray(self._logpmf(a) < peak - 60), first, mode)) + 1

@@ -18,7 +18,7 @@ from typing import Any, TYPE_CHECKING, cast
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ..numerics import check_integer, check_positive, log1mexp
+from ..numerics import check_integer, check_positive
 from ._common import _log1mexp, _mp_log, MAX_LISTED, MAX_SIZE, SEARCH_CAP
 from ._base import _rebuild, SizeLaw
 from ._tables import Table
@@ -173,7 +173,7 @@ class GeometricLaw(SizeLaw):
             res[lower] = np.logaddexp(w63, np.log(part))
         if np.any(~lower):  # W(inf) - U(a+1)
             lu = self._float_log_u(ab[~lower] + 1)
-            res[~lower] = total + log1mexp(lu - total)
+            res[~lower] = total + _log1mexp(lu - total, None)
         out[big] = res
         return out
 

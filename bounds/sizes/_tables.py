@@ -86,12 +86,13 @@ def _walk_log_sums(logf: Callable, first: int, step: int, stop: int | None) -> n
         if stop is not None:
             last = min(last, stop) if step > 0 else max(last, stop)
         k = np.arange(pos, last + step, step)
-        lp = np.asarray(logf(k), dtype=float)
+        ends = stop is not None and last == stop
+        lp = np.asarray(logf(k if ends else np.append(k, last + step)), dtype=float)  # and the next point's term
+        lp, nxt = (lp, None) if ends else (lp[:, :-1], lp[:, -1])
         heads = np.logaddexp(heads, np.logaddexp.reduce(lp, axis=1))
         done += len(k)
-        if stop is not None and int(k[-1]) == stop:
+        if nxt is None:
             return np.where(np.isnan(out), heads, out)
-        nxt = np.asarray(logf(np.array([k[-1] + step])), dtype=float)[:, 0]
         span = abs(int(k[-1]) - first)
         for i in np.flatnonzero(np.isnan(out)):
             head, tail = float(heads[i]), float(lp[i, -1])
