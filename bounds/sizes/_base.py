@@ -133,7 +133,11 @@ class SizeLaw(ABC):
 
     # ---- log-space primitives (a: int64 array) -------------------------------------------------
     def _lookup(self, values: np.ndarray, table: Table, a: np.ndarray, precision: int | None) -> np.ndarray:
-        idx = np.searchsorted(table.points, a, side="right") - 1
+        pts = table.points
+        if len(pts) and int(pts[-1]) - int(pts[0]) + 1 == len(pts):  # every integer of [first, last]: by index
+            idx = np.clip(a - pts[0], -1, len(pts) - 1)
+        else:
+            idx = np.searchsorted(pts, a, side="right") - 1
         out = np.where(idx >= 0, table.column(values, np.maximum(idx, 0)), -np.inf)
         return out if precision is None else out.astype(object)
 

@@ -146,6 +146,14 @@ class GeometricLaw(SizeLaw):
         """log W(inf) = log(W(63) + U(64)) in float64, beta < 1 (once per law)."""
         return float(np.logaddexp(self._small_log_w[-1], self._float_log_u(np.array(float(EM_START)))))
 
+    @cached_property
+    def _em_lower_end(self) -> tuple[Any, float, Any]:
+        """The lower end A = 64 of :meth:`_float_log_w`'s Euler–Maclaurin sums (once per law): the incomplete
+        gamma there, :math:`\sqrt A e^{-\beta A}` and the correction :math:`e^{-\beta A} \sum_j \dots`."""
+        beta, A = self.beta, float(EM_START)
+        return (special.gammainc(1.5, beta * A), float(np.sqrt(A)) * math.exp(-beta * A),
+                math.exp(-beta * A) * self._em_correction(A))
+
     def _float_log_w(self, a: np.ndarray) -> np.ndarray:
         a = np.asarray(a, dtype=np.int64)
         out = np.full(a.shape, -np.inf)
@@ -166,10 +174,11 @@ class GeometricLaw(SizeLaw):
         lower = beta * ab < 1
         res = np.empty(ab.shape)
         if np.any(lower):  # W(63) + sum_{64}^{a} g by Euler-Maclaurin with the lower incomplete gamma
-            B, A = ab[lower], float(EM_START)
-            integral = beta**-1.5 * math.gamma(1.5) * (special.gammainc(1.5, beta * B) - special.gammainc(1.5, beta * A))
-            part = integral + 0.5 * (np.sqrt(A) * math.exp(-beta * A) + np.sqrt(B) * np.exp(-beta * B))
-            part = part + np.exp(-beta * B) * self._em_correction(B) - math.exp(-beta * A) * self._em_correction(A)
+            B = ab[lower]
+            gamma_a, edge_a, corr_a = self._em_lower_end
+            integral = beta**-1.5 * math.gamma(1.5) * (special.gammainc(1.5, beta * B) - gamma_a)
+            part = integral + 0.5 * (edge_a + np.sqrt(B) * np.exp(-beta * B))
+            part = part + np.exp(-beta * B) * self._em_correction(B) - corr_a
             res[lower] = np.logaddexp(w63, np.log(part))
         if np.any(~lower):  # W(inf) - U(a+1)
             lu = self._float_log_u(ab[~lower] + 1)
