@@ -573,6 +573,60 @@ def test_poisson_bulk_start_of_huge_laws_by_bisection(lam):
     assert float(law._logpmf(np.array(start))) >= peak - 60 > float(law._logpmf(np.array(start - 1)))
 
 
+@pytest.mark.parametrize("make", [lambda: sizes.poisson(1200.5), lambda: sizes.poisson(1e5 + 0.3),
+                                  lambda: sizes.poisson(4e6), lambda: sizes.binomial(10**7, 0.3),
+                                  lambda: sizes.binomial(10**9, 0.999), lambda: sizes.poisson(3e4, zero="shift")])
+def test_bulk_start_is_the_first_point_within_e60_of_the_mode_by_a_scan(make):
+    """The bulk's start (its doubling points read in one call) against a scan of every point between the
+    support's minimum (or 40 standard deviations below the mode) and the mode."""
+    law = make()
+    start, mode = law._start, law._mode
+    peak = float(law._logpmf(np.array(mode)))
+    lo = max(law.support_min, mode - 40 * math.isqrt(mode) - 64)
+    k = np.arange(lo, mode + 1)
+    lp = np.asarray(law._logpmf(k), dtype=float)
+    assert lp[0] < peak - 60  # the scan starts below the threshold: its first qualifying point is the start
+    assert start == int(k[np.argmax(lp >= peak - 60)])
+
+
+def test_walks_of_two_series_at_once_equal_each_walk_alone():
+    """One leftward walk of the cdf and the sqrt-moment gives each sum exactly as its own walk does: the
+    support's minimum reached, the remainder bound met, and a mass that ends (log -inf) inside a chunk."""
+    from bounds.sizes import _tables
+
+    for law, a in ((sizes.poisson(3e4), 29_000), (sizes.poisson(3e4), 400), (sizes.binomial(10**6, 0.5), 499_000),
+                   (sizes.poisson(150.0), 90)):
+        pair = _tables._left_log_sums(law._logpmf, a, law.support_min)
+        alone = (_tables._left_log_sum(law._logpmf, a, law.support_min),
+                 _tables._left_log_sum(lambda k: 0.5 * np.log(k) + law._logpmf(k), a, law.support_min))
+        assert pair == alone
+        # and against a direct sum of every term from the support's minimum (mpmath, 30 digits)
+        with mpmath.workdps(30):
+            terms = [mpmath.exp(law._mp_logpmf(j)) for j in range(law.support_min, a + 1)]
+            direct = (mpmath.log(mpmath.fsum(terms)),
+                      mpmath.log(mpmath.fsum(mpmath.sqrt(j) * t for j, t in zip(range(law.support_min, a + 1), terms))))
+        for got, want in zip(pair, direct):
+            assert abs(got - float(want)) <= 1e-12 * abs(float(want))
+    # two series falling leftwards: one ends at k = 10 (its terms -inf below), one geometric (ratio e^-1/2)
+    ends = _tables._walk_log_sums(lambda k: np.stack([np.where(k >= 10, 0.1 * k, -np.inf), 0.5 * k]), 30, -1, None)
+    assert ends[0] == pytest.approx(math.log(sum(math.exp(0.1 * k) for k in range(10, 31))), rel=1e-14)
+    assert ends[1] == pytest.approx(15 - math.log(-math.expm1(-0.5)), rel=1e-14)
+
+
+def test_contiguous_tables_are_read_by_index_as_by_search():
+    """A table holding every integer of its window is read by index: the same entries a binary search
+    picks, below the window, at both ends, inside and past the end."""
+    law = sizes.poisson(2e5)
+    table = law._float_table
+    pts = table.points
+    assert int(pts[-1]) - int(pts[0]) + 1 == len(pts)
+    a = np.array([-5, 0, 1, int(pts[0]) - 1, int(pts[0]), int(pts[0]) + 1, 200_000, int(pts[-1]) - 1, int(pts[-1]),
+                  int(pts[-1]) + 1, 2**62], dtype=np.int64)
+    idx = np.searchsorted(pts, a, side="right") - 1
+    want = np.where(idx >= 0, table.log_cum_pmf[np.maximum(idx, 0)], -np.inf)
+    assert np.array_equal(law._lookup(table.log_cum_pmf, table, a, None), want)
+
+
 @pytest.mark.parametrize("lam", [1e308, 1.7976931348623157e308])
 def test_poisson_beyond_the_size_range_is_refused(lam):
     with pytest.raises(ValueError, match="largest size"):

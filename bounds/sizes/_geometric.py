@@ -148,7 +148,7 @@ class GeometricLaw(SizeLaw):
 
     @cached_property
     def _em_lower_end(self) -> tuple[Any, float, Any]:
-        """The lower end A = 64 of :meth:`_float_log_w`'s Euler–Maclaurin sums (once per law): the incomplete
+        r"""The lower end A = 64 of :meth:`_float_log_w`'s Euler–Maclaurin sums (once per law): the incomplete
         gamma there, :math:`\sqrt A e^{-\beta A}` and the correction :math:`e^{-\beta A} \sum_j \dots`."""
         beta, A = self.beta, float(EM_START)
         return (special.gammainc(1.5, beta * A), float(np.sqrt(A)) * math.exp(-beta * A),
