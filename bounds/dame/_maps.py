@@ -188,7 +188,7 @@ def grid(
     ``family`` is a one-parameter constructor of :mod:`bounds.sizes` (or its name): ``params``
     are its first argument (e.g. Poisson :math:`\lambda`, Zipf :math:`s`).  For each law the
     searches of :func:`lower_bound` and :func:`m_tilde` run vectorised over the whole
-    :math:`n\alpha^2` axis (branch and bound and bisection over the integers: exact, no
+    :math:`n\alpha^2` axis (branch and bound and w-ary searches over the integers: exact, no
     enumeration); the cost per law does not grow with its scale (tails below and above a
     window are summed by vectorised geometric walks).  Measured times of 100 × 100 maps:
     ``python benchmarks/bench_regimes.py``.

@@ -6,7 +6,7 @@ the three functionals the bounds read — :math:`\log P(m > a)`, :math:`\log S(a
 \mathbb 1\{m \le a\}]` and :math:`\log P(m \ge a)` for :math:`a = 0, \dots, K + 1` — are read from the
 law once and kept (:func:`prefix`); Theorem 1's maximum and Theorem 2's :math:`\tilde m` are then
 an exhaustive scan of those arrays, vectorised over :math:`n\alpha^2`, instead of the branch and
-bound and the bisection (which make tens of calls into the law).  The values are those of the
+bound and the integer searches (which make tens of calls into the law).  The values are those of the
 searches (the same functionals, the same expressions, the same tie rule); the searches remain for
 every law with a longer range, for the mpmath path, and for the cases a scan cannot decide.
 
