@@ -145,9 +145,10 @@ def _lb_search(law: SizeLaw, x: Any, c_vals: tuple[Any, ...], precision: int | N
     Branch and bound on that interval: evaluate both ends of every interval (candidates),
     drop an interval when 2. decides it (with a margin of ``1e-9`` in float64, ``10^{-(d-10)}``
     at ``d`` digits, against rounding) or its bound is below the best value found, split the
-    rest into 16 (float) or 2 (mpmath) children.  When the two criteria of 2. separate at a
-    single crossing of :math:`c_2 x P - \sqrt{a}/S` — the generic case — only the O(1)
-    intervals around the crossing survive each level: :math:`O(\log N)` evaluations of
+    rest into 16 (float) or 2 (mpmath) children (evenly in :math:`\log(a+1)` while an interval
+    spans decades).  When the two criteria of 2. separate at a single crossing of
+    :math:`c_2 x P - \sqrt{a}/S` — the generic case — only the O(1) intervals around the crossing
+    survive each level: :math:`O(\log N)` evaluations of
     :math:`P` and :math:`S`, memory :math:`O(1)` per ``x``, and no table.  ``ℓ`` is constant
     between support points, so a candidate ``a`` is reported as the largest support point
     ``<= a``.  **Tie rule**: the reported argmax is the smallest :math:`a` with
@@ -243,7 +244,7 @@ def _lb_search(law: SizeLaw, x: Any, c_vals: tuple[Any, ...], precision: int | N
             raise AssertionError("the lower bound's search did not converge")
         if not len(task):
             break
-        task, L, H = _split(task, L, H, branch)
+        task, L, H = _split(task, L, H, branch, by_log=True)
     _smallest_near_max(law, logx, c_vals, precision, best, arg, parts, branch)
     return best, [math.inf if a == math.inf else int(a) for a in arg]
 
@@ -321,10 +322,23 @@ def _smallest_near_max(law: SizeLaw, logx: Any, c_vals: tuple[Any, ...], precisi
     arg[finite_arg] = found[finite_arg]
 
 
-def _split(task: np.ndarray, L: np.ndarray, H: np.ndarray, branch: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Every interval ``[L, H]`` of ``task`` split into ``branch`` children sharing their ends."""
+def _split(task: np.ndarray, L: np.ndarray, H: np.ndarray, branch: int,
+           by_log: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    r"""Every interval ``[L, H]`` of ``task`` split into ``branch`` children sharing their ends: evenly, or with
+    ``by_log`` evenly in :math:`\log(a + 1)` where :math:`H + 1 \ge 2\,\text{branch}\,(L + 1)` (an interval
+    over decades: a point near its low end is reached in fewer levels).  Any cuts are valid: every point
+    stays in a child.
+    """
+    k = np.arange(branch + 1)[None, :]
     step = np.maximum((H - L) // branch, 1)  # no int64 overflow: step * k <= H - L
-    cuts = np.minimum(L[:, None] + step[:, None] * np.arange(branch + 1)[None, :], H[:, None])
+    cuts = np.minimum(L[:, None] + step[:, None] * k, H[:, None])
+    wide = np.flatnonzero(H + 1 >= 2 * branch * (L + 1)) if by_log else np.zeros(0, dtype=np.int64)
+    if wide.size:
+        lo, hi = L[wide].astype(float) + 1, H[wide].astype(float) + 1
+        geo = np.floor(lo[:, None] * np.exp(np.log(hi / lo)[:, None] * (k / branch))) - 1
+        geo = np.clip(geo, 0.0, float(2**62)).astype(np.int64)  # within [L, H] in integers: no rounding escapes
+        cuts[wide] = np.maximum.accumulate(np.clip(geo, L[wide, None], H[wide, None]), axis=1)
+    cuts[:, 0] = L
     cuts[:, -1] = H
     cl, ch = cuts[:, :-1].ravel(), cuts[:, 1:].ravel()
     ct = np.repeat(task, branch)
