@@ -575,13 +575,14 @@ def test_branch_and_bound_children_cover_each_interval_exactly(branch, by_log):
     from bounds.dame._lower import _split
 
     rng = np.random.default_rng(7)
-    L = np.concatenate([[0, 0, 1, 5, 2**61, 2**62 - 40, 10**6], rng.integers(0, 10**9, 60)])
-    H = np.concatenate([[1, 2**62, 10**12, 6, 2**62, 2**62, 10**6 + 3], L[7:] + rng.integers(1, 10**12, 60)])
+    L = np.concatenate([[0, 0, 1, 5, 2**61, 2**62 - 40, 10**6, 2**62 - 5000], rng.integers(0, 10**9, 60)])
+    H = np.concatenate([[1, 2**62, 10**12, 6, 2**62, 2**62, 10**6 + 3, 2**62], L[8:] + rng.integers(1, 10**12, 60)])
     task = np.arange(len(L))
     ct, cl, ch = _split(task, L, H, branch, by_log)
     assert np.all(ch > cl) and np.all(np.diff(ct) >= 0)
     for i in task:
         lo, hi = cl[ct == i], ch[ct == i]
         assert lo[0] == L[i] and hi[-1] == H[i] and np.array_equal(lo[1:], hi[:-1]) and len(lo) <= branch
+        assert len(lo) >= min(branch, H[i] - L[i])  # progress: no child is its parent (near 2**62 too)
     if by_log:  # an interval over decades: its first child is far narrower than an even split's
         assert ch[ct == 1][0] - cl[ct == 1][0] < (H[1] - L[1]) // branch // 1000

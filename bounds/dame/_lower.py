@@ -332,7 +332,8 @@ def _split(task: np.ndarray, L: np.ndarray, H: np.ndarray, branch: int,
     k = np.arange(branch + 1)[None, :]
     step = np.maximum((H - L) // branch, 1)  # no int64 overflow: step * k <= H - L
     cuts = np.minimum(L[:, None] + step[:, None] * k, H[:, None])
-    wide = np.flatnonzero(H + 1 >= 2 * branch * (L + 1)) if by_log else np.zeros(0, dtype=np.int64)
+    # in floats: 2 branch (L + 1) overflows int64 near 2**62; a ratio >= 2 branch leaves cuts inside the interval
+    wide = np.flatnonzero(H + 1.0 >= 2.0 * branch * (L + 1.0)) if by_log else np.zeros(0, dtype=np.int64)
     if wide.size:
         lo, hi = L[wide].astype(float) + 1, H[wide].astype(float) + 1
         geo = np.floor(lo[:, None] * np.exp(np.log(hi / lo)[:, None] * (k / branch))) - 1
