@@ -4,7 +4,9 @@ computed, legibility of the rendered images, reproducibility."""
 import io
 import json
 import math
+from contextlib import nullcontext
 
+import matplotlib
 import numpy as np
 import pytest
 from matplotlib.backends.backend_agg import FigureCanvasAgg
@@ -376,6 +378,30 @@ def test_log_axes_build_only_the_ticks_they_draw():
 
     (png, shown, built), (png_in_view, shown_in_view, built_in_view) = drawn(False), drawn(True)
     assert png_in_view == png and shown_in_view == shown and len(shown) <= built_in_view < built
+
+
+@pytest.mark.parametrize("fid", ["kent-fig1", "dame-regimes", "dame-fig1b", "rameshwar-fig2"])
+def test_saving_gives_the_images_savefig_gives(quick, fid):
+    """The layout solved once and the ticks computed once per view: the same PNG pixels and the same PDF as a
+    plain savefig (colour bars, shared axes, log axes and a figure legend among them)."""
+    from PIL import Image
+    from bounds.figures.core import saving
+
+    data = quick[0][fid][0]
+
+    def images(prepared):
+        fig = figures.render(figures.REGISTRY[fid], data, {"text": "reproduced: a verdict line"})
+        png, pdf = io.BytesIO(), io.BytesIO()
+        with matplotlib.rc_context(figures.STYLE), (saving(fig, figures.SAVE_DPI) if prepared else nullcontext()):
+            fig.savefig(png, format="png")
+            if not prepared:
+                fig.set_layout_engine("none")
+            fig.savefig(pdf, format="pdf", metadata={"CreationDate": None})
+        return np.asarray(Image.open(png)), pdf.getvalue(), fig.get_layout_engine()
+
+    (plain, plain_pdf, _), (fast, fast_pdf, engine) = images(False), images(True)
+    assert np.array_equal(plain, fast) and plain_pdf == fast_pdf
+    assert type(engine).__name__ == "ConstrainedLayoutEngine"  # restored on exit
 
 
 def test_captured_names_f_when_the_arguments_do_not_fit():

@@ -36,7 +36,7 @@ from .. import __version__
 from .. import dame as _dame_theory
 # each paper's module registers its figures on import, in this order
 from . import dame, kent, rameshwar, cummings  # noqa: F401, I001
-from .core import PALETTE, REGISTRY, SEED, STYLE, FigureData, FigureSpec, render
+from .core import PALETTE, REGISTRY, SEED, STYLE, FigureData, FigureSpec, render, saving
 from .verdicts import Verdict, judge, not_computed
 
 __all__ = ["FigureData", "FigureSpec", "REGISTRY", "run", "render", "judge", "Verdict", "PALETTE", "STYLE", "SEED"]
@@ -59,15 +59,15 @@ def _write(fid: str, data: FigureData, out: Path, meta: dict) -> list[Path]:
     paths.append(csv_path)
     fig = render(spec, data, meta.get("verdict"))
     png, pdf = out / f"{spec.id}.png", out / f"{spec.id}.pdf"
-    with matplotlib.rc_context(STYLE):  # type: ignore[arg-type]  # matplotlib types the keys as literals
+    # the layout solved and the ticks computed once for both files (the images savefig alone would give)
+    with matplotlib.rc_context(STYLE), saving(fig, SAVE_DPI):  # type: ignore[arg-type]  # keys typed as literals
         fig.savefig(png)
         if meta.get("quick"):  # a quick run's PDF is the PNG's raster: drawing the figure twice costs twice
             from PIL import Image
 
             with Image.open(png) as im:
                 im.convert("RGB").save(pdf, "PDF", resolution=SAVE_DPI)
-        else:
-            fig.set_layout_engine("none")  # the PDF keeps the PNG's layout instead of solving it again
+        else:  # the PDF keeps the PNG's layout
             fig.savefig(pdf, metadata={"CreationDate": None})
     paths += [png, pdf]
     json_path = out / f"{spec.id}.json"
