@@ -386,9 +386,9 @@ def saving(fig: Figure, dpi: float) -> Iterator[Figure]:
     """``fig`` ready to be saved (any number of times, at ``dpi``) with the images ``savefig`` alone gives, for
     less work: the layout solved once here as ``savefig`` solves it (a draw that renders nothing, at ``dpi`` on
     an Agg canvas), then the layout engine detached while saving (``savefig`` would otherwise draw the figure
-    once more before each file); and each axis' ticks computed once per view and position instead of at every
-    query of a draw (an axis recomputes its ticks for its bounding box, its label's position, its spines and
-    its neighbours'). The engine and the axes' own tick updates are restored on exit.
+    once more before each file); and each axis' ticks and their labels' extents computed once per view and
+    position instead of at every query of a draw (an axis recomputes them for its bounding box, its label's
+    position, its spines and its neighbours'). The engine and the axes' own methods are restored on exit.
 
     Examples
     --------
@@ -406,8 +406,9 @@ def saving(fig: Figure, dpi: float) -> Iterator[Figure]:
     dpi = check_real("dpi", dpi, low=0, low_open=True, high=10_000)
     engine = fig.get_layout_engine()
     axes = [a for ax in fig.axes for a in ax._axis_map.values()]
-    for a in axes:
-        setattr(a, "_update_ticks", _ticks_once(a))  # an instance attribute over the method, deleted on exit
+    for a in axes:  # instance attributes over the methods, deleted on exit
+        setattr(a, "_update_ticks", _ticks_once(a))
+        setattr(a, "_get_ticklabel_bboxes", _label_boxes_once(a))
     try:
         if engine is not None:
             FigureCanvasAgg(fig)  # the canvas savefig draws a PNG on; the layout is solved with its renderer
@@ -423,25 +424,47 @@ def saving(fig: Figure, dpi: float) -> Iterator[Figure]:
     finally:
         for a in axes:
             delattr(a, "_update_ticks")
+            delattr(a, "_get_ticklabel_bboxes")
         if engine is not None:
             fig.set_layout_engine(engine)
 
 
+def _tick_state(axis: Any) -> tuple:
+    """What an axis' ticks depend on: the view interval, the axes' position on the canvas, the dpi, the
+    locators, formatters and tick lists."""
+    return (tuple(axis.get_view_interval()), tuple(axis.axes.bbox.bounds), axis.figure.dpi,
+            axis.get_major_locator(), axis.get_minor_locator(), axis.major.formatter, axis.minor.formatter,
+            id(axis.__dict__.get("majorTicks")), id(axis.__dict__.get("minorTicks")))
+
+
 def _ticks_once(axis: Any) -> Callable[[], list]:
-    """``axis._update_ticks`` computed again only when what it depends on changed since its last call: the view
-    interval, the axes' position on the canvas, the dpi, the locators, formatters and tick lists."""
+    """``axis._update_ticks`` computed again only when :func:`_tick_state` changed since its last call."""
     compute = getattr(axis, "_update_ticks")
     last: list = [None, []]
 
     def update() -> list:
-        key = (tuple(axis.get_view_interval()), tuple(axis.axes.bbox.bounds), axis.figure.dpi,
-               axis.get_major_locator(), axis.get_minor_locator(), axis.major.formatter, axis.minor.formatter,
-               id(axis.__dict__.get("majorTicks")), id(axis.__dict__.get("minorTicks")))
+        key = _tick_state(axis)
         if last[0] != key:
             last[:] = [key, compute()]
         return list(last[1])
 
     return update
+
+
+def _label_boxes_once(axis: Any) -> Callable[[list, Any], tuple]:
+    """``axis._get_ticklabel_bboxes(ticks, renderer)`` (the tick labels' extents, measured for the axis' box,
+    its label's position and its neighbours') computed again only when the ticks, the renderer or
+    :func:`_tick_state` changed since its last call."""
+    compute = getattr(axis, "_get_ticklabel_bboxes")
+    last: list = [None, ([], [])]
+
+    def boxes(ticks: list, renderer: Any) -> tuple:
+        key = (tuple(map(id, ticks)), renderer, _tick_state(axis))
+        if last[0] != key:
+            last[:] = [key, compute(ticks, renderer)]
+        return list(last[1][0]), list(last[1][1])
+
+    return boxes
 
 
 def captured(f: Callable, *args: Any, **kw: Any) -> tuple:
