@@ -488,6 +488,23 @@ def test_verdict_status_follows_the_audit_status(judged):
             verdicts._audited = original
 
 
+def test_fig1b_verdict_decides_on_the_figures_own_runs_as_the_audit_check_does():
+    """Figure 1b's verdict is dame.fig1b_adaptation's decision on the committed figure's runs: the same per-setting
+    verdicts as the check's own simulation (tests/test_audit.py), the official baseline's runs as DAME without
+    adaptation, and the figure's replications recorded."""
+    meta = json.loads((COMMITTED / "dame-fig1b.json").read_text())
+    r = verdicts.fig1b_check(figures.FigureData(_committed_rows("dame-fig1b"), meta))
+    assert r.id == "dame.fig1b_adaptation" and r.status == "discrepancy"
+    assert {(s["setting"], s["preset"]): s["verdict"] for s in r.evidence["summary"]} == {
+        ("text", "paper"): "fails", ("text", "unit"): "fails", ("script", "paper"): "holds", ("script", "unit"): "fails"}
+    assert r.evidence["replications"] == [1000, 100]
+    official = {(row["setting"], row["rho"]): row["mse"] for row in _committed_rows("dame-fig1b")
+                if row["estimator"] == "kent_official"}
+    assert all(row["mse_dame_min_m"] == official[row["setting"], row["rho"]] for row in r.evidence["rows"])
+    for lead in r.evidence["lead_at_rho_0"]:  # at ρ = 0 DAME's lead over Kent's procedure is the ratio of their τ²
+        assert abs(lead["lead"] - lead["tau2_ratio"]) < 4 * lead["lead_stderr"]
+
+
 @pytest.mark.slow  # the judged run computes every verdict (tens of seconds)
 def test_committed_figures_carry_the_verdict_their_check_computes():
     """The committed figures' verdicts against their checks, run now: an audit check through bounds.audit.run,
