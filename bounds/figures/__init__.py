@@ -30,6 +30,7 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from pathlib import Path
 
 import matplotlib
+import numpy as np
 from tqdm.auto import tqdm
 
 from .. import __version__
@@ -42,6 +43,7 @@ from .verdicts import Verdict, judge, not_computed
 __all__ = ["FigureData", "FigureSpec", "REGISTRY", "run", "render", "judge", "Verdict", "PALETTE", "STYLE", "SEED"]
 
 SAVE_DPI = 200.0  # STYLE's savefig.dpi: a quick run's raster PDF keeps the PNG's size
+QUICK_PNG_COMPRESSION = 1  # zlib level of a quick run's PNGs: the same pixels, 5% larger, a third less CPU than 6
 
 
 def _write(fid: str, data: FigureData, out: Path, meta: dict) -> list[Path]:
@@ -61,12 +63,12 @@ def _write(fid: str, data: FigureData, out: Path, meta: dict) -> list[Path]:
     png, pdf = out / f"{spec.id}.png", out / f"{spec.id}.pdf"
     # the layout solved and the ticks computed once for both files (the images savefig alone would give)
     with matplotlib.rc_context(STYLE), saving(fig, SAVE_DPI):  # type: ignore[arg-type]  # keys typed as literals
-        fig.savefig(png)
-        if meta.get("quick"):  # a quick run's PDF is the PNG's raster: drawing the figure twice costs twice
+        fig.savefig(png, pil_kwargs={"compress_level": QUICK_PNG_COMPRESSION} if meta.get("quick") else None)
+        if meta.get("quick"):  # a quick run's PDF is the PNG's raster (the canvas' buffer): drawing twice costs twice
             from PIL import Image
 
-            with Image.open(png) as im:
-                im.convert("RGB").save(pdf, "PDF", resolution=SAVE_DPI)
+            Image.fromarray(np.asarray(fig.canvas.buffer_rgba())).convert("RGB").save(pdf, "PDF",  # type: ignore[attr-defined]
+                                                                                     resolution=SAVE_DPI)
         else:  # the PDF keeps the PNG's layout
             fig.savefig(pdf, metadata={"CreationDate": None})
     paths += [png, pdf]
