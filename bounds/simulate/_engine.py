@@ -3,7 +3,7 @@ r"""DAME, Kent and Duchi on shared data: plans, blocks of replications, seeds, e
 from __future__ import annotations
 
 import math
-from concurrent.futures import Executor
+from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from statistics import NormalDist
 from typing import Any, Callable, Sequence
@@ -30,6 +30,7 @@ MAX_REPS = 10**9
 CHUNK_USERS = 2**16  # users of Kent and DAME processed at a time within a block: n // CHUNK_USERS rows (clipped to
 # 1 .. BLOCK), a function of n only, so also part of the seed contract
 ESTIMATORS = ("duchi", "kent", "dame")
+PROCESS_TASKS = 8  # tasks a process pool's map is cut into (each a chunk of blocks: the plan pickled once a chunk)
 RUN_USERS = 64  # users per run (a half's users of one size) above which a finite law's sizes draw run by run
 
 
@@ -242,7 +243,9 @@ def map_blocks(block: Callable[[Any, np.random.SeedSequence, int], Any], plan: A
     r"""Run ``block(plan, seed_seq, size)`` over fixed blocks of :data:`BLOCK` replications.
 
     Block ``b`` draws from the ``b``-th child of ``SeedSequence(seed).spawn``: the results do
-    not depend on the executor (``None``: in process) nor on how it spreads the blocks.
+    not depend on the executor (``None``: in process) nor on how it spreads the blocks.  A
+    process pool receives them in :data:`PROCESS_TASKS` chunks (a round trip per 64-replication
+    block cost more CPU than many blocks' work).
 
     .. math:: R = \sum_{b < \lceil R/B\rceil} \text{size}_b,\qquad
               \text{size}_b = \min(B, R - bB),\qquad \text{block } b \leftarrow \text{child}_b(\text{seed})
@@ -264,8 +267,13 @@ def map_blocks(block: Callable[[Any, np.random.SeedSequence, int], Any], plan: A
         raise ValueError(f"executor must be None or a concurrent.futures.Executor, got {executor!r}")
     if not isinstance(progress, (bool, np.bool_)):
         raise TypeError(f"progress must be a bool, got {format_value(progress)}")
-    mapper = map if executor is None else executor.map
-    parts = mapper(block, [plan] * n_blocks, children, sizes_)
+    if executor is None:
+        parts: Any = map(block, [plan] * n_blocks, children, sizes_)
+    elif isinstance(executor, ProcessPoolExecutor):  # blocks travel in chunks: a round trip per block costs more
+        parts = executor.map(block, [plan] * n_blocks, children, sizes_,  # than a small block's work
+                             chunksize=-(-n_blocks // PROCESS_TASKS))
+    else:
+        parts = executor.map(block, [plan] * n_blocks, children, sizes_)
     return list(tqdm(parts, total=n_blocks, disable=None if progress else True, desc="replications"))
 
 
