@@ -4,7 +4,9 @@ computed, legibility of the rendered images, reproducibility."""
 import io
 import json
 import math
+from contextlib import nullcontext
 
+import matplotlib
 import numpy as np
 import pytest
 from matplotlib.backends.backend_agg import FigureCanvasAgg
@@ -378,6 +380,30 @@ def test_log_axes_build_only_the_ticks_they_draw():
     assert png_in_view == png and shown_in_view == shown and len(shown) <= built_in_view < built
 
 
+@pytest.mark.parametrize("fid", ["kent-fig1", "dame-regimes", "dame-fig1b", "rameshwar-fig2"])
+def test_saving_gives_the_images_savefig_gives(quick, fid):
+    """The layout solved once and the ticks computed once per view: the same PNG pixels and the same PDF as a
+    plain savefig (colour bars, shared axes, log axes and a figure legend among them)."""
+    from PIL import Image
+    from bounds.figures.core import saving
+
+    data = quick[0][fid][0]
+
+    def images(prepared):
+        fig = figures.render(figures.REGISTRY[fid], data, {"text": "reproduced: a verdict line"})
+        png, pdf = io.BytesIO(), io.BytesIO()
+        with matplotlib.rc_context(figures.STYLE), (saving(fig, figures.SAVE_DPI) if prepared else nullcontext()):
+            fig.savefig(png, format="png")
+            if not prepared:
+                fig.set_layout_engine("none")
+            fig.savefig(pdf, format="pdf", metadata={"CreationDate": None})
+        return np.asarray(Image.open(png)), pdf.getvalue(), fig.get_layout_engine()
+
+    (plain, plain_pdf, _), (fast, fast_pdf, engine) = images(False), images(True)
+    assert np.array_equal(plain, fast) and plain_pdf == fast_pdf
+    assert type(engine).__name__ == "ConstrainedLayoutEngine"  # restored on exit
+
+
 def test_captured_names_f_when_the_arguments_do_not_fit():
     from bounds.figures.core import captured
     with pytest.raises(TypeError, match="^f = <built-in function abs> does not take these arguments"):
@@ -460,6 +486,23 @@ def test_verdict_status_follows_the_audit_status(judged):
             assert verdicts.judge("dame-fig1a-top", data).status == expected
         finally:
             verdicts._audited = original
+
+
+def test_fig1b_verdict_decides_on_the_figures_own_runs_as_the_audit_check_does():
+    """Figure 1b's verdict is dame.fig1b_adaptation's decision on the committed figure's runs: the same per-setting
+    verdicts as the check's own simulation (tests/test_audit.py), the official baseline's runs as DAME without
+    adaptation, and the figure's replications recorded."""
+    meta = json.loads((COMMITTED / "dame-fig1b.json").read_text())
+    r = verdicts.fig1b_check(figures.FigureData(_committed_rows("dame-fig1b"), meta))
+    assert r.id == "dame.fig1b_adaptation" and r.status == "discrepancy"
+    assert {(s["setting"], s["preset"]): s["verdict"] for s in r.evidence["summary"]} == {
+        ("text", "paper"): "fails", ("text", "unit"): "fails", ("script", "paper"): "holds", ("script", "unit"): "fails"}
+    assert r.evidence["replications"] == [1000, 100]
+    official = {(row["setting"], row["rho"]): row["mse"] for row in _committed_rows("dame-fig1b")
+                if row["estimator"] == "kent_official"}
+    assert all(row["mse_dame_min_m"] == official[row["setting"], row["rho"]] for row in r.evidence["rows"])
+    for lead in r.evidence["lead_at_rho_0"]:  # at ρ = 0 DAME's lead over Kent's procedure is the ratio of their τ²
+        assert abs(lead["lead"] - lead["tau2_ratio"]) < 4 * lead["lead_stderr"]
 
 
 @pytest.mark.slow  # the judged run computes every verdict (tens of seconds)

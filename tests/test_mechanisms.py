@@ -162,3 +162,18 @@ def test_rr_extremes_in_log_space():
     """k beyond 2**53 and a keep probability rounding to 1 still give the exact α/(2k) and Lemma 16's loss."""
     assert mech.rr_keep_probability(3.0, k=10**400) == 0.5
     assert mech.rr_privacy_loss(4, alpha=1e250, k=1) == pytest.approx(1e250, rel=1e-12)  # min(2k, N) α/(2k) = α
+
+
+def test_private_quantile_of_one_dataset_repeated_is_that_of_its_copies():
+    """A broadcast view (one dataset in every row) is sorted once: the same draws and the same values as the rows
+    written out."""
+    one = np.array([3.0, 65.0, 7.0, 7.0, 130.0, 0.5])
+    for lower, upper, rank in ((0.0, 130.0, 2), (5.0, 60.0, 1), (0.0, 1000.0, 9)):
+        view = np.broadcast_to(one, (257, one.size))
+        got = mech.private_quantile(view, rank, lower=lower, upper=upper, eps=0.8, rng=np.random.default_rng(7))
+        want = mech.private_quantile(view.copy(), rank, lower=lower, upper=upper, eps=0.8,
+                                           rng=np.random.default_rng(7))
+        assert got.shape == (257,) and np.array_equal(got, want)
+    with pytest.raises(ValueError, match="data must hold finite real numbers"):
+        mech.private_quantile(np.broadcast_to(np.array([1.0, np.nan]), (3, 2)), 1, lower=0, upper=1, eps=1,
+                                    rng=0)

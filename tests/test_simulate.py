@@ -194,6 +194,26 @@ def test_dame_is_biased_where_localisation_often_fails():
     assert r.bias < -4 * r.bias_stderr, r
 
 
+def test_dame_runs_on_shared_users_have_the_law_of_runs_alone():
+    """DAME's further runs (``more_m_tildes``) on the users of the first: each has the law of a run alone (two-sample
+    Kolmogorov–Smirnov test against independent runs, rejected beyond 4σ, p < 6.3e-5), and the first run is the
+    run without them when a block is one chunk (its noise is drawn first; the further runs' after)."""
+    kw = dict(theta=0.4, sizes=TWO_SIZES, n=2000, alpha=0.6, reps=640)
+    shared = simulate.compare(estimators=("dame",), m_tilde=1000, more_m_tildes=[10**4, 10**3 + 1], seed=SEED, **kw)
+    assert set(shared) == {"dame", "dame@1001", "dame@10000"}
+    for mt in (1000, 10**4, 10**3 + 1):
+        alone = simulate.risk("dame", m_tilde=mt, seed=SEED + mt, **kw)
+        got = shared["dame" if mt == 1000 else f"dame@{mt}"]
+        assert got.settings["m_tilde"] == mt
+        assert stats.ks_2samp(got.estimates, alone.estimates).pvalue > 6.3e-5, mt
+    # n = 1000: a block of 64 replications is one chunk, so the first run's stream is that of a run alone
+    one_chunk = dict(theta=0.4, sizes=TWO_SIZES, n=1000, alpha=0.6, reps=128, seed=SEED, m_tilde=1000)
+    first = simulate.compare(more_m_tildes=[10**4], **one_chunk)
+    plain = simulate.compare(**one_chunk)
+    assert all(np.array_equal(first[k].estimates, plain[k].estimates) for k in ("duchi", "kent", "dame"))
+    assert not np.array_equal(first["dame@10000"].estimates, first["dame"].estimates)
+
+
 def test_width_scale_reaches_the_engine():
     # M = δ_3, n = 1000, α = 0.5: 14τ ≈ 26.5 > 2, so the width scale's risk is far below the paper's
     kw = dict(theta=0.3, sizes=sizes.point(3), n=1000, alpha=0.5, reps=64, seed=SEED)
@@ -305,6 +325,17 @@ def test_validation():
         simulate.risk("kent", theta=0.1, sizes=sizes.point(3), n=10, alpha=0.5, reps=1, seed=0, denominator="x")
     with pytest.raises(ValueError, match="level"):
         simulate.risk("duchi", theta=0.1, sizes=sizes.point(3), n=10, alpha=0.5, reps=2, seed=0).ci(1.5)
+    kw = dict(theta=0.1, sizes=sizes.point(3), n=10, alpha=0.5, reps=1, seed=0)
+    with pytest.raises(ValueError, match="more_m_tildes must hold distinct sizes other than m_tilde = 3"):
+        simulate.compare(m_tilde=3, more_m_tildes=[2, 3], **kw)
+    with pytest.raises(ValueError, match="more_m_tildes must hold distinct"):
+        simulate.compare(m_tilde=3, more_m_tildes=[2, 2], **kw)
+    with pytest.raises(ValueError, match="more_m_tildes needs DAME"):
+        simulate.compare(estimators=("kent",), more_m_tildes=[2], **kw)
+    with pytest.raises(ValueError, match="more_m_tildes must be a sequence"):
+        simulate.compare(more_m_tildes=2, **kw)
+    with pytest.raises(ValueError, match="more_m_tildes must be"):
+        simulate.compare(more_m_tildes=[0], **kw)
 
 
 def test_progress_must_be_a_bool():

@@ -335,6 +335,7 @@ def unbiased(reps: int = 320, seed: int = 2024) -> AuditResult:
 
 
 FIG1B_SETTINGS = {"text": (10**4, 10**5, 10**6), "script": (10**5, 10**5, 10**8)}  # n, m1, m2 (Figure 1b)
+FIG1B_ALPHA = 22 / 35  # Figure 1b's privacy level
 
 
 def _two_point(rho: float, m1: int, m2: int):
@@ -373,35 +374,78 @@ def fig1b_adaptation(reps: tuple[int, int] = (200, 32), seed: int = 1729,
     constants)`` replaces Theorem 2's m̃ (a test feeds one that never adapts).
     """
     rule = m_tilde or (lambda law, n, alpha, constants: dame.m_tilde(law, n=n, alpha=alpha, constants=constants))
-    alpha, theta, rhos = 22 / 35, 0.0, np.linspace(0, 1, 10)
+    alpha, theta, rhos = FIG1B_ALPHA, 0.0, np.linspace(0, 1, 10)
+    runs: dict[tuple, Any] = {}
+
+    def simulated(name: str, i: int, estimator: str, mt: int) -> Any:
+        n, m1, m2 = FIG1B_SETTINGS[name]
+        kw: dict[str, Any] = dict(theta=theta, n=n, alpha=alpha, reps=dict(zip(FIG1B_SETTINGS, reps))[name])
+        key: tuple
+        if i == 0:  # ρ = 0: DAME with m̃ = min m beside Kent's procedure, on shared data
+            key = (name, 0)
+            if key not in runs:
+                runs[key] = simulate.compare(sizes=sizes.point(m1), m_tilde=m1, estimators=("kent", "dame"),
+                                             seed=[seed, m2], **kw)
+            return runs[key][estimator]
+        law = _two_point(float(rhos[i]), m1, m2)
+        if estimator == "dame" and mt == m1:  # DAME without adaptation, alone
+            key = (name, i, m1)
+            if key not in runs:
+                runs[key] = {"dame": simulate.risk("dame", sizes=law, m_tilde=m1, seed=[seed, m2, i, m1], **kw)}
+            return runs[key]["dame"]
+        key = (name, i, mt, "compare")
+        if key not in runs:
+            runs[key] = simulate.compare(sizes=law, m_tilde=mt, estimators=("kent", "dame"), seed=[seed, m2, i, mt],
+                                         **kw)
+        return runs[key][estimator]
+
+    m_tildes = {(name, i, preset): rule(_two_point(float(rho), m1, m2), n, alpha, preset)
+                for name, (n, m1, m2) in FIG1B_SETTINGS.items() for preset in ("paper", "unit")
+                for i, rho in enumerate(rhos) if 0 < i < len(rhos) - 1}
+    return fig1b_adaptation_judged(FIG1B_SETTINGS, rhos, m_tildes, simulated, replications=list(reps))
+
+
+def fig1b_adaptation_judged(settings: dict, rhos: Any, m_tildes: dict, simulated: Callable[[str, int, str, int], Any],
+                            **evidence: Any) -> AuditResult:
+    r"""The decision of :func:`fig1b_adaptation` on given simulated risks: ``settings`` (name → (n, m₁, m₂),
+    the text's setting named ``"text"``, the official script's ``"script"``), ``rhos`` (ρ = 0 first),
+    ``m_tildes[(setting, i, preset)]`` (Theorem 2's m̃ at ``rhos[i]``, 0 < i < last) and
+    ``simulated(setting, i, estimator, m_tilde)`` (a result with ``mse`` and ``stderr``: ``"dame"`` with that
+    m̃ — with m̃ = min m the non-adapted DAME — or ``"kent"``, Kent et al.'s procedure beside it); at
+    ``i = 0``, DAME with m̃ = min m and Kent's procedure.  ``evidence`` is recorded as given.
+    :func:`fig1b_adaptation` passes its own runs, Figure 1b's verdict the figure's (same settings, α, θ).
+
+    .. math:: z = rac{\log(\widehat{\mathrm{MSE}}_b / \widehat{\mathrm{MSE}}_a)}
+              {\sqrt{(\mathrm{se}_a/\widehat{\mathrm{MSE}}_a)^2 + (\mathrm{se}_b/\widehat{\mathrm{MSE}}_b)^2}}
+
+    Source: Pla et al. (2024), §4.2, Figure 1b.
+    """
+    alpha = FIG1B_ALPHA
     rows, lead_at_0, summary = [], [], []
-    for (name, (n, m1, m2)), r_ in zip(FIG1B_SETTINGS.items(), reps):
-        kw: dict[str, Any] = dict(theta=theta, n=n, alpha=alpha, reps=r_)
-        base = simulate.compare(sizes=sizes.point(m1), m_tilde=m1, estimators=("kent", "dame"), seed=[seed, m2], **kw)
+    for name, (n, m1, m2) in settings.items():
+        k0, d0 = simulated(name, 0, "kent", m1), simulated(name, 0, "dame", m1)
         tau_kent = kent.estimator_cap(n=n, T=m1, alpha=alpha)[1]
-        ratio = base["kent"].mse / base["dame"].mse
-        lead_at_0.append({"setting": name, "n": n, "mse_kent": base["kent"].mse, "mse_dame": base["dame"].mse,
-                          "lead": ratio, "lead_stderr": ratio * math.hypot(base["kent"].stderr / base["kent"].mse,
-                                                                           base["dame"].stderr / base["dame"].mse),
+        ratio = k0.mse / d0.mse
+        lead_at_0.append({"setting": name, "n": n, "mse_kent": k0.mse, "mse_dame": d0.mse,
+                          "lead": ratio, "lead_stderr": ratio * math.hypot(k0.stderr / k0.mse, d0.stderr / d0.mse),
                           "tau2_ratio": tau_kent**2 / dame.tau(m1, n=n, alpha=alpha) ** 2})
-        no_adapt = {}
         for preset in ("paper", "unit"):
             adaptive, gains, leads = [], [], []
-            for i, rho in enumerate(rhos[1:-1], start=1):
-                law = _two_point(float(rho), m1, m2)
-                mt = rule(law, n, alpha, preset)
+            for i, rho in enumerate(rhos):
+                if not 0 < i < len(rhos) - 1:
+                    continue
+                mt = m_tildes[name, i, preset]
                 if mt <= m1:
                     continue
                 adaptive.append(float(rho))
-                res = simulate.compare(sizes=law, m_tilde=mt, estimators=("kent", "dame"), seed=[seed, m2, i, mt], **kw)
-                if i not in no_adapt:
-                    no_adapt[i] = simulate.risk("dame", sizes=law, m_tilde=m1, seed=[seed, m2, i, m1], **kw)
-                gains.append(_below(res["dame"], no_adapt[i]))
-                leads.append(_below(res["dame"], res["kent"]))
+                res_dame, res_kent = simulated(name, i, "dame", mt), simulated(name, i, "kent", mt)
+                no_adapt = simulated(name, i, "dame", m1)
+                gains.append(_below(res_dame, no_adapt))
+                leads.append(_below(res_dame, res_kent))
                 rows.append({"setting": name, "preset": preset, "rho": float(rho), "m_tilde": mt,
-                             "mse_dame": res["dame"].mse, "mse_dame_min_m": no_adapt[i].mse, "mse_kent": res["kent"].mse,
-                             "gain_from_adaptation": no_adapt[i].mse / res["dame"].mse,
-                             "lead_over_kent": res["kent"].mse / res["dame"].mse,
+                             "mse_dame": res_dame.mse, "mse_dame_min_m": no_adapt.mse, "mse_kent": res_kent.mse,
+                             "gain_from_adaptation": no_adapt.mse / res_dame.mse,
+                             "lead_over_kent": res_kent.mse / res_dame.mse,
                              "z_gain": gains[-1], "z_lead": leads[-1]})
             z = gains + leads
             verdict = ("fails" if not adaptive or min(z) < -4 else "holds" if min(z) > 4 else "inconclusive")
@@ -411,8 +455,8 @@ def fig1b_adaptation(reps: tuple[int, int] = (200, 32), seed: int = 1729,
     script = [verdicts["script", p] for p in ("paper", "unit")]
     status = ("holds" if "holds" in text else "discrepancy" if "holds" in script
               else "inconclusive" if "inconclusive" in text + script else "fails")
-    return result("dame.fig1b_adaptation", status, alpha=alpha, replications=list(reps), summary=summary,
-                   rows=rows, lead_at_rho_0=lead_at_0)
+    return result("dame.fig1b_adaptation", status, alpha=alpha, **evidence, summary=summary, rows=rows,
+                  lead_at_rho_0=lead_at_0)
 
 
 

@@ -12,6 +12,7 @@ from typing import Any
 from ._common import OptionError, add_json, add_parser, integer, lazy_help, plain, writable_dir
 
 MAX_JOBS = 64
+DEFAULT_JOBS_CAP = 4  # the default processes of a full run: the cores, up to this
 
 
 def _ids() -> str:
@@ -26,9 +27,10 @@ def register(subparsers: Any) -> None:
     lazy_help(p.add_argument("--only", nargs="+", metavar="ID", help="figures to make (default: all)"), _ids)
     p.add_argument("--quick", action="store_true", help="small grids and replications (for CI)")
     p.add_argument("--out", default="figures", help="output folder (default: figures)")
-    p.add_argument("--jobs", type=integer(1, MAX_JOBS), default=min(os.cpu_count() or 1, 4),
-                   help=f"processes for the Monte Carlo, 1 to {MAX_JOBS} (default: the cores, up to 4; results do not "
-                        "depend on it)")
+    p.add_argument("--jobs", type=integer(1, MAX_JOBS), default=None,
+                   help=f"processes for the Monte Carlo, 1 to {MAX_JOBS} (default: the cores, up to 4; one with "
+                        "--quick, whose Monte Carlo is too small to pay for starting workers; results do not depend "
+                        "on it)")
     p.add_argument("--constants", default="unit", choices=["paper", "unit"],
                    help="DAME constants for Figure 1a (default unit: the paper's parallel lines; note that "
                         "`bounds dame` defaults to paper constants)")
@@ -44,6 +46,8 @@ def run(args: argparse.Namespace) -> int:
     if unknown:
         raise OptionError("--only", f"unknown figure {unknown[0]!r}; choose from {', '.join(sorted(figures.REGISTRY))}")
     writable_dir("--out", args.out)
+    if args.jobs is None:  # a quick run's Monte Carlo takes about a second: workers cost more CPU than that
+        args.jobs = 1 if args.quick else min(os.cpu_count() or 1, DEFAULT_JOBS_CAP)
     start = time.perf_counter()
     res = figures.run(args.only, quick=args.quick, out=args.out, jobs=args.jobs, constants=args.constants)
     cpu = sum(getattr(resource.getrusage(who), f) for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)

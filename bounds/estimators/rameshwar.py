@@ -89,10 +89,20 @@ def sample_mean(sums: ArrayLike, m: ArrayLike) -> np.ndarray:
     [2.0]
     """
     mm = check_counts("m", m)
+    return _mean(_sums(sums, mm), mm)
+
+
+def _sums(sums: ArrayLike, m: np.ndarray) -> np.ndarray:
+    """``sums`` as a finite float array of (replications ×) ``m.size`` users (``m`` checked already)."""
     sums = reals("sums", sums)
-    if sums.ndim not in (1, 2) or sums.shape[-1] != mm.size:
-        raise ValueError(f"sums must be (replications ×) {mm.size} users, got shape {sums.shape}")
-    return sums.sum(axis=-1) / float(mm.sum())
+    if sums.ndim not in (1, 2) or sums.shape[-1] != m.size:
+        raise ValueError(f"sums must be (replications ×) {m.size} users, got shape {sums.shape}")
+    return sums
+
+
+def _mean(sums: np.ndarray, m: np.ndarray) -> np.ndarray:
+    """:func:`sample_mean` of checked ``sums`` and ``m`` (a Setting's ``m`` was checked when it was made)."""
+    return sums.sum(axis=-1) / float(m.sum())
 
 
 def laplace_mechanism(sums: ArrayLike, s: Setting, *, rng: RNGLike) -> np.ndarray:
@@ -109,7 +119,7 @@ def laplace_mechanism(sums: ArrayLike, s: Setting, *, rng: RNGLike) -> np.ndarra
     [0.75]
     """
     of_type("s", s, Setting)
-    f = sample_mean(sums, s.m)
+    f = _mean(_sums(sums, s.m), s.m)
     return f + mechanisms.laplace(s.laplace_scale, rng, size=f.shape)
 
 
@@ -128,8 +138,7 @@ def opt_wc(sums: ArrayLike, s: Setting, *, rng: RNGLike) -> np.ndarray:
     [0.75]
     """
     of_type("s", s, Setting)
-    sample_mean(sums, s.m)  # checks the shape
-    xbar = reals("sums", sums) / s.m
+    xbar = _sums(sums, s.m) / s.m
     fstar = (np.clip(xbar, s.a, s.b) @ s.m) / float(s.m.sum())
     return fstar + mechanisms.laplace(s.opt_wc_scale, rng, size=fstar.shape)
 
@@ -148,8 +157,7 @@ def akmv_threshold(sums: ArrayLike, s: Setting, *, rng: RNGLike) -> np.ndarray:
     True
     """
     of_type("s", s, Setting)
-    sums = np.atleast_2d(reals("sums", sums))
-    sample_mean(sums, s.m)  # checks the shape
+    sums = np.atleast_2d(_sums(sums, s.m))
     T = mechanisms.private_quantile(sums, s.rank, lower=0.0, upper=s.U * float(s.m.max()), eps=s.eps / 2, rng=rng)
     return np.atleast_1d(T)
 
@@ -185,7 +193,7 @@ def akmv(sums: ArrayLike, s: Setting, *, rng: RNGLike) -> np.ndarray:
     """
     rng = check_rng("rng", rng)
     of_type("s", s, Setting)
-    sums = np.atleast_2d(reals("sums", sums))
+    sums = np.atleast_2d(_sums(sums, s.m))
     z = mechanisms.laplace(1.0, rng, size=sums.shape[0])
     T = akmv_threshold(sums, s, rng=rng)
     g = np.minimum(sums, T[:, None]).sum(axis=1) / float(s.m.sum())

@@ -30,18 +30,20 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from pathlib import Path
 
 import matplotlib
+import numpy as np
 from tqdm.auto import tqdm
 
 from .. import __version__
 from .. import dame as _dame_theory
 # each paper's module registers its figures on import, in this order
 from . import dame, kent, rameshwar, cummings  # noqa: F401, I001
-from .core import PALETTE, REGISTRY, SEED, STYLE, FigureData, FigureSpec, render
+from .core import PALETTE, REGISTRY, SEED, STYLE, FigureData, FigureSpec, render, saving
 from .verdicts import Verdict, judge, not_computed
 
 __all__ = ["FigureData", "FigureSpec", "REGISTRY", "run", "render", "judge", "Verdict", "PALETTE", "STYLE", "SEED"]
 
 SAVE_DPI = 200.0  # STYLE's savefig.dpi: a quick run's raster PDF keeps the PNG's size
+QUICK_PNG_COMPRESSION = 1  # zlib level of a quick run's PNGs: the same pixels, 5% larger, a third less CPU than 6
 
 
 def _write(fid: str, data: FigureData, out: Path, meta: dict) -> list[Path]:
@@ -59,15 +61,15 @@ def _write(fid: str, data: FigureData, out: Path, meta: dict) -> list[Path]:
     paths.append(csv_path)
     fig = render(spec, data, meta.get("verdict"))
     png, pdf = out / f"{spec.id}.png", out / f"{spec.id}.pdf"
-    with matplotlib.rc_context(STYLE):  # type: ignore[arg-type]  # matplotlib types the keys as literals
-        fig.savefig(png)
-        if meta.get("quick"):  # a quick run's PDF is the PNG's raster: drawing the figure twice costs twice
+    # the layout solved and the ticks computed once for both files (the images savefig alone would give)
+    with matplotlib.rc_context(STYLE), saving(fig, SAVE_DPI):  # type: ignore[arg-type]  # keys typed as literals
+        fig.savefig(png, pil_kwargs={"compress_level": QUICK_PNG_COMPRESSION} if meta.get("quick") else None)
+        if meta.get("quick"):  # a quick run's PDF is the PNG's raster (the canvas' buffer): drawing twice costs twice
             from PIL import Image
 
-            with Image.open(png) as im:
-                im.convert("RGB").save(pdf, "PDF", resolution=SAVE_DPI)
-        else:
-            fig.set_layout_engine("none")  # the PDF keeps the PNG's layout instead of solving it again
+            Image.fromarray(np.asarray(fig.canvas.buffer_rgba())).convert("RGB").save(pdf, "PDF",  # type: ignore[attr-defined]
+                                                                                     resolution=SAVE_DPI)
+        else:  # the PDF keeps the PNG's layout
             fig.savefig(pdf, metadata={"CreationDate": None})
     paths += [png, pdf]
     json_path = out / f"{spec.id}.json"

@@ -203,27 +203,24 @@ def _risk_row(r, theta: float) -> dict:
 
 
 def _fig1b_setting(name, n, m1, m2, reps, rhos, seed, executor) -> list:
-    """Rows of one setting: every curve at every ρ; a DAME variant whose m̃ equals one already simulated
-    at that ρ is that run (same algorithm, same m̃), marked in ``run``."""
+    """Rows of one setting: every curve at every ρ, all on the same simulated users at that ρ (one
+    :func:`bounds.simulate.compare`, each DAME run with privacy noise of its own); a DAME variant whose m̃
+    equals one already simulated at that ρ is that run, marked in ``run``."""
     theta, rows = 0.0, []
     for i, rho in enumerate(rhos):
         law = fig1b_law(float(rho), m1, m2)
         m_tilde = {"dame_paper": dame.m_tilde(law, n=n, alpha=FIG1B_ALPHA, constants="paper"),
                    "dame_unit": dame.m_tilde(law, n=n, alpha=FIG1B_ALPHA, constants="unit"),
                    "kent_official": law.support_min}
+        more = list(dict.fromkeys(v for v in m_tilde.values() if v != m_tilde["dame_paper"]))
         res = simulate.compare(theta=theta, sizes=law, n=n, alpha=FIG1B_ALPHA, reps=reps, seed=[seed, m2, i, 0],
-                               m_tilde=m_tilde["dame_paper"], executor=executor)
+                               m_tilde=m_tilde["dame_paper"], more_m_tildes=more, executor=executor)
         runs = {"duchi": (res["duchi"], "duchi"), "kent": (res["kent"], "kent"),
                 "dame_paper": (res["dame"], "dame_paper")}
-        for j, key in enumerate(("dame_unit", "kent_official"), start=1):
+        for key in ("dame_unit", "kent_official"):
             same = next((k for k in ("dame_paper", "dame_unit") if k in runs and runs[k][0].settings["m_tilde"]
                          == m_tilde[key]), None)
-            if same is not None:
-                runs[key] = (runs[same][0], runs[same][1])
-            else:
-                r = simulate.risk("dame", theta=theta, sizes=law, n=n, alpha=FIG1B_ALPHA, reps=reps,
-                                  seed=[seed, m2, i, j], m_tilde=m_tilde[key], executor=executor)
-                runs[key] = (r, key)
+            runs[key] = runs[same] if same is not None else (res[f"dame@{m_tilde[key]}"], key)
         for key, (r, run) in runs.items():
             rows.append({"setting": name, "rho": float(rho), "m1": m1, "m2": m2, "estimator": key, "run": run,
                          "m_tilde": r.settings["m_tilde"] if key.startswith(("dame", "kent_official")) else None,
@@ -249,8 +246,9 @@ def _fig1b(quick, constants, seed, executor):
                              "mu": "two-point on {-1, 1} with mean 0 (the paper's mu(1) = mu(-1) = 1/2)",
                              "curves": {k: v[0] for k, v in FIG1B_CURVES.items()},
                              "kent_baseline": "own procedure: T = min dataset size (every user truncates to it)",
-                             "shared_runs": "a DAME variant whose m_tilde equals one already simulated at that rho "
-                                            "reuses that run (column 'run')"})
+                             "shared_runs": "at each rho every curve runs on the same simulated users, each DAME "
+                                            "run with privacy noise of its own; a DAME variant whose m_tilde equals "
+                                            "one already simulated at that rho reuses that run (column 'run')"})
 
 
 def _draw_fig1b(data):

@@ -2,7 +2,9 @@ r"""Each figure's verdict: does it reproduce its paper's claim?  Computed, never
 
 A figure's verdict comes from the audit check that covers its claim (:func:`bounds.audit.core.run`)
 or, where no audit check does, from a small check of this module run on the figure's own data
-against the paper's sentence (IDs ``figures.*``; each cites the sentence).  The check's status
+against the paper's sentence (IDs ``figures.*``; each cites the sentence).  Figure 1b's check,
+``dame.fig1b_adaptation``, compares simulations the figure itself runs: its verdict is that check's
+decision on the figure's runs (:func:`fig1b_check`), not on a second simulation.  The check's status
 maps to the verdict:
 
 .. math:: \text{holds} \mapsto \text{reproduced},\quad \text{discrepancy} \mapsto \text{partly reproduced},\quad
@@ -38,7 +40,7 @@ from .core import FigureData
 if TYPE_CHECKING:  # the audit (sympy, scipy) is imported only when a verdict asks for a check
     from ..audit import AuditResult
 
-__all__ = ["Verdict", "JUDGES", "VERDICT_STATUS", "judge", "not_computed", "kent_fig1_check", "kent_pt_check",
+__all__ = ["Verdict", "JUDGES", "VERDICT_STATUS", "judge", "not_computed", "fig1b_check", "kent_fig1_check", "kent_pt_check",
            "kent_pt_simulated_check", "rameshwar_average_check"]
 
 VERDICT_STATUS = {"holds": "reproduced", "discrepancy": "partly reproduced", "fails": "not reproduced",
@@ -178,6 +180,45 @@ def _fig1a_bottom(result, data) -> str:
     past = x >= 10
     return (f"unit constants: {under}UB/LB {_num(up[past][0] / lo[past][0])} → {_num(up[-1] / lo[-1])} "
             f"(MSE bounds); {_paper_cap(result)}")
+
+
+def fig1b_check(data: FigureData) -> AuditResult:
+    r"""The audit's ``dame.fig1b_adaptation`` decided on Figure 1b's own runs instead of runs of its own: the
+    figure simulates, at the same settings, α and θ and on the same ρ grid, everything the check compares —
+    DAME with Theorem 2's m̃ under both presets, DAME with m̃ = min m (the official baseline) and Kent et al.'s
+    procedure — with more replications (:func:`bounds.audit.dame.fig1b_adaptation_judged` decides both).
+
+    .. math:: z = \frac{\log(\widehat{\mathrm{MSE}}_b / \widehat{\mathrm{MSE}}_a)}
+              {\sqrt{(\mathrm{se}_a/\widehat{\mathrm{MSE}}_a)^2 + (\mathrm{se}_b/\widehat{\mathrm{MSE}}_b)^2}}
+
+    Source: Pla et al. (2024), §4.2, Figure 1b.
+    """
+    from types import SimpleNamespace
+
+    from ..audit.dame import fig1b_adaptation_judged
+
+    data = _figure_data(data, ("setting", "rho", "estimator", "mse", "stderr", "m_tilde", "n", "m1", "m2"),
+                        meta=("rhos", "settings"))
+    rhos = [float(r) for r in data.meta["rhos"]]
+    at = {(r["setting"], r["rho"], r["estimator"]): r for r in data.rows}
+    settings = {}
+    for name in data.meta["settings"]:
+        first = next(r for r in data.rows if r["setting"] == name)
+        settings[name] = (int(first["n"]), int(first["m1"]), int(first["m2"]))
+
+    def simulated(name: str, i: int, estimator: str, mt: int) -> SimpleNamespace:
+        if estimator == "kent":
+            row = at[name, rhos[i], "kent"]
+        else:  # the DAME run with that m̃ (with m̃ = min m: the official baseline's)
+            row = next(at[name, rhos[i], k] for k in ("kent_official", "dame_paper", "dame_unit")
+                       if at[name, rhos[i], k]["m_tilde"] == mt)
+        return SimpleNamespace(mse=float(row["mse"]), stderr=float(row["stderr"]))
+
+    m_tildes = {(name, i, preset): int(at[name, rho, f"dame_{preset}"]["m_tilde"]) for name in settings
+                for i, rho in enumerate(rhos) if 0 < i < len(rhos) - 1 for preset in ("paper", "unit")}
+    reps = [s["replications"] for s in data.meta["settings"].values()]
+    return fig1b_adaptation_judged(settings, rhos, m_tildes, simulated, replications=reps,
+                                   runs="Figure 1b's own (its seed and replications)")
 
 
 def _fig1b(result, data) -> str:
@@ -393,7 +434,7 @@ def _cummings(result, data) -> str:
 JUDGES: dict[str, Judge] = {
     "dame-fig1a-top": Judge("dame.figure_constants", _fig1a_top),
     "dame-fig1a-bottom": Judge("dame.figure_constants", _fig1a_bottom),
-    "dame-fig1b": Judge("dame.fig1b_adaptation", _fig1b),
+    "dame-fig1b": Judge("dame.fig1b_adaptation", _fig1b, fig1b_check),
     "dame-regimes": Judge("dame.ub_ge_lb", _regimes),
     "kent-fig1": Judge("figures.kent_fig1", _kent_fig1, kent_fig1_check),
     "kent-phase-transition": Judge("figures.kent_phase_transition", _kent_pt, kent_pt_check),

@@ -3,7 +3,7 @@ r"""DAME, Kent and Duchi on shared data: plans, blocks of replications, seeds, e
 from __future__ import annotations
 
 import math
-from concurrent.futures import Executor
+from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from statistics import NormalDist
 from typing import Any, Callable, Sequence
@@ -30,6 +30,7 @@ MAX_REPS = 10**9
 CHUNK_USERS = 2**16  # users of Kent and DAME processed at a time within a block: n // CHUNK_USERS rows (clipped to
 # 1 .. BLOCK), a function of n only, so also part of the seed contract
 ESTIMATORS = ("duchi", "kent", "dame")
+PROCESS_TASKS = 8  # tasks a process pool's map is cut into (each a chunk of blocks: the plan pickled once a chunk)
 RUN_USERS = 64  # users per run (a half's users of one size) above which a finite law's sizes draw run by run
 
 
@@ -86,6 +87,7 @@ class _Plan:
     dame_scale: str
     kent_T: int
     kent_tau: float
+    more_dame: tuple = ()  # (m̃, debiasing) of DAME's further runs on the same users
 
 
 def _block(plan: _Plan, seed_seq, size: int) -> dict:
@@ -94,7 +96,8 @@ def _block(plan: _Plan, seed_seq, size: int) -> dict:
     Kent and DAME run on chunks of about :data:`CHUNK_USERS` users (whole replications, 1 to
     :data:`BLOCK` of them, a function of ``n`` only), so that a chunk's arrays stay in cache and
     the fixed cost of a chunk is shared by many replications when ``n`` is small; the block's
-    stream is consumed chunk after chunk.
+    stream is consumed chunk after chunk: the users, Kent's noise, DAME's, then that of DAME's
+    further runs (``plan.more_dame``, in order).
     """
     rng = np.random.default_rng(seed_seq)
     n, alpha = plan.n, plan.alpha
@@ -104,21 +107,28 @@ def _block(plan: _Plan, seed_seq, size: int) -> dict:
     kent_on, dame_on = "kent" in plan.estimators, "dame" in plan.estimators
     if not (kent_on or dame_on):
         return out
-    parts: dict[str, list[np.ndarray]] = {"kent": [], "dame": []}
+    parts: dict[str, list[np.ndarray]] = {"kent": [], "dame": [], **{_more(mt): [] for mt, _ in plan.more_dame}}
     debias = plan.dame_debiasing if dame_on else None  # set whenever DAME is requested
     chunk = max(1, min(BLOCK, CHUNK_USERS // n))
     for start in range(0, size, chunk):
         m, xbar_T, xbar_m = _draw_users(plan, min(chunk, size - start), rng)
         if kent_on:  # Kent et al. §6: every user uses T* samples
             parts["kent"].append(kent.univariate(xbar_T, tau=plan.kent_tau, alpha=alpha, rng=rng))
-        if debias is not None:  # DAME, Algorithm 1
-            parts["dame"].append(dame.estimate(m, xbar_m, m_tilde=plan.m_tilde, alpha=alpha,
-                                               debias=debias, rng=rng, scale=plan.dame_scale))
+        if debias is not None:  # DAME, Algorithm 1; its further runs on the same users, each with its own noise
+            for key, mt, d in (("dame", plan.m_tilde, debias), *((_more(mt), mt, d) for mt, d in plan.more_dame)):
+                parts[key].append(dame.estimate(m, xbar_m, m_tilde=mt, alpha=alpha, debias=d, rng=rng,
+                                                scale=plan.dame_scale))
     out.update({k: np.concatenate(v) for k, v in parts.items() if v})
     return out
 
 
-def _plan(estimators, sizes, n, alpha, population, m_tilde, constants, denominator, scale, T, K) -> _Plan:
+def _more(m_tilde: int) -> str:
+    """The key of DAME's further run with ``m_tilde`` in :func:`compare`'s results."""
+    return f"dame@{m_tilde}"
+
+
+def _plan(estimators, sizes, n, alpha, population, m_tilde, constants, denominator, scale, T, K,
+          more_m_tildes=()) -> _Plan:
     if not isinstance(sizes, SizeLaw):
         raise ValueError(f"sizes must be a law from bounds.sizes, got {sizes!r}")
     n = check_integer("n", n, minimum=2, maximum=MAX_USERS, why="users per replication")
@@ -133,17 +143,28 @@ def _plan(estimators, sizes, n, alpha, population, m_tilde, constants, denominat
             raise ValueError(f"estimator must be one of {', '.join(ESTIMATORS)}, got {e!r}")
     scale = check_choice("scale", scale, dame.SCALES)
     mt, debias = 1, None
+    more: tuple = ()
+    if not isinstance(more_m_tildes, (list, tuple)):
+        raise ValueError(f"more_m_tildes must be a sequence of dataset sizes, got {format_value(more_m_tildes)}")
     if "dame" in estimators:
         mt = m_tilde if m_tilde is not None else dame_theory.m_tilde(sizes, n=n, alpha=alpha, constants=constants)
         mt = check_integer("m_tilde", mt, minimum=1)
         debias = dame.debiasing(sizes, mt, denominator=denominator)
-    elif denominator not in ("canonical", "official"):
-        raise ValueError(f"denominator must be 'canonical' or 'official', got {denominator!r}")
+        extra = [check_integer("more_m_tildes", v, minimum=1) for v in more_m_tildes]
+        if mt in extra or len(set(extra)) < len(extra):
+            raise ValueError(f"more_m_tildes must hold distinct sizes other than m_tilde = {mt}, "
+                             f"got {format_value(more_m_tildes)}")
+        more = tuple((v, dame.debiasing(sizes, v, denominator=denominator)) for v in extra)
+    else:
+        if denominator not in ("canonical", "official"):
+            raise ValueError(f"denominator must be 'canonical' or 'official', got {denominator!r}")
+        if more_m_tildes:
+            raise ValueError("more_m_tildes needs DAME among the estimators")
     kT, ktau = 1, 1.0
     if "kent" in estimators:
         base = check_integer("T", T, minimum=1) if T is not None else sizes.support_min
         kT, ktau = kent.cap(n=n, T=base, alpha=alpha, K=K)
-    return _Plan(sizes, n, alpha, population, tuple(estimators), _size_table(sizes), mt, debias, scale, kT, ktau)
+    return _Plan(sizes, n, alpha, population, tuple(estimators), _size_table(sizes), mt, debias, scale, kT, ktau, more)
 
 
 def _size_table(sizes: SizeLaw, max_points: int = 4096):
@@ -222,7 +243,9 @@ def map_blocks(block: Callable[[Any, np.random.SeedSequence, int], Any], plan: A
     r"""Run ``block(plan, seed_seq, size)`` over fixed blocks of :data:`BLOCK` replications.
 
     Block ``b`` draws from the ``b``-th child of ``SeedSequence(seed).spawn``: the results do
-    not depend on the executor (``None``: in process) nor on how it spreads the blocks.
+    not depend on the executor (``None``: in process) nor on how it spreads the blocks.  A
+    process pool receives them in :data:`PROCESS_TASKS` chunks (a round trip per 64-replication
+    block cost more CPU than many blocks' work).
 
     .. math:: R = \sum_{b < \lceil R/B\rceil} \text{size}_b,\qquad
               \text{size}_b = \min(B, R - bB),\qquad \text{block } b \leftarrow \text{child}_b(\text{seed})
@@ -244,8 +267,13 @@ def map_blocks(block: Callable[[Any, np.random.SeedSequence, int], Any], plan: A
         raise ValueError(f"executor must be None or a concurrent.futures.Executor, got {executor!r}")
     if not isinstance(progress, (bool, np.bool_)):
         raise TypeError(f"progress must be a bool, got {format_value(progress)}")
-    mapper = map if executor is None else executor.map
-    parts = mapper(block, [plan] * n_blocks, children, sizes_)
+    if executor is None:
+        parts: Any = map(block, [plan] * n_blocks, children, sizes_)
+    elif isinstance(executor, ProcessPoolExecutor):  # blocks travel in chunks: a round trip per block costs more
+        parts = executor.map(block, [plan] * n_blocks, children, sizes_,  # than a small block's work
+                             chunksize=-(-n_blocks // PROCESS_TASKS))
+    else:
+        parts = executor.map(block, [plan] * n_blocks, children, sizes_)
     return list(tqdm(parts, total=n_blocks, disable=None if progress else True, desc="replications"))
 
 
@@ -253,7 +281,8 @@ def map_blocks(block: Callable[[Any, np.random.SeedSequence, int], Any], plan: A
 def compare(*, theta: float | None = None, sizes: SizeLaw, n: int, alpha: float, reps: int, seed: SeedLike,
             estimators: Sequence[str] = ESTIMATORS, population: TwoPoint | Sampler | None = None,
             m_tilde: int | None = None, constants: Any = "paper", denominator: str = "canonical", scale: str = "paper",
-            T: int | None = None, K: float = 1.0, executor: Executor | None = None, progress: bool = False) -> dict:
+            T: int | None = None, K: float = 1.0, more_m_tildes: Sequence[int] = (), executor: Executor | None = None,
+            progress: bool = False) -> dict:
     r"""Several user-level LDP estimators on the **same** simulated data, replication by replication.
 
     Users :math:`u = 1..n` draw :math:`m_u \sim M` and their samples from :math:`\mu`
@@ -274,6 +303,12 @@ def compare(*, theta: float | None = None, sizes: SizeLaw, n: int, alpha: float,
     .. math:: \hat\theta_{DAME} = \frac{\sqrt{\tilde m}\,\bar\theta - \sum_{i \le \tilde m}(\sqrt{\tilde m} - \sqrt i) M(i)\, s_{\hat j}}
               {E[\sqrt{m \wedge \tilde m}]}
 
+    ``more_m_tildes``: DAME run again with each of these m̃ on the same users (the same sizes and
+    local means as every estimator here), each run with privacy noise of its own, drawn after the
+    others' from the block's stream: each run has exactly the law of a run alone, and their
+    noises are independent; returned under ``"dame@<m̃>"``.  Simulating the users once for several
+    m̃ is what makes comparing them cheap (Figure 1b).
+
     Returns ``{name: RiskResult}``.
 
     Source: Pla et al. (2024), Algorithm 1 and Figure 1b; Kent et al. (2024), eqs. (25)–(30).
@@ -288,12 +323,15 @@ def compare(*, theta: float | None = None, sizes: SizeLaw, n: int, alpha: float,
     pop = _population(theta, population)
     if not isinstance(estimators, (list, tuple)) or not all(isinstance(e, str) for e in estimators):
         raise ValueError(f"estimators must be a sequence of names from {ESTIMATORS}, got {format_value(estimators)}")
-    plan = _plan(tuple(estimators), sizes, n, alpha, pop, m_tilde, constants, denominator, scale, T, K)
+    plan = _plan(tuple(estimators), sizes, n, alpha, pop, m_tilde, constants, denominator, scale, T, K, more_m_tildes)
     parts = map_blocks(_block, plan, reps, seed, executor, progress)
-    est = {e: np.concatenate([p[e] for p in parts]) for e in plan.estimators}
     settings = {"n": plan.n, "alpha": plan.alpha, "sizes": repr(sizes), "m_tilde": plan.m_tilde,
                 "kent_T": plan.kent_T, "reps": reps, "seed": seed, "block": BLOCK}
-    return {e: _result(e, pop.mean, est[e], settings) for e in plan.estimators}
+    out = {e: _result(e, pop.mean, np.concatenate([p[e] for p in parts]), settings) for e in plan.estimators}
+    for mt, _ in plan.more_dame:
+        out[_more(mt)] = _result("dame", pop.mean, np.concatenate([p[_more(mt)] for p in parts]),
+                                 {**settings, "m_tilde": mt})
+    return out
 
 
 @warn_once_per_call
