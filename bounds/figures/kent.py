@@ -208,7 +208,3 @@ register("kent-phase-transition-simulated", "Kent et al.: the phase transition i
          "Kent et al. (2024), §§3.1–3.2, Theorem 6, eq. (80); Kent notes §5, §6, §12",
          monte_carlo=True)((_kent_pt_simulated, _draw_kent_pt_simulated))
 
-
-# =========================================================================== Rameshwar & Tandon
-
-RT_U = 65.0
