@@ -244,7 +244,7 @@ def map_blocks(block: Callable[[Any, np.random.SeedSequence, int], Any], plan: A
 
     Block ``b`` draws from the ``b``-th child of ``SeedSequence(seed).spawn``: the results do
     not depend on the executor (``None``: in process) nor on how it spreads the blocks.  A
-    process pool receives them in :data:`PROCESS_TASKS` chunks (a round trip per 64-replication
+    process pool receives them in ``PROCESS_TASKS`` (8) chunks (a round trip per 64-replication
     block cost more CPU than many blocks' work).
 
     .. math:: R = \sum_{b < \lceil R/B\rceil} \text{size}_b,\qquad
