@@ -594,19 +594,30 @@ def test_walks_of_two_series_at_once_equal_each_walk_alone():
     support's minimum reached, the remainder bound met, and a mass that ends (log -inf) inside a chunk."""
     from bounds.sizes import _tables
 
-    for law, a in ((sizes.poisson(3e4), 29_000), (sizes.poisson(3e4), 400), (sizes.binomial(10**6, 0.5), 499_000),
-                   (sizes.poisson(150.0), 90)):
+    def poisson(lam):
+        return lambda j: j * mpmath.log(lam) - lam - mpmath.loggamma(j + 1)
+
+    def binomial(n, p):
+        return lambda j: (mpmath.loggamma(n + 1) - mpmath.loggamma(j + 1) - mpmath.loggamma(n - j + 1)
+                          + j * mpmath.log(p) + (n - j) * mpmath.log1p(-p))
+
+    # (law, a, its log-pmf in mpmath from the closed form, terms summed below a: further down every mass is
+    # below e^-150 of the one at a, and the zero-truncation moves the logs by less than e^-150)
+    cases = ((sizes.poisson(3e4), 29_000, poisson(mpmath.mpf(30_000)), 4000),
+             (sizes.poisson(3e4), 400, poisson(mpmath.mpf(30_000)), 400),
+             (sizes.binomial(10**6, 0.5), 499_000, binomial(10**6, mpmath.mpf(0.5)), 8000),
+             (sizes.poisson(150.0), 90, poisson(mpmath.mpf(150)), 90))
+    for law, a, logpmf, width in cases:
         pair = _tables._left_log_sums(law._logpmf, a, law.support_min)
         alone = (_tables._left_log_sum(law._logpmf, a, law.support_min),
                  _tables._left_log_sum(lambda k: 0.5 * np.log(k) + law._logpmf(k), a, law.support_min))
         assert pair == alone
-        # and against a direct sum of every term from the support's minimum (mpmath, 30 digits)
-        with mpmath.workdps(30):
-            terms = [mpmath.exp(law._mp_logpmf(j)) for j in range(law.support_min, a + 1)]
-            direct = (mpmath.log(mpmath.fsum(terms)),
-                      mpmath.log(mpmath.fsum(mpmath.sqrt(j) * t for j, t in zip(range(law.support_min, a + 1), terms))))
+        with mpmath.workdps(30):  # a direct sum of the masses (scipy's Poisson logpmf is off by 1e-11 here)
+            ks = range(max(law.support_min, a - width), a + 1)
+            terms = [mpmath.exp(logpmf(j)) for j in ks]
+            direct = (mpmath.log(mpmath.fsum(terms)), mpmath.log(mpmath.fsum(mpmath.sqrt(j) * t for j, t in zip(ks, terms))))
         for got, want in zip(pair, direct):
-            assert abs(got - float(want)) <= 1e-12 * abs(float(want))
+            assert abs(got - float(want)) <= 1e-13 * abs(float(want))
     # two series falling leftwards: one ends at k = 10 (its terms -inf below), one geometric (ratio e^-1/2)
     ends = _tables._walk_log_sums(lambda k: np.stack([np.where(k >= 10, 0.1 * k, -np.inf), 0.5 * k]), 30, -1, None)
     assert ends[0] == pytest.approx(math.log(sum(math.exp(0.1 * k) for k in range(10, 31))), rel=1e-14)
