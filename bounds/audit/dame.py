@@ -415,7 +415,7 @@ def fig1b_adaptation_judged(settings: dict, rhos: Any, m_tildes: dict, simulated
     ``i = 0``, DAME with m̃ = min m and Kent's procedure.  ``evidence`` is recorded as given.
     :func:`fig1b_adaptation` passes its own runs, Figure 1b's verdict the figure's (same settings, α, θ).
 
-    .. math:: z = rac{\log(\widehat{\mathrm{MSE}}_b / \widehat{\mathrm{MSE}}_a)}
+    .. math:: z = \frac{\log(\widehat{\mathrm{MSE}}_b / \widehat{\mathrm{MSE}}_a)}
               {\sqrt{(\mathrm{se}_a/\widehat{\mathrm{MSE}}_a)^2 + (\mathrm{se}_b/\widehat{\mathrm{MSE}}_b)^2}}
 
     Source: Pla et al. (2024), §4.2, Figure 1b.
