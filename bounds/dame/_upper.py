@@ -262,8 +262,9 @@ def m_tilde(
     :math:`c_4 = 8`, :math:`c_5 = 868.5 = 579 \cdot 3/2` (S146).
 
     Search.  Where :math:`y \ge e`, :math:`y/\log y` increases, so
-    :math:`\psi(a) = P(m \ge a)^2 - \varphi(a) \wedge 1` is non-increasing and a
-    search over the integers is exact (galloping, then narrowing: 15 probes a call of the law); it is bracketed by Markov's inequality
+    :math:`\psi(a) = P(m \ge a)^2 - \varphi(a) \wedge 1` is non-increasing and a search over
+    the integers is exact (galloping, then narrowing: 15 probes a call of the law); it is
+    bracketed by Markov's inequality
     (:math:`\varphi \ge c_5/(n\alpha^2)` there, so :math:`a \le E[m]\sqrt{(n\alpha^2/c_5) \vee 1}`).
     With :math:`c_4 < e` (e.g. ``"unit"``) the window :math:`y < e` is handled
     explicitly: :math:`\varphi = +\infty` where :math:`\log y \le 0`, :math:`\varphi > c_5/(n\alpha^2)`
