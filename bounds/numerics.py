@@ -87,7 +87,6 @@ MAX_BRACKET = 2**62
 """Largest ``|lo|``, ``|hi|`` of :func:`last_true`: the int64 midpoint ``good + (top - good + 1) // 2`` cannot wrap."""
 
 _FLOAT_MAX = float(np.finfo(float).max)
-_LOG2 = math.log(2.0)  # log1mexp's switch: log(-expm1(x)) above -log 2, log1p(-e^x) below
 
 
 def _is_bool(value: Any) -> bool:
@@ -542,15 +541,13 @@ def log1mexp(x: Any) -> Any:
     x = np.asarray([_as_float(v) for v in arr.flat] if arr.dtype == object else arr, dtype=float).reshape(arr.shape)
     if np.any(np.isnan(x)):
         raise ValueError(f"x must be a real number or an array of real numbers <= 0, got {_short(x)}")
-    out = _log1mexp_checked(x)
-    return out[()] if out.ndim == 0 else out
-
-
-def _log1mexp_checked(x: np.ndarray) -> np.ndarray:
-    """:func:`log1mexp` of a float array already checked (no NaN): the searches' hot path."""
     x = np.minimum(x, 0.0)
+    out = np.empty_like(x)
+    near = x > -math.log(2.0)
     with np.errstate(divide="ignore"):
-        return np.where(x > -_LOG2, np.log(-np.expm1(x)), np.log1p(-np.exp(x)))
+        out[near] = np.log(-np.expm1(x[near]))
+    out[~near] = np.log1p(-np.exp(x[~near]))
+    return out[()] if out.ndim == 0 else out
 
 
 # --------------------------------------------------------------------------- backends

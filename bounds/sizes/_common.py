@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ..numerics import _log1mexp_checked, check_integer, format_value, log1mexp
+from ..numerics import check_integer, format_value, log1mexp
 from .._lazy import lazy
 
 if TYPE_CHECKING:
@@ -28,6 +28,7 @@ FLOAT_TOL = 1e-20
 MAX_TABLE = 5_000_000  # points in one table (five float64 columns: 200 MB)
 WIDE = 1_000_000  # uniform laws on more points than this use closed forms, not a table
 LOG_HALF = math.log(0.5)
+_LOG2 = math.log(2.0)
 DEEP_LOG = math.log(1e-280)  # below this, float64 closed-form survival functions may underflow
 MAX_SIZE = 2**62  # dataset sizes and support points: exact int64 arithmetic up to here
 # searches over an infinite support (closed-form tails) stop here: half of MAX_SIZE, so that the
@@ -77,7 +78,9 @@ def _log1mexp(x: ArrayLike, precision: int | None) -> np.ndarray:
         arr = np.asarray(x, dtype=float)
         if arr.ndim == 0 or np.isnan(arr).any():  # the public function's scalar and its message
             return log1mexp(arr)
-        return _log1mexp_checked(arr)  # without the public function's input checks (a hot path of the searches)
+        arr = np.minimum(arr, 0.0)  # its switch, without its input checks (a hot path of the searches)
+        with np.errstate(divide="ignore"):
+            return np.where(arr > -_LOG2, np.log(-np.expm1(arr)), np.log1p(-np.exp(arr)))
     return np.asarray(_MP_LOG1MEXP(np.asarray(x, dtype=object)), dtype=object)
 
 
