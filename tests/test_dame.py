@@ -571,18 +571,37 @@ def test_constants_describe_and_read_back(text, value):
 @pytest.mark.parametrize("by_log", [False, True])
 def test_branch_and_bound_children_cover_each_interval_exactly(branch, by_log):
     """Theorem 1's search splits [L, H] into children sharing their ends, from L to H, none empty, at most
-    ``branch`` of them: every integer of the interval stays in a child (evenly, or evenly in log(a + 1))."""
+    ``branch`` of them, each narrower than its parent: every integer of the interval stays in a child."""
     from bounds.dame._lower import _split
 
     rng = np.random.default_rng(7)
-    L = np.concatenate([[0, 0, 1, 5, 2**61, 2**62 - 40, 10**6, 2**62 - 5000], rng.integers(0, 10**9, 60)])
-    H = np.concatenate([[1, 2**62, 10**12, 6, 2**62, 2**62, 10**6 + 3, 2**62], L[8:] + rng.integers(1, 10**12, 60)])
+    L = np.concatenate([[0, 0, 1, 5, 2**61, 2**62 - 40, 10**6, 2**62 - 5000, 0, 2**62 - 2, 0],
+                        rng.integers(0, 10**9, 60)])
+    H = np.concatenate([[1, 2**62, 10**12, 6, 2**62, 2**62, 10**6 + 3, 2**62, 2**62 - 1, 2**62, 2],
+                        L[11:] + rng.integers(1, 10**12, 60)])
     task = np.arange(len(L))
     ct, cl, ch = _split(task, L, H, branch, by_log)
     assert np.all(ch > cl) and np.all(np.diff(ct) >= 0)
     for i in task:
         lo, hi = cl[ct == i], ch[ct == i]
         assert lo[0] == L[i] and hi[-1] == H[i] and np.array_equal(lo[1:], hi[:-1]) and len(lo) <= branch
-        assert len(lo) >= min(branch, H[i] - L[i])  # progress: no child is its parent (near 2**62 too)
+        assert len(lo) >= min(2, H[i] - L[i])  # progress: no child is its parent (near 2**62 too)
+        if branch > 2 and not (by_log and H[i] + 1.0 >= 2.0 * branch * (L[i] + 1.0)):  # even: half at least
+            assert len(lo) >= min(branch // 2, H[i] - L[i])
     if by_log:  # an interval over decades: its first child is far narrower than an even split's
         assert ch[ct == 1][0] - cl[ct == 1][0] < (H[1] - L[1]) // branch // 1000
+
+
+@pytest.mark.parametrize("by_log", [False, True])
+def test_branch_and_bound_cuts_are_shared_by_neighbouring_intervals(by_log):
+    """The float search's cuts lie on grids common to all intervals: two budgets' intervals of the same
+    scale, shifted, are cut at the same interior points (each evaluated once per level)."""
+    from bounds.dame._lower import _split
+
+    L = np.array([1000, 1003, 10**9 + 17, 10**9 + 5000])
+    H = (np.array([9 * 10**6, 9 * 10**6 + 11, 10**15, 10**15 + 999]) if by_log
+         else np.array([9000, 9011, 10**9 + 10**7, 10**9 + 10**7 + 99]))
+    ct, cl, ch = _split(np.arange(4), L, H, 16, by_log)
+    for a, b in ((0, 1), (2, 3)):
+        inner_a, inner_b = cl[ct == a][1:], cl[ct == b][1:]
+        assert len(np.intersect1d(inner_a, inner_b)) >= max(len(inner_a) - 2, 6)

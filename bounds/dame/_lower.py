@@ -51,6 +51,7 @@ class LowerBound(Bound):
 
 
 _BRANCH = 16  # children per split interval in the float search (2 in mpmath: fewer evaluations)
+_LOG_CUT_BITS = 4  # a log-even cut of _split keeps this many leading binary digits (a grid shared by intervals)
 
 
 def _log_lb_terms(law: SizeLaw, a: np.ndarray, x: Any, c_vals: tuple[Any, ...], precision: int | None) -> np.ndarray:
@@ -324,25 +325,45 @@ def _smallest_near_max(law: SizeLaw, logx: Any, c_vals: tuple[Any, ...], precisi
 
 def _split(task: np.ndarray, L: np.ndarray, H: np.ndarray, branch: int,
            by_log: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    r"""Every interval ``[L, H]`` of ``task`` split into ``branch`` children sharing their ends: evenly, or with
-    ``by_log`` evenly in :math:`\log(a + 1)` where :math:`H + 1 \ge 2\,\text{branch}\,(L + 1)` (an interval
-    over decades: a point near its low end is reached in fewer levels).  Any cuts are valid: every point
-    stays in a child.
+    r"""Every interval ``[L, H]`` of ``task`` split into at most ``branch`` children sharing their ends, each
+    strictly narrower than its parent.  Any cuts are valid (every point stays in a child); they are chosen on
+    grids common to all intervals, so that the searches of neighbouring budgets and the next level share
+    their points (each distinct point is evaluated once per level):
+
+    * evenly, with ``branch > 2`` (float64): at the multiples of the smallest power of two
+      :math:`p \ge (H - L)/(	ext{branch} - 1)` inside the interval (at least ``branch / 2`` children where
+      :math:`H - L \ge 	ext{branch}`); with ``branch = 2`` (a precision, one search): at the midpoint;
+    * with ``by_log``, where :math:`H + 1 \ge 2\,	ext{branch}\,(L + 1)` (an interval over decades: a point
+      near its low end is reached in fewer levels): evenly in :math:`\log(a + 1)`, each cut rounded down to
+      its ``_LOG_CUT_BITS`` leading binary digits.
     """
-    k = np.arange(branch + 1)[None, :]
-    step = np.maximum((H - L) // branch, 1)  # no int64 overflow: step * k <= H - L
-    cuts = np.minimum(L[:, None] + step[:, None] * k, H[:, None])
+    W = H - L
+    if branch > 2:
+        # p = 2^e, the smallest with W <= (branch - 1) p: at most branch - 1 multiples of p inside (L, H);
+        # p <= W / 2 where W >= branch, so at least one (progress)
+        e = np.zeros(len(W), dtype=np.int64)
+        big = W > branch - 1
+        e[big] = np.ceil(np.log2(W[big] / (branch - 1.0))).astype(np.int64)
+        e[big & (W > (branch - 1.0) * np.exp2(e))] += 1  # log2 rounded down
+        p = np.left_shift(np.int64(1), e)
+        first = (L // p + 1) * p  # no int64 overflow: first + (branch - 2) p < L + 2 W <= 3 * 2**62
+        inner = first[:, None] + p[:, None] * np.arange(branch - 1)[None, :]
+        cuts = np.concatenate([L[:, None], np.minimum(inner, H[:, None]), H[:, None]], axis=1)
+    else:
+        cuts = np.stack([L, L + W // 2, H], axis=1)
     # in floats: 2 branch (L + 1) overflows int64 near 2**62; a ratio >= 2 branch leaves cuts inside the interval
     wide = np.flatnonzero(H + 1.0 >= 2.0 * branch * (L + 1.0)) if by_log else np.zeros(0, dtype=np.int64)
     if wide.size:
         lo, hi = L[wide].astype(float) + 1, H[wide].astype(float) + 1
+        k = np.minimum(np.arange(cuts.shape[1]), branch)[None, :]
         geo = np.floor(lo[:, None] * np.exp(np.log(hi / lo)[:, None] * (k / branch))) - 1
-        geo = np.clip(geo, 0.0, float(2**62)).astype(np.int64)  # within [L, H] in integers: no rounding escapes
+        geo = np.clip(geo, 0.0, float(2**62)).astype(np.int64)
+        drop = np.maximum(np.floor(np.log2(geo + 1.0)).astype(np.int64) + 1 - _LOG_CUT_BITS, 0)
+        geo = np.left_shift(np.right_shift(geo, drop), drop)  # its leading _LOG_CUT_BITS binary digits
         cuts[wide] = np.maximum.accumulate(np.clip(geo, L[wide, None], H[wide, None]), axis=1)
-    cuts[:, 0] = L
-    cuts[:, -1] = H
+        cuts[wide, 0], cuts[wide, -1] = L[wide], H[wide]
     cl, ch = cuts[:, :-1].ravel(), cuts[:, 1:].ravel()
-    ct = np.repeat(task, branch)
+    ct = np.repeat(task, cuts.shape[1] - 1)
     ok = ch > cl
     return ct[ok], cl[ok], ch[ok]
 
