@@ -657,3 +657,27 @@ def test_loader_deviance_against_50_digits():
             ref = [mpmath.mpf(v) * mpmath.log(mpmath.mpf(v) / mu) + mu - v for v in x.tolist()]
         for g, r in zip(got, ref):
             assert abs(g - float(r)) <= 2e-15 * float(r), (mu, g, r)
+
+
+@pytest.mark.parametrize(("n", "spread"), [(n, s) for n in (1, 2, 3, 15, 16, 17, 1000) for s in (30.0, 699.0, 2000.0)]
+                         + [(20925, 699.0)])
+def test_table_running_sums_against_30_digit_sums(n, spread):
+    """A table's running log-sums (blocked float64 sums within e^-700 of the largest term, extended precision
+    beyond) agree with running sums at 30 digits to 4e-14 in the log, at every block edge."""
+    import mpmath
+
+    from bounds.sizes import _tables
+
+    rng = np.random.default_rng(n)
+    lp = rng.uniform(-spread, 0.0, n) + 40.0
+    got = _tables._log_cumsum(lp)
+    B = math.isqrt(max(n - 1, 0)) + 1
+    edges = {0, n - 1} | {i for k in range(0, n, B) for i in (k - 1, k, k + 1) if 0 <= i < n}
+    with mpmath.workdps(30):
+        run, ref = mpmath.mpf(0), {}
+        for i, v in enumerate(lp.tolist()):
+            run += mpmath.exp(v)
+            if i in edges:
+                ref[i] = float(mpmath.log(run))
+    for i, r in ref.items():
+        assert abs(got[i] - r) <= 4e-14 * max(1.0, abs(r)), (i, got[i], r)

@@ -140,13 +140,26 @@ def _left_log_sums(logpmf: Callable, a: int, lo: int) -> tuple[float, float]:
 
 
 def _log_cumsum(lp: np.ndarray) -> np.ndarray:
-    """``log sum(exp(lp[:i+1]))`` for every ``i``, scaled by the largest term and summed in extended
-    precision where the platform has it (64-bit mantissa: 5e6 terms keep 3e-13 relative, where a
-    ``logaddexp`` chain loses an ulp of the log per term: 3e-10 over 3e5 terms); ``logaddexp``
-    where the extended sum underflows."""
+    r"""``log sum(exp(lp[:i+1]))`` for every ``i``, the terms scaled by the largest.
+
+    Where every term is within :math:`e^{-700}` of the largest (a bulk's table: no partial sum is
+    subnormal), float64 terms are summed in blocks of :math:`B = \lceil\sqrt n\,\rceil`: each block's
+    running sums, then the running sum of the block totals, so a partial sum of positive terms carries a
+    relative error below :math:`(2B + n/B + 2)\,2^{-53}` (3.4e-14 at :math:`2\times10^4` terms, 7.5e-13 at
+    :math:`5\times10^6`), where a ``logaddexp`` chain loses an ulp of the log per term (3e-10 over 3e5
+    terms).  Elsewhere they are summed in extended precision where the platform has it (64-bit mantissa),
+    and by ``logaddexp`` where that sum underflows."""
     top = float(np.max(lp)) if len(lp) else -math.inf
     if not math.isfinite(top):
         return np.logaddexp.accumulate(lp)
+    if top - float(np.min(lp)) <= 700.0:
+        n = len(lp)
+        B = math.isqrt(n - 1) + 1
+        w = np.zeros(B * -(-n // B))
+        np.exp(lp - top, out=w[:n])
+        run = np.cumsum(w.reshape(-1, B), axis=1)
+        run[1:] += np.cumsum(run[:-1, -1])[:, None]
+        return np.log(run.ravel()[:n]) + top
     with np.errstate(divide="ignore", under="ignore"):
         w = np.exp((lp - top).astype(np.longdouble))
         ext = (np.log(np.cumsum(w)) + top).astype(float)
