@@ -146,8 +146,9 @@ def _lb_search(law: SizeLaw, x: Any, c_vals: tuple[Any, ...], precision: int | N
     Branch and bound on that interval: evaluate both ends of every interval (candidates),
     drop an interval when 2. decides it (with a margin of ``1e-9`` in float64, ``10^{-(d-10)}``
     at ``d`` digits, against rounding) or its bound is below the best value found, split the
-    rest into at most 16 (float) or 2 (mpmath) children (evenly in :math:`\log(a+1)` while an interval
-    spans decades; in float64 on grids shared by all budgets, see ``_split``).  When the two criteria of 2. separate at a single crossing of
+    rest into at most 16 (float) or 2 (mpmath) children (evenly in :math:`\log(a+1)` while an
+    interval spans decades; in float64 on grids shared by all budgets, see ``_split``).  When the
+    two criteria of 2. separate at a single crossing of
     :math:`c_2 x P - \sqrt{a}/S` — the generic case — only the O(1) intervals around the crossing
     survive each level: :math:`O(\log N)` evaluations of
     :math:`P` and :math:`S`, memory :math:`O(1)` per ``x``, and no table.  ``ℓ`` is constant
