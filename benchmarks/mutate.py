@@ -53,7 +53,8 @@ TESTS = {
     "kent/_grid.py": ["tests/test_searches.py", "tests/test_kent.py"],
     "cummings.py": ["tests/test_searches.py", "tests/test_privacy_structure.py", "tests/test_cummings.py"],
     "rameshwar.py": ["tests/test_searches.py", "tests/test_rameshwar.py"],
-    "numerics.py": ["tests/test_numerics.py", "tests/test_searches.py"],
+    "numerics/_backends.py": ["tests/test_numerics.py", "tests/test_searches.py"],
+    "numerics/_search.py": ["tests/test_numerics.py", "tests/test_searches.py"],
     "mechanisms.py": ["tests/test_mechanisms.py", "tests/test_estimators_duchi.py"],
     "simulate.py": ["tests/test_privacy_structure.py", "tests/test_simulate.py"],
     "checks.py": ["tests/test_privacy_structure.py", "tests/test_checks.py"],
@@ -146,18 +147,18 @@ MUTANTS = [
     Mutant("rameshwar.py", "bias = sum((n * max((Ue * k - T) / 2, Fraction(0)) for k, n in users.items()), Fraction(0))",
            "bias = sum((n * max((Ue * k - T) / 4, Fraction(0)) for k, n in users.items()), Fraction(0))", "Lemma III.1's bias", k="threshold or optimal_error"),
     # ---- shared numerics and mechanisms
-    Mutant("numerics.py", "        mid = good + (top - good + 1) // 2\n", "        mid = good + (top - good) // 2 + 1\n",
+    Mutant("numerics/_search.py", "        mid = good + (top - good + 1) // 2\n", "        mid = good + (top - good) // 2 + 1\n",
            "last_true's midpoint rounded the other way", "equivalent: for good < top, (t-g+1)//2 and (t-g)//2 + 1 differ "
            "only when t - g is even, and both stay in (good, top]; the bisection is still exact"),
-    Mutant("numerics.py", "        top = np.where(active & ~ok, mid - 1, top)\n", "        top = np.where(active & ~ok, mid - 2, top)\n",
+    Mutant("numerics/_search.py", "        top = np.where(active & ~ok, mid - 1, top)\n", "        top = np.where(active & ~ok, mid - 2, top)\n",
            "last_true skips the point below a failing midpoint", k="last_true or m_tilde"),
     Mutant("mechanisms.py", "t = math.tanh(alpha / 2)", "t = math.tanh(alpha / 3)", "Duchi's B = coth(alpha/2)", k="duchi"),
     Mutant("simulate.py", "nu = min(p * (1 - p) / sigma_p2 - 1, _MAX_BETA_CONCENTRATION)",
            "nu = min(p * (1 - p) / sigma_p2 + 1, _MAX_BETA_CONCENTRATION)", "the Beta meta-law's variance", k="cummings"),
     # ---- the code of the second round (new mutants)
-    Mutant("numerics.py", "body = special.betainc(z + 1, n - z, p)", "body = special.betainc(z, n - z + 1, p)",
+    Mutant("numerics/_backends.py", "body = special.betainc(z + 1, n - z, p)", "body = special.betainc(z, n - z + 1, p)",
            "the noise-only total's survival P(T > y) read as P(T >= y) (binomial_sf, behind the localisation)"),
-    Mutant("numerics.py", "np.where(arr < 0, 1.0, 0.0)", "np.where(arr < 0, 0.0, 0.0)",
+    Mutant("numerics/_backends.py", "np.where(arr < 0, 1.0, 0.0)", "np.where(arr < 0, 0.0, 0.0)",
            "S(-1) = P(T > -1) = 1 lost: the smallest maximum never drawn (binomial_sf)"),
     Mutant("sizes/_tables.py", "log_r = min(log_r, (float(lp[-1]) - f_first + 2 * err) / span)", "log_r = log_r",
            "the chord bound dropped: tails past |log p| = 2**53 never converge", k="deep or extremes"),
@@ -211,10 +212,10 @@ MUTANTS = [
            equivalent="every caller passes x >= 1: the binomial clips k and N - k to >= 1 and takes the ends "
                       "k = 0, N from their closed form, and Poisson has mu = lam > 0 (checked: binomial(N, 1) "
                       "equals point(N) on every query with and without the mutant)"),
-    Mutant("numerics.py", "np.not_equal(arr[1:], arr[:-1], out=head[1:])", "np.less(arr[:-1], arr[1:], out=head[1:])",
+    Mutant("numerics/_search.py", "np.not_equal(arr[1:], arr[:-1], out=head[1:])", "np.less(arr[:-1], arr[1:], out=head[1:])",
            "sorted_unique's run heads by order instead of inequality",
            equivalent="on a sorted array arr[i] != arr[i-1] and arr[i-1] < arr[i] are the same"),
-    Mutant("numerics.py", "return values, np.diff(np.append(np.flatnonzero(head), arr.size))",
+    Mutant("numerics/_search.py", "return values, np.diff(np.append(np.flatnonzero(head), arr.size))",
            "return values, np.diff(np.append(np.flatnonzero(head), arr.size - 1))",
            "the last value's count one short"),
 ]

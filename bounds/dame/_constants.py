@@ -16,12 +16,17 @@ import sys
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property, lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .. import numerics
+from .._lazy import lazy
 from ..numerics import format_value, warn_assumption
+
+if TYPE_CHECKING:
+    import mpmath
+else:
+    mpmath = lazy("mpmath")  # a constant's mpmath value only: the float path never imports it
 
 __all__ = ["Constants", "ExactConstant"]
 
@@ -78,9 +83,8 @@ class ExactConstant:
 
     def mpf(self, precision: int) -> Any:
         """The value in mpmath: evaluated at ``precision`` + 10 digits, then rounded to the context's precision."""
-        mp = numerics.mpmath
-        with mp.workdps(precision + 10):
-            value = mp.mpf(self.q.numerator) / self.q.denominator * mp.exp(self.k)
+        with mpmath.workdps(precision + 10):
+            value = mpmath.mpf(self.q.numerator) / self.q.denominator * mpmath.exp(self.k)
         return +value
 
     def _sympy_(self) -> Any:
@@ -278,7 +282,7 @@ def _mpf(c: Any, precision: int) -> Any:
         return c.mpf(precision)
     import sympy as sp  # only for a sympy constant the caller passed (sympy is imported already)
 
-    return numerics.mpmath.mpf(str(sp.N(c, precision + 10)))
+    return mpmath.mpf(str(sp.N(c, precision + 10)))
 
 
 _CONSTANT_FORM = re.compile(r"^(?:exp\((-?\d{1,4})\)(?:\*|/(?=\d)|$))?(\d+(?:\.\d+)?(?:/\d+)?)?$")
