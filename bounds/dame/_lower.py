@@ -332,9 +332,9 @@ def _split(task: np.ndarray, L: np.ndarray, H: np.ndarray, branch: int,
     their points (each distinct point is evaluated once per level):
 
     * evenly, with ``branch > 2`` (float64): at the multiples of the smallest power of two
-      :math:`p \ge (H - L)/(	ext{branch} - 1)` inside the interval (at least ``branch / 2`` children where
-      :math:`H - L \ge 	ext{branch}`); with ``branch = 2`` (a precision, one search): at the midpoint;
-    * with ``by_log``, where :math:`H + 1 \ge 2\,	ext{branch}\,(L + 1)` (an interval over decades: a point
+      :math:`p \ge (H - L)/(\text{branch} - 1)` inside the interval (at least ``branch / 2`` children where
+      :math:`H - L \ge \text{branch}`); with ``branch = 2`` (a precision, one search): at the midpoint;
+    * with ``by_log``, where :math:`H + 1 \ge 2\,\text{branch}\,(L + 1)` (an interval over decades: a point
       near its low end is reached in fewer levels): evenly in :math:`\log(a + 1)`, each cut rounded down to
       its ``_LOG_CUT_BITS`` leading binary digits.
     """
