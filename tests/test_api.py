@@ -188,3 +188,16 @@ def test_no_module_reads_another_modules_private_names():
         return module.replace(".", "/") + ("/__init__.py" if sources[module][1] else ".py")
 
     assert not found, "\n".join(f"{path(m)}:{line}: {what}" for m, line, what in found)
+
+
+def test_no_source_holds_a_control_character():
+    """A backslash escape in a non-raw string eats a formula's ``\\f`` or ``\\t`` (``\\frac`` rendered as a form
+    feed and "rac"): no source of the package, its tests, benchmarks or docs holds a control character other
+    than the newline."""
+    root = PACKAGE.parent
+    paths = [p for d in ("bounds", "tests", "benchmarks", "docs") for p in sorted((root / d).rglob("*.py"))]
+    paths += [root / "README.md", root / "CHANGELOG.md"] + sorted((root / "docs").glob("*.md"))
+    bad = [f"{p.relative_to(root)}:{n}: {line!r}" for p in paths if "_build" not in p.parts
+           for n, line in enumerate(p.read_text(encoding="utf-8").split("\n"), 1)
+           if any(c < " " and c != "\r" for c in line)]
+    assert not bad, "\n".join(bad[:20])
