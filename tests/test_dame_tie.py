@@ -100,3 +100,20 @@ def test_large_laws_float_and_precise_argmax_agree(law, x):
     f, m = both(law, x, constants="unit")
     assert f.argmax == m.argmax
     assert abs(f.value / float(m.value) - 1) <= 1e-12
+
+
+@pytest.mark.filterwarnings("ignore::bounds.numerics.PaperAssumptionWarning")
+@pytest.mark.parametrize("masses, x, expected", [
+    # below a0 = 10^7, l is -x P(m > a)^2: -0.75 on [5e6, 1e7) and 4e-11 lower on [1, 5e6), within the tie band
+    ({1: 0.5 - 1e-11, 5 * 10**6: 1e-11, 10**7: 0.5}, 3.0, 1),
+    # x S(m)^2 < 1 everywhere: l rises to 0 at the top, and is within 1e-9 of it from 5e6 on (x P^2 = 1e-11)
+    ({1: 0.5, 5 * 10**6: 0.49, 10**7: 0.01}, 1e-7, 5 * 10**6),
+])
+def test_near_ties_the_branch_and_bound_leaves_behind(masses, x, expected):
+    """Supports too wide for the scan: the float path's branch and bound ends at a0 - 1 or at the top of a law
+    that never reaches x S^2 >= 1, and the tie rule must still reach the smallest point of the band below it,
+    as the 50-digit exhaustive scan and the mpmath path (which searches all of [0, argmax]) do."""
+    _, argmax, _, _ = scan(masses, x)
+    assert argmax == expected
+    f, m = both(sizes.finite(masses), x)
+    assert f.argmax == m.argmax == argmax

@@ -114,6 +114,41 @@ def _first_reaching(law: SizeLaw, logx: Any, precision: int | None) -> np.ndarra
     return out
 
 
+class _TieSeeds:
+    r"""What Theorem 1's float branch and bound leaves for the tie rule (:func:`_smallest_near_max`): the evaluated
+    points and the dropped intervals that may still reach the final threshold :math:`\ell^* + \log(1 - \rho)`.
+
+    The best value only grows during the search, so whatever is below the current best plus
+    :math:`\log(1 - \rho)` when it is recorded stays below the final threshold: only the rest is kept.
+    """
+
+    def __init__(self) -> None:
+        self.points: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []  # (task, support point, value)
+        self.intervals: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = []  # (task, L, H, max bound)
+
+    def add_points(self, task: np.ndarray, labels: np.ndarray, vals: np.ndarray, floor: np.ndarray) -> None:
+        near = vals >= floor
+        self.points.append((task[near], labels[near], vals[near]))
+
+    def add_intervals(self, task: np.ndarray, L: np.ndarray, H: np.ndarray, top: np.ndarray, floor: np.ndarray) -> None:
+        near = top >= floor
+        self.intervals.append((task[near], L[near], H[near], top[near]))
+
+    def start(self, thr: np.ndarray, found: np.ndarray, live: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Lower ``found`` (per task) to the smallest recorded point reaching ``thr``; return the recorded
+        intervals of the ``live`` tasks that may hold a smaller one: ``(task, L, H)``."""
+        if self.points:
+            task, lab, val = (np.concatenate(c) for c in zip(*self.points))
+            ok = live[task] & (val >= thr[task])
+            np.minimum.at(found, task[ok], lab[ok])
+        if not self.intervals:
+            return np.zeros(0, dtype=np.intp), np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+        task, L, H, top = (np.concatenate(c) for c in zip(*self.intervals))
+        ok = live[task] & (top >= thr[task]) & (L < found[task])
+        task, L, H = task[ok], L[ok], H[ok]
+        return task, L, np.minimum(H, found[task].astype(np.int64))
+
+
 def _lb_search(law: SizeLaw, x: Any, c_vals: tuple[Any, ...], precision: int | None) -> tuple[np.ndarray, list[float]]:
     r"""Exact maximiser of eq. (10) over :math:`a \in \{0\} \cup \mathrm{supp}(M)`, per ``x``.
 
@@ -155,8 +190,9 @@ def _lb_search(law: SizeLaw, x: Any, c_vals: tuple[Any, ...], precision: int | N
     between support points, so a candidate ``a`` is reported as the largest support point
     ``<= a``.  **Tie rule**: the reported argmax is the smallest :math:`a` with
     :math:`\ell(a) \ge \ell^* + \log(1 - \rho)`, :math:`\rho` = ``LB_TIE_RTOL`` = 1e-9 (see
-    :func:`_smallest_near_max`), so the float and mpmath paths agree where eq. (10) is flat
-    to within the float path's error (about 1e-12).
+    :func:`_smallest_near_max`; in float64 it searches only what this branch and bound left open),
+    so the float and mpmath paths agree where eq. (10) is flat to within the float path's error
+    (about 1e-12).
     """
     mp = precision is not None
     be = backend(precision)
@@ -165,6 +201,9 @@ def _lb_search(law: SizeLaw, x: Any, c_vals: tuple[Any, ...], precision: int | N
     lc1, lc2 = be.log(c_vals[0]), be.log(c_vals[1])
     margin = mpmath.mpf(10) ** (-(precision - 10)) if precision is not None else 1e-9
     cache: dict = {}
+    # float64: the tie rule searches only what the branch and bound leaves open (at a precision, all of [0, argmax])
+    seeds = None if mp else _TieSeeds()
+    shift = math.log1p(-LB_TIE_RTOL)
 
     def parts(a: Any) -> tuple[Any, Any]:  # log P(m > a), log S(a), memoised on the mpmath path
         if not mp:
@@ -196,6 +235,9 @@ def _lb_search(law: SizeLaw, x: Any, c_vals: tuple[Any, ...], precision: int | N
         for j, i in enumerate(idx):
             if val[j] > best[i]:
                 best[i], arg[i] = val[j], lab[j]
+        if seeds is not None and law.is_finite:  # non-decreasing on [0, top]: its largest term is at the top
+            seeds.add_intervals(idx, np.zeros(len(idx), dtype=np.int64), top, np.asarray(val, dtype=float),
+                                np.full(len(idx), -math.inf))
     t = np.flatnonzero(~never)
     mean = float(law.mean())
     with np.errstate(over="ignore"):
@@ -205,9 +247,10 @@ def _lb_search(law: SizeLaw, x: Any, c_vals: tuple[Any, ...], precision: int | N
     hi = np.maximum(lo, np.minimum(top, cap).astype(np.int64))
 
     # candidates: keep the largest value, then the smallest a
-    def offer(task: np.ndarray, a_end: np.ndarray, lp_: Any, ls_: Any) -> None:
-        vals = _lb_from_parts(lp_, ls_, logx[task], c_vals, precision)
+    def offer(task: np.ndarray, a_end: np.ndarray, vals: Any) -> None:
         labs = np.asarray(law.floor_support(a_end), dtype=float)
+        if seeds is not None:  # before the best moves: below best + log(1 - rho) now is below the final threshold
+            seeds.add_points(task, labs, vals, best[task] + shift)
         if mp:
             for i, v, lab in zip(task, vals, labs):
                 if v > best[i] or (v == best[i] and lab < arg[i]):
@@ -224,7 +267,10 @@ def _lb_search(law: SizeLaw, x: Any, c_vals: tuple[Any, ...], precision: int | N
         best[i[better]], arg[i[better]] = v[better], lab[better]
 
     branch = 2 if mp else _BRANCH
-    offer(t, lo - 1, *parts(lo - 1))  # 1.
+    v0 = _lb_from_parts(*parts(lo - 1), logx[t], c_vals, precision)
+    offer(t, lo - 1, v0)  # 1.
+    if seeds is not None:  # [0, a0 - 1] is non-decreasing: its largest term is at a0 - 1
+        seeds.add_intervals(t, np.zeros(len(t), dtype=np.int64), lo - 1, v0, best[t] + shift)
     # intervals [lo, hi] per task
     task, L, H = t.copy(), lo.copy(), hi.copy()
     while len(task):
@@ -233,7 +279,9 @@ def _lb_search(law: SizeLaw, x: Any, c_vals: tuple[Any, ...], precision: int | N
         il, ih = np.searchsorted(pts, L), np.searchsorted(pts, H)
         pl, sl, ph, sh = pp[il], ss[il], pp[ih], ss[ih]
         lx = logx[task]
-        offer(np.concatenate([task, task]), np.concatenate([L, H]), np.concatenate([pl, ph]), np.concatenate([sl, sh]))
+        vl = _lb_from_parts(pl, sl, lx, c_vals, precision)
+        vh = _lb_from_parts(ph, sh, lx, c_vals, precision)
+        offer(np.concatenate([task, task]), np.concatenate([L, H]), np.concatenate([vl, vh]))
         lhs = lc2 + lx
         with np.errstate(divide="ignore"):
             dec = lhs + pl < 0.5 * be.log(be.asarray(L + 1)) - sh - margin
@@ -241,18 +289,23 @@ def _lb_search(law: SizeLaw, x: Any, c_vals: tuple[Any, ...], precision: int | N
         with np.errstate(over="ignore", under="ignore"):
             bound = lc1 - be.exp(lc2 + lx + 2 * ph) - np.maximum(lx + 2 * sl, 0)
         keep = ~np.asarray(dec | inc, dtype=bool) & (H - L > 1) & np.asarray(bound >= best[task] - margin, dtype=bool)
+        if seeds is not None:  # dropped, and may hold a near-maximum point other than an evaluated end: a rising
+            # interval (its largest term is vh) or one dropped by its bound (a falling one's largest term is L)
+            gone = ~keep & (H - L > 1) & ~dec
+            seeds.add_intervals(task[gone], L[gone], H[gone], np.where(inc, vh, bound)[gone], best[task[gone]] + shift)
         task, L, H = task[keep], L[keep], H[keep]
         if len(task) > _MAX_TASKS:  # pragma: no cover - the bounds of 2. failed to separate
             raise AssertionError("the lower bound's search did not converge")
         if not len(task):
             break
         task, L, H = _split(task, L, H, branch, by_log=True)
-    _smallest_near_max(law, logx, c_vals, precision, best, arg, parts, branch)
+    _smallest_near_max(law, logx, c_vals, precision, best, arg, parts, branch, seeds)
     return best, [math.inf if a == math.inf else int(a) for a in arg]
 
 
 def _smallest_near_max(law: SizeLaw, logx: Any, c_vals: tuple[Any, ...], precision: int | None, best: Any,
-                       arg: np.ndarray, parts: Callable[[Any], tuple[Any, Any]], branch: int) -> None:
+                       arg: np.ndarray, parts: Callable[[Any], tuple[Any, Any]], branch: int,
+                       seeds: _TieSeeds | None = None) -> None:
     r"""The tie rule: move each finite ``arg[i]`` to the smallest :math:`a \ge 0` with
     :math:`\ell(a) \ge \ell^* + \log(1 - \rho)`, :math:`\rho` = ``LB_TIE_RTOL`` (in place).
 
@@ -263,6 +316,16 @@ def _smallest_near_max(law: SizeLaw, logx: Any, c_vals: tuple[Any, ...], precisi
     largest term, at an end, leaves no qualifying point other than that end: non-increasing, or
     non-decreasing with :math:`\ell(h)` below the threshold.  Both ends of every interval are
     evaluated, so every point is either evaluated or proven below the threshold.
+
+    At a precision the search starts from :math:`[0, \text{arg}]`.  In float64 (``seeds``) it starts from
+    what ``_lb_search``'s branch and bound left open, which holds every qualifying point it did not evaluate:
+    a point of :math:`[0, a_0 - 1]` qualifies only if :math:`a_0 - 1` does (:math:`\ell` is non-decreasing
+    there; likewise on :math:`[0, \max\mathrm{supp}]` when :math:`a_0` does not exist); in an interval the
+    search dropped as non-increasing, only if its evaluated first point does; as non-decreasing, only if its
+    evaluated last term reaches the threshold; by its bound, only if that bound does; one of width 1 has
+    both ends evaluated; and past the search's upper end :math:`\ell` is non-increasing from an evaluated
+    point.  The smallest evaluated point that qualifies seeds ``arg``, and the intervals that may hold a
+    smaller one are searched as above.
     """
     mp = precision is not None
     be = backend(precision)
@@ -275,14 +338,17 @@ def _smallest_near_max(law: SizeLaw, logx: Any, c_vals: tuple[Any, ...], precisi
     margin = mpmath.mpf(10) ** (-(precision - 10)) if precision is not None else 1e-9  # as in _lb_search
     thr = np.asarray([best[i] + shift for i in range(len(best))], dtype=object if mp else float)
     found = np.asarray(arg, dtype=float).copy()
-    L = np.zeros(len(task), dtype=np.int64)
-    H = np.asarray(arg[task], dtype=np.int64)
+    if seeds is None:
+        L = np.zeros(len(task), dtype=np.int64)
+        H = np.asarray(arg[task], dtype=np.int64)
+    else:
+        task, L, H = seeds.start(thr, found, finite_arg)
     win = _scan.window_of(law) if not mp else None
     if win is not None and win.lo > 1:
         # below a window's first point w, P(m > a) >= P(m > w) and S >= 0 bound every term of [0, w] by
         # log c1 - c2 x P(m > w)^2; where that is below the threshold only a = 0 can qualify there
         cap = lc1 - np.exp(lc2 + logx[task] + 2 * float(win.log_gt[0]))
-        skip = (cap < thr[task]) & (H > win.lo)
+        skip = (cap < thr[task]) & (H > win.lo) & (L < win.lo)
         if np.any(skip):
             idx = np.flatnonzero(skip)
             zero = _lb_from_parts(*parts(np.zeros(1, dtype=np.int64)), logx[task[idx]], c_vals, None)
