@@ -390,7 +390,10 @@ def test_log_axes_build_only_the_ticks_they_draw():
     assert png_in_view == png and shown_in_view == shown and len(shown) <= built_in_view < built
 
 
-@pytest.mark.parametrize("fid", ["kent-fig1", "dame-regimes", "dame-fig1b", "rameshwar-fig2"])
+# kent-fig1 (colour bars, log axes) and dame-fig1b (shared axes, a figure legend) hold every feature the other
+# two have: those two in the slow run
+@pytest.mark.parametrize("fid", ["kent-fig1", pytest.param("dame-regimes", marks=pytest.mark.slow), "dame-fig1b",
+                                 pytest.param("rameshwar-fig2", marks=pytest.mark.slow)])
 def test_saving_gives_the_images_savefig_gives(quick, fid):
     """The layout solved once and the ticks computed once per view: the same PNG pixels and the same PDF as a
     plain savefig (colour bars, shared axes, log axes and a figure legend among them)."""
