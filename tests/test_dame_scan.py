@@ -112,11 +112,13 @@ XW = np.concatenate([np.geomspace(1e-3, 1e14, 30), np.geomspace(2e3, 3e4, 40), n
 
 
 def _wide_case(label, constants):
-    """``(make, constants)`` with the id ``constants-label``; the widest window in the slow run only (6-8 s a case:
-    its cases fail on the mutations of the window's reads that poisson(1e4)'s cases fail on)."""
+    """``(make, constants)`` with the id ``constants-label``; the widest window (6-8 s a case) and one set of
+    constants of the shifted and the prefix laws in the slow run only (they fail on the mutations of the window's
+    reads that poisson(1e4)'s cases fail on)."""
     entry = WIDE[label]
     make, marks = (entry.values[0], [*entry.marks]) if hasattr(entry, "marks") else (entry, [])
-    if label == "poisson(2.5e5 + 0.5)":
+    if label == "poisson(2.5e5 + 0.5)" or (label, constants) in {("poisson(3000, shift)", "unit"),
+                                                                 ("poisson(1000)", "paper")}:
         marks.append(pytest.mark.slow)
     return pytest.param(make, constants, marks=marks, id=f"{constants}-{label}")
 
@@ -165,7 +167,7 @@ def _slow_unless(*kept):
     return lambda *values: pytest.param(*values, marks=() if values in kept else pytest.mark.slow)
 
 
-_bulk_case = _slow_unless(("poisson(1e4)", -300, "paper"), ("poisson(1e4)", 0, "paper"), ("poisson(1e4)", 200, "unit"))
+_bulk_case = _slow_unless(("poisson(1e4)", -300, "paper"), ("poisson(1e4)", 200, "unit"))
 
 
 @pytest.mark.parametrize("make_id, depth, constants", [
