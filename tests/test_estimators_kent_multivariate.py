@@ -224,7 +224,9 @@ RATE_CASES = {
 CONSTANTS = {"linf": (1.2e4, 2.5e3), "l2": (3.5e4, 7e3), "sparse": (3.5e2, 90.0), "density": (25.0, 60.0)}
 
 
-@pytest.mark.parametrize("problem", list(RATE_CASES))
+# l2 and sparse (8 s) in the slow run: their estimators' steps are checked in the default run by the tests above
+@pytest.mark.parametrize("problem", [p if p in ("linf", "density") else pytest.param(p, marks=pytest.mark.slow)
+                                     for p in RATE_CASES])
 def test_simulated_risk_between_the_rates_times_constants(problem):
     kw = dict(RATE_CASES[problem])
     c = checks.check_kent(problem, seed=SEED, **kw)

@@ -1,5 +1,6 @@
 """Tests of bounds.kent: rates against their sympy forms, phase transitions, T = 1 reductions."""
 
+import functools
 import math
 
 import mpmath
@@ -37,12 +38,23 @@ def test_rates_equal_their_sympy_forms(case, n, T, alpha, d, s, beta, k):
     kw = _kw(problem, d, s, beta)
     consts = kent.RateConstants(*k)
     r = kent.rate(problem, n=n, T=T, alpha=alpha, ball=ball, constants=consts, **kw)
-    f = kent.symbolic(problem, ball)
     subs = {SYM["n"]: n, SYM["T"]: T, SYM["alpha"]: alpha, SYM["d"]: d,
             SYM["s"]: kw.get("s", 1), SYM["beta"]: kw.get("beta", 1.0), **consts.subs()}
+    args = [subs[v] for v in _ARGS]
     for key, got in (("lower", r.lower), ("upper", r.upper), ("item_level", r.item_level)):
-        expect = float(sp.N(f[key].subs(subs), 30))
+        with mpmath.workdps(30):
+            expect = float(_mp_form(problem, ball, key)(*args))
         assert got == pytest.approx(expect, rel=1e-12, abs=1e-300), (key, problem, ball)
+
+
+_ARGS = [*SYM.values(), *CON.values()]
+
+
+@functools.cache
+def _mp_form(problem, ball, key):
+    """The sympy form ``kent.symbolic(problem, ball)[key]`` as an mpmath function of ``_ARGS`` (evaluated
+    at the working precision; built once per form instead of a sympy substitution per example)."""
+    return sp.lambdify(_ARGS, kent.symbolic(problem, ball)[key], modules="mpmath")
 
 
 @settings(max_examples=150, deadline=None)

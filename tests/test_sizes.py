@@ -323,6 +323,7 @@ def test_wide_uniform_law_against_direct_sums():
     assert abs(draws.mean() - (lo + hi) / 2) < 4 * (law.n / math.sqrt(12)) / math.sqrt(draws.size)
 
 
+@pytest.mark.slow  # 7 s of mpmath's zeta; the default run checks this path against arb (test_sizes_precise.py)
 def test_wide_uniform_mpmath_path_against_hurwitz_zeta():
     # sum_{k=lo}^{a} sqrt k = zeta(-1/2, lo) - zeta(-1/2, a + 1), at a size where mpmath's zeta answers fast
     law = sizes.uniform(10, 1_000_010)
@@ -541,7 +542,7 @@ def test_binomial_mode_against_exact_ratios(N, p):
 
 @pytest.mark.parametrize("lam", [1e-6, 0.1, 5.0, 37.5, 1000.0, 1e4, 1e5 + 0.3, 3e5])
 @pytest.mark.parametrize("zero", ["truncate", "shift"])
-@pytest.mark.parametrize("tol", [1e-20, 1e-45])
+@pytest.mark.parametrize("tol", [1e-20, pytest.param(1e-45, marks=pytest.mark.slow)])
 def test_poisson_table_end_by_sums_matches_the_search(lam, zero, tol):
     """The one-pass cut (first moments summed from the top, geometric remainder) is the generic
     search's cut, which bisects on the closed-form tail E[X 1{X > K}] = lam P(X >= K)."""
