@@ -141,14 +141,14 @@ def test_from_scipy_randint_against_hurwitz_zeta():
     n = 10**6 - 1
     # sum_{k<=n} sqrt(k) = zeta(-1/2) - zeta(-1/2, n + 1): arb's Hurwitz zeta (rigorous, 60 digits; mpmath's
     # zeta(s, a) takes seconds at so large an a)
-    ctx.dps = 60
+    before, ctx.dps = ctx.dps, 60
     try:
         half = -arb(1) / 2
         ball = (half.zeta() - half.zeta(arb(n + 1))) / n  # sum_{k<=n} sqrt(k) / n
         assert ball.rad() < 1e-40 * abs(ball.mid())
         exact = float(ball.mid())
     finally:
-        ctx.dps = 15
+        ctx.dps = before
     assert rel(law.sqrt_mean(), exact) < 1e-12
 
 
