@@ -120,6 +120,30 @@ def test_last_true_refuses_bad_brackets():
         nm.last_true(5, 0, 3)
 
 
+def test_last_true_against_a_scan_with_answers_at_every_place():
+    """The bisection's answer is the scan's at every answer of brackets of 1 to 40 points (one search of all
+    brackets and answers at once: the rows are independent), and at the ends of the size range."""
+    lo, hi, answer = [], [], []
+    for width in range(1, 41):
+        for start in (-3, 0, 7):
+            for a in range(start - 1, start + width):
+                lo.append(start), hi.append(start + width - 1), answer.append(a)
+    lo, hi, answer = np.array(lo), np.array(hi), np.array(answer)
+    asked = []
+
+    def pred(a):
+        asked.append(a.copy())
+        return a <= answer
+
+    got = nm.last_true(pred, lo, hi)
+    assert np.array_equal(got, answer)
+    assert len(asked) <= 7  # ceil(log2(41)) rounds
+    assert all(np.all((q >= lo) & (q <= hi)) for q in asked)
+    top = 2**62
+    ends = np.array([top - 3, top - 2, top - 1, top])
+    assert np.array_equal(nm.last_true(lambda a: a <= ends, np.full(4, top - 3), np.full(4, top)), ends)
+
+
 def _inner():
     nm.warn_assumption("H3 fails")
 
