@@ -51,6 +51,7 @@ class LowerBound(Bound):
 
 
 _BRANCH = 16  # children per split interval in the float search (2 in mpmath: fewer evaluations)
+_FLAT_RTOL = 2.0**-46  # 64 ulps: the float search settles an interval whose bound exceeds its larger end by less
 _LOG_CUT_BITS = 4  # a log-even cut of _split keeps this many leading binary digits (a grid shared by intervals)
 
 
@@ -180,10 +181,12 @@ def _lb_search(law: SizeLaw, x: Any, c_vals: tuple[Any, ...], precision: int | N
 
     Branch and bound on that interval: evaluate both ends of every interval (candidates),
     drop an interval when 2. decides it (with a margin of ``1e-9`` in float64, ``10^{-(d-10)}``
-    at ``d`` digits, against rounding) or its bound is below the best value found, split the
-    rest into at most 16 (float) or 2 (mpmath) children (evenly in :math:`\log(a+1)` while an
-    interval spans decades; in float64 on grids shared by all budgets, see ``_split``).  When the
-    two criteria of 2. separate at a single crossing of
+    at ``d`` digits, against rounding) or its bound is below the best value found, or, in float64,
+    when its bound exceeds its larger end by less than 64 ulps (``_FLAT_RTOL``, relative: no point
+    inside beats that end by more than the float path's own error, and a plateau flat to its last
+    bits is not split without end), split the rest into at most 16 (float) or 2 (mpmath) children
+    (evenly in :math:`\log(a+1)` while an interval spans decades; in float64 on grids shared by all
+    budgets, see ``_split``).  When the two criteria of 2. separate at a single crossing of
     :math:`c_2 x P - \sqrt{a}/S` — the generic case — only the O(1) intervals around the crossing
     survive each level: :math:`O(\log N)` evaluations of
     :math:`P` and :math:`S`, memory :math:`O(1)` per ``x``, and no table.  ``ℓ`` is constant
@@ -289,6 +292,8 @@ def _lb_search(law: SizeLaw, x: Any, c_vals: tuple[Any, ...], precision: int | N
         with np.errstate(over="ignore", under="ignore"):
             bound = lc1 - be.exp(lc2 + lx + 2 * ph) - np.maximum(lx + 2 * sl, 0)
         keep = ~np.asarray(dec | inc, dtype=bool) & (H - L > 1) & np.asarray(bound >= best[task] - margin, dtype=bool)
+        if not mp:  # flat to the float path's error on eq. (10): no point inside beats the larger end by more
+            keep &= bound > np.maximum(vl, vh) + _FLAT_RTOL * np.maximum(np.abs(bound), 1.0)
         if seeds is not None:  # dropped, and may hold a near-maximum point other than an evaluated end: a rising
             # interval (its largest term is vh) or one dropped by its bound (a falling one's largest term is L)
             gone = ~keep & (H - L > 1) & ~dec
@@ -322,7 +327,8 @@ def _smallest_near_max(law: SizeLaw, logx: Any, c_vals: tuple[Any, ...], precisi
     a point of :math:`[0, a_0 - 1]` qualifies only if :math:`a_0 - 1` does (:math:`\ell` is non-decreasing
     there; likewise on :math:`[0, \max\mathrm{supp}]` when :math:`a_0` does not exist); in an interval the
     search dropped as non-increasing, only if its evaluated first point does; as non-decreasing, only if its
-    evaluated last term reaches the threshold; by its bound, only if that bound does; one of width 1 has
+    evaluated last term reaches the threshold; by its bound (below the best, or flat to 64 ulps of its larger
+    end), only if that bound does; one of width 1 has
     both ends evaluated; and past the search's upper end :math:`\ell` is non-increasing from an evaluated
     point.  The smallest evaluated point that qualifies seeds ``arg``, and the intervals that may hold a
     smaller one are searched as above.
