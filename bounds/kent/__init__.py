@@ -46,5 +46,6 @@ __all__ = [
     "Theorem1",
     "theorem1",
     "comparison_table",
+    "RateGrid",
+    "rate_grid",
 ]
-__all__ += ["RateGrid", "rate_grid"]
