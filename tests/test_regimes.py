@@ -84,3 +84,14 @@ def test_rameshwar_threshold_grid_matches_threshold():
 def test_grids_refuse_bad_input(call, match):
     with pytest.raises(ValueError, match=match):
         call()
+
+
+def test_dame_grid_names_the_law_whose_search_refuses():
+    # the laws are searched together; a law that cannot be tabulated is still named by its index
+    from scipy import stats
+
+    def uniform_scipy(k):
+        return sizes.from_scipy(stats.randint(1, int(k)))
+
+    with pytest.raises(ValueError, match=r"params\[1\] = .*too heavy to tabulate"):
+        dame.grid(uniform_scipy, [10, 10**7 + 1], [1e2, 1e6])

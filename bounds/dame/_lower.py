@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Sequence
 
 import numpy as np
 
@@ -20,6 +20,7 @@ from ..numerics import (
 )
 from ..sizes import MAX_SIZE, SizeLaw
 from . import _scan, _search
+from ._rows import Rows
 from ._constants import Constants
 from ._inputs import _LOG_UNDERFLOW, Bound, PrivacyBudget, _law, privacy_budget
 
@@ -71,34 +72,52 @@ def _lb_from_parts(lsf: Any, lps: Any, logx: Any, c_vals: tuple[Any, ...], preci
     return be.log(c_vals[0]) - expo - np.maximum(logx + 2 * lps, 0)
 
 
-def _first_reaching(law: SizeLaw, logx: Any, precision: int | None) -> np.ndarray:
-    r""":math:`a_0 = \min\{a : x S(a)^2 \ge 1\}` per ``x`` (``-1``: never, up to the search end).
+def _end(law: SizeLaw) -> int:
+    """The end of a law's searches: its largest support point, or its search end."""
+    return int(law.support_max) if law.is_finite else law.search_end()
+
+
+def _window_lo(law: SizeLaw, above: int) -> int:
+    """The first point of the law's window (:func:`bounds.dame._scan.window`) where it exceeds ``above``, else -1."""
+    win = _scan.window_of(law)
+    return win.lo if win is not None and win.lo > above else -1
+
+
+def _first_reaching(rows: Rows, logx: Any, precision: int | None) -> np.ndarray:
+    r""":math:`a_0 = \min\{a : x S(a)^2 \ge 1\}` per ``x`` (``-1``: never, up to the search end), ``x[i]`` of the law
+    of row ``i``.
 
     At a precision, the float64 answer is tried first and kept where two evaluations at the
     precision confirm it; elsewhere (and in float64) galloping from the start, then narrowing
     (:func:`bounds.dame._search.last_true`: 16 ways in float64, 2 at a precision).
     """
-    end = int(law.support_max) if law.is_finite else law.search_end()
-    if end > MAX_SIZE:
-        raise ValueError(f"{law!r}: its search end is past the largest size 2**62 (the searches are exact over int64)")
+    for law in rows.laws:
+        if _end(law) > MAX_SIZE:
+            raise ValueError(f"{law!r}: its search end is past the largest size 2**62 (the searches are exact over int64)")
     n = len(logx)
 
-    def below_rows(a: np.ndarray, rows: np.ndarray) -> np.ndarray:
-        return np.asarray(logx[rows] + 2 * law.log_partial_sqrt_mean(a, precision=precision) < 0, dtype=bool)
+    def below_rows(a: np.ndarray, idx: np.ndarray) -> np.ndarray:
+        lps = rows.call("log_partial_sqrt_mean", idx, a, precision=precision)
+        return np.asarray(logx[idx] + 2 * lps < 0, dtype=bool)
 
     def below(a: np.ndarray) -> np.ndarray:
         return below_rows(a, np.arange(n))
 
-    start = np.full(n, law.support_min, dtype=np.int64)
-    win = _scan.window_of(law) if precision is None else None
-    if win is not None and law.support_min < win.lo:  # S is non-decreasing: below the window's first point
-        start[below(np.full(n, win.lo, dtype=np.int64))] = win.lo  # where the predicate holds there
+    start = rows.of(lambda law: law.support_min).astype(np.int64)
+    if precision is None:  # S is non-decreasing: below a window's first point, where the predicate holds there
+        lo = rows.of(lambda law: _window_lo(law, law.support_min))
+        at = np.flatnonzero(lo >= 0)
+        if at.size:
+            hold = below_rows(lo[at].astype(np.int64), at)
+            start[at[hold]] = lo[at[hold]]
     out = np.full(n, -1, dtype=np.int64)
-    top = np.full(n, end, dtype=np.int64)
+    top = rows.of(_end).astype(np.int64)
     reach = np.flatnonzero(~below(top))  # the others never reach x S^2 >= 1 up to the end
     if precision is not None and reach.size:  # the float64 answer, confirmed at two points (the predicate is
         # monotone: a0 = h exactly when it fails at h and holds at h - 1, or h is the start), else searched
-        h = _first_reaching(_scan.window(law), np.asarray([float(v) for v in logx[reach]]), None)
+        law = rows.laws[0]
+        h = _first_reaching(Rows((_scan.window(law),), np.zeros(reach.size)),
+                            np.asarray([float(v) for v in logx[reach]]), None)
         h = np.where(h < start[reach], start[reach], h)
         inner = np.flatnonzero(h > start[reach])
         sure = ~below_rows(h, reach)
@@ -108,10 +127,10 @@ def _first_reaching(law: SizeLaw, logx: Any, precision: int | None) -> np.ndarra
         reach = reach[~sure]
     ok = below_rows(start[reach], reach)
     out[reach[~ok]] = start[reach[~ok]]
-    rows = reach[ok]
-    if rows.size:  # galloping from the start, then narrowing: about log_w(a0) + 1 calls (w = 16 in float64)
-        out[rows] = _search.last_true(lambda a, idx: below_rows(a, rows[idx]), start[rows], top[rows],
-                                      _search.WAYS if precision is None else 2) + 1
+    idx = reach[ok]
+    if idx.size:  # galloping from the start, then narrowing: about log_w(a0) + 1 calls (w = 16 in float64)
+        out[idx] = _search.last_true(lambda a, k: below_rows(a, idx[k]), start[idx], top[idx],
+                                     _search.WAYS if precision is None else 2) + 1
     return out
 
 
@@ -150,7 +169,7 @@ class _TieSeeds:
         return task, L, np.minimum(H, found[task].astype(np.int64))
 
 
-def _lb_search(law: SizeLaw, x: Any, c_vals: tuple[Any, ...], precision: int | None) -> tuple[np.ndarray, list[float]]:
+def _lb_search(rows: Rows, x: Any, c_vals: tuple[Any, ...], precision: int | None) -> tuple[np.ndarray, list[float]]:
     r"""Exact maximiser of eq. (10) over :math:`a \in \{0\} \cup \mathrm{supp}(M)`, per ``x``.
 
     Returns ``(log values, argmaxes)``.  Write :math:`P(a) = P(m > a)`,
@@ -203,55 +222,45 @@ def _lb_search(law: SizeLaw, x: Any, c_vals: tuple[Any, ...], precision: int | N
     logx = be.log(be.asarray(x))
     lc1, lc2 = be.log(c_vals[0]), be.log(c_vals[1])
     margin = mpmath.mpf(10) ** (-(precision - 10)) if precision is not None else 1e-9
-    cache: dict = {}
     # float64: the tie rule searches only what the branch and bound leaves open (at a precision, all of [0, argmax])
     seeds = None if mp else _TieSeeds()
     shift = math.log1p(-LB_TIE_RTOL)
-
-    def parts(a: Any) -> tuple[Any, Any]:  # log P(m > a), log S(a), memoised on the mpmath path
-        if not mp:
-            return law.log_prob_gt(a, precision=None), law.log_partial_sqrt_mean(a, precision=None)
-        new = sorted({int(v) for v in a} - cache.keys())
-        if new:
-            arr = np.asarray(new, dtype=np.int64)
-            for k, u, v in zip(new, law.log_prob_gt(arr, precision=precision), law.log_partial_sqrt_mean(arr, precision=precision)):
-                cache[k] = (u, v)
-        return (np.asarray([cache[int(v)][0] for v in a], dtype=object),
-                np.asarray([cache[int(v)][1] for v in a], dtype=object))
+    laws = rows.laws
 
     with np.errstate(over="ignore"):  # c2 x beyond the float range: the a = 0 term is -inf
         best = np.asarray([lc1 - c_vals[1] * xi for xi in x], dtype=object if mp else float)  # a = 0
     arg = np.zeros(n)
-    a0 = _first_reaching(law, logx, precision)
+    a0 = _first_reaching(rows, logx, precision)
     never = a0 < 0
-    if np.any(never):  # 1.: non-decreasing everywhere
-        idx = np.flatnonzero(never)
-        if law.is_finite:
-            top = np.full(len(idx), int(law.support_max), dtype=np.int64)
-            val = _lb_from_parts(law.log_prob_gt(top, precision=precision), law.log_partial_sqrt_mean(top, precision=precision),
-                                 logx[idx], c_vals, precision)
-            lab: list[float] = [int(law.support_max)] * len(idx)
-        else:
-            ls = be.log(law.sqrt_mean(precision=precision))
-            val = lc1 - np.maximum(logx[idx] + 2 * ls, 0)
-            lab = [math.inf] * len(idx)
+    finite = rows.of(lambda law: law.is_finite).astype(bool)
+    idx = np.flatnonzero(never & finite)  # 1.: non-decreasing everywhere, its largest term at the top
+    if idx.size:
+        top = rows.of(_end, idx).astype(np.int64)
+        val = _lb_from_parts(*rows.parts(idx, top), logx[idx], c_vals, precision)
         for j, i in enumerate(idx):
             if val[j] > best[i]:
-                best[i], arg[i] = val[j], lab[j]
-        if seeds is not None and law.is_finite:  # non-decreasing on [0, top]: its largest term is at the top
+                best[i], arg[i] = val[j], top[j]
+        if seeds is not None:  # non-decreasing on [0, top]: its largest term is at the top
             seeds.add_intervals(idx, np.zeros(len(idx), dtype=np.int64), top, np.asarray(val, dtype=float),
                                 np.full(len(idx), -math.inf))
+    idx = np.flatnonzero(never & ~finite)  # ... and the supremum is the limit a -> infinity
+    if idx.size:
+        ls = rows.of(lambda law: be.log(law.sqrt_mean(precision=precision)), idx)
+        val = lc1 - np.maximum(logx[idx] + 2 * ls, 0)
+        for j, i in enumerate(idx):
+            if val[j] > best[i]:
+                best[i], arg[i] = val[j], math.inf
     t = np.flatnonzero(~never)
-    mean = float(law.mean())
+    mean = rows.of(lambda law: float(law.mean()), t)
     with np.errstate(over="ignore"):
         top = np.ceil(np.exp((2.0 / 3.0) * (math.log(c_vals[1]) + np.log(np.asarray(x, dtype=float)[t]))) * mean) + 2
-    cap = int(law.support_max) if law.is_finite else law.search_end()
+    cap = rows.of(_end, t).astype(np.int64)
     lo = a0[t].astype(np.int64)
     hi = np.maximum(lo, np.minimum(top, cap).astype(np.int64))
 
     # candidates: keep the largest value, then the smallest a
     def offer(task: np.ndarray, a_end: np.ndarray, vals: Any) -> None:
-        labs = np.asarray(law.floor_support(a_end), dtype=float)
+        labs = np.asarray(rows.call("floor_support", task, a_end), dtype=float)
         if seeds is not None:  # before the best moves: below best + log(1 - rho) now is below the final threshold
             seeds.add_points(task, labs, vals, best[task] + shift)
         if mp:
@@ -270,17 +279,16 @@ def _lb_search(law: SizeLaw, x: Any, c_vals: tuple[Any, ...], precision: int | N
         best[i[better]], arg[i[better]] = v[better], lab[better]
 
     branch = 2 if mp else _BRANCH
-    v0 = _lb_from_parts(*parts(lo - 1), logx[t], c_vals, precision)
+    v0 = _lb_from_parts(*rows.parts(t, lo - 1), logx[t], c_vals, precision)
     offer(t, lo - 1, v0)  # 1.
     if seeds is not None:  # [0, a0 - 1] is non-decreasing: its largest term is at a0 - 1
         seeds.add_intervals(t, np.zeros(len(t), dtype=np.int64), lo - 1, v0, best[t] + shift)
     # intervals [lo, hi] per task
     task, L, H = t.copy(), lo.copy(), hi.copy()
     while len(task):
-        pts = sorted_unique(np.concatenate([L, H]))  # children share their ends: each point once, one call
-        pp, ss = parts(pts)
-        il, ih = np.searchsorted(pts, L), np.searchsorted(pts, H)
-        pl, sl, ph, sh = pp[il], ss[il], pp[ih], ss[ih]
+        m = len(task)  # children share their ends: each point once per law, one call
+        pp, ss = rows.parts_distinct(np.concatenate([task, task]), np.concatenate([L, H]))
+        pl, sl, ph, sh = pp[:m], ss[:m], pp[m:], ss[m:]
         lx = logx[task]
         vl = _lb_from_parts(pl, sl, lx, c_vals, precision)
         vh = _lb_from_parts(ph, sh, lx, c_vals, precision)
@@ -304,13 +312,12 @@ def _lb_search(law: SizeLaw, x: Any, c_vals: tuple[Any, ...], precision: int | N
         if not len(task):
             break
         task, L, H = _split(task, L, H, branch, by_log=True)
-    _smallest_near_max(law, logx, c_vals, precision, best, arg, parts, branch, seeds)
+    _smallest_near_max(rows, logx, c_vals, precision, best, arg, branch, seeds)
     return best, [math.inf if a == math.inf else int(a) for a in arg]
 
 
-def _smallest_near_max(law: SizeLaw, logx: Any, c_vals: tuple[Any, ...], precision: int | None, best: Any,
-                       arg: np.ndarray, parts: Callable[[Any], tuple[Any, Any]], branch: int,
-                       seeds: _TieSeeds | None = None) -> None:
+def _smallest_near_max(rows: Rows, logx: Any, c_vals: tuple[Any, ...], precision: int | None, best: Any,
+                       arg: np.ndarray, branch: int, seeds: _TieSeeds | None = None) -> None:
     r"""The tie rule: move each finite ``arg[i]`` to the smallest :math:`a \ge 0` with
     :math:`\ell(a) \ge \ell^* + \log(1 - \rho)`, :math:`\rho` = ``LB_TIE_RTOL`` (in place).
 
@@ -349,33 +356,33 @@ def _smallest_near_max(law: SizeLaw, logx: Any, c_vals: tuple[Any, ...], precisi
         H = np.asarray(arg[task], dtype=np.int64)
     else:
         task, L, H = seeds.start(thr, found, finite_arg)
-    win = _scan.window_of(law) if not mp else None
-    if win is not None and win.lo > 1:
-        # below a window's first point w, P(m > a) >= P(m > w) and S >= 0 bound every term of [0, w] by
+    if not mp:  # below a window's first point w, P(m > a) >= P(m > w) and S >= 0 bound every term of [0, w] by
         # log c1 - c2 x P(m > w)^2; where that is below the threshold only a = 0 can qualify there
-        cap = lc1 - np.exp(lc2 + logx[task] + 2 * float(win.log_gt[0]))
-        skip = (cap < thr[task]) & (H > win.lo) & (L < win.lo)
+        w_lo = rows.of(lambda law: _window_lo(law, 1), task).astype(np.int64)
+        w_gt = rows.of(lambda law: float(win.log_gt[0]) if (win := _scan.window_of(law)) is not None else 0.0, task)
+        cap = lc1 - np.exp(lc2 + logx[task] + 2 * w_gt)
+        skip = (w_lo >= 0) & (cap < thr[task]) & (H > w_lo) & (L < w_lo)
         if np.any(skip):
             idx = np.flatnonzero(skip)
-            zero = _lb_from_parts(*parts(np.zeros(1, dtype=np.int64)), logx[task[idx]], c_vals, None)
+            zero = _lb_from_parts(*rows.parts_distinct(task[idx], np.zeros(len(idx), dtype=np.int64)),
+                                  logx[task[idx]], c_vals, None)
             at_zero = idx[zero >= thr[task[idx]]]  # a = 0 qualifies: the smallest a of all
             found[task[at_zero]] = 0
-            L[idx] = win.lo
+            L[idx] = w_lo[idx]
             keep = np.ones(len(task), dtype=bool)
             keep[at_zero] = False
             task, L, H = task[keep], L[keep], H[keep]
     while len(task):
-        pts = sorted_unique(np.concatenate([L, H]))  # children share their ends: each point once
-        pp, ss = parts(pts)
-        il, ih = np.searchsorted(pts, L), np.searchsorted(pts, H)
-        pl, sl, ph, sh = pp[il], ss[il], pp[ih], ss[ih]
+        m = len(task)  # children share their ends: each point once per law
+        pp, ss = rows.parts_distinct(np.concatenate([task, task]), np.concatenate([L, H]))
+        pl, sl, ph, sh = pp[:m], ss[:m], pp[m:], ss[m:]
         lx = logx[task]
         hits = []
         for ends, p_, s_ in ((L, pl, sl), (H, ph, sh)):
             ok = np.asarray(_lb_from_parts(p_, s_, lx, c_vals, precision) >= thr[task], dtype=bool)
             hits.append(ok)
             if np.any(ok):
-                np.minimum.at(found, task[ok], np.asarray(law.floor_support(ends[ok]), dtype=float))
+                np.minimum.at(found, task[ok], np.asarray(rows.call("floor_support", task[ok], ends[ok]), dtype=float))
         with np.errstate(over="ignore", under="ignore", divide="ignore", invalid="ignore"):  # NaN: not monotone
             bound = lc1 - be.exp(lc2 + lx + 2 * ph) - np.maximum(lx + 2 * sl, 0)
             # monotone intervals (_lb_search's 1. and 2.): non-decreasing below a0 (x S(h)^2 < 1) or where
@@ -445,22 +452,38 @@ def _split(task: np.ndarray, L: np.ndarray, H: np.ndarray, branch: int,
 
 def _lower_many(law: SizeLaw, x: np.ndarray, c: Constants) -> tuple[np.ndarray, list[float]]:
     """Float64 eq. (10) for an array of ``x``: (log values, argmax); a whole scan for light laws."""
+    return _lower_rows((law,), np.zeros(len(x), dtype=np.intp), x, c)
+
+
+def _lower_rows(laws: Sequence[SizeLaw], lid: np.ndarray, x: np.ndarray, c: Constants) -> tuple[np.ndarray, list[float]]:
+    """Float64 eq. (10) at ``x[i]`` for the law ``laws[lid[i]]``: (log values, argmax).
+
+    A light law's budgets are scanned (:func:`bounds.dame._scan.lower`); the rest of every law are searched
+    together (:class:`bounds.dame._rows.Rows`: each law's values are those of its own search)."""
     x = np.asarray(x, dtype=float)
-    pre = _scan.prefix(law)
-    if pre is None or len(x) * (pre.K + 1) > _scan.SCAN_CELLS:  # many budgets: a search on the arrays is cheaper
-        best, arg = _lb_search(_scan.window(law), x, c.floats, None)
-        return np.asarray(best, dtype=float), arg
-    best, args, decided = _scan.lower(law, pre, x, c.floats, LB_TIE_RTOL)
-    rest = np.flatnonzero(~decided)
+    lid = np.asarray(lid, dtype=np.intp)
+    best, args = np.empty(len(x)), np.empty(len(x))
+    searched = []
+    for j, law in enumerate(laws):
+        rows = np.flatnonzero(lid == j)
+        pre = _scan.prefix(law)
+        if pre is None or len(rows) * (pre.K + 1) > _scan.SCAN_CELLS:  # many budgets: a search on the arrays
+            searched.append(rows)
+            continue
+        best[rows], args[rows], decided = _scan.lower(law, pre, x[rows], c.floats, LB_TIE_RTOL)
+        searched.append(rows[~decided])
+    rest = np.concatenate(searched) if searched else np.zeros(0, dtype=np.intp)
     if rest.size:
-        b_rest, a_rest = _lb_search(_scan.window(law), x[rest], c.floats, None)
+        used, local = np.unique(lid[rest], return_inverse=True)
+        views = tuple(_scan.window(laws[j]) for j in used)
+        b_rest, a_rest = _lb_search(Rows(views, local), x[rest], c.floats, None)
         best[rest], args[rest] = np.asarray(b_rest, dtype=float), a_rest
     return best, [math.inf if a == math.inf else int(a) for a in args]
 
 
 def _lower_mp(law: SizeLaw, priv: PrivacyBudget, c: Constants, precision: int) -> tuple[Any, Any]:
     with mpmath.workdps(precision):
-        best, arg = _lb_search(law, [priv.exact()], c.values(precision), precision)
+        best, arg = _lb_search(Rows((law,), np.zeros(1), precision), [priv.exact()], c.values(precision), precision)
         return best[0], arg[0]
 
 

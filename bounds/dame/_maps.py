@@ -25,7 +25,7 @@ from ..numerics import (
 from ..sizes import MAX_SIZE, SizeLaw, finite, point
 from ._constants import Constants
 from ._inputs import MAX_POINTS, _law, _n_alpha2_array, privacy_budget
-from ._lower import _lower_many
+from ._lower import _lower_many, _lower_rows
 from ._upper import _budgets_of, _log_upper, _m_tilde_many, _upper_value, m_tilde
 
 if TYPE_CHECKING:
@@ -94,26 +94,24 @@ def curve(sizes: SizeLaw | Sequence[SizeLaw], *, n_alpha2: ArrayLike, constants:
         pairs = [(law, xs[i : i + 1]) for i, law in enumerate(laws)]
     else:
         raise ValueError(f"{len(laws)} laws and {xs.size} values of n_alpha2 do not pair up")
-    cols: dict[str, list[Any]] = {k: [] for k in ("x", "ll", "arg", "lu", "mt", "law")}
+    cols: dict[str, list[Any]] = {k: [] for k in ("lu", "mt", "law")}
     cv = c.floats
     for law, x in pairs:
-        ll, arg = _lower_many(law, x, c)
         mt = _m_tilde_many(law, x, _budgets_of(x), c)
         lu = []
         for xi, mi in zip(x, mt):
             core, lfac, ld = _log_upper(law, int(mi), xi, cv, None)
             lu.append(_upper_value(float(core), float(lfac), float(ld), xi, cv, None)[1])
-        cols["x"].append(x)
-        cols["ll"].append(ll)
-        cols["arg"].append(np.asarray(arg, dtype=float))
         cols["lu"].append(np.asarray(lu))
         cols["mt"].append(mt)
         cols["law"].extend([law] * len(x))
-    log_lower = np.concatenate(cols["ll"])
+    x_all = np.concatenate([x for _, x in pairs])
+    lid = np.repeat(np.arange(len(pairs)), [len(x) for _, x in pairs])
+    log_lower, arg = _lower_rows([law for law, _ in pairs], lid, x_all, c)  # every law's search at once
     log_upper = np.concatenate(cols["lu"])
     with np.errstate(under="ignore"):
         return Curve(
-            np.concatenate(cols["x"]), np.exp(log_lower), log_lower, np.concatenate(cols["arg"]),
+            x_all, np.exp(log_lower), log_lower, np.asarray(arg, dtype=float),
             np.exp(log_upper), log_upper, np.concatenate(cols["mt"]), tuple(cols["law"]), c,
         )
 
@@ -175,6 +173,14 @@ def _upper_many(law: SizeLaw, m: np.ndarray, x: np.ndarray, c: Constants) -> tup
     return np.where(lfac > 0, np.where(capped, math.log(4), core), -np.inf), capped
 
 
+def _named(i: int, p: Any, compute: Callable[[], Any]) -> Any:
+    """``compute()``, its ``ValueError`` naming ``params[i]``."""
+    try:
+        return compute()
+    except ValueError as exc:
+        raise ValueError(f"params[{i}] = {p!r}: {exc}") from None
+
+
 @warn_once_per_call
 def grid(
     family: str | Callable[..., SizeLaw], params: ArrayLike, n_alpha2: ArrayLike, *,
@@ -211,8 +217,9 @@ def grid(
     if ps.size * xs.size > MAX_CELLS:
         raise ValueError(f"params and n_alpha2 give {ps.size} × {xs.size} cells: at most {MAX_CELLS} (dame.MAX_CELLS)")
     shape = (ps.size, xs.size)
-    ll, lu, arg, mt, cap = (np.empty(shape) for _ in range(5))
+    lu, mt, cap = (np.empty(shape) for _ in range(3))
     exact = _budgets_of(xs)
+    laws = []
     for i, p in enumerate(ps):
         try:
             law = make(int(p) if name in ("point", "uniform") else float(p))
@@ -220,13 +227,17 @@ def grid(
             raise ValueError(f"params[{i}] = {p!r} gives no size law: {exc}") from None
         if not isinstance(law, SizeLaw):
             raise ValueError(f"family must return a size law from bounds.sizes, got {format_value(law)} for params[{i}]")
-        try:
-            ll[i], arg_i = _lower_many(law, xs, c)
-            mt[i] = _m_tilde_many(law, xs, exact, c)
-        except ValueError as exc:  # e.g. a law whose tail cannot be tabulated
-            raise ValueError(f"params[{i}] = {p!r}: {exc}") from None
-        arg[i] = np.asarray(arg_i, dtype=float)
+        laws.append(law)
+    try:  # Theorem 1's searches of every law at once (each law's values are those of its own search)
+        ll, args = _lower_rows(laws, np.repeat(np.arange(len(laws)), xs.size), np.tile(xs, len(laws)), c)
+    except ValueError:  # e.g. a law whose tail cannot be tabulated: name it
+        for i, law in enumerate(laws):
+            _named(i, ps[i], lambda: _lower_many(law, xs, c))
+        raise
+    for i, law in enumerate(laws):
+        mt[i] = _named(i, ps[i], lambda: _m_tilde_many(law, xs, exact, c))
         lu[i], cap[i] = _upper_many(law, mt[i].astype(np.int64), xs, c)
+    ll, arg = ll.reshape(shape), np.asarray(args, dtype=float).reshape(shape)
     regime = np.where(cap.astype(bool), 0, np.where(mt == 1, 1, 2))
     with np.errstate(under="ignore"):
         return Grid(name, ps, xs, np.exp(ll), ll, arg, np.exp(lu), lu, mt.astype(np.int64), regime, c)
