@@ -297,7 +297,7 @@ BROAD = [
            "equivalent up to rounding: both branches compute W(a) (the choice is only where each keeps more "
            "digits); on beta a in [0.5, 1) they agree to 2.9e-14 relative for 60 p in [1e-6, 0.6] (scanned), "
            "inside the 1e-12 float-vs-precision agreement the issue asks for"),
-    Mutant("sizes/_geometric.py", "lu = self._float_log_u(ab[~lower] + 1)", "lu = self._float_log_u(ab[~lower])",
+    Mutant("sizes/_geometric.py", "lu = _log_u(ab[~lower] + 1, self.beta[gu], self.b15[gu], self.weights[gu].T)", "lu = _log_u(ab[~lower], self.beta[gu], self.b15[gu], self.weights[gu].T)",
            "W(a) = W(inf) - U(a+1) read as W(inf) - U(a): the term k = a dropped"),
     Mutant("sizes/_geometric.py", "part = integral + 0.5 * (np.sqrt(A) * math.exp(-beta * A) + np.sqrt(B) * np.exp(-beta * B))",
            "part = integral + 0.5 * (np.sqrt(A) * math.exp(-beta * A) - np.sqrt(B) * np.exp(-beta * B))",

@@ -270,11 +270,13 @@ def _lb_search(rows: Rows, x: Any, c_vals: tuple[Any, ...], precision: int | Non
             return
         rival = vals >= best[task]  # only these can change a task's best
         task, vals, labs = task[rival], vals[rival], labs[rival]
-        order = np.lexsort((labs, -vals, task))  # per task: largest value first, then smallest a
-        task, vals, labs = task[order], vals[order], labs[order]
-        head = np.ones(len(task), dtype=bool)
-        head[1:] = task[1:] != task[:-1]
-        i, v, lab = task[head], vals[head], labs[head]
+        top = np.full(n, -np.inf)  # per task: the largest value offered, then the smallest a reaching it
+        np.maximum.at(top, task, vals)
+        at = vals == top[task]
+        low = np.full(n, np.inf)
+        np.minimum.at(low, task[at], labs[at])
+        i = np.unique(task)
+        v, lab = top[i], low[i]
         better = (v > best[i]) | ((v == best[i]) & (lab < arg[i]))
         best[i[better]], arg[i[better]] = v[better], lab[better]
 

@@ -47,6 +47,12 @@ class Rows:
         if precision is not None and len(self.laws) != 1:
             raise ValueError("a search at a precision has one law")
         self._cache: dict = {}
+        self._key = np.int16 if len(self.laws) <= np.iinfo(np.int16).max else np.intp
+        kinds = {type(law) for law in self.laws}
+        # laws of one class with closed forms: their functionals in one pass over all rows (bit for bit each
+        # law's); a window view (a table read by index) is asked law by law
+        stack_of = getattr(kinds.pop(), "_stack_of", None) if len(kinds) == 1 else None
+        self._stack = stack_of(self.laws) if stack_of is not None and len(self.laws) > 1 and precision is None else None
 
     def of(self, value: Callable[[SizeLaw], Any], rows: np.ndarray | None = None) -> np.ndarray:
         """``value(law)`` per row (of ``rows``, or of every row), computed once for each law those rows have."""
@@ -73,6 +79,8 @@ class Rows:
         """``law.name(a[k])`` with the law of row ``rows[k]``: each law asked once, for its points in order."""
         if len(self.laws) == 1:
             return np.asarray(getattr(self.laws[0], name)(a, **kwargs))
+        if self._stack is not None:
+            return self._stack.query(name, self.lid[rows], a)
         out: np.ndarray | None = None
         for j, pos in self._groups(rows):
             vals = np.asarray(getattr(self.laws[j], name)(a[pos], **kwargs))
@@ -99,6 +107,9 @@ class Rows:
         r""":math:`(\log P(m > a_k), \log S(a_k))` for the law of row ``rows[k]``, each law asked for its points in order."""
         if len(self.laws) == 1:
             return self._pair(0, a)
+        if self._stack is not None:
+            g = self.lid[rows]
+            return self._stack.query("log_prob_gt", g, a), self._stack.query("log_partial_sqrt_mean", g, a)
         lp, ls = np.empty(len(a)), np.empty(len(a))
         for j, pos in self._groups(rows):
             lp[pos], ls[pos] = self._pair(j, a[pos])
@@ -114,15 +125,19 @@ class Rows:
         if not len(a):
             return np.zeros(0), np.zeros(0)
         lid = self.lid[rows]
-        order = np.lexsort((a, lid))  # by law, then by point
+        order = np.argsort(a)  # by law, then by point: a stable sort of small integers is a radix sort
+        order = order[np.argsort(lid[order].astype(self._key), kind="stable")]
         sa, sl = a[order], lid[order]
         new = np.ones(len(a), dtype=bool)
         new[1:] = (sa[1:] != sa[:-1]) | (sl[1:] != sl[:-1])
         first = np.flatnonzero(new)
         ua, ul = sa[first], sl[first]
-        up, us = np.empty(len(ua)), np.empty(len(ua))
-        for seg in np.split(np.arange(len(ua)), np.flatnonzero(np.diff(ul)) + 1):
-            up[seg], us[seg] = self._pair(int(ul[seg[0]]), ua[seg])
+        if self._stack is not None:
+            up, us = self._stack.query("log_prob_gt", ul, ua), self._stack.query("log_partial_sqrt_mean", ul, ua)
+        else:
+            up, us = np.empty(len(ua)), np.empty(len(ua))
+            for seg in np.split(np.arange(len(ua)), np.flatnonzero(np.diff(ul)) + 1):
+                up[seg], us[seg] = self._pair(int(ul[seg[0]]), ua[seg])
         inv = np.empty(len(a), dtype=np.intp)
         inv[order] = np.cumsum(new) - 1
         return up[inv], us[inv]

@@ -53,6 +53,12 @@ class SizeLaw(ABC):
     _table_sf_closed = True  # a table's P(m > a) from the closed form where not deep (else summed from the top)
     max_precision: int | None = None  # a law whose mpmath sums are accurate only so far sets a cap
 
+    @classmethod
+    def _stack_of(cls, laws: Any) -> Any:
+        """Several laws of this class as one stack with ``query(name, g, a)`` (their float64 functionals at
+        ``(laws[g[k]], a[k])`` in one pass, bit for bit each law's own), or ``None``: asked law by law."""
+        return None
+
     def _precision(self, precision: object) -> int | None:
         """``precision`` validated, within the law's own cap where it has one (ValueError naming it)."""
         checked = check_precision(precision)

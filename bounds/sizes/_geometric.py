@@ -81,7 +81,7 @@ class GeometricLaw(SizeLaw):
         return np.where(k >= 1, math.log(self.p) + (safe - 1) * self.log_q, -np.inf)
 
     def _logsf(self, a: np.ndarray) -> np.ndarray:
-        return np.maximum(np.asarray(a), 0).astype(float) * self.log_q
+        return _log_sf(a, self.log_q)
 
     def _mp_logpmf(self, k: int) -> Any:
         if k < 1:
@@ -121,70 +121,39 @@ class GeometricLaw(SizeLaw):
                 w[i] += _BERN[j] * math.comb(n, i) * (-self.beta) ** (n - i) * _sqrt_power_derivative(i)
         return w
 
-    def _em_correction(self, x: ArrayLike) -> np.ndarray:
-        """``e^{beta x} sum_j B_2j/(2j)! g^(2j-1)(x)`` in float64, vectorised."""
-        x = np.asarray(x, dtype=float)
-        inv, acc = 1.0 / x, np.zeros(x.shape)
-        for w in self._em_weights[::-1]:  # sqrt(x) * sum_i w_i x^-i by Horner's rule: one square root
-            acc = acc * inv + w
-        return np.sqrt(x) * acc
-
     @cached_property
     def _small_log_w(self) -> np.ndarray:
         k = np.arange(1, EM_START, dtype=float)
         return np.logaddexp.accumulate(0.5 * np.log(k) - self.beta * k)  # log W(1..63)
 
-    def _float_log_u(self, x: np.ndarray) -> np.ndarray:
-        """log U(x) = log sum_{k>=x} g(k), x >= EM_START, beta < 1 (Euler–Maclaurin, scaled by e^{beta x})."""
-        beta = self.beta
-        z = beta * x
-        body = beta**-1.5 * (np.sqrt(z) + 0.5 * math.sqrt(math.pi) * special.erfcx(np.sqrt(z))) + 0.5 * np.sqrt(x)
-        return -z + np.log(body - self._em_correction(x))
+    @cached_property
+    def _direct_tail(self) -> np.ndarray:
+        """log of the sums of g(64..127), cumulated from 64 (beta >= 1: the terms past 63 are summed directly)."""
+        k = np.arange(EM_START, 2 * EM_START, dtype=float)
+        return np.logaddexp.accumulate(0.5 * np.log(k) - self.beta * k)
 
     @cached_property
     def _float_log_w_total(self) -> float:
         """log W(inf) = log(W(63) + U(64)) in float64, beta < 1 (once per law)."""
-        return float(np.logaddexp(self._small_log_w[-1], self._float_log_u(np.array(float(EM_START)))))
+        lu = _log_u(np.array(float(EM_START)), self.beta, self.beta**-1.5, self._em_weights)
+        return float(np.logaddexp(self._small_log_w[-1], lu))
 
     @cached_property
     def _em_lower_end(self) -> tuple[Any, float, Any]:
-        r"""The lower end A = 64 of :meth:`_float_log_w`'s Euler–Maclaurin sums (once per law): the incomplete
+        r"""The lower end A = 64 of the Euler–Maclaurin sums of :math:`W` (once per law): the incomplete
         gamma there, :math:`\sqrt A e^{-\beta A}` and the correction :math:`e^{-\beta A} \sum_j \dots`."""
         beta, A = self.beta, float(EM_START)
         return (special.gammainc(1.5, beta * A), float(np.sqrt(A)) * math.exp(-beta * A),
-                math.exp(-beta * A) * self._em_correction(A))
+                math.exp(-beta * A) * _em_correction(A, self._em_weights))
 
-    def _float_log_w(self, a: np.ndarray) -> np.ndarray:
-        a = np.asarray(a, dtype=np.int64)
-        out = np.full(a.shape, -np.inf)
-        small = (a >= 1) & (a < EM_START)
-        out[small] = self._small_log_w[a[small] - 1]
-        big = a >= EM_START
-        if not np.any(big):
-            return out
-        w63 = self._small_log_w[-1]
-        if self.beta >= 1:  # terms past 63 are below e^{-63} of the first: summed directly, 64 more
-            k = np.arange(EM_START, 2 * EM_START, dtype=float)
-            tail = np.logaddexp.accumulate(0.5 * np.log(k) - self.beta * k)
-            out[big] = np.logaddexp(w63, tail[np.minimum(a[big], 2 * EM_START - 1) - EM_START])
-            return out
-        ab = a[big].astype(float)
-        beta = self.beta
-        total = self._float_log_w_total
-        lower = beta * ab < 1
-        res = np.empty(ab.shape)
-        if np.any(lower):  # W(63) + sum_{64}^{a} g by Euler-Maclaurin with the lower incomplete gamma
-            B = ab[lower]
-            gamma_a, edge_a, corr_a = self._em_lower_end
-            integral = beta**-1.5 * math.gamma(1.5) * (special.gammainc(1.5, beta * B) - gamma_a)
-            part = integral + 0.5 * (edge_a + np.sqrt(B) * np.exp(-beta * B))
-            part = part + np.exp(-beta * B) * self._em_correction(B) - corr_a
-            res[lower] = np.logaddexp(w63, np.log(part))
-        if np.any(~lower):  # W(inf) - U(a+1)
-            lu = self._float_log_u(ab[~lower] + 1)
-            res[~lower] = total + _log1mexp(lu - total, None)
-        out[big] = res
-        return out
+    @cached_property
+    def _stack(self) -> "_GeometricStack":
+        """This law's constants as a stack of one (its float64 functionals are the stack's)."""
+        return _GeometricStack((self,))
+
+    @classmethod
+    def _stack_of(cls, laws: Any) -> "_GeometricStack":
+        return _GeometricStack(laws)
 
     def _mp_consts(self) -> dict:
         r"""What :meth:`_mp_w` reuses at the working precision (cached per precision): :math:`\beta`,
@@ -296,7 +265,7 @@ class GeometricLaw(SizeLaw):
 
     def _log_partial_sqrt(self, a: np.ndarray, precision: int | None) -> np.ndarray:
         if precision is None:
-            return np.where(a >= 1, self._log_scale(None) + self._float_log_w(np.maximum(a, 1)), -np.inf)
+            return self._stack.query("log_partial_sqrt_mean", np.zeros(np.shape(a), dtype=np.intp), a)
         with mpmath.workdps(precision + GUARD):
             scale = self._log_scale(precision)
             vals = [_mp_log(self._mp_w(int(ai))) + scale if ai >= 1 else mpmath.ninf for ai in np.ravel(a)]
@@ -314,7 +283,7 @@ class GeometricLaw(SizeLaw):
         precision = self._precision(precision)
         if precision is None:
             if self.beta >= 1:
-                w = float(self._float_log_w(np.array([2 * EM_START - 1]))[0])
+                w = float(self._stack._log_w(np.array([2 * EM_START - 1]), np.zeros(1, dtype=np.intp))[0])
             else:
                 w = self._float_log_w_total
             return float(np.exp(self._log_scale(None) + w))
@@ -334,6 +303,104 @@ class GeometricLaw(SizeLaw):
 
     def _floor_support(self, a: np.ndarray) -> np.ndarray:
         return np.maximum(np.asarray(a, dtype=np.int64), 0)
+
+
+def _log_sf(a: Any, log_q: Any) -> np.ndarray:
+    """log P(m > a) = a log q (a >= 0), with ``log q`` per point or one for all."""
+    return np.maximum(np.asarray(a), 0).astype(float) * log_q
+
+
+def _em_correction(x: Any, weights: Any) -> np.ndarray:
+    """``e^{beta x} sum_j B_2j/(2j)! g^(2j-1)(x)`` in float64: ``sqrt(x) sum_i w_i x^-i`` by Horner's rule (one
+    square root), ``weights[i]`` one value or one per point."""
+    x = np.asarray(x, dtype=float)
+    inv, acc = 1.0 / x, np.zeros(x.shape)
+    for w in weights[::-1]:
+        acc = acc * inv + w
+    return np.sqrt(x) * acc
+
+
+def _log_u(x: np.ndarray, beta: Any, b15: Any, weights: Any) -> np.ndarray:
+    """log U(x) = log sum_{k>=x} g(k), x >= EM_START, beta < 1 (Euler–Maclaurin, scaled by e^{beta x});
+    ``b15`` = beta^(-3/2)."""
+    z = beta * x
+    body = b15 * (np.sqrt(z) + 0.5 * math.sqrt(math.pi) * special.erfcx(np.sqrt(z))) + 0.5 * np.sqrt(x)
+    return -z + np.log(body - _em_correction(x, weights))
+
+
+class _GeometricStack:
+    r"""The float64 constants of several geometric laws (one row each), for their functionals at pairs
+    ``(law g[k], a[k])`` in one pass of array operations: the same operations, point by point, as one law's
+    own (a law's float64 functionals are those of its stack of one), so the values are the same bit for bit.
+
+    With :math:`W(a) = \sum_{k \le a} \sqrt k\,e^{-\beta k}`: :math:`\log W` from a table below 64; past it,
+    for :math:`\beta \ge 1`, the direct sums to 127 (the terms beyond are below the last float bit); for
+    :math:`\beta < 1`, Euler–Maclaurin with the exact incomplete-gamma integral where :math:`\beta a < 1`,
+    and :math:`W(\infty) - U(a + 1)` beyond (see :class:`GeometricLaw`).
+    """
+
+    names = ("log_prob_gt", "log_partial_sqrt_mean", "floor_support")
+
+    def __init__(self, laws: Any) -> None:
+        laws = tuple(laws)
+        em = [law.beta < 1 for law in laws]
+        self.beta = np.array([law.beta for law in laws])
+        self.log_q = np.array([law.log_q for law in laws])
+        self.log_scale = np.array([law._log_scale(None) for law in laws])
+        self.small = np.stack([law._small_log_w for law in laws])
+        self.weights = np.stack([law._em_weights for law in laws])
+        self.em = np.array(em)
+        self.b15 = np.array([law.beta**-1.5 for law in laws])
+        self.kint = np.array([law.beta**-1.5 * math.gamma(1.5) for law in laws])  # the integral's factor
+        ends = [law._em_lower_end if e else (0.0, 0.0, 0.0) for law, e in zip(laws, em)]
+        self.gamma_a, self.edge_a, self.corr_a = (np.array([float(v[i]) for v in ends]) for i in range(3))
+        self.total = np.array([law._float_log_w_total if e else 0.0 for law, e in zip(laws, em)])
+        self.tail = np.stack([np.zeros(EM_START) if e else law._direct_tail for law, e in zip(laws, em)])
+
+    def query(self, name: str, g: np.ndarray, a: np.ndarray) -> np.ndarray:
+        r"""``laws[g[k]].<name>(a[k])`` in float64 (``name`` in :attr:`names`): :math:`\log P(m > a)`,
+        :math:`\log E[\sqrt m\,\mathbb 1\{m \le a\}] = \log(p e^{\beta}) + \log W(a)`, or the support's floor."""
+        a = np.asarray(a, dtype=np.int64)
+        if name == "floor_support":
+            return np.maximum(a, 0)
+        if name == "log_prob_gt":
+            return np.where(a < 1, 0.0, _log_sf(np.maximum(a, 0), self.log_q[g]))
+        return np.where(a >= 1, self.log_scale[g] + self._log_w(np.maximum(a, 1), g), -np.inf)
+
+    def _log_w(self, a: np.ndarray, g: np.ndarray) -> np.ndarray:
+        out = np.full(a.shape, -np.inf)
+        small = (a >= 1) & (a < EM_START)
+        out[small] = self.small[g[small], a[small] - 1]
+        big = a >= EM_START
+        if not np.any(big):
+            return out
+        gb, ai = g[big], a[big]
+        res = np.empty(ai.shape)
+        w63 = self.small[gb, -1]
+        direct = ~self.em[gb]
+        if np.any(direct):  # beta >= 1: terms past 63 are below e^{-63} of the first, summed directly to 127
+            idx = np.minimum(ai[direct], 2 * EM_START - 1) - EM_START
+            res[direct] = np.logaddexp(w63[direct], self.tail[gb[direct], idx])
+        em = ~direct
+        if np.any(em):
+            ge, ab = gb[em], ai[em].astype(float)
+            lower = self.beta[ge] * ab < 1
+            r = np.empty(ab.shape)
+            if np.any(lower):  # W(63) + sum_{64}^{a} g by Euler-Maclaurin with the lower incomplete gamma
+                gl, B = ge[lower], ab[lower]
+                beta = self.beta[gl]
+                integral = self.kint[gl] * (special.gammainc(1.5, beta * B) - self.gamma_a[gl])
+                part = integral + 0.5 * (self.edge_a[gl] + np.sqrt(B) * np.exp(-beta * B))
+                part = part + np.exp(-beta * B) * _em_correction(B, self.weights[gl].T) - self.corr_a[gl]
+                r[lower] = np.logaddexp(self.small[gl, -1], np.log(part))
+            if np.any(~lower):  # W(inf) - U(a+1)
+                gu = ge[~lower]
+                lu = _log_u(ab[~lower] + 1, self.beta[gu], self.b15[gu], self.weights[gu].T)
+                total = self.total[gu]
+                r[~lower] = total + _log1mexp(lu - total, None)
+            res[em] = r
+        out[big] = res
+        return out
 
 
 GUARD = 10  # guard digits of the mpmath path (rounded to the asked precision at the end)

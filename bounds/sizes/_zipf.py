@@ -42,18 +42,6 @@ class ZipfLaw(SizeLaw):
         self.name, self.params = "zipf", (("s", s),)
         self.support_min, self.support_max = 1, math.inf
 
-    def _log_hurwitz(self, x: float, q: np.ndarray) -> np.ndarray:
-        """log ζ(x, q), with an mpmath fallback where float64 underflows."""
-        q = np.asarray(q, dtype=float)
-        val = special.zeta(x, q)
-        with np.errstate(divide="ignore"):
-            out = np.log(val)
-        bad = ~(val > 1e-290)
-        if np.any(bad):
-            out = np.array(out, dtype=float)
-            out[bad] = [float(mpmath.log(mpmath.zeta(x, qq))) for qq in q[bad]]
-        return out
-
     def __reduce__(self) -> tuple[Any, ...]:
         return (_rebuild, ("zipf", {"s": self.s}))
 
@@ -78,7 +66,7 @@ class ZipfLaw(SizeLaw):
         return -self.s * np.log(np.asarray(k, dtype=float)) - self._log_zeta_s
 
     def _logsf(self, a: np.ndarray) -> np.ndarray:
-        return self._log_hurwitz(self.s, np.asarray(a) + 1.0) - self._log_zeta_s
+        return _log_hurwitz(self.s, np.asarray(a) + 1.0) - self._log_zeta_s
 
     def _mp_logpmf(self, k: int) -> Any:
         return -self.s * mpmath.log(k) - mpmath.log(self._mp_zeta(self.s))
@@ -138,26 +126,26 @@ class ZipfLaw(SizeLaw):
 
     # E[sqrt(m) 1{m <= a}] = (ζ(s-1/2) - ζ(s-1/2, a+1)) / ζ(s): no table needed
     def _log_partial_sqrt(self, a: np.ndarray, precision: int | None) -> np.ndarray:
+        if precision is None:
+            return self._stack.query("log_partial_sqrt_mean", np.zeros(np.shape(a), dtype=np.intp), a)
         h = self.s - 0.5
         pos = a >= 1
         safe = np.maximum(a, 1)
-        if precision is None:
-            lzs, zh = self._log_zeta_s, self._zeta_h
-            # direct sum for small a (no cancellation), closed form beyond
-            small = safe <= 64
-            out = np.empty(safe.shape, dtype=float)
-            if np.any(small):
-                out[small] = self._log_small_sums[safe[small] - 1] - lzs
-            if np.any(~small):
-                rest = zh - special.zeta(h, safe[~small] + 1.0)
-                out[~small] = np.log(rest) - lzs
-            return np.where(pos, out, -np.inf)
         with mpmath.workdps(precision + GUARD):
             zs, zh = self._mp_zeta(self.s), self._mp_zeta(h)
             vals = [mpmath.log((zh - self._mp_hurwitz(h, int(ai) + 1)) / zs) for ai in safe.ravel()]
         with mpmath.workdps(precision):
             out = np.asarray([+v for v in vals], dtype=object).reshape(safe.shape)
         return np.where(pos, out, -np.inf)
+
+    @cached_property
+    def _stack(self) -> "_ZipfStack":
+        """This law's constants as a stack of one (its float64 moment is the stack's)."""
+        return _ZipfStack((self,))
+
+    @classmethod
+    def _stack_of(cls, laws: Any) -> "_ZipfStack":
+        return _ZipfStack(laws)
 
     def sqrt_mean(self, *, precision: int | None = None) -> Any:
         r""":math:`E[\sqrt{m}] = \zeta(s - 1/2)/\zeta(s)` (exact).
@@ -192,6 +180,60 @@ class ZipfLaw(SizeLaw):
     def _log_cdf(self, a: np.ndarray, precision: int | None) -> np.ndarray:
         ls = self._log_sf(a, precision)
         return np.where(a < 1, -np.inf, _log1mexp(ls, precision))
+
+
+def _log_hurwitz(x: Any, q: np.ndarray) -> np.ndarray:
+    """log ζ(x, q) (``x`` one value or one per point), with an mpmath fallback where float64 underflows."""
+    q = np.asarray(q, dtype=float)
+    val = special.zeta(x, q)
+    with np.errstate(divide="ignore"):
+        out = np.log(val)
+    bad = ~(val > 1e-290)
+    if np.any(bad):
+        out = np.array(out, dtype=float)
+        xs = np.broadcast_to(x, q.shape)[bad]
+        out[bad] = [float(mpmath.log(mpmath.zeta(float(xx), qq))) for xx, qq in zip(xs, q[bad])]
+    return out
+
+
+class _ZipfStack:
+    r"""The float64 constants of several Zipf laws (one row each), for their functionals at pairs
+    ``(law g[k], a[k])`` in one pass: the same operations, point by point, as one law's own (a law's float64
+    functionals are those of its stack of one), so the values are the same bit for bit.
+
+    :math:`\log P(m > a) = \log\zeta(s, a+1) - \log\zeta(s)`; :math:`\log E[\sqrt m\,\mathbb 1\{m \le a\}]`
+    from the direct sums to 64, then :math:`\log(\zeta(h) - \zeta(h, a + 1)) - \log\zeta(s)`, :math:`h = s - 1/2`.
+    """
+
+    names = ("log_prob_gt", "log_partial_sqrt_mean", "floor_support")
+
+    def __init__(self, laws: Any) -> None:
+        laws = tuple(laws)
+        self.s = np.array([law.s for law in laws])
+        self.h = np.array([law.s - 0.5 for law in laws])
+        self.lzs = np.array([law._log_zeta_s for law in laws])
+        self.zh = np.array([law._zeta_h for law in laws])
+        self.small = np.stack([law._log_small_sums for law in laws])
+
+    def query(self, name: str, g: np.ndarray, a: np.ndarray) -> np.ndarray:
+        r"""``laws[g[k]].<name>(a[k])`` in float64 (``name`` in :attr:`names`)."""
+        a = np.asarray(a, dtype=np.int64)
+        if name == "floor_support":
+            return np.maximum(a, 0)
+        if name == "log_prob_gt":
+            out = _log_hurwitz(self.s[g], np.maximum(a, 0) + 1.0) - self.lzs[g]
+            return np.where(a < 1, 0.0, out)
+        pos = a >= 1
+        safe = np.maximum(a, 1)
+        small = safe <= 64  # direct sums for small a (no cancellation), the closed form beyond
+        out = np.empty(safe.shape, dtype=float)
+        if np.any(small):
+            out[small] = self.small[g[small], safe[small] - 1] - self.lzs[g[small]]
+        if np.any(~small):
+            big = ~small
+            rest = self.zh[g[big]] - special.zeta(self.h[g[big]], safe[big] + 1.0)
+            out[big] = np.log(rest) - self.lzs[g[big]]
+        return np.where(pos, out, -np.inf)
 
 
 GUARD = 10  # guard digits of the mpmath path (rounded to the asked precision at the end)
