@@ -682,3 +682,29 @@ def test_table_running_sums_against_30_digit_sums(n, spread):
                 ref[i] = float(mpmath.log(run))
     for i, r in ref.items():
         assert abs(got[i] - r) <= 4e-14 * max(1.0, abs(r)), (i, got[i], r)
+
+
+@pytest.mark.parametrize(
+    "make, params",
+    [
+        # every branch of the geometric W: beta >= 1 (direct sums), beta < 1 below and past beta a = 1
+        (sizes.geometric, [1e-199, 1e-12, 1e-6, 0.01, 0.5, 0.6321, 0.6322, 0.9, 0.999]),
+        # zipf near s = 2 (heavy), moderate and light, with the mpmath fallback of underflowing tails
+        (sizes.zipf, [2 + 1e-15, 2.001, 2.5, 3.0, 7.0, 40.0]),
+    ],
+)
+def test_a_stack_of_laws_answers_as_each_law_bit_for_bit(make, params):
+    # dame.grid asks a stack of a family's laws for every (law, a) pair at once: its values must be each
+    # law's own, so that a map equals the points (the per-law queries are the reference)
+    laws = [make(p) for p in params]
+    stack = type(laws[0])._stack_of(laws)
+    rng = np.random.default_rng(5)
+    a = np.concatenate([np.arange(-2, 200), np.geomspace(1, 2**62, 400).astype(np.int64),
+                        rng.integers(0, 2**62, 200)])
+    g = rng.integers(0, len(laws), a.size)
+    for name in stack.names:
+        got = stack.query(name, g, a)
+        for j, law in enumerate(laws):
+            at = g == j
+            want = law.floor_support(a[at]) if name == "floor_support" else getattr(law, name)(a[at])
+            assert np.array_equal(got[at], want), (name, params[j])

@@ -26,7 +26,7 @@ from ..sizes import MAX_SIZE, SizeLaw, finite, point
 from ._constants import Constants
 from ._inputs import MAX_POINTS, _law, _n_alpha2_array, privacy_budget
 from ._lower import _lower_many, _lower_rows
-from ._upper import _budgets_of, _log_upper, _m_tilde_many, _upper_value, m_tilde
+from ._upper import _budgets_of, _log_upper, _m_tilde_many, _m_tilde_rows, _upper_value, m_tilde
 
 if TYPE_CHECKING:
     import mpmath
@@ -94,25 +94,20 @@ def curve(sizes: SizeLaw | Sequence[SizeLaw], *, n_alpha2: ArrayLike, constants:
         pairs = [(law, xs[i : i + 1]) for i, law in enumerate(laws)]
     else:
         raise ValueError(f"{len(laws)} laws and {xs.size} values of n_alpha2 do not pair up")
-    cols: dict[str, list[Any]] = {k: [] for k in ("lu", "mt", "law")}
-    cv = c.floats
-    for law, x in pairs:
-        mt = _m_tilde_many(law, x, _budgets_of(x), c)
-        lu = []
-        for xi, mi in zip(x, mt):
-            core, lfac, ld = _log_upper(law, int(mi), xi, cv, None)
-            lu.append(_upper_value(float(core), float(lfac), float(ld), xi, cv, None)[1])
-        cols["lu"].append(np.asarray(lu))
-        cols["mt"].append(mt)
-        cols["law"].extend([law] * len(x))
     x_all = np.concatenate([x for _, x in pairs])
     lid = np.repeat(np.arange(len(pairs)), [len(x) for _, x in pairs])
-    log_lower, arg = _lower_rows([law for law, _ in pairs], lid, x_all, c)  # every law's search at once
-    log_upper = np.concatenate(cols["lu"])
+    laws_all = [law for law, _ in pairs]
+    log_lower, arg = _lower_rows(laws_all, lid, x_all, c)  # every law's searches at once
+    mt = _m_tilde_rows(laws_all, lid, x_all, _budgets_of(x_all), c)
+    cv = c.floats
+    log_upper = np.empty(len(x_all))
+    for i, (xi, mi) in enumerate(zip(x_all, mt)):
+        core, lfac, ld = _log_upper(laws_all[lid[i]], int(mi), xi, cv, None)
+        log_upper[i] = _upper_value(float(core), float(lfac), float(ld), xi, cv, None)[1]
     with np.errstate(under="ignore"):
         return Curve(
             x_all, np.exp(log_lower), log_lower, np.asarray(arg, dtype=float),
-            np.exp(log_upper), log_upper, np.concatenate(cols["mt"]), tuple(cols["law"]), c,
+            np.exp(log_upper), log_upper, mt, tuple(laws_all[j] for j in lid), c,
         )
 
 
@@ -234,8 +229,14 @@ def grid(
         for i, law in enumerate(laws):
             _named(i, ps[i], lambda: _lower_many(law, xs, c))
         raise
+    try:  # Theorem 2's m~ likewise
+        mt[:] = _m_tilde_rows(laws, np.repeat(np.arange(len(laws)), xs.size), np.tile(xs, len(laws)),
+                              exact.take(np.tile(np.arange(xs.size), len(laws))), c).reshape(shape)
+    except ValueError:
+        for i, law in enumerate(laws):
+            _named(i, ps[i], lambda: _m_tilde_many(law, xs, exact, c))
+        raise
     for i, law in enumerate(laws):
-        mt[i] = _named(i, ps[i], lambda: _m_tilde_many(law, xs, exact, c))
         lu[i], cap[i] = _upper_many(law, mt[i].astype(np.int64), xs, c)
     ll, arg = ll.reshape(shape), np.asarray(args, dtype=float).reshape(shape)
     regime = np.where(cap.astype(bool), 0, np.where(mt == 1, 1, 2))

@@ -79,7 +79,7 @@ class Rows:
         """``law.name(a[k])`` with the law of row ``rows[k]``: each law asked once, for its points in order."""
         if len(self.laws) == 1:
             return np.asarray(getattr(self.laws[0], name)(a, **kwargs))
-        if self._stack is not None:
+        if self._stack is not None and name in self._stack.names:
             return self._stack.query(name, self.lid[rows], a)
         out: np.ndarray | None = None
         for j, pos in self._groups(rows):

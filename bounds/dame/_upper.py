@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, Sequence, cast
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -27,6 +27,7 @@ from ..numerics import (
 from ..sizes import MAX_SIZE, SizeLaw
 from . import _scan, _search
 from ._constants import Constants
+from ._rows import Rows
 from ._inputs import _TIE, _TIE_DPS, Bound, PrivacyBudget, _law, privacy_budget
 
 if TYPE_CHECKING:
@@ -88,8 +89,8 @@ def _log_phi(a: Any, logx: Any, c_vals: tuple[Any, ...], precision: int | None) 
 
 
 def _condition(
-    law: SizeLaw, a: Any, logx: Any, c_vals: tuple[Any, ...], precision: int | None, capped: bool = True,
-    lp: Any = None
+    law: SizeLaw | None, a: Any, logx: Any, c_vals: tuple[Any, ...], precision: int | None, capped: bool = True,
+    lp: Any = None, support_min: Any = None
 ) -> tuple[np.ndarray, np.ndarray]:
     r"""Theorem 2's condition :math:`P(m \ge a)^2 \ge \varphi(a) \wedge 1` and its margin.
 
@@ -97,15 +98,18 @@ def _condition(
     exactly as ``a <= min supp(M)``; ``capped=False`` drops the ``∧ 1`` (the proof's
     reading, ``docs/choices.md`` §1.2): there it holds only at :math:`\varphi(a) = 1`.  Returns ``(holds, margin)``; ``margin`` is the
     log-space distance to the decision boundary (small ⇒ re-decide at higher precision).  ``lp``:
-    :math:`\log P(m \ge a)` when the caller has it (a scan's prefix), else read from the law.
+    :math:`\log P(m \ge a)` when the caller has it (a scan's prefix), else read from the law; ``support_min``
+    likewise (both given: ``law`` is not read).
     """
     lphi = _log_phi(a, logx, c_vals, precision)
     big = lphi >= 0
-    if lp is None:
-        lp = law.log_prob_ge(a, precision=precision)
+    if lp is None or support_min is None:
+        assert law is not None, "the law is read where its values are not given"
+        lp = law.log_prob_ge(a, precision=precision) if lp is None else lp
+        support_min = law.support_min if support_min is None else support_min
     safe_phi = np.where(big, 0, lphi)
     d = 2 * lp - safe_phi
-    holds = np.where(big, (a <= law.support_min) & (capped | (lphi <= 0)), d >= 0)
+    holds = np.where(big, (a <= support_min) & (capped | (lphi <= 0)), d >= 0)
     margin = np.where(big, np.abs(lphi), np.minimum(np.abs(d), np.abs(lphi)))
     return holds.astype(bool), margin
 
@@ -122,37 +126,52 @@ class _Budgets:
             return self._make(int(i))
 
 
+    def take(self, idx: np.ndarray) -> "_Budgets":
+        """The budgets ``idx`` as a sequence of their own (its ``k``-th is this one's ``idx[k]``-th)."""
+        return _Budgets(lambda k: self._make(int(idx[k])))
+
+
 def _budgets_of(x: np.ndarray) -> _Budgets:
     """The float budgets ``x`` (exact in mpmath), made when a tie needs them."""
     return _Budgets(lambda i: mpmath.mpf(x[i]))
 
 
-def _condition_float(law: SizeLaw, a: ArrayLike, x_float: np.ndarray, x_exact: _Budgets, rows: np.ndarray,
+def _condition_float(rows: Rows, idx: np.ndarray, a: ArrayLike, x_float: np.ndarray, x_exact: _Budgets,
                      c: Constants, capped: bool = True, lp: Any = None) -> np.ndarray:
-    """Float64 decision with an mpmath re-decision where it is within rounding of a tie (``a[j]`` is
-    decided at the budget ``x_exact[rows[j]]``)."""
+    """Float64 decision with an mpmath re-decision where it is within rounding of a tie: ``a[j]`` is decided for
+    the law of row ``idx[j]`` at its budget ``x_float[j]`` (exactly: ``x_exact[idx[j]]``)."""
     a = np.asarray(a, dtype=np.int64)
+    if lp is None:
+        lp = rows.call("log_prob_ge", idx, a, precision=None)
+    smin = rows.of(lambda law: law.support_min, idx)
     with np.errstate(over="ignore"):
-        holds, margin = _condition(law, a, np.log(x_float), c.floats, None, capped, lp)
+        holds, margin = _condition(None, a, np.log(x_float), c.floats, None, capped, lp, smin)
     holds = np.array(holds, dtype=bool)
     close = np.asarray(margin, dtype=float) < _TIE * (1 + np.abs(np.log(x_float)))
     for i in np.flatnonzero(close):
+        law = rows.laws[rows.lid[idx[i]]]
         with mpmath.workdps(_TIE_DPS):
-            h, _ = _condition(law, a[i : i + 1], mpmath.log(x_exact[rows[i]]), c.values(_TIE_DPS), _TIE_DPS, capped)
+            h, _ = _condition(law, a[i : i + 1], mpmath.log(x_exact[idx[i]]), c.values(_TIE_DPS), _TIE_DPS, capped)
         holds[i] = bool(h[0])
     return holds
 
 
 def _m_tilde_many(law: SizeLaw, x: np.ndarray, x_exact: _Budgets, c: Constants, reading: str = "printed") -> np.ndarray:
     r"""Exact :math:`\tilde m` for each ``x`` (see :func:`m_tilde`); ``1`` where no ``a`` qualifies."""
+    return _m_tilde_rows((law,), np.zeros(len(x), dtype=np.intp), x, x_exact, c, reading)
+
+
+def _m_tilde_rows(laws: Sequence[SizeLaw], lid: np.ndarray, x: np.ndarray, x_exact: _Budgets, c: Constants,
+                  reading: str = "printed") -> np.ndarray:
+    r"""Exact :math:`\tilde m` at ``x[i]`` for the law ``laws[lid[i]]`` (see :func:`m_tilde`); ``1`` where no
+    ``a`` qualifies.  A light law's brackets are scanned; the other laws are searched together
+    (:class:`bounds.dame._rows.Rows`: each law asked for the points of its own search)."""
     capped = reading == "printed"
     c1, c2, c3, c4, c5 = c.floats
     e = math.e
-    idx_all = np.arange(len(x))
-
-    def cond(a: np.ndarray, idx: np.ndarray = idx_all) -> np.ndarray:
-        return _condition_float(law, a, x[idx], x_exact, idx, c, capped)
-
+    x = np.asarray(x, dtype=float)
+    lid = np.asarray(lid, dtype=np.intp)
+    every = Rows(laws, lid)
     # region B: y = c4 (a x ∨ 1) >= e, where φ is increasing and ψ non-increasing
     if c4 >= e:
         a_b = np.ones(len(x), dtype=np.int64)
@@ -163,40 +182,53 @@ def _m_tilde_many(law: SizeLaw, x: np.ndarray, x_exact: _Budgets, c: Constants, 
             raise ValueError("n_alpha2 is too small for the constants: the search range overflows")
         a_b = a_b.astype(np.int64)
     # in B, φ >= c5/x, and Markov gives P(m >= a) <= E[m]/a: the condition fails beyond hi
-    mean = float(law.mean())
+    mean = every.of(lambda law: float(law.mean()))
     hi = np.floor(mean * np.sqrt(np.maximum(x / c5, 1.0))) + 1
-    hi = np.minimum(hi, law.support_max if law.is_finite else MAX_SIZE).astype(np.int64)
-    pre = _scan.prefix(law)
-    if law.tabulated and not law.is_finite:
-        # past the table, P(m >= a) <= P(m > end); in B the condition needs P(m >= a)^2 >= c5/x ∧ 1
-        end = law.search_end()
-        log_gt_end = pre.log_gt[pre.K] if pre is not None else float(law.log_prob_gt(end))
-        beyond_fails = 2 * log_gt_end < np.minimum(math.log(c5) - np.log(x), 0.0)
-        hi = np.where(beyond_fails, np.minimum(hi, end + 1), hi)
+    hi = np.minimum(hi, every.of(lambda law: law.support_max if law.is_finite else MAX_SIZE)).astype(np.int64)
+    # past a table, P(m >= a) <= P(m > end); in B the condition needs P(m >= a)^2 >= c5/x ∧ 1
+    ends = [_table_end(law) for law in laws]
+    end = np.array([t[0] for t in ends], dtype=np.int64)[lid]
+    log_gt_end = np.array([t[1] for t in ends])[lid]
+    beyond_fails = (end >= 0) & (2 * log_gt_end < np.minimum(math.log(c5) - np.log(x), 0.0))
+    hi = np.where(beyond_fails, np.minimum(hi, end + 1), hi)
     hi = np.maximum(hi, a_b)
     out = np.empty(len(x), dtype=np.int64)
-    pairs = _scan.condition_scan(pre, a_b, hi) if pre is not None else None
-    if pairs is None:
-        law = _scan.window(law)  # the searches read the functionals of a prefix or a window by index
-    if pairs is not None:  # short brackets of a light law: every a of them at once (the prefix's P(m >= a))
+    in_b = np.zeros(len(x), dtype=bool)
+    searched, asked = [], list(laws)  # asked[j]: the law itself (scanned) or its window (searched)
+    for j, law in enumerate(laws):
+        r = np.flatnonzero(lid == j)
+        pre = _scan.prefix(law)
+        pairs = _scan.condition_scan(pre, a_b[r], hi[r]) if pre is not None else None
+        if pairs is None:
+            searched.append(r)
+            asked[j] = _scan.window(law)  # the searches read the functionals of a prefix or a window by index
+            continue
+        # short brackets of a light law: every a of them at once (the prefix's P(m >= a))
         rows, a, lp = pairs
-        ok = _condition_float(law, a, x[rows], x_exact, rows, c, capped, lp)
-        in_b = ok[np.searchsorted(rows, idx_all)]  # each row's first pair is a = a_b
-        found = a_b.copy()  # ψ non-increasing in B: the largest a where the condition holds is the last
+        ok = _condition_float(Rows((law,), np.zeros(len(r))), rows, a, x[r][rows], x_exact.take(r), c, capped, lp)
+        in_b[r] = ok[np.searchsorted(rows, np.arange(len(r)))]  # each row's first pair is a = a_b
+        found = a_b[r].copy()  # ψ non-increasing in B: the largest a where the condition holds is the last
         np.maximum.at(found, rows[ok], a[ok])
-        out[in_b] = found[in_b]
-    else:
-        in_b = cond(a_b)
-        inside = np.flatnonzero(in_b)
-        known = a_b[inside]
-        top = hi[inside].copy()
-        win = _scan.window_of(law)
-        if win is not None:
-            _m_tilde_below_window(law, win, x, x_exact, c, capped, inside, known, top)
+        out[r[in_b[r]]] = found[in_b[r]]
+    rest = np.concatenate(searched) if searched else np.zeros(0, dtype=np.intp)
+    if rest.size:
+        used, local = np.unique(lid[rest], return_inverse=True)
+        sub, xs, xe = Rows(tuple(asked[j] for j in used), local), x[rest], x_exact.take(rest)
+
+        def cond(a: np.ndarray, idx: np.ndarray) -> np.ndarray:
+            return _condition_float(sub, idx, a, xs[idx], xe, c, capped)
+
+        b_sub = cond(a_b[rest], np.arange(rest.size))
+        in_b[rest] = b_sub
+        inside = np.flatnonzero(b_sub)
+        known = a_b[rest][inside]
+        top = hi[rest][inside].copy()
+        _m_tilde_below_window(sub, xs, xe, c, capped, inside, known, top)
         if inside.size:  # galloping from a_b, then 16-ary narrowing: about log16(m~) + 1 calls of the law
-            out[inside] = _search.last_true(lambda a, idx: cond(a, inside[idx]), known, top)
+            out[rest[inside]] = _search.last_true(lambda a, k: cond(a, inside[k]), known, top)
     # region A = [1, a_b - 1] (only when c4 < e): φ >= c5/x there
     for i in np.flatnonzero(~in_b):
+        law = asked[lid[i]]
         top = int(a_b[i]) - 1
         if math.log(c5) >= math.log(x[i]) or top < 1:  # φ >= 1 on A: the condition is P(m >= a) = 1
             out[i] = max(1, min(law.support_min, top)) if capped else 1
@@ -204,12 +236,22 @@ def _m_tilde_many(law: SizeLaw, x: np.ndarray, x_exact: _Budgets, c: Constants, 
         if top > _MAX_SCAN:
             raise ValueError("the constants' non-monotone window for φ is too long to scan")
         a = np.arange(1, top + 1, dtype=np.int64)
-        ok = cond(a, np.full(top, i))
+        ok = _condition_float(Rows((law,), np.zeros(1)), np.zeros(top, dtype=np.intp), a, np.full(top, x[i]),
+                              x_exact.take(np.array([i])), c, capped)
         out[i] = int(a[ok].max()) if ok.any() else 1
     return out
 
 
-def _m_tilde_below_window(law: SizeLaw, win: "_scan.Prefix", x: np.ndarray, x_exact: _Budgets, c: Constants,
+def _table_end(law: SizeLaw) -> tuple[int, float]:
+    """A tabulated law with an infinite support: its search end and log P(m > end); else ``(-1, 0)``."""
+    if not (law.tabulated and not law.is_finite):
+        return -1, 0.0
+    end = law.search_end()
+    pre = _scan.prefix(law)
+    return end, float(pre.log_gt[pre.K]) if pre is not None else float(law.log_prob_gt(end))
+
+
+def _m_tilde_below_window(rows: Rows, x: np.ndarray, x_exact: _Budgets, c: Constants,
                           capped: bool, inside: np.ndarray, known: np.ndarray, top: np.ndarray) -> None:
     r"""Narrow the brackets ``[known, top]`` of :math:`\tilde m` in region B (ψ non-increasing: the condition
     holds on a prefix of each bracket; it holds at ``known``) around a window's first point
@@ -224,24 +266,25 @@ def _m_tilde_below_window(law: SizeLaw, win: "_scan.Prefix", x: np.ndarray, x_ex
     the row keeps its bracket below :math:`w` for the exact search.  Near a tie either decision is
     re-decided at 60 digits on the law itself (:func:`_condition_float`).
     """
-    first = win.lo
-    rows = np.flatnonzero((known < first) & (top >= first))
-    if not rows.size:
+    first = rows.of(lambda law: w.lo if (w := _scan.window_of(law)) is not None else -1, inside)
+    sel = np.flatnonzero((first >= 0) & (known < first) & (top >= first))
+    if not sel.size:
         return
 
-    def holds(a: np.ndarray, sel: np.ndarray, lp: Any = None) -> np.ndarray:
-        idx = inside[sel]
-        return _condition_float(law, a, x[idx], x_exact, idx, c, capped,
-                                None if lp is None else np.full(np.shape(a), lp))
+    def holds(a: np.ndarray, at: np.ndarray, lp: Any = None) -> np.ndarray:
+        idx = inside[at]
+        return _condition_float(rows, idx, a, x[idx], x_exact, c, capped,
+                                None if lp is None else np.broadcast_to(lp, np.shape(a)))
 
-    ok = holds(np.full(rows.size, first, dtype=np.int64), rows)
-    known[rows[ok]] = first
-    fail = rows[~ok]
+    ok = holds(first[sel], sel)
+    known[sel[ok]] = first[sel[ok]]
+    fail = sel[~ok]
     if not fail.size:
         return
-    top[fail] = first - 1
+    top[fail] = first[fail] - 1
     lo_fail = known[fail].copy()
-    guess = np.maximum(last_true(lambda a: holds(a, fail, float(win.log_ge[0])), lo_fail, top[fail]), lo_fail)
+    log_ge_w = rows.of(lambda law: float(cast(_scan.Prefix, _scan.window_of(law)).log_ge[0]), inside[fail])  # P(m >= w)
+    guess = np.maximum(last_true(lambda a: holds(a, fail, log_ge_w), lo_fail, top[fail]), lo_fail)
     done = ~holds(guess + 1, fail, 0.0)
     known[fail[done]] = top[fail[done]] = guess[done]
 

@@ -84,6 +84,15 @@ def _log1mexp(x: ArrayLike, precision: int | None) -> np.ndarray:
     return np.asarray(_MP_LOG1MEXP(np.asarray(x, dtype=object)), dtype=object)
 
 
+def _stacked_log_ge(log_gt: Any, g: np.ndarray, a: np.ndarray) -> np.ndarray:
+    """log P(m >= a) for a stack of closed-form laws on N* (``log_gt(g, a)``: their log P(m > a)), as one law's
+    :meth:`~bounds.sizes.SizeLaw.log_prob_ge` computes it: from the smaller of sf and cdf at ``a - 1``."""
+    b = a - 1
+    ls = log_gt(g, b)
+    lc = np.where(b < 1, -np.inf, _log1mexp(log_gt(g, np.maximum(b, 0)), None))
+    return np.where(ls < LOG_HALF, ls, _log1mexp(lc, None))
+
+
 def _mp_log1mexp_scalar(v: Any) -> Any:
     if v >= 0:
         return mpmath.ninf

@@ -19,7 +19,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from ..numerics import check_integer, check_positive
-from ._common import _log1mexp, _mp_log, MAX_LISTED, MAX_SIZE, SEARCH_CAP
+from ._common import _log1mexp, _stacked_log_ge, _mp_log, MAX_LISTED, MAX_SIZE, SEARCH_CAP
 from ._base import _rebuild, SizeLaw
 from ._tables import Table
 from ._kernels import _sqrt_power_derivative, EM_START
@@ -339,7 +339,7 @@ class _GeometricStack:
     and :math:`W(\infty) - U(a + 1)` beyond (see :class:`GeometricLaw`).
     """
 
-    names = ("log_prob_gt", "log_partial_sqrt_mean", "floor_support")
+    names = ("log_prob_gt", "log_prob_ge", "log_partial_sqrt_mean", "floor_support")
 
     def __init__(self, laws: Any) -> None:
         laws = tuple(laws)
@@ -363,6 +363,8 @@ class _GeometricStack:
         a = np.asarray(a, dtype=np.int64)
         if name == "floor_support":
             return np.maximum(a, 0)
+        if name == "log_prob_ge":
+            return _stacked_log_ge(lambda g_, b: self.query("log_prob_gt", g_, b), g, a)
         if name == "log_prob_gt":
             return np.where(a < 1, 0.0, _log_sf(np.maximum(a, 0), self.log_q[g]))
         return np.where(a >= 1, self.log_scale[g] + self._log_w(np.maximum(a, 1), g), -np.inf)

@@ -17,7 +17,7 @@ from typing import Any, TYPE_CHECKING, cast
 import numpy as np
 
 from ..numerics import check_integer, check_positive
-from ._common import _log1mexp, MAX_LISTED, SEARCH_CAP
+from ._common import _log1mexp, _stacked_log_ge, MAX_LISTED, SEARCH_CAP
 from ._base import _rebuild, SizeLaw
 from ._tables import Table
 from .._lazy import lazy
@@ -205,7 +205,7 @@ class _ZipfStack:
     from the direct sums to 64, then :math:`\log(\zeta(h) - \zeta(h, a + 1)) - \log\zeta(s)`, :math:`h = s - 1/2`.
     """
 
-    names = ("log_prob_gt", "log_partial_sqrt_mean", "floor_support")
+    names = ("log_prob_gt", "log_prob_ge", "log_partial_sqrt_mean", "floor_support")
 
     def __init__(self, laws: Any) -> None:
         laws = tuple(laws)
@@ -220,6 +220,8 @@ class _ZipfStack:
         a = np.asarray(a, dtype=np.int64)
         if name == "floor_support":
             return np.maximum(a, 0)
+        if name == "log_prob_ge":
+            return _stacked_log_ge(lambda g_, b: self.query("log_prob_gt", g_, b), g, a)
         if name == "log_prob_gt":
             out = _log_hurwitz(self.s[g], np.maximum(a, 0) + 1.0) - self.lzs[g]
             return np.where(a < 1, 0.0, out)
