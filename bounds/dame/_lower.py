@@ -15,7 +15,6 @@ from .._lazy import lazy
 from ..numerics import (
     backend,
     check_precision,
-    sorted_unique,
     warn_once_per_call,
 )
 from ..sizes import MAX_SIZE, SizeLaw
@@ -170,7 +169,8 @@ class _TieSeeds:
 
 
 def _lb_search(rows: Rows, x: Any, c_vals: tuple[Any, ...], precision: int | None) -> tuple[np.ndarray, list[float]]:
-    r"""Exact maximiser of eq. (10) over :math:`a \in \{0\} \cup \mathrm{supp}(M)`, per ``x``.
+    r"""Exact maximiser of eq. (10) over :math:`a \in \{0\} \cup \mathrm{supp}(M)`, per ``x`` (``x[i]`` with the law
+    of row ``i`` of ``rows``: every decision below is per row, so each law's rows go as they would alone).
 
     Returns ``(log values, argmaxes)``.  Write :math:`P(a) = P(m > a)`,
     :math:`S(a) = E[\sqrt m\,\mathbb 1\{m \le a\}]`, :math:`p = M(a+1)` and
@@ -225,7 +225,6 @@ def _lb_search(rows: Rows, x: Any, c_vals: tuple[Any, ...], precision: int | Non
     # float64: the tie rule searches only what the branch and bound leaves open (at a precision, all of [0, argmax])
     seeds = None if mp else _TieSeeds()
     shift = math.log1p(-LB_TIE_RTOL)
-    laws = rows.laws
 
     with np.errstate(over="ignore"):  # c2 x beyond the float range: the a = 0 term is -inf
         best = np.asarray([lc1 - c_vals[1] * xi for xi in x], dtype=object if mp else float)  # a = 0

@@ -16,7 +16,6 @@ from functools import cached_property
 from typing import Any, TYPE_CHECKING, cast
 
 import numpy as np
-from numpy.typing import ArrayLike
 
 from ..numerics import check_integer, check_positive
 from ._common import _log1mexp, _stacked_log_ge, _mp_log, MAX_LISTED, MAX_SIZE, SEARCH_CAP
