@@ -165,7 +165,7 @@ class _TieSeeds:
         task, L, H, top = (np.concatenate(c) for c in zip(*self.intervals))
         ok = live[task] & (top >= thr[task]) & (L < found[task])
         task, L, H = task[ok], L[ok], H[ok]
-        return task, L, np.minimum(H, found[task].astype(np.int64))
+        return task, L, np.minimum(H, found[task])
 
 
 def _lb_search(rows: Rows, x: Any, c_vals: tuple[Any, ...], precision: int | None) -> tuple[np.ndarray, list[float]]:
@@ -228,7 +228,8 @@ def _lb_search(rows: Rows, x: Any, c_vals: tuple[Any, ...], precision: int | Non
 
     with np.errstate(over="ignore"):  # c2 x beyond the float range: the a = 0 term is -inf
         best = np.asarray([lc1 - c_vals[1] * xi for xi in x], dtype=object if mp else float)  # a = 0
-    arg = np.zeros(n)
+    arg = np.zeros(n, dtype=np.int64)  # the labels: exact up to 2**62 (a float64 would round past 2**53)
+    limit = np.zeros(n, dtype=bool)  # the supremum a -> infinity (eq. (13)), not attained
     a0 = _first_reaching(rows, logx, precision)
     never = a0 < 0
     finite = rows.of(lambda law: law.is_finite).astype(bool)
@@ -248,18 +249,18 @@ def _lb_search(rows: Rows, x: Any, c_vals: tuple[Any, ...], precision: int | Non
         val = lc1 - np.maximum(logx[idx] + 2 * ls, 0)
         for j, i in enumerate(idx):
             if val[j] > best[i]:
-                best[i], arg[i] = val[j], math.inf
+                best[i], limit[i] = val[j], True
     t = np.flatnonzero(~never)
     mean = rows.of(lambda law: float(law.mean()), t)
     with np.errstate(over="ignore"):
         top = np.ceil(np.exp((2.0 / 3.0) * (math.log(c_vals[1]) + np.log(np.asarray(x, dtype=float)[t]))) * mean) + 2
     cap = rows.of(_end, t).astype(np.int64)
     lo = a0[t].astype(np.int64)
-    hi = np.maximum(lo, np.minimum(top, cap).astype(np.int64))
+    hi = np.maximum(lo, _search.int_min(top, cap))  # exact: cap may pass 2**53
 
     # candidates: keep the largest value, then the smallest a
     def offer(task: np.ndarray, a_end: np.ndarray, vals: Any) -> None:
-        labs = np.asarray(rows.call("floor_support", task, a_end), dtype=float)
+        labs = np.asarray(rows.call("floor_support", task, a_end), dtype=np.int64)
         if seeds is not None:  # before the best moves: below best + log(1 - rho) now is below the final threshold
             seeds.add_points(task, labs, vals, best[task] + shift)
         if mp:
@@ -272,7 +273,7 @@ def _lb_search(rows: Rows, x: Any, c_vals: tuple[Any, ...], precision: int | Non
         top = np.full(n, -np.inf)  # per task: the largest value offered, then the smallest a reaching it
         np.maximum.at(top, task, vals)
         at = vals == top[task]
-        low = np.full(n, np.inf)
+        low = np.full(n, np.iinfo(np.int64).max)
         np.minimum.at(low, task[at], labs[at])
         i = np.unique(task)
         v, lab = top[i], low[i]
@@ -313,13 +314,13 @@ def _lb_search(rows: Rows, x: Any, c_vals: tuple[Any, ...], precision: int | Non
         if not len(task):
             break
         task, L, H = _split(task, L, H, branch, by_log=True)
-    _smallest_near_max(rows, logx, c_vals, precision, best, arg, branch, seeds)
-    return best, [math.inf if a == math.inf else int(a) for a in arg]
+    _smallest_near_max(rows, logx, c_vals, precision, best, arg, limit, branch, seeds)
+    return best, [math.inf if at_limit else int(a) for a, at_limit in zip(arg, limit)]
 
 
 def _smallest_near_max(rows: Rows, logx: Any, c_vals: tuple[Any, ...], precision: int | None, best: Any,
-                       arg: np.ndarray, branch: int, seeds: _TieSeeds | None = None) -> None:
-    r"""The tie rule: move each finite ``arg[i]`` to the smallest :math:`a \ge 0` with
+                       arg: np.ndarray, limit: np.ndarray, branch: int, seeds: _TieSeeds | None = None) -> None:
+    r"""The tie rule: move each ``arg[i]`` (int64; not where ``limit[i]``, the supremum) to the smallest :math:`a \ge 0` with
     :math:`\ell(a) \ge \ell^* + \log(1 - \rho)`, :math:`\rho` = ``LB_TIE_RTOL`` (in place).
 
     Branch and bound on :math:`[0, \text{arg}]`: an interval :math:`[l, h]` is dropped when its
@@ -344,17 +345,17 @@ def _smallest_near_max(rows: Rows, logx: Any, c_vals: tuple[Any, ...], precision
     mp = precision is not None
     be = backend(precision)
     lc1, lc2 = be.log(c_vals[0]), be.log(c_vals[1])
-    finite_arg = np.asarray([a != math.inf for a in arg], dtype=bool)
+    finite_arg = ~limit
     task = np.flatnonzero(finite_arg)
     if not len(task):
         return
     shift = mpmath.log1p(-mpmath.mpf(LB_TIE_RTOL)) if mp else math.log1p(-LB_TIE_RTOL)
     margin = mpmath.mpf(10) ** (-(precision - 10)) if precision is not None else 1e-9  # as in _lb_search
     thr = np.asarray([best[i] + shift for i in range(len(best))], dtype=object if mp else float)
-    found = np.asarray(arg, dtype=float).copy()
+    found = arg.copy()
     if seeds is None:
         L = np.zeros(len(task), dtype=np.int64)
-        H = np.asarray(arg[task], dtype=np.int64)
+        H = arg[task].copy()
     else:
         task, L, H = seeds.start(thr, found, finite_arg)
     if not mp:  # below a window's first point w, P(m > a) >= P(m > w) and S >= 0 bound every term of [0, w] by
@@ -383,7 +384,7 @@ def _smallest_near_max(rows: Rows, logx: Any, c_vals: tuple[Any, ...], precision
             ok = np.asarray(_lb_from_parts(p_, s_, lx, c_vals, precision) >= thr[task], dtype=bool)
             hits.append(ok)
             if np.any(ok):
-                np.minimum.at(found, task[ok], np.asarray(rows.call("floor_support", task[ok], ends[ok]), dtype=float))
+                np.minimum.at(found, task[ok], np.asarray(rows.call("floor_support", task[ok], ends[ok]), dtype=np.int64))
         with np.errstate(over="ignore", under="ignore", divide="ignore", invalid="ignore"):  # NaN: not monotone
             bound = lc1 - be.exp(lc2 + lx + 2 * ph) - np.maximum(lx + 2 * sl, 0)
             # monotone intervals (_lb_search's 1. and 2.): non-decreasing below a0 (x S(h)^2 < 1) or where
@@ -395,7 +396,7 @@ def _smallest_near_max(rows: Rows, logx: Any, c_vals: tuple[Any, ...], precision
             falling = reached & np.asarray(lc2 + lx + pl < 0.5 * be.log(be.asarray(L + 1)) - sh - margin, dtype=bool)
         settled = (rising & ~hits[1]) | falling
         keep = np.asarray(bound >= thr[task], dtype=bool) & (H - L > 1) & (L < found[task]) & ~settled
-        task, L, H = task[keep], L[keep], np.minimum(H[keep], found[task[keep]].astype(np.int64))
+        task, L, H = task[keep], L[keep], np.minimum(H[keep], found[task[keep]])
         if len(task) > _MAX_TASKS:  # pragma: no cover - a plateau this wide is refused, not scanned
             raise AssertionError("the lower bound's tie search did not converge")
         if not len(task):
@@ -463,7 +464,8 @@ def _lower_rows(laws: Sequence[SizeLaw], lid: np.ndarray, x: np.ndarray, c: Cons
     together (:class:`bounds.dame._rows.Rows`: each law's values are those of its own search)."""
     x = np.asarray(x, dtype=float)
     lid = np.asarray(lid, dtype=np.intp)
-    best, args = np.empty(len(x)), np.empty(len(x))
+    best = np.empty(len(x))
+    args = np.zeros(len(x), dtype=object)  # ints (exact past 2**53) or inf
     searched = []
     for j, law in enumerate(laws):
         rows = np.flatnonzero(lid == j)
@@ -471,14 +473,17 @@ def _lower_rows(laws: Sequence[SizeLaw], lid: np.ndarray, x: np.ndarray, c: Cons
         if pre is None or len(rows) * (pre.K + 1) > _scan.SCAN_CELLS:  # many budgets: a search on the arrays
             searched.append(rows)
             continue
-        best[rows], args[rows], decided = _scan.lower(law, pre, x[rows], c.floats, LB_TIE_RTOL)
+        best[rows], scanned, decided = _scan.lower(law, pre, x[rows], c.floats, LB_TIE_RTOL)
+        args[rows] = [int(v) for v in scanned]  # a <= K <= SCAN_POINTS: exact in float64
         searched.append(rows[~decided])
     rest = np.concatenate(searched) if searched else np.zeros(0, dtype=np.intp)
     if rest.size:
         used, local = np.unique(lid[rest], return_inverse=True)
         views = tuple(_scan.window(laws[j]) for j in used)
         b_rest, a_rest = _lb_search(Rows(views, local), x[rest], c.floats, None)
-        best[rest], args[rest] = np.asarray(b_rest, dtype=float), a_rest
+        best[rest] = np.asarray(b_rest, dtype=float)
+        for k, v in zip(rest, a_rest):
+            args[k] = v
     return best, [math.inf if a == math.inf else int(a) for a in args]
 
 

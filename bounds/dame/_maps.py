@@ -123,7 +123,8 @@ class Grid:
     ``regime`` indexes :data:`REGIMES`: ``"capped"`` — the upper bound is the trivial 4 (the ``∧ 4``
     of eq. (11) is active); ``"m_tilde=1"`` — not capped and :math:`\tilde m = 1` (DAME clips every
     user at one sample, Corollary 3's first regime); ``"m_tilde>1"`` — not capped, :math:`\tilde m > 1`.
-    ``argmax`` holds the lower bound's maximisers (``inf``: the supremum :math:`a \to \infty`).
+    ``argmax`` holds the lower bound's maximisers (``inf``: the supremum :math:`a \to \infty`), as float64: exact up
+    to :math:`2^{53}` (:func:`lower_bound` gives the exact ``int`` beyond).
     """
 
     family: str

@@ -20,6 +20,24 @@ WAYS = 16
 Pred = Callable[[np.ndarray, np.ndarray], np.ndarray]
 
 
+def int_min(top: np.ndarray, cap: np.ndarray) -> np.ndarray:
+    r""":math:`\min(\text{top}, \text{cap})` as int64, exact: ``top`` a float array (integers, or ``inf``), ``cap``
+    integers up to :math:`2^{62}` (a float64 minimum would round a ``cap`` past :math:`2^{53}`).
+
+    .. math:: \min(t, c) \in \mathbb Z, \qquad c \le 2^{62}
+
+    Examples
+    --------
+    >>> int_min(np.array([5.0, np.inf, 2.0**61]), np.array([2**60 + 1, 2**60 + 1, 2**60 + 1])).tolist()
+    [5, 1152921504606846977, 1152921504606846977]
+    """
+    cap = np.asarray(cap, dtype=np.int64)
+    out = cap.copy()
+    below = np.asarray(top) < 2.0**62  # converts exactly to int64
+    out[below] = np.minimum(np.asarray(top)[below].astype(np.int64), cap[below])
+    return out
+
+
 def _ask(pred: Pred, active: np.ndarray, probes: np.ndarray, valid: np.ndarray) -> np.ndarray:
     """How many leading probes of each row hold: ``pred`` on the valid probes, row ``active[i]`` for row ``i``."""
     ok = np.zeros(probes.shape, dtype=bool)

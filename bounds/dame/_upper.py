@@ -184,7 +184,7 @@ def _m_tilde_rows(laws: Sequence[SizeLaw], lid: np.ndarray, x: np.ndarray, x_exa
     # in B, φ >= c5/x, and Markov gives P(m >= a) <= E[m]/a: the condition fails beyond hi
     mean = every.of(lambda law: float(law.mean()))
     hi = np.floor(mean * np.sqrt(np.maximum(x / c5, 1.0))) + 1
-    hi = np.minimum(hi, every.of(lambda law: law.support_max if law.is_finite else MAX_SIZE)).astype(np.int64)
+    hi = _search.int_min(hi, every.of(lambda law: int(law.support_max) if law.is_finite else MAX_SIZE))  # exact
     # past a table, P(m >= a) <= P(m > end); in B the condition needs P(m >= a)^2 >= c5/x ∧ 1
     ends = [_table_end(law) for law in laws]
     end = np.array([t[0] for t in ends], dtype=np.int64)[lid]
