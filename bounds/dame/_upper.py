@@ -229,14 +229,14 @@ def _m_tilde_rows(laws: Sequence[SizeLaw], lid: np.ndarray, x: np.ndarray, x_exa
     # region A = [1, a_b - 1] (only when c4 < e): φ >= c5/x there
     for i in np.flatnonzero(~in_b):
         law = asked[lid[i]]
-        top = int(a_b[i]) - 1
-        if math.log(c5) >= math.log(x[i]) or top < 1:  # φ >= 1 on A: the condition is P(m >= a) = 1
-            out[i] = max(1, min(law.support_min, top)) if capped else 1
+        last = int(a_b[i]) - 1
+        if math.log(c5) >= math.log(x[i]) or last < 1:  # φ >= 1 on A: the condition is P(m >= a) = 1
+            out[i] = max(1, min(law.support_min, last)) if capped else 1
             continue
-        if top > _MAX_SCAN:
+        if last > _MAX_SCAN:
             raise ValueError("the constants' non-monotone window for φ is too long to scan")
-        a = np.arange(1, top + 1, dtype=np.int64)
-        ok = _condition_float(Rows((law,), np.zeros(1)), np.zeros(top, dtype=np.intp), a, np.full(top, x[i]),
+        a = np.arange(1, last + 1, dtype=np.int64)
+        ok = _condition_float(Rows((law,), np.zeros(1)), np.zeros(last, dtype=np.intp), a, np.full(last, x[i]),
                               x_exact.take(np.array([i])), c, capped)
         out[i] = int(a[ok].max()) if ok.any() else 1
     return out
