@@ -88,8 +88,8 @@ def _stacked_log_ge(log_gt: Any, g: np.ndarray, a: np.ndarray) -> np.ndarray:
     """log P(m >= a) for a stack of closed-form laws on N* (``log_gt(g, a)``: their log P(m > a)), as one law's
     :meth:`~bounds.sizes.SizeLaw.log_prob_ge` computes it: from the smaller of sf and cdf at ``a - 1``."""
     b = a - 1
-    ls = log_gt(g, b)
-    lc = np.where(b < 1, -np.inf, _log1mexp(log_gt(g, np.maximum(b, 0)), None))
+    ls = log_gt(g, b)  # where b >= 1 also the sf of log P(m <= b) = log(1 - P(m > b)); elsewhere that is -inf
+    lc = np.where(b < 1, -np.inf, _log1mexp(ls, None))
     return np.where(ls < LOG_HALF, ls, _log1mexp(lc, None))
 
 
