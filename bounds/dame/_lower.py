@@ -251,10 +251,12 @@ def _lb_search(rows: Rows, x: Any, c_vals: tuple[Any, ...], precision: int | Non
             if val[j] > best[i]:
                 best[i], limit[i] = val[j], True
     t = np.flatnonzero(~never)
-    mean = rows.of(lambda law: float(law.mean()), t)
+    mean = rows.each(lambda law: float(law.mean()))
+    mean = mean[t] if np.ndim(mean) else mean
     with np.errstate(over="ignore"):
         top = np.ceil(np.exp((2.0 / 3.0) * (math.log(c_vals[1]) + np.log(np.asarray(x, dtype=float)[t]))) * mean) + 2
-    cap = rows.of(_end, t).astype(np.int64)
+    cap = rows.each(_end)
+    cap = cap[t] if np.ndim(cap) else cap
     lo = a0[t].astype(np.int64)
     hi = np.maximum(lo, _search.int_min(top, cap))  # exact: cap may pass 2**53
 
@@ -468,7 +470,7 @@ def _lower_rows(laws: Sequence[SizeLaw], lid: np.ndarray, x: np.ndarray, c: Cons
     args = np.zeros(len(x), dtype=object)  # ints (exact past 2**53) or inf
     searched = []
     for j, law in enumerate(laws):
-        rows = np.flatnonzero(lid == j)
+        rows = np.flatnonzero(lid == j) if len(laws) > 1 else np.arange(len(x))
         pre = _scan.prefix(law)
         if pre is None or len(rows) * (pre.K + 1) > _scan.SCAN_CELLS:  # many budgets: a search on the arrays
             searched.append(rows)

@@ -47,18 +47,20 @@ class Rows:
         if precision is not None and len(self.laws) != 1:
             raise ValueError("a search at a precision has one law")
         self._cache: dict = {}
-        self._key = np.int16 if len(self.laws) <= np.iinfo(np.int16).max else np.intp
-        kinds = {type(law) for law in self.laws}
-        # laws of one class with closed forms: their functionals in one pass over all rows (bit for bit each
-        # law's); a window view (a table read by index) is asked law by law
-        stack_of = getattr(kinds.pop(), "_stack_of", None) if len(kinds) == 1 else None
-        self._stack = stack_of(self.laws) if stack_of is not None and len(self.laws) > 1 and precision is None else None
+        self._key = np.int16 if len(self.laws) < 2**15 else np.intp  # a law's index: small integers sort fastest
+        self._stack = None
+        if len(self.laws) > 1 and precision is None:
+            # laws of one class with closed forms: their functionals in one pass over all rows (bit for bit each
+            # law's); a window view (a table read by index) is asked law by law
+            kinds = {type(law) for law in self.laws}
+            stack_of = getattr(kinds.pop(), "_stack_of", None) if len(kinds) == 1 else None
+            self._stack = stack_of(self.laws) if stack_of is not None else None
 
     def of(self, value: Callable[[SizeLaw], Any], rows: np.ndarray | None = None) -> np.ndarray:
         """``value(law)`` per row (of ``rows``, or of every row), computed once for each law those rows have."""
         lid = self.lid if rows is None else self.lid[rows]
         if len(self.laws) == 1:
-            return np.asarray([value(self.laws[0])] * len(lid))
+            return np.repeat(np.asarray([value(self.laws[0])]), len(lid))
         present = np.unique(lid)
         vals = [None] * len(self.laws)
         for j in present:
@@ -67,6 +69,10 @@ class Rows:
             if vals[j] is None and present.size:
                 vals[j] = vals[present[0]]
         return np.asarray(vals)[lid] if present.size else np.zeros(0)
+
+    def each(self, value: Callable[[SizeLaw], Any]) -> Any:
+        """``value(law)`` for every row: the one value when there is one law (it broadcasts), else :meth:`of`."""
+        return value(self.laws[0]) if len(self.laws) == 1 else self.of(value)
 
     def _groups(self, rows: np.ndarray) -> list[tuple[int, np.ndarray]]:
         """``(law, positions)``: the positions of ``rows`` of each law, in their order."""

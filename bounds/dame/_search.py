@@ -10,7 +10,7 @@ Source: exact search over the integers for the optima of Pla et al. (2024), Theo
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import Any, Callable
 
 import numpy as np
 
@@ -20,21 +20,24 @@ WAYS = 16
 Pred = Callable[[np.ndarray, np.ndarray], np.ndarray]
 
 
-def int_min(top: np.ndarray, cap: np.ndarray) -> np.ndarray:
+def int_min(top: np.ndarray, cap: Any) -> np.ndarray:
     r""":math:`\min(\text{top}, \text{cap})` as int64, exact: ``top`` a float array (integers, or ``inf``), ``cap``
-    integers up to :math:`2^{62}` (a float64 minimum would round a ``cap`` past :math:`2^{53}`).
+    integers up to :math:`2^{62}`, one or one per entry (a float64 minimum would round a ``cap`` past :math:`2^{53}`).
 
     .. math:: \min(t, c) \in \mathbb Z, \qquad c \le 2^{62}
 
     Examples
     --------
-    >>> int_min(np.array([5.0, np.inf, 2.0**61]), np.array([2**60 + 1, 2**60 + 1, 2**60 + 1])).tolist()
+    >>> int_min(np.array([5.0, np.inf, 2.0**61]), 2**60 + 1).tolist()
     [5, 1152921504606846977, 1152921504606846977]
     """
-    cap = np.asarray(cap, dtype=np.int64)
+    top = np.asarray(top)
+    if np.ndim(cap) == 0 and float(cap) == int(cap):  # the cap is a float64: the plain minimum is exact
+        return np.minimum(top, float(cap)).astype(np.int64)
+    cap = np.broadcast_to(np.asarray(cap, dtype=np.int64), top.shape)
     out = cap.copy()
-    below = np.asarray(top) < 2.0**62  # converts exactly to int64
-    out[below] = np.minimum(np.asarray(top)[below].astype(np.int64), cap[below])
+    below = top < 2.0**62  # converts exactly to int64
+    out[below] = np.minimum(top[below].astype(np.int64), cap[below])
     return out
 
 

@@ -143,7 +143,7 @@ def _condition_float(rows: Rows, idx: np.ndarray, a: ArrayLike, x_float: np.ndar
     a = np.asarray(a, dtype=np.int64)
     if lp is None:
         lp = rows.call("log_prob_ge", idx, a, precision=None)
-    smin = rows.of(lambda law: law.support_min, idx)
+    smin = rows.laws[0].support_min if len(rows.laws) == 1 else rows.of(lambda law: law.support_min, idx)
     with np.errstate(over="ignore"):
         holds, margin = _condition(None, a, np.log(x_float), c.floats, None, capped, lp, smin)
     holds = np.array(holds, dtype=bool)
@@ -182,21 +182,22 @@ def _m_tilde_rows(laws: Sequence[SizeLaw], lid: np.ndarray, x: np.ndarray, x_exa
             raise ValueError("n_alpha2 is too small for the constants: the search range overflows")
         a_b = a_b.astype(np.int64)
     # in B, φ >= c5/x, and Markov gives P(m >= a) <= E[m]/a: the condition fails beyond hi
-    mean = every.of(lambda law: float(law.mean()))
+    mean = every.each(lambda law: float(law.mean()))
     hi = np.floor(mean * np.sqrt(np.maximum(x / c5, 1.0))) + 1
-    hi = _search.int_min(hi, every.of(lambda law: int(law.support_max) if law.is_finite else MAX_SIZE))  # exact
+    hi = _search.int_min(hi, every.each(lambda law: int(law.support_max) if law.is_finite else MAX_SIZE))  # exact
     # past a table, P(m >= a) <= P(m > end); in B the condition needs P(m >= a)^2 >= c5/x ∧ 1
     ends = [_table_end(law) for law in laws]
-    end = np.array([t[0] for t in ends], dtype=np.int64)[lid]
-    log_gt_end = np.array([t[1] for t in ends])[lid]
-    beyond_fails = (end >= 0) & (2 * log_gt_end < np.minimum(math.log(c5) - np.log(x), 0.0))
-    hi = np.where(beyond_fails, np.minimum(hi, end + 1), hi)
+    if any(t[0] >= 0 for t in ends):
+        end = np.array([t[0] for t in ends], dtype=np.int64)[lid]
+        log_gt_end = np.array([t[1] for t in ends])[lid]
+        beyond_fails = (end >= 0) & (2 * log_gt_end < np.minimum(math.log(c5) - np.log(x), 0.0))
+        hi = np.where(beyond_fails, np.minimum(hi, end + 1), hi)
     hi = np.maximum(hi, a_b)
     out = np.empty(len(x), dtype=np.int64)
     in_b = np.zeros(len(x), dtype=bool)
     searched, asked = [], list(laws)  # asked[j]: the law itself (scanned) or its window (searched)
     for j, law in enumerate(laws):
-        r = np.flatnonzero(lid == j)
+        r = np.flatnonzero(lid == j) if len(laws) > 1 else np.arange(len(x))
         pre = _scan.prefix(law)
         pairs = _scan.condition_scan(pre, a_b[r], hi[r]) if pre is not None else None
         if pairs is None:
@@ -205,7 +206,8 @@ def _m_tilde_rows(laws: Sequence[SizeLaw], lid: np.ndarray, x: np.ndarray, x_exa
             continue
         # short brackets of a light law: every a of them at once (the prefix's P(m >= a))
         rows, a, lp = pairs
-        ok = _condition_float(Rows((law,), np.zeros(len(r))), rows, a, x[r][rows], x_exact.take(r), c, capped, lp)
+        one = every if len(laws) == 1 else Rows((law,), np.zeros(len(r)))
+        ok = _condition_float(one, rows, a, x[r][rows], x_exact.take(r), c, capped, lp)
         in_b[r] = ok[np.searchsorted(rows, np.arange(len(r)))]  # each row's first pair is a = a_b
         found = a_b[r].copy()  # ψ non-increasing in B: the largest a where the condition holds is the last
         np.maximum.at(found, rows[ok], a[ok])

@@ -119,6 +119,8 @@ def _float_asarray(x: Any) -> np.ndarray:
 
 
 def _log_float(x: Any) -> Any:
+    if type(x) in (float, int) and x > 0:  # a positive scalar cannot divide by zero: no error state to set (a hot path)
+        return np.log(x)
     with np.errstate(divide="ignore"):
         return np.log(x)
 
