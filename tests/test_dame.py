@@ -607,6 +607,14 @@ def test_branch_and_bound_cuts_are_shared_by_neighbouring_intervals(by_log):
         assert len(np.intersect1d(inner_a, inner_b)) >= max(len(inner_a) - 2, 6)
 
 
+def _past_2_to_53(masses, constants):
+    """A law with support points past 2**53, its 50-digit reference and the constants at 50 digits."""
+    law = sizes.point(2**60 + 1) if len(masses) == 1 else sizes.finite({k: float(v) for k, v in masses.items()})
+    with mpmath.workdps(ref.DPS):
+        cv = dame.Constants.resolve(constants).values(ref.DPS)
+    return law, ref.Law({k: Fraction(v) for k, v in masses.items()}), cv
+
+
 @pytest.mark.parametrize("masses", [{2**60 + 1: 1}, {2**55 + 3: Fraction(1, 2), 2**60 + 1: Fraction(1, 2)},
                                     {1: Fraction(1, 2), 2**62 - 1: Fraction(1, 2)}])
 @pytest.mark.parametrize("x", [1e-3, 1e3, 1e20])
@@ -614,11 +622,7 @@ def test_branch_and_bound_cuts_are_shared_by_neighbouring_intervals(by_log):
 def test_lower_bound_argmax_is_exact_past_2_to_53(masses, x, constants):
     # the argmax is a support point past float64's integers (2**53): both paths report it exactly, as the
     # maximum over {0} and the support points (eq. (10) is constant between them) at 50 digits says
-    law = sizes.point(2**60 + 1) if len(masses) == 1 else sizes.finite({k: float(v) for k, v in masses.items()})
-    r = ref.Law({k: Fraction(v) for k, v in masses.items()})
-    c = dame.Constants.resolve(constants)
-    with mpmath.workdps(ref.DPS):
-        cv = c.values(ref.DPS)
+    law, r, cv = _past_2_to_53(masses, constants)
     vals = {a: ref.lower_term(r, x, cv[0], cv[1], a) for a in [0] + r.points}
     best = max(vals.values())
     want = min(a for a, v in vals.items() if v >= best * (1 - mpmath.mpf(ref.TIE_RTOL)))
@@ -633,11 +637,7 @@ def test_lower_bound_argmax_is_exact_past_2_to_53(masses, x, constants):
 def test_m_tilde_is_exact_past_2_to_53(masses, x, constants):
     # m~ at a support point past float64's integers: the condition of eq. (12) holds there and fails one
     # point above (50 digits; past a = 1/x both sides are monotone, so that is the largest a)
-    law = sizes.point(2**60 + 1) if len(masses) == 1 else sizes.finite({k: float(v) for k, v in masses.items()})
-    r = ref.Law({k: Fraction(v) for k, v in masses.items()})
-    c = dame.Constants.resolve(constants)
-    with mpmath.workdps(ref.DPS):
-        cv = c.values(ref.DPS)
+    law, r, cv = _past_2_to_53(masses, constants)
 
     def holds(a):
         with mpmath.workdps(ref.DPS):

@@ -53,11 +53,18 @@ class SizeLaw(ABC):
     _table_sf_closed = True  # a table's P(m > a) from the closed form where not deep (else summed from the top)
     max_precision: int | None = None  # a law whose mpmath sums are accurate only so far sets a cap
 
+    _stack_class: Any = None  # a class answering for many laws of this class at once (geometric, zipf)
+
     @classmethod
     def _stack_of(cls, laws: Any) -> Any:
         """Several laws of this class as one stack with ``query(name, g, a)`` (their float64 functionals at
         ``(laws[g[k]], a[k])`` in one pass, bit for bit each law's own), or ``None``: asked law by law."""
-        return None
+        return None if cls._stack_class is None else cls._stack_class(laws)
+
+    @cached_property
+    def _stack(self) -> Any:
+        """This law as a stack of one (a law with a stack computes its float64 functionals as the stack does)."""
+        return self._stack_of((self,))
 
     def _precision(self, precision: object) -> int | None:
         """``precision`` validated, within the law's own cap where it has one (ValueError naming it)."""

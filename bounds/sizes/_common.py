@@ -84,13 +84,38 @@ def _log1mexp(x: ArrayLike, precision: int | None) -> np.ndarray:
     return np.asarray(_MP_LOG1MEXP(np.asarray(x, dtype=object)), dtype=object)
 
 
-def _stacked_log_ge(log_gt: Any, g: np.ndarray, a: np.ndarray) -> np.ndarray:
-    """log P(m >= a) for a stack of closed-form laws on N* (``log_gt(g, a)``: their log P(m > a)), as one law's
-    :meth:`~bounds.sizes.SizeLaw.log_prob_ge` computes it: from the smaller of sf and cdf at ``a - 1``."""
-    b = a - 1
-    ls = log_gt(g, b)  # where b >= 1 also the sf of log P(m <= b) = log(1 - P(m > b)); elsewhere that is -inf
-    lc = np.where(b < 1, -np.inf, _log1mexp(ls, None))
-    return np.where(ls < LOG_HALF, ls, _log1mexp(lc, None))
+class ClosedFormStack:
+    r"""Several laws of one closed-form family on :math:`\mathbb N^*` (one row each): their float64 functionals at
+    pairs ``(law g[k], a[k])`` in one pass of array operations.  A subclass gives :math:`\log P(m > a)`
+    (``_log_gt``) and :math:`\log E[\sqrt m\,\mathbb 1\{m \le a\}]` (``_log_s``) with the operations, point
+    by point, of one law's own float path (a law's float path is its stack of one: the values are the same
+    bit for bit); :math:`\log P(m \ge a)` follows as one law computes it, from the smaller of the sf and the
+    cdf at :math:`a - 1`.
+
+    .. math:: \log P(m \ge a) = \log P(m > a - 1) \ \text{or}\ \log(1 - P(m \le a - 1))
+    """
+
+    names = ("log_prob_gt", "log_prob_ge", "log_partial_sqrt_mean", "floor_support")
+
+    def query(self, name: str, g: np.ndarray, a: np.ndarray) -> np.ndarray:
+        """``laws[g[k]].<name>(a[k])`` in float64, ``name`` in :attr:`names`."""
+        a = np.asarray(a, dtype=np.int64)
+        if name == "floor_support":  # the support is every positive integer
+            return np.maximum(a, 0)
+        if name == "log_prob_gt":
+            return self._log_gt(g, a)
+        if name == "log_partial_sqrt_mean":
+            return self._log_s(g, a)
+        b = a - 1  # log P(m >= a)
+        ls = self._log_gt(g, b)  # where b >= 1 also the cdf's complement, log P(m <= b) = log(1 - P(m > b))
+        lc = np.where(b < 1, -np.inf, _log1mexp(ls, None))
+        return np.where(ls < LOG_HALF, ls, _log1mexp(lc, None))
+
+    def _log_gt(self, g: np.ndarray, a: np.ndarray) -> np.ndarray:  # pragma: no cover - every stack defines it
+        raise NotImplementedError
+
+    def _log_s(self, g: np.ndarray, a: np.ndarray) -> np.ndarray:  # pragma: no cover - every stack defines it
+        raise NotImplementedError
 
 
 def _mp_log1mexp_scalar(v: Any) -> Any:

@@ -18,7 +18,7 @@ from typing import Any, TYPE_CHECKING, cast
 import numpy as np
 
 from ..numerics import check_integer, check_positive
-from ._common import _log1mexp, _stacked_log_ge, _mp_log, MAX_LISTED, MAX_SIZE, SEARCH_CAP
+from ._common import _log1mexp, ClosedFormStack, _mp_log, MAX_LISTED, MAX_SIZE, SEARCH_CAP
 from ._base import _rebuild, SizeLaw
 from ._tables import Table
 from ._kernels import _sqrt_power_derivative, EM_START
@@ -144,15 +144,6 @@ class GeometricLaw(SizeLaw):
         beta, A = self.beta, float(EM_START)
         return (special.gammainc(1.5, beta * A), float(np.sqrt(A)) * math.exp(-beta * A),
                 math.exp(-beta * A) * _em_correction(A, self._em_weights))
-
-    @cached_property
-    def _stack(self) -> "_GeometricStack":
-        """This law's constants as a stack of one (its float64 functionals are the stack's)."""
-        return _GeometricStack((self,))
-
-    @classmethod
-    def _stack_of(cls, laws: Any) -> "_GeometricStack":
-        return _GeometricStack(laws)
 
     def _mp_consts(self) -> dict:
         r"""What :meth:`_mp_w` reuses at the working precision (cached per precision): :math:`\beta`,
@@ -327,7 +318,7 @@ def _log_u(x: np.ndarray, beta: Any, b15: Any, weights: Any) -> np.ndarray:
     return -z + np.log(body - _em_correction(x, weights))
 
 
-class _GeometricStack:
+class _GeometricStack(ClosedFormStack):
     r"""The float64 constants of several geometric laws (one row each), for their functionals at pairs
     ``(law g[k], a[k])`` in one pass of array operations: the same operations, point by point, as one law's
     own (a law's float64 functionals are those of its stack of one), so the values are the same bit for bit.
@@ -337,8 +328,6 @@ class _GeometricStack:
     :math:`\beta < 1`, Euler–Maclaurin with the exact incomplete-gamma integral where :math:`\beta a < 1`,
     and :math:`W(\infty) - U(a + 1)` beyond (see :class:`GeometricLaw`).
     """
-
-    names = ("log_prob_gt", "log_prob_ge", "log_partial_sqrt_mean", "floor_support")
 
     def __init__(self, laws: Any) -> None:
         laws = tuple(laws)
@@ -356,16 +345,11 @@ class _GeometricStack:
         self.total = np.array([law._float_log_w_total if e else 0.0 for law, e in zip(laws, em)])
         self.tail = np.stack([np.zeros(EM_START) if e else law._direct_tail for law, e in zip(laws, em)])
 
-    def query(self, name: str, g: np.ndarray, a: np.ndarray) -> np.ndarray:
-        r"""``laws[g[k]].<name>(a[k])`` in float64 (``name`` in :attr:`names`): :math:`\log P(m > a)`,
-        :math:`\log E[\sqrt m\,\mathbb 1\{m \le a\}] = \log(p e^{\beta}) + \log W(a)`, or the support's floor."""
-        a = np.asarray(a, dtype=np.int64)
-        if name == "floor_support":
-            return np.maximum(a, 0)
-        if name == "log_prob_ge":
-            return _stacked_log_ge(lambda g_, b: self.query("log_prob_gt", g_, b), g, a)
-        if name == "log_prob_gt":
-            return np.where(a < 1, 0.0, _log_sf(np.maximum(a, 0), self.log_q[g]))
+    def _log_gt(self, g: np.ndarray, a: np.ndarray) -> np.ndarray:
+        return np.where(a < 1, 0.0, _log_sf(np.maximum(a, 0), self.log_q[g]))
+
+    def _log_s(self, g: np.ndarray, a: np.ndarray) -> np.ndarray:
+        r""":math:`\log E[\sqrt m\,\mathbb 1\{m \le a\}] = \log(p e^{\beta}) + \log W(a)`."""
         return np.where(a >= 1, self.log_scale[g] + self._log_w(np.maximum(a, 1), g), -np.inf)
 
     def _log_w(self, a: np.ndarray, g: np.ndarray) -> np.ndarray:
@@ -461,3 +445,4 @@ def geometric(p: float) -> SizeLaw:
     return GeometricLaw(p)
 
 
+GeometricLaw._stack_class = _GeometricStack  # the stack class is defined below the law class

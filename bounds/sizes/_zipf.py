@@ -17,7 +17,7 @@ from typing import Any, TYPE_CHECKING, cast
 import numpy as np
 
 from ..numerics import check_integer, check_positive
-from ._common import _log1mexp, _stacked_log_ge, MAX_LISTED, SEARCH_CAP
+from ._common import _log1mexp, ClosedFormStack, MAX_LISTED, SEARCH_CAP
 from ._base import _rebuild, SizeLaw
 from ._tables import Table
 from .._lazy import lazy
@@ -138,15 +138,6 @@ class ZipfLaw(SizeLaw):
             out = np.asarray([+v for v in vals], dtype=object).reshape(safe.shape)
         return np.where(pos, out, -np.inf)
 
-    @cached_property
-    def _stack(self) -> "_ZipfStack":
-        """This law's constants as a stack of one (its float64 moment is the stack's)."""
-        return _ZipfStack((self,))
-
-    @classmethod
-    def _stack_of(cls, laws: Any) -> "_ZipfStack":
-        return _ZipfStack(laws)
-
     def sqrt_mean(self, *, precision: int | None = None) -> Any:
         r""":math:`E[\sqrt{m}] = \zeta(s - 1/2)/\zeta(s)` (exact).
 
@@ -196,7 +187,7 @@ def _log_hurwitz(x: Any, q: np.ndarray) -> np.ndarray:
     return out
 
 
-class _ZipfStack:
+class _ZipfStack(ClosedFormStack):
     r"""The float64 constants of several Zipf laws (one row each), for their functionals at pairs
     ``(law g[k], a[k])`` in one pass: the same operations, point by point, as one law's own (a law's float64
     functionals are those of its stack of one), so the values are the same bit for bit.
@@ -204,8 +195,6 @@ class _ZipfStack:
     :math:`\log P(m > a) = \log\zeta(s, a+1) - \log\zeta(s)`; :math:`\log E[\sqrt m\,\mathbb 1\{m \le a\}]`
     from the direct sums to 64, then :math:`\log(\zeta(h) - \zeta(h, a + 1)) - \log\zeta(s)`, :math:`h = s - 1/2`.
     """
-
-    names = ("log_prob_gt", "log_prob_ge", "log_partial_sqrt_mean", "floor_support")
 
     def __init__(self, laws: Any) -> None:
         laws = tuple(laws)
@@ -215,16 +204,11 @@ class _ZipfStack:
         self.zh = np.array([law._zeta_h for law in laws])
         self.small = np.stack([law._log_small_sums for law in laws])
 
-    def query(self, name: str, g: np.ndarray, a: np.ndarray) -> np.ndarray:
-        r"""``laws[g[k]].<name>(a[k])`` in float64 (``name`` in :attr:`names`)."""
-        a = np.asarray(a, dtype=np.int64)
-        if name == "floor_support":
-            return np.maximum(a, 0)
-        if name == "log_prob_ge":
-            return _stacked_log_ge(lambda g_, b: self.query("log_prob_gt", g_, b), g, a)
-        if name == "log_prob_gt":
-            out = _log_hurwitz(self.s[g], np.maximum(a, 0) + 1.0) - self.lzs[g]
-            return np.where(a < 1, 0.0, out)
+    def _log_gt(self, g: np.ndarray, a: np.ndarray) -> np.ndarray:
+        out = _log_hurwitz(self.s[g], np.maximum(a, 0) + 1.0) - self.lzs[g]
+        return np.where(a < 1, 0.0, out)
+
+    def _log_s(self, g: np.ndarray, a: np.ndarray) -> np.ndarray:
         pos = a >= 1
         safe = np.maximum(a, 1)
         small = safe <= 64  # direct sums for small a (no cancellation), the closed form beyond
@@ -321,3 +305,4 @@ def zipf(s: float) -> SizeLaw:
     return ZipfLaw(s)
 
 
+ZipfLaw._stack_class = _ZipfStack  # the stack class is defined below the law class
