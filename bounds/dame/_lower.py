@@ -77,7 +77,7 @@ def _end(law: SizeLaw) -> int:
 
 
 def _window_lo(law: SizeLaw, above: int) -> int:
-    """The first point of the law's window (:func:`bounds.dame._scan.window`) where it exceeds ``above``, else -1."""
+    """The first point of the law's window (:func:`bounds.dame._scan.window`) if it exceeds ``above``, else -1."""
     win = _scan.window_of(law)
     return win.lo if win is not None and win.lo > above else -1
 

@@ -125,7 +125,6 @@ class _Budgets:
         with mpmath.workdps(_TIE_DPS):
             return self._make(int(i))
 
-
     def take(self, idx: np.ndarray) -> "_Budgets":
         """The budgets ``idx`` as a sequence of their own (its ``k``-th is this one's ``idx[k]``-th)."""
         return _Budgets(lambda k: self._make(int(idx[k])))
