@@ -129,3 +129,24 @@ def test_dame_grid_is_each_laws_own_search_bit_for_bit(family, params, constants
         assert np.array_equal(g.log_lower[i], ll), p
         assert g.argmax[i].tolist() == [float(a) for a in arg], p
         assert np.array_equal(g.m_tilde[i], _m_tilde_many(law, xs, _budgets_of(xs), c)), p
+
+
+@pytest.mark.filterwarnings("ignore:ln\\(c4:bounds.numerics.PaperAssumptionWarning")
+@pytest.mark.parametrize("max_rows", [15, 50])
+def test_dame_grid_in_groups_of_laws_is_each_laws_own_search(monkeypatch, max_rows):
+    # a map of more rows than one search holds runs in groups of whole laws (here forced small: 15 rows, fewer
+    # than one law's 20, and 50, two laws a group); each law's values stay those of its own searches
+    from bounds.dame import _lower, _rows, _upper
+    from bounds.dame._lower import _lower_many
+    from bounds.dame._upper import _budgets_of, _m_tilde_many
+
+    for module in (_rows, _lower, _upper):
+        monkeypatch.setattr(module, "MAX_ROWS", max_rows)
+    params, xs = np.geomspace(1e-4, 1.0, 7), np.geomspace(0.3, 1e12, 20)
+    g = dame.grid(_mixed, params, xs, constants="unit")
+    c = dame.Constants.resolve("unit")
+    for i, p in enumerate(params):
+        law = _mixed(float(p))
+        ll, arg = _lower_many(law, xs, c)
+        assert np.array_equal(g.log_lower[i], ll) and g.argmax[i].tolist() == [float(a) for a in arg], p
+        assert np.array_equal(g.m_tilde[i], _m_tilde_many(law, xs, _budgets_of(xs), c)), p

@@ -19,7 +19,7 @@ from ..numerics import (
 )
 from ..sizes import MAX_SIZE, SizeLaw
 from . import _scan, _search
-from ._rows import Rows
+from ._rows import MAX_ROWS, Rows, batches
 from ._constants import Constants
 from ._inputs import _LOG_UNDERFLOW, Bound, PrivacyBudget, _law, privacy_budget
 
@@ -468,6 +468,13 @@ def _lower_rows(laws: Sequence[SizeLaw], lid: np.ndarray, x: np.ndarray, c: Cons
     lid = np.asarray(lid, dtype=np.intp)
     best = np.empty(len(x))
     args = np.zeros(len(x), dtype=object)  # ints (exact past 2**53) or inf
+    if len(laws) > 1 and len(x) > MAX_ROWS:  # bounded work and memory: groups of whole laws
+        for group in batches(lid, len(laws)):
+            rows = np.flatnonzero((lid >= group[0]) & (lid <= group[-1]))
+            best[rows], found = _lower_rows([laws[j] for j in group], lid[rows] - group[0], x[rows], c)
+            for k, v in zip(rows, found):  # one by one: an array of ints and inf would be float64
+                args[k] = v
+        return best, [math.inf if a == math.inf else int(a) for a in args]
     searched = []
     for j, law in enumerate(laws):
         rows = np.flatnonzero(lid == j) if len(laws) > 1 else np.arange(len(x))

@@ -21,6 +21,35 @@ from ..numerics import sorted_unique
 from ..sizes import SizeLaw
 
 
+MAX_ROWS = 2**15
+"""Most rows one search of several laws holds (a law's rows are never split: one law may hold more)."""
+
+
+def batches(lid: np.ndarray, n_laws: int) -> list[np.ndarray]:
+    r"""The laws ``0, …, n_laws - 1`` in consecutive groups of at most :data:`MAX_ROWS` rows (``lid[i]``: the law of
+    row ``i``), a law's rows never split: memory and the searches' work limit stay those of one law's search.
+
+    .. math:: \{0, \dots, L - 1\} = G_1 \cup \dots \cup G_k,\qquad \sum_{j \in G_i} |\{i : \mathrm{lid}_i = j\}|
+              \le \text{MAX\_ROWS} \ \text{or}\ |G_i| = 1
+
+    Source: the exact searches of Pla et al. (2024), Theorem 1 (their work per call).
+
+    Examples
+    --------
+    >>> [g.tolist() for g in batches(np.repeat(np.arange(3), [20000, 20000, 5]), 3)]
+    [[0], [1, 2]]
+    """
+    counts = np.bincount(lid, minlength=n_laws)
+    ends = []  # each group's last law
+    size = 0
+    for j, k in enumerate(counts.tolist()):
+        if size and size + k > MAX_ROWS:
+            ends.append(j - 1)
+            size = 0
+        size += k
+    return np.split(np.arange(n_laws), np.asarray(ends, dtype=np.intp) + 1)
+
+
 class Rows:
     r"""``laws[lid[i]]`` is the law of row ``i``; one law (``lid`` all 0) is the plain single-law search.
 

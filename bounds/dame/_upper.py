@@ -27,7 +27,7 @@ from ..numerics import (
 from ..sizes import MAX_SIZE, SizeLaw
 from . import _scan, _search
 from ._constants import Constants
-from ._rows import Rows
+from ._rows import MAX_ROWS, Rows, batches
 from ._inputs import _TIE, _TIE_DPS, Bound, PrivacyBudget, _law, privacy_budget
 
 if TYPE_CHECKING:
@@ -170,6 +170,13 @@ def _m_tilde_rows(laws: Sequence[SizeLaw], lid: np.ndarray, x: np.ndarray, x_exa
     e = math.e
     x = np.asarray(x, dtype=float)
     lid = np.asarray(lid, dtype=np.intp)
+    if len(laws) > 1 and len(x) > MAX_ROWS:  # bounded work and memory: groups of whole laws
+        out = np.empty(len(x), dtype=np.int64)
+        for group in batches(lid, len(laws)):
+            rows = np.flatnonzero((lid >= group[0]) & (lid <= group[-1]))
+            out[rows] = _m_tilde_rows([laws[j] for j in group], lid[rows] - group[0], x[rows], x_exact.take(rows),
+                                      c, reading)
+        return out
     every = Rows(laws, lid)
     # region B: y = c4 (a x ∨ 1) >= e, where φ is increasing and ψ non-increasing
     if c4 >= e:
