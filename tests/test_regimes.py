@@ -150,3 +150,17 @@ def test_dame_grid_in_groups_of_laws_is_each_laws_own_search(monkeypatch, max_ro
         ll, arg = _lower_many(law, xs, c)
         assert np.array_equal(g.log_lower[i], ll) and g.argmax[i].tolist() == [float(a) for a in arg], p
         assert np.array_equal(g.m_tilde[i], _m_tilde_many(law, xs, _budgets_of(xs), c)), p
+
+
+@pytest.mark.parametrize("constants", ["paper", "unit"])
+def test_dame_grid_m_tilde_and_upper_bound_exact_past_2_to_53(constants):
+    # a map's m~ is an int64 (a float64 array rounded 2**60 + 1 to 2**60, and the upper bound used it): each
+    # cell equals the single-point functions (themselves checked at 50 digits past 2**53 in test_dame.py)
+    laws = [sizes.point(2**60 + 1), sizes.finite({2**55 + 3: 0.5, 2**60 + 1: 0.5})]
+    xs = [1e3, 1e9]
+    g = dame.grid(lambda i: laws[int(i)], [0, 1], xs, constants=constants)
+    for i, law in enumerate(laws):
+        for j, x in enumerate(xs):
+            ub = dame.upper_bound(law, n_alpha2=x, constants=constants)
+            assert int(g.m_tilde[i, j]) == ub.m_tilde and ub.m_tilde > 2**53
+            assert g.log_upper[i, j] == ub.log_value

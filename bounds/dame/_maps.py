@@ -213,7 +213,8 @@ def grid(
     if ps.size * xs.size > MAX_CELLS:
         raise ValueError(f"params and n_alpha2 give {ps.size} × {xs.size} cells: at most {MAX_CELLS} (dame.MAX_CELLS)")
     shape = (ps.size, xs.size)
-    lu, mt, cap = (np.empty(shape) for _ in range(3))
+    lu, cap = np.empty(shape), np.empty(shape, dtype=bool)
+    mt = np.empty(shape, dtype=np.int64)  # exact past 2**53
     exact = _budgets_of(xs)
     laws = []
     for i, p in enumerate(ps):
