@@ -90,14 +90,8 @@ class Rows:
         lid = self.lid if rows is None else self.lid[rows]
         if len(self.laws) == 1:
             return np.repeat(np.asarray([value(self.laws[0])]), len(lid))
-        present = np.unique(lid)
-        vals = [None] * len(self.laws)
-        for j in present:
-            vals[j] = value(self.laws[j])
-        for j in range(len(vals)):
-            if vals[j] is None and present.size:
-                vals[j] = vals[present[0]]
-        return np.asarray(vals)[lid] if present.size else np.zeros(0)
+        present, where = np.unique(lid, return_inverse=True)
+        return np.asarray([value(self.laws[j]) for j in present])[where] if present.size else np.zeros(0)
 
     def each(self, value: Callable[[SizeLaw], Any]) -> Any:
         """``value(law)`` for every row: the one value when there is one law (it broadcasts), else :meth:`of`."""
