@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from bounds import figures
-from bounds.figures.files import DIGITS, LOG_DECIMALS, rounded, rounded_data, write_csv, write_json
+from bounds.figures.files import DIGITS, LOG_DECIMALS, rounded, _rounded_data, _write_csv, _write_json
 
 COMMITTED = Path(__file__).resolve().parent.parent / "figures"
 CHEAP_FULL = "kent-phase-transition"  # a figure at the papers' settings that takes well under a second
@@ -41,24 +41,26 @@ def test_rounding_keeps_types_and_non_finite_values_and_writes_no_negative_zero(
                    "t": [-math.inf, -1e-30], "log_x": 0.0}
     assert type(out["n"]) is int and type(out["ok"]) is bool and type(out["x"]) is float
     assert math.copysign(1, out["log_x"]) == 1
-    assert math.isnan(rounded(float("nan")))
+    for nan in (float("nan"), {"x": [1.0, np.nan]}):
+        with pytest.raises(ValueError, match="^value must hold no NaN"):
+            rounded(nan)
 
 
 def test_rounded_data_is_what_every_file_and_drawing_uses(tmp_path):
     res = figures.run(["dame-fig1a-bottom"], quick=True, out=tmp_path, progress=False)
     data = res["dame-fig1a-bottom"][0]
-    assert rounded_data(data) == data  # rounding twice changes nothing: the returned data are the rounded ones
+    assert _rounded_data(data) == data  # rounding twice changes nothing: the returned data are the rounded ones
     with (tmp_path / "dame-fig1a-bottom.csv").open() as fh:
         lower = [float(r["lower"]) for r in csv.DictReader(fh)]
     assert lower == data.column("lower").tolist()
     with pytest.raises(ValueError, match="^data must be a FigureData"):
-        rounded_data({"rows": []})
+        _rounded_data({"rows": []})
 
 
 def test_writers_use_one_line_end_and_utf8(tmp_path):
-    p = write_csv(tmp_path / "a.csv", [{"curve": "nα² = 2", "x": 0.5}])
+    p = _write_csv(tmp_path / "a.csv", [{"curve": "nα² = 2", "x": 0.5}])
     assert p.read_bytes() == "curve,x\nnα² = 2,0.5\n".encode()
-    assert write_json(tmp_path / "a.json", {"ε": 1.0}).read_bytes() == b'{\n  "\\u03b5": 1.0\n}\n'
+    assert _write_json(tmp_path / "a.json", {"ε": 1.0}).read_bytes() == b'{\n  "\\u03b5": 1.0\n}\n'
 
 
 # --------------------------------------------------------------------------- nothing volatile
@@ -130,5 +132,5 @@ def test_committed_csv_survives_values_moved_by_a_few_ulps(fid, tmp_path):
     for ulps in (4, 64):
         nudged = figures.FigureData(_nudged(raw.rows, ulps), _nudged(raw.meta, ulps))
         assert nudged.rows != raw.rows  # the perturbation reached the values
-        write_csv(tmp_path / f"{fid}.csv", rounded_data(nudged).rows)
+        _write_csv(tmp_path / f"{fid}.csv", _rounded_data(nudged).rows)
         assert (tmp_path / f"{fid}.csv").read_bytes() == (COMMITTED / f"{fid}.csv").read_bytes(), ulps

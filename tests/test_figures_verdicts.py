@@ -14,7 +14,7 @@ from bounds import figures
 from bounds.audit import CHECKS, AuditResult
 from bounds.cli import build_parser, main
 from bounds.figures import verdicts
-from bounds.figures.verdicts import grid_set
+from bounds.figures.verdicts import _grid_set
 
 COMMITTED = Path(__file__).resolve().parent.parent / "figures"
 EPS = np.geomspace(0.02, 5.0, 25)  # Rameshwar and Tandon's ε grid at the papers' settings (25 points)
@@ -35,15 +35,15 @@ EPS = np.geomspace(0.02, 5.0, 25)  # Rameshwar and Tandon's ε grid at the paper
     ([0, 0, 0, 0, 0, 0, 0], "no x on the grid"),
 ])
 def test_grid_set_writes_each_run_of_grid_points_as_one_interval(mask, expected):
-    assert grid_set("x", [1, 2, 3, 4, 5, 6, 7], np.array(mask, dtype=bool)) == expected
+    assert _grid_set("x", [1, 2, 3, 4, 5, 6, 7], np.array(mask, dtype=bool)) == expected
 
 
 def test_grid_set_on_the_rameshwar_grid_and_where_neighbours_would_look_alike():
     mask = np.zeros(25, dtype=bool)
     mask[[8, 20, 21, 22, 23, 24]] = True  # 0.02·250^(8/24) = 0.126, 0.02·250^(20/24) = 1.99
-    assert grid_set("ε", EPS, mask) == "ε = 0.126 and ε ≥ 1.99"
+    assert _grid_set("ε", EPS, mask) == "ε = 0.126 and ε ≥ 1.99"
     # 1.001 and 1.002 agree to 3 digits: shown with 4
-    assert grid_set("a", [1.0, 1.001, 1.002, 2.0], np.array([False, True, False, True])) == "a = 1.001 and a = 2"
+    assert _grid_set("a", [1.0, 1.001, 1.002, 2.0], np.array([False, True, False, True])) == "a = 1.001 and a = 2"
 
 
 @pytest.mark.parametrize("grid, mask, name", [
@@ -52,7 +52,7 @@ def test_grid_set_on_the_rameshwar_grid_and_where_neighbours_would_look_alike():
 ])
 def test_grid_set_names_its_bad_input(grid, mask, name):
     with pytest.raises(ValueError, match=f"^{name} must"):
-        grid_set("x", grid, np.asarray(mask))
+        _grid_set("x", grid, np.asarray(mask))
 
 
 # --------------------------------------------------------------------------- Rameshwar & Tandon, Figures 2-3

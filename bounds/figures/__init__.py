@@ -41,7 +41,7 @@ from .. import dame as _dame_theory
 # each paper's module registers its figures on import, in this order
 from . import dame, kent, rameshwar, cummings  # noqa: F401, I001
 from .core import PALETTE, REGISTRY, SEED, STYLE, FigureData, FigureSpec, render, saving
-from .files import PDF_METADATA, PNG_METADATA, rounded_data, write_csv, write_json
+from .files import PDF_METADATA, PNG_METADATA, _rounded_data, _write_csv, _write_json
 from .verdicts import Verdict, judge, not_computed
 
 __all__ = ["FigureData", "FigureSpec", "Made", "REGISTRY", "run", "render", "judge", "Verdict", "PALETTE", "STYLE",
@@ -68,7 +68,7 @@ def _write(fid: str, data: FigureData, out: Path, meta: dict) -> tuple[list[Path
     start = time.perf_counter()
     spec = REGISTRY[fid]
     out.mkdir(parents=True, exist_ok=True)
-    paths = [write_csv(out / f"{spec.id}.csv", data.rows)]
+    paths = [_write_csv(out / f"{spec.id}.csv", data.rows)]
     fig = render(spec, data, meta.get("verdict"))
     png, pdf = out / f"{spec.id}.png", out / f"{spec.id}.pdf"
     # the layout solved and the ticks computed once for both files (the images savefig alone would give)
@@ -82,7 +82,7 @@ def _write(fid: str, data: FigureData, out: Path, meta: dict) -> tuple[list[Path
                 pdf, "PDF", resolution=SAVE_DPI, title=spec.id, creationDate=None, modDate=None)
         else:  # the PDF keeps the PNG's layout
             fig.savefig(pdf, metadata=PDF_METADATA)
-    paths += [png, pdf, write_json(out / f"{spec.id}.json", meta)]
+    paths += [png, pdf, _write_json(out / f"{spec.id}.json", meta)]
     return paths, time.perf_counter() - start
 
 
@@ -167,7 +167,7 @@ def run(ids: Sequence[str] | None = None, *, quick: bool = False, out: str | Pat
                 bar.set_postfix_str(fid)
             spec = REGISTRY[fid]
             start = time.perf_counter()
-            data = rounded_data(spec.compute(quick, constants, seed, executor))
+            data = _rounded_data(spec.compute(quick, constants, seed, executor))
             verdict = judge(fid, data) if verdicts else not_computed(fid)
             meta = {"id": fid, "title": spec.title, "source": spec.source, "quick": quick,
                     "seed": seed if spec.monte_carlo else None, **data.meta,

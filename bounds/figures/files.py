@@ -1,7 +1,7 @@
 r"""What ``bounds figures`` writes, made reproducible byte for byte: rounded numbers, no volatile fields,
 images without dates or version strings.
 
-A figure's numbers are rounded once, right after they are computed (:func:`rounded_data`), and
+A figure's numbers are rounded once, right after they are computed (:func:`rounded`), and
 everything downstream — the CSV, the JSON, the drawing and the verdict — uses the rounded values,
 so that the image and the verdict follow the written data.  Two rules:
 
@@ -46,8 +46,7 @@ import numpy as np
 
 from .core import FigureData
 
-__all__ = ["DIGITS", "RTOL", "LOG_DECIMALS", "PNG_METADATA", "PDF_METADATA", "rounded", "rounded_data", "write_csv",
-           "write_json"]
+__all__ = ["DIGITS", "RTOL", "LOG_DECIMALS", "PNG_METADATA", "PDF_METADATA", "rounded"]
 
 DIGITS = 10
 """Significant digits of every number a figure writes (and draws): see the module's note."""
@@ -68,7 +67,9 @@ def _is_log(key: str) -> bool:
 
 
 def _float(v: float, log: bool) -> float:
-    if not math.isfinite(v):
+    if math.isnan(v):
+        raise ValueError("value must hold no NaN: a figure's data are numbers or ±inf")
+    if math.isinf(v):
         return v
     if log:
         return round(v, LOG_DECIMALS) + 0.0  # + 0.0: no negative zero
@@ -78,7 +79,8 @@ def _float(v: float, log: bool) -> float:
 def rounded(value: Any, key: str = "") -> Any:
     r"""``value`` with every float rounded as the module says (10 significant digits, or 10 decimals under a
     logarithm's ``key``), recursively through mappings (each value under its own key), lists and tuples (as
-    lists); numpy scalars become Python numbers; ints, bools, strings and ``None`` are kept.
+    lists); numpy scalars become Python numbers; ints, bools, strings and ``None`` are kept; a NaN raises
+    ValueError (no figure writes one).
 
     .. math:: v \mapsto \operatorname{round}_{10\ \mathrm{sig}}(v)
 
@@ -94,7 +96,7 @@ def rounded(value: Any, key: str = "") -> Any:
     if isinstance(value, (int, np.integer)):
         return int(value)
     if isinstance(value, (float, np.floating)):
-        return _float(float(value), _is_log(key))
+        return _float(float(value), _is_log(str(key)))
     if isinstance(value, Mapping):
         return {k: rounded(v, str(k)) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
@@ -104,27 +106,27 @@ def rounded(value: Any, key: str = "") -> Any:
     return value
 
 
-def rounded_data(data: FigureData) -> FigureData:
+def _rounded_data(data: FigureData) -> FigureData:
     """``data`` with its rows and metadata :func:`rounded` (the values every file and drawing of the figure use).
 
     Examples
     --------
-    >>> rounded_data(FigureData([{"x": 1 / 3}], {"eps": [0.1 + 0.2]}))
+    >>> _rounded_data(FigureData([{"x": 1 / 3}], {"eps": [0.1 + 0.2]}))
     FigureData(rows=[{'x': 0.3333333333}], meta={'eps': [0.3]})
     """
     if not isinstance(data, FigureData):
         raise ValueError(f"data must be a FigureData, got {type(data).__name__}")
-    return FigureData([rounded(dict(r)) for r in data.rows], rounded(data.meta))
+    return FigureData([rounded(dict(r)) for r in data.rows], rounded(dict(data.meta)))
 
 
-def write_csv(path: Path, rows: list) -> Path:
+def _write_csv(path: Path, rows: list) -> Path:
     """Write ``rows`` (dicts; the columns in order of first appearance) to ``path`` as UTF-8 CSV, ``\\n`` line ends
     on every platform.
 
     Examples
     --------
     >>> import tempfile
-    >>> p = write_csv(Path(tempfile.mkdtemp()) / "a.csv", [{"x": 0.5, "y": None}, {"x": 2, "z": "a"}])
+    >>> p = _write_csv(Path(tempfile.mkdtemp()) / "a.csv", [{"x": 0.5, "y": None}, {"x": 2, "z": "a"}])
     >>> p.read_text()
     'x,y,z\\n0.5,,\\n2,,a\\n'
     """
@@ -136,13 +138,13 @@ def write_csv(path: Path, rows: list) -> Path:
     return Path(path)
 
 
-def write_json(path: Path, meta: Mapping) -> Path:
+def _write_json(path: Path, meta: Mapping) -> Path:
     """Write ``meta`` to ``path`` as indented JSON with a final ``\\n`` on every platform (numpy numbers as Python's).
 
     Examples
     --------
     >>> import tempfile
-    >>> write_json(Path(tempfile.mkdtemp()) / "a.json", {"eps": np.float64(0.5)}).read_text()
+    >>> _write_json(Path(tempfile.mkdtemp()) / "a.json", {"eps": np.float64(0.5)}).read_text()
     '{\\n  "eps": 0.5\\n}\\n'
     """
     Path(path).write_text(json.dumps(dict(meta), indent=2, default=lambda v: rounded(v)) + "\n", encoding="utf-8",

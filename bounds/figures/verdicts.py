@@ -42,7 +42,7 @@ if TYPE_CHECKING:  # the audit (sympy, scipy) is imported only when a verdict as
     from ..audit import AuditResult
 
 __all__ = ["Verdict", "JUDGES", "VERDICT_STATUS", "judge", "not_computed", "fig1b_check", "kent_fig1_check", "kent_pt_check",
-           "kent_pt_simulated_check", "rameshwar_average_check", "regimes_check", "grid_set"]
+           "kent_pt_simulated_check", "rameshwar_average_check", "regimes_check"]
 
 VERDICT_STATUS = {"holds": "reproduced", "discrepancy": "partly reproduced", "fails": "not reproduced",
                   "inconclusive": "inconclusive"}
@@ -165,24 +165,24 @@ def _range(v, digits: int = 2) -> str:
     return f"{lo} to {hi}" if "−" in lo + hi else f"{lo}–{hi}"
 
 
-def grid_set(symbol: str, grid, mask, digits: int = 3) -> str:
+def _grid_set(symbol: str, grid, mask, digits: int = 3) -> str:
     r"""The grid points where ``mask`` holds, written as the union of intervals it is on the grid: each run of
     consecutive grid points is one interval ("ε = 0.126" for a lone point, "ε ≥ 1.99" for a run reaching the
     grid's last point, "ε ≤ 0.05" for one from its first, "0.2 ≤ ε ≤ 0.8" otherwise), runs joined by "and".
     Values are shown to ``digits`` significant digits, more where neighbouring grid points would look alike.
 
-    .. math:: \{x_i : 	ext{mask}_i\} = igcup_k \{x_i : a_k \le i \le b_k\}
+    .. math:: \{x_i : \text{mask}_i\} = \bigcup_k \{x_i : a_k \le i \le b_k\}
 
     Source: this package's verdicts (a set over a grid stated as what it is, never as its hull).
 
     Examples
     --------
     >>> eps = [0.1, 0.126, 0.159, 1.58, 1.99, 2.51]
-    >>> grid_set("ε", eps, [False, True, False, False, True, True])
+    >>> _grid_set("ε", eps, [False, True, False, False, True, True])
     'ε = 0.126 and ε ≥ 1.99'
-    >>> grid_set("ρ", [0.1, 0.2, 0.3, 0.4, 0.5], [True, True, False, True, False])
+    >>> _grid_set("ρ", [0.1, 0.2, 0.3, 0.4, 0.5], [True, True, False, True, False])
     'ρ ≤ 0.2 and ρ = 0.4'
-    >>> grid_set("x", [1, 2, 3, 4], [False, True, True, False]), grid_set("x", [1, 2], [True, True])
+    >>> _grid_set("x", [1, 2, 3, 4], [False, True, True, False]), _grid_set("x", [1, 2], [True, True])
     ('2 ≤ x ≤ 3', 'every x on the grid (1–2)')
     """
     symbol = str(symbol)
@@ -237,7 +237,7 @@ def _fig1a_bottom(result, data) -> str:
     x, up, lo = data.column("n_alpha2"), data.column("upper"), data.column("lower")
     below = data.column("upper_below_lower").astype(bool)
     name = data.meta["constants"]["name"] if isinstance(data.meta["constants"], dict) else data.meta["constants"]
-    parts = [f"UB < LB at {grid_set('nα²', x, below)} (hatched)"] if below.any() else []
+    parts = [f"UB < LB at {_grid_set('nα²', x, below)} (hatched)"] if below.any() else []
     if not below.all():
         r, at = up[~below] / lo[~below], x[~below]
         ends = f"{_num(r[0], 3)} at nα² = {_num(at[0], 3)} to {_num(r[-1], 3)} at nα² = {_num(at[-1], 3)}"
@@ -304,10 +304,10 @@ def _fig1b(result, data) -> str:
             mask = np.array([rho in z and sign * z[rho]["z_gain"] > SIGMAS for rho in grid])
             if mask.any():
                 gain = np.array([z[rho]["gain_from_adaptation"] for rho in grid[mask]])
-                said.append(f"{_range(gain ** sign)}× {word} at {grid_set('ρ', grid, mask)}")
+                said.append(f"{_range(gain ** sign)}× {word} at {_grid_set('ρ', grid, mask)}")
         within = np.array([rho in z and abs(z[rho]["z_gain"]) <= SIGMAS for rho in grid])
         if within.any():
-            said.append(f"within 4 s.e. at {grid_set('ρ', grid, within)}")
+            said.append(f"within 4 s.e. at {_grid_set('ρ', grid, within)}")
         parts.append(f"{who}: {', '.join(said)}")
     return "DAME's simulated MSE against the official baseline's (m̃ = min m): " + "; ".join(parts)
 
@@ -316,9 +316,17 @@ def regimes_check(data: FigureData) -> AuditResult:
     r"""The regime maps on their own content (they are no paper figure): Theorem 2's upper bound against
     Theorem 1's lower bound at every point of the map, with the paper's constants, and the gap's range per family.
 
-    .. math:: 	ext{holds} \iff \log_{10}rac{UB}{LB} \ge 0 	ext{ at every } (	ext{parameter}, nlpha^2) 	ext{ of the map}
+    .. math:: \text{holds} \iff \log_{10}\frac{UB}{LB} \ge 0 \text{ at every } (\text{parameter}, n\alpha^2) \text{ of the map}
 
     Source: Pla et al. (2024), Theorems 1–2, eqs. (10)–(11).
+
+    Examples
+    --------
+    >>> rows = [{"family": "zipf", "log10_gap": 6.0, "regime": "capped"}, {"family": "zipf", "log10_gap": -0.1,
+    ...          "regime": "m_tilde>1"}]
+    >>> r = regimes_check(FigureData(rows, {"constants": "paper"}))
+    >>> r.status, r.evidence["points_upper_below_lower"]
+    ('fails', 1)
     """
     data = _figure_data(data, ("family", "log10_gap", "regime"), meta=("constants",))
     families = list(dict.fromkeys(data.column("family")))
@@ -509,7 +517,7 @@ def _rt_average(result, data) -> str:
     ev = result.evidence
     eps = np.array(ev["eps"])
     worse, better = np.isin(eps, ev["eps_where_akmv_worse"]), np.isin(eps, ev["eps_where_akmv_better"])
-    said = [f"{word} beyond 4 s.e. at {grid_set('ε', eps, mask)}" for mask, word in ((worse, "worse"), (better, "better"))
+    said = [f"{word} beyond 4 s.e. at {_grid_set('ε', eps, mask)}" for mask, word in ((worse, "worse"), (better, "better"))
             if mask.any()]
     within = ~(worse | better)
     if within.any():
