@@ -58,6 +58,10 @@ def run(args: argparse.Namespace) -> int:
         bar.set_postfix_str("importing numpy, scipy, matplotlib")
     try:
         return _run(args, bar, start)
+    except BaseException:
+        if bar is not None:  # the error's message alone stays on the terminal
+            bar.leave = False
+        raise
     finally:
         if bar is not None:
             bar.close()
