@@ -11,7 +11,8 @@ import numpy as np
 import pytest
 
 from bounds import figures
-from bounds.figures.files import DIGITS, LOG_DECIMALS, rounded, _rounded_data, _write_csv, _write_json
+from bounds.figures import _rounded_data, _write_csv, _write_json
+from bounds.figures.files import DIGITS, LOG_DECIMALS, rounded
 
 COMMITTED = Path(__file__).resolve().parent.parent / "figures"
 CHEAP_FULL = "kent-phase-transition"  # a figure at the papers' settings that takes well under a second

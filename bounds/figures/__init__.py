@@ -23,9 +23,11 @@ Examples
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
+import csv
 import functools
+import json
 import threading
 import time
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -41,7 +43,7 @@ from .. import dame as _dame_theory
 # each paper's module registers its figures on import, in this order
 from . import dame, kent, rameshwar, cummings  # noqa: F401, I001
 from .core import PALETTE, REGISTRY, SEED, STYLE, FigureData, FigureSpec, render, saving
-from .files import PDF_METADATA, PNG_METADATA, _rounded_data, _write_csv, _write_json
+from .files import PDF_METADATA, PNG_METADATA, rounded
 from .verdicts import Verdict, judge, not_computed
 
 __all__ = ["FigureData", "FigureSpec", "Made", "REGISTRY", "run", "render", "judge", "Verdict", "PALETTE", "STYLE",
@@ -60,6 +62,52 @@ class Made:
     data: FigureData
     paths: list[Path]
     seconds: float
+
+
+def _rounded_data(data: FigureData) -> FigureData:
+    """``data`` with its rows and metadata :func:`rounded` (the values every file and drawing of the figure use).
+
+    Examples
+    --------
+    >>> _rounded_data(FigureData([{"x": 1 / 3}], {"eps": [0.1 + 0.2]}))
+    FigureData(rows=[{'x': 0.3333333333}], meta={'eps': [0.3]})
+    """
+    if not isinstance(data, FigureData):
+        raise ValueError(f"data must be a FigureData, got {type(data).__name__}")
+    return FigureData([rounded(dict(r)) for r in data.rows], rounded(dict(data.meta)))
+
+
+def _write_csv(path: Path, rows: list) -> Path:
+    """Write ``rows`` (dicts; the columns in order of first appearance) to ``path`` as UTF-8 CSV, ``\\n`` line ends
+    on every platform.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> p = _write_csv(Path(tempfile.mkdtemp()) / "a.csv", [{"x": 0.5, "y": None}, {"x": 2, "z": "a"}])
+    >>> p.read_text()
+    'x,y,z\\n0.5,,\\n2,,a\\n'
+    """
+    keys = list(dict.fromkeys(k for r in rows for k in r))
+    with Path(path).open("w", newline="", encoding="utf-8") as fh:
+        w = csv.DictWriter(fh, fieldnames=keys, lineterminator="\n")
+        w.writeheader()
+        w.writerows(rows)
+    return Path(path)
+
+
+def _write_json(path: Path, meta: Mapping) -> Path:
+    """Write ``meta`` to ``path`` as indented JSON with a final ``\\n`` on every platform (numpy numbers as Python's).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> _write_json(Path(tempfile.mkdtemp()) / "a.json", {"eps": np.float64(0.5)}).read_text()
+    '{\\n  "eps": 0.5\\n}\\n'
+    """
+    Path(path).write_text(json.dumps(dict(meta), indent=2, default=lambda v: rounded(v)) + "\n", encoding="utf-8",
+                          newline="\n")
+    return Path(path)
 
 
 def _write(fid: str, data: FigureData, out: Path, meta: dict) -> tuple[list[Path], float]:

@@ -1,9 +1,9 @@
 r"""What ``bounds figures`` writes, made reproducible byte for byte: rounded numbers, no volatile fields,
 images without dates or version strings.
 
-A figure's numbers are rounded once, right after they are computed (:func:`rounded`), and
-everything downstream — the CSV, the JSON, the drawing and the verdict — uses the rounded values,
-so that the image and the verdict follow the written data.  Two rules:
+:func:`bounds.figures.run` rounds a figure's numbers once, right after they are computed
+(:func:`rounded`), and everything downstream — the CSV, the JSON, the drawing and the verdict —
+uses the rounded values, so that the image and the verdict follow the written data.  Two rules:
 
 - a value is rounded to :data:`DIGITS` = 10 significant digits (its error is relative: a bound, a
   rate, a simulated mean, a grid point);
@@ -34,17 +34,12 @@ Examples
 
 from __future__ import annotations
 
-import csv
-import json
 import math
 import re
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Any
 
 import numpy as np
-
-from .core import FigureData
 
 __all__ = ["DIGITS", "RTOL", "LOG_DECIMALS", "PNG_METADATA", "PDF_METADATA", "rounded"]
 
@@ -104,49 +99,3 @@ def rounded(value: Any, key: str = "") -> Any:
     if isinstance(value, np.ndarray):
         return [rounded(v, key) for v in value.tolist()]
     return value
-
-
-def _rounded_data(data: FigureData) -> FigureData:
-    """``data`` with its rows and metadata :func:`rounded` (the values every file and drawing of the figure use).
-
-    Examples
-    --------
-    >>> _rounded_data(FigureData([{"x": 1 / 3}], {"eps": [0.1 + 0.2]}))
-    FigureData(rows=[{'x': 0.3333333333}], meta={'eps': [0.3]})
-    """
-    if not isinstance(data, FigureData):
-        raise ValueError(f"data must be a FigureData, got {type(data).__name__}")
-    return FigureData([rounded(dict(r)) for r in data.rows], rounded(dict(data.meta)))
-
-
-def _write_csv(path: Path, rows: list) -> Path:
-    """Write ``rows`` (dicts; the columns in order of first appearance) to ``path`` as UTF-8 CSV, ``\\n`` line ends
-    on every platform.
-
-    Examples
-    --------
-    >>> import tempfile
-    >>> p = _write_csv(Path(tempfile.mkdtemp()) / "a.csv", [{"x": 0.5, "y": None}, {"x": 2, "z": "a"}])
-    >>> p.read_text()
-    'x,y,z\\n0.5,,\\n2,,a\\n'
-    """
-    keys = list(dict.fromkeys(k for r in rows for k in r))
-    with Path(path).open("w", newline="", encoding="utf-8") as fh:
-        w = csv.DictWriter(fh, fieldnames=keys, lineterminator="\n")
-        w.writeheader()
-        w.writerows(rows)
-    return Path(path)
-
-
-def _write_json(path: Path, meta: Mapping) -> Path:
-    """Write ``meta`` to ``path`` as indented JSON with a final ``\\n`` on every platform (numpy numbers as Python's).
-
-    Examples
-    --------
-    >>> import tempfile
-    >>> _write_json(Path(tempfile.mkdtemp()) / "a.json", {"eps": np.float64(0.5)}).read_text()
-    '{\\n  "eps": 0.5\\n}\\n'
-    """
-    Path(path).write_text(json.dumps(dict(meta), indent=2, default=lambda v: rounded(v)) + "\n", encoding="utf-8",
-                          newline="\n")
-    return Path(path)
