@@ -11,8 +11,12 @@ maps to the verdict:
           \text{fails} \mapsto \text{not reproduced},\quad \text{inconclusive} \mapsto \text{inconclusive}
 
 and the verdict's one line states the numbers behind it, taken from the check's evidence and
-the figure's data.  :func:`bounds.figures.run` writes it into the JSON (``"verdict"``, and the
-gallery's ``"caption"``) and draws it under the title.
+the figure's data (the rounded data the CSV holds).  A set of grid points (the ε where AKMV is worse
+than Laplace, the ρ where adapting m̃ helps) is written as the union of intervals it is on the grid
+(``ε = 0.126 and ε ≥ 1.99``), never as its hull.  A figure that is no paper's (the regime maps) is
+judged on its own content: its status is ``not a paper figure`` and its line says what the map
+shows.  :func:`bounds.figures.run` writes the verdict into the JSON (``"verdict"``, and
+``"caption"``) and draws it under the title.
 
 Examples
 --------
