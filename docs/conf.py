@@ -427,10 +427,16 @@ def write_gallery() -> None:
                   f".. figure:: figures/{png.name}", "   :width: 100%",
                   f"   :alt: {heading}", "",
                   f"   ``{meta_path.stem}`` — source: {_rst_text(source)}", ""]
-        if "caption" in meta:
-            lines += [f"   {_rst_text(references.cite_sources(str(meta['caption'])))}", ""]
-        if meta.get("verdict"):
-            lines += [f"   **Verdict:** {_rst_text(references.cite_sources(_verdict(meta['verdict'])))}", ""]
+        verdict = meta.get("verdict")
+        if isinstance(verdict, dict) and isinstance(verdict.get("text"), str):
+            # the line already begins with its status; the caption is the same line again: shown once
+            check = f" (check ``{verdict['check']}``)" if verdict.get("check") else ""
+            lines += [f"   **Verdict:** {_rst_text(references.cite_sources(verdict['text']))}{check}", ""]
+        else:
+            if "caption" in meta:
+                lines += [f"   {_rst_text(references.cite_sources(str(meta['caption'])))}", ""]
+            if verdict:
+                lines += [f"   **Verdict:** {_rst_text(references.cite_sources(_verdict(verdict)))}", ""]
         lines += [".. list-table::", "   :widths: 25 75", ""]
         for key, value in meta.items():
             if key in ("id", "title", "source", "caption", "verdict"):

@@ -6,6 +6,7 @@ import argparse
 import json
 import os
 import resource
+import sys
 import time
 from typing import Any
 
@@ -34,12 +35,39 @@ def register(subparsers: Any) -> None:
     p.add_argument("--constants", default="unit", choices=["paper", "unit"],
                    help="DAME constants for Figure 1a (default unit: the paper's parallel lines; note that "
                         "`bounds dame` defaults to paper constants)")
+    p.add_argument("--quiet", action="store_true", help="no progress bar on stderr")
     add_json(p)
     p.set_defaults(func=run)
 
 
+def _cpu() -> float:
+    """User + system CPU seconds of this process and its finished children."""
+    return sum(getattr(resource.getrusage(who), f) for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)
+               for f in ("ru_utime", "ru_stime"))
+
+
 def run(args: argparse.Namespace) -> int:
-    """Make the figures and print one line each; return the exit status."""
+    """Make the figures, printing each one's line as its files are written (a bar over the figures on stderr
+    unless ``--quiet``, shown before the plotting libraries are imported); return the exit status."""
+    start = time.perf_counter()
+    bar = None
+    if not args.quiet:
+        from tqdm import tqdm
+
+        bar = tqdm(desc="figures", unit="fig", file=sys.stderr)
+        bar.set_postfix_str("importing numpy, scipy, matplotlib")
+    try:
+        return _run(args, bar, start)
+    except BaseException:
+        if bar is not None:  # the error's message alone stays on the terminal
+            bar.leave = False
+        raise
+    finally:
+        if bar is not None:
+            bar.close()
+
+
+def _run(args: argparse.Namespace, bar: Any, start: float) -> int:
     from .. import figures
 
     unknown = [f for f in args.only or () if f not in figures.REGISTRY]
@@ -48,19 +76,31 @@ def run(args: argparse.Namespace) -> int:
     writable_dir("--out", args.out)
     if args.jobs is None:  # a quick run's Monte Carlo takes about a second: workers cost more CPU than that
         args.jobs = 1 if args.quick else min(os.cpu_count() or 1, DEFAULT_JOBS_CAP)
-    start = time.perf_counter()
-    res = figures.run(args.only, quick=args.quick, out=args.out, jobs=args.jobs, constants=args.constants)
-    cpu = sum(getattr(resource.getrusage(who), f) for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)
-              for f in ("ru_utime", "ru_stime"))
+    width = max(map(len, args.only or figures.REGISTRY))
+
+    def line(made: Any) -> None:
+        if args.json:
+            return
+        text = (f"  {made.id:{width}s} {len(made.data.rows):6d} rows  {made.seconds:7.2f} s   "
+                f"{made.paths[0].parent}/{made.id}.{{png,pdf,csv,json}}")
+        if bar is None:
+            print(text, flush=True)
+        else:
+            bar.write(text, file=sys.stdout)
+            sys.stdout.flush()
+
+    res = figures.run(args.only, quick=args.quick, out=args.out, jobs=args.jobs, constants=args.constants,
+                      progress=bar if bar is not None else False, on_made=line)
+    cpu = _cpu()
     if args.json:
         made = {fid: {"rows": len(data.rows), "files": [str(p) for p in paths]} for fid, (data, paths) in res.items()}
         print(json.dumps({"command": "figures", "inputs": plain({k: getattr(args, k) for k in
                                                                  ("only", "quick", "out", "jobs", "constants")}),
                           "figures": made, "wall_time_s": time.perf_counter() - start, "cpu_s": cpu}))
         return 0
-    for fid, (data, paths) in res.items():
-        meta = json.loads(paths[-1].read_text())
-        print(f"  {fid:24s} {len(data.rows):6d} rows  {meta['wall_time_s']:7.2f} s   {paths[0].parent}/{fid}.{{png,pdf,csv,json}}")
-    print(f"{len(res)} figures in {time.perf_counter() - start:.1f} s ({cpu:.1f} s of CPU, {args.jobs} processes)"
+    if bar is not None:
+        bar.close()
+    print(f"{len(res)} figure{'s' if len(res) != 1 else ''} in {time.perf_counter() - start:.1f} s ({cpu:.1f} s of CPU, "
+          f"{args.jobs} process{'es' if args.jobs != 1 else ''})"
           + (" (quick settings)" if args.quick else ""))
     return 0

@@ -2,8 +2,10 @@ r"""The papers' figures: a registry of (compute, draw) pairs behind ``bounds fig
 
 Each figure ``ID`` has a function computing its data (rows of plain values, the
 CSV) and one drawing it; :func:`run` writes ``ID.png``, ``ID.pdf``, ``ID.csv`` and
-``ID.json`` (parameters, constants preset, seed, replications, package version,
-wall time; the constants a figure was computed with, as its computation reports them).
+``ID.json`` (parameters, constants preset, seed, replications, package version, verdict;
+the constants a figure was computed with, as its computation reports them), every number
+rounded to 10 significant digits and nothing volatile written (:mod:`bounds.figures.files`):
+a second run writes the same bytes.
 ``quick=True`` shrinks grids and replications for CI (its PDFs hold the PNG's raster); the defaults
 are the papers' settings.  Monte Carlo figures take a seed and any
 ``concurrent.futures`` executor (``--jobs``); their CSVs do not depend on it.
@@ -21,66 +23,133 @@ Examples
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import csv
+import functools
 import json
+import threading
 import time
 from concurrent.futures import Future, ProcessPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, Callable
 
 import matplotlib
 import numpy as np
-from tqdm.auto import tqdm
 
 from .. import __version__
 from .. import dame as _dame_theory
 # each paper's module registers its figures on import, in this order
 from . import dame, kent, rameshwar, cummings  # noqa: F401, I001
 from .core import PALETTE, REGISTRY, SEED, STYLE, FigureData, FigureSpec, render, saving
+from .files import PDF_METADATA, PNG_METADATA, rounded
 from .verdicts import Verdict, judge, not_computed
 
-__all__ = ["FigureData", "FigureSpec", "REGISTRY", "run", "render", "judge", "Verdict", "PALETTE", "STYLE", "SEED"]
+__all__ = ["FigureData", "FigureSpec", "Made", "REGISTRY", "run", "render", "judge", "Verdict", "PALETTE", "STYLE",
+           "SEED"]
 
 SAVE_DPI = 200.0  # STYLE's savefig.dpi: a quick run's raster PDF keeps the PNG's size
 QUICK_PNG_COMPRESSION = 1  # zlib level of a quick run's PNGs: the default level's pixels, larger files, faster
 
 
-def _write(fid: str, data: FigureData, out: Path, meta: dict) -> list[Path]:
-    """Write ``fid``'s CSV, PNG, PDF and JSON (run in a worker process when ``jobs > 1``: by ID, since some
-    registered callables are lambdas)."""
+@dataclass(frozen=True)
+class Made:
+    """One figure made by :func:`run`: its ``id``, its ``data`` (rounded, as written and drawn), the ``paths``
+    written and the wall ``seconds`` it took (computing, judging, drawing and saving)."""
+
+    id: str
+    data: FigureData
+    paths: list[Path]
+    seconds: float
+
+
+def _rounded_data(data: FigureData) -> FigureData:
+    """``data`` with its rows and metadata :func:`rounded` (the values every file and drawing of the figure use).
+
+    Examples
+    --------
+    >>> _rounded_data(FigureData([{"x": 1 / 3}], {"eps": [0.1 + 0.2]}))
+    FigureData(rows=[{'x': 0.3333333333}], meta={'eps': [0.3]})
+    """
+    if not isinstance(data, FigureData):
+        raise ValueError(f"data must be a FigureData, got {type(data).__name__}")
+    return FigureData([rounded(dict(r)) for r in data.rows], rounded(dict(data.meta)))
+
+
+def _write_csv(path: Path, rows: list) -> Path:
+    """Write ``rows`` (dicts; the columns in order of first appearance) to ``path`` as UTF-8 CSV, ``\\n`` line ends
+    on every platform.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> p = _write_csv(Path(tempfile.mkdtemp()) / "a.csv", [{"x": 0.5, "y": None}, {"x": 2, "z": "a"}])
+    >>> p.read_text()
+    'x,y,z\\n0.5,,\\n2,,a\\n'
+    """
+    keys = list(dict.fromkeys(k for r in rows for k in r))
+    with Path(path).open("w", newline="", encoding="utf-8") as fh:
+        w = csv.DictWriter(fh, fieldnames=keys, lineterminator="\n")
+        w.writeheader()
+        w.writerows(rows)
+    return Path(path)
+
+
+def _write_json(path: Path, meta: Mapping) -> Path:
+    """Write ``meta`` to ``path`` as indented JSON with a final ``\\n`` on every platform (numpy numbers as Python's).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> _write_json(Path(tempfile.mkdtemp()) / "a.json", {"eps": np.float64(0.5)}).read_text()
+    '{\\n  "eps": 0.5\\n}\\n'
+    """
+    Path(path).write_text(json.dumps(dict(meta), indent=2, default=lambda v: rounded(v)) + "\n", encoding="utf-8",
+                          newline="\n")
+    return Path(path)
+
+
+def _write(fid: str, data: FigureData, out: Path, meta: dict) -> tuple[list[Path], float]:
+    """Write ``fid``'s CSV, PNG, PDF and JSON; return the paths and the seconds it took (run in a worker process
+    when ``jobs > 1``: by ID, since some registered callables are lambdas)."""
+    start = time.perf_counter()
     spec = REGISTRY[fid]
     out.mkdir(parents=True, exist_ok=True)
-    paths = []
-    csv_path = out / f"{spec.id}.csv"
-    keys = list(dict.fromkeys(k for r in data.rows for k in r))
-    with csv_path.open("w", newline="") as fh:
-        w = csv.DictWriter(fh, fieldnames=keys)
-        w.writeheader()
-        w.writerows(data.rows)
-    paths.append(csv_path)
+    paths = [_write_csv(out / f"{spec.id}.csv", data.rows)]
     fig = render(spec, data, meta.get("verdict"))
     png, pdf = out / f"{spec.id}.png", out / f"{spec.id}.pdf"
     # the layout solved and the ticks computed once for both files (the images savefig alone would give)
     with matplotlib.rc_context(STYLE), saving(fig, SAVE_DPI):  # type: ignore[arg-type]  # keys typed as literals
-        fig.savefig(png, pil_kwargs={"compress_level": QUICK_PNG_COMPRESSION} if meta.get("quick") else None)
+        fig.savefig(png, metadata=PNG_METADATA,
+                    pil_kwargs={"compress_level": QUICK_PNG_COMPRESSION} if meta.get("quick") else None)
         if meta.get("quick"):  # a quick run's PDF is the PNG's raster (the canvas' buffer): drawing twice costs twice
             from PIL import Image
 
-            Image.fromarray(np.asarray(fig.canvas.buffer_rgba())).convert("RGB").save(pdf, "PDF",  # type: ignore[attr-defined]
-                                                                                     resolution=SAVE_DPI)
+            Image.fromarray(np.asarray(fig.canvas.buffer_rgba())).convert("RGB").save(  # type: ignore[attr-defined]
+                pdf, "PDF", resolution=SAVE_DPI, title=spec.id, creationDate=None, modDate=None)
         else:  # the PDF keeps the PNG's layout
-            fig.savefig(pdf, metadata={"CreationDate": None})
-    paths += [png, pdf]
-    json_path = out / f"{spec.id}.json"
-    json_path.write_text(json.dumps(meta, indent=2, default=float) + "\n")
-    paths.append(json_path)
-    return paths
+            fig.savefig(pdf, metadata=PDF_METADATA)
+    paths += [png, pdf, _write_json(out / f"{spec.id}.json", meta)]
+    return paths, time.perf_counter() - start
+
+
+def _bar(progress: Any, total: int) -> Any:
+    """The bar :func:`run` updates: ``progress`` itself when it is a tqdm bar (its total set), a bar of its own on
+    stderr when ``progress`` is true, else None."""
+    if progress is True:
+        from tqdm import tqdm
+
+        return tqdm(total=total, desc="figures", unit="fig")
+    if progress is False or progress is None:
+        return None
+    progress.reset(total=total)
+    return progress
 
 
 def run(ids: Sequence[str] | None = None, *, quick: bool = False, out: str | Path = "figures", jobs: int = 1,
-        constants: str | _dame_theory.Constants = "unit", seed: int = SEED, progress: bool = True,
-        verdicts: bool | None = None) -> dict:
+        constants: str | _dame_theory.Constants = "unit", seed: int = SEED, progress: Any = True,
+        verdicts: bool | None = None, on_made: Callable[[Made], None] | None = None) -> dict:
     r"""Compute, draw and write the registered figures; returns ``{id: (FigureData, [paths])}``.
 
     ``constants`` applies to the DAME bound figures (Figure 1a); ``"unit"`` is the default because
@@ -89,6 +158,13 @@ def run(ids: Sequence[str] | None = None, *, quick: bool = False, out: str | Pat
     with both presets whatever ``constants`` says.  Each JSON's ``"constants"`` is what the
     figure's computation reports it used.  ``jobs > 1`` runs Monte Carlo replications, and the
     drawing and saving of each figure, on that many processes (same results).
+
+    Every number is rounded as soon as it is computed (:mod:`bounds.figures.files`: 10 significant
+    digits), and the files hold nothing volatile (no wall time, host or date), so that a second run
+    writes the same bytes.  ``progress``: a bar over the figures on stderr (``True``), an existing
+    tqdm bar to update (its total is set here), or none (``False``).  ``on_made(made)`` is called with a
+    :class:`Made` as each figure's files are written — with ``jobs > 1`` from the thread that collects
+    the workers' results (calls never overlap).
 
     ``verdicts`` (default: not ``quick``) computes each figure's verdict with the check that covers it
     (:func:`bounds.figures.verdicts.judge`; the audit checks cost seconds each) and writes it into the
@@ -111,25 +187,55 @@ def run(ids: Sequence[str] | None = None, *, quick: bool = False, out: str | Pat
     for i in ids:
         if i not in REGISTRY:
             raise ValueError(f"unknown figure {i!r}; choose from {', '.join(sorted(REGISTRY))}")
+    if on_made is not None and not callable(on_made):
+        raise ValueError(f"on_made must be callable or None, got {type(on_made).__name__}")
     constants = _dame_theory.Constants.resolve(constants)
     out = Path(out)
+    bar = _bar(progress, len(ids))
+    lock = threading.Lock()
+
+    def made(fid: str, data: FigureData, paths: list[Path], seconds: float) -> None:
+        with lock:
+            if bar is not None:
+                bar.update(1)
+            if on_made is not None:
+                on_made(Made(fid, data, paths, seconds))
+
+    def collected(fid: str, data: FigureData, seconds: float, future: Future) -> None:
+        if future.exception() is None:  # a failed write raises below, from its result
+            paths, took = future.result()
+            made(fid, data, paths, seconds + took)
+
     executor = ProcessPoolExecutor(jobs) if jobs > 1 else None
     # drawing and saving overlap the next figure's computation when there are workers
-    written: dict[str, tuple[FigureData, Future[list[Path]] | list[Path]]] = {}
+    written: dict[str, tuple[FigureData, Future[tuple[list[Path], float]] | list[Path]]] = {}
     try:
-        for fid in tqdm(ids, desc="figures", disable=None if progress else True):
+        for fid in ids:
+            if bar is not None:
+                bar.set_postfix_str(fid)
             spec = REGISTRY[fid]
             start = time.perf_counter()
-            data = spec.compute(quick, constants, seed, executor)
+            data = _rounded_data(spec.compute(quick, constants, seed, executor))
             verdict = judge(fid, data) if verdicts else not_computed(fid)
             meta = {"id": fid, "title": spec.title, "source": spec.source, "quick": quick,
                     "seed": seed if spec.monte_carlo else None, **data.meta,
                     "verdict": verdict.as_dict(), "caption": f"Verdict ({verdict.check}): {verdict.text}",
-                    "bounds_version": __version__, "wall_time_s": round(time.perf_counter() - start, 3)}
-            written[fid] = (data, executor.submit(_write, fid, data, out, meta) if executor
-                            else _write(fid, data, out, meta))
-        return {fid: (data, paths.result() if isinstance(paths, Future) else paths)
+                    "bounds_version": __version__}
+            seconds = time.perf_counter() - start
+            if executor is not None:
+                future = executor.submit(_write, fid, data, out, meta)
+                future.add_done_callback(functools.partial(collected, fid, data, seconds))
+                written[fid] = (data, future)
+            else:
+                paths, took = _write(fid, data, out, meta)
+                made(fid, data, paths, seconds + took)
+                written[fid] = (data, paths)
+        if bar is not None:
+            bar.set_postfix_str("")
+        return {fid: (data, paths.result()[0] if isinstance(paths, Future) else paths)
                 for fid, (data, paths) in written.items()}
     finally:
         if executor is not None:
             executor.shutdown()
+        if bar is not None and progress is True:
+            bar.close()

@@ -83,11 +83,11 @@ def _draw_bounds(ax, x, rows_of) -> None:
     hatch_where(ax, x, below, UPPER_BELOW)
 
 
-def _gap_text(upper: np.ndarray, lower: np.ndarray) -> str:
+def _gap_text(upper: np.ndarray, lower: np.ndarray, digits: int = 2) -> str:
     """How far from parallel the bounds are: UB/LB at the first and last point where UB is positive."""
     pos = upper > 0
     r = upper[pos] / lower[pos]
-    return f"UB/LB {r[0]:.2g} → {r[-1]:.2g} (not constant)" if r.size else "UB = 0 everywhere"
+    return f"UB/LB {r[0]:.{digits}g} → {r[-1]:.{digits}g} (not constant)" if r.size else "UB = 0 everywhere"
 
 
 def _fig1a_top(quick, constants, seed, executor):
@@ -139,8 +139,9 @@ def _draw_fig1a_bottom(data):
     ax.set_xlabel("nα²")
     ax.set_ylabel("bound on the worst-case MSE")
     up, lo, x = data.column("upper"), data.column("lower"), data.column("n_alpha2")
-    ok = x >= 10  # past the crossing of the unit-constant bounds
-    ax.set_title(f"Poisson(5) dataset sizes; for nα² ≥ 10, {_gap_text(up[ok], lo[ok])}")
+    ok = ~data.column("upper_below_lower").astype(bool)  # the points not hatched
+    where = f"for nα² ≥ {x[ok][0]:.3g}" if ok.any() and np.all(ok[np.argmax(ok):]) else "where UB ≥ LB"
+    ax.set_title(f"Poisson(5) dataset sizes; {where}, {_gap_text(up[ok], lo[ok], 3)}")
     legend_below(fig, [ax], ncol=2)
     return fig
 

@@ -120,7 +120,7 @@ def _draw_rt_average(data):
     ax.set_yscale("log")
     ax.set_ylabel("average-case E|M(D) − f(D)|\n(simulated; OPT worst case exact)")
     ax.set_title(f"(a) {data.meta['samples']} samples: errors")
-    ratio.set_ylabel("AKMV / Laplace, simulated E|error|")
+    ratio.set_ylabel("AKMV / Laplace\n(simulated E|error|)")
     ratio.set_title("(b) AKMV relative to Laplace")
     legend_below(fig, [ax], ncol=3)
     return fig

@@ -11,8 +11,12 @@ maps to the verdict:
           \text{fails} \mapsto \text{not reproduced},\quad \text{inconclusive} \mapsto \text{inconclusive}
 
 and the verdict's one line states the numbers behind it, taken from the check's evidence and
-the figure's data.  :func:`bounds.figures.run` writes it into the JSON (``"verdict"``, and the
-gallery's ``"caption"``) and draws it under the title.
+the figure's data (the rounded data the CSV holds).  A set of grid points (the ε where AKMV is worse
+than Laplace, the ρ where adapting m̃ helps) is written as the union of intervals it is on the grid
+(``ε = 0.126 and ε ≥ 1.99``), never as its hull.  A figure that is no paper's (the regime maps) is
+judged on its own content: its status is ``not a paper figure`` and its line says what the map
+shows.  :func:`bounds.figures.run` writes the verdict into the JSON (``"verdict"``, and
+``"caption"``) and draws it under the title.
 
 Examples
 --------
@@ -36,16 +40,19 @@ import numpy as np
 
 from ..numerics import check_choice, format_value
 from .core import FigureData
+from .files import RTOL
 
 if TYPE_CHECKING:  # the audit (sympy, scipy) is imported only when a verdict asks for a check
     from ..audit import AuditResult
 
 __all__ = ["Verdict", "JUDGES", "VERDICT_STATUS", "judge", "not_computed", "fig1b_check", "kent_fig1_check", "kent_pt_check",
-           "kent_pt_simulated_check", "rameshwar_average_check"]
+           "kent_pt_simulated_check", "rameshwar_average_check", "regimes_check"]
 
 VERDICT_STATUS = {"holds": "reproduced", "discrepancy": "partly reproduced", "fails": "not reproduced",
                   "inconclusive": "inconclusive"}
 """An audit status → the figure's verdict."""
+NOT_A_PAPER_FIGURE = "not a paper figure"
+"""The status of a figure of this package's own (the regime maps): its line describes what it shows."""
 SIGMAS = 4.0  # Monte Carlo comparisons of the own checks use 4 standard errors
 
 
@@ -71,6 +78,7 @@ class Judge:
     check: str
     detail: Callable[..., str]
     own: Callable[[FigureData], AuditResult] | None = None
+    paper: bool = True  # False: no paper figure, whose verdict describes it instead of grading a reproduction
 
 
 def _figure_data(data: object, columns: tuple[str, ...] = (), meta: tuple[str, ...] = ()) -> FigureData:
@@ -112,7 +120,7 @@ def judge(fid: str, data: FigureData) -> Verdict:
     j = JUDGES[check_choice("fid", fid, tuple(JUDGES))]
     data = _figure_data(data)
     result = j.own(data) if j.own is not None else _audited(j.check)
-    status = VERDICT_STATUS[result.status]
+    status = VERDICT_STATUS[result.status] if j.paper else NOT_A_PAPER_FIGURE
     return Verdict(status, result.id, f"{status}: {j.detail(result, data)}")
 
 
@@ -122,10 +130,14 @@ def not_computed(fid: str) -> Verdict:
     Examples
     --------
     >>> not_computed("dame-fig1b").text
-    'verdict not computed (quick run): see `bounds check dame.fig1b_adaptation`'
+    'verdict not computed (quick run): see `bounds check --only dame.fig1b_adaptation`'
+    >>> not_computed("kent-fig1").text
+    "verdict not computed (quick run): see `bounds figures --only kent-fig1` (the papers' settings)"
     """
-    check = JUDGES[check_choice("fid", fid, tuple(JUDGES))].check
-    how = f"`bounds check {check}`" if not check.startswith("figures.") else "a full `bounds figures` run"
+    fid = check_choice("fid", fid, tuple(JUDGES))
+    check = JUDGES[fid].check
+    how = (f"`bounds check --only {check}`" if not check.startswith("figures.")
+           else f"`bounds figures --only {fid}` (the papers' settings)")
     return Verdict("not computed", check, f"verdict not computed (quick run): see {how}")
 
 
@@ -157,6 +169,55 @@ def _range(v, digits: int = 2) -> str:
     return f"{lo} to {hi}" if "−" in lo + hi else f"{lo}–{hi}"
 
 
+def _grid_set(symbol: str, grid, mask, digits: int = 3) -> str:
+    r"""The grid points where ``mask`` holds, written as the union of intervals it is on the grid: each run of
+    consecutive grid points is one interval ("ε = 0.126" for a lone point, "ε ≥ 1.99" for a run reaching the
+    grid's last point, "ε ≤ 0.05" for one from its first, "0.2 ≤ ε ≤ 0.8" otherwise), runs joined by "and".
+    Values are shown to ``digits`` significant digits, more where neighbouring grid points would look alike.
+
+    .. math:: \{x_i : \text{mask}_i\} = \bigcup_k \{x_i : a_k \le i \le b_k\}
+
+    Source: this package's verdicts (a set over a grid stated as what it is, never as its hull).
+
+    Examples
+    --------
+    >>> eps = [0.1, 0.126, 0.159, 1.58, 1.99, 2.51]
+    >>> _grid_set("ε", eps, [False, True, False, False, True, True])
+    'ε = 0.126 and ε ≥ 1.99'
+    >>> _grid_set("ρ", [0.1, 0.2, 0.3, 0.4, 0.5], [True, True, False, True, False])
+    'ρ ≤ 0.2 and ρ = 0.4'
+    >>> _grid_set("x", [1, 2, 3, 4], [False, True, True, False]), _grid_set("x", [1, 2], [True, True])
+    ('2 ≤ x ≤ 3', 'every x on the grid (1–2)')
+    """
+    symbol = str(symbol)
+    x = np.asarray(grid, dtype=float)
+    m = np.asarray(mask)
+    if x.ndim != 1 or x.size == 0 or not np.all(np.isfinite(x)) or np.any(np.diff(x) <= 0):
+        raise ValueError(f"grid must be a non-empty increasing sequence of finite numbers, got {format_value(grid)}")
+    if m.shape != x.shape or m.dtype != bool:
+        raise ValueError(f"mask must be a sequence of booleans as long as grid ({x.size}), got {format_value(mask)}")
+    digits = int(digits)
+    while digits < 17 and len({_num(v, digits) for v in x}) < x.size:
+        digits += 1
+    if not m.any():
+        return f"no {symbol} on the grid"
+    if m.all():
+        return f"every {symbol} on the grid ({_range(x, digits)})"
+    edges = np.flatnonzero(np.diff(np.concatenate([[0], m.astype(int), [0]])))
+    parts = []
+    for a, b in zip(edges[::2], edges[1::2] - 1):
+        lo, hi = _num(x[a], digits), _num(x[b], digits)
+        if a == b:
+            parts.append(f"{symbol} = {lo}")
+        elif b == x.size - 1:
+            parts.append(f"{symbol} ≥ {lo}")
+        elif a == 0:
+            parts.append(f"{symbol} ≤ {hi}")
+        else:
+            parts.append(f"{lo} ≤ {symbol} ≤ {hi}")
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
 # =========================================================================== DAME
 
 
@@ -174,12 +235,20 @@ def _fig1a_top(result, data) -> str:
 
 
 def _fig1a_bottom(result, data) -> str:
+    """From the plotted data (the CSV): where UB < LB (the hatched points), then UB/LB where UB ≥ LB — at its
+    first and last such point, and its range when it is not monotone in between."""
+    data = _figure_data(data, ("n_alpha2", "upper", "lower", "upper_below_lower"), meta=("constants",))
     x, up, lo = data.column("n_alpha2"), data.column("upper"), data.column("lower")
-    below = x[up < lo]
-    under = f"UB < LB at nα² ≤ {_num(below.max(), 1)}, then " if below.size else ""
-    past = x >= 10
-    return (f"unit constants: {under}UB/LB {_num(up[past][0] / lo[past][0])} → {_num(up[-1] / lo[-1])} "
-            f"(MSE bounds); {_paper_cap(result)}")
+    below = data.column("upper_below_lower").astype(bool)
+    name = data.meta["constants"]["name"] if isinstance(data.meta["constants"], dict) else data.meta["constants"]
+    parts = [f"UB < LB at {_grid_set('nα²', x, below)} (hatched)"] if below.any() else []
+    if not below.all():
+        r, at = up[~below] / lo[~below], x[~below]
+        ends = f"{_num(r[0], 3)} at nα² = {_num(at[0], 3)} to {_num(r[-1], 3)} at nα² = {_num(at[-1], 3)}"
+        trend = ("rises from " + ends if np.all(np.diff(r) > 0) else "falls from " + ends if np.all(np.diff(r) < 0)
+                 else f"{ends}, within {_range(r)}")
+        parts.append(f"{'elsewhere ' if below.any() else ''}UB/LB (MSE bounds) {trend}")
+    return f"{name} constants: {'; '.join(parts)}; {_paper_cap(result)}"
 
 
 def fig1b_check(data: FigureData) -> AuditResult:
@@ -222,29 +291,66 @@ def fig1b_check(data: FigureData) -> AuditResult:
 
 
 def _fig1b(result, data) -> str:
+    """Per setting and preset, over the ρ where m̃ adapts (m̃ > min m): where DAME's simulated MSE is higher or
+    lower than DAME's with m̃ = min m (the official baseline) by more than 4 s.e., each as the set of the
+    figure's ρ grid it is."""
     ev = result.evidence
-    summary = {(s["setting"], s["preset"]): s for s in ev["summary"]}
+    grid = np.array(_figure_data(data, meta=("rhos",)).meta["rhos"], dtype=float)
     parts = []
-    text_paper = summary[("text", "paper")]
-    if not text_paper["adaptive_rhos"]:
-        parts.append("text's setting: paper-constant m̃ never adapts (DAME = official Kent baseline)")
-    worse = [r for r in ev["rows"] if r["setting"] == "text" and r["preset"] == "unit" and r["z_gain"] < -SIGMAS]
-    if worse:
-        gains = [r["gain_from_adaptation"] for r in worse]
-        parts.append(f"unit m̃: simulated MSE {_range([1 / g for g in gains])}× worse at ρ ≤ {max(r['rho'] for r in worse):.2f}")
-    held = [f"{s['preset']} constants" for (name, _), s in summary.items() if name == "script" and s["verdict"] == "holds"]
-    if held:
-        parts.append(f"gain only in the script's setting ({', '.join(held)})")
-    return "; ".join(parts) or "DAME's simulated MSE below the others wherever m̃ adapts"
+    for s in ev["summary"]:
+        who = f"{s['setting']}'s setting, {s['preset']} m̃"
+        if not s["adaptive_rhos"]:
+            parts.append(f"{who} never adapts (DAME = the baseline)")
+            continue
+        z = {r["rho"]: r for r in ev["rows"] if (r["setting"], r["preset"]) == (s["setting"], s["preset"])}
+        said = []
+        for word, sign in (("higher", -1), ("lower", 1)):
+            mask = np.array([rho in z and sign * z[rho]["z_gain"] > SIGMAS for rho in grid])
+            if mask.any():
+                gain = np.array([z[rho]["gain_from_adaptation"] for rho in grid[mask]])
+                said.append(f"{_range(gain ** sign)}× {word} at {_grid_set('ρ', grid, mask)}")
+        within = np.array([rho in z and abs(z[rho]["z_gain"]) <= SIGMAS for rho in grid])
+        if within.any():
+            said.append(f"within 4 s.e. at {_grid_set('ρ', grid, within)}")
+        parts.append(f"{who}: {', '.join(said)}")
+    return "DAME's simulated MSE against the official baseline's (m̃ = min m): " + "; ".join(parts)
+
+
+def regimes_check(data: FigureData) -> AuditResult:
+    r"""The regime maps on their own content (they are no paper figure): Theorem 2's upper bound against
+    Theorem 1's lower bound at every point of the map, with the paper's constants, and the gap's range per family.
+
+    .. math:: \text{holds} \iff \log_{10}\frac{UB}{LB} \ge 0 \text{ at every } (\text{parameter}, n\alpha^2) \text{ of the map}
+
+    Source: Pla et al. (2024), Theorems 1–2, eqs. (10)–(11).
+
+    Examples
+    --------
+    >>> rows = [{"family": "zipf", "log10_gap": 6.0, "regime": "capped"}, {"family": "zipf", "log10_gap": -0.1,
+    ...          "regime": "m_tilde>1"}]
+    >>> r = regimes_check(FigureData(rows, {"constants": "paper"}))
+    >>> r.status, r.evidence["points_upper_below_lower"]
+    ('fails', 1)
+    """
+    data = _figure_data(data, ("family", "log10_gap", "regime"), meta=("constants",))
+    families = list(dict.fromkeys(data.column("family")))
+    gap = {f: data.column("log10_gap", family=f) for f in families}
+    below = sum(int((g < 0).sum()) for g in gap.values())
+    return _result("figures.dame_regimes", "Pla et al. (2024), Theorems 1–2 (the map of this package)",
+                   "UB ≥ LB at every point of the map", "exact bounds on the map's grid", "fails" if below else "holds",
+                   points=len(data.rows), points_upper_below_lower=below,
+                   log10_gap={f: [float(g.min()), float(g.max())] for f, g in gap.items()},
+                   capped={f: int((data.column("regime", family=f) == "capped").sum()) for f in families})
 
 
 def _regimes(result, data) -> str:
-    gap = data.column("log10_gap")
-    here = f"here log₁₀ UB/LB of the MSE bounds {_range(gap)}"
-    if result.status == "holds":
-        return f"UB ≥ LB with paper constants ({result.evidence['pairs']} audited pairs; {here})"
-    return (f"{here}, but Theorem 2's UB falls below Theorem 1's LB on {result.evidence['violations']} of "
-            f"{result.evidence['pairs']} audited pairs (large atoms, small nα²; m̃'s ∧ 1, see dame.ub_ge_lb)")
+    ev = result.evidence
+    spans = ", ".join(f"10^{_num(lo)}–10^{_num(hi)} ({fam})" for fam, (lo, hi) in ev["log10_gap"].items())
+    where = ("UB ≥ LB at all" if not ev["points_upper_below_lower"]
+             else f"UB < LB at {ev['points_upper_below_lower']} of the")
+    capped = sum(ev["capped"].values())
+    return (f"over this map UB/LB of the MSE bounds (paper constants) spans {spans}; {where} {ev['points']} points; "
+            f"UB is the trivial 4 at {capped} of them")
 
 
 # =========================================================================== Kent
@@ -310,7 +416,8 @@ def kent_pt_check(data: FigureData) -> AuditResult:
         worst_below = max(worst_below, float(np.max(np.abs(np.log(low[below] / item[below])))))
         if (~below).sum() > 1:
             worst_above = max(worst_above, float(np.ptp(np.log(low[~below]))))
-    status = "holds" if worst_below < 1e-9 and worst_above < 1e-9 else "fails"
+    # equal before rounding, two written values differ by at most one unit of their last digit: RTOL relative
+    status = "holds" if worst_below <= 2 * RTOL and worst_above <= 2 * RTOL else "fails"
     return _result("figures.kent_phase_transition", KENT_PT_SOURCE, "lower rate = item-level (nT) rate below T†, "
                    "flat above", "exact rates on the figure's grid", status,
                    max_abs_log_lower_over_item_below=worst_below, max_log_range_above=worst_above,
@@ -395,7 +502,7 @@ def rameshwar_average_check(data: FigureData) -> AuditResult:
         "AKMV not better than Laplace": (akmv > lap - SIGMAS * se, akmv < lap - SIGMAS * se),
         "AKMV within 2× Laplace": (akmv <= RT_SIMILAR * lap, akmv > RT_SIMILAR * lap + SIGMAS * se),
     }
-    worse = akmv > lap + SIGMAS * se
+    worse, better = akmv > lap + SIGMAS * se, akmv < lap - SIGMAS * se
     failed = [k for k, (_, no) in tests.items() if no.any()]
     undecided = [k for k, (yes, _) in tests.items() if not yes.all()]
     status = "fails" if failed else "inconclusive" if undecided else "holds"
@@ -403,17 +510,24 @@ def rameshwar_average_check(data: FigureData) -> AuditResult:
                    "OPT's worst case below AKMV's average case; AKMV similar to and a little worse than Laplace",
                    "exact worst case vs Monte Carlo averages (4 s.e.)", status,
                    akmv_over_opt_worst_case=(akmv / opt_wc).tolist(), akmv_over_laplace=(akmv / lap).tolist(),
-                   eps_where_akmv_worse=eps[worse].tolist(),
+                   eps=eps.tolist(), eps_where_akmv_worse=eps[worse].tolist(), eps_where_akmv_better=eps[better].tolist(),
                    failed=f"; fails: {', '.join(failed)}" if failed else
                    f"; undecided at 4 s.e.: {', '.join(undecided)}" if undecided else "")
 
 
 def _rt_average(result, data) -> str:
+    """Where AKMV is worse than Laplace beyond 4 s.e., better beyond 4 s.e. and within 4 s.e., each as the set of
+    ε it is on the figure's grid."""
     ev = result.evidence
-    worse = ev["eps_where_akmv_worse"]
-    where = f" (worse beyond 4 s.e. at ε ≥ {_num(min(worse))})" if worse else ""
+    eps = np.array(ev["eps"])
+    worse, better = np.isin(eps, ev["eps_where_akmv_worse"]), np.isin(eps, ev["eps_where_akmv_better"])
+    said = [f"{word} beyond 4 s.e. at {_grid_set('ε', eps, mask)}" for mask, word in ((worse, "worse"), (better, "better"))
+            if mask.any()]
+    within = ~(worse | better)
+    if within.any():
+        said.append("within 4 s.e. " + ("elsewhere" if said else "at every ε"))
     return (f"AKMV's simulated E|error| {_range(ev['akmv_over_opt_worst_case'])}× OPT's exact worst case; "
-            f"AKMV/Laplace {_range(ev['akmv_over_laplace'])}{where}{ev['failed']}")
+            f"AKMV/Laplace {_range(ev['akmv_over_laplace'])} ({', '.join(said)}){ev['failed']}")
 
 
 # =========================================================================== Cummings
@@ -435,7 +549,7 @@ JUDGES: dict[str, Judge] = {
     "dame-fig1a-top": Judge("dame.figure_constants", _fig1a_top),
     "dame-fig1a-bottom": Judge("dame.figure_constants", _fig1a_bottom),
     "dame-fig1b": Judge("dame.fig1b_adaptation", _fig1b, fig1b_check),
-    "dame-regimes": Judge("dame.ub_ge_lb", _regimes),
+    "dame-regimes": Judge("figures.dame_regimes", _regimes, regimes_check, paper=False),
     "kent-fig1": Judge("figures.kent_fig1", _kent_fig1, kent_fig1_check),
     "kent-phase-transition": Judge("figures.kent_phase_transition", _kent_pt, kent_pt_check),
     "kent-phase-transition-simulated": Judge("figures.kent_phase_transition_simulated", _kent_pt_sim,
