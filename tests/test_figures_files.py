@@ -16,6 +16,7 @@ from bounds.figures.files import DIGITS, LOG_DECIMALS, rounded
 
 COMMITTED = Path(__file__).resolve().parent.parent / "figures"
 CHEAP_FULL = "kent-phase-transition"  # a figure at the papers' settings that takes well under a second
+DRAWN_WITH = "3.11.2"  # the matplotlib release that drew the committed PNG and PDF files
 
 
 # --------------------------------------------------------------------------- rounding
@@ -95,10 +96,17 @@ def test_a_full_figure_regenerates_the_committed_bytes(tmp_path):
     """The quick start's promise: `bounds figures` leaves `git status` clean.  One full-setting figure regenerated
     gives the committed CSV, JSON, PNG and PDF byte for byte (the images with the matplotlib the committed ones
     were drawn with: every release may move an antialiased pixel)."""
+    import matplotlib
+
     figures.run([CHEAP_FULL], out=tmp_path, progress=False)
     for ext in ("csv", "json", "png", "pdf"):
+        if ext in ("png", "pdf") and matplotlib.__version__ != DRAWN_WITH:
+            continue  # the data are compared on every platform; the pixels only with the committed renderer
         new, old = (tmp_path / f"{CHEAP_FULL}.{ext}").read_bytes(), (COMMITTED / f"{CHEAP_FULL}.{ext}").read_bytes()
         assert new == old, f"{CHEAP_FULL}.{ext} differs from the committed file"
+    if matplotlib.__version__ != DRAWN_WITH:
+        pytest.skip(f"CSV and JSON compared; images not: drawn with matplotlib {DRAWN_WITH}, "
+                    f"this is {matplotlib.__version__} (regenerate figures/ with `bounds figures`)")
 
 
 def _nudged(value, ulps):
