@@ -2,9 +2,10 @@ r"""The decision per model: the method with the smallest error on the one compar
 
 The comparison metric is RMSE / width of the value range: the simulated value when a simulation ran,
 else an exact or proven worst-case RMSE (kinds ``"bound"``, ``"exact"``); rates and oracle formulas are
-never compared as numbers.  A method whose compared RMSE exceeds the midpoint's worst case
-(:data:`~bounds.advise.results.TRIVIAL_RMSE_REL`, half the range) is unusable at this ``n`` and level; when
-every method is, the recommendation is the midpoint itself.  Oracle estimators (``realisable`` false) are
+never compared as numbers.  A method whose compared RMSE exceeds the midpoint's on the same estimand and
+law (``MethodResult.trivial_rel``; when unset, its worst case
+:data:`~bounds.advise.results.TRIVIAL_RMSE_REL`) is unusable at this ``n`` and level; when every method
+is, the recommendation is the midpoint itself.  Oracle estimators (``realisable`` false) are
 compared but never recommended.
 """
 
@@ -39,9 +40,14 @@ def recommend(model: str, results: list[MethodResult], *, level_name: str, level
     others = tuple((r.method, v, b if r.realisable or v is None else f"{b}; an oracle, never recommended")
                    for r, v, b in scored)
     if not usable:
+        ref = next((r.trivial_rel for r in mine if r.realisable and r.trivial_rel is not None), None)
+        if ref is None:
+            return Recommendation(model, level_name, level, MIDPOINT, "none", None,
+                                  "answer the midpoint of the value range: every method errs more in the worst case",
+                                  TRIVIAL_RMSE_REL, TRIVIAL_RMSE_REL, beta, "worst case", others, unusable, n_users)
         return Recommendation(model, level_name, level, MIDPOINT, "none", None,
-                              "answer the midpoint of the value range: every method errs more in the worst case",
-                              TRIVIAL_RMSE_REL, TRIVIAL_RMSE_REL, beta, "worst case", others, unusable, n_users)
+                              "answer the midpoint of the value range: every method errs more on this estimand and law",
+                              ref, None, beta, "exact", others, unusable, n_users)
     best, value, basis = min(usable, key=lambda t: t[1])
     q = best.simulation.quantile_rel if best.simulation is not None else None
     return Recommendation(model, level_name, level, best.method, best.parameter, best.parameter_value, best.action,

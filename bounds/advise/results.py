@@ -49,6 +49,10 @@ class Settings:
     seed: int = 0
     inverse: bool = True
     max_per_user: int = 10**6
+    private_selection: float = 0.0
+    selection_max: int = 10**4
+    rel_se: float = 0.02
+    values: str = ""
 
 
 @dataclass(frozen=True)
@@ -122,7 +126,9 @@ class MethodResult:
     """One method's answer: its contribution bound, what it clips or drops, its numbers, inverses and curves.
 
     ``realisable`` is false for an estimator that reads what a real one cannot know (an oracle): it is
-    reported and compared, never recommended.
+    reported and compared, never recommended.  ``estimand``: the mean it estimates; ``trivial_rel``: the
+    midpoint's RMSE / width on that estimand and law (the UNUSABLE reference); ``error``: its exact RMSE on
+    that estimand and law, when one exists (it is then the compared number).
     """
 
     model: str
@@ -139,10 +145,16 @@ class MethodResult:
     curves: tuple = ()
     details: dict = field(default_factory=dict)
     realisable: bool = True
+    estimand: str = ""
+    trivial_rel: float | None = None
+    error: Quantity | None = None
 
     @property
     def comparison(self) -> tuple[float | None, str]:
-        """(RMSE / width, basis): the simulated value, else a comparable bound's, else ``(None, why)``."""
+        """(RMSE / width, basis): the exact error, else the simulated value, else a comparable bound's, else
+        ``(None, why)``."""
+        if self.error is not None and self.error.rmse_rel is not None:
+            return self.error.rmse_rel, "exact"
         if self.simulation is not None:
             return self.simulation.rmse_rel, "simulated"
         if self.bound.kind in COMPARABLE_KINDS and self.bound.rmse_rel is not None:
@@ -151,9 +163,11 @@ class MethodResult:
 
     @property
     def unusable(self) -> bool:
-        """Its compared RMSE / width exceeds the midpoint's worst case (:data:`TRIVIAL_RMSE_REL`)."""
+        """Its compared RMSE / width exceeds the midpoint's on the same estimand and law (``trivial_rel``; when
+        unset, the midpoint's worst case :data:`TRIVIAL_RMSE_REL`)."""
         value = self.comparison[0]
-        return value is not None and math.isfinite(value) and value > TRIVIAL_RMSE_REL
+        ref = TRIVIAL_RMSE_REL if self.trivial_rel is None else self.trivial_rel
+        return value is not None and math.isfinite(value) and value > ref
 
 
 @dataclass(frozen=True)

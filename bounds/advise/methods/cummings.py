@@ -142,7 +142,8 @@ def evaluate(h: Histogram, s: Settings, seed: int) -> MethodResult:
                         details={"T_star": tr.T, "variance_printed": tr.variance, "variance_exact": var,
                                  "T_star_exact": tr_exact.T, "variance_exact_at_T_star_exact": tr_exact.variance,
                                  "k_star": ks, "corollary5_5": lower, "corollary5_5_privacy_term": privacy,
-                                 "k_cap": k_cap}, realisable=False)
+                                 "k_cap": k_cap}, realisable=False,
+                        estimand="population mean p (Beta meta-distribution)", trivial_rel=abs(s.p - 0.5) / WIDTH)
 
 
 def _simulate(h: Histogram, s: Settings, s2: np.ndarray, widths: np.ndarray, tr: cummings.Truncation,

@@ -77,7 +77,8 @@ def evaluate(h: Histogram, s: Settings, seed: int) -> MethodResult:
     return MethodResult(MODEL, NAME, "Pla, Richard & Vono (2024), Theorems 1-2, eq. (4)", "m̃", mt, action,
                         h.at_least(mt + 1) / h.n_users, bound, (lower,), sim, inverses,
                         details={"m_tilde": mt, "upper_bound": ub.value, "upper_capped": ub.capped,
-                                 "lower_bound": lb.value, "lower_argmax": lb.argmax, "tau": tau, "n_alpha2": x})
+                                 "lower_bound": lb.value, "lower_argmax": lb.argmax, "tau": tau, "n_alpha2": x},
+                        estimand="population mean θ (synthetic law)", trivial_rel=abs(s.theta) / WIDTH)
 
 
 def curves(h: Histogram, s: Settings, result: MethodResult) -> tuple:

@@ -116,7 +116,8 @@ def evaluate_min(h: Histogram, s: Settings, seed: int) -> MethodResult:
     return MethodResult(MODEL, "Kent (T = min count)", "Kent, Berrett & Yu (2024), eq. (25), univariate rate",
                         "T*", int(kT), action, float(np.sum(h.users[h.counts > kT])) / h.n_users, bound,
                         simulation=_simulate(h, s, seed, h.n_users, T0, h), inverses=inverses,
-                        details={"T": T0, "T_star": int(kT), "tau": ktau, "records_dropped": dropped})
+                        details={"T": T0, "T_star": int(kT), "tau": ktau, "records_dropped": dropped},
+                        estimand="population mean θ (synthetic law)", trivial_rel=abs(s.theta) / WIDTH)
 
 
 def evaluate_best(h: Histogram, s: Settings, seed: int) -> MethodResult | None:
@@ -145,7 +146,8 @@ def evaluate_best(h: Histogram, s: Settings, seed: int) -> MethodResult | None:
     return MethodResult(MODEL, "Kent (best T)", "Kent, Berrett & Yu (2024), eq. (25), univariate rate", "T*", cT,
                         action, users_dropped, bound, simulation=_simulate(h, s, seed, nT, T, kept),
                         inverses=(), details={"T": T, "T_star": cT, "n_T": nT,
-                                              "inverse_note": "not searched: the best T changes with n and α"})
+                                              "inverse_note": "not searched: the best T changes with n and α"},
+                        estimand="population mean θ (synthetic law)", trivial_rel=abs(s.theta) / WIDTH)
 
 
 def curves(h: Histogram, s: Settings, result: MethodResult) -> tuple:
