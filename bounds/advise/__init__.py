@@ -278,9 +278,9 @@ def _stabilise(found: list, name: str, h: Histogram, s: Settings, seeds: list,
 
 def _reads(s: Settings, values: Any) -> tuple:
     """What the advice read, and what that means for privacy."""
-    what = ["the per-user counts (their histogram)"]
+    what = ["the per-user counts (their histogram)"]  # the values' description says what they are
     if values is not None:
-        what.append(f"the users' values ({values.description})")
+        what.append(values.description)
     lines = ["read: " + " and ".join(what) + "; central errors on " + s.values]
     if s.private_selection > 0:
         lines.append(f"central bounds chosen privately: {s.private_selection:g} of ε by the exponential mechanism "

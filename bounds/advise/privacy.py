@@ -29,12 +29,13 @@ simulation (:func:`simulate`).
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 
 from .inputs import MAX_COUNT, Histogram
 
-__all__ = ["GRID_MAX", "grid", "above", "selection_pmf", "target_rank", "split", "simulate"]
+__all__ = ["GRID_MAX"]  # its functions serve advise, which validates their inputs
 
 GRID_MAX = MAX_COUNT
 """The largest bound of the selection grid, in records per user (data-independent)."""
@@ -109,7 +110,28 @@ def split(eps: float, fraction: float) -> tuple[float, float]:
     if not 0 < fraction < 1:
         raise ValueError(f"private_selection must be a fraction in (0, 1), got {fraction!r}")
     e_sel = eps * fraction
-    return e_sel, eps - e_sel
+    e_rel = eps - e_sel
+    while e_sel + e_rel > eps:  # basic composition must not exceed ε in floating point
+        e_rel = math.nextafter(e_rel, 0.0)
+    return e_sel, e_rel
+
+
+def choose(h: Histogram, g: np.ndarray, rank: int, eps_select: float, rng: np.random.Generator,
+           size: int | None = None) -> Any:
+    r"""Draw the bound: grid point ``g[i]`` with the exponential mechanism's probability :func:`selection_pmf`.
+
+    .. math:: \Pr[\text{bound} = g] = P(g)
+
+    Source: McSherry and Talwar (2007), the exponential mechanism.
+
+    Examples
+    --------
+    >>> int(choose(Histogram.of_counts([1, 1, 9]), np.array([1, 9]), 1, 50.0, np.random.default_rng(0)))
+    1
+    """
+    pmf = selection_pmf(h, g, rank, eps_select)
+    i = rng.choice(pmf.size, size=size, p=pmf)
+    return g[i]
 
 
 def simulate(pmf: np.ndarray, bias_var: np.ndarray, scale: np.ndarray, M: float, reps: int,

@@ -110,8 +110,8 @@ class Advice:
                 out.append(f"      {m.error.name} = {_g(m.error.value, 4)} (exact, RMSE): {m.error.covers}")
             out += [f"      {o.name} = {_g(o.value, 4)} ({o.kind}, {o.metric}): {o.covers}" for o in m.others]
             if m.simulation is not None:
-                out.append(f"      simulated ({m.simulation.reps:,} replications, {m.simulation.engine}): "
-                           f"{m.simulation.covers}")
+                out.append(f"      simulated RMSE/w {_g(m.simulation.rmse_rel)} ± {_g(m.simulation.rmse_rel_se, 2)} "
+                           f"({m.simulation.reps:,} replications, {m.simulation.engine}): {m.simulation.covers}")
         inv = [(m, i) for m in self.methods for i in m.inverses]
         if inv:
             out += ["", f"INVERSE QUESTIONS (target {s.target:g}; criterion in brackets; printed values rounded "
@@ -130,6 +130,10 @@ class Advice:
         lines = [f"  {head}:"]
         bound = f"contribution bound {r.parameter} = {exact(r.parameter_value)}" if r.parameter_value is not None \
             else "no contribution bound"
+        chosen = next((x for x in self.methods if x.method == r.method), None)
+        if chosen is not None and "private" in chosen.details:
+            bound = (f"contribution bound {r.parameter} drawn privately (the mechanism's most likely value "
+                     f"{exact(r.parameter_value)})")
         lines.append(f"    use {r.method} — {bound}")
         lines.append(f"      {r.action}")
         m = next((x for x in self.methods if x.method == r.method), None)

@@ -35,8 +35,7 @@ import numpy as np
 
 from .inputs import Histogram
 
-__all__ = ["CentralData", "SYNTHETIC_LAW", "synthetic", "from_values", "Tuned", "minimise", "sum_cap", "window",
-           "record_cap", "record_cap_parts", "no_clipping", "trivial_mse", "MAX_K_GRID"]
+__all__ = ["SYNTHETIC_LAW", "MAX_K_GRID"]  # its functions serve advise, which validates their inputs
 
 SYNTHETIC_LAW = ("user-constant two-point law: each user's values all equal, U with probability (1+θ)/2, else 0 "
                  "(every sum at an end of its range)")

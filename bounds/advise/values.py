@@ -19,7 +19,7 @@ from ..numerics import check_positive, format_value
 from .inputs import Histogram
 from .tuning import CentralData, from_values
 
-__all__ = ["PER_USER_SQL", "records_values", "user_values", "histogram_of_values"]
+__all__ = ["PER_USER_SQL", "records_values", "user_values"]
 
 PER_USER_SQL = """\
 SELECT COUNT(*) AS n, SUM(CAST({value} AS DOUBLE)) AS s, SUM(CAST({value} AS DOUBLE) * CAST({value} AS DOUBLE)) AS q,
@@ -111,12 +111,18 @@ def user_values(users: Any, values: Any, *, U: float, column: str = "values") ->
     ([2, 1], [1.5, 0.0])
     """
     U = check_positive("U", U)
-    x = np.asarray(values, dtype=float)
-    u = np.asarray(users)
+    try:
+        x = np.asarray(values, dtype=float)
+        u = np.asarray(users)
+    except (TypeError, ValueError, OverflowError):
+        raise ValueError(f"{column}: need real numbers, got {format_value(values)}") from None
     if x.ndim != 1 or u.shape != x.shape or x.size == 0:
         raise ValueError(f"{column}: need one value per user label (1-D, same length), got {x.shape} and {u.shape}")
     _check_range(column, float(x.min()), float(x.max()), U)
-    _, inv = np.unique(u, return_inverse=True)
+    try:
+        _, inv = np.unique(u, return_inverse=True)
+    except TypeError:
+        raise ValueError(f"users: labels must be comparable (numbers or strings), got {format_value(users)}") from None
     n = np.bincount(inv).astype(np.int64)
     return from_values(n, np.bincount(inv, weights=x), np.bincount(inv, weights=x * x), U=U,
                        description=f"the data's values ({column}, in [{x.min():g}, {x.max():g}] within [0, {U:g}])")
