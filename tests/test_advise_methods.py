@@ -213,3 +213,18 @@ def test_cummings_k_star_takes_the_smallest_of_tied_minimisers():
     # counts (1, 1, 1, 3), eps = 1/2: k = 1 gives (4 + 4)/4^2 = 1/2 and k = 3 gives (12 + 6)/6^2 = 1/2 (exact tie)
     assert m_cummings.k_star(Histogram.of_counts([1, 1, 1, 3]), 0.5) == 1
     assert m_cummings.k_star(Histogram.of_counts([2, 2, 2, 6]), 0.5) == 2  # (8 + 8)/8^2 = 1/4 = (24 + 12)/12^2
+
+
+def test_recommended_simulated_method_is_resimulated_to_the_target_se():
+    from bounds.advise import _stabilise
+
+    h = Histogram.of_counts(np.repeat([1, 3], [150, 50]))
+    s = Settings(alpha=0.5, reps=16, inverse=False, max_per_user=10**5)
+    seeds = [int(x) for x in np.random.SeedSequence(0).generate_state(len(advise.methods.METHODS))]
+    first = advise.methods.dame.evaluate(h, s, seeds[0])
+    ratio = first.simulation.rmse_rel_se / first.simulation.rmse_rel
+    assert ratio > 0.02
+    found, note = _stabilise([first], "DAME", h, s, seeds, None)
+    again = found[0].simulation
+    assert again.reps > 16 and again.reps == math.ceil(1.2 * 16 * (ratio / 0.02) ** 2)
+    assert again.rmse_rel_se / again.rmse_rel <= 0.03 and note.startswith("DAME: re-simulated with")

@@ -133,23 +133,19 @@ def _check_printed_inverses(rep, counts, *, U, eps, alpha, target):
 
 
 def _meets_central(method, level, value, counts, *, U, eps, target):
-    """The printed level (or n users with the counts' law) reaches the target at the bound the code tunes there,
-    its MSE recomputed by per-user enumeration (an independent reference)."""
-    c = np.asarray(counts)
-    if level == "n":  # the law of the counts at n users: each count's users scaled by n / N (integers here)
-        reps, rest = divmod(int(value), c.size)
-        c = np.concatenate([np.tile(c, reps), c[:rest]]) if rest else np.tile(c, reps)
-        if rest:
-            return  # not a multiple of N: the scaled law is not a user list (checked through the code only)
+    """The printed level (or n users with the counts' law: each count's users scaled by n / N) reaches the target
+    at the bound the code tunes there, its MSE recomputed by per-user enumeration (an independent reference)."""
+    d, c = np.unique(np.asarray(counts), return_counts=True)
+    w = c * (int(value) / c.sum()) if level == "n" else c.astype(float)
     e = float(value) if level == "eps" else eps
-    data = tuning.synthetic(advise.Histogram.of_counts(c), U=U, theta=0.3)
     if method == "No clipping":
-        mse = 2 * (U * c.max() / (e * c.sum())) ** 2
+        mse = 2 * (U * d.max() / (e * float(np.dot(d, w)))) ** 2
     else:
-        kind = CENTRAL_TUNED[method]
         from bounds.advise.methods.capping import tune
+        kind = CENTRAL_TUNED[method]
+        data = tuning.CentralData("synthetic", U, d, w, 0.3)
         b, _ = tune(kind, data, e)
-        mse = ref_mse_synthetic(kind, c, U, 0.3, e, b)
+        mse = ref_mse_synthetic(kind, d, U, 0.3, e, b, weights=w)
     assert math.sqrt(mse) / U <= target * (1 + 1e-12)
 
 

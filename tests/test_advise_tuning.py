@@ -13,17 +13,19 @@ from bounds.advise import Histogram, tuning
 # --------------------------------------------------------------------------- independent references
 
 
-def ref_mse_synthetic(kind, m, U, theta, eps, b):
-    """MSE of the release on the user-constant two-point law: each user's two outcomes enumerated."""
+def ref_mse_synthetic(kind, m, U, theta, eps, b, weights=None):
+    """MSE of the release on the user-constant two-point law: each user's two outcomes enumerated; ``weights``:
+    users per entry of ``m`` (the law at another number of users; default one each)."""
     m = [int(x) for x in m]
-    M, q, mstar = sum(m), (1 + theta) / 2, max(m)
+    w = [1.0] * len(m) if weights is None else [float(x) for x in weights]
+    M, q, mstar = sum(x * c for x, c in zip(m, w)), (1 + theta) / 2, max(m)
     if kind == "record cap":
         k = b
-        K = sum(min(x, k) for x in m)
-        var = sum((min(x, k) / K - x / M) ** 2 * U * U * q * (1 - q) for x in m)
+        K = sum(min(x, k) * c for x, c in zip(m, w))
+        var = sum(c * (min(x, k) / K - x / M) ** 2 * U * U * q * (1 - q) for x, c in zip(m, w))
         return var + 2 * (U * min(k, mstar) / (eps * K)) ** 2
     mean = var = 0.0
-    for x in m:
+    for x, c in zip(m, w):
         outs = []
         for S, p in ((0.0, 1 - q), (U * x, q)):
             if kind == "sum cap":
@@ -32,8 +34,8 @@ def ref_mse_synthetic(kind, m, U, theta, eps, b):
                 D = min(max(S, U * x / 2 - b / 2), U * x / 2 + b / 2) - S
             outs.append((D, p))
         e = sum(D * p for D, p in outs)
-        mean += e
-        var += sum(p * (D - e) ** 2 for D, p in outs)
+        mean += c * e
+        var += c * sum(p * (D - e) ** 2 for D, p in outs)
     return (mean * mean + var) / (M * M) + 2 * (min(b, U * mstar) / (eps * M)) ** 2
 
 

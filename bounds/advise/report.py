@@ -114,12 +114,17 @@ class Advice:
                            f"({m.simulation.reps:,} replications, {m.simulation.engine}): {m.simulation.covers}")
         inv = [(m, i) for m in self.methods for i in m.inverses]
         if inv:
-            out += ["", f"INVERSE QUESTIONS (target {s.target:g}; criterion in brackets; printed values rounded "
-                        "towards the target)"]
+            out += ["", f"INVERSE QUESTIONS (target {s.target:g}; criterion in brackets — the compared exact RMSE/w "
+                        "where one exists; printed values rounded towards the target)"]
             for m, i in inv:
                 what = "smallest n" if i.level == "n" else f"smallest {i.level}"
                 reached = exact(i.value) if i.value is not None else "not reached" if i.searched else "not searched"
-                out.append(f"  {m.method}: {what} = {reached}  [{i.criterion}; {i.note}]")
+                line = f"  {m.method}: {what} = {reached}  [{i.criterion}; {i.note}]"
+                if m.error is None:  # the inverse reads a bound or a rate, not the compared number
+                    v, basis = m.comparison
+                    line += (f" — not the compared metric: its compared RMSE/w here is {_g(v)} ({basis})"
+                             + (", UNUSABLE" if m.unusable else ""))
+                out.append(line)
         if self.notes:
             out += ["", "NOTES"] + [f"  - {n}" for n in self.notes]
         return "\n".join(out)
