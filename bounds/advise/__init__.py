@@ -287,11 +287,15 @@ def _reads(s: Settings, values: Any) -> tuple:
                      "over a data-independent grid (bounds.advise.privacy), the rest for the release; basic "
                      "composition: total ε as given.  The choice of method and the printed errors still read the "
                      "data: they are planning numbers, not releases")
+        lines.append("local model: Duchi has no bound to choose (nothing to select, its release spends all of α); "
+                     "DAME's m̃ and Kent's T* are still read from the counts' law (not private: a private local "
+                     "choice is not implemented)")
     else:
         lines.append("not private: the recommended bounds (and m̃, T*) are functions of the counts"
                      + (" and of the values" if values is not None else "") + "; releasing with them is private "
-                     "only if those are public (the papers' assumption: the counts or their law are public); "
-                     "--private-selection FRACTION chooses the central bound privately")
+                     "only if those are public (the papers' assumption: the counts or their law are public"
+                     + ("; the values never are" if values is not None else "") + "); "
+                     "--private-selection FRACTION chooses the central bound privately, from the counts only")
     return tuple(lines)
 
 

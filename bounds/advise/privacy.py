@@ -16,7 +16,12 @@ values: using them to choose the bound is **not** differentially private.  The p
 2. **release** — the method at the chosen bound with :math:`\varepsilon_{rel} = (1-f)\varepsilon`:
    :math:`\varepsilon_{rel}`-DP in the papers' relation (the counts public, one user's values replaced).
 
-By basic composition (Dwork & Roth, 2014, Theorem 3.16) the pipeline is
+The release's normalisations (:math:`\sum_i m_i`, :math:`K`, :math:`m^*`) are counts: public in that
+relation, as in every release of :mod:`~bounds.advise.methods`.  Under it a bound computed from the counts
+alone costs nothing; a bound computed from the **values** (``--value``) is not private, and the selection
+here never reads them.  When the counts themselves are to be protected, the selection is
+:math:`\varepsilon_{sel}`-DP for them too, but the normalisations would need their own budget (not
+covered).  By basic composition (Dwork & Roth, 2014, Theorem 3.16) the pipeline is
 :math:`(\varepsilon_{sel} + \varepsilon_{rel}) = \varepsilon`-DP.  The target ranks are each rule's
 own minimiser of the worst-case :math:`E|\text{error}|`: :math:`\lceil 2/\varepsilon_{rel}\rceil` for
 Rameshwar & Tandon's window (their :math:`T_\varepsilon`, Theorem III.1), :math:`\lceil

@@ -37,7 +37,7 @@ def recommend(model: str, results: list[MethodResult], *, level_name: str, level
     scored = [(r, *r.comparison) for r in mine]
     usable = [(r, v, b) for r, v, b in scored if v is not None and math.isfinite(v) and not r.unusable and r.realisable]
     unusable = tuple(r.method for r in mine if r.unusable)
-    others = tuple((r.method, v, b if r.realisable or v is None else f"{b}; an oracle, never recommended")
+    others = tuple((r.method, v, b if r.realisable or v is None else f"{b}; an oracle (needs what a release cannot know: the per-user variances), never recommended")
                    for r, v, b in scored)
     if not usable:
         ref = next((r.trivial_rel for r in mine if r.realisable and r.trivial_rel is not None), None)
