@@ -39,6 +39,13 @@ if kind == "records":
     t0, w0 = time.process_time(), time.perf_counter()
     h = advise.records_histogram(arg, user="user_id")
     out.update(cpu=time.process_time() - t0, wall=time.perf_counter() - w0, users=h.n_users, distinct=h.distinct)
+elif kind == "values":
+    t0, w0 = time.process_time(), time.perf_counter()
+    v = advise.records_values(arg, user="user_id", value="value", U=1.0)
+    read = time.process_time() - t0
+    rep = advise.advise(None, values=v, eps=1.0, reps=0, inverse=False, curves=False, progress=False)
+    out.update(cpu=time.process_time() - t0, wall=time.perf_counter() - w0, read=read, users=int(v.counts.size),
+               distinct=int(len(set(v.counts.tolist()))), central=rep.recommendation("central").method)
 else:
     N, reps, inverse = int(float(arg)), int(sys.argv[3]), sys.argv[4] == "1"
     d = np.arange(1, %(max)d + 1)
@@ -161,6 +168,10 @@ def main() -> None:
         print(f"\nParquet records, {rows:,} rows ({path.stat().st_size / 2**20:.0f} MiB) -> {r['users']:,} users, "
               f"{r['distinct']:,} distinct counts, by DuckDB: CPU {r['cpu']:.2f}s, wall {r['wall']:.2f}s, "
               f"peak {r['peak_kib'] / 1024:.0f} MiB")
+        r = run("values", str(path))
+        print(f"  with --value (per-user sums by DuckDB, then the exact central tuning on {r['users']:,} users): CPU "
+              f"{r['cpu']:.2f}s (reading {r['read']:.2f}s), wall {r['wall']:.2f}s, peak {r['peak_kib'] / 1024:.0f} MiB; "
+              f"central: {r['central']}")
     compare()
 
 

@@ -1,8 +1,9 @@
 r"""The decision per model: the method with the smallest error on the one comparison metric.
 
-The comparison metric is RMSE / width of the value range: the simulated value when a simulation ran,
-else an exact or proven worst-case RMSE (kinds ``"bound"``, ``"exact"``); rates and oracle formulas are
-never compared as numbers.  A method whose compared RMSE exceeds the midpoint's on the same estimand and
+The comparison metric is RMSE / width of the value range, on each method's own estimand: the exact
+error where one exists (``MethodResult.error``: every central release on the data's values or the named
+synthetic law, Duchi at θ), else the simulated value when a simulation ran, else an exact or proven
+worst-case RMSE (kinds ``"bound"``, ``"exact"``); rates and oracle formulas are never compared as numbers.  A method whose compared RMSE exceeds the midpoint's on the same estimand and
 law (``MethodResult.trivial_rel``; when unset, its worst case
 :data:`~bounds.advise.results.TRIVIAL_RMSE_REL`) is unusable at this ``n`` and level; when every method
 is, the recommendation is the midpoint itself.  Oracle estimators (``realisable`` false) are

@@ -3,7 +3,9 @@ r"""Plain results of ``bounds advise``: small frozen dataclasses, computed by th
 Every number carries its **kind** (``"bound"``: a proven worst case; ``"exact"``: an exact worst case;
 ``"lower bound"``; ``"rate"``: an order with unit constants, not a numeric bound; ``"oracle"``: an
 idealised formula that leaves a term out; ``"simulated"``) and its **metric**.  The comparison metric is
-one: the root mean squared error relative to the width of the value range, ``RMSE / width``.
+one: the root mean squared error relative to the width of the value range, ``RMSE / width``, each method
+on its own estimand (``MethodResult.estimand``: the dataset's mean for the central releases, the law's mean
+for the local methods and Cummings et al.), against the midpoint's error on the same estimand and law.
 """
 
 from __future__ import annotations

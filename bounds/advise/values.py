@@ -66,6 +66,7 @@ def records_values(path: str | Path, *, user: str, value: str, U: float) -> Cent
     reader = "read_parquet" if p.suffix.lower() in (".parquet", ".pq") else "read_csv_auto"
     con = duckdb.connect()
     try:
+        con.execute("SET enable_progress_bar = false")  # stdout carries the report (and --json) only
         cols = [r[0] for r in con.execute(f"DESCRIBE SELECT * FROM {reader}(?)", [str(p)]).fetchall()]
         for name, col in (("user", user), ("value", value)):
             if col not in cols:
