@@ -252,3 +252,15 @@ def test_cli_bad_input_is_one_line(capsys, argv, option):
     assert cli.main(base + argv) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and err[0].startswith(f"bounds advise: error: {option}")
+
+
+def test_a_simulated_error_above_its_bound_is_annotated(flights):
+    _, rep = flights
+    lines = str(rep).splitlines()
+    above = [m for m in rep.methods if m.comparison[1] == "simulated" and m.bound.kind in ("bound", "exact")
+             and m.simulation.rmse_rel > m.bound.rmse_rel]
+    assert above  # DAME's unprojected simulation against its capped bound
+    for m in above:
+        i = next(j for j, line in enumerate(lines) if line.startswith(f"  {m.method:24s} "))
+        z = (m.simulation.rmse_rel - m.bound.rmse_rel) / m.simulation.rmse_rel_se
+        assert lines[i + 1].strip().startswith(f"simulated above its {m.bound.kind}") and f"{z:.2g} s.e." in lines[i + 1]
