@@ -2,7 +2,6 @@
 check naming the column, and the central errors computed on the data's own values."""
 
 import numpy as np
-import pandas as pd
 import pytest
 
 from bounds import advise, cli
@@ -13,6 +12,8 @@ from tests.test_advise_tuning import ref_mse_values
 
 @pytest.fixture()
 def table(tmp_path):
+    pd = pytest.importorskip("pandas")
+    pytest.importorskip("duckdb")
     rng = np.random.default_rng(0)
     users = rng.integers(0, 40, size=600) ** 2  # uneven counts
     df = pd.DataFrame({"user id": users, "v": rng.uniform(0, 3, size=600).round(3)})
