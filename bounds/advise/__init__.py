@@ -195,7 +195,7 @@ def advise(counts: Any, *, column: str | None = None, eps: float = 1.0, alpha: f
                  private_selection=check_real("private_selection", private_selection, low=0, high=1, high_open=True),
                  selection_max=check_integer("selection_max", selection_max, minimum=1, maximum=inputs.MAX_COUNT),
                  rel_se=check_real("rel_se", rel_se, low=0, high=1, low_open=True),
-                 values=values.description if values is not None else tuning.SYNTHETIC_LAW + f", θ = {theta:g}")
+                 values=values.description if values is not None else "the synthetic " + tuning.SYNTHETIC_LAW + f", θ = {theta:g}")
     if s.reps == 1:
         raise ValueError("reps must be 0 (no simulation) or at least 2, got 1")
     if s.sigma_p2 >= s.p * (1 - s.p):
