@@ -352,6 +352,12 @@ def trivial_mse(data: CentralData) -> float:
 
 
 def rel(mse_times_m2: float | np.ndarray, data: CentralData) -> float | np.ndarray:
-    """``M² MSE`` → RMSE / U."""
+    """``M² MSE`` → RMSE / U.
+
+    Examples
+    --------
+    >>> rel(8.0, synthetic(Histogram.of_counts([1, 1]), U=2.0, theta=0.0))  # √8 / (2·2)
+    0.7071067811865476
+    """
     return np.sqrt(np.maximum(mse_times_m2, 0.0)) / (data.records * data.U) if isinstance(mse_times_m2, np.ndarray) \
         else math.sqrt(max(mse_times_m2, 0.0)) / (data.records * data.U)

@@ -36,7 +36,13 @@ SOURCE_REC = ("records capped per user, sampled without replacement (Cochran, 19
 
 
 def data_of(h: Histogram, s: Settings, data: tuning.CentralData | None) -> tuning.CentralData:
-    """The error model: the given values, else the synthetic law on the histogram."""
+    """The error model: the given values, else the synthetic law on the histogram.
+
+    Examples
+    --------
+    >>> data_of(Histogram.of_counts([1, 2]), Settings(), None).kind
+    'synthetic'
+    """
     return data if data is not None else tuning.synthetic(h, U=s.U, theta=s.theta)
 
 
@@ -46,7 +52,14 @@ def _q(name: str, data: tuning.CentralData, m2: float, covers: str) -> Quantity:
 
 
 def objective(kind: str, data: tuning.CentralData, eps: float) -> Callable[[np.ndarray], np.ndarray]:
-    """``bound -> M² MSE`` of rule ``kind`` ("window", "sum cap", "record cap") at ``eps``."""
+    """``bound -> M² MSE`` of rule ``kind`` ("window", "sum cap", "record cap") at ``eps``.
+
+    Examples
+    --------
+    >>> d = tuning.synthetic(Histogram.of_counts([1, 3]), U=1.0, theta=0.0)
+    >>> objective("record cap", d, 1.0)([3.0]).tolist()  # k = m*: noise 2·3² only
+    [18.0]
+    """
     if kind == "record cap":
         return lambda k: tuning.record_cap(data, eps, np.asarray(k, dtype=float))[1]
     return tuning.window(data, eps) if kind == "window" else tuning.sum_cap(data, eps)
@@ -70,7 +83,17 @@ def tune(kind: str, data: tuning.CentralData, eps: float) -> tuple[float, float]
 
 
 def trivial_rel(data: tuning.CentralData) -> float:
-    """The midpoint's RMSE / U on the dataset's mean (the UNUSABLE reference)."""
+    r"""The midpoint's RMSE / U on the dataset's mean (the UNUSABLE reference).
+
+    .. math:: \sqrt{E(U/2 - \bar x)^2}/U
+
+    Source: :func:`~bounds.advise.tuning.trivial_mse`.
+
+    Examples
+    --------
+    >>> trivial_rel(tuning.synthetic(Histogram.of_counts([4] * 100), U=1.0, theta=0.0)) < 0.06
+    True
+    """
     return math.sqrt(tuning.trivial_mse(data)) / data.U
 
 
@@ -123,7 +146,19 @@ def private_pipeline(kind: str, h: Histogram, data: tuning.CentralData, s: Setti
 
 
 def inverses(kind: str, h: Histogram, data: tuning.CentralData, s: Settings) -> tuple:
-    """Smallest ε (and, on the synthetic law, n) at which the tuned exact RMSE / U meets the target."""
+    r"""Smallest ε (and, on the synthetic law, n) at which the tuned exact RMSE / U meets the target.
+
+    .. math:: \varepsilon^* = \min\{\varepsilon \in \text{grid} : \min_b \mathrm{RMSE}(b; \varepsilon)/U \le t\}
+
+    Source: :func:`~bounds.advise.searches.smallest_level` and :func:`~bounds.advise.searches.smallest_integer`
+    on a non-increasing criterion (each bound's MSE falls with ε and n).
+
+    Examples
+    --------
+    >>> h = Histogram.of_counts([1] * 50 + [40])
+    >>> [i.level for i in inverses("sum cap", h, data_of(h, Settings(), None), Settings())]
+    ['eps', 'n']
+    """
     crit = f"exact RMSE/w at the tuned bound ≤ target ({s.target:g}), the compared metric"
 
     def at(e: float) -> float:
@@ -150,7 +185,21 @@ def inverses(kind: str, h: Histogram, data: tuning.CentralData, s: Settings) -> 
 def bounded(kind: str, name: str, source: str, parameter: str, h: Histogram, s: Settings, seed: int,
             data: tuning.CentralData | None, *, worst: Quantity, action: Callable[[float], str],
             details: dict, others: tuple = ()) -> MethodResult:
-    """A tuned central release's result (shared by the window, the sum cap and the record cap)."""
+    r"""A tuned central release's result (shared by the window, the sum cap and the record cap).
+
+    .. math:: b^\dagger = \arg\min_b \mathrm{RMSE}(b),\quad \text{reported: } \mathrm{RMSE}(b^\dagger)
+
+    Source: :func:`tune`; with ``Settings.private_selection``, :func:`private_pipeline`.
+
+    Examples
+    --------
+    >>> h = Histogram.of_counts([1] * 50 + [40])
+    >>> w = Quantity("w", "bound", "RMSE", 1.0, 1.0, "")
+    >>> r = bounded("sum cap", "x", "src", "C", h, Settings(inverse=False), 0, None, worst=w,
+    ...             action=lambda c: f"cap at {c:g}", details={})
+    >>> r.parameter_value == r.details["tuned"], r.comparison[1]
+    (True, 'exact')
+    """
     data = data_of(h, s, data)
     bound, m2 = tune(kind, data, s.eps)
     err = _q(f"exact RMSE at the tuned {parameter}", data, m2,
