@@ -287,9 +287,9 @@ def _reads(s: Settings, values: Any) -> tuple:
                      "over a data-independent grid (bounds.advise.privacy), the rest for the release; basic "
                      "composition: total ε as given.  The choice of method and the printed errors still read the "
                      "data: they are planning numbers, not releases")
-        lines.append("local model: Duchi has no bound to choose (nothing to select, its release spends all of α); "
-                     "DAME's m̃ and Kent's T* are still read from the counts' law (not private: a private local "
-                     "choice is not implemented)")
+        lines.append(f"local model: DAME's m̃ chosen privately ({s.private_selection:g} of α on a k-ary randomised "
+                     "response per user, sequential composition: α in all); Duchi has no bound to choose (its "
+                     "release spends all of α); Kent's T* is still read from the counts (not private)")
     else:
         lines.append("not private: the recommended bounds (and m̃, T*) are functions of the counts"
                      + (" and of the values" if values is not None else "") + "; releasing with them is private "
