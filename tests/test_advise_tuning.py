@@ -137,3 +137,22 @@ def test_trivial_mse_by_enumeration():
         mean = sum(U * o * x for o, x in zip(outs, m)) / sum(m)
         ref += p * (U / 2 - mean) ** 2
     assert tuning.trivial_mse(tuning.synthetic(Histogram.of_counts(m), U=U, theta=theta)) == pytest.approx(ref, rel=1e-12)
+
+
+def test_worst_cases_cover_every_exact_error():
+    from bounds.advise import Settings
+    from bounds.advise.methods import capping, rameshwar
+
+    rng = np.random.default_rng(9)
+    for _ in range(25):
+        U, eps = float(rng.integers(1, 4)), float(rng.choice([0.2, 1.0, 3.0]))
+        m = rng.integers(1, 12, size=int(rng.integers(3, 25)))
+        ends = rng.random() < 0.5  # values at the ends (the bias's worst) or spread (the sampling's)
+        users = [rng.choice([0.0, U], size=x) if ends else rng.uniform(0, U, size=x) for x in m]
+        data = tuning.from_values(m, np.array([v.sum() for v in users]), np.array([(v * v).sum() for v in users]), U=U)
+        h = Histogram.of_counts(m)
+        s = Settings(eps=eps, U=U, inverse=False, reps=0)
+        for ev in (rameshwar.evaluate, capping.evaluate_sum_cap, capping.evaluate_record_cap,
+                   capping.evaluate_no_clipping):
+            r = ev(h, s, 0, data)
+            assert r.error.rmse_rel <= r.bound.rmse_rel * (1 + 1e-12)

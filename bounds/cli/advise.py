@@ -1,6 +1,11 @@
 """``bounds advise``: a dataset's per-user counts (a counts file, a histogram, or records read by DuckDB) ->
 one recommendation per model, every method's numbers, tuning curves.
 
+``--records FILE --user COL --value COL`` also reads each user's values (DuckDB): the central errors and bounds are
+then those of these values (checked to lie in [0, U]), else of the named synthetic law.  ``--private-selection
+FRACTION`` spends that fraction of ε (and of α for DAME's m̃) choosing the bounds privately; without it the report
+says that the bounds read from the data are not a private choice.
+
 Output: the text report, or with ``--json`` the report as one JSON object on stdout; ``--save STEM``
 writes STEM.png/.pdf (the tuning curves), STEM.csv (the curves' points) and STEM.json.  Bad input
 prints one line naming the option and returns 2.

@@ -293,10 +293,14 @@ def evaluate_record_cap(h: Histogram, s: Settings, seed: int,
     # worst case: the reweighting moves the mean by at most U·max(Σ|g_i|)/2 (values at the two ends)
     g = np.minimum(h.counts, k) / K - h.counts / float(h.records)
     wc_bias = 0.5 * float(np.dot(h.users, np.abs(g)))
+    big = h.counts > k
+    d_big = h.counts[big].astype(float)
+    wc_samp = float(np.dot(h.users[big], k * (d_big - k) / (d_big - 1))) / 4 / K**2  # σ_i² ≤ U²/4
     wc_noise = math.sqrt(2) * min(k, h.counts[-1]) / (s.eps * K)
-    worst = Quantity("worst case over data in [0, U]", "bound", "RMSE", math.hypot(wc_bias, wc_noise) * s.U,
-                     math.hypot(wc_bias, wc_noise), "reweighting bias at its largest (values at the ends, split by "
-                     "the sign of g_i) ⊕ Laplace noise; the sampling error is left out")
+    wc = math.sqrt(wc_bias**2 + wc_samp + wc_noise**2)
+    worst = Quantity("worst case over data in [0, U]", "bound", "RMSE", wc * s.U, wc,
+                     "reweighting bias at its largest (U·Σ|g_i|/2) ⊕ the largest sampling spread (σ_i² ≤ U²/4) ⊕ "
+                     "Laplace noise: an upper bound")
 
     def action(kk: float) -> str:
         return (f"keep k = {_fmt(kk)} records of each user holding more (drawn uniformly without replacement), all "
