@@ -228,3 +228,16 @@ def test_recommended_simulated_method_is_resimulated_to_the_target_se():
     again = found[0].simulation
     assert again.reps > 16 and again.reps == math.ceil(1.2 * 16 * (ratio / 0.02) ** 2)
     assert again.rmse_rel_se / again.rmse_rel <= 0.03 and note.startswith("DAME: re-simulated with")
+
+
+def test_the_tuning_curves_are_lowest_at_the_marked_bound(counts):
+    h = Histogram.of_counts(counts)
+    s = Settings(eps=1.0, reps=0, inverse=False)
+    for name in ("Rameshwar-Tandon", "Sum cap (one-sided)", "Record cap (k sampled)"):
+        entry = next(m for m in advise.methods.METHODS if m.name == name)
+        res = entry.evaluate(h, s, 0)
+        by_bound = entry.curves(h, s, res)[0]
+        total = np.array(dict(by_bound.series)["total RMSE"])
+        x = np.array(by_bound.x)
+        assert by_bound.marker == res.parameter_value == x[np.argmin(total)]
+        assert total.min() == pytest.approx(res.error.rmse_rel, rel=1e-9)
