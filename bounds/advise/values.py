@@ -101,8 +101,9 @@ def _check_range(column: str, lo: float, hi: float, U: float) -> None:
                          f"[0, U] = [0, {U:g}] (set U, or shift the values)")
 
 
-def user_values(users: Any, values: Any, *, U: float, column: str = "values") -> CentralData:
-    r"""The values model from two aligned arrays: a user label per record and its value in :math:`[0, U]`.
+def user_values(users: Any, data: Any, *, U: float = 1.0, column: str = "values") -> CentralData:
+    r"""The values model from two aligned arrays: a user label per record (``users``) and its value in
+    :math:`[0, U]` (``data``); ``column`` names the values in error messages.
 
     .. math:: m_i = \#\{t : u_t = i\},\quad S_i = \sum_{t: u_t = i} x_t
 
@@ -116,12 +117,15 @@ def user_values(users: Any, values: Any, *, U: float, column: str = "values") ->
     """
     U = check_positive("U", U)
     try:
-        x = np.asarray(values, dtype=float)
+        x = np.asarray(data, dtype=float)
         u = np.asarray(users)
     except (TypeError, ValueError, OverflowError):
-        raise ValueError(f"{column}: need real numbers, got {format_value(values)}") from None
+        raise ValueError(f"data ({column}): need real numbers, got {format_value(data)}") from None
     if x.ndim != 1 or u.shape != x.shape or x.size == 0:
-        raise ValueError(f"{column}: need one value per user label (1-D, same length), got {x.shape} and {u.shape}")
+        raise ValueError(f"data ({column}): need one value per label of users (1-D, same length), got {x.shape} "
+                         f"and {u.shape}")
+    if not np.all(np.isfinite(x)):
+        raise ValueError(f"data ({column}): non-finite values")
     _check_range(column, float(x.min()), float(x.max()), U)
     try:
         _, inv = np.unique(u, return_inverse=True)
