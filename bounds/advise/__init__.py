@@ -264,7 +264,7 @@ def _stabilise(found: list, name: str, h: Histogram, s: Settings, seeds: list,
     if res is None or res.simulation is None or res.error is not None:
         return found, ""
     sim = res.simulation
-    ratio = sim.rmse_rel_se / sim.rmse_rel if sim.rmse_rel > 0 else 0.0
+    ratio = sim.relative_se
     if ratio <= s.rel_se:
         return found, ""
     reps = min(MAX_STABLE_REPS, math.ceil(1.2 * sim.reps * (ratio / s.rel_se) ** 2))
@@ -273,7 +273,7 @@ def _stabilise(found: list, name: str, h: Histogram, s: Settings, seeds: list,
     out = [again if r.method == name else r for r in found]
     new = again.simulation
     return out, (f"{name}: re-simulated with {reps:,} replications (s.e. {100 * ratio:.2g}% of the RMSE at "
-                 f"{sim.reps:,}; now {100 * new.rmse_rel_se / new.rmse_rel:.2g}%, target {100 * s.rel_se:g}%)")
+                 f"{sim.reps:,}; now {100 * new.relative_se:.2g}%, target {100 * s.rel_se:g}%)")
 
 
 def _reads(s: Settings, values: Any) -> tuple:

@@ -145,7 +145,7 @@ class Advice:
         err = f"      expected error: RMSE/w {_g(r.rmse_rel)} ({r.basis}"
         if m is not None and r.basis == "simulated" and m.simulation is not None:
             se = m.simulation.rmse_rel_se
-            err += f", ± {_g(se, 2)} s.e. = {100 * se / m.simulation.rmse_rel:.2g}% of it, " \
+            err += f", ± {_g(se, 2)} s.e. = {m.simulation.relative_se:.2%} of it, " \
                    f"{m.simulation.reps:,} replications"
         err += ")"
         if r.quantile_rel is not None:
@@ -189,9 +189,8 @@ class Advice:
         b = f"{m.parameter} = {_g(m.parameter_value, 6)}" if m.parameter_value is not None else "—"
         lines = [f"  {m.method:24s} {b:>12s} {est:20s} {_g(value):>10s} {se:>9s} {basis[:9]:9s} {qv:>8s} "
                  f"{_g(m.trivial_rel):>9s} {worst:>18s}{flag}"]
-        if (sim is not None and basis == "simulated" and m.bound.kind in ("bound", "exact")
-                and m.bound.rmse_rel is not None and sim.rmse_rel > m.bound.rmse_rel):
-            z = (sim.rmse_rel - m.bound.rmse_rel) / sim.rmse_rel_se if sim.rmse_rel_se > 0 else math.inf
+        z = m.above_bound
+        if z is not None:
             why = "within Monte Carlo noise (≤ 4 s.e.)" if z <= 4 else "beyond its s.e.: the bound covers another estimator"
             lines.append(f"  {'':24s} simulated above its {m.bound.kind} {_g(m.bound.rmse_rel)} by {z:.2g} s.e.: {why}")
         return lines

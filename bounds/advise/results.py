@@ -85,6 +85,11 @@ class Simulation:
     mse: float
     mse_se: float
 
+    @property
+    def relative_se(self) -> float:
+        """The RMSE's standard error as a fraction of it."""
+        return self.rmse_rel_se / self.rmse_rel if self.rmse_rel > 0 else 0.0
+
 
 @dataclass(frozen=True)
 class Inverse:
@@ -162,6 +167,16 @@ class MethodResult:
         if self.bound.kind in COMPARABLE_KINDS and self.bound.rmse_rel is not None:
             return self.bound.rmse_rel, self.bound.kind
         return None, f"{self.bound.kind} only"
+
+    @property
+    def above_bound(self) -> float | None:
+        """How many standard errors its simulated RMSE / width lies above its own exact or proven bound, when it
+        is compared on the simulation and lies above (else ``None``)."""
+        sim, b = self.simulation, self.bound
+        if (sim is None or self.comparison[1] != "simulated" or b.kind not in COMPARABLE_KINDS or b.rmse_rel is None
+                or sim.rmse_rel <= b.rmse_rel):
+            return None
+        return (sim.rmse_rel - b.rmse_rel) / sim.rmse_rel_se if sim.rmse_rel_se > 0 else math.inf
 
     @property
     def unusable(self) -> bool:
