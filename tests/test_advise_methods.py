@@ -241,3 +241,27 @@ def test_the_tuning_curves_are_lowest_at_the_marked_bound(counts):
         x = np.array(by_bound.x)
         assert by_bound.marker == res.parameter_value == x[np.argmin(total)]
         assert total.min() == pytest.approx(res.error.rmse_rel, rel=1e-9)
+
+
+@pytest.mark.filterwarnings("ignore::bounds.numerics.PaperAssumptionWarning")  # α = 4 > 22/35, outside DAME's H3
+def test_simulated_inverses_meet_their_target_when_re_simulated():
+    c = np.repeat([2, 6], [300, 100])
+    rep = advise.advise(c, alpha=4.0, target=0.2, reps=64, seed=1, curves=False, progress=False)
+    law = sizes.empirical(c)
+    checked = 0
+    for name in ("DAME", "Kent (T = min count)"):
+        inv = next(i for i in rep.method(name).inverses if i.criterion.startswith("simulated RMSE/w"))
+        if inv.value is None:
+            continue
+        n = int(inv.value)
+        if name == "DAME":
+            mt = dame.upper_bound(law, n=n - n % 2, alpha=4.0).m_tilde
+            est = simulate.risk("dame", sizes=law, n=n, seed=7, m_tilde=mt, theta=THETA, alpha=4.0, reps=800)
+        else:
+            est = simulate.risk("kent", sizes=law, n=n, seed=7, T=2, theta=THETA, alpha=4.0, reps=800)
+        e2 = (est.estimates - THETA) ** 2
+        rmse = math.sqrt(e2.mean())
+        se = e2.std(ddof=1) / math.sqrt(800) / (2 * rmse)
+        assert rmse / 2 <= 0.2 + 4 * se / 2
+        checked += 1
+    assert checked == 2  # both reached: n = 3,200 (DAME) and 6,400 (Kent) on this seed

@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from bounds import advise, cli, cummings, dame, kent, sizes
+from bounds import advise, cli, cummings, dame, kent, simulate, sizes
 from bounds.advise import report as report_module
 from bounds.advise import tuning
 from tests.test_advise_tuning import ref_mse_synthetic
@@ -96,18 +96,31 @@ def test_oracle_is_compared_never_recommended():
                for o in rec.others)
 
 
-_INVERSE = re.compile(r"^  (.+): smallest (eps|alpha|n) = ([\d,\.]+)  \[")
+_INVERSE = re.compile(r"^  (.+): smallest (eps|alpha|n) = ([\d,\.]+)  \[(.*)")
 
 
-def _printed_inverses(text):
+def _printed_inverses(text, simulated=False):
+    """(method, level, value) of every printed answer: on a theory criterion, or (``simulated``) on the simulated
+    RMSE."""
     return [(m.group(1), m.group(2), float(m.group(3).replace(",", ""))) for m in map(_INVERSE.match, text.splitlines())
-            if m]
+            if m and m.group(4).startswith("simulated RMSE/w") == simulated]
 
 
 def _check_printed_inverses(rep, counts, *, U, eps, alpha, target):
     """Each printed answer, read back from the text, meets its target by the papers' own calculators."""
     printed = _printed_inverses(str(rep))
     assert len(printed) == 15
+    for method, level, value in _printed_inverses(str(rep), simulated=True):  # re-simulated with more draws
+        law = sizes.empirical(counts)
+        nn = int(value)
+        if method == "DAME":
+            mt = dame.upper_bound(law, n=nn - nn % 2, alpha=alpha).m_tilde
+            est = simulate.risk("dame", sizes=law, n=nn, seed=99, m_tilde=mt, theta=0.3, alpha=alpha, reps=400)
+        else:
+            est = simulate.risk("kent", sizes=law, n=nn, seed=99, T=int(counts.min()), theta=0.3, alpha=alpha,
+                                reps=400)
+        e2 = (est.estimates - 0.3) ** 2
+        assert math.sqrt(e2.mean()) / 2 <= target + 4 * e2.std(ddof=1) / math.sqrt(400) / (4 * target)
     n = counts.size - counts.size % 2
     t_mse = (2 * target) ** 2
     law = sizes.empirical(counts)

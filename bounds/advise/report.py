@@ -120,7 +120,7 @@ class Advice:
                 what = "smallest n" if i.level == "n" else f"smallest {i.level}"
                 reached = exact(i.value) if i.value is not None else "not reached" if i.searched else "not searched"
                 line = f"  {m.method}: {what} = {reached}  [{i.criterion}; {i.note}]"
-                if m.error is None:  # the inverse reads a bound or a rate, not the compared number
+                if m.error is None and "the compared metric" not in i.criterion:  # a bound's or a rate's answer
                     v, basis = m.comparison
                     line += (f" — not the compared metric: its compared RMSE/w here is {_g(v)} ({basis})"
                              + (", UNUSABLE" if m.unusable else ""))

@@ -8,7 +8,7 @@ it runs up to ``Settings.max_per_user`` users, and reports its CPU time per repl
 from __future__ import annotations
 
 import math
-
+from typing import Any
 
 import numpy as np
 
@@ -17,7 +17,7 @@ from .. import privacy
 from ..inputs import Histogram
 from ..results import Curve, Inverse, MethodResult, Quantity, Settings
 from ..searches import dame_smallest
-from ..simulation import PER_USER, levels_around, summarise, timed
+from ..simulation import PER_USER, levels_around, smallest_n_simulated, summarise, timed
 
 MODEL, NAME = "local", "DAME"
 WIDTH = 2.0
@@ -74,6 +74,18 @@ def evaluate(h: Histogram, s: Settings, seed: int) -> MethodResult:
         note = "exact; UB is not monotone in nα² (m̃ jumps): walked run by run of constant m̃"
         inverses = (Inverse("alpha", level, level, s.target, crit, "3-significant-digit grid; " + note),
                     Inverse("n", users, users, s.target, crit, note))
+    if s.inverse and s.reps > 1 and h.n_users <= s.max_per_user:
+        def at(nn: int) -> Any:
+            m_t = dame.upper_bound(law, n=nn - nn % 2, alpha=s.alpha, constants="paper").m_tilde
+            res = simulate.compare(sizes=law, n=nn, seed=seed + nn, m_tilde=m_t, theta=s.theta, alpha=s.alpha,
+                                   reps=s.reps, estimators=("dame",))
+            return summarise(res["dame"].estimates - s.theta, width=WIDTH, beta=s.beta, engine=PER_USER, cpu=0.0,
+                             covers="")
+        users_sim, why = smallest_n_simulated(at, h.n_users, s.max_per_user, s.target)
+        inverses = inverses + (Inverse("n", users_sim, users_sim, s.target,
+                                       f"simulated RMSE/w + 2 s.e. ≤ target ({s.target:g}), the compared metric",
+                                       f"doubling grid from the data's n, the counts' law, m̃ re-chosen at each n; "
+                                       f"{s.reps} replications each; {why}"),)
     details: dict = {}
     if s.private_selection > 0 and s.reps > 1 and h.n_users <= s.max_per_user:
         sim, mt_private, details = _private(h, s, seed, n)
