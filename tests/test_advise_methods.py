@@ -86,7 +86,7 @@ def test_rameshwar_worst_case_rmse_from_per_user_clipping():
         sens = float(np.max(m * (cl.b - cl.a))) / total
         ref = math.sqrt(bias**2 + 2 * (sens / eps) ** 2) / U
         got = m_rameshwar.evaluate(Histogram.of_counts(m), Settings(eps=eps, U=U, reps=0, inverse=False), 0)
-        assert got.bound.rmse_rel == pytest.approx(ref, rel=1e-12, abs=1e-15)
+        assert got.details["T_eps_worst_rmse_rel"] == pytest.approx(ref, rel=1e-12, abs=1e-15)
         assert got.details["sensitivity"] == pytest.approx(sens, rel=1e-12)
 
 
@@ -97,27 +97,11 @@ def test_duchi_simulation_is_exact(report):
     assert abs(sim.mse - exact) <= 4 * sim.mse_se and sim.engine.startswith("grouped exact")
 
 
-def test_rameshwar_simulation_without_clipping_is_laplace():
-    # ε >= 2: T_ε = U m* clips nobody, the error is Lap(U m*/(ε Σm)) and its MSE 2 b² exactly
-    c = np.repeat([1, 2, 9], [60, 30, 10])
-    r = m_rameshwar.evaluate(Histogram.of_counts(c), Settings(eps=2.5, U=3.0, reps=4000, inverse=False), 5)
-    b = 3.0 * 9 / (2.5 * c.sum())
-    assert r.affected == 0 and abs(r.simulation.mse - 2 * b * b) <= 4 * r.simulation.mse_se
-
-
-def test_rameshwar_grouped_simulation_matches_per_user_draws():
-    c = np.repeat([1, 3, 8, 40, 41], [200, 50, 20, 2, 1])
-    s = Settings(eps=0.5, U=2.0, reps=3000, inverse=False)
-    got = m_rameshwar.evaluate(Histogram.of_counts(c), s, 11).simulation
-    rng = np.random.default_rng(12)  # the reference: every user's sum drawn, every user clipped
-    cl = rameshwar.clipping(c, U=2.0, eps=0.5)
-    sums = 2.0 * rng.binomial(c, (1 + s.theta) / 2, size=(s.reps, c.size))
-    f = sums.sum(axis=1) / c.sum()
-    fstar = (np.clip(sums / c, cl.a, cl.b) @ c) / c.sum()
-    sens = float(np.max(c * (cl.b - cl.a))) / c.sum()
-    sq = (fstar + rng.laplace(0, sens / 0.5, size=s.reps) - f) ** 2
-    se = math.hypot(got.mse_se, sq.std(ddof=1) / math.sqrt(s.reps))
-    assert abs(got.mse - sq.mean()) <= 4 * se
+def test_rameshwar_tuned_window_minimises_the_exact_rmse_beside_the_papers_choice(counts):
+    r = m_rameshwar.evaluate(Histogram.of_counts(counts), Settings(eps=1.0, reps=0, inverse=False), 0)
+    assert r.details["T_eps"] == 513.0 and r.parameter == "T"
+    assert r.comparison[1] == "exact" and r.comparison[0] < r.details["T_eps_rmse_rel"]
+    assert r.simulation is None and "U·m/2" in r.action
 
 
 def test_cummings_grouped_simulation_matches_per_user_draws():
@@ -159,7 +143,7 @@ def test_results_do_not_depend_on_the_executor():
     plain = advise.advise(c, **kw)
     with ThreadPoolExecutor(2) as ex:
         pooled = advise.advise(c, executor=ex, **kw)
-    strip = lambda r: [{k: v for k, v in m["simulation"].items() if k != "cpu_per_rep"}  # noqa: E731
+    strip = lambda r: [{k: v for k, v in (m["simulation"] or {}).items() if k != "cpu_per_rep"}  # noqa: E731
                        for m in r.to_dict()["methods"]]
     assert strip(plain) == strip(pooled)
     other = advise.advise(c, **(kw | {"seed": 12}))
@@ -229,3 +213,55 @@ def test_cummings_k_star_takes_the_smallest_of_tied_minimisers():
     # counts (1, 1, 1, 3), eps = 1/2: k = 1 gives (4 + 4)/4^2 = 1/2 and k = 3 gives (12 + 6)/6^2 = 1/2 (exact tie)
     assert m_cummings.k_star(Histogram.of_counts([1, 1, 1, 3]), 0.5) == 1
     assert m_cummings.k_star(Histogram.of_counts([2, 2, 2, 6]), 0.5) == 2  # (8 + 8)/8^2 = 1/4 = (24 + 12)/12^2
+
+
+def test_recommended_simulated_method_is_resimulated_to_the_target_se():
+    from bounds.advise import _stabilise
+
+    h = Histogram.of_counts(np.repeat([1, 3], [150, 50]))
+    s = Settings(alpha=0.5, reps=16, inverse=False, max_per_user=10**5)
+    seeds = [int(x) for x in np.random.SeedSequence(0).generate_state(len(advise.methods.METHODS))]
+    first = advise.methods.dame.evaluate(h, s, seeds[0])
+    ratio = first.simulation.rmse_rel_se / first.simulation.rmse_rel
+    assert ratio > 0.02
+    found, note = _stabilise([first], "DAME", h, s, seeds, None)
+    again = found[0].simulation
+    assert again.reps > 16 and again.reps == math.ceil(1.2 * 16 * (ratio / 0.02) ** 2)
+    assert again.rmse_rel_se / again.rmse_rel <= 0.03 and note.startswith("DAME: re-simulated with")
+
+
+def test_the_tuning_curves_are_lowest_at_the_marked_bound(counts):
+    h = Histogram.of_counts(counts)
+    s = Settings(eps=1.0, reps=0, inverse=False)
+    for name in ("Rameshwar-Tandon", "Sum cap (one-sided)", "Record cap (k sampled)"):
+        entry = next(m for m in advise.methods.METHODS if m.name == name)
+        res = entry.evaluate(h, s, 0)
+        by_bound = entry.curves(h, s, res)[0]
+        total = np.array(dict(by_bound.series)["total RMSE"])
+        x = np.array(by_bound.x)
+        assert by_bound.marker == res.parameter_value == x[np.argmin(total)]
+        assert total.min() == pytest.approx(res.error.rmse_rel, rel=1e-9)
+
+
+@pytest.mark.filterwarnings("ignore::bounds.numerics.PaperAssumptionWarning")  # α = 4 > 22/35, outside DAME's H3
+def test_simulated_inverses_meet_their_target_when_re_simulated():
+    c = np.repeat([2, 6], [300, 100])
+    rep = advise.advise(c, alpha=4.0, target=0.2, reps=64, seed=1, curves=False, progress=False)
+    law = sizes.empirical(c)
+    checked = 0
+    for name in ("DAME", "Kent (T = min count)"):
+        inv = next(i for i in rep.method(name).inverses if i.criterion.startswith("simulated RMSE/w"))
+        if inv.value is None:
+            continue
+        n = int(inv.value)
+        if name == "DAME":
+            mt = dame.upper_bound(law, n=n - n % 2, alpha=4.0).m_tilde
+            est = simulate.risk("dame", sizes=law, n=n, seed=7, m_tilde=mt, theta=THETA, alpha=4.0, reps=800)
+        else:
+            est = simulate.risk("kent", sizes=law, n=n, seed=7, T=2, theta=THETA, alpha=4.0, reps=800)
+        e2 = (est.estimates - THETA) ** 2
+        rmse = math.sqrt(e2.mean())
+        se = e2.std(ddof=1) / math.sqrt(800) / (2 * rmse)
+        assert rmse / 2 <= 0.2 + 4 * se / 2
+        checked += 1
+    assert checked == 2  # both reached: n = 3,200 (DAME) and 6,400 (Kent) on this seed

@@ -1,10 +1,12 @@
 r"""The decision per model: the method with the smallest error on the one comparison metric.
 
-The comparison metric is RMSE / width of the value range: the simulated value when a simulation ran,
-else an exact or proven worst-case RMSE (kinds ``"bound"``, ``"exact"``); rates and oracle formulas are
-never compared as numbers.  A method whose compared RMSE exceeds the midpoint's worst case
-(:data:`~bounds.advise.results.TRIVIAL_RMSE_REL`, half the range) is unusable at this ``n`` and level; when
-every method is, the recommendation is the midpoint itself.  Oracle estimators (``realisable`` false) are
+The comparison metric is RMSE / width of the value range, on each method's own estimand: the exact
+error where one exists (``MethodResult.error``: every central release on the data's values or the named
+synthetic law, Duchi at θ), else the simulated value when a simulation ran, else an exact or proven
+worst-case RMSE (kinds ``"bound"``, ``"exact"``); rates and oracle formulas are never compared as numbers.  A method whose compared RMSE exceeds the midpoint's on the same estimand and
+law (``MethodResult.trivial_rel``; when unset, its worst case
+:data:`~bounds.advise.results.TRIVIAL_RMSE_REL`) is unusable at this ``n`` and level; when every method
+is, the recommendation is the midpoint itself.  Oracle estimators (``realisable`` false) are
 compared but never recommended.
 """
 
@@ -36,12 +38,17 @@ def recommend(model: str, results: list[MethodResult], *, level_name: str, level
     scored = [(r, *r.comparison) for r in mine]
     usable = [(r, v, b) for r, v, b in scored if v is not None and math.isfinite(v) and not r.unusable and r.realisable]
     unusable = tuple(r.method for r in mine if r.unusable)
-    others = tuple((r.method, v, b if r.realisable or v is None else f"{b}; an oracle, never recommended")
+    others = tuple((r.method, v, b if r.realisable or v is None else f"{b}; an oracle (needs what a release cannot know: the per-user variances), never recommended")
                    for r, v, b in scored)
     if not usable:
+        ref = next((r.trivial_rel for r in mine if r.realisable and r.trivial_rel is not None), None)
+        if ref is None:
+            return Recommendation(model, level_name, level, MIDPOINT, "none", None,
+                                  "answer the midpoint of the value range: every method errs more in the worst case",
+                                  TRIVIAL_RMSE_REL, TRIVIAL_RMSE_REL, beta, "worst case", others, unusable, n_users)
         return Recommendation(model, level_name, level, MIDPOINT, "none", None,
-                              "answer the midpoint of the value range: every method errs more in the worst case",
-                              TRIVIAL_RMSE_REL, TRIVIAL_RMSE_REL, beta, "worst case", others, unusable, n_users)
+                              "answer the midpoint of the value range: every method errs more on this estimand and law",
+                              ref, None, beta, "exact", others, unusable, n_users)
     best, value, basis = min(usable, key=lambda t: t[1])
     q = best.simulation.quantile_rel if best.simulation is not None else None
     return Recommendation(model, level_name, level, best.method, best.parameter, best.parameter_value, best.action,

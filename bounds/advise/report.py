@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .results import TRIVIAL_RMSE_REL, Curve, MethodResult, Recommendation, Settings, exact
+from .results import Curve, MethodResult, Recommendation, Settings, exact
 
 if TYPE_CHECKING:  # matplotlib is imported only when a report is drawn
     from matplotlib.figure import Figure
@@ -46,6 +46,7 @@ class Advice:
     curves: tuple
     notes: tuple
     version: str
+    reads: tuple = ()
 
     def method(self, name: str) -> MethodResult:
         """The method of that name."""
@@ -85,18 +86,18 @@ class Advice:
         out = [f"bounds advise — {self.n_users:,} users, {self.records:,} records; counts per user: min {sm['min']}, "
                f"median {sm['median']:g}, mean {sm['mean']:.4g}, max {sm['max']} ({sm['distinct']:,} distinct)",
                f"Metric: RMSE / width of the value range (RMSE/w), one metric for every comparison; q{q} = the "
-               f"{q}% quantile of |error| / width; {s.reps} replications, seed {s.seed}.", "", "RECOMMENDATION"]
+               f"{q}% quantile of |error| / width; simulations: at least {s.reps} replications, seed {s.seed}.",
+               "", "RECOMMENDATION"]
         for r in self.recommendations:
             out += self._recommendation_lines(r, q)
-        bad = [m for r in self.recommendations for m in r.unusable]
-        if bad:
-            out.append(f"  UNUSABLE at this n and ε/α (RMSE/w above {TRIVIAL_RMSE_REL:g}, the midpoint's worst-case "
-                       f"error): {', '.join(bad)}")
-        out += ["", "COMPARISON — RMSE/w (simulated, else an exact or proven worst case; rates are not compared)",
-                f"  {'method':22s} {'RMSE/w':>16s} {'q' + str(q):>8s}  {'simulation engine':46s} {'CPU/rep':>9s}  "
-                f"{'worst-case RMSE/w':>18s}"]
+        if self.reads:
+            out += ["", "DATA AND PRIVACY OF THIS ADVICE"] + [f"  - {line}" for line in self.reads]
+        out += ["", "COMPARISON — RMSE/w on each method's estimand (exact where it exists, else simulated ± s.e.); "
+                    "UNUSABLE: above the midpoint's RMSE/w on the same estimand and law",
+                f"  {'method':24s} {'bound':>12s} {'estimand':20s} {'RMSE/w':>10s} {'± s.e.':>9s} {'basis':9s} "
+                f"{'q' + str(q):>8s} {'midpoint':>9s} {'worst case':>18s}"]
         for m in self.methods:
-            out.append(self._row(m))
+            out += self._row(m)
         rates = [m for m in self.methods if m.bound.kind == "rate"]
         if rates:
             out += ["", "RATES (orders with unit constants, not numeric bounds; not comparable with the above)"]
@@ -105,17 +106,25 @@ class Advice:
         for m in self.methods:
             out.append(f"  {m.method} ({m.source}): {m.bound.name} = {_g(m.bound.value, 4)} ({m.bound.kind}, "
                        f"{m.bound.metric}): {m.bound.covers}")
+            if m.error is not None:
+                out.append(f"      {m.error.name} = {_g(m.error.value, 4)} (exact, RMSE): {m.error.covers}")
             out += [f"      {o.name} = {_g(o.value, 4)} ({o.kind}, {o.metric}): {o.covers}" for o in m.others]
             if m.simulation is not None:
-                out.append(f"      simulated: {m.simulation.covers}")
+                out.append(f"      simulated RMSE/w {_g(m.simulation.rmse_rel)} ± {_g(m.simulation.rmse_rel_se, 2)} "
+                           f"({m.simulation.reps:,} replications, {m.simulation.engine}): {m.simulation.covers}")
         inv = [(m, i) for m in self.methods for i in m.inverses]
         if inv:
-            out += ["", f"INVERSE QUESTIONS (target {s.target:g}; each in its own criterion; printed values rounded "
-                        "towards the target)"]
+            out += ["", f"INVERSE QUESTIONS (target {s.target:g}; criterion in brackets — the compared exact RMSE/w "
+                        "where one exists; printed values rounded towards the target)"]
             for m, i in inv:
                 what = "smallest n" if i.level == "n" else f"smallest {i.level}"
                 reached = exact(i.value) if i.value is not None else "not reached" if i.searched else "not searched"
-                out.append(f"  {m.method}: {what} = {reached}  [{i.criterion}; {i.note}]")
+                line = f"  {m.method}: {what} = {reached}  [{i.criterion}; {i.note}]"
+                if m.error is None and "the compared metric" not in i.criterion:  # a bound's or a rate's answer
+                    v, basis = m.comparison
+                    line += (f" — not the compared metric: its compared RMSE/w here is {_g(v)} ({basis})"
+                             + (", UNUSABLE" if m.unusable else ""))
+                out.append(line)
         if self.notes:
             out += ["", "NOTES"] + [f"  - {n}" for n in self.notes]
         return "\n".join(out)
@@ -126,33 +135,65 @@ class Advice:
         lines = [f"  {head}:"]
         bound = f"contribution bound {r.parameter} = {exact(r.parameter_value)}" if r.parameter_value is not None \
             else "no contribution bound"
+        chosen = next((x for x in self.methods if x.method == r.method), None)
+        if chosen is not None and "private" in chosen.details:
+            bound = (f"contribution bound {r.parameter} drawn privately (the mechanism's most likely value "
+                     f"{exact(r.parameter_value)})")
         lines.append(f"    use {r.method} — {bound}")
         lines.append(f"      {r.action}")
-        err = f"      expected error: RMSE/w {_g(r.rmse_rel)} ({r.basis})"
+        m = next((x for x in self.methods if x.method == r.method), None)
+        err = f"      expected error: RMSE/w {_g(r.rmse_rel)} ({r.basis}"
+        if m is not None and r.basis == "simulated" and m.simulation is not None:
+            se = m.simulation.rmse_rel_se
+            err += f", ± {_g(se, 2)} s.e. = {m.simulation.relative_se:.2%} of it, " \
+                   f"{m.simulation.reps:,} replications"
+        err += ")"
         if r.quantile_rel is not None:
             err += f"; {q}% of errors ≤ {_g(r.quantile_rel)} of the width"
         lines.append(err)
+        if m is not None:
+            if m.estimand:
+                law = self.settings.values if r.model == "central" else (
+                    f"the synthetic law: two-point on {{-1, 1}}, mean θ = {self.settings.theta:g}")
+                lines.append(f"      estimates the {m.estimand}; errors for {law}")
+            rt = m if "T_eps_rmse_rel" in m.details else next(
+                (x for x in self.methods if x.model == r.model and "T_eps_rmse_rel" in x.details), None)
+            if rt is not None:
+                who = "the paper's choice" if rt is m else f"{rt.method}'s own choice"
+                lines.append(f"      {who} T_ε = {exact(rt.details['T_eps'])}: RMSE/w "
+                             f"{_g(rt.details['T_eps_rmse_rel'])} — it minimises the worst-case E|error| "
+                             "(Lemma III.1); every bound here minimises the RMSE/w reported")
+            if m.trivial_rel is not None:
+                lines.append(f"      the midpoint (trivial) errs by RMSE/w {_g(m.trivial_rel)} on the same estimand and law")
         beaten = [f"{name} {_g(v)} ({basis})" if v is not None else f"{name} ({basis}: not compared)"
                   for name, v, basis in r.others]
         if beaten:
             lines.append(f"      why: the smallest RMSE/w of the realisable methods usable here; the others: {'; '.join(beaten)}")
         if r.unusable:
-            lines.append(f"      {', '.join(r.unusable)}: worse than answering the midpoint at n = {r.n_users:,}, "
-                         f"{level}")
+            lines.append(f"      UNUSABLE (worse than the midpoint on the same estimand and law) at n = {r.n_users:,}, "
+                         f"{level}: {', '.join(r.unusable)}")
         return lines
 
-    def _row(self, m: MethodResult) -> str:
+    def _row(self, m: MethodResult) -> list[str]:
         sim = m.simulation
+        value, basis = m.comparison
+        se, qv = "", "—"
+        if basis == "simulated" and sim is not None:
+            se = _g(sim.rmse_rel_se, 2)
         if sim is not None:
-            err, qv = f"{_g(sim.rmse_rel)} ± {_g(sim.rmse_rel_se, 2)}", _g(sim.quantile_rel)
-            engine, cpu = sim.engine[:46], f"{sim.cpu_per_rep:.2g} s"
-        else:
-            err, qv, engine, cpu = "—", "—", "not simulated" + (" (per-user draws)" if "per-user" in str(
-                m.details.get("engine", "")) else ""), "—"
+            qv = _g(sim.quantile_rel)
         worst = f"{_g(m.bound.rmse_rel)} ({m.bound.kind})" if m.bound.kind in ("bound", "exact") else \
             f"— ({m.bound.kind} only)"
         flag = "  UNUSABLE" if m.unusable else ""
-        return f"  {m.method:22s} {err:>16s} {qv:>8s}  {engine:46s} {cpu:>9s}  {worst:>18s}{flag}"
+        est = (m.estimand or "—").split(" (")[0][:20]
+        b = f"{m.parameter} = {_g(m.parameter_value, 6)}" if m.parameter_value is not None else "—"
+        lines = [f"  {m.method:24s} {b:>12s} {est:20s} {_g(value):>10s} {se:>9s} {basis[:9]:9s} {qv:>8s} "
+                 f"{_g(m.trivial_rel):>9s} {worst:>18s}{flag}"]
+        z = m.above_bound
+        if z is not None:
+            why = "within Monte Carlo noise (≤ 4 s.e.)" if z <= 4 else "beyond its s.e.: the bound covers another estimator"
+            lines.append(f"  {'':24s} simulated above its {m.bound.kind} {_g(m.bound.rmse_rel)} by {z:.2g} s.e.: {why}")
+        return lines
 
     # ------------------------------------------------------------------ plot and files
 

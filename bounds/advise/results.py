@@ -3,7 +3,9 @@ r"""Plain results of ``bounds advise``: small frozen dataclasses, computed by th
 Every number carries its **kind** (``"bound"``: a proven worst case; ``"exact"``: an exact worst case;
 ``"lower bound"``; ``"rate"``: an order with unit constants, not a numeric bound; ``"oracle"``: an
 idealised formula that leaves a term out; ``"simulated"``) and its **metric**.  The comparison metric is
-one: the root mean squared error relative to the width of the value range, ``RMSE / width``.
+one: the root mean squared error relative to the width of the value range, ``RMSE / width``, each method
+on its own estimand (``MethodResult.estimand``: the dataset's mean for the central releases, the law's mean
+for the local methods and Cummings et al.), against the midpoint's error on the same estimand and law.
 """
 
 from __future__ import annotations
@@ -49,6 +51,10 @@ class Settings:
     seed: int = 0
     inverse: bool = True
     max_per_user: int = 10**6
+    private_selection: float = 0.0
+    selection_max: int = 10**4
+    rel_se: float = 0.02
+    values: str = ""
 
 
 @dataclass(frozen=True)
@@ -78,6 +84,11 @@ class Simulation:
     covers: str
     mse: float
     mse_se: float
+
+    @property
+    def relative_se(self) -> float:
+        """The RMSE's standard error as a fraction of it."""
+        return self.rmse_rel_se / self.rmse_rel if self.rmse_rel > 0 else 0.0
 
 
 @dataclass(frozen=True)
@@ -122,7 +133,9 @@ class MethodResult:
     """One method's answer: its contribution bound, what it clips or drops, its numbers, inverses and curves.
 
     ``realisable`` is false for an estimator that reads what a real one cannot know (an oracle): it is
-    reported and compared, never recommended.
+    reported and compared, never recommended.  ``estimand``: the mean it estimates; ``trivial_rel``: the
+    midpoint's RMSE / width on that estimand and law (the UNUSABLE reference); ``error``: its exact RMSE on
+    that estimand and law, when one exists (it is then the compared number).
     """
 
     model: str
@@ -139,10 +152,16 @@ class MethodResult:
     curves: tuple = ()
     details: dict = field(default_factory=dict)
     realisable: bool = True
+    estimand: str = ""
+    trivial_rel: float | None = None
+    error: Quantity | None = None
 
     @property
     def comparison(self) -> tuple[float | None, str]:
-        """(RMSE / width, basis): the simulated value, else a comparable bound's, else ``(None, why)``."""
+        """(RMSE / width, basis): the exact error, else the simulated value, else a comparable bound's, else
+        ``(None, why)``."""
+        if self.error is not None and self.error.rmse_rel is not None:
+            return self.error.rmse_rel, "exact"
         if self.simulation is not None:
             return self.simulation.rmse_rel, "simulated"
         if self.bound.kind in COMPARABLE_KINDS and self.bound.rmse_rel is not None:
@@ -150,10 +169,22 @@ class MethodResult:
         return None, f"{self.bound.kind} only"
 
     @property
+    def above_bound(self) -> float | None:
+        """How many standard errors its simulated RMSE / width lies above its own exact or proven bound, when it
+        is compared on the simulation and lies above (else ``None``)."""
+        sim, b = self.simulation, self.bound
+        if (sim is None or self.comparison[1] != "simulated" or b.kind not in COMPARABLE_KINDS or b.rmse_rel is None
+                or sim.rmse_rel <= b.rmse_rel):
+            return None
+        return (sim.rmse_rel - b.rmse_rel) / sim.rmse_rel_se if sim.rmse_rel_se > 0 else math.inf
+
+    @property
     def unusable(self) -> bool:
-        """Its compared RMSE / width exceeds the midpoint's worst case (:data:`TRIVIAL_RMSE_REL`)."""
+        """Its compared RMSE / width exceeds the midpoint's on the same estimand and law (``trivial_rel``; when
+        unset, the midpoint's worst case :data:`TRIVIAL_RMSE_REL`)."""
         value = self.comparison[0]
-        return value is not None and math.isfinite(value) and value > TRIVIAL_RMSE_REL
+        ref = TRIVIAL_RMSE_REL if self.trivial_rel is None else self.trivial_rel
+        return value is not None and math.isfinite(value) and value > ref
 
 
 @dataclass(frozen=True)

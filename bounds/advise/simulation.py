@@ -66,3 +66,43 @@ def levels_around(level: float, *, points: int = 25, span: float = 8.0) -> np.nd
     [0.25, 1.0, 4.0]
     """
     return level * np.geomspace(1 / span, span, points)
+
+
+MAX_STEPS = 12
+"""The most doublings (or halvings) :func:`smallest_n_simulated` takes."""
+
+
+def smallest_n_simulated(rmse_at: Callable[[int], Simulation], n0: int, n_max: int,
+                         target: float) -> tuple[int | None, str]:
+    r"""The smallest ``n`` of the doubling grid :math:`n_0 2^j` at which the simulated RMSE / width, plus two
+    standard errors, meets ``target`` (halving below :math:`n_0` while it does); ``None`` above ``n_max``.
+
+    .. math:: n^* = \min\{n_0 2^j \le n_{max} : \widehat{\mathrm{RMSE}}(n) + 2\,\mathrm{se}(n) \le t\}
+
+    The two standard errors put the answer on the safe side of the Monte Carlo noise; the grid on the
+    safe side of the true smallest ``n`` when the error falls with ``n``.
+
+    Source: the compared metric of :mod:`bounds.advise` (a simulated RMSE), searched on a grid defined here.
+
+    Examples
+    --------
+    >>> fake = lambda n: Simulation(1 / n, 0.0, 0.0, 0.1, 2, "", 0.0, "", 0.0, 0.0)
+    >>> smallest_n_simulated(fake, 10, 10**6, 0.01)[0]  # 1/n <= 0.01 first at 10·2^4
+    160
+    """
+    def ok(n: int) -> bool:
+        sim = rmse_at(n)
+        return sim.rmse_rel + 2 * sim.rmse_rel_se <= target
+
+    n, steps = n0, 0
+    if ok(n):
+        while n // 2 >= 2 and steps < MAX_STEPS and ok(n // 2):
+            n, steps = n // 2, steps + 1
+        return n, "met at the data's n" if steps == 0 else f"halved {steps} time(s) from the data's n"
+    while steps < MAX_STEPS:
+        n, steps = 2 * n, steps + 1
+        if n > n_max:
+            return None, f"not reached up to max_per_user = {n_max:,} (per-user draws)"
+        if ok(n):
+            return n, f"doubled {steps} time(s) from the data's n"
+    return None, f"not reached within {MAX_STEPS} doublings"

@@ -1,6 +1,11 @@
 """``bounds advise``: a dataset's per-user counts (a counts file, a histogram, or records read by DuckDB) ->
 one recommendation per model, every method's numbers, tuning curves.
 
+``--records FILE --user COL --value COL`` also reads each user's values (DuckDB): the central errors and bounds are
+then those of these values (checked to lie in [0, U]), else of the named synthetic law.  ``--private-selection
+FRACTION`` spends that fraction of ε (and of α for DAME's m̃) choosing the bounds privately; without it the report
+says that the bounds read from the data are not a private choice.
+
 Output: the text report, or with ``--json`` the report as one JSON object on stdout; ``--save STEM``
 writes STEM.png/.pdf (the tuning curves), STEM.csv (the curves' points) and STEM.json.  Bad input
 prints one line naming the option and returns 2.
@@ -17,7 +22,9 @@ from ._common import OptionError, add_json, add_parser, check_save
 
 _OPTION_OF = {"eps": "--eps", "alpha": "--alpha", "U": "--U", "target": "--target", "theta": "--theta", "p": "--p",
               "sigma_p2": "--sigma-p2", "reps": "--reps", "seed": "--seed", "beta": "--beta",
-              "interval_beta": "--interval-beta", "max_per_user": "--max-per-user"}
+              "interval_beta": "--interval-beta", "max_per_user": "--max-per-user",
+              "private_selection": "--private-selection", "selection_max": "--selection-max", "rel_se": "--rel-se",
+              "values": "--value"}
 
 
 def register(subparsers: Any) -> None:
@@ -31,6 +38,15 @@ def register(subparsers: Any) -> None:
                      help="a CSV or Parquet table of records, reduced by DuckDB out of core (with --user)")
     p.add_argument("--column", default=None, help="--counts: the CSV column holding the counts")
     p.add_argument("--user", default=None, help="--records: the column identifying the user")
+    p.add_argument("--value", default=None, metavar="COL",
+                   help="--records: the value column (in [0, U]); the central errors are then those of these values")
+    p.add_argument("--private-selection", type=float, default=0.0, metavar="FRACTION",
+                   help="spend this fraction of eps choosing the central bound privately (exponential mechanism); "
+                        "default 0: the bound is read from the data, which is not private")
+    p.add_argument("--selection-max", type=int, default=10**4,
+                   help="--private-selection: the largest bound of its data-independent grid, in records per user")
+    p.add_argument("--rel-se", type=float, default=0.02,
+                   help="re-simulate the recommended local method until its RMSE's s.e. is at most this fraction")
     p.add_argument("--eps", type=float, default=1.0, help="central privacy level epsilon (default 1)")
     p.add_argument("--alpha", type=float, default=0.5, help="local privacy level alpha (default 0.5)")
     p.add_argument("--U", type=float, default=1.0, help="central model: values lie in [0, U] (default 1)")
@@ -67,10 +83,20 @@ def run(args: argparse.Namespace) -> int:
             raise OptionError(_OPTION_OF[name], f"must be a positive number, got {v!r}")
     if args.jobs < 1:
         raise OptionError("--jobs", f"must be a positive integer, got {args.jobs!r}")
+    if args.value is not None and args.records is None:
+        raise OptionError("--value", "needs --records (the table holding the values)")
+    if not (0 <= args.private_selection < 1):
+        raise OptionError("--private-selection", f"must be a fraction in [0, 1), got {args.private_selection!r}")
+    values = None
     try:
         if args.records is not None:
             if not args.user:
                 raise OptionError("--user", "name the user column of --records")
+            if args.value is not None:
+                try:
+                    values = advise.records_values(args.records, user=args.user, value=args.value, U=args.U)
+                except ValueError as exc:
+                    raise OptionError("--value", str(exc)) from None
             h = advise.records_histogram(args.records, user=args.user)
         elif args.histogram is not None:
             h = advise.load_histogram(args.histogram)
@@ -86,7 +112,9 @@ def run(args: argparse.Namespace) -> int:
         rep = advise.advise(h, eps=args.eps, alpha=args.alpha, U=args.U, target=args.target, theta=args.theta,
                             p=args.p, sigma_p2=args.sigma_p2, interval_beta=args.interval_beta, beta=args.beta,
                             reps=args.reps, seed=args.seed, inverse=not args.no_inverse,
-                            max_per_user=args.max_per_user, executor=pool, progress=not args.json)
+                            max_per_user=args.max_per_user, executor=pool, progress=not args.json,
+                            values=values, private_selection=args.private_selection,
+                            selection_max=args.selection_max, rel_se=args.rel_se)
     except ValueError as exc:
         msg = str(exc)
         option = next((opt for key, opt in _OPTION_OF.items() if msg.startswith(key + " ")), None)

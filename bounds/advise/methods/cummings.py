@@ -134,15 +134,17 @@ def evaluate(h: Histogram, s: Settings, seed: int) -> MethodResult:
         inverses = (Inverse("eps", level, level, s.target,
                             f"ideal variance at T*(ε) ≤ target² (oracle, target {s.target:g})",
                             "3-significant-digit grid; n not searched (eq. (6) needs the count vector)"),)
-    action = (f"weights stop growing at T* = {exact(tr.T)}: users with ≥ {k_cap} records weigh as if they had "
-              f"fewer; means clipped to p ∓ f_i" if k_cap is not None else
-              f"T* = {exact(tr.T)}: no user's weight is truncated; means clipped to p ∓ f_i")
+    action = "an oracle — it needs every user's variance σ_i² and centres the intervals at the unknown p: " + (
+        f"weights stop growing at T* = {exact(tr.T)}: users with ≥ {k_cap} records weigh as if they had "
+        f"fewer; means clipped to p ∓ f_i" if k_cap is not None else
+        f"T* = {exact(tr.T)}: no user's weight is truncated; means clipped to p ∓ f_i")
     return MethodResult(MODEL, NAME, "Cummings, Feldman, McMillan & Talwar (2022), eqs. (4)-(6), Corollary 5.5",
                         "T*", tr.T, action, affected, bound, (lower_q,), sim, inverses,
                         details={"T_star": tr.T, "variance_printed": tr.variance, "variance_exact": var,
                                  "T_star_exact": tr_exact.T, "variance_exact_at_T_star_exact": tr_exact.variance,
                                  "k_star": ks, "corollary5_5": lower, "corollary5_5_privacy_term": privacy,
-                                 "k_cap": k_cap}, realisable=False)
+                                 "k_cap": k_cap}, realisable=False,
+                        estimand="population mean p (Beta meta-distribution)", trivial_rel=abs(s.p - 0.5) / WIDTH)
 
 
 def _simulate(h: Histogram, s: Settings, s2: np.ndarray, widths: np.ndarray, tr: cummings.Truncation,

@@ -21,6 +21,7 @@ from ..simulation import GROUPED, levels_around, summarise, timed
 
 MODEL, NAME = "local", "Duchi"
 WIDTH = 2.0  # values in [-1, 1]
+ESTIMAND = "population mean θ (synthetic law)"
 
 
 def evaluate(h: Histogram, s: Settings, seed: int) -> MethodResult:
@@ -48,16 +49,21 @@ def evaluate(h: Histogram, s: Settings, seed: int) -> MethodResult:
         est, cpu = timed(lambda: duchi_estimator.estimate(n, s.theta, alpha=s.alpha, rng=rng, size=s.reps))
         sim = summarise(est - s.theta, width=WIDTH, beta=s.beta, engine=GROUPED + " (one binomial)", cpu=cpu,
                         covers=f"given μ: two-point on {{-1, 1}} with mean θ = {s.theta:g}")
+    th2 = s.theta * s.theta
+    mse = (B * B - th2) / n
+    error = Quantity("exact RMSE at θ", "exact", "RMSE", math.sqrt(mse), math.sqrt(mse) / WIDTH,
+                     f"(B² − θ²)/n for any law of mean θ = {s.theta:g} (a report is ±B with mean θ)")
     inverses: tuple = ()
     if s.inverse:
-        level = smallest_level(lambda a: mechanisms.duchi_bound(a) ** 2 / n <= t_mse)
-        users = smallest_integer(lambda k: B * B / k <= t_mse, 2, MAX_USERS)
-        crit = f"B²/n ≤ (2·target)² (exact worst-case MSE, target {s.target:g} of the range on RMSE)"
+        level = smallest_level(lambda a: (mechanisms.duchi_bound(a) ** 2 - th2) / n <= t_mse)
+        users = smallest_integer(lambda k: (B * B - th2) / k <= t_mse, 2, MAX_USERS)
+        crit = f"(B² − θ²)/n ≤ (2·target)² (the compared exact RMSE, target {s.target:g} of the range)"
         inverses = (Inverse("alpha", level, level, s.target, crit, "3-significant-digit grid, exact"),
                     Inverse("n", users, users, s.target, crit, "closed form, exact"))
     return MethodResult(MODEL, NAME, "Duchi, Jordan & Wainwright (2018), ±B mechanism on each local mean",
                         "none", None, "one privatised report per user: nothing clipped or dropped", 0.0, bound,
-                        simulation=sim, inverses=inverses, details={"B": B, "n": n})
+                        simulation=sim, inverses=inverses, details={"B": B, "n": n},
+                        estimand=ESTIMAND, trivial_rel=abs(s.theta) / WIDTH, error=error)
 
 
 def curves(h: Histogram, s: Settings, result: MethodResult) -> tuple:

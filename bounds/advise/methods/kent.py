@@ -9,6 +9,7 @@ with kind ``"rate"`` and never compared as numbers.  The simulation needs **per-
 
 from __future__ import annotations
 
+from typing import Any
 
 import numpy as np
 
@@ -16,7 +17,7 @@ from ... import kent, simulate
 from ..inputs import Histogram
 from ..results import Curve, Inverse, MethodResult, Quantity, Settings, Simulation
 from ..searches import MAX_USERS, smallest_integer, smallest_level
-from ..simulation import PER_USER, levels_around, summarise, timed
+from ..simulation import PER_USER, levels_around, smallest_n_simulated, summarise, timed
 
 MODEL = "local"
 WIDTH = 2.0
@@ -109,6 +110,18 @@ def evaluate_min(h: Histogram, s: Settings, seed: int) -> MethodResult:
         note = "monotone in nα² (T* = min(T, e^{nα²}) grows, log(u)/u and e^{-x} fall)"
         inverses = (Inverse("alpha", level, level, s.target, crit, "3-significant-digit grid; " + note),
                     Inverse("n", users, users, s.target, crit, note))
+    if s.inverse and s.reps > 1 and h.n_users <= s.max_per_user:
+        law = h.law()
+
+        def at(nn: int) -> Any:
+            res = simulate.risk("kent", sizes=law, n=nn, seed=seed + nn, T=T0, theta=s.theta, alpha=s.alpha,
+                                reps=s.reps)
+            return summarise(res.estimates - s.theta, width=WIDTH, beta=s.beta, engine=PER_USER, cpu=0.0, covers="")
+        users_sim, why = smallest_n_simulated(at, h.n_users, s.max_per_user, s.target)
+        inverses = inverses + (Inverse("n", users_sim, users_sim, s.target,
+                                       f"simulated RMSE/w + 2 s.e. ≤ target ({s.target:g}), the compared metric",
+                                       f"doubling grid from the data's n, the counts' law; {s.reps} replications "
+                                       f"each; {why}"),)
     kept = sum(min(d, kT) * c for d, c in zip(h.counts.tolist(), h.users.tolist()))
     dropped = 1 - kept / h.records
     action = (f"every user keeps T* = {int(kT)} record(s) (T = smallest count = {T0}): drops {100 * dropped:.3g}% "
@@ -116,7 +129,8 @@ def evaluate_min(h: Histogram, s: Settings, seed: int) -> MethodResult:
     return MethodResult(MODEL, "Kent (T = min count)", "Kent, Berrett & Yu (2024), eq. (25), univariate rate",
                         "T*", int(kT), action, float(np.sum(h.users[h.counts > kT])) / h.n_users, bound,
                         simulation=_simulate(h, s, seed, h.n_users, T0, h), inverses=inverses,
-                        details={"T": T0, "T_star": int(kT), "tau": ktau, "records_dropped": dropped})
+                        details={"T": T0, "T_star": int(kT), "tau": ktau, "records_dropped": dropped},
+                        estimand="population mean θ (synthetic law)", trivial_rel=abs(s.theta) / WIDTH)
 
 
 def evaluate_best(h: Histogram, s: Settings, seed: int) -> MethodResult | None:
@@ -145,7 +159,8 @@ def evaluate_best(h: Histogram, s: Settings, seed: int) -> MethodResult | None:
     return MethodResult(MODEL, "Kent (best T)", "Kent, Berrett & Yu (2024), eq. (25), univariate rate", "T*", cT,
                         action, users_dropped, bound, simulation=_simulate(h, s, seed, nT, T, kept),
                         inverses=(), details={"T": T, "T_star": cT, "n_T": nT,
-                                              "inverse_note": "not searched: the best T changes with n and α"})
+                                              "inverse_note": "not searched: the best T changes with n and α"},
+                        estimand="population mean θ (synthetic law)", trivial_rel=abs(s.theta) / WIDTH)
 
 
 def curves(h: Histogram, s: Settings, result: MethodResult) -> tuple:
