@@ -10,6 +10,7 @@ command (``printf ... > counts.txt``, ``mkdir -p out``) makes the files of the l
 and runs before each of them.  A printed line must be a command: no ``[--option]`` brackets,
 no ``...`` or ``FILE`` placeholders.
 
+The Python code blocks of the reST pages run too (README.md's is a doctest of the suite).
 The installation lines, the test suite itself, the documentation build and the notebook server
 are skipped, each saying why; the long commands are marked slow.
 """
@@ -19,6 +20,7 @@ from __future__ import annotations
 import os
 import re
 import subprocess
+import textwrap
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -166,3 +168,27 @@ def test_the_extractor_finds_blocks_inline_commands_and_setup_lines():
     assert PLACEHOLDER.search("bounds dame --sizes poisson:5 [--precision 40]")
     assert PLACEHOLDER.search("bounds advise --counts FILE")
     assert not PLACEHOLDER.search("bounds dame --sizes poisson:5 --n 10000")
+
+
+def _python_blocks() -> list[tuple[str, str]]:
+    """The Python code blocks of the reST pages (README.md's is a doctest, run by pytest itself)."""
+    found = []
+    for path in DOCUMENTS:
+        if path.suffix != ".rst":
+            continue
+        lines = path.read_text().splitlines()
+        for i, line in enumerate(lines):
+            if re.match(r"\s*\.\. code-block:: python\s*$", line):
+                indent = len(line) - len(line.lstrip())
+                body = []
+                for text in lines[i + 1:]:
+                    if text.strip() and len(text) - len(text.lstrip()) <= indent:
+                        break
+                    body.append(text)
+                found.append((f"{path.relative_to(ROOT)}:{i + 1}", textwrap.dedent("\n".join(body))))
+    return found
+
+
+@pytest.mark.parametrize("where, code", [pytest.param(w, c, id=w) for w, c in _python_blocks()])
+def test_python_blocks_run(where, code, capsys):
+    exec(compile(code, where, "exec"), {"__name__": "__docs__"})
