@@ -121,6 +121,7 @@ def _kernel_streams(cells: list[str], tmp_path) -> str:
     return "".join(o.get("text", "") for c in nb.cells for o in c.outputs if o.get("output_type") == "stream")
 
 
+@pytest.mark.slow  # a kernel start: 5-17 s
 def test_the_widget_blocker_blocks(tmp_path):
     """The check below can fail: in the blocked kernel tqdm.auto itself warns."""
     out = _kernel_streams([NO_WIDGETS, "import tqdm.auto"], tmp_path)
@@ -131,6 +132,7 @@ def test_the_widget_blocker_blocks(tmp_path):
 NOTEBOOK_IMPORTS = "from bounds import advise, audit, checks, cummings, dame, kent, rameshwar, simulate, sizes"
 
 
+@pytest.mark.slow  # a kernel start and the package's imports: 5-12 s
 @pytest.mark.xfail(strict=True, reason="bounds.simulate, bounds.advise and bounds.figures import tqdm.auto, "
                                        "which warns without ipywidgets (the fix belongs to those modules)")
 def test_no_tqdm_warning_without_ipywidgets(tmp_path):
