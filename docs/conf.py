@@ -59,6 +59,12 @@ source_suffix = {".rst": "restructuredtext", ".md": "myst-nb", ".ipynb": "myst-n
 exclude_patterns = ["_build", "README.md", "Thumbs.db", ".DS_Store", "**.ipynb_checkpoints"]
 html_theme = "furo"
 html_title = f"bounds {release}"
+# wide display math, tables and notebook outputs stay inside the text column: formulas a little too
+# wide are scaled to fit (_static/fit-math.js), what still scrolls is shaded where it has more
+# (_static/wide.css)
+html_static_path = ["_static"]
+html_css_files = ["wide.css"]
+html_js_files = ["fit-math.js"]
 
 # API reference: write_api() below writes one page per public module from its __all__
 autodoc_member_order = "bysource"
@@ -89,6 +95,9 @@ nb_execution_raise_on_error = True
 nb_execution_show_tb = True
 nb_merge_streams = True
 nb_output_stderr = "warn"
+# the pages are static: a widget drawn where ipywidgets is installed cannot run there, and its
+# manager would be loaded from the network (the site check refuses any remote script)
+nb_ipywidgets_js: dict = {}
 
 
 def _section(title: str) -> list[str]:
@@ -137,9 +146,10 @@ API_GROUPS = [
     ("audit", "Audit the papers and draw their figures",
      "The numerical checks of the papers' claims, and the registry behind ``bounds figures``.",
      ["bounds.audit", "bounds.figures"]),
-    ("tools", "Command line and citations",
-     "The ``bounds`` command (see also :doc:`/_generated/cli`) and the records of the four papers.",
-     ["bounds.cli", "bounds.references"]),
+    ("tools", "Command line, reported quantities and citations",
+     "The ``bounds`` command (see also :doc:`/_generated/cli`), the table of the quantities it reports "
+     "with their kinds (:doc:`/glossary`) and the records of the four papers.",
+     ["bounds.cli", "bounds.quantities", "bounds.references"]),
 ]
 # modules a user never calls directly (shared helpers, the subcommands behind ``bounds``,
 # the per-paper figure code behind ``bounds.figures``): documented for contributors on the
@@ -446,6 +456,23 @@ def write_gallery() -> None:
     (GENERATED / "gallery.rst").write_text("\n".join(lines) + "\n")
 
 
+def write_quantities() -> None:
+    """The glossary's kinds of numbers and its table of reported quantities, from
+    :mod:`bounds.quantities` (included by ``glossary.rst``; ``.inc``, so not pages of their own)."""
+    quantities = importlib.import_module("bounds.quantities")
+    kinds = [".. glossary::", ""]
+    for kind in quantities.KINDS:
+        kinds += [f"   {kind}", f"      {_rst_text(quantities.KIND_MEANINGS[kind])}", ""]
+    (GENERATED / "kinds.inc").write_text("\n".join(kinds) + "\n")
+    rows = [".. list-table::", "   :header-rows: 1", "   :widths: 26 20 54", "",
+            "   * - quantity (symbol)", "     - kind", "     - what it is; source; CSV column and JSON key"]
+    for q in quantities.QUANTITIES:
+        kind = f":term:`{q.kind}`" + (f" ({_rst_text(q.label)})" if q.label != q.kind else "")
+        rows += [f"   * - ``{q.name}`` ({_rst_text(q.symbol)})", f"     - {kind}",
+                 f"     - {_rst_text(q.estimand)}; {_rst_text(references.cite_sources(q.source))}; ``{q.column}``"]
+    (GENERATED / "quantities.inc").write_text("\n".join(rows) + "\n")
+
+
 def write_audit() -> None:
     audit = importlib.import_module("bounds.audit")
     results = audit.run()
@@ -467,6 +494,7 @@ if GENERATED.exists():
 GENERATED.mkdir()
 write_api()
 write_cli()
+write_quantities()
 write_gallery()
 write_audit()
 copy_notebooks()

@@ -23,7 +23,8 @@ import shutil
 import subprocess
 import sys
 import tempfile
-from concurrent.futures import ThreadPoolExecutor
+import time
+from concurrent.futures import ThreadPoolExecutor, as_completed
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -156,8 +157,16 @@ def main(argv: list[str]) -> int:
         return 1
     if args.screenshot:
         args.screenshot.mkdir(parents=True, exist_ok=True)
-    with ThreadPoolExecutor(max(1, args.jobs)) as pool:
-        results = list(pool.map(lambda page: check_page(exe, site, page, args.screenshot), pages))
+    print(f"render check: {len(pages)} pages with math, {max(1, args.jobs)} at a time", flush=True)
+    start = time.monotonic()
+    results = []
+    with ThreadPoolExecutor(max(1, args.jobs)) as pool:  # each page reported as it is done
+        futures = [pool.submit(check_page, exe, site, page, args.screenshot) for page in pages]
+        for done, future in enumerate(as_completed(futures), 1):
+            results.append(future.result())
+            name, found, count = results[-1]
+            print(f"render check: [{done}/{len(pages)}] {name}: {count} formulas"
+                  f"{f', {len(found)} problems' if found else ''} ({time.monotonic() - start:.0f} s)", flush=True)
     problems = [problem for _, found, _ in results for problem in found]
     typeset = sum(count for _, _, count in results)
     for problem in problems:

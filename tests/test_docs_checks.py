@@ -61,3 +61,20 @@ def test_tex_in_inline_code_is_meant_to_show(tmp_path):
     (tmp_path / "index.html").write_text('<html><body><p>Type <code>\\(x\\)</code> or <code>$$</code>.</p></body></html>')
     problems = []
     assert check_site.check_offline_math(tmp_path, problems) == (0, 0) and problems == []
+
+
+def test_the_static_files_conf_lists_exist():
+    """conf.py's html_css_files and html_js_files are files of docs/_static (read without running
+    conf.py, which generates the pages)."""
+    import ast
+
+    tree = ast.parse((DOCS / "conf.py").read_text())
+    listed = {}
+    for node in tree.body:
+        target = node.target if isinstance(node, ast.AnnAssign) else (node.targets[0] if isinstance(node, ast.Assign) else None)
+        if isinstance(target, ast.Name) and target.id in ("html_css_files", "html_js_files", "html_static_path"):
+            listed[target.id] = ast.literal_eval(node.value)
+    assert listed["html_static_path"] == ["_static"]
+    files = listed["html_css_files"] + listed["html_js_files"]
+    assert {"wide.css", "fit-math.js"} <= set(files)
+    assert all((DOCS / "_static" / name).is_file() for name in files)
