@@ -104,7 +104,6 @@ def test_cli_csv_column_is_the_tables(capsys):
     assert get("cummings_lower").column in header
 
 
-@pytest.mark.xfail(strict=True, reason="bounds/advise/methods/cummings.py still types its own kind")
 def test_advise_kind_is_the_tables():
     from bounds import advise
 

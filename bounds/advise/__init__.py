@@ -74,7 +74,7 @@ from concurrent.futures import Executor
 from typing import Any
 
 import numpy as np
-from tqdm.auto import tqdm
+from .._progress import tqdm
 
 from ..numerics import PaperAssumptionWarning, check_integer, check_positive, check_real, format_value
 from . import inputs, methods, privacy, recommend, report, results, searches, tuning

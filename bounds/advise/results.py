@@ -1,7 +1,7 @@
 r"""Plain results of ``bounds advise``: small frozen dataclasses, computed by the method modules, read by the report.
 
 Every number carries its **kind** (``"bound"``: a proven worst case; ``"exact"``: an exact worst case;
-``"lower bound"``; ``"rate"``: an order with unit constants, not a numeric bound; ``"oracle"``: an
+``"rate"``: an order with unit constants, not a numeric bound; ``"oracle"``: an
 idealised formula that leaves a term out; ``"simulated"``) and its **metric**.  The comparison metric is
 one: the root mean squared error relative to the width of the value range, ``RMSE / width``, each method
 on its own estimand (``MethodResult.estimand``: the dataset's mean for the central releases, the law's mean

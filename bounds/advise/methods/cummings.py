@@ -22,6 +22,7 @@ from ..inputs import Histogram
 from ..results import Curve, Inverse, MethodResult, Quantity, Settings, exact
 from ..searches import smallest_level
 from ..simulation import GROUPED, levels_around, summarise, timed
+from ...quantities import BY_NAME
 
 
 MODEL, NAME = "central", "Cummings et al."
@@ -113,10 +114,10 @@ def evaluate(h: Histogram, s: Settings, seed: int) -> MethodResult:
     truncated = u > tr.T
     k_cap = int(h.counts[truncated].min()) if np.any(truncated) else None
     affected = float(h.users[truncated].sum()) / N
-    bound = Quantity("ideal variance at T* (eq. (5))", "oracle", "variance", var, math.sqrt(var) / WIDTH,
+    bound = Quantity("ideal variance at T* (eq. (5))", BY_NAME["cummings_variance"].kind, "variance", var, math.sqrt(var) / WIDTH,
                      f"eq. (5) with Var(Lap(b)) = 2b² (as printed: {tr.variance:.4g}): noise and sampling error, "
                      "intervals p ∓ f_i at the true p (an oracle), clipping bias left out")
-    lower_q = Quantity("Corollary 5.5", "lower bound", "variance", lower, math.sqrt(lower) / WIDTH,
+    lower_q = Quantity("Corollary 5.5", BY_NAME["cummings_lower"].kind, "variance", lower, math.sqrt(lower) / WIDTH,
                        "minimax variance of unbiased private estimators, up to polylog factors")
     sim = None
     if s.reps > 0:

@@ -18,6 +18,7 @@ from ..inputs import Histogram
 from ..results import Curve, Inverse, MethodResult, Quantity, Settings
 from ..searches import dame_smallest
 from ..simulation import PER_USER, levels_around, smallest_n_simulated, summarise, timed
+from ...quantities import BY_NAME
 
 MODEL, NAME = "local", "DAME"
 WIDTH = 2.0
@@ -48,9 +49,9 @@ def evaluate(h: Histogram, s: Settings, seed: int) -> MethodResult:
     mt = ub.m_tilde
     tau = dame.tau(mt, n_alpha2=x)
     capped = " capped at the trivial 4 (met by any estimate in [-1, 1])" if ub.capped else ""
-    bound = Quantity("Theorem 2 upper bound", "bound", "MSE", ub.value, math.sqrt(ub.value) / WIDTH,
+    bound = Quantity("Theorem 2 upper bound", BY_NAME["dame_upper"].kind, "MSE", ub.value, math.sqrt(ub.value) / WIDTH,
                      f"worst case over μ on [-1, 1] of the MSE, paper constants{capped}")
-    lower = Quantity("Theorem 1 lower bound", "lower bound", "MSE", lb.value, math.sqrt(lb.value) / WIDTH,
+    lower = Quantity("Theorem 1 lower bound", BY_NAME["dame_lower"].kind, "MSE", lb.value, math.sqrt(lb.value) / WIDTH,
                      f"minimax lower bound, paper constants (argmax a = {lb.argmax})")
     sim = None
     if s.reps > 0 and h.n_users <= s.max_per_user:

@@ -18,6 +18,7 @@ from ..inputs import Histogram
 from ..results import Curve, Inverse, MethodResult, Quantity, Settings
 from ..searches import MAX_USERS, smallest_integer, smallest_level
 from ..simulation import GROUPED, levels_around, summarise, timed
+from ...quantities import BY_NAME
 
 MODEL, NAME = "local", "Duchi"
 WIDTH = 2.0  # values in [-1, 1]
@@ -41,7 +42,7 @@ def evaluate(h: Histogram, s: Settings, seed: int) -> MethodResult:
     n = h.n_users - h.n_users % 2
     B = mechanisms.duchi_bound(s.alpha)
     t_mse = (WIDTH * s.target) ** 2
-    bound = Quantity("worst case over μ", "exact", "MSE", B * B / n, B / math.sqrt(n) / WIDTH,
+    bound = Quantity("worst case over μ", BY_NAME["duchi_worst_case"].kind, "MSE", B * B / n, B / math.sqrt(n) / WIDTH,
                      f"exact worst case over μ on [-1, 1]: (B² − θ²)/n at θ = 0, B = {B:.4g}; noise and sampling")
     sim = None
     if s.reps > 0:

@@ -18,6 +18,7 @@ from ..inputs import Histogram
 from ..results import Curve, Inverse, MethodResult, Quantity, Settings, Simulation
 from ..searches import MAX_USERS, smallest_integer, smallest_level
 from ..simulation import PER_USER, levels_around, smallest_n_simulated, summarise, timed
+from ...quantities import BY_NAME
 
 MODEL = "local"
 WIDTH = 2.0
@@ -96,7 +97,7 @@ def evaluate_min(h: Histogram, s: Settings, seed: int) -> MethodResult:
     n = h.n_users - h.n_users % 2
     T0 = int(h.counts[0])
     kT, ktau = kent.estimator_cap(n=n, T=T0, alpha=s.alpha)
-    bound = Quantity("upper rate", "rate", "MSE", kent.rate("mean", n=n, T=kT, alpha=s.alpha).upper, None, RATE)
+    bound = Quantity("upper rate", BY_NAME["kent_upper"].kind, "MSE", kent.rate("mean", n=n, T=kT, alpha=s.alpha).upper, None, RATE)
     inverses: tuple = ()
     if s.inverse:
         t_mse = (WIDTH * s.target) ** 2
@@ -149,7 +150,7 @@ def evaluate_best(h: Histogram, s: Settings, seed: int) -> MethodResult | None:
     if best is None:
         return None
     r, T, nT, cT = best
-    bound = Quantity("upper rate at (n_T, T*)", "rate", "MSE", r, None,
+    bound = Quantity("upper rate at (n_T, T*)", BY_NAME["kent_upper"].kind, "MSE", r, None,
                      RATE + "; minimised over T among the distinct counts")
     kept = h.above(T)
     records = sum(min(d, cT) * c for d, c in zip(kept.counts.tolist(), kept.users.tolist()))

@@ -19,6 +19,7 @@ from .. import tuning
 from ..inputs import Histogram
 from ..results import MethodResult, Quantity, Settings, exact
 from ..searches import law_optimal_error
+from ...quantities import BY_NAME
 
 MODEL, NAME = "central", "Rameshwar-Tandon"
 
@@ -101,7 +102,7 @@ def evaluate(h: Histogram, s: Settings, seed: int, data: tuning.CentralData | No
     paper = Quantity("RMSE at the paper's T_ε", "exact", "RMSE", at_paper * U, at_paper,
                      f"T_ε = {exact(T_eps)} (U × the ⌈2/ε⌉-th largest count) minimises the worst-case E|error| "
                      f"(Lemma III.1), not the RMSE; on {d.description}")
-    e_opt_q = Quantity("E_OPT (Lemma III.1 at T_ε)", "bound", "E|error|", e_opt, None,
+    e_opt_q = Quantity("E_OPT (Lemma III.1 at T_ε)", BY_NAME["rameshwar_e_opt"].kind, "E|error|", e_opt, None,
                        "worst case over datasets in [0, U] of E|error|, exact (the paper's metric)")
 
     def action(t: float) -> str:
