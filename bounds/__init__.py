@@ -24,12 +24,14 @@ checks
     Simulated risks beside their bounds and closed forms.
 numerics
     Validation, log-space helpers and the float64/mpmath backends.
+quantities
+    The reported quantities, each with one kind (bound, rate, oracle, simulated, exact) and one CSV column.
 """
 
 import importlib
 from typing import Any
 
-__all__ = ["audit", "checks", "cummings", "dame", "estimators", "kent", "mechanisms", "numerics", "rameshwar", "simulate", "sizes", "__version__"]
+__all__ = ["audit", "checks", "cummings", "dame", "estimators", "kent", "mechanisms", "numerics", "quantities", "rameshwar", "simulate", "sizes", "__version__"]
 
 
 def __getattr__(name: str) -> Any:
