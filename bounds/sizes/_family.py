@@ -16,7 +16,7 @@ or ``FLOAT_BULK_WIDTH`` for a Poisson law in float64): no table; :math:`P(m \le 
 :math:`P(m > a)`, :math:`E[\sqrt m\,\mathbb 1\{m \le a\}]` and :math:`E[\sqrt m]` point by point
 from ``_bulk`` (incomplete gamma/beta integrals; a Taylor expansion of :math:`\sqrt{\cdot}` over
 exact truncated central moments with a proven remainder, :math:`10^{-(d+7)}` relative; float64
-answers: the cdf by a float64 quadrature of the same integral, about 1e-15, the rest at 22 digits),
+answers: the cdf by a float64 quadrature of the same integral, within 1e-14, the rest at 22 digits),
 the masses below :math:`\tfrac34 E[X]` summed locally.
 """
 
@@ -365,9 +365,9 @@ class FamilyLaw(SizeLaw):
             if fast is None:
                 lc, ls = _bulk.log_cdf_pair(fam, b)
                 lg = _bulk.log_sqrt_moment(fam, b, s, lc)
-            else:  # float64: the cdf's own error (about 1e-15) is the moment's cdf term
+            else:  # float64: the cdf's own error bound is the moment's cdf term
                 lc, ls = fast
-                lg = _bulk.log_sqrt_moment(fam, b, s, lc, cdf_err=mpmath.mpf(4e-15))
+                lg = _bulk.log_sqrt_moment(fam, b, s, lc, cdf_err=mpmath.mpf(_bulk.FLOAT_CDF_ERR))
             if self._truncated:  # m = X | X >= 1: remove P(X = 0) from the cdf, then condition
                 lp1 = mpmath.log(self._mp_x_sf(0))
                 lc = lc + _bulk._mp_log1mexp(fam.logpmf(0) - lc) - lp1
