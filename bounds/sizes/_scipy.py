@@ -139,14 +139,18 @@ def binomial(N: int, p: float, *, zero: str = "truncate") -> SizeLaw:
 
     def logpmf(k: ArrayLike) -> np.ndarray:
         k = np.asarray(k)
-        kf = np.clip(k, 0, N).astype(float)
+        # k and N - k from the integers: past 2**53 float(k) is rounded (to 1024 at 2**62), and N - float(k)
+        # would move the failures N - k of a law near p = 1 by hundreds (its whole bulk)
+        ki = np.clip(k, 0, N).astype(np.int64) if np.issubdtype(k.dtype, np.integer) else np.clip(k, 0, N)
+        kf = ki.astype(float)
+        rest_f = (N - ki).astype(float)
         inner = np.clip(kf, 1.0, max(N - 1.0, 1.0))
-        rest = np.maximum(N - inner, 1.0)  # interior points only (N = 1 has none: masked below)
+        rest = np.clip(rest_f, 1.0, max(N - 1.0, 1.0))  # interior points only (N = 1 has none: masked below)
         with np.errstate(divide="ignore"):  # log 0 = -inf is exact at p = 1
             body = (_stirlerr(float(N)) - _stirlerr(inner) - _stirlerr(rest) - _bd0(inner, N * p)
                     - _bd0(rest, N * (1 - p)) + 0.5 * np.log(N / (2 * math.pi * inner * rest)))
-            ends = np.where(kf == 0, N * math.log1p(-p) if p < 1 else -np.inf, N * math.log(p))
-        out = np.where((kf == 0) | (kf == N), ends, body)
+            ends = np.where(ki == 0, N * math.log1p(-p) if p < 1 else -np.inf, N * math.log(p))
+        out = np.where((ki == 0) | (ki == N), ends, body)
         return np.where((k >= 0) & (k <= N), out, -np.inf)
 
     def logsf(a: ArrayLike) -> np.ndarray:
