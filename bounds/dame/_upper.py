@@ -189,7 +189,9 @@ def _m_tilde_rows(laws: Sequence[SizeLaw], lid: np.ndarray, x: np.ndarray, x_exa
         a_b = a_b.astype(np.int64)
     # in B, φ >= c5/x, and Markov gives P(m >= a) <= E[m]/a: the condition fails beyond hi
     mean = every.each(lambda law: float(law.mean()))
-    hi = np.floor(mean * np.sqrt(np.maximum(x / c5, 1.0))) + 1
+    # rounded upwards: E[m] in float64 may sit below the true mean (point(2**53 + 1) has the float mean 2**53),
+    # and floor(.) + 1 rounds to even past 2**53; 1e-9 covers both (a larger bracket costs a probe, not a value)
+    hi = np.floor(mean * np.sqrt(np.maximum(x / c5, 1.0)) * (1 + 1e-9)) + 2
     hi = _search.int_min(hi, every.each(lambda law: int(law.support_max) if law.is_finite else MAX_SIZE))  # exact
     # past a table, P(m >= a) <= P(m > end); in B the condition needs P(m >= a)^2 >= c5/x ∧ 1
     ends = [_table_end(law) for law in laws]

@@ -1,0 +1,91 @@
+"""Theorem 2's effective size with atoms past 2**53 (``bounds.dame.m_tilde``), against an mpmath reference.
+
+The reference reads the definition directly (Pla et al. 2024, Theorem 2, eq. (12)): for atoms
+:math:`k_1 < \\dots < k_n` with exact rational masses, :math:`P(m \\ge a) = S_i` on :math:`(k_{i-1}, k_i]`,
+and :math:`\\tilde m` is the largest integer :math:`a` with :math:`S_i^2 \\ge \\varphi(a) \\wedge 1` (the
+printed reading; without the ``∧ 1`` for ``reading="proof"``, and at least 1).  On each interval
+:math:`\\varphi` is evaluated at 60 digits; where :math:`y = c_4 a x \\ge e` it increases, so the condition
+holds on a prefix of the interval and a bisection over the integers finds its end; the few points
+with :math:`y < e` are checked one by one.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import mpmath
+import pytest
+
+from bounds import dame, sizes
+
+PRESETS = {"paper": (8, mpmath.mpf(1737) / 2), "unit": (1, 1)}  # (c4, c5), Pla et al. (S146)
+
+
+def _phi(a: int, x, c4, c5):
+    y = c4 * max(a * x, 1)
+    ly = mpmath.log(y)
+    return mpmath.inf if ly <= 0 else c5 / x * (ly - mpmath.log(ly))
+
+
+def _reference(atoms: dict[int, Fraction], x_float: float, preset: str, reading: str) -> int:
+    c4, c5 = PRESETS[preset]
+    capped = reading == "printed"
+    with mpmath.workdps(60):
+        x = mpmath.mpf(x_float)
+
+        def holds(a: int, s2) -> bool:
+            ph = _phi(a, x, c4, c5)
+            return s2 >= (min(ph, 1) if capped else ph)
+
+        best, prev, surv = 1, 0, Fraction(1)
+        for k in sorted(atoms):
+            s2 = mpmath.mpf(surv.numerator) ** 2 / mpmath.mpf(surv.denominator) ** 2
+            lo, hi = prev + 1, k
+            small = [a for a in range(lo, min(hi, lo + 64) + 1) if c4 * a * x < mpmath.e]  # y < e: one by one
+            for a in small:
+                if holds(a, s2):
+                    best = max(best, a)
+            lo = max(lo, (small[-1] + 1) if small else lo)
+            if lo <= hi and holds(lo, s2):  # phi increasing on [lo, hi]: the condition holds on a prefix
+                while lo < hi:
+                    mid = (lo + hi + 1) // 2
+                    lo, hi = (mid, hi) if holds(mid, s2) else (lo, mid - 1)
+                best = max(best, lo)
+            surv -= atoms[k]
+            prev = k
+        return best
+
+
+ATOMS = [2**53 + 1, 2**53 + 3, 2**60 + 1, 2**62 - 1, 2**62]
+BUDGETS = [0.1405, 1e-3, 10.0, 1e6]
+
+
+@pytest.mark.parametrize("preset", ["paper", "unit"])
+@pytest.mark.parametrize("m", ATOMS)
+def test_m_tilde_of_a_point_past_2_53_is_the_atom(m, preset):
+    """P(m >= a) = 1 up to the atom: the printed condition holds there at every budget; float and precision."""
+    law = sizes.point(m)
+    for x in BUDGETS:
+        assert _reference({m: Fraction(1)}, x, preset, "printed") == m
+        assert dame.m_tilde(law, n_alpha2=x, constants=preset) == m, x
+        assert dame.upper_bound(law, n_alpha2=x, constants=preset).m_tilde == m, x
+    assert dame.upper_bound(law, n_alpha2=0.1405, constants=preset, precision=40).m_tilde == m
+
+
+LAWS = [
+    {2**53 + 1: Fraction(1, 2), 2**53 + 7: Fraction(1, 2)},
+    {3: Fraction(1, 4), 2**53 + 1: Fraction(3, 4)},
+    {2**54 + 3: Fraction(999, 1000), 2**62 - 1: Fraction(1, 1000)},
+    {5: Fraction(1, 10**6), 2**55 + 1: Fraction(10**6 - 1, 10**6)},
+]
+
+
+@pytest.mark.parametrize("reading", ["printed", "proof"])
+@pytest.mark.parametrize("preset", ["paper", "unit"])
+@pytest.mark.parametrize("atoms", LAWS, ids=range(len(LAWS)))
+def test_m_tilde_with_atoms_past_2_53_against_the_definition(atoms, preset, reading):
+    law = sizes.finite(atoms)  # exact rational masses, as the reference reads them
+    exact = atoms
+    for x in BUDGETS + [5.3e7, 5.4e10, 1e12]:  # 5.3e7 (unit), 5.4e10 (paper): m~ inside (2**54 + 3, 2**62 - 1)
+        want = _reference(exact, x, preset, reading)
+        assert dame.m_tilde(law, n_alpha2=x, constants=preset, reading=reading) == want, x
