@@ -11,6 +11,7 @@ with :math:`y < e` are checked one by one.
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 
 import mpmath
@@ -89,3 +90,37 @@ def test_m_tilde_with_atoms_past_2_53_against_the_definition(atoms, preset, read
     for x in BUDGETS + [5.3e7, 5.4e10, 1e12]:  # 5.3e7 (unit), 5.4e10 (paper): m~ inside (2**54 + 3, 2**62 - 1)
         want = _reference(exact, x, preset, reading)
         assert dame.m_tilde(law, n_alpha2=x, constants=preset, reading=reading) == want, x
+
+
+# ---------------------------------------------------------------------------- wide binomials (bulk engine)
+WIDE = [(10**11, 3e-4), (9 * 10**11, 4e-5)]
+
+
+def _condition_reference(N: int, p: float, a: int, x: float, preset: str = "paper") -> tuple[bool, float]:
+    """(P(m >= a)^2 >= phi(a) ∧ 1, log-margin), P from scipy's binomial survival function (not the engine)."""
+    from scipy import stats
+
+    c4, c5 = PRESETS[preset]
+    with mpmath.workdps(40):
+        s = mpmath.mpf(stats.binom.sf(a - 1, N, p)) / -mpmath.expm1(N * mpmath.log1p(-mpmath.mpf(p)))
+        ph = min(_phi(a, mpmath.mpf(x), c4, c5), 1)
+        return bool(s**2 >= ph), float(abs(2 * mpmath.log(s) - mpmath.log(ph)))
+
+
+@pytest.mark.parametrize("N, p", WIDE)
+def test_m_tilde_of_wide_binomials(N, p):
+    """Answered (the window used to ask the engine for 117,000 points): at nα² = 1 the ∧ 1 regime (m~ = 1), at
+    1e8 a point where the condition holds and fails one step later, by scipy's survival function."""
+    law = sizes.binomial(N, p)
+    assert dame.m_tilde(law, n_alpha2=1.0) == 1
+    with mpmath.workdps(30):  # phi(2) >= 1: the condition at 2 is P(m >= 2) = 1, false (P(m = 1) > 0)
+        assert _phi(2, mpmath.mpf(1.0), *PRESETS["paper"]) >= 1
+    mt = dame.m_tilde(law, n_alpha2=1e8)
+    assert abs(mt - N * p) < 5 * math.sqrt(N * p)
+    for a, want in ((mt, True), (mt + 1, False)):
+        got, margin = _condition_reference(N, p, a, 1e8)
+        assert got == want or margin < 1e-9  # scipy's sf: 1e-14 relative
+    ub, ub40 = dame.upper_bound(law, n_alpha2=1e8), dame.upper_bound(law, n_alpha2=1e8, precision=30)
+    assert ub.m_tilde == ub40.m_tilde == mt and abs(ub.log_value - float(ub40.log_value)) < 1e-12
+    lb = dame.lower_bound(law, n_alpha2=1.0)
+    assert math.isfinite(lb.log_value) and abs(lb.argmax - N * p) < 10 * math.sqrt(N * p)
