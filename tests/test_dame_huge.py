@@ -15,6 +15,7 @@ import math
 from fractions import Fraction
 
 import mpmath
+import numpy as np
 import pytest
 
 from bounds import dame, sizes
@@ -122,5 +123,61 @@ def test_m_tilde_of_wide_binomials(N, p):
         assert got == want or margin < 1e-9  # scipy's sf: 1e-14 relative
     ub, ub40 = dame.upper_bound(law, n_alpha2=1e8), dame.upper_bound(law, n_alpha2=1e8, precision=30)
     assert ub.m_tilde == ub40.m_tilde == mt and abs(ub.log_value - float(ub40.log_value)) < 1e-12
-    lb = dame.lower_bound(law, n_alpha2=1.0)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("N, p", WIDE)
+def test_lower_bound_of_wide_binomials(N, p):
+    lb = dame.lower_bound(sizes.binomial(N, p), n_alpha2=1.0)
     assert math.isfinite(lb.log_value) and abs(lb.argmax - N * p) < 10 * math.sqrt(N * p)
+
+
+# ---------------------------------------------------------------------------- extremes and caps
+def test_n_past_the_float_range():
+    """n = 10**400: refused by name where n alpha^2 passes the float range (it raised OverflowError), answered
+    where it does not (n alpha^2 formed exactly: 10**400 * (1e-200)^2 = 1 within the rounding of 1e-200)."""
+    law = sizes.poisson(5.0)
+    for f in (dame.upper_bound, dame.lower_bound, dame.m_tilde):
+        with pytest.raises(ValueError, match=r"^n \* alpha\*\*2 must be a positive number below the float range"):
+            f(law, n=10**400, alpha=0.5)
+    alpha = 1e-200
+    with mpmath.workdps(50):
+        x = float(10**400 * mpmath.mpf(alpha) ** 2)
+    got = dame.upper_bound(law, n=10**400, alpha=alpha)
+    assert got.n_alpha2 == x and got.value == dame.upper_bound(law, n_alpha2=x).value
+
+
+def test_curve_caps_the_number_of_laws_before_reading_them():
+    law = sizes.poisson(5.0)
+    with pytest.raises(ValueError, match=r"^sizes must hold at most 100000 laws"):
+        dame.curve([law] * (dame.MAX_POINTS + 1), n_alpha2=1.0)
+    assert len(dame.curve([law] * 3, n_alpha2=1.0).m_tilde) == 3
+
+
+def test_broadcast_arrays_of_the_theory_are_refused_before_allocation():
+    law = sizes.poisson(5.0)
+    with pytest.raises(ValueError, match=r"^n_alpha2 must hold at most 100000 values"):
+        dame.curve(law, n_alpha2=np.broadcast_to(1.0, (10**10,)))
+    with pytest.raises(ValueError, match=r"^a must hold at most 100000 values"):
+        dame.log_phi(np.broadcast_to(np.int64(5), (10**10,)), n_alpha2=1.0)
+    with pytest.raises(ValueError, match=r"^params must hold at most"):
+        dame.grid("poisson", np.broadcast_to(1.0, (10**9,)), n_alpha2=[1.0])
+
+
+def test_grid_of_two_parameter_families():
+    """One row of (N, p) or (lo, hi) per law, integers exact past 2**53; each cell the single-law value."""
+    rows = [(10, 0.5), (2**53 + 1, 1e-12)]
+    g = dame.grid("binomial", rows, n_alpha2=[1.0, 1e4])
+    for i, (N, p) in enumerate(rows):
+        law = sizes.binomial(N, p)
+        for j, x in enumerate([1.0, 1e4]):
+            assert g.m_tilde[i, j] == dame.m_tilde(law, n_alpha2=x)
+            assert g.log_upper[i, j] == pytest.approx(dame.upper_bound(law, n_alpha2=x).log_value, rel=1e-12)
+            assert g.log_lower[i, j] == pytest.approx(dame.lower_bound(law, n_alpha2=x).log_value, rel=1e-12)
+    g = dame.grid("uniform", [[1, 10], [5, 2**60]], n_alpha2=[1e4])
+    assert g.log_lower[1, 0] == pytest.approx(dame.lower_bound(sizes.uniform(5, 2**60), n_alpha2=1e4).log_value, rel=1e-12)
+    assert dame.grid("point", np.array([2**53 + 1], dtype=np.int64), n_alpha2=[0.1405]).m_tilde[0, 0] == 2**53 + 1
+    with pytest.raises(ValueError, match=r"^family 'binomial' takes 2 parameters: params must be an array of shape"):
+        dame.grid("binomial", [10, 0.5], n_alpha2=[1.0])
+    with pytest.raises(ValueError, match=r"^params\[0\] = .* gives no size law: m must be an integer"):
+        dame.grid("point", [2.5], n_alpha2=[1.0])

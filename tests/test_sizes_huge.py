@@ -94,3 +94,46 @@ def test_dame_bounds_at_2_62_near_p_one_float_against_precision_and_point_mass(q
         assert abs(fl.log_value - float(mp.log_value)) <= 1e-9, name
     lb, lb_point = dame.lower_bound(law, n_alpha2=x), dame.lower_bound(sizes.point(N), n_alpha2=x)
     assert abs(lb.log_value - lb_point.log_value) <= 1e-4
+
+
+# ---------------------------------------------------------------------------- extremes: answered or refused by name
+@pytest.mark.parametrize("lam", [1e-17, 1e-200, 1e-300, 1e-310, 5e-324])
+def test_poisson_with_a_vanishing_rate_tends_to_a_point_at_one(lam):
+    """m = X | X >= 1 with lam -> 0: E m = lam / (1 - e^-lam) >= 1 (was 0.99999999999997 at 1e-300, and a
+    math domain error at 5e-324); P(m >= 2) = (1 - e^-lam - lam e^-lam) / (1 - e^-lam), both in mpmath."""
+    law = sizes.poisson(lam)
+    with mpmath.workdps(60):
+        L = mpmath.mpf(lam)
+        mean = L / -mpmath.expm1(-L)
+        ge2 = (-mpmath.expm1(-L) - L * mpmath.exp(-L)) / -mpmath.expm1(-L)
+    assert law.mean() >= 1.0 and abs(law.mean() - float(mean)) <= 1e-15
+    assert float(law.prob_ge(2)) == pytest.approx(float(ge2), rel=1e-12)
+    assert 1.0 <= law.sqrt_mean() <= 1.0 + 1e-15
+    assert np.all(law.sample(100, rng=np.random.default_rng(0)) == 1)
+    assert law.mean(precision=30) >= 1
+
+
+@pytest.mark.parametrize("lam", [2.0**61 * (1 + 1e-15), 1e19, 1e300])
+def test_poisson_past_2_61_is_refused_by_name(lam):
+    """poisson(1e300).prob_ge ran 55 s into an ArithmeticError; poisson(1e19) blamed a heavy tail."""
+    with pytest.raises(ValueError, match=r"^lam must be at most 2\*\*61"):
+        sizes.poisson(lam)
+    assert sizes.poisson(2.0**61).sqrt_mean() == pytest.approx(2.0**30.5, rel=1e-12)
+
+
+@pytest.mark.parametrize("query", ["prob_gt", "prob_ge", "log_prob_gt", "partial_sqrt_mean", "sqrt_min_mean", "pmf",
+                                   "floor_support"])
+@pytest.mark.parametrize("law", [sizes.poisson(5.0), sizes.finite({1: 0.5, 2: 0.5}), sizes.uniform(1, 10**12)],
+                         ids=["poisson", "finite", "uniform"])
+def test_huge_broadcast_queries_are_refused_before_allocation(query, law):
+    """A broadcast view of 10**10 entries costs nothing to pass: refused by its size (it used to raise
+    MemoryError asking for 75 GB)."""
+    big = np.broadcast_to(np.int64(5), (10**5, 10**5))
+    with pytest.raises(ValueError, match=r"must hold at most 10,000,000 entries"):
+        getattr(law, query)(big)
+    assert np.size(getattr(law, query)(np.broadcast_to(np.int64(5), (1000,)))) == 1000
+
+
+def test_huge_empirical_is_refused_before_allocation():
+    with pytest.raises(ValueError, match=r"^sizes must hold at most 100,000,000 users"):
+        sizes.empirical(np.broadcast_to(np.int64(5), (10**10,)))

@@ -71,8 +71,8 @@ def test_jensen_and_monotonicity_for_every_family(law, quantiles):
     assert _le(1.0, root) and _le(root, math.sqrt(mean)), (law, root, mean)
     if law.is_finite:
         assert _le(root, math.sqrt(law.support_max))
-    a = np.unique(np.clip(np.array([int(mean * t) for t in quantiles] + [1, law.support_min], dtype=np.int64),
-                          1, 2**62))
+    a = np.unique(np.array([min(max(int(mean * t), 1), 2**62) for t in quantiles] + [1, law.support_min],
+                           dtype=np.int64))
     ge, gt = law.prob_ge(a), law.prob_gt(a)
     lgt = law.log_prob_gt(a)
     les = -np.expm1(lgt)  # P(m <= a) from log P(m > a), whose float error is REL relative of the log:

@@ -28,7 +28,7 @@ from ..sizes import MAX_SIZE, SizeLaw
 from . import _scan, _search
 from ._constants import Constants
 from ._rows import MAX_ROWS, Rows, batches
-from ._inputs import _TIE, _TIE_DPS, Bound, PrivacyBudget, _law, privacy_budget
+from ._inputs import _TIE, _TIE_DPS, MAX_POINTS, Bound, PrivacyBudget, _law, privacy_budget
 
 if TYPE_CHECKING:
     import mpmath
@@ -66,6 +66,9 @@ def log_phi(
     >>> bool(np.isclose(log_phi(100, n_alpha2=1e4), math.log(868.5 / 1e4 * (math.log(y) - math.log(math.log(y))))))
     True
     """
+    if np.size(a) > MAX_POINTS:  # before any copy or comparison (a broadcast view is free to pass)
+        raise ValueError(f"a must hold at most {MAX_POINTS} values (dame.MAX_POINTS, the work limit of one call), "
+                         f"got {np.size(a)}")
     arr = np.asarray(a)
     if (arr.size == 0 or arr.dtype == bool or not np.issubdtype(arr.dtype, np.integer) or np.any(arr < 1)
             or np.any(arr > MAX_SIZE)):

@@ -221,11 +221,21 @@ class FamilyLaw(SizeLaw):
             base = f.mean
             if self.zero == "shift":
                 return base + 1.0
-            return base / math.exp(self._log_p_ge1) if self._truncated else base
+            return base / self._p_ge1 if self._truncated else base
         base = f.mp_mean() if f.mp_mean else mpmath.mpf(f.mean)
         if self.zero == "shift":
             return base + 1
         return base / self._mp_x_sf(0) if self._truncated else base
+
+    @cached_property
+    def _p_ge1(self) -> float:
+        r""":math:`P(X \ge 1)` in float64 with its relative digits: :math:`1 - P(X = 0)` by ``expm1`` on a
+        support from 0 (``exp`` of :math:`\log P(X \ge 1) \approx \log\lambda = -690` would keep 1e-13 of
+        poisson(1e-300)'s, and put its mean below 1), else :math:`e^{\log P(X \ge 1)}`."""
+        if self.family.support[0] == 0:
+            with np.errstate(divide="ignore"):
+                return -math.expm1(float(self.family.logpmf(np.array(0))))
+        return math.exp(self._log_p_ge1)
 
     @cached_property
     def _start(self) -> int:
@@ -319,8 +329,8 @@ class FamilyLaw(SizeLaw):
                     if not log_r < 0:
                         e = lo + 4 * (e - lo)
                         continue
-                    r = math.exp(log_r)
-                    rem = float(lp[-2]) + math.log(e * r / (1 - r) + r / (1 - r) ** 2)
+                    r = math.exp(log_r)  # may underflow to 0 (poisson(5e-324)): the sum's log taken in parts
+                    rem = float(lp[-2]) + log_r + math.log(e / (1 - r) + 1 / (1 - r) ** 2)
                     k, lp, lt = k[:-1], lp[:-1], lt[:-1]
                 above = np.logaddexp(np.append(_log_sums_from_top(lt)[1:], -np.inf), rem)  # log E[m 1{m > k}]
                 bound = above - 0.5 * np.log(k + 1.0)

@@ -59,6 +59,11 @@ def _neg_inf_below(lo: int) -> Callable[[Callable[[np.ndarray], np.ndarray]], Ca
     return wrap
 
 
+MAX_POISSON_LAM = float(2**61)
+r"""Largest ``lam`` of :func:`poisson`: the bulk, :math:`\lambda \pm 40\sqrt\lambda` (:math:`\pm 6\times10^{10}` here),
+stays below the largest size :math:`2^{62}`, and the searches over the infinite support within int64."""
+
+
 def poisson(lam: float, *, zero: str = "truncate") -> SizeLaw:
     r"""Poisson law of the dataset size, **zero-truncated by default**.
 
@@ -67,6 +72,9 @@ def poisson(lam: float, *, zero: str = "truncate") -> SizeLaw:
     (``zero="truncate"``); ``zero="shift"`` gives ``m = 1 + X``.
 
     .. math:: M(k) = \frac{e^{-\lambda}\lambda^k / k!}{1 - e^{-\lambda}}, \qquad k \ge 1
+
+    ``lam`` is at most :data:`MAX_POISSON_LAM` (:math:`2^{61}`; larger raises ``ValueError``); any positive
+    ``lam`` below is answered, down to the smallest subnormal (the law then tends to :math:`\delta_1`).
 
     Source: Pla et al. (2024), §4.2, Figure 1a (:math:`\mathcal{P}(\lambda_1)`);
     the truncation is the canonical choice of ``docs/choices.md`` §1.5.
@@ -80,6 +88,9 @@ def poisson(lam: float, *, zero: str = "truncate") -> SizeLaw:
     6.0
     """
     lam = check_positive("lam", lam)
+    if lam > MAX_POISSON_LAM:
+        raise ValueError(f"lam must be at most 2**61 ({MAX_POISSON_LAM:.4g}), got {lam!r}: the law's bulk (about "
+                         "lam +- 40 sqrt(lam)) must lie below the largest size 2**62, and its searches within int64")
 
     @_neg_inf_below(0)
     def logpmf(k: ArrayLike) -> np.ndarray:
