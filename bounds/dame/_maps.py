@@ -269,10 +269,10 @@ def grid(
     mt = np.empty(shape, dtype=np.int64)  # exact past 2**53
     exact = _budgets_of(xs)
     laws = []
-    for i, args in enumerate(rows):
+    for i, row in enumerate(rows):
         p = ps[i]
         try:
-            law = make(*args)
+            law = make(*row)
         except (ValueError, OverflowError) as exc:
             raise ValueError(f"params[{i}] = {p!r} gives no size law: {exc}") from None
         if not isinstance(law, SizeLaw):

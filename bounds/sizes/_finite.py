@@ -338,8 +338,9 @@ def empirical(sizes: Sequence[int]) -> SizeLaw:
     >>> law.pmf([1, 3, 5]).tolist()
     [0.5, 0.25, 0.25]
     """
-    if isinstance(sizes, np.ndarray) and sizes.size > MAX_USERS:  # before any copy (a broadcast view is free)
-        raise ValueError(f"sizes must hold at most {MAX_USERS:,} users (the limit of an empirical law), got {sizes.size:,}")
+    given: object = sizes
+    if isinstance(given, np.ndarray) and given.size > MAX_USERS:  # before any copy (a broadcast view is free)
+        raise ValueError(f"sizes must hold at most {MAX_USERS:,} users (the limit of an empirical law), got {given.size:,}")
     try:
         arr = np.asarray(sizes)
     except (TypeError, ValueError, OverflowError):
