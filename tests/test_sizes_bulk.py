@@ -113,7 +113,35 @@ def test_engine_against_direct_sums(N, lam, p, z):
         for got, want in ((lc, below), (ls, above), (g0, below_s0), (g1, below_s1)):
             assert abs(mpmath.exp(got) / want - 1) < 1e-25
         for got, want in zip(fast, (below, above)):
-            assert abs(mpmath.exp(got) / want - 1) < 1e-14
+            assert abs(mpmath.exp(got) / want - 1) < _bulk.FLOAT_CDF_ERR
+
+
+def _jittered_n(x: float, steps: int) -> float:
+    for _ in range(abs(steps)):
+        x = float(np.nextafter(x, math.inf if steps > 0 else -math.inf))
+    return x
+
+
+@pytest.mark.parametrize("N, lam, p", ENGINE_CASES)
+@pytest.mark.parametrize("z", [-35, -2.5, 0, 1.5, 40])
+def test_float_cdf_accepted_and_accurate_under_ulp_jitter(N, lam, p, z):
+    """The float path's acceptance cannot hinge on the platform's last ulp: the law's parameter moved
+    by 1 to 8 ulps both ways, the quadrature is accepted every time and within FLOAT_CDF_ERR of the
+    30-digit path (itself checked against direct sums above)."""
+    mean, sd = _moments(N, lam, p)
+    b = min(int(mean + z * sd), (N or 10**18) - 1)
+    for steps in (-8, -3, -1, 0, 1, 3, 8):
+        if N is None:
+            fam = _bulk.BulkFamily(_jittered_n(lam, steps))
+        else:
+            pj = _jittered_n(p, steps)
+            fam = _bulk.BulkFamily(N * pj, N, pj)
+        fast = _bulk.log_cdf_pair_float(fam, b)
+        assert fast is not None, steps
+        with mpmath.workdps(30):
+            ref = _bulk.log_cdf_pair(fam, b)
+            for got, want in zip(fast, ref):
+                assert abs(mpmath.expm1(got - want)) <= _bulk.FLOAT_CDF_ERR, (steps, got, want)
 
 
 @pytest.mark.parametrize("N, lam, p", ENGINE_CASES)

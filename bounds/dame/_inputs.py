@@ -20,6 +20,7 @@ from ..numerics import (
     check_bool,
     check_integer,
     check_positive,
+    format_value,
     warn_assumption,
 )
 from ..sizes import SizeLaw
@@ -109,9 +110,16 @@ def privacy_budget(n: int | None = None, alpha: float | None = None, n_alpha2: f
         raise ValueError("give both n and alpha, or n_alpha2")
     n = check_integer("n", n, minimum=2)
     alpha = check_positive("alpha", alpha)
-    x = n * alpha * alpha
+    try:
+        x = n * alpha * alpha
+    except OverflowError:  # n past the float range (10**400): the product exactly, if it is a float at all
+        try:
+            x = float(Fraction(n) * Fraction(alpha) ** 2)
+        except OverflowError:
+            x = math.inf
     if not (math.isfinite(x) and x > 0):
-        raise ValueError(f"n * alpha**2 must be a positive finite number; n = {n!r}, alpha = {alpha!r} give {x!r}")
+        raise ValueError(f"n * alpha**2 must be a positive number below the float range (1.8e308); "
+                         f"n = {format_value(n)}, alpha = {alpha!r} give {x!r}")
     if h3:
         check_h3(alpha)
     return PrivacyBudget(n, alpha, x)
@@ -119,7 +127,10 @@ def privacy_budget(n: int | None = None, alpha: float | None = None, n_alpha2: f
 
 def _n_alpha2_array(n_alpha2: ArrayLike) -> np.ndarray:
     """``n_alpha2`` as a non-empty 1-D float array of positive finite numbers (ValueError otherwise)."""
-    bad = f"n_alpha2 must be a positive number or a non-empty 1-D array of them, got {n_alpha2!r}"
+    if isinstance(n_alpha2, np.ndarray) and n_alpha2.size > MAX_POINTS:  # before any copy (a broadcast view is free)
+        raise ValueError(f"n_alpha2 must hold at most {MAX_POINTS} values (dame.MAX_POINTS, the work limit of one call), "
+                         f"got {n_alpha2.size}")
+    bad = f"n_alpha2 must be a positive number or a non-empty 1-D array of them, got {format_value(n_alpha2)}"
     try:
         shaped = np.asarray(n_alpha2, dtype=object)
     except (TypeError, ValueError):

@@ -6,6 +6,7 @@ Source: Pla et al. (2024), Theorems 1–2 and Corollary 3.
 
 from __future__ import annotations
 
+import inspect
 import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Sequence
@@ -58,8 +59,8 @@ def curve(sizes: SizeLaw | Sequence[SizeLaw], *, n_alpha2: ArrayLike, constants:
     r"""Theorems 1 and 2 along a grid, vectorised over :math:`n\alpha^2`.
 
     ``sizes`` is one law (then ``n_alpha2`` may be an array: the Figure 1a bottom
-    panel) or a sequence of laws (then ``n_alpha2`` is a scalar or an array of the
-    same length: the Figure 1a top panels).  Values are those of
+    panel) or a sequence of at most ``MAX_POINTS`` (10**5) laws (then ``n_alpha2`` is a scalar or an
+    array of the same length: the Figure 1a top panels); more raises ``ValueError`` before any law is read.  Values are those of
     :func:`lower_bound` and :func:`upper_bound` (float64 path).
 
     .. math:: \big(LB(M_i, x_i),\ UB(M_i, x_i)\big)_{i}, \quad \text{eqs. (10) and (11)}
@@ -79,6 +80,9 @@ def curve(sizes: SizeLaw | Sequence[SizeLaw], *, n_alpha2: ArrayLike, constants:
     laws: tuple[SizeLaw, ...]
     if isinstance(sizes, SizeLaw):
         laws = (sizes,)
+    elif isinstance(sizes, (list, tuple)) and len(sizes) > MAX_POINTS:  # before any law is read
+        raise ValueError(f"sizes must hold at most {MAX_POINTS} laws (dame.MAX_POINTS, the work limit of one call: "
+                         f"10**5 laws take about 20 s), got {len(sizes)}")
     elif isinstance(sizes, (list, tuple)) and len(sizes) > 0:
         laws = tuple(sizes)
     else:
@@ -169,6 +173,52 @@ def _upper_many(law: SizeLaw, m: np.ndarray, x: np.ndarray, c: Constants) -> tup
     return np.where(lfac > 0, np.where(capped, math.log(4), core), -np.inf), capped
 
 
+_INTEGER_PARAMS = {"point": (True,), "uniform": (True, True), "binomial": (True, False)}
+
+
+def _arity(make: Callable[..., SizeLaw]) -> int:
+    """The number of required positional parameters of a size-law constructor (1 when it cannot be read)."""
+    try:
+        sig = inspect.signature(make)
+    except (TypeError, ValueError):
+        return 1
+    kinds = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+    return max(1, sum(1 for q in sig.parameters.values() if q.kind in kinds and q.default is q.empty))
+
+
+def _grid_params(params: ArrayLike, name: str, arity: int) -> tuple[np.ndarray, list[tuple[Any, ...]]]:
+    """``(params as checked, one argument tuple per law)`` for :func:`grid`: a 1-D array for a one-parameter
+    family, ``(laws, arity)`` for more; integer parameters exact from integer input."""
+    if isinstance(params, np.ndarray) and params.size > MAX_POINTS * max(arity, 1):  # before any copy
+        raise ValueError(f"params must hold at most {MAX_POINTS} laws (dame.MAX_POINTS), got {params.size} values")
+    raw = np.atleast_1d(params) if np.ndim(params) == 0 and not isinstance(params, str) else params
+    ints = _INTEGER_PARAMS.get(name, (False,) * arity)
+    if arity == 1:
+        ps = check_array("params", raw, max_size=MAX_POINTS)
+        exact = np.asarray(raw, dtype=object).ravel().tolist()
+        return ps, [(_exact_int(v, f) if ints[0] else float(f),) for v, f in zip(exact, ps.tolist())]
+    try:
+        ps = check_array("params", raw, ndim=2, max_size=MAX_POINTS * arity)
+    except ValueError:
+        raise ValueError(f"family {name!r} takes {arity} parameters: params must be an array of shape (laws, {arity}), "
+                         f"one row per law, got {format_value(params)}") from None
+    if ps.shape[1] != arity or ps.shape[0] == 0:
+        raise ValueError(f"family {name!r} takes {arity} parameters: params must be an array of shape (laws, {arity}), "
+                         f"got shape {ps.shape}")
+    exact2 = np.asarray(raw, dtype=object).tolist()
+    rows = [tuple(_exact_int(v, f) if ints[j] else float(f) for j, (v, f) in enumerate(zip(row, frow)))
+            for row, frow in zip(exact2, ps.tolist())]
+    return ps, rows
+
+
+def _exact_int(value: Any, as_float: float) -> Any:
+    """An integer parameter: the exact integer given (past 2**53 a float would round it), else the float (the
+    constructor names it if it is not an integer)."""
+    if isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_)):
+        return int(value)
+    return int(as_float) if float(as_float).is_integer() else as_float
+
+
 def _named(i: int, p: Any, compute: Callable[[], Any]) -> Any:
     """``compute()``, its ``ValueError`` naming ``params[i]``."""
     try:
@@ -187,8 +237,11 @@ def grid(
     .. math:: \big(LB(M_{\theta_i}, x_j),\ UB(M_{\theta_i}, x_j),\ \tilde m(M_{\theta_i}, x_j)\big)_{i,j},
               \quad \text{eqs. (10)–(12)}
 
-    ``family`` is a one-parameter constructor of :mod:`bounds.sizes` (or its name): ``params``
-    are its first argument (e.g. Poisson :math:`\lambda`, Zipf :math:`s`).  For each law the
+    ``family`` is a constructor of :mod:`bounds.sizes` (or its name).  For a one-parameter family
+    ``params`` are its argument (e.g. Poisson :math:`\lambda`, Zipf :math:`s`), a 1-D array; for a family of
+    ``k`` parameters (``binomial``: ``N, p``; ``uniform``: ``lo, hi``) an array of shape ``(laws, k)``, one row
+    per law (rows are the grid's rows).  Integer parameters (``N``, ``lo``, ``hi``, ``m``) are read exactly
+    from Python or numpy integers, past 2**53 too.  For each law the
     searches of :func:`lower_bound` and :func:`m_tilde` run vectorised over the whole
     :math:`n\alpha^2` axis (branch and bound and w-ary searches over the integers: exact, no
     enumeration); the cost per law does not grow with its scale (tails below and above a
@@ -207,19 +260,19 @@ def grid(
     """
     make, name = _family(family)
     c = Constants.resolve(constants)
-    ps = check_array("params", np.atleast_1d(params) if np.ndim(params) == 0 and not isinstance(params, str) else params,
-                     max_size=MAX_POINTS)
+    ps, rows = _grid_params(params, name, _arity(make))
     xs = _n_alpha2_array(n_alpha2)
-    if ps.size * xs.size > MAX_CELLS:
-        raise ValueError(f"params and n_alpha2 give {ps.size} × {xs.size} cells: at most {MAX_CELLS} (dame.MAX_CELLS)")
-    shape = (ps.size, xs.size)
+    if len(rows) * xs.size > MAX_CELLS:
+        raise ValueError(f"params and n_alpha2 give {len(rows)} × {xs.size} cells: at most {MAX_CELLS} (dame.MAX_CELLS)")
+    shape = (len(rows), xs.size)
     lu, cap = np.empty(shape), np.empty(shape, dtype=bool)
     mt = np.empty(shape, dtype=np.int64)  # exact past 2**53
     exact = _budgets_of(xs)
     laws = []
-    for i, p in enumerate(ps):
+    for i, row in enumerate(rows):
+        p = ps[i]
         try:
-            law = make(int(p) if name in ("point", "uniform") else float(p))
+            law = make(*row)
         except (ValueError, OverflowError) as exc:
             raise ValueError(f"params[{i}] = {p!r} gives no size law: {exc}") from None
         if not isinstance(law, SizeLaw):

@@ -148,7 +148,8 @@ def window(law: SizeLaw) -> SizeLaw:
 
     A law with a :func:`prefix` (``lo = 0``), or whose table covers every integer of a window
     :math:`[lo, K]`, ``K`` its search end (at most ``WINDOW_POINTS`` points: a Poisson or binomial bulk,
-    say ``poisson(1e6)``),
+    say ``poisson(1e6)``; not a bulk the law answers point by point, such as ``binomial(10**11, 3e-4)``,
+    whose window would cost a quadrature per point),
     has :math:`\log P(m > a)`, :math:`\log E[\sqrt m\,\mathbb 1\{m \le a\}]` and :math:`\log P(m \ge a)`
     read once over the window, by the law's own methods (the table's values); the searches then read
     them by index instead of calling the law tens of times.  Outside the window, and at any precision,
@@ -175,7 +176,8 @@ def window(law: SizeLaw) -> SizeLaw:
     except KeyError:
         win = prefix(law)
         K = law.search_end()
-        if win is None and law.tabulated:
+        point_by_point = getattr(law, "_bulk_mode", None)  # a bulk law answers each a by quadrature: no window
+        if win is None and law.tabulated and not (point_by_point is not None and point_by_point(None)):
             try:
                 pts = law.support_points()
             except ValueError:  # a bulk too wide to list: the law answers point by point

@@ -28,7 +28,7 @@ from ..sizes import MAX_SIZE, SizeLaw
 from . import _scan, _search
 from ._constants import Constants
 from ._rows import MAX_ROWS, Rows, batches
-from ._inputs import _TIE, _TIE_DPS, Bound, PrivacyBudget, _law, privacy_budget
+from ._inputs import _TIE, _TIE_DPS, MAX_POINTS, Bound, PrivacyBudget, _law, privacy_budget
 
 if TYPE_CHECKING:
     import mpmath
@@ -66,6 +66,9 @@ def log_phi(
     >>> bool(np.isclose(log_phi(100, n_alpha2=1e4), math.log(868.5 / 1e4 * (math.log(y) - math.log(math.log(y))))))
     True
     """
+    if np.size(a) > MAX_POINTS:  # before any copy or comparison (a broadcast view is free to pass)
+        raise ValueError(f"a must hold at most {MAX_POINTS} values (dame.MAX_POINTS, the work limit of one call), "
+                         f"got {np.size(a)}")
     arr = np.asarray(a)
     if (arr.size == 0 or arr.dtype == bool or not np.issubdtype(arr.dtype, np.integer) or np.any(arr < 1)
             or np.any(arr > MAX_SIZE)):
@@ -189,7 +192,9 @@ def _m_tilde_rows(laws: Sequence[SizeLaw], lid: np.ndarray, x: np.ndarray, x_exa
         a_b = a_b.astype(np.int64)
     # in B, φ >= c5/x, and Markov gives P(m >= a) <= E[m]/a: the condition fails beyond hi
     mean = every.each(lambda law: float(law.mean()))
-    hi = np.floor(mean * np.sqrt(np.maximum(x / c5, 1.0))) + 1
+    # rounded upwards: E[m] in float64 may sit below the true mean (point(2**53 + 1) has the float mean 2**53),
+    # and floor(.) + 1 rounds to even past 2**53; 1e-9 covers both (a larger bracket costs a probe, not a value)
+    hi = np.floor(mean * np.sqrt(np.maximum(x / c5, 1.0)) * (1 + 1e-9)) + 2
     hi = _search.int_min(hi, every.each(lambda law: int(law.support_max) if law.is_finite else MAX_SIZE))  # exact
     # past a table, P(m >= a) <= P(m > end); in B the condition needs P(m >= a)^2 >= c5/x ∧ 1
     ends = [_table_end(law) for law in laws]

@@ -22,8 +22,8 @@ else:
 
 
 MAX_BINOMIAL_N = 2**62
-"""Largest ``n`` of :func:`binomial_sf` (the size laws' range); past 2**53 ``y`` and ``n`` are rounded to
-float64, a relative change below 1e-16 of the beta function's arguments."""
+"""Largest ``n`` of :func:`binomial_sf` (the size laws' range); past 2**53 ``y + 1`` is rounded to float64, a
+relative change below 1e-16 of the beta function's first argument (``n - y`` is formed from the integers)."""
 
 
 def binomial_sf(y: Any, n: int, p: float) -> np.ndarray:
@@ -52,10 +52,18 @@ def binomial_sf(y: Any, n: int, p: float) -> np.ndarray:
         raise ValueError(f"y must hold integers, got {format_value(y)}")
     n = check_integer("n", n, minimum=0, maximum=MAX_BINOMIAL_N)
     p = check_real("p", p, low=0.0, high=1.0)
+    raw = np.asarray(y)
+    if np.issubdtype(raw.dtype, np.integer):  # the checked copy is float64: past 2**53 it rounds y (by 512 at 2**62)
+        arr = raw.astype(np.int64)
     inside = (arr >= 0) & (arr < n)
-    z = np.where(inside, arr, 0.0)
+    if np.issubdtype(arr.dtype, np.integer):  # n - y from the integers: n - float(y) is off by hundreds past 2**53
+        zi = np.where(inside, arr, 0).astype(np.int64)
+        a_arg, b_arg = (zi + 1).astype(float), (n - zi).astype(float)
+    else:
+        z = np.where(inside, arr, 0.0)
+        a_arg, b_arg = z + 1, n - z
     with np.errstate(invalid="ignore"):
-        body = special.betainc(z + 1, n - z, p)
+        body = special.betainc(a_arg, b_arg, p)
     return np.where(inside, body, np.where(arr < 0, 1.0, 0.0))
 
 

@@ -3,7 +3,7 @@ r"""Table-free bulk engine for Poisson and binomial laws whose bulk is wider tha
 For :math:`X \sim \mathcal P(\lambda)` or :math:`\mathcal B(N, p)` with a standard deviation
 :math:`\sigma` in the millions, a table over the bulk would need :math:`\sim 20\sigma` points.
 This module answers, at one point :math:`b` and in mpmath (the float64 path takes the cdf from
-:func:`log_cdf_pair_float`, a float64 quadrature of the same integral to about 1e-15, and the
+:func:`log_cdf_pair_float`, a float64 quadrature of the same integral within 1e-14, and the
 moment at :data:`FLOAT_DPS` digits), the three quantities every size-law query is made of
 (:class:`~bounds.sizes._family.FamilyLaw` maps them to the truncated or shifted law and sums
 the masses directly below :math:`\tfrac34 E[X]`, where they fall by a quarter or more per step):
@@ -204,9 +204,36 @@ def _g(x: np.ndarray) -> np.ndarray:
     return np.where(small, acc, direct)
 
 
+# relative error bound of an accepted float64 cdf (log_cdf_pair_float), passed on to the moment: the quadrature's
+# estimate plus three rounding bounds of about 2.5e-15 each (measured errors: below 3e-16 on the tests' grid)
+FLOAT_CDF_ERR = 1e-14
+_U = 2.0**-53  # unit roundoff of float64
+_QUAD_PIECE_U = 9.0  # roundings of one quadrature term, in units of _U (see log_cdf_pair_float)
+
+
+def _g_rel_err(x: np.ndarray) -> np.ndarray:
+    r"""A bound, in units of :data:`_U`, on the relative rounding error of :func:`_g` at ``x``
+    (``x`` itself carrying one rounding).
+
+    Below :math:`|x| = 0.1` the series: its terms fall at least 10-fold, so the roundings of the
+    running sum add up to less than :math:`2\sum_k 10^{-k} < 3` units of the sum's leading term,
+    and :math:`g(x) \ge 0.93\,x^2/2`: 4 units.  Above, :math:`x - \log(1+x)`: ``log1p`` within
+    one ulp (2 units) of its value and one rounding of the difference, relative to :math:`g`,
+    :math:`(2|\log(1+x)|)/g + 1`.  The rounding of ``x`` moves :math:`g` by
+    :math:`|x g'(x)| = x^2/|1+x|` units of :math:`g`'s scale.
+    """
+    with np.errstate(divide="ignore", invalid="ignore"):
+        gx = _g(x)
+        lg = np.log1p(np.maximum(x, -1.0))
+        direct = 2 * np.abs(lg) / gx + 1
+        inp = x * x / np.abs(1 + x) / gx
+    out = np.where(np.abs(x) < 0.1, 4.0 + 2.5, direct + inp)
+    return np.where(np.isfinite(out), out, np.inf)
+
+
 def log_cdf_pair_float(fam: BulkFamily, b: int) -> tuple[Any, Any] | None:
-    r"""``(log P(X <= b), log P(X > b))`` for the float64 path (mpf, about 1e-15 relative in the
-    probabilities), or ``None`` (then :func:`log_cdf_pair`).
+    r"""``(log P(X <= b), log P(X > b))`` for the float64 path (mpf, within :data:`FLOAT_CDF_ERR`
+    relative in the probabilities), or ``None`` (then :func:`log_cdf_pair`).
 
     The same integral as :func:`log_cdf_pair`, written relative to its limit :math:`t_0`:
     :math:`e^{\psi(t_0)}` (the mass :math:`P(\mathcal P(\lambda) = b)`, or
@@ -216,10 +243,29 @@ def log_cdf_pair_float(fam: BulkFamily, b: int) -> tuple[Any, Any] | None:
               - m\,g(\mp u/(1-t_0)), \qquad g(x) = x - \log(1+x) \ge 0,
 
     (:math:`m = N - b - 1`; no :math:`m` term for Poisson) in float64 without cancellation
-    (:math:`\psi'(t_0)` from the exact difference :math:`b - (N-1)p` or :math:`b - \lambda`),
-    integrated by 32-point Gauss-Legendre on the pieces of doubling width of
-    :func:`log_cdf_pair`.  A 24-point rule must agree to ``4e-16``, else ``None``: the error is
-    this estimate plus the exponent's rounding (a few ulps of values below 45), about 1e-15.
+    (:math:`\psi'(t_0)` from the exact difference :math:`b - (N-1)p` or :math:`b - \lambda`; the
+    three terms have one sign), integrated by 32-point Gauss-Legendre on the pieces of doubling width
+    of :func:`log_cdf_pair`, each sum of positive terms by ``math.fsum`` (correctly rounded).
+
+    **Acceptance.**  The 24-point rule :math:`Q_{24}` estimates the error of the 32-point one
+    (whose error is below :math:`Q_{24}`'s for an analytic integrand): the error of the computed
+    :math:`\hat Q_{32}` is at most :math:`|Q_{24} - Q_{32}| + R_{32} \le |\hat Q_{24} - \hat Q_{32}| + R_{24}
+    + 2R_{32}`, with :math:`R_n` a first-order bound on the rounding error of the computed sum
+    :math:`\hat Q_n = \sum_i t_i`, :math:`t_i = w_i e^{E_i}`:
+
+    .. math:: R_n = u\,\hat Q_n + \sum_i t_i\,\big(9u + \delta E_i + |E'(u_i)|\,\delta u_i\big),
+
+    :math:`u = 2^{-53}`: 9 roundings per term (the node's weight and the piece's half-width, two
+    products, ``exp`` within 2 ulps), the error of the exponent
+    :math:`\delta E_i = u\,(3|A_i| + (2 + \kappa(x_i))|B_i| + (2 + \kappa(y_i))|C_i| + 2|E_i|)` for its three
+    terms :math:`A = \pm u\psi'(t_0)`, :math:`B = -b\,g(x)`, :math:`C = -m\,g(y)` (same sign, so no
+    cancellation; :math:`\kappa` from :func:`_g_rel_err`), and the node's own rounding
+    :math:`\delta u_i = 5u\,c` on a piece ending at :math:`c`, through the exponent's slope.  The
+    bound grows with the number of terms and with the magnitudes summed, not with the platform's last
+    ulp.  The value is accepted when :math:`|\hat Q_{24} - \hat Q_{32}| + R_{24} + 2R_{32}
+    \le` :data:`FLOAT_CDF_ERR` :math:`\hat Q_{32}`, else ``None``.  The cut tail (below
+    :math:`e^{-45}` of the peak, bounded by concavity) and the mpmath prefactor add below
+    :math:`10^{-19}`.
 
     Examples
     --------
@@ -252,6 +298,19 @@ def log_cdf_pair_float(fam: BulkFamily, b: int) -> tuple[Any, Any] | None:
             out = out - m * _g(-step * u / (1 - t0))
         return out
 
+    def expo_err(u: np.ndarray, c_end: np.ndarray, e: np.ndarray) -> np.ndarray:
+        """The exponent's rounding bound at the nodes u (pieces ending at c_end), in absolute terms."""
+        x = step * u / t0
+        A, Bx = np.abs(u * d), b * _g(x)
+        err = 3 * np.abs(A) + (2 + _g_rel_err(x)) * Bx + 2 * np.abs(e)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            slope = abs(d) + b * np.abs(x / (1 + x)) / t0
+            if fam.N is not None:
+                y = -step * u / (1 - t0)
+                err = err + (2 + _g_rel_err(y)) * m * _g(y)
+                slope = slope + m * np.abs(y / (1 + y)) / (1 - t0)
+        return _U * (err + 5 * c_end * slope)
+
     h = min(1 / abs(d) if d else math.inf, 1 / math.sqrt(d2))
     ends, w = [0.0], h / 4
     while True:
@@ -263,15 +322,22 @@ def log_cdf_pair_float(fam: BulkFamily, b: int) -> tuple[Any, Any] | None:
             break
         w *= 2
     a, c = np.asarray(ends[:-1]), np.asarray(ends[1:])
-    vals = []
+    vals, rounding = [], []
     for n in (24, 32):
         x, wt = _GL[n]
         u = (a[:, None] + c[:, None]) / 2 + (c - a)[:, None] / 2 * x[None, :]
         with np.errstate(under="ignore"):
-            vals.append(float(np.sum((c - a)[:, None] / 2 * wt[None, :] * np.exp(expo(u)))))
-    if not vals[1] > 0 or abs(vals[0] - vals[1]) > 4e-16 * vals[1]:
-        return None
+            e = expo(u)
+            t = (c - a)[:, None] / 2 * wt[None, :] * np.exp(e)
+            err = expo_err(u, np.broadcast_to(c[:, None], u.shape), e)
+        q = math.fsum(t.ravel().tolist())
+        vals.append(q)
+        with np.errstate(invalid="ignore"):  # 0 * inf where a term underflows: no error
+            per = np.where(t > 0, t * (_QUAD_PIECE_U * _U + err), 0.0)
+        rounding.append(_U * q + math.fsum(per.ravel().tolist()))
     total = vals[1]
+    if not total > 0 or not abs(vals[0] - vals[1]) + rounding[0] + 2 * rounding[1] <= FLOAT_CDF_ERR * total:
+        return None
     if ends[-1] != room:  # beyond: e^expo / |expo'| (concavity), expo' <= d - ... bounded by its value's slope
         u_end = ends[-1]
         slope = abs(float(expo(np.array([u_end * (1 + 1e-6)]))[0] - float(expo(np.array([u_end]))[0])) / (u_end * 1e-6))
@@ -398,7 +464,7 @@ def _expand(fam: BulkFamily, b: int | None, s: int, full: bool, log_cdf: Any, me
     if cdf_err is None:
         cdf_err = mpmath.mpf(10) ** (-(dps + 10))
     M, E = [F], [abs(F) * (u + (0 if full else cdf_err))]
-    tol = max(mpmath.mpf(10) ** (-(dps + 8)), 10 * cdf_err)  # float64: the cdf's 1e-15 sets the goal
+    tol = max(mpmath.mpf(10) ** (-(dps + 8)), 10 * cdf_err)  # float64: the cdf's FLOAT_CDF_ERR sets the goal
     x0 = cs / 2 - s
     low = 3 * mpmath.sqrt(cs) * _below_bound(fam, x0)
     total, err_total = mpmath.sqrt(cs) * F, mpmath.sqrt(cs) * E[0]

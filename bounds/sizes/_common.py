@@ -129,8 +129,18 @@ def _mp_log1mexp_scalar(v: Any) -> Any:
 _MP_LOG1MEXP = np.frompyfunc(_mp_log1mexp_scalar, 1, 1)
 
 
+MAX_QUERY = 10**7
+"""Most entries of one query's array (``a`` or ``k``), checked before any copy: 80 MB of int64 and seconds of
+work at most (a broadcast view of 10**10 entries costs nothing to pass and 75 GB to materialise)."""
+
+
 def _as_int_array(a: ArrayLike, name: str = "a") -> np.ndarray:
-    """``a`` as an int64 array: integers (no booleans) of absolute value at most 2**62, else ValueError."""
+    """``a`` as an int64 array: integers (no booleans) of absolute value at most 2**62, at most
+    :data:`MAX_QUERY` of them, else ValueError."""
+    size = np.size(a) if isinstance(a, np.ndarray) else None
+    if size is not None and size > MAX_QUERY:
+        raise ValueError(f"{name} must hold at most {MAX_QUERY:,} entries (the limit of one query, checked before any copy), "
+                         f"got {size:,}")
     if isinstance(a, np.ndarray) and a.dtype == np.int64 and (a.size == 0 or np.abs(a).max() <= MAX_SIZE):
         return a  # the searches' own arrays: no message to build
     bad = f"{name} must be an integer or an array of integers of absolute value <= 2**62, got {format_value(a)}"
@@ -138,6 +148,8 @@ def _as_int_array(a: ArrayLike, name: str = "a") -> np.ndarray:
         arr = np.asarray(a)
     except (TypeError, ValueError, OverflowError):
         raise ValueError(bad) from None
+    if arr.size > MAX_QUERY:
+        raise ValueError(f"{name} must hold at most {MAX_QUERY:,} entries (the limit of one query), got {arr.size:,}")
     if arr.dtype == object:
         flat = arr.ravel().tolist()
         if not all(isinstance(v, numbers.Real) and not isinstance(v, bool) for v in flat):

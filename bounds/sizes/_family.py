@@ -16,7 +16,7 @@ or ``FLOAT_BULK_WIDTH`` for a Poisson law in float64): no table; :math:`P(m \le 
 :math:`P(m > a)`, :math:`E[\sqrt m\,\mathbb 1\{m \le a\}]` and :math:`E[\sqrt m]` point by point
 from ``_bulk`` (incomplete gamma/beta integrals; a Taylor expansion of :math:`\sqrt{\cdot}` over
 exact truncated central moments with a proven remainder, :math:`10^{-(d+7)}` relative; float64
-answers: the cdf by a float64 quadrature of the same integral, about 1e-15, the rest at 22 digits),
+answers: the cdf by a float64 quadrature of the same integral, within 1e-14, the rest at 22 digits),
 the masses below :math:`\tfrac34 E[X]` summed locally.
 """
 
@@ -221,11 +221,21 @@ class FamilyLaw(SizeLaw):
             base = f.mean
             if self.zero == "shift":
                 return base + 1.0
-            return base / math.exp(self._log_p_ge1) if self._truncated else base
+            return base / self._p_ge1 if self._truncated else base
         base = f.mp_mean() if f.mp_mean else mpmath.mpf(f.mean)
         if self.zero == "shift":
             return base + 1
         return base / self._mp_x_sf(0) if self._truncated else base
+
+    @cached_property
+    def _p_ge1(self) -> float:
+        r""":math:`P(X \ge 1)` in float64 with its relative digits: :math:`1 - P(X = 0)` by ``expm1`` on a
+        support from 0 (``exp`` of :math:`\log P(X \ge 1) \approx \log\lambda = -690` would keep 1e-13 of
+        poisson(1e-300)'s, and put its mean below 1), else :math:`e^{\log P(X \ge 1)}`."""
+        if self.family.support[0] == 0:
+            with np.errstate(divide="ignore"):
+                return -math.expm1(float(self.family.logpmf(np.array(0))))
+        return math.exp(self._log_p_ge1)
 
     @cached_property
     def _start(self) -> int:
@@ -319,8 +329,8 @@ class FamilyLaw(SizeLaw):
                     if not log_r < 0:
                         e = lo + 4 * (e - lo)
                         continue
-                    r = math.exp(log_r)
-                    rem = float(lp[-2]) + math.log(e * r / (1 - r) + r / (1 - r) ** 2)
+                    r = math.exp(log_r)  # may underflow to 0 (poisson(5e-324)): the sum's log taken in parts
+                    rem = float(lp[-2]) + log_r + math.log(e / (1 - r) + 1 / (1 - r) ** 2)
                     k, lp, lt = k[:-1], lp[:-1], lt[:-1]
                 above = np.logaddexp(np.append(_log_sums_from_top(lt)[1:], -np.inf), rem)  # log E[m 1{m > k}]
                 bound = above - 0.5 * np.log(k + 1.0)
@@ -365,9 +375,9 @@ class FamilyLaw(SizeLaw):
             if fast is None:
                 lc, ls = _bulk.log_cdf_pair(fam, b)
                 lg = _bulk.log_sqrt_moment(fam, b, s, lc)
-            else:  # float64: the cdf's own error (about 1e-15) is the moment's cdf term
+            else:  # float64: the cdf's own error bound is the moment's cdf term
                 lc, ls = fast
-                lg = _bulk.log_sqrt_moment(fam, b, s, lc, cdf_err=mpmath.mpf(4e-15))
+                lg = _bulk.log_sqrt_moment(fam, b, s, lc, cdf_err=mpmath.mpf(_bulk.FLOAT_CDF_ERR))
             if self._truncated:  # m = X | X >= 1: remove P(X = 0) from the cdf, then condition
                 lp1 = mpmath.log(self._mp_x_sf(0))
                 lc = lc + _bulk._mp_log1mexp(fam.logpmf(0) - lc) - lp1

@@ -319,6 +319,10 @@ def uniform(lo: int, hi: int) -> SizeLaw:
     return FiniteLaw("uniform", (("lo", lo), ("hi", hi)), np.arange(lo, hi + 1), np.ones(n, dtype=np.int64))
 
 
+MAX_USERS = 10**8
+"""Most users of :func:`empirical` (800 MB of int64 in the caller's array already; sorting them takes seconds)."""
+
+
 def empirical(sizes: Sequence[int]) -> SizeLaw:
     r"""The empirical law of observed dataset sizes (one entry per user).
 
@@ -334,6 +338,9 @@ def empirical(sizes: Sequence[int]) -> SizeLaw:
     >>> law.pmf([1, 3, 5]).tolist()
     [0.5, 0.25, 0.25]
     """
+    given: object = sizes
+    if isinstance(given, np.ndarray) and given.size > MAX_USERS:  # before any copy (a broadcast view is free)
+        raise ValueError(f"sizes must hold at most {MAX_USERS:,} users (the limit of an empirical law), got {given.size:,}")
     try:
         arr = np.asarray(sizes)
     except (TypeError, ValueError, OverflowError):
