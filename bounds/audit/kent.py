@@ -52,10 +52,12 @@ KENT_PROBLEMS = (("mean", {"d": 1}), ("mean", {"d": 4, "ball": "linf"}), ("mean"
 @register("kent.rates_consistent", "Kent et al. (2024), Theorem 1, Corollary 2, Propositions 3–5, Theorems 6, 8, 9",
         "lower rate ≤ upper rate, both non-increasing in T and n, on the reconstructed forms (docs/kent.md)",
         "exhaustive over a grid (order check: the constants are reconstructions)")
-def rates_consistent() -> AuditResult:
+def rates_consistent(rate: Callable | None = None) -> AuditResult:
     r"""Five problems × n ∈ {10², 10⁴, 10⁶} × T ∈ {1, 10, 10³, 10⁶} × α ∈ {0.1, 0.5}, with the
     reconstructed constants of :func:`bounds.kent.rate`: a lower rate above the upper one, or a rate that
-    grows with T or n, would contradict the theorems' Θ statements."""
+    grows with T or n, would contradict the theorems' Θ statements.  ``rate`` replaces
+    :func:`bounds.kent.rate` (same signature, a result with ``lower`` and ``upper``)."""
+    rate = rate or kent.rate
     bad, count = [], 0
     for problem, kw in KENT_PROBLEMS:
         for alpha in (0.1, 0.5):
@@ -63,14 +65,14 @@ def rates_consistent() -> AuditResult:
             for n in (10**2, 10**4, 10**6):
                 prev_t = None
                 for T in (1, 10, 10**3, 10**6):
-                    r = kent.rate(problem, n=n, T=T, alpha=alpha, **kw)
+                    r = rate(problem, n=n, T=T, alpha=alpha, **kw)
                     count += 1
                     if r.lower > r.upper * (1 + 1e-12):
                         bad.append({"problem": problem, **kw, "n": n, "T": T, "alpha": alpha, "why": "lower > upper"})
                     if prev_t is not None and (r.lower > prev_t[0] * (1 + 1e-12) or r.upper > prev_t[1] * (1 + 1e-12)):
                         bad.append({"problem": problem, **kw, "n": n, "T": T, "alpha": alpha, "why": "grows in T"})
                     prev_t = (r.lower, r.upper)
-                r1 = kent.rate(problem, n=n, T=10, alpha=alpha, **kw)
+                r1 = rate(problem, n=n, T=10, alpha=alpha, **kw)
                 if prev_n is not None and r1.upper > prev_n * (1 + 1e-12):
                     bad.append({"problem": problem, **kw, "n": n, "alpha": alpha, "why": "upper grows in n"})
                 prev_n = r1.upper
@@ -82,7 +84,7 @@ def rates_consistent() -> AuditResult:
 @register("kent.procedure_vote", "Kent et al. (2024), §3 procedure (docs/kent.md §6), Lemma 16 with k = 3",
         "the vote's flip probability 1/(1 + e^{α/6}) makes three-bin votes α-LDP, and τ of eq. (25) is the "
         "Hoeffding radius at level 1/(nT*α²)", "exact + sympy")
-def procedure_vote() -> AuditResult:
+def procedure_vote(divisor: int = 6) -> AuditResult:
     r"""Lemma 16 at k = 3 gives the keep probability :math:`e^{\alpha/6}/(1 + e^{\alpha/6})` (exhaustive
     worst log-ratio over bins, :func:`bounds.mechanisms.rr_privacy_loss`), and
     :math:`2e^{-T^*\tau^2/2} = 2/(nT^*\alpha^2)` for :math:`\tau = \sqrt{2\log(nT^*\alpha^2)/T^*}` (sympy)."""
@@ -91,7 +93,7 @@ def procedure_vote() -> AuditResult:
     T, x = sp.symbols("T x", positive=True)
     tau2 = 2 * sp.log(x * T) / T
     radius = sp.simplify(2 * sp.exp(-T * tau2 / 2) - 2 / (x * T)) == 0
-    ok = worst <= 1 + 1e-12 and math.isclose(keep, math.exp(0.1) / (1 + math.exp(0.1))) and radius
+    ok = worst <= 1 + 1e-12 and math.isclose(keep, math.exp(0.6 / divisor) / (1 + math.exp(0.6 / divisor))) and radius
     return result("kent.procedure_vote", "holds" if ok else "fails", domain="bins N in {6, 9}, alpha in {0.1, 22/35, 1}",
                    worst_loss_over_alpha=worst, keep_at_0_6=keep, hoeffding_radius_identity=radius,
                    confidence="[V] (docs/kent.md §6)")

@@ -1,0 +1,112 @@
+"""A row's status comes from its own checks only (``row_status``); rows resting on a neighbour are ``partial``;
+Rameshwar and Tandon's printed KKT multipliers and DAME's "m̃ = 1 is Duchi" are discrepancies."""
+
+import itertools
+import math
+from fractions import Fraction
+
+import pytest
+
+from bounds import audit
+from bounds.audit import dame_impl
+
+CHECK_STATUSES = ("holds", "fails", "discrepancy", "inconclusive")
+
+
+@pytest.mark.parametrize("n", [1, 2, 3])
+def test_row_status_is_the_worst_own_status_and_never_holds_beside_a_discrepancy(n):
+    for own in itertools.product(CHECK_STATUSES, repeat=n):
+        for related in ((), ("holds",), ("fails",)):
+            got = audit.row_status(list(own), list(related))
+            if "fails" in own:
+                assert got == "fails"
+            elif "discrepancy" in own:
+                assert got == "discrepancy"
+            elif "inconclusive" in own:
+                assert got == "inconclusive"
+            else:
+                assert got == "holds"
+    assert audit.row_status([], ["holds"]) == "partial" and audit.row_status([], ["discrepancy"]) == "partial"
+    assert audit.row_status([]) == "unchecked"
+    with pytest.raises(ValueError, match="own"):
+        audit.row_status(["maybe"])
+
+
+def test_rows_resting_on_a_neighbour_are_partial_and_say_what_is_not_checked():
+    partial = {(e.paper, e.label) for e in audit.ENTRIES if e.related and not e.checks}
+    assert {("dame", "Lemma S10"), ("dame", "(S147)"), ("kent", "Theorem 1"), ("kent", "Lemma 17"),
+            ("kent", "Lemma 18"), ("cummings", "Theorem 4.1"), ("cummings", "Lemma 5.2")} <= partial
+    for e in audit.ENTRIES:
+        if e.related and not e.checks:
+            assert e.checks_what and e.not_checked
+    kinds = {(e.paper, e.label): e.kind for e in audit.ENTRIES}
+    assert kinds["cummings", "Theorem 5.1"] != "quoted"
+    assert kinds["cummings", "Lemma 4.2"] == kinds["cummings", "eq. (7)"] == kinds["dame", "(S49)–(S52)"] == "checkable"
+
+
+def test_atlas_rows_carry_method_domain_and_what_is_checked():
+    rows = audit.atlas(paper="rameshwar")
+    by = {r.label: r for r in rows}
+    assert by["Lemma III.2"].status == "partial" and by["Lemma III.2"].method.startswith("related only")
+    assert by["eq. (9)-(11)"].status == "discrepancy"
+    assert by["eq. (9)-(11)"].evidence["rameshwar.theorem_iii_1"]["related"] is True
+    for r in rows:
+        d = r.as_dict()
+        assert all(isinstance(d[k], str) and d[k] for k in ("method", "domain", "checks_what", "not_checked"))
+
+
+def test_atlas_runs_each_check_once_per_process(monkeypatch):
+    audit.atlas(paper="rameshwar", label="eq. (12)")
+    import dataclasses
+
+    broken = dataclasses.replace(audit.CHECKS["rameshwar.eq12"], fn=None)  # a second run would call None
+    monkeypatch.setitem(audit.CHECKS, "rameshwar.eq12", broken)
+    assert audit.atlas(paper="rameshwar", label="eq. (12)")[0].status == "discrepancy"
+
+
+def _geometric(M):
+    """§IV-B's geometric collection, written here: 2^i users with 2^(M - i) samples, i = 0..M."""
+    return [2 ** (M - i) for i in range(M + 1) for _ in range(2**i)]
+
+
+@pytest.mark.parametrize("eps, product", [(Fraction(1, 2), 520), (Fraction(1, 5), 780), (Fraction(2, 3), 2080),
+                                          (Fraction(1, 10), 650)])
+def test_printed_multipliers_break_complementary_slackness(eps, product):
+    # by hand: T is the ceil(2/eps)-th largest 65 m; k users lie above it; (9) forces lambda_S = 1/eps - k/2
+    um = sorted((65 * m for m in _geometric(6)), reverse=True)
+    T = um[math.ceil(2 / eps) - 1]
+    k = sum(u > T for u in um)
+    assert (1 / eps - Fraction(k, 2)) * T == product
+    r = audit.CHECKS["rameshwar.kkt_multipliers"].fn()
+    row = next(x for x in r.evidence["rows"] if x["collection"].startswith("geometric") and x["eps"] == str(eps))
+    assert row["lambda_S_times_S"] == str(product) and row["gap"] == "0" and row["valid_dual_certifies"]
+    assert r.status == "discrepancy"
+
+
+def test_kkt_check_holds_when_fed_multipliers_that_satisfy_the_conditions():
+    from bounds.audit import rameshwar as rt
+
+    def valid(um, eps):
+        k = rt._kkt(um, eps)
+        k["printed"] = {**k["printed"], "holds": True}
+        return k
+
+    assert audit.CHECKS["rameshwar.kkt_multipliers"].fn(multiplier_rule=valid).status == "holds"
+
+
+def test_duchi_ratio_closed_form_against_a_hand_evaluation():
+    # alpha = 22/35, n alpha^2 = 10: 2(1 + 392 tau^2/alpha^2) tanh^2(alpha/2), tau^2 = 2 ln(8 sqrt(10))
+    a = 22 / 35
+    want = 2 * (1 + 392 * 2 * math.log(8 * math.sqrt(10)) / a**2) * math.tanh(a / 2) ** 2
+    assert math.isclose(dame_impl.duchi_ratio_closed_form(10.0, a), want, rel_tol=1e-12)
+    assert 1180 < want < 1200  # ≈ 367.6 ln(8 sqrt(10)) + small
+
+
+def test_m_tilde_one_is_not_duchi():
+    r = audit.CHECKS["dame.duchi_equivalence"].fn(reps=2000)
+    assert r.status == "discrepancy"
+    assert all(row["ratio"] > 500 for row in r.evidence["rows"])
+
+
+def test_eq8_reads_the_implemented_window():
+    assert audit.CHECKS["dame.eq8_window"].fn().status == "holds"
