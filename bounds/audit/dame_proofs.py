@@ -282,7 +282,7 @@ def s146_exp_step(reading: str = "printed") -> AuditResult:
     r"""The step holds exactly when :math:`P(m \ge \tilde m)^2 \ge \varphi(\tilde m)` (sympy: it is that
     inequality after taking logarithms, with :math:`c_5 = 579\cdot3/2`).  The printed ``∧ 1`` admits
     m̃ with :math:`\varphi(\tilde m) > 1`: smallest counterexample ``sizes.point(2)`` at nα² = 1, m̃ = 2,
-    :math:`e^{-1/579} \approx 0.998 > (\ln 16/16)^{3/2} \approx 0.30`.  ``reading="proof"``
+    :math:`e^{-1/579} \approx 0.998 > (\ln 16/16)^{3/2} \approx 0.0721`.  ``reading="proof"``
     (:func:`bounds.dame.m_tilde` without the ``∧ 1``) gives m̃ = 1 there, outside the step."""
     x, P, y = sp.symbols("x P y", positive=True)
     step = sp.expand_log(sp.log(((sp.log(y) / y) ** sp.Rational(3, 2))), force=True)
