@@ -97,3 +97,55 @@ def procedure_vote(divisor: int = 6) -> AuditResult:
     return result("kent.procedure_vote", "holds" if ok else "fails", domain="bins N in {6, 9}, alpha in {0.1, 22/35, 1}",
                    worst_loss_over_alpha=worst, keep_at_0_6=keep, hoeffding_radius_identity=radius,
                    confidence="[V] (docs/kent.md §6)")
+
+
+def _theorem6_paper(n: int, T: int, alpha: float, d: int, combine: str, log_power: int) -> tuple[float, float]:
+    r"""Theorem 6 with unit constants, transcribed from ``docs/kent.md`` §5 (mpmath, 30 digits): for the
+    univariate mean (d = 1) and the ℓ∞ ball,
+
+    .. math:: \text{lower} = \min\Big(d, \frac{d^2}{nT\alpha^2}\Big) \vee e^{-n\alpha^2/d},\qquad
+              \text{upper} = d \wedge \Big(\frac{d^2\log(nT\alpha^2)}{nT\alpha^2} + e^{-n\alpha^2/d}\Big)
+
+    ``combine`` ("max" as printed) joins the lower bound's two parts; ``log_power`` (1) is the power of the
+    upper bound's log factor (faults plant "min" and 0)."""
+    import mpmath
+
+    with mpmath.workdps(30):
+        x = mpmath.mpf(n) * mpmath.mpf(alpha) ** 2
+        xT = x * T
+        poly, expo = min(mpmath.mpf(d), d * d / xT), mpmath.exp(-x / d)
+        lower = max(poly, expo) if combine == "max" else min(poly, expo)
+        upper = min(mpmath.mpf(d), d * d * mpmath.log(xT) ** log_power / xT + expo)
+        return float(lower), float(upper)
+
+
+@register("kent.theorem6_mean", "Kent et al. (2024), Theorem 6, eq. (24) (docs/kent.md §5)",
+          "the package's mean-estimation rates are Theorem 6's: lower = poly ∨ exp, upper = d ∧ (d² log(nTα²)/(nTα²) "
+          "+ exp), unit constants", "exact (mpmath transcription)",
+          domain="instances: d in {1, 4 (l_inf)} x n in {10, 100, 1e4} x T in {1, 10, 1e3, 1e6} x alpha in {0.1, 0.5, 1}, "
+                 "where n T alpha^2 >= e",
+          methods=("exact",),
+          faults=(("the lower bound's max of its two parts taken as a min", {"combine": "min"}),
+                  ("the upper bound's log factor dropped", {"log_power": 0})))
+def theorem6_mean(combine: str = "max", log_power: int = 1) -> AuditResult:
+    r"""Evaluates :func:`bounds.kent.rate` (``"mean"``, unit :class:`~bounds.kent.RateConstants`) and
+    :func:`_theorem6_paper` on the grid, where :math:`nT\alpha^2 \ge e` (the package writes the log
+    factor :math:`\log(e \vee nT\alpha^2)`); holds if both sides agree within a relative 1e-9."""
+    rows, worst, count = [], 0.0, 0
+    for d in (1, 4):
+        for n in (10, 100, 10**4):
+            for T in (1, 10, 10**3, 10**6):
+                for a in (0.1, 0.5, 1.0):
+                    if n * T * a * a < math.e:
+                        continue
+                    r = kent.rate("mean", n=n, T=T, alpha=a, d=d, ball="linf")
+                    lo, up = _theorem6_paper(n, T, a, d, combine, log_power)
+                    dev = max(abs(r.lower - lo) / max(lo, 1e-300), abs(r.upper - up) / max(up, 1e-300))
+                    count += 1
+                    if dev > worst:
+                        worst = dev
+                        rows = [{"d": d, "n": n, "T": T, "alpha": a, "package_lower": r.lower, "paper_lower": lo,
+                                 "package_upper": r.upper, "paper_upper": up, "relative_deviation": dev}]
+    return result("kent.theorem6_mean", "holds" if worst <= 1e-9 else "fails", points=count, combine=combine,
+                  log_power=log_power, max_relative_deviation=worst, worst_point=rows,
+                  confidence="[S] structure, [R] constants (docs/kent.md §5)")
