@@ -35,7 +35,7 @@ from typing import Any
 from ..numerics import check_bool, check_choice, format_value
 from .core import CHECKS, AuditResult, cached
 
-__all__ = ["Statement", "Row", "ENTRIES", "KINDS", "ROW_STATUSES", "PAPERS", "atlas", "find", "page", "row_status"]
+__all__ = ["Statement", "Row", "ENTRIES", "KINDS", "ROW_STATUSES", "PAPERS", "atlas", "find", "lookup", "page", "row_status"]
 
 KINDS = ("checkable", "order", "structural", "quoted")
 ROW_STATUSES = ("holds", "fails", "discrepancy", "inconclusive", "partial", "unchecked")
@@ -361,15 +361,80 @@ ENTRIES: tuple[Statement, ...] = (
 )
 
 
-def find(key: str) -> Statement:
-    """The statement ``"paper:label"`` (e.g. ``"dame:Lemma S9"``); ValueError names the key if unknown."""
-    if not isinstance(key, str):
+def _norm(text: str) -> str:
+    """A label as typed or printed, compared loosely: any case, en/em dashes as hyphens, single spaces."""
+    t = str(text).lower().replace("\u2013", "-").replace("\u2014", "-").replace("\u2212", "-")
+    return " ".join(t.replace(" - ", "-").split())
+
+
+def _aliases(label: str) -> set[str]:
+    """The forms a reader may type for ``label``: itself, without its word (``S9`` for ``Lemma S9``), without
+    parentheses, and each step of a range (``(S71)``, ``S71`` for ``(S70)–(S71)``; ``eq. (10)`` for ``eq. (9)-(11)``)."""
+    import re
+
+    n = _norm(label)
+    out = {n, n.replace("(", "").replace(")", "")}
+    words = n.split(" ", 1)
+    if len(words) == 2 and words[0] in ("lemma", "theorem", "corollary", "proposition", "example", "assumption",
+                                        "remark", "definition"):
+        out.add(words[1])
+    m = re.fullmatch(r"(eq\. )?\((s?)(\d+)\)-\(?(s?)(\d+)\)", n)
+    if m:
+        eq, s1, a, _, b = m.groups()
+        for k in range(int(a), int(b) + 1):
+            out |= {f"({s1}{k})", f"{s1}{k}"} if s1 else {f"eq. ({k})", f"({k})", f"eq ({k})"}
+    elif n.startswith("eq. ("):
+        out |= {n[4:], "eq " + n[4:]}
+    return out
+
+
+def lookup(key: str) -> list[Statement]:
+    """The statements a typed key names: ``"paper:label"`` or a bare label, matched in any case, with hyphens or en
+    dashes, without the word (``S9``), or as one step of a printed range (``(S71)`` finds ``(S70)–(S71)``).
+    An exact label wins over an alias.  ValueError naming the key and the nearest labels if nothing matches.
+
+    Examples
+    --------
+    >>> [e.label for e in lookup("dame:s9")], [e.label for e in lookup("(S71)")]
+    (['Lemma S9'], ['(S70)–(S71)'])
+    """
+    import difflib
+
+    if not isinstance(key, str) or not key.strip():
         raise ValueError(f"key must be 'paper:label' of the atlas (e.g. 'dame:Lemma S9'), got {format_value(key)}")
-    paper, _, label = key.partition(":")
-    for e in ENTRIES:
-        if e.paper == paper and e.label == label:
-            return e
-    raise ValueError(f"key must be 'paper:label' of the atlas (e.g. 'dame:Lemma S9'), got {key!r}")
+    head, sep, label = key.partition(":")
+    paper = _norm(head) if sep else None
+    if not sep:
+        label = key
+    pool = [e for e in ENTRIES if paper is None or e.paper == paper]
+    want = _norm(label)
+    exact = [e for e in pool if _norm(e.label) == want]
+    if exact:
+        return exact
+    found = [e for e in pool if want in _aliases(e.label) or want.replace("(", "").replace(")", "") in _aliases(e.label)]
+    if found:
+        return found
+    names = [f"{e.paper}:{e.label}" for e in ENTRIES]
+    near = difflib.get_close_matches(_norm(key), [_norm(n) for n in names], n=4, cutoff=0.5)
+    near_names = [n for n in names if _norm(n) in near]
+    hint = f"; nearest: {', '.join(near_names)}" if near_names else ""
+    raise ValueError(f"key must be 'paper:label' of the atlas (e.g. 'dame:Lemma S9'), got {key!r}{hint}")
+
+
+def find(key: str) -> Statement:
+    """The statement ``"paper:label"`` (e.g. ``"dame:Lemma S9"``), matched as :func:`lookup` does; ValueError
+    names the key (and the nearest labels) if none or several match.
+
+    Examples
+    --------
+    >>> find("dame:lemma s9").label
+    'Lemma S9'
+    """
+    found = lookup(key)
+    if len(found) > 1:
+        raise ValueError(f"key {key!r} matches several statements: "
+                         + ", ".join(f"{e.paper}:{e.label}" for e in found) + "; give 'paper:label'")
+    return found[0]
 
 
 def _evidence(r: AuditResult) -> dict[str, Any]:
@@ -479,8 +544,9 @@ def page(rows: list[Row]) -> str:
     lines = ["# The statement atlas", "",
              "Every numbered statement of the four papers, with its kind and the status computed by running "
              "its checks (`bounds check --atlas`; Kent et al.'s rows carry the confidence tag of the "
-             "reconstruction they rest on, see {doc}`../kent`).  Discrepancies are explained in "
-             "{doc}`../choices`.", ""]
+             "reconstruction they rest on, see {doc}`../kent`).  A row's status comes from its own checks only; "
+             "a row whose only evidence is a neighbour or a consequence (its *related* checks) is **partial**, and "
+             "says what is checked and what is not.  Discrepancies are explained in {doc}`../choices`.", ""]
     counts: dict[tuple[str, str], int] = {}
     for r in rows:
         counts[r.kind, r.status] = counts.get((r.kind, r.status), 0) + 1
@@ -490,13 +556,17 @@ def page(rows: list[Row]) -> str:
         sel = [r for r in rows if r.paper == paper]
         if not sel:
             continue
-        lines += ["", f"## {name}", "", "| label | statement | kind | status | checks | implemented by |",
-                  "|---|---|---|---|---|---|"]
+        lines += ["", f"## {name}", "",
+                  "| label | statement | kind | status | method | domain | checked / not checked | checks | implemented by |",
+                  "|---|---|---|---|---|---|---|---|---|"]
         for r in sel:
             checks = ", ".join(f"{{ref}}`{c} <{_anchor(c)}>`" for c in r.checks) or _md(r.reason)
+            if r.related:
+                checks += " (related: " + ", ".join(f"{{ref}}`{c} <{_anchor(c)}>`" for c in r.related) + ")"
             tag = f" [{r.confidence}]" if r.confidence else ""
             impl = _xref(r.implements) if r.implements else ""
-            lines.append(f"| {_md(r.label)}{tag} | {_md(r.statement)} | {r.kind} | **{r.status}** | {checks} | {impl} |")
+            lines.append(f"| {_md(r.label)}{tag} | {_md(r.statement)} | {r.kind} | **{r.status}** | {_md(r.method)} | "
+                         f"{_md(r.domain)} | {_md(r.checks_what)} / not: {_md(r.not_checked)} | {checks} | {impl} |")
     seen: dict[str, dict] = {}
     for r in rows:
         for c, ev in r.evidence.items():
@@ -505,7 +575,8 @@ def page(rows: list[Row]) -> str:
     for c, ev in seen.items():
         lines += [f"({_anchor(c)})=", f"### `{c}` — {ev['status']}", "", f"*Method:* {_md(ev['method'])}  ",
                   f"*Claim:* {_md(CHECKS[c].claim)}  ", f"*Source:* {_md(CHECKS[c].source)}  ",
-                  f"*Domain:* {_md(ev.get('domain', 'the cases listed in the audit report'))}  ",
+                  f"*Domain:* {_md(CHECKS[c].domain or ev.get('domain', ''))}  ",
+                  f"*Planted faults:* {_md('; '.join(f'{w} (must not hold)' for w, _ in CHECKS[c].faults) or 'none')}  ",
                   f"*Implemented in:* {_xref(CHECKS[c].fn.__module__ + '.' + CHECKS[c].fn.__name__)}", ""]
     return "\n".join(lines) + "\n"
 
