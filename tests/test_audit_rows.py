@@ -119,3 +119,27 @@ def test_checks_that_read_the_implementation_hold_and_see_their_faults():
         assert all(c.fn(**kw).status == "fails" for _, kw in c.faults)
     rows = {r.label: r for r in audit.atlas(paper="kent", label="Theorem 6")}
     assert rows["Theorem 6"].status == "holds" and rows["Theorem 6"].checks == ("kent.theorem6_mean",)
+
+
+def test_searched_counterexamples_are_the_smallest_in_their_order():
+    # Lemma S1 at m = 1: TV(Bern((1 - d)/2), Bern((1 + d)/2)) = d, printed right side sqrt(1/2) d ln((1 + d)/(1 - d))
+    # < d for every d <= 1/2, so the smallest grid point (m = 1, d = 1/64) already fails
+    r = audit.CHECKS["dame.lemma_s1"].fn(max_m=2)
+    ce = r.evidence["smallest_counterexample"]
+    assert (ce["m"], ce["delta"], ce["tv"]) == (1, "1/64", 1 / 64)
+    assert math.isclose(ce["printed_rhs"], math.sqrt(0.5) / 64 * math.log(65 / 63), rel_tol=1e-12)
+    # Lemma S7: 4 exp(-L) = 1/(2 (sqrt(y) v 1)) > 1/(4 sqrt(y)) iff y > 1/4; at 16/64 equality: first failure 17/64
+    assert audit.CHECKS["dame.lemma_s7"].fn().evidence["smallest_counterexample"]["m_tilde_n_alpha2"] == "17/64"
+    # (S146): ln(8y) > ln(8 sqrt(y)) iff y > 1: first failure on the grid k/64 is 65/64
+    r = audit.CHECKS["dame.s146_constant"].fn()
+    assert r.evidence["smallest_counterexample"]["m_tilde_n_alpha2"] == "65/64"
+    assert r.evidence["failure_set"] == "Interval.open(1, oo)"
+
+
+def test_inequality_rows_report_their_tightest_constant():
+    # suprema by closed form: 2 ln 3 (Lemma S2), 4/tanh(1/12)^2 (Lemma S6), 4(e^a - 1)^2/a^2 at a = 22/35 ((S22))
+    a = 22 / 35
+    for cid, star in (("dame.lemma_s2", 2 * math.log(3)), ("dame.lemma_s6", 4 / math.tanh(1 / 12) ** 2),
+                      ("dame.s22_privacy_constant", 4 * math.expm1(a) ** 2 / a**2)):
+        lo, hi = audit.CHECKS[cid].fn().evidence["slack"]["tightest_constant_in"]
+        assert lo <= star <= hi and hi - lo < 0.6

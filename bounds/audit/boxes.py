@@ -35,7 +35,7 @@ from flint import arb, ctx, fmpq
 
 from ..numerics import check_bool, check_callable, check_integer, format_value
 
-__all__ = ["BoxProof", "prove", "ball", "point", "constant"]
+__all__ = ["BoxProof", "Tightest", "prove", "tightest", "ball", "point", "constant"]
 
 
 @dataclass(frozen=True)
@@ -277,3 +277,52 @@ def prove(
         return BoxProof(True, proved, None, None, worst)
     finally:
         ctx.prec = old
+
+
+@dataclass(frozen=True)
+class Tightest:
+    """Outcome of :func:`tightest`: the constant lies in ``[refuted, proved]`` — the inequality is proved on the box
+    at ``proved`` and refuted (a certified counterexample) at ``refuted`` — after ``steps`` bisections."""
+
+    proved: Fraction
+    refuted: Fraction
+    steps: int
+
+    def as_dict(self) -> dict:
+        """The evidence a check reports."""
+        return {"tightest_constant_in": [float(self.refuted), float(self.proved)], "bisections": self.steps}
+
+
+def tightest(g: Callable[..., arb], box: Sequence[tuple[Fraction | int, Fraction | int]], lo: Fraction | int,
+             hi: Fraction | int, *, steps: int = 20, strict: bool = False, max_boxes: int = 4000) -> Tightest:
+    r"""The tightest constant ``c`` for which ``g(c, *p) >= 0`` (``strict``: ``> 0``) on ``box``, by bisection on
+    ``c`` between ``lo`` (refuted) and ``hi`` (proved), each midpoint proved or refuted by :func:`prove`
+    (``g`` must increase in ``c``); a midpoint left undecided ends the search.
+
+    .. math:: c^* = \inf\{c : \forall p \in B,\ g(c, p) \ge 0\} \in [\mathrm{refuted}, \mathrm{proved}]
+
+    Source: bisection over the verified branch-and-bound (Moore, Kearfott and Cloud, 2009, ch. 5).
+
+    Examples
+    --------
+    >>> t = tightest(lambda c, x: c - x * x, [(0, 1)], 0, 3, steps=10)
+    >>> float(t.refuted) <= 1 <= float(t.proved), float(t.proved - t.refuted) <= 3 / 2**10
+    (True, True)
+    """
+    lo_q, hi_q = _rational("lo", lo), _rational("hi", hi)
+    steps = check_integer("steps", steps, minimum=0, maximum=200)
+    if not lo_q < hi_q:
+        raise ValueError(f"lo must be below hi, got lo = {_show(lo_q)}, hi = {_show(hi_q)}")
+    done = 0
+    for _ in range(steps):
+        mid = (lo_q + hi_q) / 2
+        c = point(mid)
+        res = prove(lambda *p: g(c, *p), box, strict=strict, max_boxes=max_boxes)
+        if res.status == "holds":
+            hi_q = mid
+        elif res.status == "fails":
+            lo_q = mid
+        else:
+            break
+        done += 1
+    return Tightest(hi_q, lo_q, done)

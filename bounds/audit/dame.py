@@ -14,6 +14,7 @@ from flint import arb
 from .. import dame, kent, simulate, sizes
 from ..estimators import dame as dame_estimator
 from . import boxes
+from .boxes import tightest as _tightest
 from .core import AuditResult, register, result
 
 
@@ -48,8 +49,12 @@ def lemma_s2(constant: int = 3) -> AuditResult:
     c = mpmath.iv.mpf(constant)
     proved, boxes, bad = _iv_bisect(lambda d: (c - mpmath.iv.log((1 + d) / (1 - d)) / d).a > 0, 0.1, 0.5)
     ok = proved and near0 < constant
+    slack = _tightest(lambda c, d: c - ((1 + d) / (1 - d)).log() / d, [(Fraction(1, 10), Fraction(1, 2))],
+                           2, 3, steps=14)
     return result("dame.lemma_s2", "holds" if ok else "fails", constant=constant, boxes=boxes,
-                   bound_near_0=near0, failing_box=bad, at_half=float(constant - math.log(3) / 0.5))
+                   bound_near_0=near0, failing_box=bad, at_half=float(constant - math.log(3) / 0.5),
+                   slack={**slack.as_dict(), "note": "the ratio ln((1+d)/(1-d))/d increases: its supremum 2 ln 3 = "
+                                                     "2.1972 is attained at d = 1/2 (3 holds with room 0.80)"})
 
 
 @register("dame.lemma_s6", "Pla et al. (2024), Lemma S6",
@@ -68,8 +73,13 @@ def lemma_s6(constant: int = 579) -> AuditResult:
     near0 = 576 * (1 + (0.1 / 12) ** 2 / 3) ** 2
     proved, boxes, bad = _iv_bisect(lambda t: ratio(t).b <= constant, 0.1, 1.0)
     ok = proved and near0 <= constant
+    from .dame_proofs import _ratio
+
+    slack = _tightest(lambda c, t: c - 1 / _ratio(t) ** 2, [(Fraction(1, 10), Fraction(1))], 576, 580, steps=12)
     return result("dame.lemma_s6", "holds" if ok else "fails", constant=constant, supremum_at_1=[float(sup.a), float(sup.b)],
-                   limit_at_0=int(limit), boxes=boxes, failing_box=bad)
+                   limit_at_0=int(limit), boxes=boxes, failing_box=bad,
+                   slack={**slack.as_dict(), "note": "the ratio increases in alpha: its supremum on (0, 1] is the value at "
+                                                     "alpha = 1 (4/tanh(1/12)^2 = 578.67): 579 holds with room 0.33"})
 
 
 @register("dame.tau_condition", "Pla et al. (2024), eq. (4), Lemma S5",
@@ -276,7 +286,7 @@ def eq11_denominator(m_tilde: int | None = None) -> AuditResult:
 @register("dame.mtilde_definition", "Pla et al. (2024), Theorem 2 vs the text before (S146)",
         "Theorem 2's m̃ (P(m ≥ a)² ≥ φ ∧ 1) and the appendix's (P(m ≥ a) ≥ φ ∧ 1) agree", "exact search")
 def mtilde_definition() -> AuditResult:
-    """m̃ from both conditions (the unsquared one by a scan over a = 1..20000) on laws where the two can differ.
+    r"""m̃ from both conditions (the unsquared one by a scan over a = 1..20000) on laws where the two can differ.
 
     The scan stops at the first power of two :math:`a^*` with :math:`\log P(m \ge a^*) < \log\varphi(1)`: past it
     :math:`P(m \ge a) \le P(m \ge a^*) < \varphi(1) \le \varphi(a)` (φ increases in a), so no larger a qualifies."""
