@@ -34,7 +34,7 @@ def test_row_status_is_the_worst_own_status_and_never_holds_beside_a_discrepancy
 
 def test_rows_resting_on_a_neighbour_are_partial_and_say_what_is_not_checked():
     partial = {(e.paper, e.label) for e in audit.ENTRIES if e.related and not e.checks}
-    assert {("dame", "Lemma S10"), ("dame", "(S147)"), ("kent", "Theorem 1"), ("kent", "Lemma 17"),
+    assert {("dame", "Lemma S5"), ("dame", "(S147)"), ("dame", "Corollary 3"), ("kent", "Theorem 1"), ("kent", "Lemma 17"),
             ("kent", "Lemma 18"), ("cummings", "Theorem 4.1"), ("rameshwar", "Lemma III.2")} <= partial
     for e in audit.ENTRIES:
         if e.related and not e.checks:
@@ -108,8 +108,10 @@ def test_m_tilde_one_is_not_duchi():
     assert all(row["ratio"] > 500 for row in r.evidence["rows"])
 
 
-def test_eq8_reads_the_implemented_window():
+def test_eq8_and_lemma_s10_read_the_implemented_window():
     assert audit.CHECKS["dame.eq8_window"].fn().status == "holds"
+    assert audit.CHECKS["dame.lemma_s10_window"].fn().status == "holds"
+    assert audit.find("dame:Lemma S10").checks == ("dame.lemma_s10_window",)
 
 
 def test_checks_that_read_the_implementation_hold_and_see_their_faults():

@@ -111,3 +111,30 @@ def duchi_equivalence(reps: int = 4000, seed: int = 1188) -> AuditResult:
                   note="the ratio grows as 784 ln(8 sqrt(n alpha^2))/(alpha^2 coth^2(alpha/2)): a log factor, as "
                        "Theorem 2's rate at m~ = 1; the two procedures differ (Laplace noise of scale 14 tau/alpha "
                        "on half the users vs Duchi's +-B on all)")
+
+
+@register("dame.lemma_s10_window", "Pla et al. (2024), Lemma S10, with Lemma S9 and Algorithm 1",
+          "(II) = 0: the implemented projection window [L_j, U_j] contains s_j ± 6τ ∩ [−1, 1] for every bin j, so the "
+          "shrunk estimates within 6τ of s_ĵ (Lemma S9) are never clipped", "exact",
+          domain="instances: (m~, n alpha^2) in " + ", ".join(f"({m}, {x:g})" for m, x, _ in _WINDOW_CASES) + ", every bin",
+          methods=("exact",),
+          faults=(("Lemma S9's radius 6 tau taken as 7.5 tau (the window no longer contains it)", {"radius": 7.5}),))
+def lemma_s10_window(radius: float = 6) -> AuditResult:
+    r"""For every bin :math:`I_j = [-1 + 2\tau j, -1 + 2\tau(j + 1)]` (mid-point :math:`s_j`, written here), the
+    package's window (:func:`bounds.estimators.dame.interval`) must contain
+    :math:`[s_j - 6\tau, s_j + 6\tau] \cap [-1, 1]` (shrunk estimates lie in [−1, 1]); the margin is reported.
+    ``radius`` is Lemma S9's 6."""
+    rows, worst = [], math.inf
+    for m, x, _ in _WINDOW_CASES:
+        t = float(_tau_paper(m, x))
+        n = math.ceil(1 / t)
+        L, U = dame_estimator.interval(np.arange(n), dame.tau(m, n_alpha2=x))
+        margin = math.inf
+        for j in range(n):
+            s = -1 + 2 * t * j + t
+            need_lo, need_hi = max(s - radius * t, -1.0), min(s + radius * t, 1.0)
+            margin = min(margin, need_lo - float(L[j]), float(U[j]) - need_hi)
+        worst = min(worst, margin)
+        rows.append({"m_tilde": m, "n_alpha2": x, "tau": t, "bins": n, "min_margin": margin})
+    return result("dame.lemma_s10_window", "holds" if worst >= -1e-12 else "fails", radius=radius, rows=rows,
+                  min_margin=worst, note="the window is s_j ± 7τ: one τ of room over Lemma S9's 6τ")
