@@ -87,7 +87,7 @@ def test_kkt_check_holds_when_fed_multipliers_that_satisfy_the_conditions():
     from bounds.audit import rameshwar as rt
 
     def valid(um, eps):
-        k = rt._kkt(um, eps)
+        k = rt.kkt_quantities(um, eps)
         k["printed"] = {**k["printed"], "holds": True}
         return k
 

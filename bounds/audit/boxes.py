@@ -313,6 +313,14 @@ def tightest(g: Callable[..., arb], box: Sequence[tuple[Fraction | int, Fraction
     steps = check_integer("steps", steps, minimum=0, maximum=200)
     if not lo_q < hi_q:
         raise ValueError(f"lo must be below hi, got lo = {_show(lo_q)}, hi = {_show(hi_q)}")
+    g = check_callable("g", g)
+    try:
+        probe = g(point(hi_q), *(point(_rational("box", b[0])) for b in box))
+    except (TypeError, ValueError, ArithmeticError, IndexError, AttributeError):
+        probe = None
+    if not isinstance(probe, arb):
+        raise ValueError("g must take the constant and one arb ball per coordinate of box and return an arb ball, "
+                         "got one that does not")
     done = 0
     for _ in range(steps):
         mid = (lo_q + hi_q) / 2

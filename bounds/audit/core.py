@@ -124,6 +124,13 @@ def cached(ids: Sequence[str], *, thorough: bool = False) -> dict[str, AuditResu
     >>> cached(["kent.lemma16"])["kent.lemma16"].status
     'holds'
     """
+    if not isinstance(ids, (list, tuple)) or not all(isinstance(i, str) for i in ids):
+        raise ValueError(f"ids must be a list of check IDs, got {format_value(ids)}")
+    if not isinstance(thorough, bool):
+        raise ValueError(f"thorough must be True or False, got {format_value(thorough)}")
+    unknown = [i for i in ids if i not in CHECKS]
+    if unknown:
+        raise ValueError(f"ids must be check IDs of bounds.audit, got {unknown[0]!r}")
     missing = [i for i in dict.fromkeys(ids) if (i, bool(thorough)) not in _CACHE]
     if missing:
         run(missing, thorough=thorough)

@@ -132,7 +132,7 @@ def theorem1_chain() -> AuditResult:
                    cases=count, failed_steps=failures, s28_slack=str(square))
 
 
-def _ratio(a: Any) -> Any:
+def vote_gap_over_alpha(a: Any) -> Any:
     """(π_{α/6} − 1/2)/α = expm1(α/6) / (2α(e^{α/6} + 1))."""
     return (a / 6).expm1() / (2 * a * ((a / 6).exp() + 1))
 
@@ -147,9 +147,9 @@ def lemma_s5_exponent(divisor: int = 579, thorough: bool = False) -> AuditResult
     ratio is :math:`\ge 1/(4\cdot 579)`; near 0 it tends to 1/2304).  With 579 it fails (counterexample
     below); 2316 = 4·579 is proved, which makes :math:`c_5 = 2316\cdot 3/2 = 3474` in Theorem 2."""
     d = boxes.point(Fraction(divisor))
-    res = boxes.prove(lambda a: _ratio(a) ** 2 / 4 - 1 / d, [(Fraction(1, 1000), Fraction(1))],
+    res = boxes.prove(lambda a: vote_gap_over_alpha(a) ** 2 / 4 - 1 / d, [(Fraction(1, 1000), Fraction(1))],
                       strict=False, max_boxes=200000 if thorough else 40000)
-    fixed = boxes.prove(lambda a: _ratio(a) ** 2 / 4 - arb(1) / 2316, [(Fraction(1, 1000), Fraction(1))],
+    fixed = boxes.prove(lambda a: vote_gap_over_alpha(a) ** 2 / 4 - arb(1) / 2316, [(Fraction(1, 1000), Fraction(1))],
                         strict=False, max_boxes=200000 if thorough else 40000)
     status = "discrepancy" if res.status == "fails" and fixed.proved else res.status
     return result("dame.lemma_s5_exponent", status,

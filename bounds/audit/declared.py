@@ -165,7 +165,7 @@ FAULTS: dict[str, tuple[tuple[str, dict], ...]] = {
     "rameshwar.theorem_iii_1": (("the threshold rank ceil(2/eps) shifted by one (ceil(2/eps) + 1)",
                                  {"rule": lambda m, U, eps: _error_at_rank(m, U, eps, 1)}),),
     "rameshwar.kkt_multipliers": (("T_eps taken at rank ceil(2/eps) + 1 (a shifted index)",
-                                   {"multiplier_rule": lambda um, eps: _rt_checks._kkt(um, eps, 1)}),),
+                                   {"multiplier_rule": lambda um, eps: _rt_checks.kkt_quantities(um, eps, 1)}),),
     "rameshwar.monotone_eopt": (("E_OPT multiplied by eps^2 (increasing in eps)",
                                  {"error": lambda m, U, e: e * e * rameshwar.optimal_error(m, U=U, eps=e, exact=True)}),),
 }

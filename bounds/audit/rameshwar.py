@@ -112,7 +112,7 @@ def theorem_ii_1(noise_factor: int | Fraction = 1) -> AuditResult:
                    sensitivities={k: float(v) for k, v in sens.items()})
 
 
-def _kkt(um: list[Fraction], eps: Fraction, shift: int = 0) -> dict:
+def kkt_quantities(um: list[Fraction], eps: Fraction, shift: int = 0) -> dict:
     r"""(8)'s KKT quantities at the paper's primal point with the paper's multipliers, and a valid dual.
 
     Transcribed from the paper: :math:`T_\varepsilon` the :math:`\lceil 2/\varepsilon\rceil`-th largest
@@ -165,7 +165,7 @@ _KKT_EPS = (Fraction(1, 2), Fraction(1, 5), Fraction(2, 3), Fraction(1, 10), Fra
           methods=("exact", "LP certificate"))
 def kkt_multipliers(multiplier_rule: Callable | None = None) -> AuditResult:
     r"""Evaluates (9)–(11) in exact rationals with the printed multipliers (:math:`\lambda_S` from (9)), and
-    beside them the greedy dual (``_kkt``): primal feasible, dual feasible, complementary slackness and
+    beside them the greedy dual (``kkt_quantities``): primal feasible, dual feasible, complementary slackness and
     zero duality gap certify the primal point optimal, so Theorem III.1 stands whatever the printed
     multipliers do.  Discrepancy if some printed :math:`\lambda_S S \ne 0` (or :math:`\lambda_S < 0`) while
     the valid dual certifies the point; fails if no certificate; holds if the printed ones satisfy (9)–(11).
@@ -174,7 +174,7 @@ def kkt_multipliers(multiplier_rule: Callable | None = None) -> AuditResult:
     for name, m in (("geometric M = 6", rameshwar.geometric(6)), ("extreme L = 101, m* = 10", rameshwar.extreme(101, 10))):
         um = [Fraction(65) * int(v) for v in m]
         for eps in _KKT_EPS:
-            k = (multiplier_rule or _kkt)(um, eps)
+            k = (multiplier_rule or kkt_quantities)(um, eps)
             p = k["printed"]
             printed_ok &= p["holds"]
             certified &= k["feasible"] and k["dual_valid_kkt"] and k["gap"] == 0

@@ -127,6 +127,9 @@ def row_status(own: tuple[str, ...] | list[str], related: tuple[str, ...] | list
     >>> row_status(["holds", "discrepancy"]), row_status([], ["holds"]), row_status([])
     ('discrepancy', 'partial', 'unchecked')
     """
+    for name, v in (("own", own), ("related", related)):
+        if not isinstance(v, (list, tuple)):
+            raise ValueError(f"{name} must be a list of check statuses {_SEVERITY}, got {format_value(v)}")
     bad = [s for s in list(own) + list(related) if s not in _SEVERITY]
     if bad:
         raise ValueError(f"own and related must hold check statuses {_SEVERITY}, got {bad[0]!r}")
