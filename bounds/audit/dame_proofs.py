@@ -182,9 +182,9 @@ def lemma_s6_derivative() -> AuditResult:
 K = sp.Symbol("K", positive=True)  # stands for √(m̃nα²) ∨ 1
 
 
-def _first_failure(gap: Any, grid: int = 64, up_to: int = 64 * 1024) -> dict:
+def _first_failure(gap: Any, grid: int = 64, up_to: int = 64 * 4) -> dict:
     """The smallest y = k/grid (k = 1, 2, ..) where ``gap(y)`` (a sympy number, lhs − rhs of an inequality lhs ≤ rhs)
-    is certified positive by a ball at 60 digits; {} if none up to ``up_to``/grid."""
+    is certified positive by a ball at 60 digits; {} if none up to ``up_to``/grid (y <= 4 by default)."""
     for k in range(1, up_to + 1):
         yv = sp.Rational(k, grid)
         if bool(boxes.constant(sp.nsimplify(gap(yv))) > 0):
