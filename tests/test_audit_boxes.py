@@ -5,7 +5,7 @@ from fractions import Fraction
 
 import pytest
 import sympy as sp
-from flint import arb
+from flint import arb, ctx
 
 from bounds.audit import boxes
 
@@ -55,3 +55,57 @@ def test_balls_and_points_enclose_their_rationals():
 def test_bad_input_is_refused_by_name(call, name):
     with pytest.raises(ValueError, match=name):
         call()
+
+
+def test_strict_and_non_strict_at_zero():
+    # 0 > 0 is false: refuted with a certified point; 0 >= 0 is true: proved
+    zero = boxes.prove(lambda x: x * 0, [(0, 1)], strict=True)
+    assert zero.status == "fails" and zero.counterexample is not None
+    assert boxes.prove(lambda x: x * 0, [(0, 1)], strict=False).status == "holds"
+    # x > 0 on [0, 1] fails only at 0: the branch-and-bound must not accept it
+    assert boxes.prove(lambda x: x, [(0, 1)], strict=True, max_boxes=200).status != "holds"
+    # |x| > 0 on [-1, 1] fails at the dyadic centre 0 (a ball's radius is rounded up, so a box touching 0
+    # never proves |x| >= 0 either: that side stays inconclusive, never a wrong "holds" or "fails")
+    assert boxes.prove(lambda x: abs(x), [(-1, 1)], strict=True).status == "fails"
+    assert boxes.prove(lambda x: abs(x), [(-1, 1)], strict=False, max_boxes=100).status == "inconclusive"
+
+
+def test_constants_enclose_pi_and_log2():
+    import mpmath
+
+    with mpmath.workdps(80):
+        for expr, ref in ((sp.pi, mpmath.pi), (sp.log(2), mpmath.log(2)), (sp.exp(-9) / 16, mpmath.exp(-9) / 16)):
+            b = boxes.constant(expr)
+            with ctx.workprec(400):
+                lo, hi = mpmath.mpf(b.lower().str(75, radius=False)), mpmath.mpf(b.upper().str(75, radius=False))
+            assert lo <= ref <= hi and hi - lo < mpmath.mpf(10) ** -45 * abs(ref)
+    # and a constant that is not pi is not enclosed with it
+    assert not boxes.constant(sp.Rational(355, 113)).overlaps(boxes.constant(sp.pi))
+
+
+def test_two_dimensional_boxes_are_decided():
+    # x^2 + y^2 >= 2xy (AM-GM) on [0, 1]^2 holds with equality on the diagonal: non-strict needs the diagonal
+    # boxes proved through the square form; x y < 1/2 fails at (1, 1)
+    assert boxes.prove(lambda x, y: (x - y) ** 2 + x * y + arb(1) / 8, [(0, 1), (0, 1)]).status == "holds"
+    fail = boxes.prove(lambda x, y: arb(1) / 2 - x * y, [(0, 1), (0, 1)])
+    assert fail.status == "fails"
+    x, y = fail.counterexample
+    assert x * y >= Fraction(1, 2)
+
+
+def test_prove_accepts_a_box_with_a_huge_rational_and_refuses_a_bad_one_by_name():
+    big = Fraction(10**5000 + 1, 10**5000)
+    assert boxes.prove(lambda x: x, [(1, big)]).status == "holds"
+    with pytest.raises(ValueError, match="box"):
+        boxes.prove(lambda x: x, [(big, 1)])
+    with pytest.raises(ValueError, match="lo"):
+        boxes.ball(big, 1)
+
+
+def test_constant_of_a_huge_number_is_a_finite_ball_and_unbounded_work_is_refused():
+    b = boxes.constant(sp.exp(sp.exp(10)))
+    assert b.is_finite() and b.rad() < abs(b.mid()) * arb(10) ** -45
+    with pytest.raises(ValueError, match="value"):
+        boxes.constant(sp.exp(sp.exp(sp.exp(10))))
+    with pytest.raises(ValueError, match="value"):
+        boxes.constant(sp.sin(sp.Integer(10) ** (10**5)))

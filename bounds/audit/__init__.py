@@ -23,9 +23,12 @@ Examples
 
 from __future__ import annotations
 
-from . import dame, dame_proofs, kent, cummings, rameshwar  # noqa: F401,I001  (registers the checks, in this order)
-from .core import CHECKS, STATUSES, AuditResult, report, run
-from .registry import ENTRIES, KINDS, ROW_STATUSES, Row, Statement, atlas, find, page
+from . import dame, dame_proofs, dame_impl, kent, cummings, rameshwar  # noqa: F401,I001  (registers the checks, in this order)
+from .core import CHECKS, METHODS, STATUSES, AuditResult, cached, report, run
+from .declared import declare as _declare
+from .registry import ENTRIES, KINDS, ROW_STATUSES, Row, Statement, atlas, find, page, row_status
 
-__all__ = ["AuditResult", "CHECKS", "STATUSES", "run", "report", "atlas", "find", "page", "Row", "Statement", "ENTRIES",
-           "KINDS", "ROW_STATUSES"]
+_declare()
+
+__all__ = ["AuditResult", "CHECKS", "STATUSES", "METHODS", "run", "cached", "report", "atlas", "find", "page", "Row",
+           "Statement", "ENTRIES", "KINDS", "ROW_STATUSES", "row_status"]

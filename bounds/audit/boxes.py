@@ -29,13 +29,13 @@ import math
 import numbers
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Callable, Sequence
+from typing import Any, Callable, Sequence
 
 from flint import arb, ctx, fmpq
 
 from ..numerics import check_bool, check_callable, check_integer, format_value
 
-__all__ = ["BoxProof", "prove", "ball", "point", "constant"]
+__all__ = ["BoxProof", "Tightest", "prove", "tightest", "ball", "point", "constant"]
 
 
 @dataclass(frozen=True)
@@ -76,6 +76,13 @@ def _rational(name: str, v: object) -> Fraction:
     raise ValueError(f"{name} must be an int, a Fraction or a finite float, got {format_value(v)}")
 
 
+def _show(q: Fraction) -> str:
+    try:
+        return f"{float(q):.17g}"
+    except OverflowError:
+        return "a rational beyond the float range"
+
+
 def _q(v: Fraction) -> fmpq:
     return fmpq(v.numerator, v.denominator)
 
@@ -95,7 +102,7 @@ def ball(lo: Fraction, hi: Fraction) -> arb:
     """
     lo, hi = _rational("lo", lo), _rational("hi", hi)
     if lo > hi:
-        raise ValueError(f"lo must be at most hi, got lo = {lo} > hi = {hi}")
+        raise ValueError(f"lo must be at most hi, got lo = {_show(lo)} > hi = {_show(hi)}")
     return arb(_q(lo)).union(arb(_q(hi)))
 
 
@@ -114,10 +121,53 @@ def point(v: Fraction) -> arb:
     return arb(_q(_rational("v", v)))
 
 
+_MAX_BITS = 14000  # an integer of a sympy number: at most ~4200 digits (str conversions stay within Python's limit)
+_MAX_LN = 23026  # every subexpression's magnitude within e^{±23026} ≈ 10^{±10000}
+
+
+def _bounded(v: Any) -> bool:
+    r"""Whether sympy can evaluate ``v`` in bounded time: every integer in it has at most ``_MAX_BITS`` bits and
+    every subexpression (its value checked before an ``exp`` or a power is evaluated) lies within
+    :math:`e^{\pm 23026}`."""
+    import mpmath
+    import sympy as sp
+
+    vals: dict = {}
+
+    def ln_abs(x: Any) -> float:
+        return -math.inf if x == 0 else float(mpmath.log(abs(mpmath.mpmathify(x))))
+
+    for node in sp.postorder_traversal(v):
+        if node.is_Rational:
+            if max(abs(int(node.p)).bit_length(), int(node.q).bit_length()) > _MAX_BITS:
+                return False
+            continue
+        if not node.args or node in vals:
+            continue
+        if isinstance(node, sp.exp):
+            a = vals.get(node.args[0], node.args[0])
+            if not a.is_real or abs(float(a)) > _MAX_LN:
+                return False
+        elif node.is_Pow:
+            b, e = (vals.get(x, x) for x in node.args)
+            if b.is_real and e.is_real and b != 0 and abs(float(e)) * abs(ln_abs(b)) > _MAX_LN:
+                return False
+        try:
+            val = sp.N(node, 15)
+        except (ValueError, TypeError, ArithmeticError):
+            return False
+        if val.is_real and val.is_Number and abs(ln_abs(val)) > _MAX_LN:
+            return False
+        vals[node] = val
+    return True
+
+
 def constant(value: object) -> arb:
     r"""An arb ball around a number: exact for ints, Fractions and sympy rationals; otherwise (a sympy
     number such as :math:`\log(e^{-9}/16)`) sympy's 60-digit evaluation, whose error control guarantees
-    the digits, widened by a relative radius of 1e-50.  Strings are refused (never parsed).
+    the digits, widened by a relative radius of 1e-50.  Strings are refused (never parsed); so are numbers
+    sympy could not evaluate in bounded time (an integer of more than 14,000 bits, or a subexpression
+    beyond :math:`10^{\pm 10000}`, checked before it is evaluated).
 
     .. math:: \mathrm{value} \in [c - r, c + r],\qquad r = 10^{-50}|c| + 10^{-300}
 
@@ -138,11 +188,16 @@ def constant(value: object) -> arb:
     v = value if isinstance(value, sp.Expr) else None
     if v is None or not v.is_number or not v.is_finite or not v.is_real:
         raise ValueError(f"value must be a rational or a finite real sympy number, got {format_value(value)}")
+    if not _bounded(v):
+        raise ValueError("value must be a number sympy evaluates in bounded time (integers of at most "
+                         f"{_MAX_BITS} bits, every part within 10^±10000), got one beyond that")
     if v.is_Rational:
         return point(Fraction(int(v.p), int(v.q)))
     digits = sp.N(v, 60)
     with ctx.workprec(256):  # parse the 60 digits at 256 bits (77 digits), not at the context's precision
-        return arb(str(digits)) + arb(0, abs(float(digits)) * 1e-50 + 1e-300)
+        mid = arb(str(digits))
+        radius = abs(mid) * arb(10) ** -50 + arb(10) ** -300  # in arb: no float overflow for large values
+        return mid + arb(0, 1) * radius
 
 
 def _sign_ok(enc: arb, strict: bool) -> bool:
@@ -179,15 +234,21 @@ def prove(
     strict = check_bool("strict", strict)
     max_boxes = check_integer("max_boxes", max_boxes, minimum=1, maximum=10**7)
     precision = check_integer("precision", precision, minimum=53, maximum=100_000)
-    bad = f"box must be a non-empty list of (lo, hi) rational pairs with lo <= hi, got {format_value(box)}"
+    def bad() -> ValueError:  # formatted only when raised (a valid box may hold a number too long to print)
+        try:
+            shown = format_value(box)
+        except ValueError:
+            shown = "a box with a number too long to print"
+        return ValueError(f"box must be a non-empty list of (lo, hi) rational pairs with lo <= hi, got {shown}")
+
     if not isinstance(box, (list, tuple)) or not box or len(box) > 64:
-        raise ValueError(bad)
+        raise bad()
     try:
         root = tuple((_rational("box", lo), _rational("box", hi)) for lo, hi in box)
     except (TypeError, ValueError):
-        raise ValueError(bad) from None
+        raise bad() from None
     if any(lo > hi for lo, hi in root):
-        raise ValueError(bad)
+        raise bad()
     widths = [max(hi - lo, Fraction(1, 10**30)) for lo, hi in root]
     old = ctx.prec
     ctx.prec = precision
@@ -216,3 +277,60 @@ def prove(
         return BoxProof(True, proved, None, None, worst)
     finally:
         ctx.prec = old
+
+
+@dataclass(frozen=True)
+class Tightest:
+    """Outcome of :func:`tightest`: the constant lies in ``[refuted, proved]`` — the inequality is proved on the box
+    at ``proved`` and refuted (a certified counterexample) at ``refuted`` — after ``steps`` bisections."""
+
+    proved: Fraction
+    refuted: Fraction
+    steps: int
+
+    def as_dict(self) -> dict:
+        """The evidence a check reports."""
+        return {"tightest_constant_in": [float(self.refuted), float(self.proved)], "bisections": self.steps}
+
+
+def tightest(g: Callable[..., arb], box: Sequence[tuple[Fraction | int, Fraction | int]], lo: Fraction | int,
+             hi: Fraction | int, *, steps: int = 20, strict: bool = False, max_boxes: int = 4000) -> Tightest:
+    r"""The tightest constant ``c`` for which ``g(c, *p) >= 0`` (``strict``: ``> 0``) on ``box``, by bisection on
+    ``c`` between ``lo`` (refuted) and ``hi`` (proved), each midpoint proved or refuted by :func:`prove`
+    (``g`` must increase in ``c``); a midpoint left undecided ends the search.
+
+    .. math:: c^* = \inf\{c : \forall p \in B,\ g(c, p) \ge 0\} \in [\mathrm{refuted}, \mathrm{proved}]
+
+    Source: bisection over the verified branch-and-bound (Moore, Kearfott and Cloud, 2009, ch. 5).
+
+    Examples
+    --------
+    >>> t = tightest(lambda c, x: c - x * x, [(0, 1)], 0, 3, steps=10)
+    >>> float(t.refuted) <= 1 <= float(t.proved), float(t.proved - t.refuted) <= 3 / 2**10
+    (True, True)
+    """
+    lo_q, hi_q = _rational("lo", lo), _rational("hi", hi)
+    steps = check_integer("steps", steps, minimum=0, maximum=200)
+    if not lo_q < hi_q:
+        raise ValueError(f"lo must be below hi, got lo = {_show(lo_q)}, hi = {_show(hi_q)}")
+    g = check_callable("g", g)
+    try:
+        probe = g(point(hi_q), *(point(_rational("box", b[0])) for b in box))
+    except (TypeError, ValueError, ArithmeticError, IndexError, AttributeError):
+        probe = None
+    if not isinstance(probe, arb):
+        raise ValueError("g must take the constant and one arb ball per coordinate of box and return an arb ball, "
+                         "got one that does not")
+    done = 0
+    for _ in range(steps):
+        mid = (lo_q + hi_q) / 2
+        c = point(mid)
+        res = prove(lambda *p: g(c, *p), box, strict=strict, max_boxes=max_boxes)
+        if res.status == "holds":
+            hi_q = mid
+        elif res.status == "fails":
+            lo_q = mid
+        else:
+            break
+        done += 1
+    return Tightest(hi_q, lo_q, done)

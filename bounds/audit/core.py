@@ -15,9 +15,13 @@ from typing import Any, Callable
 
 from ..numerics import format_value
 
-__all__ = ["AuditResult", "CHECKS", "STATUSES", "run", "report"]
+__all__ = ["AuditResult", "CHECKS", "STATUSES", "METHODS", "run", "cached", "report"]
 
 STATUSES = ("holds", "fails", "discrepancy", "inconclusive")
+METHODS = ("exact", "ball-proof", "sympy", "exhaustive", "LP certificate", "Monte Carlo")
+"""The method classes a check declares (``_Check.methods``): exact arithmetic (rationals, exact law
+functionals), a ball-arithmetic proof over boxes, symbolic computation, exhaustive enumeration of instances,
+a linear-programming certificate, Monte Carlo with standard errors."""
 
 
 @dataclass(frozen=True)
@@ -49,6 +53,9 @@ class _Check:
     method: str
     fn: Callable
     thorough: bool = False  # fn accepts ``thorough=True`` (a heavier rigorous run)
+    domain: str = ""  # where the claim is established, in the paper's variables ("proved on" or "instances:")
+    methods: tuple[str, ...] = ()  # method classes of METHODS
+    faults: tuple[tuple[str, dict], ...] = ()  # planted faults of the paper's statement: (what, keywords of fn)
 
 
 CHECKS: dict[str, _Check] = {}
@@ -56,9 +63,18 @@ CHECKS: dict[str, _Check] = {}
 function; :func:`run` executes them."""
 
 
-def register(id: str, source: str, claim: str, method: str, thorough: bool = False) -> Callable:
+def register(id: str, source: str, claim: str, method: str, thorough: bool = False, *, domain: str = "",
+             methods: tuple[str, ...] = (), faults: tuple[tuple[str, dict], ...] = ()) -> Callable:
+    """Register a check: ``domain`` says where its claim is established ("proved on …" for a proof over a
+    domain, "instances: …" for a finite set of cases), ``methods`` its method classes (:data:`METHODS`),
+    ``faults`` the planted faults of the paper's statement, each (what it changes, keywords of the check
+    that plant it); under each the check must not report ``holds`` (tests/test_audit_faults.py)."""
+    bad = [m for m in methods if m not in METHODS]
+    if bad:
+        raise ValueError(f"methods must be among {METHODS}, got {bad[0]!r}")
+
     def deco(fn: Callable) -> Callable:
-        CHECKS[id] = _Check(id, source, claim, method, fn, thorough)
+        CHECKS[id] = _Check(id, source, claim, method, fn, thorough, domain, tuple(methods), tuple(faults))
         return fn
 
     return deco
@@ -89,7 +105,36 @@ def run(ids: Sequence[str] | None = None, *, thorough: bool = False) -> list[Aud
     for i in ids:
         if i not in CHECKS:
             raise ValueError(f"unknown check {i!r}; choose from {', '.join(CHECKS)}")
-    return [CHECKS[i].fn(thorough=True) if thorough and CHECKS[i].thorough else CHECKS[i].fn() for i in ids]
+    out = [CHECKS[i].fn(thorough=True) if thorough and CHECKS[i].thorough else CHECKS[i].fn() for i in ids]
+    for r in out:
+        _CACHE[r.id, bool(thorough)] = r
+    return out
+
+
+_CACHE: dict[tuple[str, bool], AuditResult] = {}
+"""Results of this process's runs, by (check ID, thorough): :func:`cached` reads them (the checks are
+deterministic: exact, proved, or Monte Carlo with fixed seeds)."""
+
+
+def cached(ids: Sequence[str], *, thorough: bool = False) -> dict[str, AuditResult]:
+    """The results of ``ids``, each check run at most once per process (see :func:`run`).
+
+    Examples
+    --------
+    >>> cached(["kent.lemma16"])["kent.lemma16"].status
+    'holds'
+    """
+    if not isinstance(ids, (list, tuple)) or not all(isinstance(i, str) for i in ids):
+        raise ValueError(f"ids must be a list of check IDs, got {format_value(ids)}")
+    if not isinstance(thorough, bool):
+        raise ValueError(f"thorough must be True or False, got {format_value(thorough)}")
+    unknown = [i for i in ids if i not in CHECKS]
+    if unknown:
+        raise ValueError(f"ids must be check IDs of bounds.audit, got {unknown[0]!r}")
+    missing = [i for i in dict.fromkeys(ids) if (i, bool(thorough)) not in _CACHE]
+    if missing:
+        run(missing, thorough=thorough)
+    return {i: _CACHE[i, bool(thorough)] for i in ids}
 
 
 def _fmt(v):

@@ -14,6 +14,7 @@ from flint import arb
 from .. import dame, kent, simulate, sizes
 from ..estimators import dame as dame_estimator
 from . import boxes
+from .boxes import tightest as _tightest
 from .core import AuditResult, register, result
 
 
@@ -48,8 +49,12 @@ def lemma_s2(constant: int = 3) -> AuditResult:
     c = mpmath.iv.mpf(constant)
     proved, boxes, bad = _iv_bisect(lambda d: (c - mpmath.iv.log((1 + d) / (1 - d)) / d).a > 0, 0.1, 0.5)
     ok = proved and near0 < constant
+    slack = _tightest(lambda c, d: c - ((1 + d) / (1 - d)).log() / d, [(Fraction(1, 10), Fraction(1, 2))],
+                           2, 3, steps=14)
     return result("dame.lemma_s2", "holds" if ok else "fails", constant=constant, boxes=boxes,
-                   bound_near_0=near0, failing_box=bad, at_half=float(constant - math.log(3) / 0.5))
+                   bound_near_0=near0, failing_box=bad, at_half=float(constant - math.log(3) / 0.5),
+                   slack={**slack.as_dict(), "note": "the ratio ln((1+d)/(1-d))/d increases: its supremum 2 ln 3 = "
+                                                     "2.1972 is attained at d = 1/2 (3 holds with room 0.80)"})
 
 
 @register("dame.lemma_s6", "Pla et al. (2024), Lemma S6",
@@ -68,8 +73,14 @@ def lemma_s6(constant: int = 579) -> AuditResult:
     near0 = 576 * (1 + (0.1 / 12) ** 2 / 3) ** 2
     proved, boxes, bad = _iv_bisect(lambda t: ratio(t).b <= constant, 0.1, 1.0)
     ok = proved and near0 <= constant
+    from .dame_proofs import vote_gap_over_alpha
+
+    slack = _tightest(lambda c, t: c - 1 / vote_gap_over_alpha(t) ** 2, [(Fraction(1, 10), Fraction(1))], 576, 580,
+                      steps=12)
     return result("dame.lemma_s6", "holds" if ok else "fails", constant=constant, supremum_at_1=[float(sup.a), float(sup.b)],
-                   limit_at_0=int(limit), boxes=boxes, failing_box=bad)
+                   limit_at_0=int(limit), boxes=boxes, failing_box=bad,
+                   slack={**slack.as_dict(), "note": "the ratio increases in alpha: its supremum on (0, 1] is the value at "
+                                                     "alpha = 1 (4/tanh(1/12)^2 = 578.67): 579 holds with room 0.33"})
 
 
 @register("dame.tau_condition", "Pla et al. (2024), eq. (4), Lemma S5",
@@ -276,17 +287,25 @@ def eq11_denominator(m_tilde: int | None = None) -> AuditResult:
 @register("dame.mtilde_definition", "Pla et al. (2024), Theorem 2 vs the text before (S146)",
         "Theorem 2's m̃ (P(m ≥ a)² ≥ φ ∧ 1) and the appendix's (P(m ≥ a) ≥ φ ∧ 1) agree", "exact search")
 def mtilde_definition() -> AuditResult:
-    """m̃ from both conditions (the unsquared one by a scan) on laws where the two can differ."""
+    r"""m̃ from both conditions (the unsquared one by a scan over a = 1..20000) on laws where the two can differ.
+
+    The scan stops at the first power of two :math:`a^*` with :math:`\log P(m \ge a^*) < \log\varphi(1)`: past it
+    :math:`P(m \ge a) \le P(m \ge a^*) < \varphi(1) \le \varphi(a)` (φ increases in a), so no larger a qualifies."""
     rows = []
     for law in (sizes.finite({1: 0.5, 10**4: 0.5}), sizes.geometric(0.01), sizes.poisson(50.0)):
         for x in (1e4, 1e6):
             squared = dame.m_tilde(law, n_alpha2=x)
-            a = np.arange(1, 20001)
+            floor = float(dame.log_phi(1, n_alpha2=x, constants="paper"))
+            top = 1
+            while top < 20000 and float(law.log_prob_ge(top)) >= floor:
+                top *= 2
+            a = np.arange(1, min(top, 20000) + 1)
             lphi = dame.log_phi(a, n_alpha2=x, constants="paper")
             lp = law.log_prob_ge(a)
             ok = np.where(lphi >= 0, a <= law.support_min, lp >= lphi)
             unsquared = int(a[ok].max())
-            rows.append({"law": repr(law), "n_alpha2": x, "m_tilde_theorem2": squared, "m_tilde_appendix": unsquared})
+            rows.append({"law": repr(law), "n_alpha2": x, "m_tilde_theorem2": squared, "m_tilde_appendix": unsquared,
+                         "scanned_up_to": int(a[-1])})
     differ = any(r["m_tilde_theorem2"] != r["m_tilde_appendix"] for r in rows)
     return result("dame.mtilde_definition", "discrepancy" if differ else "holds", rows=rows)
 
@@ -298,7 +317,7 @@ def enlarged_interval(proof_halfwidth: float = 6) -> AuditResult:
     uses [s_ĵ ± 6τ] (width 12τ)."""
     widths, sens = dame_estimator.clip_widths(10**4, n_alpha2=1e6, alpha=0.5)
     tau = dame.tau(10**4, n_alpha2=1e6)
-    algorithm, proof = 14 * tau, 2 * proof_halfwidth * tau
+    algorithm, proof = float(widths.max()), 2 * proof_halfwidth * tau  # the implemented interior window
     return result("dame.enlarged_interval", "discrepancy" if not math.isclose(algorithm, proof) else "holds",
                    tau=tau, algorithm_width=algorithm, proof_width=proof, laplace_sensitivity=float(sens.max()),
                    max_interior_width=float(widths.max()))
@@ -461,30 +480,45 @@ def fig1b_adaptation_judged(settings: dict, rhos: Any, m_tildes: dict, simulated
 
 
 
+ASYMPTOTIC_LOG_TOLERANCE = 0.5  # |fitted exponent of log(n alpha^2)| allowed; a dropped log factor moves it by 1
+
+
 @register("dame.asymptotics", "Pla et al. (2024), eqs. (13)–(14), Corollary 3, Table 1",
-        "as nα² → ∞, LB·nα²E[√m]² → a constant and UB·nα²E[√m]²/ln(nα²) stays bounded; Corollary 3's m̃ is "
-        "Theorem 2's", "exact bounds along nα² = 10⁶ .. 10¹⁴ (trend) + exact m̃")
-def asymptotics() -> AuditResult:
-    r"""For four laws, the normalised bounds :math:`LB/\text{(13)}` and :math:`UB/\text{(14)}`
-    (:func:`bounds.dame.asymptotic_rates`) at nα² = 10⁶, 10⁸, .., 10¹⁴ (paper constants): the claim holds
-    if the last two normalised values of each agree within a factor 1.5 (convergence to a constant, an order
-    statement).  Corollary 3: for the two-point law M(1) = 1 − ρ, M(m) = ρ its m̃ equals
-    :func:`bounds.dame.m_tilde` on 12 (m, ρ, nα²) points."""
+        "as nα² → ∞, LB·nα²E[√m]² → a constant and UB·nα²E[√m]²/ln(nα²) stays bounded; the package's rates are "
+        "(13)–(14); Corollary 3's m̃ is Theorem 2's", "exact bounds along nα² = 10⁶ .. 10¹⁴ (fitted log exponent) + exact m̃")
+def asymptotics(log_power: int = 1) -> AuditResult:
+    r"""For four laws, (13) and (14) transcribed here, :math:`1/(x E[\sqrt m]^2)` and
+    :math:`\ln(x)^{p}/(x E[\sqrt m]^2)` (``log_power`` p = 1 as printed), with :math:`E[\sqrt m]` the law's
+    functional; at x = nα² = 10⁶ .. 10¹⁴ (paper constants):
+
+    * :func:`bounds.dame.asymptotic_rates` equals the transcription (relative 1e-12);
+    * the fitted exponent ``b`` of :math:`\ln(\text{bound}/\text{rate})` against :math:`\ln\ln x` is within
+      ±0.5 for both bounds (a bounded ratio; the resolution: a change of the log factor's power by more than
+      0.5 minus the observed :math:`|b|` — at most 0.3 here — is seen, so a dropped or added log factor is).
+
+    Corollary 3: for the two-point law M(1) = 1 − ρ, M(m) = ρ its m̃ equals :func:`bounds.dame.m_tilde` on
+    12 (m, ρ, nα²) points."""
     xs = np.array([1e6, 1e8, 1e10, 1e12, 1e14])
+    lx = np.log(np.log(xs))
     rows, ok = [], True
     for law in (sizes.point(16), sizes.poisson(5.0), sizes.geometric(0.2), sizes.finite({1: 0.5, 100: 0.5})):
+        e2 = float(mpmath.mpf(law.sqrt_mean())) ** 2
+        t13 = np.array([1 / (x * e2) for x in xs])
+        t14 = np.array([math.log(x) ** log_power / (x * e2) for x in xs])
         r13, r14 = dame.asymptotic_rates(law, n_alpha2=xs)
-        lb = np.array([dame.lower_bound(law, n_alpha2=float(x)).value for x in xs]) / r13
-        ub = np.array([dame.upper_bound(law, n_alpha2=float(x)).value for x in xs]) / r14
-        flat = bool(max(lb[-1] / lb[-2], lb[-2] / lb[-1]) < 1.5 and max(ub[-1] / ub[-2], ub[-2] / ub[-1]) < 1.5)
-        ok &= flat
-        rows.append({"law": repr(law), "lb_over_13": lb.tolist(), "ub_over_14": ub.tolist(), "flat": flat})
+        same = bool(np.all(np.abs(r13 / t13 - 1) <= 1e-12) and np.all(np.abs(r14 / t14 - 1) <= 1e-12))
+        lb = np.array([dame.lower_bound(law, n_alpha2=float(x)).value for x in xs]) / t13
+        ub = np.array([dame.upper_bound(law, n_alpha2=float(x)).value for x in xs]) / t14
+        b_lb, b_ub = (float(np.polyfit(lx, np.log(v), 1)[0]) for v in (lb, ub))
+        flat = abs(b_lb) <= ASYMPTOTIC_LOG_TOLERANCE and abs(b_ub) <= ASYMPTOTIC_LOG_TOLERANCE
+        ok &= flat and same
+        rows.append({"law": repr(law), "package_rates_are_13_14": same, "lb_over_13": lb.tolist(),
+                     "ub_over_14": ub.tolist(), "log_exponent_lb": b_lb, "log_exponent_ub": b_ub, "flat": flat})
     cor = []
     for m, rho, x in [(m, r, x) for m in (10, 1000) for r in (0.1, 0.9) for x in (1e2, 1e5, 1e8)]:
         c3 = dame.corollary3(m, rho, n_alpha2=x)
         mt = dame.m_tilde(sizes.finite({1: 1 - rho, m: rho}), n_alpha2=x)
         cor.append({"m": m, "rho": rho, "n_alpha2": x, "corollary3": c3.m_tilde, "theorem2": mt})
         ok &= c3.m_tilde == mt
-    return result("dame.asymptotics", "holds" if ok else "fails",
-                   domain="4 laws x n alpha^2 in {1e6, .., 1e14}; Corollary 3 on m in {10, 1000}, rho in {0.1, 0.9}, "
-                          "n alpha^2 in {1e2, 1e5, 1e8}", rows=rows, corollary3=cor)
+    return result("dame.asymptotics", "holds" if ok else "fails", log_power=log_power,
+                   tolerance=ASYMPTOTIC_LOG_TOLERANCE, rows=rows, corollary3=cor)

@@ -35,8 +35,9 @@ def lemma_s1(max_m: int = 24) -> AuditResult:
     r"""For a point law at ``m`` the mixture's total variation is that of the products,
     :math:`D_{TV}(\mu_0^m, \mu_1^m)` (exact binomial sum in rationals).  (S19)'s form
     :math:`\sqrt{m D_{KL}/2}` (Pinsker) holds at every ``m ≤ max_m`` and δ ∈ {1/64, 2/64, .., 32/64};
-    (S1) as printed, :math:`\sqrt{m/2}\,D_{KL}`, fails: at m = 1, δ = 1/4 the left side is 1/4 and the
-    right side :math:`\tfrac{1}{4\sqrt2}\ln\tfrac53 \approx 0.0903`.  (S23)–(S24) inherit the printed form
+    (S1) as printed, :math:`\sqrt{m/2}\,D_{KL}`, fails; the smallest counterexample is searched in the order
+    (m, then δ) and certified by balls (m = 1, δ = 1/64: left side 1/64, right side
+    :math:`\tfrac{1}{64\sqrt2}\ln\tfrac{65}{63} \approx 3.5\cdot10^{-4}`).  (S23)–(S24) inherit the printed form
     and (S27) uses (S19)'s, so the proof goes through with (S19)."""
     printed_fails, pinsker_ok, worst = [], True, math.inf
     for m in range(1, max_m + 1):
@@ -53,11 +54,16 @@ def lemma_s1(max_m: int = 24) -> AuditResult:
             if bool(printed.min(one) < tv):
                 printed_fails.append((m, str(d)))
     status = "discrepancy" if printed_fails and pinsker_ok else "holds" if pinsker_ok else "fails"
-    d = Fraction(1, 4)
+    smallest: dict = {}
+    if printed_fails:  # searched: the first failure in the order (m, then delta), each certified by balls
+        m0, d0 = printed_fails[0][0], Fraction(printed_fails[0][1])
+        kl0 = boxes.point(d0) * boxes.point((1 + d0) / (1 - d0)).log()
+        smallest = {"order": "smallest m, then smallest delta = k/64", "m": m0, "delta": str(d0),
+                    "tv": float(_tv_product(m0, d0)),
+                    "printed_rhs": float((boxes.point(Fraction(m0, 2)).sqrt() * kl0).mid())}
     return result("dame.lemma_s1", status, domain=f"point laws m = 1..{max_m}, delta = k/64, k = 1..32",
                    s19_form_holds=pinsker_ok, s19_min_slack=worst, printed_form_failures=len(printed_fails),
-                   smallest_counterexample={"m": 1, "delta": "1/4", "tv": float(_tv_product(1, d)),
-                                            "printed_rhs": math.sqrt(0.5) * 0.25 * math.log(5 / 3)})
+                   smallest_counterexample=smallest)
 
 
 @register("dame.s22_privacy_constant", "Pla et al. (2024), (S22) with Duchi et al. (2014), Th. 1; H3",
@@ -75,9 +81,13 @@ def s22_privacy_constant(alpha_max: Fraction = H3, thorough: bool = False) -> Au
         v = 3 * boxes.point(mid) ** 2 - (boxes.point(mid).exp() - 1) ** 2
         lo, hi = (mid, hi) if bool(v > 0) else (lo, mid)
     status = res.status if small else "fails"
+    slack = boxes.tightest(lambda c, a: c * a * a - 4 * (a.exp() - 1) ** 2, [(Fraction(1, 2), alpha_max)], 4, 12,
+                           steps=12)
     return result("dame.s22_privacy_constant", status,
                    **res.evidence(f"alpha in (0, {alpha_max}]: (0, 1/2] analytically, [1/2, {alpha_max}] by boxes"),
-                   constant_12_holds_up_to=[float(lo), float(hi)])
+                   constant_12_holds_up_to=[float(lo), float(hi)],
+                   slack={**slack.as_dict(), "note": "4(e^a - 1)^2/a^2 increases in a: the tightest constant on "
+                                                     f"(0, {alpha_max}] is its value at {alpha_max}"})
 
 
 @register("dame.theorem1_chain", "Pla et al. (2024), (S20)–(S31)",
@@ -122,7 +132,7 @@ def theorem1_chain() -> AuditResult:
                    cases=count, failed_steps=failures, s28_slack=str(square))
 
 
-def _ratio(a: Any) -> Any:
+def vote_gap_over_alpha(a: Any) -> Any:
     """(π_{α/6} − 1/2)/α = expm1(α/6) / (2α(e^{α/6} + 1))."""
     return (a / 6).expm1() / (2 * a * ((a / 6).exp() + 1))
 
@@ -137,9 +147,9 @@ def lemma_s5_exponent(divisor: int = 579, thorough: bool = False) -> AuditResult
     ratio is :math:`\ge 1/(4\cdot 579)`; near 0 it tends to 1/2304).  With 579 it fails (counterexample
     below); 2316 = 4·579 is proved, which makes :math:`c_5 = 2316\cdot 3/2 = 3474` in Theorem 2."""
     d = boxes.point(Fraction(divisor))
-    res = boxes.prove(lambda a: _ratio(a) ** 2 / 4 - 1 / d, [(Fraction(1, 1000), Fraction(1))],
+    res = boxes.prove(lambda a: vote_gap_over_alpha(a) ** 2 / 4 - 1 / d, [(Fraction(1, 1000), Fraction(1))],
                       strict=False, max_boxes=200000 if thorough else 40000)
-    fixed = boxes.prove(lambda a: _ratio(a) ** 2 / 4 - arb(1) / 2316, [(Fraction(1, 1000), Fraction(1))],
+    fixed = boxes.prove(lambda a: vote_gap_over_alpha(a) ** 2 / 4 - arb(1) / 2316, [(Fraction(1, 1000), Fraction(1))],
                         strict=False, max_boxes=200000 if thorough else 40000)
     status = "discrepancy" if res.status == "fails" and fixed.proved else res.status
     return result("dame.lemma_s5_exponent", status,
@@ -172,6 +182,17 @@ def lemma_s6_derivative() -> AuditResult:
 K = sp.Symbol("K", positive=True)  # stands for √(m̃nα²) ∨ 1
 
 
+def _first_failure(gap: Any, grid: int = 64, up_to: int = 64 * 4) -> dict:
+    """The smallest y = k/grid (k = 1, 2, ..) where ``gap(y)`` (a sympy number, lhs − rhs of an inequality lhs ≤ rhs)
+    is certified positive by a ball at 60 digits; {} if none up to ``up_to``/grid (y <= 4 by default)."""
+    for k in range(1, up_to + 1):
+        yv = sp.Rational(k, grid)
+        if bool(boxes.constant(sp.nsimplify(gap(yv))) > 0):
+            return {"order": f"smallest y = m~ n alpha^2 on the grid k/{grid}", "m_tilde_n_alpha2": str(yv),
+                    "excess": float(gap(yv))}
+    return {}
+
+
 def _y_cases(expr: sp.Expr, y: sp.Symbol) -> tuple[sp.Expr, sp.Expr]:
     """``expr`` (in y = m̃nα² and K = √y ∨ 1) on y ≥ 1 (y = 1 + u, K = √y) and on y < 1 (y = 1/(1 + u), K = 1),
     u > 0."""
@@ -193,19 +214,19 @@ def _nonnegative(e: sp.Expr) -> bool:
 def lemma_s7(constant: int = 4) -> AuditResult:
     r"""With eq. (4)'s τ, :math:`4e^{-\tilde m\tau^2/2} = 1/(2(\sqrt{\tilde m n\alpha^2} \vee 1))` (sympy),
     which exceeds :math:`1/(\text{constant}\cdot\sqrt{\tilde m n\alpha^2})` for constant = 4 wherever
-    :math:`\tilde m n\alpha^2 > 1/4`: smallest integer counterexample :math:`\tilde m n\alpha^2 = 1`
-    (1/2 > 1/4).  With 2 it holds for every :math:`\tilde m n\alpha^2 > 0` (both cases of the ∨), and
+    :math:`\tilde m n\alpha^2 > 1/4` (the failure set, by sympy); the smallest counterexample on the grid
+    :math:`\tilde m n\alpha^2 = k/64` is searched and certified by balls (17/64).  With 2 it holds for every :math:`\tilde m n\alpha^2 > 0` (both cases of the ∨), and
     (I) + (III) ≤ (1/2 + 1/2)/√(m̃nα²) still gives (S135)'s bias."""
     y = sp.Symbol("y", positive=True)
     lhs = 4 * sp.exp(-sp.log(8 * K))
     def holds_with(c: int) -> bool:
         return all(_nonnegative(e) for e in _y_cases(1 / (c * sp.sqrt(y)) - lhs, y))
-    at_1 = (lhs.subs(K, 1), sp.Rational(1, constant))
-    status = "discrepancy" if at_1[0] > at_1[1] and holds_with(2) else "holds" if holds_with(constant) else "fails"
+    found = _first_failure(lambda yv: lhs.subs(K, sp.Max(sp.sqrt(yv), 1)) - 1 / (constant * sp.sqrt(yv)))
+    infimum = sp.solveset(lhs.subs(K, 1) - 1 / (constant * sp.sqrt(y)) > 0, y, sp.Interval.open(0, 1))
+    status = "discrepancy" if found and holds_with(2) else "holds" if holds_with(constant) else "fails"
     return result("dame.lemma_s7", status, domain="m~ n alpha^2 > 0 (symbolic, both cases of the max)",
-                   lhs=str(sp.simplify(lhs)), smallest_counterexample={"m_tilde_n_alpha2": 1, "lhs": str(at_1[0]),
-                                                                      "rhs": str(at_1[1])},
-                   holds_with_constant_2=holds_with(2))
+                   lhs=str(sp.simplify(lhs)), smallest_counterexample=found,
+                   failure_set_below_1=str(infimum), holds_with_constant_2=holds_with(2))
 
 
 @register("dame.lemma_s8", "Pla et al. (2024), Lemma S8 (S115)–(S120)",
@@ -282,7 +303,7 @@ def s146_exp_step(reading: str = "printed") -> AuditResult:
     r"""The step holds exactly when :math:`P(m \ge \tilde m)^2 \ge \varphi(\tilde m)` (sympy: it is that
     inequality after taking logarithms, with :math:`c_5 = 579\cdot3/2`).  The printed ``∧ 1`` admits
     m̃ with :math:`\varphi(\tilde m) > 1`: smallest counterexample ``sizes.point(2)`` at nα² = 1, m̃ = 2,
-    :math:`e^{-1/579} \approx 0.998 > (\ln 16/16)^{3/2} \approx 0.30`.  ``reading="proof"``
+    :math:`e^{-1/579} \approx 0.998 > (\ln 16/16)^{3/2} \approx 0.0721`.  ``reading="proof"``
     (:func:`bounds.dame.m_tilde` without the ``∧ 1``) gives m̃ = 1 there, outside the step."""
     x, P, y = sp.symbols("x P y", positive=True)
     step = sp.expand_log(sp.log(((sp.log(y) / y) ** sp.Rational(3, 2))), force=True)
@@ -309,7 +330,8 @@ def s146_exp_step(reading: str = "printed") -> AuditResult:
 def s146_constant(thorough: bool = False) -> AuditResult:
     r"""The printed step adds :math:`\ln y/(\tilde m x)` as one more :math:`L/(xE^2)`; for a point law
     (:math:`E^2 = \tilde m`) that needs :math:`\ln y \le L`, false once :math:`\tilde m x > 1`
-    (counterexample :math:`\tilde m x = 100`: ln 800 = 6.68 > ln 80 = 4.38).  The term is nevertheless
+    (every :math:`\tilde m x > 1`, by sympy; the smallest counterexample on the grid k/64 is searched and
+    certified by balls: 65/64).  The term is nevertheless
     :math:`\le L/(\tilde m x)`: (S145) ≤ :math:`(\ln y)^{3/2}/(2\sqrt2\sqrt L\,\tilde m x)` and
     :math:`\ln y \le 2L`, proved on :math:`\log_{10}(\tilde m x) \in [0, 18]`; so 1570 stands."""
     def printed(t: Any) -> Any:
@@ -323,8 +345,11 @@ def s146_constant(thorough: bool = False) -> AuditResult:
     res = boxes.prove(printed, [(Fraction(1, 100), 18)], strict=False)
     fixed = boxes.prove(chain, [(0, 18)], strict=False, max_boxes=20000 if thorough else 4000)
     status = "discrepancy" if res.status == "fails" and fixed.proved else res.status if not fixed.proved else "holds"
+    yy = sp.Symbol("y", positive=True)
+    found = _first_failure(lambda yv: sp.log(8 * yv) - sp.log(8 * sp.sqrt(yv)))
+    failure_set = sp.solveset(sp.log(8 * yy) - sp.log(8 * sp.sqrt(yy)) > 0, yy, sp.Interval.open(0, sp.oo))
     return result("dame.s146_constant", status, **res.evidence("log10(m~ n alpha^2) in [0.01, 18], E^2 = m~ (point law)"),
-                   smallest_counterexample={"m_tilde_n_alpha2": 100, "ln_y": math.log(800), "L": math.log(80)},
+                   smallest_counterexample=found, failure_set=str(failure_set),
                    corrected_chain=fixed.status, corrected_chain_boxes=fixed.boxes, constant_1570="stands")
 
 
