@@ -40,6 +40,7 @@ Theorem 3.16, applied to each user's two reports).
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -111,18 +112,19 @@ def selection_pmf(h: Histogram, g: np.ndarray, rank: int, eps_select: float) -> 
 
 
 def split(eps: float, fraction: float) -> tuple[float, float]:
-    """``(ε_sel, ε_rel) = (fε, ε − ε_sel)``: they add up to ``ε``.
+    """``(ε_sel, ε_rel) = (fε, ε − ε_sel)``: they add up to ``ε`` (at most ``ε`` exactly, as real numbers).
 
     Examples
     --------
-    >>> split(1.0, 0.1)
-    (0.1, 0.9)
+    >>> split(1.0, 0.1)  # the float 0.9 would make the exact sum exceed 1
+    (0.1, 0.8999999999999999)
     """
     if not 0 < fraction < 1:
         raise ValueError(f"private_selection must be a fraction in (0, 1), got {fraction!r}")
     e_sel = eps * fraction
     e_rel = eps - e_sel
-    while e_sel + e_rel > eps:  # basic composition must not exceed ε in floating point
+    # basic composition must not exceed ε: compared exactly (the float sum can round an excess away)
+    while Fraction(e_sel) + Fraction(e_rel) > Fraction(eps):
         e_rel = math.nextafter(e_rel, 0.0)
     return e_sel, e_rel
 
