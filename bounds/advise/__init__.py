@@ -160,7 +160,7 @@ def advise(counts: Any, *, column: str | None = None, eps: float = 1.0, alpha: f
     method is re-simulated until its RMSE's standard error is at most this fraction of it.
 
     .. math:: \text{recommended} = \arg\min_{\text{method}} \frac{\mathrm{RMSE}}{\text{width}},\qquad
-              \text{unusable} \iff \frac{\mathrm{RMSE}}{\text{width}} > \frac12
+              \text{unusable} \iff \frac{\mathrm{RMSE}}{\text{width}} > \frac{\mathrm{RMSE}_{\text{midpoint}}}{\text{width}}
 
     Source: Pla et al. (2024), Theorems 1–2, Algorithm 1; Kent et al. (2024), eq. (25); Duchi et al. (2018);
     Cummings et al. (2022), eqs. (4)–(6), Corollary 5.5; Rameshwar and Tandon (2025), Lemma III.1,

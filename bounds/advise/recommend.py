@@ -25,9 +25,10 @@ def recommend(model: str, results: list[MethodResult], *, level_name: str, level
     r"""The recommended method of one model (smallest compared RMSE / width; the first in report order on ties).
 
     .. math:: \arg\min_{\text{method}} \mathrm{RMSE}/\mathrm{width},\qquad
-              \text{unusable} \iff \mathrm{RMSE}/\mathrm{width} > \tfrac12
+              \text{unusable} \iff \mathrm{RMSE}/\mathrm{width} > \mathrm{RMSE}_{\text{midpoint}}/\mathrm{width}
 
-    Source: the comparison defined here; the midpoint's worst-case error is half the range.
+    Source: the comparison defined here; the midpoint's error is taken on the method's own estimand and law
+    (``MethodResult.trivial_rel``); without a method to read it from, half the range (its worst case).
 
     Examples
     --------

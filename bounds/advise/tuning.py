@@ -219,7 +219,8 @@ def window(data: CentralData, eps: float) -> PiecewiseQuadratic:
     With :math:`r_i = |2S_i - Um_i|`, :math:`D_i = -\mathrm{sign}(2S_i - Um_i)(r_i - T)_+/2`; synthetic:
     :math:`E D_i = -\theta(Um_i - T)_+/2`, :math:`\mathrm{Var} D_i = (1-\theta^2)(Um_i - T)_+^2/4`.
 
-    Source: Rameshwar and Tandon (2025), Theorem III.1 (the symmetric clipping), eq. (14) (the release).
+    Source: Rameshwar and Tandon (2025), Theorem III.1 (its symmetric clipping, applied here to the sum: the
+    same sensitivity; equal to per-sample clipping when a user's values are equal), eq. (14) (the release).
 
     Examples
     --------
