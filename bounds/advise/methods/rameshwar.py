@@ -2,8 +2,9 @@ r"""Rameshwar & Tandon's worst-case-optimal clipping in the central model (value
 
 Each user's sum is projected onto the window :math:`[Um/2 - T/2, Um/2 + T/2]`: a variant of Theorem III.1,
 which clips each sample to :math:`[a_\ell, b_\ell]`.  The two have the same sensitivity and agree when a user's
-values are all equal (the synthetic law); on spread values the projection of the sum errs no more than the
-per-sample clipping.  The error is measured against the dataset's own mean.  The paper's :math:`T_\varepsilon` (the
+values are all equal (the synthetic law); otherwise the projection moves each user's sum no more than the
+per-sample clipping does (it is the nearest point of the same window).  The error is measured against the
+dataset's own mean.  The paper's :math:`T_\varepsilon` (the
 :math:`\lceil 2/\varepsilon\rceil`-th largest sum bound) minimises the worst-case :math:`E|\text{error}|`;
 the width recommended here minimises the exact RMSE of :mod:`~bounds.advise.tuning` (on the data's values,
 or on the named synthetic law), and :math:`T_\varepsilon` is shown beside it.  Everything is :math:`O(J)`
