@@ -14,6 +14,7 @@ from typing import Any, Callable
 
 
 from ..numerics import format_value
+from .markup import md
 
 __all__ = ["AuditResult", "CHECKS", "STATUSES", "METHODS", "run", "cached", "report"]
 
@@ -148,7 +149,7 @@ def _fmt(v):
 
 
 def _cell(text: str) -> str:
-    return str(text).replace("|", "\\|")
+    return md(text)
 
 
 def report(results: list[AuditResult]) -> str:
@@ -165,14 +166,14 @@ def report(results: list[AuditResult]) -> str:
              "| check | status | method | claim |", "|---|---|---|---|"]
     lines += [f"| `{r.id}` | **{r.status}** | {_cell(r.method)} | {_cell(r.claim)} |" for r in results]
     for r in results:
-        lines += ["", f"## `{r.id}` — {r.status}", "", f"*Source:* {r.source}  ", f"*Claim:* {r.claim}  ",
-                  f"*Method:* {r.method}", ""]
+        lines += ["", f"## `{r.id}` — {r.status}", "", f"*Source:* {_cell(r.source)}  ",
+                  f"*Claim:* {_cell(r.claim)}  ", f"*Method:* {_cell(r.method)}", ""]
         for k, v in r.evidence.items():
             if isinstance(v, list) and v and isinstance(v[0], dict):
                 keys = list(v[0])
-                lines += [f"**{k}**", "", "| " + " | ".join(keys) + " |", "|" + "---|" * len(keys)]
+                lines += [f"**{_cell(k)}**", "", "| " + " | ".join(_cell(c) for c in keys) + " |", "|" + "---|" * len(keys)]
                 lines += ["| " + " | ".join(_cell(_fmt(row[c])) for c in keys) + " |" for row in v]
                 lines.append("")
             else:
-                lines.append(f"- **{k}**: {_fmt(v)}")
+                lines.append(f"- **{_cell(k)}**: {_cell(_fmt(v))}")
     return "\n".join(lines) + "\n"

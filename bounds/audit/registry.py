@@ -34,6 +34,7 @@ from typing import Any
 
 from ..numerics import check_bool, check_choice, format_value
 from .core import CHECKS, AuditResult, cached
+from .markup import md as _md
 
 __all__ = ["Statement", "Row", "ENTRIES", "KINDS", "ROW_STATUSES", "PAPERS", "atlas", "find", "lookup", "page", "row_status"]
 
@@ -512,10 +513,6 @@ def _row(e: Statement, got: dict[str, AuditResult]) -> Row:
 
 def _anchor(check_id: str) -> str:
     return "check-" + check_id.replace(".", "-").replace("_", "-")
-
-
-def _md(text: str) -> str:
-    return str(text).replace("|", "\\|")
 
 
 def _xref(path: str) -> str:
