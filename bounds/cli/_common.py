@@ -267,10 +267,17 @@ def read_counts(path: str, option: str = "--counts", column: str | None = None) 
     import io
     import sys
 
-    try:
-        handle: io.TextIOBase = sys.stdin if path == "-" else open(path, newline="")  # type: ignore[assignment]
-    except OSError as exc:
-        raise OptionError(option, f"cannot read {path!r}: {exc.strerror or exc}") from None
+    from ..numerics._checks import open_file
+
+    if path == "-":
+        stdin = getattr(sys.stdin, "buffer", None)
+        handle: io.TextIOBase = (sys.stdin if stdin is None  # type: ignore[assignment]
+                                 else io.TextIOWrapper(stdin, encoding="utf-8-sig", newline=""))
+    else:
+        try:  # the literal path, a regular file only: a FIFO or a device is refused before it can block
+            handle = io.TextIOWrapper(open_file(option, path), encoding="utf-8-sig", newline="")
+        except ValueError as exc:
+            raise OptionError(option, str(exc).removeprefix(f"{option}: ")) from None
     counts: list[int] = []
 
     def add(token: str, where: str) -> None:
@@ -297,7 +304,9 @@ def read_counts(path: str, option: str = "--counts", column: str | None = None) 
                     for token in line.split("#", 1)[0].replace(",", " ").split():
                         add(token, f"line {number_}")
     except UnicodeDecodeError:
-        raise OptionError(option, f"{path} is not a text file") from None
+        raise OptionError(option, f"{path} is not UTF-8 text") from None
+    except OSError as exc:
+        raise OptionError(option, f"cannot read {path!r}: {exc.strerror or exc}") from None
     if not counts:
         raise OptionError(option, f"{path} holds no counts")
     return counts
