@@ -118,14 +118,42 @@ def main(argv: Sequence[str] | None = None) -> int:
     except OptionError as exc:
         message = f"{exc.option}: {exc}"
     except ValueError as exc:
-        option = option_of(str(exc))
+        option = _option_for(args, str(exc))
         message = f"{option}: {exc}" if option else str(exc)
-    except OSError as exc:
-        message = f"cannot write: {exc}"
+    except OverflowError as exc:  # a value past the float range met in a computation: the inputs that set it
+        message = f"{_given(args) or 'a value'}: beyond the float range ({exc})"
+    except OSError as exc:  # a write after the computation (--save), or a read
+        what = f"cannot write {exc.filename!r}" if exc.filename else "cannot write"
+        option = "--save" if getattr(args, "save", None) else _given(args)
+        message = f"{option + ': ' if option else ''}{what}: {exc.strerror or exc}"
     except Exception as exc:  # never a traceback: one line, the failure's type and message
         message = f"{type(exc).__name__}: {exc}"
     print(f"bounds {args.command}: error: {' '.join(message.split())}", file=sys.stderr)
     return 2
+
+
+_INPUTS = ("counts", "histogram", "records")  # the options of a command that read the data
+
+
+def _has(args: argparse.Namespace, option: str) -> bool:
+    """The subcommand of ``args`` has ``option`` (each part of ``--n/--alpha``)."""
+    return all(hasattr(args, part.lstrip("-").replace("-", "_")) for part in option.split("/"))
+
+
+def _given(args: argparse.Namespace) -> str | None:
+    """The data option the user gave (``--counts``, ``--histogram``, ``--records``), if any."""
+    return next((f"--{name}" for name in _INPUTS if getattr(args, name, None) is not None), None)
+
+
+def _option_for(args: argparse.Namespace, message: str) -> str | None:
+    """The option of this subcommand a library message names: its parameter's option when the command has it,
+    ``--counts`` for counts read from a file, else the data option given (``counts …``, ``n …`` of ``advise``)."""
+    option = option_of(message)
+    if option in ("--k", "--collection") and getattr(args, "counts", None) is not None:
+        return "--counts"
+    if option is not None and _has(args, option):
+        return option
+    return _given(args) if option is not None or message.startswith(("counts", "source", "path")) else None
 
 
 def _refuse_empty_values(tokens: list[str]) -> None:

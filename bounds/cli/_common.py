@@ -377,7 +377,10 @@ def emit(args: argparse.Namespace, command: str, inputs: dict[str, Any], results
         if csv_text is not None:
             files[".csv"] = csv_text
         for suffix, content in files.items():
-            Path(stem + suffix).write_text(content)
+            try:
+                Path(stem + suffix).write_text(content)
+            except OSError as exc:  # a full disk, a file made read-only during the run: named, not a traceback
+                raise OptionError("--save", f"cannot write {stem + suffix!r}: {exc.strerror or exc}") from None
         if not getattr(args, "json", False) and not getattr(args, "csv", False):
             print(f"written: {', '.join(stem + s for s in files)}")
     return 0
@@ -390,9 +393,19 @@ def check_save(args: argparse.Namespace) -> None:
         if not stem.strip() or stem.endswith(("/", ".")):
             raise OptionError("--save", f"needs a file stem such as results/run1, got {stem!r}")
         folder = Path(stem).parent
-        if not folder.is_dir():
-            raise OptionError("--save", f"no folder {str(folder)!r} to write {stem!r}.*")
-        if not os.access(folder, os.W_OK):
-            raise OptionError("--save", f"cannot write in {str(folder)!r}")
-        if Path(stem + ".json").is_dir():
-            raise OptionError("--save", f"{stem + '.json'!r} is a directory")
+        try:
+            if not folder.is_dir():
+                raise OptionError("--save", f"no folder {str(folder)!r} to write {stem!r}.*")
+            if not os.access(folder, os.W_OK):
+                raise OptionError("--save", f"cannot write in {str(folder)!r}")
+            for suffix in (".txt", ".json", ".csv", ".png", ".pdf"):
+                target = Path(stem + suffix)
+                if target.is_dir():
+                    raise OptionError("--save", f"{stem + suffix!r} is a directory")
+                if target.exists() and not target.is_file():  # a FIFO would block the write, a device swallow it
+                    raise OptionError("--save", f"{stem + suffix!r} exists and is not a regular file")
+            longest = len(Path(stem + ".json").name.encode())
+            if hasattr(os, "pathconf") and longest > os.pathconf(folder, "PC_NAME_MAX"):
+                raise OptionError("--save", f"the file name {Path(stem).name[:40]!r}... is too long for the file system")
+        except OSError as exc:  # an over-long or unreadable name
+            raise OptionError("--save", f"cannot write {stem[:80]!r}.*: {exc.strerror or exc}") from None
