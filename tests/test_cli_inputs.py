@@ -108,6 +108,8 @@ def test_counts_file_equals_inline_counts(tmp_path, capsys):
         b = json.loads(capsys.readouterr().out)
         a["inputs"].pop("counts_file"), b["inputs"].pop("counts_file")
         a["inputs"].pop("collection", None), b["inputs"].pop("collection", None)
+        assert a["inputs"].pop("counts_read") is None
+        assert b["inputs"].pop("counts_read") == {"lines": 5, "used": 3, "header": None, "blank": 1, "comment": 1}
         assert a == b
 
 

@@ -124,3 +124,20 @@ def test_median_and_ranks_past_2_63_users():
     assert h.at_least(1) == 2**63 and h.at_least(2) == 2**62
     odd = Histogram(np.array([1, 2, 3]), np.array([2**62, 1, 2**62]))
     assert odd.median() == 2.0
+
+
+# --------------------------------------------------------------------------- the calculators' --counts
+
+
+@pytest.mark.parametrize("command", ["cummings", "rameshwar"])
+def test_counts_file_with_bom_and_crlf_keeps_every_count(tmp_path, capsys, command):
+    import json
+
+    from bounds import cli
+
+    path = tmp_path / "k.txt"
+    path.write_bytes(b"\xef\xbb\xbf3\r\n4, 5\r\n\r\n# end\r\n")
+    assert cli.main([command, "--counts", str(path), "--eps", "1", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["inputs"]["counts_read"] == {"lines": 4, "used": 2, "header": None, "blank": 1, "comment": 1}
+    assert (out["inputs"]["k"] if command == "cummings" else out["counts"]) == [3, 4, 5]
