@@ -282,7 +282,7 @@ def read_counts(path: str, option: str = "--counts", column: str | None = None,
         except ValueError as exc:
             raise OptionError(option, str(exc).removeprefix(f"{option}: ")) from None
     counts: list[int] = []
-    tally = {"lines": 0, "used": 0, "header": None, "blank": 0, "comment": 0}
+    tally: dict[str, Any] = {"lines": 0, "used": 0, "header": None, "blank": 0, "comment": 0}
 
     def add(token: str, where: str) -> None:
         try:
