@@ -237,6 +237,12 @@ def test_advise_messages_about_the_data_name_the_data_option(tmp_path):
     one.write_text("5\n")
     code, _, err = _cli(["advise", "--counts", str(one), "--reps", "0", "--no-inverse", "--jobs", "1"])
     assert code == 2 and err.startswith("bounds advise: error: --counts: "), err
+    many = tmp_path / "many.txt"
+    many.write_text("".join(f"{i % 7 + 1}\n" for i in range(200)))
+    # U·m past 1.8e308 overflows inside the Rameshwar method: one line naming the option given 1e308
+    code, _, err = _cli(["advise", "--counts", str(many), "--U", "1e308", "--reps", "0", "--no-inverse", "--jobs", "1",
+                         "--no-inverse"])
+    assert code == 2 and err.startswith("bounds advise: error: --U: "), err
 
 
 # =========================================================================== the slow sweep

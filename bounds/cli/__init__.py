@@ -31,6 +31,7 @@ DAME bounds — Pla et al. (2024), Theorems 1-2, eqs. (10)-(12)
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import sys
 from typing import Any, Sequence
@@ -120,8 +121,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ValueError as exc:
         option = _option_for(args, str(exc))
         message = f"{option}: {exc}" if option else str(exc)
-    except OverflowError as exc:  # a value past the float range met in a computation: the inputs that set it
-        message = f"{_given(args) or 'a value'}: beyond the float range ({exc})"
+    except OverflowError as exc:  # a value past the float range met in a computation: the option that set it
+        option = _extreme_option(tokens) or _given(args)
+        message = f"{option + ': ' if option else ''}the computation leaves the float range ({exc})"
     except OSError as exc:  # a write after the computation (--save), or a read
         what = f"cannot write {exc.filename!r}" if exc.filename else "cannot write"
         option = "--save" if getattr(args, "save", None) else _given(args)
@@ -143,6 +145,23 @@ def _has(args: argparse.Namespace, option: str) -> bool:
 def _given(args: argparse.Namespace) -> str | None:
     """The data option the user gave (``--counts``, ``--histogram``, ``--records``), if any."""
     return next((f"--{name}" for name in _INPUTS if getattr(args, name, None) is not None), None)
+
+
+def _extreme_option(tokens: list[str]) -> str | None:
+    """The option given the most extreme number (magnitude past 1e100 or below 1e-100), if any: the likely
+    cause of an overflow inside a computation (``--U 1e308``)."""
+    worst, found = 100.0, None
+    for name, value in zip(tokens, tokens[1:]):
+        if name.startswith("--"):
+            for part in value.replace(":", ",").replace("=", ",").split(","):
+                try:
+                    v = abs(float(part))
+                except ValueError:
+                    continue
+                size = abs(math.log10(v)) if 0 < v < math.inf else 0.0
+                if size > worst:
+                    worst, found = size, name
+    return found
 
 
 def _option_for(args: argparse.Namespace, message: str) -> str | None:
