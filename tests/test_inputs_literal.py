@@ -148,3 +148,46 @@ def test_cli_refuses_a_fifo_by_option(fifo, argv):
     code, _, err = _never_blocks(lambda: _cli([*argv, str(fifo)]))
     assert code == 2 and "FIFO" in err and err.count("\n") == 1
     assert f": error: {'--histogram' if '--histogram' in argv else '--counts'}: " in err
+
+
+# --------------------------------------------------------------------------- DuckDB's own errors, named
+
+
+def test_duckdb_errors_name_the_path(tmp_path):
+    pytest.importorskip("duckdb")
+    pa = pytest.importorskip("pyarrow")
+    pq = pytest.importorskip("pyarrow.parquet")
+    good = tmp_path / "good.parquet"
+    pq.write_table(pa.table({"user_id": ["a", "b", "a"] * 100}), good)
+    data = good.read_bytes()
+    (tmp_path / "parquet-named.csv").write_bytes(data)
+    (tmp_path / "truncated.parquet").write_bytes(data[: len(data) // 2])
+    (tmp_path / "binary.csv").write_bytes(bytes(range(256)) * 64)
+    for name, kind in (("parquet-named.csv", "CSV"), ("truncated.parquet", "Parquet"), ("binary.csv", "CSV")):
+        with pytest.raises(ValueError) as err:
+            advise.records_histogram(tmp_path / name, user="user_id")
+        message = str(err.value)
+        assert message.startswith(f"path: DuckDB cannot read {str(tmp_path / name)!r} as {kind}: "), message
+        assert "\n" not in message and "bounds-records-" not in message  # one line; the private link never shown
+
+
+def test_read_input_refuses_options_that_do_not_apply(tmp_path):
+    from bounds.advise.inputs import read_input
+
+    h = tmp_path / "h.csv"
+    h.write_text("1,5\n")
+    with pytest.raises(ValueError, match="^column names a column of counts; it does not apply to histogram"):
+        read_input(histogram=h, column="n")
+    with pytest.raises(ValueError, match="^user names the user column of records; it does not apply to histogram"):
+        read_input(histogram=h, user="u")
+    with pytest.raises(ValueError, match="^user names the user column of records; it does not apply to counts"):
+        read_input(counts=[1, 2], user="u")
+    with pytest.raises(ValueError, match="^column names a column of counts; it does not apply to records"):
+        read_input(records=h, user="u", column="n")
+    with pytest.raises(ValueError, match="^user: name the user column of records"):
+        read_input(records=h)
+    with pytest.raises(ValueError, match="^counts, histogram, records: give exactly one, got counts, histogram"):
+        read_input(counts=[1], histogram=h)
+    with pytest.raises(ValueError, match="^histogram: cannot read .*no such file"):
+        read_input(histogram=tmp_path / "missing.csv")
+    assert read_input(histogram=h).n_users == 5 and read_input(counts=[3, 0, 3]).zeros == 1

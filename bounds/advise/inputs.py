@@ -540,7 +540,7 @@ def records_histogram(path: str | Path, *, user: str) -> Histogram:
             rows = con.execute(sql, [alias]).fetchnumpy()
         except duckdb.Error as exc:
             first = (str(exc).replace(alias, literal).strip().splitlines() or [type(exc).__name__])[0]
-            raise ValueError(f"path: DuckDB cannot read {format_value(literal)} as "
+            raise ValueError(f"path: DuckDB cannot read {format_value(literal, 240)} as "
                              f"{'Parquet' if parquet else 'CSV'}: {first}") from None
         finally:
             con.close()
@@ -548,7 +548,7 @@ def records_histogram(path: str | Path, *, user: str) -> Histogram:
     unattributed = sum(np.asarray(rows["unattributed"], dtype=np.int64).tolist())
     keep = users > 0
     if not np.any(keep):
-        raise ValueError(f"path: no row of {format_value(literal)} has a user in column {user!r}")
+        raise ValueError(f"path: no row of {format_value(literal, 240)} has a user in column {user!r}")
     d = np.asarray(rows["count"], dtype=np.int64)
     used = sum(a * b for a, b in zip(d[keep].tolist(), users[keep].tolist()))
     h = Histogram.of_pairs(d[keep], users[keep], unattributed=unattributed, name="path")
@@ -578,7 +578,7 @@ def _alias(literal: str, folder: str) -> str:
         except OSError:
             pass
     if _GLOB & set(target):
-        raise ValueError(f"path: {format_value(literal)} holds a character DuckDB reads as a pattern "
+        raise ValueError(f"path: {format_value(literal, 240)} holds a character DuckDB reads as a pattern "
                          f"({', '.join(sorted(_GLOB & set(target)))}): rename the file")
     return target
 

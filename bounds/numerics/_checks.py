@@ -443,6 +443,11 @@ _KINDS = ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO (named pipe)"),
           (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"))
 
 
+def _path(text: str) -> str:
+    """A path for a message: quoted, cut after 240 characters (an over-long name is not printed whole)."""
+    return format_value(text, 240)
+
+
 def _file_kind(mode: int) -> str | None:
     """What a non-regular file is (``None`` for a regular file)."""
     return None if stat.S_ISREG(mode) else next((what for test, what in _KINDS if test(mode)), "not a regular file")
@@ -479,10 +484,10 @@ def check_file(name: str, path: Any) -> str:
         mode = os.stat(text).st_mode
     except (OSError, ValueError) as exc:
         reason = _os_reason(exc) if isinstance(exc, OSError) else str(exc)
-        raise ValueError(f"{name}: cannot read {_short(text)}: {reason}") from None
+        raise ValueError(f"{name}: cannot read {_path(text)}: {reason}") from None
     kind = _file_kind(mode)
     if kind is not None:
-        raise ValueError(f"{name}: {_short(text)} is {kind}, not a regular file")
+        raise ValueError(f"{name}: {_path(text)} is {kind}, not a regular file")
     return text
 
 
@@ -496,11 +501,11 @@ def open_file(name: str, path: Any) -> BinaryIO:
     try:
         fd = os.open(text, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
     except OSError as exc:
-        raise ValueError(f"{name}: cannot read {_short(text)}: {_os_reason(exc)}") from None
+        raise ValueError(f"{name}: cannot read {_path(text)}: {_os_reason(exc)}") from None
     kind = _file_kind(os.fstat(fd).st_mode)
     if kind is not None:
         os.close(fd)
-        raise ValueError(f"{name}: {_short(text)} is {kind}, not a regular file")
+        raise ValueError(f"{name}: {_path(text)} is {kind}, not a regular file")
     if hasattr(os, "set_blocking"):
         os.set_blocking(fd, True)
     return os.fdopen(fd, "rb")
@@ -525,12 +530,12 @@ def read_text(name: str, path: Any, *, max_bytes: int | None = None) -> str:
         try:
             data = handle.read(-1 if max_bytes is None else max_bytes + 1)
         except OSError as exc:
-            raise ValueError(f"{name}: cannot read {_short(os.fspath(path))}: {_os_reason(exc)}") from None
+            raise ValueError(f"{name}: cannot read {_path(os.fspath(path))}: {_os_reason(exc)}") from None
     if max_bytes is not None and len(data) > max_bytes:
-        raise ValueError(f"{name}: {_short(os.fspath(path))} is larger than {_limit(max_bytes)} bytes "
+        raise ValueError(f"{name}: {_path(os.fspath(path))} is larger than {_limit(max_bytes)} bytes "
                          "(the limit of a text input read into memory)")
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        raise ValueError(f"{name}: {_short(os.fspath(path))} is not UTF-8 text (byte {data[exc.start]:#04x} "
+        raise ValueError(f"{name}: {_path(os.fspath(path))} is not UTF-8 text (byte {data[exc.start]:#04x} "
                          f"at offset {exc.start})") from None
