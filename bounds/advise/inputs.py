@@ -9,7 +9,15 @@ A :class:`Histogram` holds the distinct counts :math:`d_1 < \dots < d_J` and the
 * a records table with a user column, CSV or Parquet, reduced by DuckDB out of core
   (:func:`records_histogram`, extra ``[data]``): the table never enters Python.
 
-Users with no record (count 0) are dropped and counted in ``Histogram.zeros``.
+Users with no record (count 0) are dropped and counted in ``Histogram.zeros``.  :func:`read_input` reads
+exactly one of these sources, refusing an option that does not apply to it.
+
+Files are read exactly as named: the literal path (no glob, no ``~``; DuckDB is handed a link it cannot
+re-interpret), a regular file only (a FIFO, a device or a folder is refused before anything is opened),
+UTF-8 with an optional byte-order mark.  A header is recognised by content (no cell of the first line is
+a number), never by position alone, and every file reader tells in ``Histogram.read`` (a
+:class:`ReadReport`) how many lines it read, how many it used and why it dropped the others.  Counts
+and numbers of users are read as exact integers, never through float.
 """
 
 from __future__ import annotations
