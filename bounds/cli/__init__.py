@@ -125,8 +125,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         option = _extreme_option(tokens) or _given(args)
         message = f"{option + ': ' if option else ''}the computation leaves the float range ({exc})"
     except OSError as exc:  # a write after the computation (--save), or a read
-        what = f"cannot write {exc.filename!r}" if exc.filename else "cannot write"
-        option = "--save" if getattr(args, "save", None) else _given(args)
+        save = getattr(args, "save", None)
+        writing = bool(save) and (not exc.filename or str(exc.filename).startswith(save))
+        option = "--save" if writing else _given(args)
+        what = ("cannot write" if writing else "cannot read") + (f" {exc.filename!r}" if exc.filename else "")
         message = f"{option + ': ' if option else ''}{what}: {exc.strerror or exc}"
     except Exception as exc:  # never a traceback: one line, the failure's type and message
         message = f"{type(exc).__name__}: {exc}"
