@@ -126,7 +126,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         message = f"{option + ': ' if option else ''}the computation leaves the float range ({exc})"
     except OSError as exc:  # a write after the computation (--save), or a read
         save = getattr(args, "save", None)
-        writing = bool(save) and (not exc.filename or str(exc.filename).startswith(save))
+        writing = isinstance(save, str) and (not exc.filename or str(exc.filename).startswith(save))
         option = "--save" if writing else _given(args)
         what = ("cannot write" if writing else "cannot read") + (f" {exc.filename!r}" if exc.filename else "")
         message = f"{option + ': ' if option else ''}{what}: {exc.strerror or exc}"
