@@ -492,10 +492,10 @@ _CLI_BASE = {
     "cummings": ["--k", "5,3,1", "--eps", "1"],
 }
 _CLI_OPTIONS = {
-    "dame": ["--sizes", "--n", "--alpha", "--n-alpha2", "--constants", "--precision"],
-    "rameshwar": ["--collection", "--U", "--eps"],
-    "kent": ["--problem", "--n", "--T", "--alpha", "--d", "--s", "--beta", "--ball"],
-    "cummings": ["--k", "--eps", "--p", "--sigma-p2", "--beta"],
+    "dame": ["--sizes", "--n", "--alpha", "--n-alpha2", "--constants", "--precision", "--sweep", "--range"],
+    "rameshwar": ["--collection", "--U", "--eps", "--sweep", "--range"],
+    "kent": ["--problem", "--n", "--T", "--alpha", "--d", "--s", "--beta", "--ball", "--sweep", "--range"],
+    "cummings": ["--k", "--eps", "--p", "--sigma-p2", "--beta", "--sweep", "--range"],
 }
 _CLI_VALUES = [
     "", "0", "-1", "1", "2", "0.5", "nan", "inf", "-inf", "1e400", "1e-400", "1e308", "1e-308", "1" * 400, "abc",
@@ -503,6 +503,9 @@ _CLI_VALUES = [
     "uniform:1,9", "zipf:1.5", "poisson:1e-10", "binomial:1000000000,1e-9", "counts:1,2", "counts:", "extreme:3",
     "extreme:101,10", "geometric:6", "1,2,3", "1e308,5,1", "9" * 25 + ",5", "3,,2", "l2", "xyz", "sparse", "density",
     "paper", "unit", "1000000",
+    # sweeps and ranges past the float range or 2**53 (they raised OverflowError)
+    "n_alpha2=1e-300:1e300:3", "n=2:1e400:3", "eps=1e-300:1e300:3", "eps=1e-3:1e400:3", "T=1:1e400:3", "n=1:1e300:3",
+    "1e-300:1e300", "2:1e400", "1:9007199254740993",
 ]
 cli_value = st.one_of(st.sampled_from(_CLI_VALUES), st.text(max_size=8),
                       st.floats().map(repr), st.integers(-(10**40), 10**40).map(str))
