@@ -132,7 +132,7 @@ def test_load_counts_file_errors(tmp_path):
     two.write_text("u,n\na,1\n")
     assert advise.load_counts(two).tolist() == [1]  # the only numeric column
     (tmp_path / "three.csv").write_text("u,n,k\na,1,2\n")
-    with pytest.raises(ValueError, match="--column"):
+    with pytest.raises(ValueError, match="with column"):
         advise.load_counts(tmp_path / "three.csv")
     with pytest.raises(ValueError, match="line 2"):
         advise.load_counts(two, column="u")

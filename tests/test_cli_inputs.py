@@ -108,6 +108,8 @@ def test_counts_file_equals_inline_counts(tmp_path, capsys):
         b = json.loads(capsys.readouterr().out)
         a["inputs"].pop("counts_file"), b["inputs"].pop("counts_file")
         a["inputs"].pop("collection", None), b["inputs"].pop("collection", None)
+        assert a["inputs"].pop("counts_read") is None
+        assert b["inputs"].pop("counts_read") == {"lines": 5, "used": 3, "header": None, "blank": 1, "comment": 1}
         assert a == b
 
 
@@ -145,8 +147,8 @@ def test_unreadable_counts_are_refused_by_name(tmp_path, capsys):
     binary = tmp_path / "b.dat"
     binary.write_bytes(bytes(range(256)) * 4)
     _fails(capsys, ["cummings", "--counts", str(tmp_path / "missing.txt"), "--eps", "1"], "--counts", "cannot read")
-    _fails(capsys, ["cummings", "--counts", str(tmp_path), "--eps", "1"], "--counts", "cannot read")
-    _fails(capsys, ["cummings", "--counts", str(binary), "--eps", "1"], "--counts", "not a text file")
+    _fails(capsys, ["cummings", "--counts", str(tmp_path), "--eps", "1"], "--counts", "is a directory")
+    _fails(capsys, ["cummings", "--counts", str(binary), "--eps", "1"], "--counts", "not UTF-8 text")
     _fails(capsys, ["cummings", "--k", "1,2", "--counts", str(binary), "--eps", "1"], "--counts", "not allowed")
 
 

@@ -136,6 +136,115 @@ def test_beta_meta_law_with_a_subnormal_variance_draws_the_mean():
     assert np.all(np.isfinite(r.estimates))
 
 
+# =========================================================================== the command line, by cause
+
+_POINT = ["dame", "--sizes", "point:10"]
+_N_SOLVE = ["--alpha", "0.5", "--target", "upper<0.01", "--range"]
+
+# (id, argv, the option the one-line error must name): each once raised OverflowError, OSError or named nothing
+CLI_REFUSED = [
+    # values past the float range: an integer sweep or range end is exact only up to 2**53
+    ("dame-sweep-n-1e400", [*_POINT, "--alpha", "0.5", "--sweep", "n=2:1e400:3"], "--sweep"),
+    ("dame-range-n-1e400", [*_POINT, "--solve", "n", *_N_SOLVE, "2:1e400"], "--range"),
+    ("dame-range-n-2**53+1", [*_POINT, "--solve", "n", *_N_SOLVE, "2:9007199254740993"], "--range"),
+    ("kent-sweep-T-1e400", ["kent", "--n", "10", "--alpha", "0.5", "--sweep", "T=1:1e400:3"], "--sweep"),
+    ("kent-range-n-1e400", ["kent", "--T", "10", "--solve", "n", *_N_SOLVE, "1:1e400"], "--range"),
+    ("cummings-sweep-1e400", ["cummings", "--k", "1,2", "--sweep", "eps=1e-3:1e400:3"], "--sweep"),
+    ("rameshwar-range-1e400", ["rameshwar", "--collection", "counts:1,4", "--solve", "eps", "--target", "error<0.1",
+                               "--range", "1e-3:1e400"], "--range"),
+    ("dame-sweep-too-many", [*_POINT, "--sweep", "n_alpha2=1:10:10001"], "--sweep"),
+    # options that do not apply
+    ("cummings-column-without-counts", ["cummings", "--k", "1,2", "--eps", "1", "--column", "n"], "--column"),
+    ("rameshwar-column-without-counts", ["rameshwar", "--collection", "counts:1,2", "--eps", "1", "--column", "n"],
+     "--column"),
+    # OS errors of names
+    ("cummings-counts-name-too-long", ["cummings", "--eps", "1", "--counts", "c" * 5000], "--counts"),
+    ("dame-save-name-too-long", [*_POINT, "--n-alpha2", "10", "--save", "s" * 300], "--save"),
+    ("advise-records-name-too-long", ["advise", "--records", "r" * 5000 + ".csv", "--user", "u"], "--records"),
+]
+
+
+def _cli(argv):
+    import contextlib
+    import io
+
+    from bounds import cli
+
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = cli.main(argv)
+    return code, out.getvalue(), err.getvalue()
+
+
+@pytest.mark.parametrize("case,argv,option", CLI_REFUSED, ids=[r[0] for r in CLI_REFUSED])
+def test_command_line_refuses_naming_the_option(case, argv, option):
+    code, _, err = _quiet(lambda: _cli(argv))
+    assert code == 2 and err.count("\n") == 1, f"{case}: {err!r}"
+    assert err.startswith(f"bounds {argv[0]}: error: {option}: "), f"{case}: {err!r}"
+    assert "Error:" not in err, f"{case}: an exception's type instead of a message: {err!r}"
+
+
+@pytest.mark.parametrize("argv", [
+    [*_POINT, "--solve", "n_alpha2", "--target", "upper<0.01", "--range", "1e-300:1e300"],
+    [*_POINT, "--sweep", "n_alpha2=1e-300:1e300:3"],
+    ["cummings", "--k", "1,2", "--solve", "eps", "--target", "variance<0.1", "--range", "1e-300:1e300"],
+    ["rameshwar", "--collection", "counts:1,4", "--solve", "eps", "--target", "error<0.1", "--range", "1e-300:1e300"],
+    ["rameshwar", "--collection", "counts:1,4", "--sweep", "eps=1e-300:1e300:3"],
+    ["kent", "--T", "10", "--alpha", "0.5", "--solve", "n", "--target", "upper<0.1", "--range", "1:9007199254740992"],
+], ids=["dame-solve", "dame-sweep", "cummings-solve", "rameshwar-solve", "rameshwar-sweep", "kent-solve"])
+def test_command_line_answers_across_the_float_range(argv):
+    """Ranges from 1e-300 to 1e300 (hi / lo and lo * e**x overflowed) are answered on a bounded grid."""
+    import time
+
+    start = time.process_time()
+    code, out, err = _quiet(lambda: _cli(argv))
+    assert code == 0 and not err, err
+    assert time.process_time() - start < 30  # CPU seconds: at most MAX_GRID (500) points, 600 decades or not
+
+
+def test_command_line_search_grid_is_capped():
+    from bounds.cli import _solve
+
+    calls = []
+    _solve.solve(lambda v: calls.append(v) or False, 1e-300, 1e300, False)
+    assert len(calls) == _solve.MAX_GRID
+    assert calls[0] == 1e-300 and calls[-1] == 1e300 and all(b > a for a, b in zip(calls, calls[1:]))
+
+
+def test_command_line_save_errors_after_the_computation_name_save(tmp_path, monkeypatch):
+    """A write that fails once the result is computed (a full disk) is one line naming --save."""
+    import errno
+    from pathlib import Path
+
+    def full(self, *args, **kwargs):
+        raise OSError(errno.ENOSPC, "No space left on device", str(self))
+
+    monkeypatch.setattr(Path, "write_text", full)
+    code, _, err = _cli([*_POINT, "--n-alpha2", "10", "--save", str(tmp_path / "run")])
+    assert code == 2 and err.startswith("bounds dame: error: --save: cannot write ") and "No space left" in err
+
+
+def test_command_line_save_onto_a_fifo_is_refused_before_blocking(tmp_path):
+    import os
+
+    os.mkfifo(tmp_path / "run.txt")
+    code, _, err = _cli([*_POINT, "--n-alpha2", "10", "--save", str(tmp_path / "run")])
+    assert code == 2 and "--save: " in err and "not a regular file" in err
+
+
+def test_advise_messages_about_the_data_name_the_data_option(tmp_path):
+    one = tmp_path / "one.txt"
+    one.write_text("5\n")
+    code, _, err = _cli(["advise", "--counts", str(one), "--reps", "0", "--no-inverse", "--jobs", "1"])
+    assert code == 2 and err.startswith("bounds advise: error: --counts: "), err
+    many = tmp_path / "many.txt"
+    many.write_text("".join(f"{i % 7 + 1}\n" for i in range(200)))
+    # U·m past 1.8e308 overflows inside the Rameshwar method: one line naming the option given 1e308
+    code, _, err = _cli(["advise", "--counts", str(many), "--U", "1e308", "--reps", "0", "--no-inverse", "--jobs", "1",
+                         "--no-inverse"])
+    assert code == 2 and err.startswith("bounds advise: error: --U: "), err
+
+
 # =========================================================================== the slow sweep
 
 MODULES = ("bounds.dame", "bounds.kent", "bounds.cummings", "bounds.rameshwar", "bounds.numerics",

@@ -225,3 +225,21 @@ def test_binomial_sf_against_exact_rational_sums(n, p):
     for y, want, value in zip(range(-2, n + 2), exact, got):
         assert value == pytest.approx(float(want), rel=1e-12, abs=1e-300), y
     assert got[0] == got[1] == 1.0 and got[-1] == got[-2] == 0.0  # y < 0 and y >= n exactly
+
+
+# --------------------------------------------------------------------------- files the user names
+
+
+def test_read_text_decodes_utf8_sig_and_refuses_what_is_not_text(tmp_path):
+    from bounds.numerics._checks import read_text
+
+    f = tmp_path / "a.csv"
+    f.write_bytes(b"\xef\xbb\xbf1,500\r\n")
+    assert read_text("histogram", f) == "1,500\r\n"  # the BOM dropped, the line ends kept for the CSV reader
+    f.write_bytes(b"1\n\xff\n")
+    with pytest.raises(ValueError, match=r"^histogram: .* is not UTF-8 text \(byte 0xff at offset 2\)"):
+        read_text("histogram", f)
+    f.write_bytes(b"1\n" * 10)
+    with pytest.raises(ValueError, match=r"^x: .* is larger than 19 bytes"):
+        read_text("x", f, max_bytes=19)
+    assert read_text("x", f, max_bytes=20) == "1\n" * 10

@@ -9,31 +9,46 @@ A :class:`Histogram` holds the distinct counts :math:`d_1 < \dots < d_J` and the
 * a records table with a user column, CSV or Parquet, reduced by DuckDB out of core
   (:func:`records_histogram`, extra ``[data]``): the table never enters Python.
 
-Users with no record (count 0) are dropped and counted in ``Histogram.zeros``.
+Users with no record (count 0) are dropped and counted in ``Histogram.zeros``.  :func:`read_input` reads
+exactly one of these sources, refusing an option that does not apply to it.
+
+Files are read exactly as named: the literal path (no glob, no ``~``; DuckDB is handed a link it cannot
+re-interpret), a regular file only (a FIFO, a device or a folder is refused before anything is opened),
+UTF-8 with an optional byte-order mark.  A header is recognised by content (no cell of the first line is
+a number), never by position alone, and every file reader tells in ``Histogram.read`` (a
+:class:`ReadReport`) how many lines it read, how many it used and why it dropped the others.  Counts
+and numbers of users are read as exact integers, never through float.
 """
 
 from __future__ import annotations
 
 import csv
+import dataclasses
 import importlib
 import io
+import itertools
+import os
+import tempfile
+from bisect import bisect_left
 from dataclasses import dataclass
-from fractions import Fraction
+from decimal import Decimal, InvalidOperation
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from .. import sizes
 from ..numerics import check_counts, format_value, sorted_unique
+from ..numerics._checks import check_file, read_text
 from ..sizes import SizeLaw
+from ..sizes._finite import FiniteLaw
 
-__all__ = ["Histogram", "histogram", "load_counts", "load_histogram", "records_histogram", "real_counts",
-           "REAL_DATASETS", "example", "EXAMPLES", "GROUP_BY_SQL", "MAX_COUNT"]
+__all__ = ["Histogram", "ReadReport", "histogram", "load_counts", "load_histogram", "records_histogram", "read_input",
+           "real_counts", "REAL_DATASETS", "example", "EXAMPLES", "GROUP_BY_SQL", "MAX_COUNT", "MAX_USERS"]
 
 MAX_COUNT = 2**31 - 1  # records per user: the products c_j·d_j stay exact in Python integers; d_j in int64
 MAX_USERS_PER_COUNT = 2**53  # users per distinct count: exact in float64 (binomial/multinomial draws)
+MAX_USERS = 2**63 - 1  # users in total: N and every cumulative sum of users stay within int64
 
 GROUP_BY_SQL = """\
 WITH per_user AS (SELECT {user} AS u, COUNT(*) AS n FROM {table} GROUP BY {user})
@@ -49,7 +64,8 @@ class Histogram:
     r"""Per-user counts as a histogram: ``users[j]`` users hold ``counts[j]`` records each.
 
     ``counts`` are distinct positive integers in increasing order, ``users`` positive; ``zeros``
-    users with no record were dropped; ``unattributed`` records had no user.
+    users with no record were dropped; ``unattributed`` records had no user; ``read`` tells, for a
+    histogram read from a file, the lines read, used and dropped (``None`` for data given in memory).
 
     .. math:: N = \sum_j c_j,\qquad \sum_u m_u = \sum_j c_j d_j
 
@@ -67,6 +83,7 @@ class Histogram:
     users: np.ndarray
     zeros: int = 0
     unattributed: int = 0
+    read: ReadReport | None = None
 
     @classmethod
     def of_counts(cls, values: Any, name: str = "counts") -> Histogram:
@@ -82,13 +99,14 @@ class Histogram:
         c, _ = _integers(users, f"{name} users")
         if d.shape != c.shape:
             raise ValueError(f"{name}: {d.size} counts for {c.size} user numbers")
-        if np.any(c > MAX_USERS_PER_COUNT):
-            raise ValueError(f"{name} users: at most 2**53 users per count, got {int(c.max())}")
-        zeros = int(c[d == 0].sum())
+        zeros = sum(c[d == 0].tolist())
         keep = (d > 0) & (c > 0)
         if not np.any(keep):
             raise ValueError(f"{name}: no user holds a positive count")
         d, c = d[keep], c[keep]
+        n = sum(c.tolist())
+        if n > MAX_USERS:
+            raise ValueError(f"{name} users: {n} users in total, above the supported 2**63 - 1 (MAX_USERS)")
         order = np.argsort(d, kind="stable")
         d, c = d[order], c[order]
         first = np.concatenate([[True], d[1:] != d[:-1]])
@@ -114,17 +132,21 @@ class Histogram:
         """The mean count per user."""
         return self.records / self.n_users
 
+    def _cumulative(self, reverse: bool = False) -> list[int]:
+        """Cumulative sums of ``users`` in exact Python integers (``np.cumsum`` wraps at 2**63)."""
+        return list(itertools.accumulate(self.users[::-1].tolist() if reverse else self.users.tolist()))
+
     def median(self) -> float:
         """The median count per user (the mean of the two middle counts for an even number of users)."""
-        cum = np.cumsum(self.users)
-        N = int(cum[-1])
-        lo = int(self.counts[np.searchsorted(cum, (N + 1) // 2)])
-        hi = int(self.counts[np.searchsorted(cum, N // 2 + 1)])
+        cum = self._cumulative()
+        N = cum[-1]
+        lo = int(self.counts[bisect_left(cum, (N + 1) // 2)])
+        hi = int(self.counts[bisect_left(cum, N // 2 + 1)])
         return (lo + hi) / 2
 
     def at_least(self, T: int) -> int:
         """Users holding at least ``T`` records."""
-        return int(self.users[self.counts >= T].sum())
+        return sum(self.users[self.counts >= T].tolist())
 
     def above(self, T: int) -> Histogram:
         """The users with at least ``T`` records."""
@@ -133,14 +155,13 @@ class Histogram:
 
     def largest(self, k: int) -> int:
         """The ``k``-th largest count (1-based; ``k <= N``)."""
-        cum = np.cumsum(self.users[::-1])
-        return int(self.counts[::-1][np.searchsorted(cum, k)])
+        return int(self.counts[::-1][bisect_left(self._cumulative(reverse=True), k)])
 
     def law(self) -> SizeLaw:
-        """The empirical law of the counts (exact rational masses)."""
-        N = self.n_users
-        masses: dict[int, Any] = {int(d): Fraction(int(c), N) for d, c in zip(self.counts, self.users)}
-        return sizes.finite(masses)
+        """The empirical law of the counts (exact rational masses ``users / N``), the law
+        ``sizes.empirical(self.expand())`` built from the histogram in :math:`O(J)` (integer weights,
+        no per-atom fraction: 10**6 distinct counts take a fraction of a second)."""
+        return FiniteLaw("empirical", (("n_users", self.n_users),), self.counts.astype(np.int64), self.users.tolist())
 
     def expand(self) -> np.ndarray:
         """One count per user (memory :math:`O(N)`: for small data and tests)."""
@@ -164,8 +185,9 @@ def _integers(values: Any, name: str) -> tuple[np.ndarray, int]:
         with np.errstate(invalid="ignore"):
             big = arr > (MAX_USERS_PER_COUNT if "users" in name else MAX_COUNT)
         if np.any(big):
-            raise ValueError(f"{name}: counts above {MAX_COUNT} records per user are not supported, "
-                             f"got {arr[big].ravel()[0]!r}")
+            limit = ("at most 2**53 users per count" if "users" in name
+                     else f"counts above {MAX_COUNT} records per user are not supported")
+            raise ValueError(f"{name}: {limit}, got {arr[big].ravel()[0].item()!r}")
         with np.errstate(invalid="ignore"):
             zero = arr == 0
         zeros = int(np.sum(zero))
@@ -210,9 +232,9 @@ def histogram_of(source: Any, column: str | None, name: str) -> Histogram:
     """:func:`histogram`, its errors naming the parameter ``name``."""
     if isinstance(source, Histogram):
         return source
-    arr, zeros = _load(source, column, name)
+    arr, zeros, report = _load(source, column, name)
     h = Histogram.of_counts(arr, name)
-    return Histogram(h.counts, h.users, zeros)
+    return Histogram(h.counts, h.users, zeros, read=report)
 
 
 def load_counts(source: Any, *, column: str | None = None) -> np.ndarray:
@@ -238,15 +260,12 @@ def load_counts(source: Any, *, column: str | None = None) -> np.ndarray:
     return _load(source, column, "source")[0]
 
 
-def _load(source: Any, column: str | None, name: str) -> tuple[np.ndarray, int]:
+def _load(source: Any, column: str | None, name: str) -> tuple[np.ndarray, int, ReadReport | None]:
     if column is not None and not isinstance(column, str):
         raise ValueError(f"column must be a column name (a string), got {format_value(column)}")
-    if isinstance(source, (str, Path)) or hasattr(source, "read"):
-        try:
-            values = _read_column(source, column)
-        except ValueError as exc:
-            raise ValueError(f"{name}: {exc}") from None
-        return _positive_counts(values, name)
+    if isinstance(source, (str, os.PathLike)) or hasattr(source, "read"):
+        values, report = _read_column(source, column, name)
+        return (*_positive_counts(_column_array(values), name), report)
     if hasattr(source, "to_numpy"):  # pandas / polars Series or DataFrame, duck-typed
         if hasattr(source, "columns"):
             columns = list(source.columns)
@@ -257,50 +276,146 @@ def _load(source: Any, column: str | None, name: str) -> tuple[np.ndarray, int]:
             if column not in columns:
                 raise ValueError(f"column {column!r} not in the DataFrame (columns: {columns})")
             source = source[column]
-        return _positive_counts(source.to_numpy(), name)
+        return (*_positive_counts(source.to_numpy(), name), None)
     if column is not None:
         raise ValueError("column= applies to files and DataFrames only")
-    return _positive_counts(source, name)
+    return (*_positive_counts(source, name), None)
 
 
-def _rows(source: Any) -> list[list[str]]:
+MAX_TEXT_BYTES = 2**31  # bytes of a counts or histogram text file read into memory (records files stream)
+
+
+@dataclass(frozen=True)
+class ReadReport:
+    r"""What a reader read from a file, what it used and why it dropped the rest.
+
+    ``lines`` rows were read (CSV records: lines, or for a records table its rows), ``used`` of them carried
+    data; the others are the ``header`` (its text; at most one, recognised by content: no cell of it is a
+    number), ``blank`` lines, and for a records table the ``unattributed`` rows without a user.
+
+    .. math:: \text{lines} = \text{used} + [\text{header}] + \text{blank} + \text{unattributed}
+
+    Source: the bookkeeping of the inputs of Pla et al. (2024), §2 (every user's records are counted once).
+
+    Examples
+    --------
+    >>> load_histogram(io.StringIO("count,users\n1,500\n7,20\n\n")).read.describe()
+    'a file object: 4 lines read, 2 used; dropped: 1 header line (count,users), 1 blank line'
+    """
+
+    source: str
+    lines: int
+    used: int
+    header: str | None = None
+    blank: int = 0
+    unattributed: int = 0
+    unit: str = "line"
+
+    @property
+    def dropped(self) -> int:
+        """Rows read but not used."""
+        return self.lines - self.used
+
+    def describe(self) -> str:
+        """One line: read, used, and each reason for a dropped row."""
+        def n(k: int, what: str) -> str:
+            return f"{k:,} {what}{'' if k == 1 else 's'}"
+
+        why = ([f"1 header {self.unit} ({self.header})"] if self.header is not None else []) + \
+              ([n(self.blank, f"blank {self.unit}")] if self.blank else []) + \
+              ([n(self.unattributed, f"{self.unit} without a user")] if self.unattributed else [])
+        return (f"{self.source}: {n(self.lines, self.unit)} read, {self.used:,} used"
+                + (f"; dropped: {', '.join(why)}" if why else ""))
+
+
+def _text(source: Any, name: str) -> tuple[str, str]:
+    """(the text, a label) of a path (opened literally, a regular file only) or a file object; UTF-8, BOM dropped."""
     if hasattr(source, "read"):
-        text = source.read()
-    else:
-        path = Path(source)
-        if not path.is_file():
-            raise ValueError(f"no such file: {str(source)!r}")
-        text = path.read_text()
-    rows = [r for r in csv.reader(io.StringIO(text)) if r and any(c.strip() for c in r)]
+        data = source.read()
+        if isinstance(data, bytes):
+            try:
+                data = data.decode("utf-8-sig")
+            except UnicodeDecodeError as exc:
+                raise ValueError(f"{name}: the file object is not UTF-8 text (offset {exc.start})") from None
+        if not isinstance(data, str):
+            raise ValueError(f"{name}: the file object's read() returned {type(data).__name__}, not text")
+        return data.removeprefix("\ufeff"), "a file object"
+    return read_text(name, source, max_bytes=MAX_TEXT_BYTES), str(os.fspath(source))
+
+
+def _table(text: str, name: str, label: str) -> tuple[list[tuple[int, list[str]]], int, int]:
+    """The non-blank CSV rows of ``text`` with their line numbers, the rows read and the blank ones."""
+    reader = csv.reader(io.StringIO(text, newline=""))
+    rows: list[tuple[int, list[str]]] = []
+    read = blank = 0
+    try:
+        for r in reader:
+            read += 1
+            cells = list(map(str.strip, r))
+            if any(cells):
+                rows.append((reader.line_num, cells))
+            else:
+                blank += 1
+    except csv.Error as exc:
+        raise ValueError(f"{name}: {label}, line {reader.line_num + 1}: not CSV text ({exc})") from None
     if not rows:
-        raise ValueError("the file is empty")
-    return rows
+        raise ValueError(f"{name}: {label} is empty (no data; {read} blank line(s))")
+    return rows, read, blank
 
 
-def _read_column(source: Any, column: str | None, *, role: str = "count") -> np.ndarray:
-    rows = _rows(source)
-    header = [c.strip() for c in rows[0]]
+def _is_header(row: list[str]) -> bool:
+    """A header: no cell is a number (decided by content, not by position alone)."""
+    return not any(_is_number(c) for c in row if c)
+
+
+def _exact(cell: str) -> int | float:
+    """A cell as an exact Python int when integral (never through float), else as a float (refused later)."""
+    try:
+        return int(cell)
+    except ValueError:
+        pass
+    try:
+        v = Decimal(cell)
+    except InvalidOperation:
+        return float(cell)
+    if v.is_finite() and v == v.to_integral_value() and v.adjusted() <= 400:
+        return int(v)
+    return float(cell)
+
+
+def _read_column(source: Any, column: str | None, name: str) -> tuple[list[int | float], ReadReport]:
+    text, label = _text(source, name)
+    rows, read, blank = _table(text, name, label)
+    first = rows[0][1]
+    header = first if _is_header(first) else None
+    body = rows[1:] if header is not None else rows
     if column is not None:
-        if column not in header:
-            raise ValueError(f"column {column!r} not in the header {header}")
-        j, body = header.index(column), rows[1:]
-    elif len(header) == 1:
-        j, body = 0, (rows[1:] if not _is_number(header[0]) else rows)
+        if header is None or column not in header:
+            raise ValueError(f"column {column!r} not in the header of {label} "
+                             f"({header if header is not None else 'no header: its first line holds numbers'})")
+        j = header.index(column)
+    elif len(first) == 1:
+        j = 0
     else:  # several columns: the only one whose every cell is a number
-        body = rows[1:]
-        numeric = [k for k in range(len(header)) if all(k < len(r) and _is_number(r[k].strip()) for r in body)]
-        if len(numeric) != 1 or not body:
-            raise ValueError(f"the file has {len(header)} columns {header}: name one with --column")
+        numeric = [k for k in range(len(first)) if body and all(k < len(r) and _is_number(r[k]) for _, r in body)]
+        if len(numeric) != 1:
+            shown = f"columns {header}" if header is not None else f"{len(first)} columns and no header"
+            raise ValueError(f"{name}: {label} has {shown}: name the one holding the counts with column")
         j = numeric[0]
-    values = []
-    for i, r in enumerate(body, start=2 if body is not rows else 1):
-        cell = r[j].strip() if j < len(r) else ""
+    values: list[int | float] = []
+    for line, r in body:
+        cell = r[j] if j < len(r) else ""
+        try:  # the common case, a plain integer: one conversion
+            values.append(int(cell))
+            continue
+        except ValueError:
+            pass
         if not _is_number(cell):
-            raise ValueError(f"line {i}: {cell!r} is not a {role}")
-        values.append(float(cell))
+            raise ValueError(f"{name}: {label}, line {line}: {cell!r} is not a count")
+        values.append(_exact(cell))
     if not values:
-        raise ValueError("the file has a header but no counts")
-    return np.asarray(values)
+        raise ValueError(f"{name}: {label} has a header but no counts")
+    return values, ReadReport(label, read, len(values), None if header is None else ",".join(header), blank)
 
 
 def _is_number(s: str) -> bool:
@@ -313,6 +428,9 @@ def _is_number(s: str) -> bool:
 
 def load_histogram(source: Any) -> Histogram:
     r"""A histogram given as ``count,users`` rows: a CSV file (optional header) or a two-column DataFrame.
+
+    A first line none of whose cells is a number is the header; every other non-blank line is a
+    ``count,users`` row, read as exact integers.  ``Histogram.read`` tells what was read and dropped.
 
     .. math:: \{(d_j, c_j)\}_{j},\qquad c_j = \#\{u : m_u = d_j\}
 
@@ -329,25 +447,45 @@ def load_histogram(source: Any) -> Histogram:
         if len(columns) != 2:
             raise ValueError(f"a histogram DataFrame has two columns (count, users), got {columns}")
         return Histogram.of_pairs(source[columns[0]].to_numpy(), source[columns[1]].to_numpy(), name="source")
-    if not (isinstance(source, (str, Path)) or hasattr(source, "read")):
+    if not (isinstance(source, (str, os.PathLike)) or hasattr(source, "read")):
         raise ValueError(f"source must be a file, a path or a two-column DataFrame, got {format_value(source)}")
-    try:
-        return _histogram_rows(_rows(source))
-    except ValueError as exc:
-        raise ValueError(f"source: {exc}") from None
-
-
-def _histogram_rows(rows: list[list[str]]) -> Histogram:
-    if len(rows[0]) != 2:
-        raise ValueError(f"a histogram file has two columns (count, users), got {len(rows[0])}: {rows[0]}")
-    body = rows[1:] if not all(_is_number(c.strip()) for c in rows[0]) else rows
+    text, label = _text(source, "source")
+    rows, read, blank = _table(text, "source", label)
+    header = rows[0][1] if _is_header(rows[0][1]) else None
+    body = rows[1:] if header is not None else rows
+    if header is not None and len(header) != 2:
+        raise ValueError(f"source: {label} has {len(header)} columns {header}; a histogram has two columns (count, users)")
     if not body:
-        raise ValueError("the histogram file has a header but no rows")
-    for i, r in enumerate(body, start=1 + (body is not rows)):
-        if len(r) != 2 or not all(_is_number(c.strip()) for c in r):
-            raise ValueError(f"line {i}: {','.join(r)!r} is not a 'count,users' row")
-    table = np.array([[float(c) for c in r] for r in body])
-    return Histogram.of_pairs(table[:, 0], table[:, 1])
+        raise ValueError(f"source: {label} has a header but no rows")
+    counts: list[int | float] = []
+    users: list[int | float] = []
+    for line, r in body:
+        if len(r) == 2:
+            try:  # the common case, plain integers: one conversion a cell
+                d, c = int(r[0]), int(r[1])
+            except ValueError:
+                if all(_is_number(x) for x in r):
+                    d, c = _exact(r[0]), _exact(r[1])  # type: ignore[assignment]
+                else:
+                    r = []
+            if r:
+                counts.append(d)
+                users.append(c)
+                continue
+        raise ValueError(f"source: {label}, line {line}: {','.join(body[len(counts)][1])!r} is not a 'count,users' row")
+    h = Histogram.of_pairs(_column_array(counts), _column_array(users), name="source")
+    report = ReadReport(label, read, len(body), None if header is None else ",".join(header), blank)
+    return dataclasses.replace(h, read=report)
+
+
+def _column_array(values: list[int | float]) -> np.ndarray:
+    """Exact integers as int64 when they fit (else as Python ints, refused by the checks), floats as floats."""
+    try:
+        arr = np.asarray(values)
+    except OverflowError:  # an integer past int64: kept exact, refused by the checks with its value
+        return np.asarray(values, dtype=object)
+    return arr if arr.dtype != np.float64 or all(isinstance(v, float) for v in values) \
+        else np.asarray(values, dtype=object)  # ints beside floats: never rounded through float
 
 
 def records_histogram(path: str | Path, *, user: str) -> Histogram:
@@ -355,7 +493,13 @@ def records_histogram(path: str | Path, *, user: str) -> Histogram:
 
     Runs :data:`GROUP_BY_SQL` on the file: DuckDB streams it (spilling to disk when the groups do not fit
     in memory), so the table never enters Python; only the ``J`` rows of the histogram do.  Rows whose
-    user is NULL are counted in ``Histogram.unattributed``.  Needs the ``[data]`` extra (``duckdb``).
+    user is NULL are counted in ``Histogram.unattributed`` (and in ``Histogram.read``, with the rows read
+    and used).  Needs the ``[data]`` extra (``duckdb``).
+
+    ``path`` is read literally, as one regular file: DuckDB is handed a link to it under a plain name,
+    so that neither a glob character (``events[12].csv``, ``data*.csv``) nor a ``~`` in the name makes it
+    read another file; a directory, a FIFO or a device is refused before anything is opened.  DuckDB's
+    own errors (a Parquet file named ``.csv``, a truncated file) are reported naming ``path``.
 
     For data beyond one machine, run the same query on the warehouse, or with dask::
 
@@ -373,38 +517,126 @@ def records_histogram(path: str | Path, *, user: str) -> Histogram:
     >>> with tempfile.TemporaryDirectory() as tmp:
     ...     f = os.path.join(tmp, "events.csv")
     ...     _ = open(f, "w").write("user_id,value\na,1\nb,0\na,1\n,1\n")
-    ...     h = records_histogram(f, user="user_id")
-    >>> h.counts.tolist(), h.users.tolist(), h.unattributed
+    ...     h = records_histogram(f, user="user_id")  # doctest: +SKIP
+    >>> h.counts.tolist(), h.users.tolist(), h.unattributed  # doctest: +SKIP
     ([1, 2], [1, 1], 1)
+    >>> h.read.describe()  # doctest: +SKIP
+    '/tmp/.../events.csv: 4 rows read, 3 used; dropped: 1 row without a user'
+
+    (skipped as a doctest, which runs without the extra; the same example runs in
+    ``tests/test_inputs_literal.py``).
     """
+    if not isinstance(user, str) or not user:
+        raise ValueError(f"user must name the user column, got {format_value(user)}")
+    literal = check_file("path", path)
     try:
         duckdb = importlib.import_module("duckdb")
     except ImportError:
-        raise ValueError("reading records needs duckdb: pip install 'bounds[data]'") from None
-    if not isinstance(path, (str, Path)):
-        raise ValueError(f"path must be a file path, got {format_value(path)}")
-    p = Path(path)
-    if not p.is_file():
-        raise ValueError(f"path: no such file: {str(path)!r}")
-    if not isinstance(user, str) or not user:
-        raise ValueError(f"user must name the user column, got {format_value(user)}")
-    reader = "read_parquet" if p.suffix.lower() in (".parquet", ".pq") else "read_csv_auto"
+        raise ValueError("path: reading a records file needs duckdb, of the [data] extra: "
+                         "pip install 'bounds[data]'") from None
+    parquet = Path(literal).suffix.lower() in (".parquet", ".pq")
+    reader = "read_parquet" if parquet else "read_csv_auto"
     quoted = '"' + user.replace('"', '""') + '"'
-    con = duckdb.connect()
-    try:
-        cols = [r[0] for r in con.execute(f"DESCRIBE SELECT * FROM {reader}(?)", [str(p)]).fetchall()]
-        if user not in cols:
-            raise ValueError(f"user column {user!r} not in the table (columns: {cols})")
-        sql = GROUP_BY_SQL.format(user=quoted, table=f"{reader}(?)")
-        rows = con.execute(sql, [str(p)]).fetchnumpy()
-    finally:
-        con.close()
+    with tempfile.TemporaryDirectory(prefix="bounds-records-") as tmp:
+        alias = _alias(literal, tmp)
+        con = duckdb.connect(config={"file_search_path": ""})
+        try:
+            cols = [r[0] for r in con.execute(f"DESCRIBE SELECT * FROM {reader}(?)", [alias]).fetchall()]
+            if user not in cols:
+                raise ValueError(f"user column {user!r} not in the table (columns: {cols})")
+            sql = GROUP_BY_SQL.format(user=quoted, table=f"{reader}(?)")
+            rows = con.execute(sql, [alias]).fetchnumpy()
+        except duckdb.Error as exc:
+            first = (str(exc).replace(alias, literal).strip().splitlines() or [type(exc).__name__])[0]
+            raise ValueError(f"path: DuckDB cannot read {format_value(literal, 240)} as "
+                             f"{'Parquet' if parquet else 'CSV'}: {first}") from None
+        finally:
+            con.close()
     users = np.asarray(rows["users"], dtype=np.int64)
-    unattributed = int(np.asarray(rows["unattributed"], dtype=np.int64).sum())
+    unattributed = sum(np.asarray(rows["unattributed"], dtype=np.int64).tolist())
     keep = users > 0
     if not np.any(keep):
-        raise ValueError(f"records: no row has a user in column {user!r}")
-    return Histogram.of_pairs(np.asarray(rows["count"], dtype=np.int64)[keep], users[keep], unattributed=unattributed)
+        raise ValueError(f"path: no row of {format_value(literal, 240)} has a user in column {user!r}")
+    d = np.asarray(rows["count"], dtype=np.int64)
+    used = sum(a * b for a, b in zip(d[keep].tolist(), users[keep].tolist()))
+    h = Histogram.of_pairs(d[keep], users[keep], unattributed=unattributed, name="path")
+    return dataclasses.replace(h, read=ReadReport(literal, used + unattributed, used, unattributed=unattributed,
+                                                  unit="row"))
+
+
+_GLOB = frozenset("*?[]{}~")
+
+
+def _alias(literal: str, folder: str) -> str:
+    """A name for DuckDB that it cannot re-interpret, leading to the file ``literal`` and nothing else.
+
+    DuckDB expands glob characters (``*``, ``?``, ``[...]``) and a leading ``~`` in a path and searches
+    relative paths in its ``file_search_path``.  It is given instead a symbolic link, in a fresh private
+    folder, with a plain name (``records`` and the file's own extensions, which tell DuckDB its
+    compression), pointing to the absolute literal path; the operating system, not DuckDB, follows it.
+    Where links cannot be made, the absolute path itself is used if it holds no such character.
+    """
+    target = os.path.abspath(literal)
+    suffix = "".join(x for x in Path(literal).suffixes[-2:] if x[1:].isalnum() and x[1:].isascii())
+    link = os.path.join(folder, "records" + suffix)
+    if not _GLOB & set(link):
+        try:
+            os.symlink(target, link)
+            return link
+        except OSError:
+            pass
+    if _GLOB & set(target):
+        raise ValueError(f"path: {format_value(literal, 240)} holds a character DuckDB reads as a pattern "
+                         f"({', '.join(sorted(_GLOB & set(target)))}): rename the file")
+    return target
+
+
+def read_input(*, counts: Any = None, histogram: Any = None, records: Any = None, column: str | None = None,
+               user: str | None = None) -> Histogram:
+    r"""The :class:`Histogram` of exactly one source, every option that does not apply to it refused.
+
+    ``counts``: per-user counts (anything :func:`histogram` reads; ``column`` names its CSV or DataFrame
+    column); ``histogram``: ``count,users`` rows (:func:`load_histogram`); ``records``: a CSV or Parquet
+    table of records (:func:`records_histogram`; ``user`` names its user column, required).  ``column``
+    with anything but ``counts``, or ``user`` with anything but ``records``, is refused, never ignored.
+    Every error starts with the parameter it concerns (``counts``, ``histogram``, ``records``,
+    ``column`` or ``user``), so that a command line maps it to its option.  The result's ``read`` tells
+    the lines or rows read, used and dropped.
+
+    .. math:: c_j = \#\{u : m_u = d_j\}
+
+    Source: the per-user sizes :math:`m_u` of Pla et al. (2024), §2, grouped by value.
+
+    Examples
+    --------
+    >>> read_input(histogram=io.StringIO("1,500\n7,20\n")).n_users
+    520
+    >>> read_input(histogram=io.StringIO("1,500\n"), column="n")
+    Traceback (most recent call last):
+    ...
+    ValueError: column names a column of counts; it does not apply to histogram
+    """
+    given = [name for name, v in (("counts", counts), ("histogram", histogram), ("records", records)) if v is not None]
+    if len(given) != 1:
+        raise ValueError(f"counts, histogram, records: give exactly one, got {', '.join(given) or 'none'}")
+    kind = given[0]
+    if column is not None and kind != "counts":
+        raise ValueError(f"column names a column of counts; it does not apply to {kind}")
+    if user is not None and kind != "records":
+        raise ValueError(f"user names the user column of records; it does not apply to {kind}")
+    if kind == "records" and user is None:
+        raise ValueError("user: name the user column of records")
+    try:
+        if kind == "records":
+            return records_histogram(records, user=user)  # type: ignore[arg-type]
+        if kind == "histogram":
+            return load_histogram(histogram)
+        return histogram_of(counts, column, "counts")
+    except ValueError as exc:
+        msg = str(exc)
+        if msg.startswith(("column", "user", "counts")):
+            raise
+        raise ValueError(f"{kind}: {msg.removeprefix('source: ').removeprefix('path: ')}") from None
 
 
 REAL_DATASETS = {

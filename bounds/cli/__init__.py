@@ -31,6 +31,7 @@ DAME bounds — Pla et al. (2024), Theorems 1-2, eqs. (10)-(12)
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import sys
 from typing import Any, Sequence
@@ -118,14 +119,62 @@ def main(argv: Sequence[str] | None = None) -> int:
     except OptionError as exc:
         message = f"{exc.option}: {exc}"
     except ValueError as exc:
-        option = option_of(str(exc))
+        option = _option_for(args, str(exc))
         message = f"{option}: {exc}" if option else str(exc)
-    except OSError as exc:
-        message = f"cannot write: {exc}"
+    except OverflowError as exc:  # a value past the float range met in a computation: the option that set it
+        option = _extreme_option(tokens) or _given(args)
+        message = f"{option + ': ' if option else ''}the computation leaves the float range ({exc})"
+    except OSError as exc:  # a write after the computation (--save), or a read
+        save = getattr(args, "save", None)
+        writing = isinstance(save, str) and (not exc.filename or str(exc.filename).startswith(save))
+        option = "--save" if writing else _given(args)
+        what = ("cannot write" if writing else "cannot read") + (f" {exc.filename!r}" if exc.filename else "")
+        message = f"{option + ': ' if option else ''}{what}: {exc.strerror or exc}"
     except Exception as exc:  # never a traceback: one line, the failure's type and message
         message = f"{type(exc).__name__}: {exc}"
     print(f"bounds {args.command}: error: {' '.join(message.split())}", file=sys.stderr)
     return 2
+
+
+_INPUTS = ("counts", "histogram", "records")  # the options of a command that read the data
+
+
+def _has(args: argparse.Namespace, option: str) -> bool:
+    """The subcommand of ``args`` has ``option`` (each part of ``--n/--alpha``)."""
+    return all(hasattr(args, part.lstrip("-").replace("-", "_")) for part in option.split("/"))
+
+
+def _given(args: argparse.Namespace) -> str | None:
+    """The data option the user gave (``--counts``, ``--histogram``, ``--records``), if any."""
+    return next((f"--{name}" for name in _INPUTS if getattr(args, name, None) is not None), None)
+
+
+def _extreme_option(tokens: list[str]) -> str | None:
+    """The option given the most extreme number (magnitude past 1e100 or below 1e-100), if any: the likely
+    cause of an overflow inside a computation (``--U 1e308``)."""
+    worst, found = 100.0, None
+    for name, value in zip(tokens, tokens[1:]):
+        if name.startswith("--"):
+            for part in value.replace(":", ",").replace("=", ",").split(","):
+                try:
+                    v = abs(float(part))
+                except ValueError:
+                    continue
+                size = abs(math.log10(v)) if 0 < v < math.inf else 0.0
+                if size > worst:
+                    worst, found = size, name
+    return found
+
+
+def _option_for(args: argparse.Namespace, message: str) -> str | None:
+    """The option of this subcommand a library message names: its parameter's option when the command has it,
+    ``--counts`` for counts read from a file, else the data option given (``counts …``, ``n …`` of ``advise``)."""
+    option = option_of(message)
+    if option in ("--k", "--collection") and getattr(args, "counts", None) is not None:
+        return "--counts"
+    if option is not None and _has(args, option):
+        return option
+    return _given(args) if option is not None or message.startswith(("counts", "source", "path")) else None
 
 
 def _refuse_empty_values(tokens: list[str]) -> None:

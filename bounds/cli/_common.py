@@ -256,22 +256,33 @@ def option_of(message: str) -> str | None:
 MAX_COUNTS = 10_000_000  # values read from one --counts file
 
 
-def read_counts(path: str, option: str = "--counts", column: str | None = None) -> list[int]:
+def read_counts(path: str, option: str = "--counts", column: str | None = None,
+                report: dict[str, Any] | None = None) -> list[int]:
     """Positive integer counts from ``path`` (``-``: standard input), read line by line.
 
     Each line holds counts separated by commas or blanks; ``#`` starts a comment.  With ``column``
-    the file is a CSV with a header and the counts are that column.  Errors name ``option``, the
-    file and the line.
+    the file is a CSV with a header and the counts are that column.  The file is opened as named (a
+    regular file only) and decoded as UTF-8 with an optional byte-order mark.  Errors name ``option``,
+    the file and the line.  ``report``, when given, receives ``lines`` (read), ``used`` (holding
+    counts), ``header``, ``blank`` and ``comment`` (lines dropped, by reason).
     """
     import csv
     import io
     import sys
 
-    try:
-        handle: io.TextIOBase = sys.stdin if path == "-" else open(path, newline="")  # type: ignore[assignment]
-    except OSError as exc:
-        raise OptionError(option, f"cannot read {path!r}: {exc.strerror or exc}") from None
+    from ..numerics._checks import open_file
+
+    if path == "-":
+        stdin = getattr(sys.stdin, "buffer", None)
+        handle: io.TextIOBase = (sys.stdin if stdin is None  # type: ignore[assignment]
+                                 else io.TextIOWrapper(stdin, encoding="utf-8-sig", newline=""))
+    else:
+        try:  # the literal path, a regular file only: a FIFO or a device is refused before it can block
+            handle = io.TextIOWrapper(open_file(option, path), encoding="utf-8-sig", newline="")
+        except ValueError as exc:
+            raise OptionError(option, str(exc).removeprefix(f"{option}: ")) from None
     counts: list[int] = []
+    tally: dict[str, Any] = {"lines": 0, "used": 0, "header": None, "blank": 0, "comment": 0}
 
     def add(token: str, where: str) -> None:
         try:
@@ -290,17 +301,38 @@ def read_counts(path: str, option: str = "--counts", column: str | None = None) 
                 reader = csv.DictReader(handle)
                 if reader.fieldnames is None or column not in reader.fieldnames:
                     raise OptionError("--column", f"{path} has no column {column!r} (columns: {reader.fieldnames})")
+                tally.update(header=",".join(reader.fieldnames), lines=1)
                 for row in reader:
                     add(row[column] or "", f"line {reader.line_num}")
+                tally["used"] = len(counts)
+                tally["lines"] = reader.line_num
+                tally["blank"] = reader.line_num - 1 - len(counts)  # DictReader skips blank lines
             else:
                 for number_, line in enumerate(handle, 1):
-                    for token in line.split("#", 1)[0].replace(",", " ").split():
+                    tally["lines"] = number_
+                    tokens = line.split("#", 1)[0].replace(",", " ").split()
+                    if not tokens:
+                        tally["comment" if "#" in line else "blank"] += 1
+                    for token in tokens:
                         add(token, f"line {number_}")
+                    tally["used"] += bool(tokens)
     except UnicodeDecodeError:
-        raise OptionError(option, f"{path} is not a text file") from None
+        raise OptionError(option, f"{path} is not UTF-8 text") from None
+    except OSError as exc:
+        raise OptionError(option, f"cannot read {path!r}: {exc.strerror or exc}") from None
     if not counts:
         raise OptionError(option, f"{path} holds no counts")
+    if report is not None:
+        report.update(tally)
     return counts
+
+
+def describe_read(path: str, report: dict[str, Any]) -> str:
+    """One line: the lines of ``path`` read, used, and dropped by reason (from :func:`read_counts`' report)."""
+    why = ([f"1 header line ({report['header']})"] if report.get("header") else []) + \
+          [f"{report[k]} {k} line{'s' if report[k] != 1 else ''}" for k in ("blank", "comment") if report.get(k)]
+    return (f"{path}: {report['lines']} line{'s' if report['lines'] != 1 else ''} read, {report['used']} used"
+            + (f"; dropped: {', '.join(why)}" if why else ""))
 
 
 def add_counts(parser: argparse.ArgumentParser, inline: str, inline_help: str, what: str) -> None:
@@ -317,7 +349,12 @@ def counts_file(args: argparse.Namespace) -> list[int] | None:
     """The counts of ``--counts FILE`` (None without it); ``--column`` only with it."""
     if args.column is not None and args.counts is None:
         raise OptionError("--column", "names a column of --counts FILE")
-    return None if args.counts is None else read_counts(args.counts, "--counts", args.column)
+    if args.counts is None:
+        return None
+    report: dict[str, Any] = {}
+    counts = read_counts(args.counts, "--counts", args.column, report)
+    args.counts_read = report
+    return counts
 
 
 def summary(counts: list[int]) -> str:
@@ -368,7 +405,10 @@ def emit(args: argparse.Namespace, command: str, inputs: dict[str, Any], results
         if csv_text is not None:
             files[".csv"] = csv_text
         for suffix, content in files.items():
-            Path(stem + suffix).write_text(content)
+            try:
+                Path(stem + suffix).write_text(content)
+            except OSError as exc:  # a full disk, a file made read-only during the run: named, not a traceback
+                raise OptionError("--save", f"cannot write {stem + suffix!r}: {exc.strerror or exc}") from None
         if not getattr(args, "json", False) and not getattr(args, "csv", False):
             print(f"written: {', '.join(stem + s for s in files)}")
     return 0
@@ -381,9 +421,19 @@ def check_save(args: argparse.Namespace) -> None:
         if not stem.strip() or stem.endswith(("/", ".")):
             raise OptionError("--save", f"needs a file stem such as results/run1, got {stem!r}")
         folder = Path(stem).parent
-        if not folder.is_dir():
-            raise OptionError("--save", f"no folder {str(folder)!r} to write {stem!r}.*")
-        if not os.access(folder, os.W_OK):
-            raise OptionError("--save", f"cannot write in {str(folder)!r}")
-        if Path(stem + ".json").is_dir():
-            raise OptionError("--save", f"{stem + '.json'!r} is a directory")
+        try:
+            if not folder.is_dir():
+                raise OptionError("--save", f"no folder {str(folder)!r} to write {stem!r}.*")
+            if not os.access(folder, os.W_OK):
+                raise OptionError("--save", f"cannot write in {str(folder)!r}")
+            for suffix in (".txt", ".json", ".csv", ".png", ".pdf"):
+                target = Path(stem + suffix)
+                if target.is_dir():
+                    raise OptionError("--save", f"{stem + suffix!r} is a directory")
+                if target.exists() and not target.is_file():  # a FIFO would block the write, a device swallow it
+                    raise OptionError("--save", f"{stem + suffix!r} exists and is not a regular file")
+            longest = len(Path(stem + ".json").name.encode())
+            if hasattr(os, "pathconf") and longest > os.pathconf(folder, "PC_NAME_MAX"):
+                raise OptionError("--save", f"the file name {Path(stem).name[:40]!r}... is too long for the file system")
+        except OSError as exc:  # an over-long or unreadable name
+            raise OptionError("--save", f"cannot write {stem[:80]!r}.*: {exc.strerror or exc}") from None

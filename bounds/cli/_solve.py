@@ -1,7 +1,8 @@
 """Sweeps and solve-for searches of the calculators (``--sweep NAME=LO:HI:K``, ``--solve NAME --target Q<V``).
 
 A search looks for the smallest value of a budget (``n_alpha2`` or ``eps``, real; ``n``, integer) at which
-a condition holds, on a log grid (:data:`PER_DECADE` points a decade) and then by bisection
+a condition holds, on a log grid (:data:`PER_DECADE` points a decade, at most :data:`MAX_GRID` points in
+all, so that a range as wide as ``1e-300:1e300`` costs as much as 31 decades) and then by bisection
 between the last failing and the first holding grid point.  Points where the condition is not
 *meaningful* (for DAME: the upper bound below the lower bound, e.g. 0 with unit constants) count
 as failing, so a search never answers there.  A real answer is rounded up to
@@ -28,8 +29,10 @@ from ._common import OptionError, exact_integer
 
 PER_DECADE = 16  # grid points a decade before the bisection
 DIGITS = 4  # significant digits of a printed real answer (rounded to the safe side)
-MAX_SWEEP = 10_000  # points of one sweep
+MAX_SWEEP = 10_000  # points of one sweep (checked before any value is made)
+MAX_GRID = 500  # points of a search's grid: PER_DECADE a decade up to 31 decades, spread thinner beyond
 MAX_BISECTIONS = 200
+MAX_INTEGER = 2**53  # largest integer end of a sweep or a range: its values are exact floats
 
 
 DEFAULT_RANGE = "1:1e15"
@@ -38,11 +41,13 @@ DEFAULT_RANGE = "1:1e15"
 def add_options(parser: argparse.ArgumentParser, sweep_help: str, solve: list[str], solve_help: str,
                 target_help: str, solve_range: str = DEFAULT_RANGE) -> None:
     """A calculator's ``--sweep``, ``--csv``, ``--solve``, ``--target`` and ``--range`` (default ``solve_range``)."""
-    parser.add_argument("--sweep", metavar="NAME=LO:HI:K", help=sweep_help)
+    parser.add_argument("--sweep", metavar="NAME=LO:HI:K", help=f"{sweep_help} (K at most {MAX_SWEEP})")
     parser.add_argument("--csv", action="store_true", help="print a sweep as CSV on stdout")
     parser.add_argument("--solve", choices=solve, help=solve_help)
     parser.add_argument("--target", metavar="Q<V", help=target_help)
-    parser.add_argument("--range", metavar="LO:HI", default=solve_range, help="the interval --solve searches")
+    parser.add_argument("--range", metavar="LO:HI", default=solve_range,
+                        help=f"the interval --solve searches: a log grid of at most {MAX_GRID} points "
+                             f"({PER_DECADE} a decade), then bisection; integer ends at most 2**53")
     parser.set_defaults(range_default=solve_range)
 
 
@@ -110,6 +115,9 @@ def _bound(text: str, kind: type, what: str) -> float:
         v: float = exact_integer(text) if kind is int else float(text)
     except ValueError:
         raise ValueError(f"{what} must be {'an integer' if kind is int else 'a number'}, got {text!r}") from None
+    if kind is int and v > MAX_INTEGER:
+        raise ValueError(f"{what} must be an integer up to 2**53 = {MAX_INTEGER} (the values are exact floats), "
+                         f"got {text.strip()[:40]!r}")
     if not (math.isfinite(v) and v > 0):
         raise ValueError(f"{what} must be a positive finite number, got {text!r}")
     return v
@@ -143,7 +151,7 @@ def sweep_values(spec: str, names: dict[str, type], option: str = "--sweep") -> 
         values = [lo]
     else:
         step = (math.log(hi) - math.log(lo)) / (k - 1)
-        values = [lo * math.exp(i * step) for i in range(k - 1)] + [hi]
+        values = [math.exp(math.log(lo) + i * step) for i in range(k - 1)] + [hi]  # lo * e**x overflows
     if kind is int:
         values = sorted({float(round(v)) for v in values})
     else:
@@ -182,10 +190,10 @@ def solve(holds: Callable[[float], bool], lo: float, hi: float, integer: bool) -
     Real answers are rounded up to :data:`DIGITS` significant digits and re-checked (moved up until they
     hold); integer answers are exact on the bracket of integers.
     """
-    decades = max(math.log10(hi / lo), 0.0)
-    k = max(2, math.ceil(decades * PER_DECADE) + 1)
-    grid = [lo * (hi / lo) ** (i / (k - 1)) for i in range(k)]
-    grid[-1] = hi
+    log_lo, log_hi = math.log(lo), math.log(hi)  # never hi / lo: it overflows for 1e-300:1e300
+    decades = max((log_hi - log_lo) / math.log(10), 0.0)
+    k = min(max(2, math.ceil(decades * PER_DECADE) + 1), MAX_GRID)  # bounded work: at most MAX_GRID points
+    grid = [lo] + [math.exp(log_lo + (log_hi - log_lo) * i / (k - 1)) for i in range(1, k - 1)] + [hi]
     if integer:
         grid = sorted({float(math.ceil(g)) for g in grid})
     flags = [holds(g) for g in grid]
@@ -204,15 +212,22 @@ def solve(holds: Callable[[float], bool], lo: float, hi: float, integer: bool) -
         else:
             if b / a - 1 < 1e-9:
                 break
-            mid = math.sqrt(a * b)
+            mid = math.sqrt(a) * math.sqrt(b)  # a * b overflows near the top of the float range
         if holds(mid):
             b = mid
         else:
             a = mid
     if not integer:
-        b = round_up(b)
-        while not holds(b):  # the rounded answer must meet the target
+        exact, b = b, round_up(b)
+        for _ in range(MAX_BISECTIONS):  # the rounded answer must meet the target
+            if b > hi:  # rounding up left the range: the bracket's end, unrounded (it holds)
+                b = exact
+                break
+            if holds(b):
+                break
             b = round_up(b * (1 + 10.0 ** -DIGITS))
+        else:
+            b = exact
     return Answer(b, False, again, len(grid))
 
 

@@ -15,8 +15,8 @@ import math
 from typing import Any
 
 from . import _solve
-from ._common import (OptionError, add_counts, add_output, add_parser, check_save, counts_file, emit, exact_integer,
-                      number, positive, summary, table)
+from ._common import (OptionError, add_counts, add_output, add_parser, check_save, counts_file, describe_read, emit,
+                      exact_integer, number, positive, summary, table)
 
 
 QUANTITIES = ("variance", "variance_exact", "lower")
@@ -85,12 +85,14 @@ def _header(args: argparse.Namespace, k: list[int]) -> list[str]:
     users = f"{', '.join(map(str, k))}   (n = {len(k)})" if len(k) <= 20 else summary(k)
     return [f"Cummings, Feldman, McMillan & Talwar — heterogeneous users ({CUMMINGS.cite()})",
             f"  k             {users}" if args.k is not None else f"  counts        {args.counts}: {users}",
+            *([f"                read: {describe_read(args.counts, args.counts_read)}"] if args.k is None else []),
             f"  p, s_p^2      {args.p:g}, {args.sigma_p2:g}   (widths: sub-Gaussian, beta = {args.beta:g})",
             "  metric        variance of the unbiased weighted estimate = its MSE"]
 
 
 def _inputs(args: argparse.Namespace, k: list[int], **mode: Any) -> dict[str, Any]:
-    return {"k": k, **mode, "p": args.p, "sigma_p2": args.sigma_p2, "beta": args.beta, "counts_file": args.counts}
+    return {"k": k, **mode, "p": args.p, "sigma_p2": args.sigma_p2, "beta": args.beta, "counts_file": args.counts,
+            "counts_read": getattr(args, "counts_read", None)}
 
 
 def _point(args: argparse.Namespace, k: list[int], s2: Any, widths: Any) -> int:

@@ -17,8 +17,8 @@ from fractions import Fraction
 from typing import Any
 
 from . import _solve
-from ._common import (OptionError, add_counts, add_output, add_parser, check_save, counts_file, emit, exact_integer,
-                      positive, summary, table)
+from ._common import (OptionError, add_counts, add_output, add_parser, check_save, counts_file, describe_read, emit,
+                      exact_integer, positive, summary, table)
 
 _COLLECTIONS = {"geometric": 1, "extreme": 2}
 MAX_LP_SWEEP = 200  # users of a collection whose sweep (with --lp) also solves the linear programme at each eps
@@ -105,12 +105,14 @@ def _header(args: argparse.Namespace, counts: list[int]) -> list[str]:
     return [f"Rameshwar & Tandon — worst-case-optimal clipping ({RAMESHWAR.cite()}, Theorem III.1, Lemma III.1)",
             f"  collection    {source}   L = {len(counts)}, sum m = {sum(counts)}, m* = {max(counts)}",
             *([f"                {summary(counts)}"] if len(counts) > 20 else []),
+            *([f"                read: {describe_read(args.counts, args.counts_read)}"] if args.counts is not None else []),
             f"  U             {args.U:g}",
             "  metric        worst-case error over datasets = max bias + E|Laplace noise| (absolute error, not MSE)"]
 
 
 def _inputs(args: argparse.Namespace, **mode: Any) -> dict[str, Any]:
-    return {"collection": args.collection, "counts_file": args.counts, "U": args.U, **mode}
+    return {"collection": args.collection, "counts_file": args.counts, "counts_read": getattr(args, "counts_read", None),
+            "U": args.U, **mode}
 
 
 def _point(args: argparse.Namespace, m: Any, counts: list[int]) -> int:

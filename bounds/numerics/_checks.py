@@ -3,9 +3,12 @@ mathematics needs, or raises ValueError naming the parameter)."""
 
 from __future__ import annotations
 
+import errno
 import math
 import numbers
-from typing import TYPE_CHECKING, Any
+import os
+import stat
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 import numpy as np
 
@@ -429,3 +432,110 @@ def check_precision(precision: Any) -> int | None:
     if precision is None:
         return None
     return check_integer("precision", precision, minimum=1, maximum=MAX_PRECISION, why="mpmath digits; None for float64")
+
+
+# --------------------------------------------------------------------------- files the user names
+#
+# A file is opened exactly as named: the literal path (no glob, no ``~``), after checking it is a
+# regular file, so that a FIFO, a device or a directory is refused before any read can block.
+
+_KINDS = ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISCHR, "a character device"),
+          (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"))
+
+
+def _path(text: str) -> str:
+    """A path for a message: quoted, cut after 240 characters (an over-long name is not printed whole)."""
+    return format_value(text, 240)
+
+
+def _file_kind(mode: int) -> str | None:
+    """What a non-regular file is (``None`` for a regular file)."""
+    return None if stat.S_ISREG(mode) else next((what for test, what in _KINDS if test(mode)), "not a regular file")
+
+
+def _os_reason(exc: OSError) -> str:
+    if isinstance(exc, FileNotFoundError):
+        return "no such file"
+    if exc.errno == errno.ENAMETOOLONG:
+        return "the name is too long for the file system"
+    return exc.strerror or type(exc).__name__
+
+
+def check_file(name: str, path: Any) -> str:
+    """The path ``path`` (a ``str`` or ``os.PathLike``) as a string, after checking it names a regular file.
+
+    The check uses ``os.stat`` (which never blocks): a missing file, a directory, a FIFO, a device, a
+    socket, an over-long name or a name holding a NUL byte are refused with a ValueError naming ``name``.
+    The path is used literally: no ``~`` expansion, no glob.
+
+    Examples
+    --------
+    >>> check_file("counts", "/")
+    Traceback (most recent call last):
+    ...
+    ValueError: counts: '/' is a directory, not a regular file
+    """
+    if isinstance(path, bytes) or not isinstance(path, (str, os.PathLike)):
+        raise ValueError(f"{name} must be a file path, got {_short(path)}")
+    text = os.fspath(path)
+    if not isinstance(text, str) or not text or "\0" in text:
+        raise ValueError(f"{name} must be a file path, got {_short(path)}")
+    try:
+        mode = os.stat(text).st_mode
+    except (OSError, ValueError) as exc:
+        reason = _os_reason(exc) if isinstance(exc, OSError) else str(exc)
+        raise ValueError(f"{name}: cannot read {_path(text)}: {reason}") from None
+    kind = _file_kind(mode)
+    if kind is not None:
+        raise ValueError(f"{name}: {_path(text)} is {kind}, not a regular file")
+    return text
+
+
+def open_file(name: str, path: Any) -> BinaryIO:
+    """``path`` opened for binary reading, literally, after :func:`check_file`.
+
+    Opened without blocking (``O_NONBLOCK``) and checked again on the open descriptor, so that a
+    file replaced by a FIFO between the two checks is refused too.
+    """
+    text = check_file(name, path)
+    try:
+        fd = os.open(text, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+    except OSError as exc:
+        raise ValueError(f"{name}: cannot read {_path(text)}: {_os_reason(exc)}") from None
+    kind = _file_kind(os.fstat(fd).st_mode)
+    if kind is not None:
+        os.close(fd)
+        raise ValueError(f"{name}: {_path(text)} is {kind}, not a regular file")
+    if hasattr(os, "set_blocking"):
+        os.set_blocking(fd, True)
+    return os.fdopen(fd, "rb")
+
+
+def read_text(name: str, path: Any, *, max_bytes: int | None = None) -> str:
+    """The text of the file ``path``, decoded as UTF-8 with an optional byte-order mark (``utf-8-sig``).
+
+    At most ``max_bytes`` bytes (``None``: no limit); a larger file, or bytes that are not UTF-8, are refused
+    with a ValueError naming ``name``.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> with tempfile.NamedTemporaryFile("wb", suffix=".csv", delete=False) as f:
+    ...     _ = f.write(b"\\xef\\xbb\\xbf1,500\\r\\n")
+    >>> read_text("histogram", f.name)
+    '1,500\\r\\n'
+    >>> os.remove(f.name)
+    """
+    with open_file(name, path) as handle:
+        try:
+            data = handle.read(-1 if max_bytes is None else max_bytes + 1)
+        except OSError as exc:
+            raise ValueError(f"{name}: cannot read {_path(os.fspath(path))}: {_os_reason(exc)}") from None
+    if max_bytes is not None and len(data) > max_bytes:
+        raise ValueError(f"{name}: {_path(os.fspath(path))} is larger than {_limit(max_bytes)} bytes "
+                         "(the limit of a text input read into memory)")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise ValueError(f"{name}: {_path(os.fspath(path))} is not UTF-8 text (byte {data[exc.start]:#04x} "
+                         f"at offset {exc.start})") from None
