@@ -52,6 +52,7 @@ TAIL_SIGMAS = 15  # the survival table of a noise-only total spans its mean ± 1
 MAX_TABLE = 2**16  # entries of that table at most (a wider one: every draw by bisection)
 MAX_VOTERS = 2**53  # voters of a noise-only total: integers exact in float64, the binomial's argument
 BLOCK_USERS = 2**16  # users read at a time in a row longer than this (temporaries of a block, same results)
+DIRECT_BINS = 4096  # bins up to which a block's votes are counted over every bin (no range of its own)
 
 
 def n_bins(tau: float) -> int:
@@ -343,36 +344,52 @@ def _window_counts(xbar: np.ndarray, voting: np.ndarray, tau: float, N: int) -> 
 
 def _window_counts_blocked(xbar: np.ndarray, voting: np.ndarray | tuple[np.ndarray, int], tau: float,
                            N: int) -> tuple[np.ndarray, int, np.ndarray]:
-    """:func:`_window_counts` read :data:`BLOCK_USERS` users at a time (each row's counts over the bins its voters reach)."""
+    """:func:`_window_counts` read :data:`BLOCK_USERS` users at a time (each row's counts over the bins its voters reach).
+
+    With at most :data:`DIRECT_BINS` bins a block's bins are counted over all of them at once;
+    otherwise over the block's own range of bins, then added into the row's.
+    """
     B, n = xbar.shape
+    everyone = bool(voting[0].min() >= voting[1]) if isinstance(voting, tuple) else bool(voting.all())
     first, last = np.full(B, N, dtype=np.int64), np.full(B, -1, dtype=np.int64)
     rows: list[np.ndarray] = []
+    t, bins = np.empty(min(n, BLOCK_USERS)), np.empty(min(n, BLOCK_USERS), dtype=np.int64)
     for r in range(B):
-        acc = np.zeros(0, dtype=np.int64)  # voters per bin, bins first[r] .. first[r] + acc.size - 1
+        acc = np.zeros(N if N <= DIRECT_BINS else 0, dtype=np.int64)  # voters per bin, from bin `base` on
+        base = 0 if N <= DIRECT_BINS else N
         for s in range(0, n, BLOCK_USERS):
-            b = _bin_index(xbar[r, s:s + BLOCK_USERS], tau, N)
-            if isinstance(voting, tuple):
-                v = voting[0][r, s:s + BLOCK_USERS] >= voting[1]
-            else:
-                v = voting[r, s:s + BLOCK_USERS]
-            if not v.all():
-                b = b[v]
+            x = xbar[r, s:s + BLOCK_USERS]
+            b = bins[:x.size]
+            np.add(x, 1.0, out=t[:x.size])  # _bin_index's steps, in buffers of a block
+            t[:x.size] /= 2 * float(tau)
+            np.copyto(b, t[:x.size], casting="unsafe")
+            np.minimum(b, N - 1, out=b)
+            if not everyone:
+                b = b[voting[0][r, s:s + BLOCK_USERS] >= voting[1] if isinstance(voting, tuple)
+                      else voting[r, s:s + BLOCK_USERS]]
+            if N <= DIRECT_BINS:
+                acc += np.bincount(b, minlength=N)
+                continue
             if not b.size:
                 continue
             bmin, bmax = int(b.min()), int(b.max())
-            new_first, new_last = min(first[r], bmin), max(last[r], bmax)
-            if new_first < first[r] or new_last > last[r]:  # widen the row's counts to the bins seen so far
-                grown = np.zeros(new_last - new_first + 1, dtype=np.int64)
-                if acc.size:
-                    grown[first[r] - new_first:first[r] - new_first + acc.size] = acc
-                acc, first[r], last[r] = grown, new_first, new_last
+            top = base + acc.size - 1
+            if bmin < base or bmax > top:  # widen the row's counts to the bins seen so far
+                new_base, new_top = min(base, bmin), max(top, bmax)
+                grown = np.zeros(new_top - new_base + 1, dtype=np.int64)
+                grown[base - new_base:base - new_base + acc.size] = acc
+                acc, base = grown, new_base
             b -= bmin
-            acc[bmin - first[r]:bmax - first[r] + 1] += np.bincount(b, minlength=bmax - bmin + 1)
+            acc[bmin - base:bmax - base + 1] += np.bincount(b, minlength=bmax - bmin + 1)
+        seen = np.flatnonzero(acc)
+        if seen.size:  # the row's lowest and highest voters' bins
+            first[r], last[r] = base + seen[0], base + seen[-1]
+            acc = acc[seen[0]:seen[-1] + 1]
         rows.append(acc)
     lo, w = _window(first, last, N, tau)
     h = np.zeros((B, w), dtype=np.int64)
     for r, acc in enumerate(rows):
-        if acc.size:
+        if first[r] < N:
             h[r, first[r] - lo[r]:first[r] - lo[r] + acc.size] = acc
     return lo, w, h
 

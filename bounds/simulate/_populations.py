@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 import math
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, Callable, Iterable, Iterator
 
 import numpy as np
 
@@ -66,6 +66,20 @@ class TwoPoint:
         if table is not None and count >= table[1].size:
             return _signed_sum(_invert(table, count, rng), size)
         return _signed_sum(rng.binomial(size, q, size=count), size)
+
+    def ones_pieces(self, size: int, count: int, rng: np.random.Generator,
+                    lengths: Iterable[int]) -> Iterator[np.ndarray]:
+        """:meth:`sums`' draws for ``count`` users as counts of ones (sum = 2 ones - size), cut into ``lengths``.
+
+        The sampler is chosen as :meth:`sums` chooses it for ``count`` users, and both samplers draw
+        user after user from the stream: the pieces, put end to end, are the draws of one call (tested).
+        """
+        q = (1 + self.theta) / 2
+        table = _binomial_table(size, q) if count >= TABLE_MIN_DRAWS else None
+        lengths = list(lengths)
+        invert = _Inverter(table, max(lengths, default=0)) if table is not None and count >= table[1].size else None
+        for k in lengths:
+            yield invert(k, rng) if invert is not None else rng.binomial(size, q, size=k)
 
     def local_means(self, m: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         """Each user's local mean over its ``m`` samples: one binomial per user."""
@@ -193,8 +207,9 @@ def binomial_inversion(N: int, q: float, count: int, rng: RNGLike) -> np.ndarray
     return _invert(table, count, rng)
 
 
-def _invert(table: tuple[int, np.ndarray, np.ndarray], count: int, rng: np.random.Generator) -> np.ndarray:
-    """:func:`binomial_inversion` from a table of :func:`binomial_table`."""
+def _invert(table: tuple[int, np.ndarray, np.ndarray], count: int, rng: np.random.Generator,
+            out: np.ndarray | None = None) -> np.ndarray:
+    """:func:`binomial_inversion` from a table of :func:`binomial_table` (into ``out``, int64, if given)."""
     lo, F, guide = table
     u = rng.random(count)
     i = guide[(u * guide.size).astype(np.intp)]
@@ -202,7 +217,35 @@ def _invert(table: tuple[int, np.ndarray, np.ndarray], count: int, rng: np.rando
     late = np.flatnonzero(F[i] <= u)
     if late.size:
         i[late] = np.searchsorted(F, u[late], side="right")
-    return np.add(i, lo, dtype=np.int64)
+    return np.add(i, lo, dtype=np.int64, out=out)
+
+
+class _Inverter:
+    """:func:`_invert` for many calls of at most ``size`` draws, with its temporaries allocated once (same draws)."""
+
+    def __init__(self, table: tuple[int, np.ndarray, np.ndarray], size: int) -> None:
+        self.lo, self.F, self.guide = table
+        self.u, self.f = np.empty(size), np.empty(size)
+        self.g = np.empty(size, dtype=np.intp)
+        self.i = np.empty(size, dtype=self.guide.dtype)
+        self.b = np.empty(size, dtype=bool)
+        self.out = np.empty(size, dtype=np.int64)
+
+    def __call__(self, count: int, rng: np.random.Generator) -> np.ndarray:
+        u, f, g, i, b, out = (a[:count] for a in (self.u, self.f, self.g, self.i, self.b, self.out))
+        rng.random(out=u)
+        np.multiply(u, self.guide.size, out=f)
+        np.copyto(g, f, casting="unsafe")  # truncation of u G >= 0: its floor, as astype(intp)
+        np.take(self.guide, g, out=i)
+        np.take(self.F, i, out=f)
+        np.less_equal(f, u, out=b)
+        i += b
+        np.take(self.F, i, out=f)
+        np.less_equal(f, u, out=b)
+        if b.any():
+            late = np.flatnonzero(b)
+            i[late] = np.searchsorted(self.F, u[late], side="right")
+        return np.add(i, self.lo, out=out, dtype=np.int64)
 
 
 def _signed_sum(ones: np.ndarray, size: int | np.ndarray) -> np.ndarray:
