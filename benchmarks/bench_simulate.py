@@ -35,7 +35,8 @@ So the floor of DAME alone is: sizes + n sums + one vote + one Laplace sum; of a
 Measurement
 -----------
 Every timed call is one ``simulate.compare`` (its plan included) or one floor run, of the same
-number of replications (about 2·10^6 users' worth, at least one); resource.getrusage(RUSAGE_SELF)
+number of replications (about 2·10^6 users' worth, at least 4: the engine allocates its per-user
+arrays once per call, as a run of many replications does); resource.getrusage(RUSAGE_SELF)
 deltas around it give user and system CPU (system time is mostly page faults) and the minor page
 faults, per replication.  In a round, the floor (both methods), DAME alone and all three run one
 after the other at every setting; each figure is the best of ``--rounds`` interleaved rounds (by
@@ -67,7 +68,8 @@ from bounds.numerics import PaperAssumptionWarning
 ALPHA = 22 / 35
 TARGETS = {"dame": 1.3, "all three": 1.5}
 RUNS = {"dame": ("dame",), "all three": ("duchi", "kent", "dame")}
-USER_DRAWS = 2 * 10**6  # users drawn per timing (replications = this / n, at least 1)
+USER_DRAWS = 2 * 10**6  # users drawn per timing (replications = this / n, at least MIN_REPS)
+MIN_REPS = 4  # a run's per-user arrays are allocated once per call: a call of one replication would time that alone
 CALL_DRAWS = 2**16  # draws per call of the floor's samplers
 DUCHI_B = (math.exp(ALPHA) + 1) / (math.exp(ALPHA) - 1)  # Duchi et al.'s +-B at alpha
 RR_FLIP = 1 / (1 + math.exp(ALPHA / 6))  # a vote's bit flips with probability 1 / (1 + e^{alpha/6})
@@ -90,7 +92,8 @@ def support(rho_or_m, kind):
 
 
 def reps_for(n):
-    return int(min(1024, max(1, USER_DRAWS // n)))
+    """Replications per timed call: about USER_DRAWS users' worth, at least MIN_REPS."""
+    return int(min(1024, max(MIN_REPS, USER_DRAWS // n)))
 
 
 def usage():
