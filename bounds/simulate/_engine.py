@@ -203,7 +203,8 @@ def _draw_users(plan: _Plan, size: int, rng) -> tuple:
         counts = rng.multinomial(n // 2, p, size=2 * size)
         if size == 1 and n > BLOCK_USERS and isinstance(pop, TwoPoint) and counts.size * RUN_USERS <= n:
             return _draw_runs(pop, pts, counts, kT if kent_on else None, dame_on, rng)
-        m = np.repeat(np.tile(pts, 2 * size), counts.ravel()).reshape(size, n)
+        m = (np.broadcast_to(pts.astype(np.int64), (size, n)) if pts.size == 1 else  # one size: no array of them
+             np.repeat(np.tile(pts, 2 * size), counts.ravel()).reshape(size, n))
         if counts.size * RUN_USERS <= m.size:  # few runs: draw size by size, then join the runs
             return (m, *_draw_by_size(pop, pts, counts, kT if kent_on else None, dame_on, rng))
     if kent_on and dame_on:  # the prefix of T* samples and the whole: S_m = S_T + Bin(m - T, q)
