@@ -129,3 +129,13 @@ def test_memory_of_a_replication_is_its_per_user_state_and_a_few_blocks():
     block = 8 * 2**16
     assert peak < per_user + 24 * block, (peak, per_user, block)
     assert not _engine._SCRATCH  # released when compare returns
+
+
+def test_cached_inverters_draw_as_invert():
+    """TwoPoint.sums through a thread's cached inverters equals the allocating inversion, table after table."""
+    pop = simulate.TwoPoint(-0.2)
+    for size in [10, 1000, 10, 10**5, 7, 11, 13, 17, 10]:  # more tables than are cached: entries evicted, rebuilt
+        table = _populations._binomial_table(size, 0.4)
+        want = 2.0 * _populations._invert(table, 3000, np.random.default_rng(size)) - size
+        np.testing.assert_array_equal(pop.sums(size, 3000, np.random.default_rng(size)), want)
+    assert len(_populations._inverters.cache) == _populations.INVERTERS

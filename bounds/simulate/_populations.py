@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import math
+import threading
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable, Iterable, Iterator
 
@@ -64,7 +65,8 @@ class TwoPoint:
         q = (1 + self.theta) / 2
         table = _binomial_table(size, q) if count >= TABLE_MIN_DRAWS else None
         if table is not None and count >= table[1].size:
-            return _signed_sum(_invert(table, count, rng), size)
+            ones = _inverter(table)(count, rng) if count <= INVERTER_DRAWS else _invert(table, count, rng)
+            return _signed_sum(ones, size)
         return _signed_sum(rng.binomial(size, q, size=count), size)
 
     def ones_pieces(self, size: int, count: int, rng: np.random.Generator,
@@ -246,6 +248,23 @@ class _Inverter:
             late = np.flatnonzero(b)
             i[late] = np.searchsorted(self.F, u[late], side="right")
         return np.add(i, self.lo, out=out, dtype=np.int64)
+
+
+INVERTER_DRAWS = 2**16  # draws of a cached inverter's buffers (a chunk of the engine's users at most)
+INVERTERS = 4  # inverters kept per thread (the last tables used)
+_inverters = threading.local()
+
+
+def _inverter(table: tuple[int, np.ndarray, np.ndarray]) -> _Inverter:
+    """This thread's :class:`_Inverter` of ``table`` for up to :data:`INVERTER_DRAWS` draws (the last few kept)."""
+    cache: dict = getattr(_inverters, "cache", None) or {}
+    _inverters.cache = cache
+    hit = cache.pop(id(table), None)  # each entry holds its table: its id is not reused while cached
+    inv = hit[1] if hit is not None else _Inverter(table, INVERTER_DRAWS)
+    cache[id(table)] = (table, inv)  # most recent last
+    while len(cache) > INVERTERS:
+        del cache[next(iter(cache))]
+    return inv
 
 
 def _signed_sum(ones: np.ndarray, size: int | np.ndarray) -> np.ndarray:
