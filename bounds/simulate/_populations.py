@@ -234,7 +234,8 @@ class _Inverter:
         self.out = np.empty(size, dtype=np.int64)
 
     def __call__(self, count: int, rng: np.random.Generator) -> np.ndarray:
-        u, f, g, i, b, out = (a[:count] for a in (self.u, self.f, self.g, self.i, self.b, self.out))
+        u, f, g, i, b, out = (self.u[:count], self.f[:count], self.g[:count], self.i[:count], self.b[:count],
+                              self.out[:count])
         rng.random(out=u)
         np.multiply(u, self.guide.size, out=f)
         np.copyto(g, f, casting="unsafe")  # truncation of u G >= 0: its floor, as astype(intp)
