@@ -246,12 +246,14 @@ def refine(m: ArrayLike, xbar: ArrayLike, j: ArrayLike, *, m_tilde: int, tau: fl
     noise = mechanisms.laplace_sum(b, h, rng, size=B)
     if h > localisation.BLOCK_USERS:  # a long row block by block: the same values, summed in numpy's order
 
+        buf = localisation._block_buffers()[0]  # each block clipped into it, then summed
+
         def clipped(r: int, a: int, e: int) -> np.ndarray:
             x = xbar[r, a:e]
             if not every:
                 w = _weights(m[r, a:e], m_tilde)
                 x = w * x + (1 - w) * s[r]
-            return np.clip(x, L[r], U[r])
+            return np.clip(x, L[r], U[r], out=buf[:e - a])
 
         theta_bar = localisation._row_sums(clipped, B, h) / h + noise / h
         denom = (localisation._row_sums(lambda r, a, e: np.minimum(m[r, a:e], math.sqrt(m_tilde)), B, h) / h

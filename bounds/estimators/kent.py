@@ -131,7 +131,9 @@ def refine(xbar: ArrayLike, j: ArrayLike, *, tau: float, alpha: float, rng: RNGL
     B, h = xbar.shape
     noise = mechanisms.laplace_sum(laplace_scale(tau, alpha), h, rng, size=B)  # the users' noises, summed exactly
     if h > localisation.BLOCK_USERS:  # a long row block by block: the same values, summed in numpy's order
-        return localisation._row_sums(lambda r, a, e: np.clip(xbar[r, a:e], L[r], U[r]), B, h) / h + noise / h
+        buf = localisation._block_buffers()[0]  # each block clipped into it, then summed
+        return localisation._row_sums(lambda r, a, e: np.clip(xbar[r, a:e], L[r], U[r], out=buf[:e - a]), B, h) / h \
+            + noise / h
     return np.clip(xbar, L[:, None], U[:, None]).mean(axis=1) + noise / h
 
 

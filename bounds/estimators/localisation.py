@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import functools
 import math
+import threading
 from typing import Callable
 
 import numpy as np
@@ -342,6 +343,17 @@ def _window_counts(xbar: np.ndarray, voting: np.ndarray, tau: float, N: int) -> 
     return lo, w, h
 
 
+_buffers = threading.local()
+
+
+def _block_buffers() -> tuple[np.ndarray, np.ndarray]:
+    """This thread's float64 and int64 arrays of :data:`BLOCK_USERS` entries (made once: no page faults per call)."""
+    bufs = getattr(_buffers, "arrays", None)
+    if bufs is None or bufs[0].size != BLOCK_USERS:
+        bufs = _buffers.arrays = (np.empty(BLOCK_USERS), np.empty(BLOCK_USERS, dtype=np.int64))
+    return bufs
+
+
 def _window_counts_blocked(xbar: np.ndarray, voting: np.ndarray | tuple[np.ndarray, int], tau: float,
                            N: int) -> tuple[np.ndarray, int, np.ndarray]:
     """:func:`_window_counts` read :data:`BLOCK_USERS` users at a time (each row's counts over the bins its voters reach).
@@ -353,7 +365,7 @@ def _window_counts_blocked(xbar: np.ndarray, voting: np.ndarray | tuple[np.ndarr
     everyone = bool(voting[0].min() >= voting[1]) if isinstance(voting, tuple) else bool(voting.all())
     first, last = np.full(B, N, dtype=np.int64), np.full(B, -1, dtype=np.int64)
     rows: list[np.ndarray] = []
-    t, bins = np.empty(min(n, BLOCK_USERS)), np.empty(min(n, BLOCK_USERS), dtype=np.int64)
+    t, bins = _block_buffers()
     for r in range(B):
         acc = np.zeros(N if N <= DIRECT_BINS else 0, dtype=np.int64)  # voters per bin, from bin `base` on
         base = 0 if N <= DIRECT_BINS else N

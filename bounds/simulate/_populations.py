@@ -78,10 +78,12 @@ class TwoPoint:
         """
         q = (1 + self.theta) / 2
         table = _binomial_table(size, q) if count >= TABLE_MIN_DRAWS else None
-        lengths = list(lengths)
-        invert = _Inverter(table, max(lengths, default=0)) if table is not None and count >= table[1].size else None
+        inverted = table is not None and count >= table[1].size
         for k in lengths:
-            yield invert(k, rng) if invert is not None else rng.binomial(size, q, size=k)
+            if table is not None and inverted:
+                yield _inverter(table)(k, rng) if k <= INVERTER_DRAWS else _invert(table, k, rng)
+            else:
+                yield rng.binomial(size, q, size=k)
 
     def local_means(self, m: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         """Each user's local mean over its ``m`` samples: one binomial per user."""
