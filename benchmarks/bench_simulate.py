@@ -146,11 +146,11 @@ class Floor:
         rng.random(out=u)
         np.multiply(u, tab.G, out=f)
         np.copyto(g, f, casting="unsafe")  # floor of a non-negative float
-        np.take(tab.guide, g, out=i)
-        np.take(tab.F, i, out=f)
+        np.take(tab.guide, g, out=i, mode="clip")  # in range; mode="raise" buffers out
+        np.take(tab.F, i, out=f, mode="clip")
         np.less_equal(f, u, out=b)
         i += b
-        np.take(tab.F, i, out=f)
+        np.take(tab.F, i, out=f, mode="clip")
         np.less_equal(f, u, out=b)
         if b.any():
             late = np.flatnonzero(b)

@@ -32,7 +32,7 @@ from .. import dame as theory
 from .. import mechanisms
 from ..numerics import check_choice, check_integer, check_positive, check_rng
 from ..sizes import SizeLaw
-from ._inputs import of_type, reals, same_shape, split, whole
+from ._inputs import extremes, of_type, reals, same_shape, split, whole
 from . import localisation
 from ..mechanisms import RNGLike
 
@@ -239,7 +239,7 @@ def refine(m: ArrayLike, xbar: ArrayLike, j: ArrayLike, *, m_tilde: int, tau: fl
     lo, hi = localisation.bin_ends(j, tau)
     s = (lo + hi) / 2
     L, U = interval(j, tau)
-    every = m.min() >= m_tilde  # every weight is 1: the shrunk mean is the local mean itself
+    every = extremes(m)[0] >= m_tilde  # every weight is 1: the shrunk mean is the local mean itself
     B, h = xbar.shape
     b = laplace_scale(tau, alpha, scale=scale, L=L, U=U)
     # the users' noises enter only through their sum: drawn exactly in one go (mechanisms.laplace_sum)

@@ -28,7 +28,7 @@ from numpy.typing import ArrayLike
 
 from .. import mechanisms
 from ..numerics import binomial_sf, check_integer, check_positive, check_rng
-from ._inputs import MAX_INT64_COUNT, reals, same_shape, whole
+from ._inputs import MAX_INT64_COUNT, extremes, reals, same_shape, whole
 from ..mechanisms import RNGLike
 
 __all__ = [
@@ -362,7 +362,7 @@ def _window_counts_blocked(xbar: np.ndarray, voting: np.ndarray | tuple[np.ndarr
     otherwise over the block's own range of bins, then added into the row's.
     """
     B, n = xbar.shape
-    everyone = bool(voting[0].min() >= voting[1]) if isinstance(voting, tuple) else bool(voting.all())
+    everyone = bool(extremes(voting[0])[0] >= voting[1]) if isinstance(voting, tuple) else bool(voting.all())
     first, last = np.full(B, N, dtype=np.int64), np.full(B, -1, dtype=np.int64)
     rows: list[np.ndarray] = []
     t, bins = _block_buffers()

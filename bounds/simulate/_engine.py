@@ -268,12 +268,20 @@ def _draw_runs(pop: TwoPoint, pts: np.ndarray, counts: np.ndarray, kT: int | Non
         lengths = [length for _, length in pieces]
         first = x_T if x_T is not None else x_m
         assert first is not None
+        if m is not None and not one_size:
+            for lo, length in pieces:
+                m[lo:lo + length] = a
+        if not (whole and a > t):  # one draw a user: its local mean, written where it goes
+            pop.means_into(t, c, rng, [first[lo:lo + length] for lo, length in pieces])
+            if whole and x_m is not first:
+                assert x_m is not None
+                for lo, length in pieces:
+                    x_m[lo:lo + length] = first[lo:lo + length]
+            continue
         for (lo, length), ones in zip(pieces, pop.ones_pieces(t, c, rng, lengths)):  # S_t, signed
             out = first[lo:lo + length]
             np.multiply(ones, 2.0, out=out)
             out -= t
-            if m is not None and not one_size:
-                m[lo:lo + length] = a
         if whole and a > t:  # S_m = S_t + the rest's signed sum, over m
             assert x_m is not None
             for (lo, length), ones in zip(pieces, pop.ones_pieces(a - t, c, rng, lengths)):
@@ -284,8 +292,6 @@ def _draw_runs(pop: TwoPoint, pts: np.ndarray, counts: np.ndarray, kT: int | Non
                 out /= a
         for lo, length in pieces:
             first[lo:lo + length] /= t
-            if whole and a == t and x_m is not first:
-                x_m[lo:lo + length] = first[lo:lo + length]  # type: ignore[index]
     as_row = lambda x: None if x is None else x.reshape(1, n)  # noqa: E731
     return as_row(m), as_row(x_T), as_row(x_m)
 

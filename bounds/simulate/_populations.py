@@ -85,6 +85,26 @@ class TwoPoint:
             else:
                 yield rng.binomial(size, q, size=k)
 
+    def means_into(self, size: int, count: int, rng: np.random.Generator, outs: Iterable[np.ndarray]) -> None:
+        """The local means :meth:`sums` ``/ size`` of ``count`` users, written into ``outs`` one after the other.
+
+        The same draws and bits as :meth:`sums` divided by ``size``; where the table is inverted, each
+        user's mean is read from the table's means at its entry (no arithmetic per user).
+        """
+        q = (1 + self.theta) / 2
+        table = _binomial_table(size, q) if count >= TABLE_MIN_DRAWS else None
+        inverted = table is not None and count >= table[1].size
+        for out in outs:
+            k = out.size
+            if table is not None and inverted and k <= INVERTER_DRAWS:
+                inv = _inverter(table)
+                np.take(inv.means(size), inv.indices(k, rng), out=out, mode="clip")  # in range: no check
+                continue
+            ones = _invert(table, k, rng) if table is not None and inverted else rng.binomial(size, q, size=k)
+            np.multiply(ones, 2.0, out=out)
+            out -= size
+            out /= size
+
     def local_means(self, m: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         """Each user's local mean over its ``m`` samples: one binomial per user."""
         out = _signed_sum(rng.binomial(m, (1 + self.theta) / 2), m)
@@ -236,21 +256,34 @@ class _Inverter:
         self.out = np.empty(size, dtype=np.int64)
 
     def __call__(self, count: int, rng: np.random.Generator) -> np.ndarray:
-        u, f, g, i, b, out = (self.u[:count], self.f[:count], self.g[:count], self.i[:count], self.b[:count],
-                              self.out[:count])
+        return np.add(self.indices(count, rng), self.lo, out=self.out[:count], dtype=np.int64)
+
+    def means(self, size: int) -> np.ndarray:
+        """The local mean :math:`(2k - size)/size` of each entry :math:`k` of the table (the bits of :func:`_signed_sum`
+        over ``size``), to be read at the drawn entries."""
+        cached = getattr(self, "_means", None)
+        if cached is None or cached[0] != size:
+            v = _signed_sum(np.arange(self.lo, self.lo + self.F.size, dtype=np.int64), size)
+            v /= size
+            cached = self._means = (size, v)
+        return cached[1]
+
+    def indices(self, count: int, rng: np.random.Generator) -> np.ndarray:
+        """The drawn entries of the table (the draws minus ``lo``), in a buffer overwritten by the next call."""
+        u, f, g, i, b = self.u[:count], self.f[:count], self.g[:count], self.i[:count], self.b[:count]
         rng.random(out=u)
         np.multiply(u, self.guide.size, out=f)
         np.copyto(g, f, casting="unsafe")  # truncation of u G >= 0: its floor, as astype(intp)
-        np.take(self.guide, g, out=i)
-        np.take(self.F, i, out=f)
+        np.take(self.guide, g, out=i, mode="clip")  # indices in range: mode="raise" would buffer
+        np.take(self.F, i, out=f, mode="clip")
         np.less_equal(f, u, out=b)
         i += b
-        np.take(self.F, i, out=f)
+        np.take(self.F, i, out=f, mode="clip")
         np.less_equal(f, u, out=b)
         if b.any():
             late = np.flatnonzero(b)
             i[late] = np.searchsorted(self.F, u[late], side="right")
-        return np.add(i, self.lo, out=out, dtype=np.int64)
+        return i
 
 
 INVERTER_DRAWS = 2**16  # draws of a cached inverter's buffers (a chunk of the engine's users at most)
