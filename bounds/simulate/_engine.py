@@ -99,7 +99,8 @@ def _block(plan: _Plan, seed_seq, size: int) -> dict:
     :data:`BLOCK` of them, a function of ``n`` only), so that a chunk's arrays stay in cache and
     the fixed cost of a chunk is shared by many replications when ``n`` is small; the block's
     stream is consumed chunk after chunk: the users, Kent's noise, DAME's, then that of DAME's
-    further runs (``plan.more_dame``, in order).
+    further runs (``plan.more_dame``, in order).  A replication of more than :data:`BLOCK_USERS`
+    users is drawn block by block into arrays reused across replications (:func:`_draw_runs`).
     """
     rng = np.random.default_rng(seed_seq)
     n, alpha = plan.n, plan.alpha
