@@ -24,7 +24,8 @@ the same order and the same arithmetic, so the same bits as one call over all us
 and the committed Figure 1b reproduced).  What it holds beyond a few blocks is its per-user
 state, 8 bytes a user for the local means (16 where Kent's :math:`T^*` is below some sizes,
 8 more for the sizes of a law with several support points), in arrays reused from one
-replication to the next and freed when :func:`compare` returns; 10⁸ users need about 0.8–2.4 GB.
+replication to the next and freed when :func:`compare` returns (a process pool's workers keep
+theirs until they end); 10⁸ users need about 0.8–2.4 GB.
 
 Examples
 --------
