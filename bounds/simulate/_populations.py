@@ -231,9 +231,8 @@ def binomial_inversion(N: int, q: float, count: int, rng: RNGLike) -> np.ndarray
     return _invert(table, count, rng)
 
 
-def _invert(table: tuple[int, np.ndarray, np.ndarray], count: int, rng: np.random.Generator,
-            out: np.ndarray | None = None) -> np.ndarray:
-    """:func:`binomial_inversion` from a table of :func:`binomial_table` (into ``out``, int64, if given)."""
+def _invert(table: tuple[int, np.ndarray, np.ndarray], count: int, rng: np.random.Generator) -> np.ndarray:
+    """:func:`binomial_inversion` from a table of :func:`binomial_table`."""
     lo, F, guide = table
     u = rng.random(count)
     i = guide[(u * guide.size).astype(np.intp)]
@@ -241,7 +240,7 @@ def _invert(table: tuple[int, np.ndarray, np.ndarray], count: int, rng: np.rando
     late = np.flatnonzero(F[i] <= u)
     if late.size:
         i[late] = np.searchsorted(F, u[late], side="right")
-    return np.add(i, lo, dtype=np.int64, out=out)
+    return np.add(i, lo, dtype=np.int64)
 
 
 class _Inverter:
