@@ -41,8 +41,9 @@ deltas around it give user and system CPU (system time is mostly page faults) an
 faults, per replication.  In a round, the floor (both methods), DAME alone and all three run one
 after the other at every setting; each figure is the best of ``--rounds`` interleaved rounds (by
 user + system CPU: the machine may be shared).  Ratios use user + system CPU.  Peak resident
-memory of the process is printed at the end, and, with ``--memory``, the peak of one replication
-at n = 10^7 (and 10^8 with ``--big``) measured in a fresh process.
+memory of the process is printed at the end, and, with ``--memory`` (``--memory-only``: alone),
+the peak (tracemalloc) of one run of 2 replications at n = 10^6, 10^7 (and 10^8 with ``--big``)
+in a fresh process.
 
 Targets (issue 36): DAME alone <= 1.3x the floor, all three <= 1.5x, at every setting.
 
@@ -224,25 +225,32 @@ def draw_table(rounds):
 
 
 MEMORY_PROBE = """
-import resource, sys, warnings
+import sys, tracemalloc, warnings
 from bounds import simulate, sizes
 warnings.simplefilter("ignore")
 n, est = int(sys.argv[1]), tuple(sys.argv[2].split(","))
-base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-simulate.compare(theta=0.3, sizes=sizes.point(10**6), n=n, alpha=22 / 35, reps=2, seed=0, estimators=est)
-print((resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - base) / 1024)
+run = lambda n, reps: simulate.compare(theta=0.3, sizes=sizes.point(10**6), n=n, alpha=22 / 35, reps=reps, seed=0,
+                                       estimators=est)
+run(1000, 1)  # imports and tables
+tracemalloc.start()
+run(n, 2)
+print(tracemalloc.get_traced_memory()[1] / 2**20)
 """
 
 
 def memory_table(ns):
-    """Peak resident memory one run of 2 replications adds to a fresh process (after imports), MiB."""
-    print("\nPeak memory of simulate.compare (2 replications, m = 10^6, fresh process, above its imports), MiB")
+    """Peak memory of one run of 2 replications (numpy's and Python's allocations, tracemalloc), fresh process, MiB.
+
+    (Not ``ru_maxrss``: a child process starts with its parent's.)
+    """
+    print("\nPeak memory of simulate.compare (2 replications, m = 10^6, theta = 0.3; tracemalloc in a fresh process), "
+          "MiB, and per user")
     for n in ns:
         row = []
         for name, est in RUNS.items():
             out = subprocess.run([sys.executable, "-c", MEMORY_PROBE, str(n), ",".join(est)], capture_output=True,
                                  text=True, check=True).stdout.strip()
-            row.append(f"{name} {float(out):8.1f}")
+            row.append(f"{name} {float(out):8.1f} MiB ({float(out) * 2**20 / n:5.1f} B/user)")
         print(f"n=1e{round(math.log10(n))}: " + "   ".join(row))
 
 
@@ -253,8 +261,12 @@ def main():
     ap.add_argument("--big", action="store_true", help="also n = 10^8 (needs several GiB)")
     ap.add_argument("--memory", action="store_true", help="also the peak memory of one run at n = 10^7 (10^8)")
     ap.add_argument("--no-draws", action="store_true", help="skip the table of single binomial calls")
+    ap.add_argument("--memory-only", action="store_true", help="only the peak memory table")
     args = ap.parse_args()
     warnings.simplefilter("ignore", PaperAssumptionWarning)
+    if args.memory_only:
+        memory_table([10**6, 10**7] + ([10**8] if args.big else []))
+        return
     rounds = 2 if args.quick else args.rounds
     ms = (10, 10**6, 10**12) if args.quick else (10, 10**3, 10**6, 10**9, 10**12)
     ns = (10**3, 10**5, 10**7) if args.quick else (10**3, 10**4, 10**5, 10**6, 10**7)
