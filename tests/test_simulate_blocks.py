@@ -139,3 +139,19 @@ def test_cached_inverters_draw_as_invert():
         want = 2.0 * _populations._invert(table, 3000, np.random.default_rng(size)) - size
         np.testing.assert_array_equal(pop.sums(size, 3000, np.random.default_rng(size)), want)
     assert len(_populations._inverters.cache) == _populations.INVERTERS
+
+
+def test_a_run_leaves_no_per_user_array_behind():
+    """After compare returns, its per-user arrays are freed at once (no reference cycle holds them to a collection)."""
+    n = 2**19
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", PaperAssumptionWarning)
+        simulate.compare(theta=0.3, sizes=sizes.point(10), n=1000, alpha=ALPHA, reps=1, seed=0)  # caches, imports
+        tracemalloc.start()
+        try:
+            for est in [("dame",), ("duchi", "kent", "dame"), ("kent",)]:
+                simulate.compare(theta=0.3, sizes=sizes.point(10), n=n, alpha=ALPHA, reps=2, seed=1, estimators=est)
+            current, _ = tracemalloc.get_traced_memory()
+        finally:
+            tracemalloc.stop()
+    assert current < 2 * n, current  # was 3 x 8 bytes a user: one array per call

@@ -309,13 +309,17 @@ def _row_sums(part: Callable[[int, int, int], np.ndarray], rows: int, n: int) ->
     to runs of at most :data:`BLOCK_USERS`, each summed by numpy, give the same result bit for bit
     (tested against ``mean(axis=1)``).
     """
-    def tree(r: int, a: int, k: int) -> float:
-        if k <= BLOCK_USERS:
-            return float(np.add.reduce(part(r, a, a + k)))
-        k2 = k // 2
-        k2 -= k2 % 8
-        return tree(r, a, k2) + tree(r, a + k2, k - k2)
-    return np.array([tree(r, 0, n) for r in range(rows)], dtype=np.float64)
+    return np.array([_pairwise(part, r, 0, n) for r in range(rows)], dtype=np.float64)
+
+
+def _pairwise(part: Callable[[int, int, int], np.ndarray], r: int, a: int, k: int) -> float:
+    """The sum of entries ``a .. a + k - 1`` of row ``r`` in numpy's pairwise order (a module function: a nested,
+    self-calling one would be a reference cycle holding ``part``, and the arrays it reads, until the next collection)."""
+    if k <= BLOCK_USERS:
+        return float(np.add.reduce(part(r, a, a + k)))
+    k2 = k // 2
+    k2 -= k2 % 8
+    return _pairwise(part, r, a, k2) + _pairwise(part, r, a + k2, k - k2)
 
 
 def _window(first: np.ndarray, last: np.ndarray, N: int, tau: float) -> tuple[np.ndarray, int]:
