@@ -9,10 +9,18 @@ from numpy.typing import ArrayLike
 
 from ..numerics import check_array, format_value
 
-__all__ = ["reals", "whole", "same_shape", "of_type", "split"]
+__all__ = ["reals", "whole", "same_shape", "of_type", "split", "extremes"]
 
 MAX_EXACT = 2**53  # integers a float64 holds exactly
 MAX_INT64_COUNT = 2**62  # users or samples numpy draws binomially (int64), with room for sums of two halves
+
+
+def extremes(values: np.ndarray) -> tuple[Any, Any]:
+    """``(values.min(), values.max())`` of a non-empty array; one entry read where every stride is 0 (a broadcast)."""
+    if not any(values.strides):
+        v = values.flat[0]
+        return v, v
+    return values.min(), values.max()
 
 
 def reals(name: str, values: ArrayLike, *, ndim: int | None = None, low: float | None = None, high: float | None = None,
@@ -20,7 +28,7 @@ def reals(name: str, values: ArrayLike, *, ndim: int | None = None, low: float |
     """``values`` as a finite float64 array (of ``ndim`` dimensions if given) within ``[low, high]``."""
     if isinstance(values, np.ndarray) and values.dtype in (np.float64, np.int64) and values.size \
             and (ndim is None or values.ndim == ndim):  # the engine's arrays: two reductions
-        lo, hi = values.min(), values.max()
+        lo, hi = extremes(values)
         if np.isfinite(lo) and np.isfinite(hi) and (low is None or lo >= low) and (high is None or hi <= high):
             return values if values.dtype == np.float64 else values.astype(np.float64)
     try:
@@ -36,8 +44,10 @@ def reals(name: str, values: ArrayLike, *, ndim: int | None = None, low: float |
 def whole(name: str, values: ArrayLike, *, ndim: int | None = None, low: int = 0) -> np.ndarray:
     """``values`` as an int64 array of whole numbers in ``[low, 2**53]``."""
     if isinstance(values, np.ndarray) and values.dtype == np.int64 and values.size \
-            and (ndim is None or values.ndim == ndim) and values.min() >= low and values.max() <= MAX_EXACT:
-        return values
+            and (ndim is None or values.ndim == ndim):
+        lo, hi = extremes(values)
+        if lo >= low and hi <= MAX_EXACT:
+            return values
     arr = reals(name, values, ndim=ndim, low=low, high=MAX_EXACT, allow_empty=True)
     if np.any(arr != np.floor(arr)):
         raise ValueError(f"{name} must hold whole numbers, got {format_value(values)}")

@@ -32,7 +32,7 @@ from .. import dame as theory
 from .. import mechanisms
 from ..numerics import check_choice, check_integer, check_positive, check_rng
 from ..sizes import SizeLaw
-from ._inputs import of_type, reals, same_shape, split, whole
+from ._inputs import extremes, of_type, reals, same_shape, split, whole
 from . import localisation
 from ..mechanisms import RNGLike
 
@@ -200,10 +200,11 @@ def localise(m: ArrayLike, xbar: ArrayLike, *, m_tilde: int, tau: float, alpha: 
     >>> int(localise(np.full((1, 40), 9), x, m_tilde=10, tau=0.25, alpha=1e3, rng=np.random.default_rng(0))[0]) in range(4)
     True
     """
-    xbar = split("xbar", xbar, ndim=2, low=-1, high=1)  # its entries are checked by localisation.localise
+    xbar = reals("xbar", xbar, ndim=2, low=-1, high=1)
     m = same_shape("m", whole("m", m, ndim=2, low=1), xbar.shape)
     m_tilde = check_integer("m_tilde", m_tilde, minimum=1, maximum=MAX_SIZE)
-    return localisation.localise(xbar, m >= m_tilde, tau, alpha, max(m.shape[1], 1), rng)
+    # the voters are the users with m >= m̃ (a long row's mask is made block by block)
+    return localisation._localise(xbar, (m, m_tilde), tau, alpha, max(m.shape[1], 1), rng)
 
 
 def refine(m: ArrayLike, xbar: ArrayLike, j: ArrayLike, *, m_tilde: int, tau: float, alpha: float, debias: Debiasing,
@@ -238,17 +239,33 @@ def refine(m: ArrayLike, xbar: ArrayLike, j: ArrayLike, *, m_tilde: int, tau: fl
     lo, hi = localisation.bin_ends(j, tau)
     s = (lo + hi) / 2
     L, U = interval(j, tau)
-    if m.min() >= m_tilde:  # every weight is 1: the shrunk mean is the local mean itself
-        xhat = xbar
-    else:
-        w = _weights(m, m_tilde)
-        xhat = w * xbar + (1 - w) * s[:, None]
+    every = extremes(m)[0] >= m_tilde  # every weight is 1: the shrunk mean is the local mean itself
+    B, h = xbar.shape
     b = laplace_scale(tau, alpha, scale=scale, L=L, U=U)
     # the users' noises enter only through their sum: drawn exactly in one go (mechanisms.laplace_sum)
-    B, h = xhat.shape
     noise = mechanisms.laplace_sum(b, h, rng, size=B)
-    theta_bar = np.clip(xhat, L[:, None], U[:, None]).mean(axis=1) + noise / h
-    denom = np.minimum(m, math.sqrt(m_tilde)).mean(axis=1) if debias.official else debias.denominator
+    if h > localisation.BLOCK_USERS:  # a long row block by block: the same values, summed in numpy's order
+
+        buf = localisation._block_buffers()[0]  # each block clipped into it, then summed
+
+        def clipped(r: int, a: int, e: int) -> np.ndarray:
+            x = xbar[r, a:e]
+            if not every:
+                w = _weights(m[r, a:e], m_tilde)
+                x = w * x + (1 - w) * s[r]
+            return np.clip(x, L[r], U[r], out=buf[:e - a])
+
+        theta_bar = localisation._row_sums(clipped, B, h) / h + noise / h
+        denom = (localisation._row_sums(lambda r, a, e: np.minimum(m[r, a:e], math.sqrt(m_tilde)), B, h) / h
+                 if debias.official else debias.denominator)
+    else:
+        if every:
+            xhat = xbar
+        else:
+            w = _weights(m, m_tilde)
+            xhat = w * xbar + (1 - w) * s[:, None]
+        theta_bar = np.clip(xhat, L[:, None], U[:, None]).mean(axis=1) + noise / h
+        denom = np.minimum(m, math.sqrt(m_tilde)).mean(axis=1) if debias.official else debias.denominator
     return (math.sqrt(m_tilde) * theta_bar - debias.correction * s) / denom
 
 

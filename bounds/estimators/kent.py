@@ -103,9 +103,9 @@ def localise(xbar: ArrayLike, *, tau: float, alpha: float, rng: RNGLike) -> np.n
     >>> localise(np.full((1, 30), -0.95), tau=0.2, alpha=1e3, rng=np.random.default_rng(0)).tolist()  # bin 0 or 1
     [0]
     """
-    xbar = split("xbar", xbar, ndim=2, low=-1, high=1)  # its entries are checked by localisation.localise
-    voting = np.ones(xbar.shape, dtype=bool)
-    return localisation.localise(xbar, voting, tau, alpha, max(xbar.shape[1], 1), rng)
+    xbar = reals("xbar", xbar, ndim=2, low=-1, high=1)
+    every = np.broadcast_to(np.True_, xbar.shape)  # everyone votes (no mask in memory)
+    return localisation._localise(xbar, every, tau, alpha, max(xbar.shape[1], 1), rng)
 
 
 def refine(xbar: ArrayLike, j: ArrayLike, *, tau: float, alpha: float, rng: RNGLike) -> np.ndarray:
@@ -130,6 +130,10 @@ def refine(xbar: ArrayLike, j: ArrayLike, *, tau: float, alpha: float, rng: RNGL
     L, U = interval(j, tau)
     B, h = xbar.shape
     noise = mechanisms.laplace_sum(laplace_scale(tau, alpha), h, rng, size=B)  # the users' noises, summed exactly
+    if h > localisation.BLOCK_USERS:  # a long row block by block: the same values, summed in numpy's order
+        buf = localisation._block_buffers()[0]  # each block clipped into it, then summed
+        return localisation._row_sums(lambda r, a, e: np.clip(xbar[r, a:e], L[r], U[r], out=buf[:e - a]), B, h) / h \
+            + noise / h
     return np.clip(xbar, L[:, None], U[:, None]).mean(axis=1) + noise / h
 
 

@@ -20,13 +20,15 @@ from __future__ import annotations
 
 import functools
 import math
+import threading
+from typing import Callable
 
 import numpy as np
 from numpy.typing import ArrayLike
 
 from .. import mechanisms
 from ..numerics import binomial_sf, check_integer, check_positive, check_rng
-from ._inputs import MAX_INT64_COUNT, reals, same_shape, whole
+from ._inputs import MAX_INT64_COUNT, extremes, reals, same_shape, whole
 from ..mechanisms import RNGLike
 
 __all__ = [
@@ -50,6 +52,8 @@ MAX_BINS = 10**7  # one array entry per bin and replication
 TAIL_SIGMAS = 15  # the survival table of a noise-only total spans its mean ± 15 sd + 40 (beyond: bisection)
 MAX_TABLE = 2**16  # entries of that table at most (a wider one: every draw by bisection)
 MAX_VOTERS = 2**53  # voters of a noise-only total: integers exact in float64, the binomial's argument
+BLOCK_USERS = 2**16  # users read at a time in a row longer than this (temporaries of a block, same results)
+DIRECT_BINS = 4096  # bins up to which a block's votes are counted over every bin (no range of its own)
 
 
 def n_bins(tau: float) -> int:
@@ -297,6 +301,115 @@ def noise_only_maximum(n_voters: int, alpha: float, n_empty: int, rng: RNGLike, 
     return y + 0.5 * (above - s) / (above - here)
 
 
+def _row_sums(part: Callable[[int, int, int], np.ndarray], rows: int, n: int) -> np.ndarray:
+    """Each row's sum of ``part(r, a, e)`` (its entries ``a .. e - 1``), block by block, with the bits of ``.sum(axis=1)``.
+
+    numpy sums a row of float64 pairwise: a run of more than 128 entries is cut at half its length
+    rounded down to a multiple of 8, each side summed alike and the two added; the same cuts down
+    to runs of at most :data:`BLOCK_USERS`, each summed by numpy, give the same result bit for bit
+    (tested against ``mean(axis=1)``).
+    """
+    return np.array([_pairwise(part, r, 0, n) for r in range(rows)], dtype=np.float64)
+
+
+def _pairwise(part: Callable[[int, int, int], np.ndarray], r: int, a: int, k: int) -> float:
+    """The sum of entries ``a .. a + k - 1`` of row ``r`` in numpy's pairwise order (a module function: a nested,
+    self-calling one would be a reference cycle holding ``part``, and the arrays it reads, until the next collection)."""
+    if k <= BLOCK_USERS:
+        return float(np.add.reduce(part(r, a, a + k)))
+    k2 = k // 2
+    k2 -= k2 % 8
+    return _pairwise(part, r, a, k2) + _pairwise(part, r, a + k2, k - k2)
+
+
+def _window(first: np.ndarray, last: np.ndarray, N: int, tau: float) -> tuple[np.ndarray, int]:
+    """Each row's window of bins: from one below its lowest voter's bin to one above its highest, at a common width."""
+    lo = np.maximum(first - 1, 0)  # rows without a voter: lo = N - 1 > hi, an empty window
+    hi = np.minimum(last + 1, N - 1)
+    w = int(max(1, (hi - lo).max(initial=0) + 1))
+    if w * first.size > MAX_BINS:
+        raise ValueError(f"tau = {tau!r}: {first.size} replications × {w} bins reached by votes exceed {MAX_BINS} counts")
+    return np.minimum(lo, N - w), w  # every row's window: bins lo .. lo + w - 1, within 0 .. N - 1
+
+
+def _window_counts(xbar: np.ndarray, voting: np.ndarray, tau: float, N: int) -> tuple[np.ndarray, int, np.ndarray]:
+    """``(lo, w, h)``: each row's window and its voters per bin of the window, ``h`` (rows × ``w``)."""
+    B = xbar.shape[0]
+    b = _bin_index(xbar, tau, N)
+    everyone = bool(voting.all())
+    first = b.min(axis=1, initial=N) if everyone else np.min(b, axis=1, where=voting, initial=N)
+    last = b.max(axis=1, initial=-1) if everyone else np.max(b, axis=1, where=voting, initial=-1)
+    lo, w = _window(first, last, N, tau)
+    cells = b + (np.arange(B) * w - lo)[:, None]  # row-major cell of each user's bin in the (B, w) window
+    if not everyone:
+        cells = np.where(voting, cells, B * w)  # non-voters land in a spare cell
+    h = np.bincount(cells.ravel(), minlength=B * w + 1)[:B * w].reshape(B, w)
+    return lo, w, h
+
+
+_buffers = threading.local()
+
+
+def _block_buffers() -> tuple[np.ndarray, np.ndarray]:
+    """This thread's float64 and int64 arrays of :data:`BLOCK_USERS` entries (made once: no page faults per call)."""
+    bufs = getattr(_buffers, "arrays", None)
+    if bufs is None or bufs[0].size != BLOCK_USERS:
+        bufs = _buffers.arrays = (np.empty(BLOCK_USERS), np.empty(BLOCK_USERS, dtype=np.int64))
+    return bufs
+
+
+def _window_counts_blocked(xbar: np.ndarray, voting: np.ndarray | tuple[np.ndarray, int], tau: float,
+                           N: int) -> tuple[np.ndarray, int, np.ndarray]:
+    """:func:`_window_counts` read :data:`BLOCK_USERS` users at a time (each row's counts over the bins its voters reach).
+
+    With at most :data:`DIRECT_BINS` bins a block's bins are counted over all of them at once;
+    otherwise over the block's own range of bins, then added into the row's.
+    """
+    B, n = xbar.shape
+    everyone = bool(extremes(voting[0])[0] >= voting[1]) if isinstance(voting, tuple) else bool(voting.all())
+    first, last = np.full(B, N, dtype=np.int64), np.full(B, -1, dtype=np.int64)
+    rows: list[np.ndarray] = []
+    t, bins = _block_buffers()
+    for r in range(B):
+        acc = np.zeros(N if N <= DIRECT_BINS else 0, dtype=np.int64)  # voters per bin, from bin `base` on
+        base = 0 if N <= DIRECT_BINS else N
+        for s in range(0, n, BLOCK_USERS):
+            x = xbar[r, s:s + BLOCK_USERS]
+            b = bins[:x.size]
+            np.add(x, 1.0, out=t[:x.size])  # _bin_index's steps, in buffers of a block
+            t[:x.size] /= 2 * float(tau)
+            np.copyto(b, t[:x.size], casting="unsafe")
+            np.minimum(b, N - 1, out=b)
+            if not everyone:
+                b = b[voting[0][r, s:s + BLOCK_USERS] >= voting[1] if isinstance(voting, tuple)
+                      else voting[r, s:s + BLOCK_USERS]]
+            if N <= DIRECT_BINS:
+                acc += np.bincount(b, minlength=N)
+                continue
+            if not b.size:
+                continue
+            bmin, bmax = int(b.min()), int(b.max())
+            top = base + acc.size - 1
+            if bmin < base or bmax > top:  # widen the row's counts to the bins seen so far
+                new_base, new_top = min(base, bmin), max(top, bmax)
+                grown = np.zeros(new_top - new_base + 1, dtype=np.int64)
+                grown[base - new_base:base - new_base + acc.size] = acc
+                acc, base = grown, new_base
+            b -= bmin
+            acc[bmin - base:bmax - base + 1] += np.bincount(b, minlength=bmax - bmin + 1)
+        seen = np.flatnonzero(acc)
+        if seen.size:  # the row's lowest and highest voters' bins
+            first[r], last[r] = base + seen[0], base + seen[-1]
+            acc = acc[seen[0]:seen[-1] + 1]
+        rows.append(acc)
+    lo, w = _window(first, last, N, tau)
+    h = np.zeros((B, w), dtype=np.int64)
+    for r, acc in enumerate(rows):
+        if first[r] < N:
+            h[r, first[r] - lo[r]:first[r] - lo[r] + acc.size] = acc
+    return lo, w, h
+
+
 def localise(xbar: ArrayLike, voting: ArrayLike, tau: float, alpha: float, n_voters: int, rng: RNGLike) -> np.ndarray:
     r"""The elected bin :math:`\hat j` of each replication (rows), from local means and a voting mask.
 
@@ -326,24 +439,28 @@ def localise(xbar: ArrayLike, voting: ArrayLike, tau: float, alpha: float, n_vot
     True
     """
     rng = check_rng("rng", rng)
-    N = n_bins(tau)
+    n_bins(tau)
     xbar, voting = _means_and_mask(xbar, voting)
+    return _localise(xbar, voting, tau, alpha, n_voters, rng)
+
+
+def _localise(xbar: np.ndarray, voting: np.ndarray | tuple[np.ndarray, int], tau: float, alpha: float, n_voters: int,
+              rng: RNGLike) -> np.ndarray:
+    """:func:`localise` of checked local means; ``voting`` a mask or ``(m, m_tilde)``: users with ``m >= m_tilde`` vote.
+
+    Rows longer than :data:`BLOCK_USERS` are read block by block (temporaries of a block's size);
+    the vote counts, hence the draws and the result, are the same either way.
+    """
+    rng = check_rng("rng", rng)
+    N = n_bins(tau)
     alpha = check_positive("alpha", alpha)
     B = xbar.shape[0]
-    b = _bin_index(xbar, tau, N)
-    everyone = bool(voting.all())
-    first = b.min(axis=1, initial=N) if everyone else np.min(b, axis=1, where=voting, initial=N)
-    last = b.max(axis=1, initial=-1) if everyone else np.max(b, axis=1, where=voting, initial=-1)
-    lo = np.maximum(first - 1, 0)  # rows without a voter: lo = N - 1 > hi, an empty window
-    hi = np.minimum(last + 1, N - 1)
-    w = int(max(1, (hi - lo).max(initial=0) + 1))
-    if w * B > MAX_BINS:
-        raise ValueError(f"tau = {tau!r}: {B} replications × {w} bins reached by votes exceed {MAX_BINS} counts")
-    lo = np.minimum(lo, N - w)  # every row's window: bins lo .. lo + w - 1, within 0 .. N - 1
-    cells = b + (np.arange(B) * w - lo)[:, None]  # row-major cell of each user's bin in the (B, w) window
-    if not everyone:
-        cells = np.where(voting, cells, B * w)  # non-voters land in a spare cell
-    h = np.bincount(cells.ravel(), minlength=B * w + 1)[:B * w].reshape(B, w)
+    if xbar.shape[1] > BLOCK_USERS:
+        lo, w, h = _window_counts_blocked(xbar, voting, tau, N)
+    else:
+        if isinstance(voting, tuple):
+            voting = voting[0] >= voting[1]
+        lo, w, h = _window_counts(xbar, voting, tau, N)
     counts = h.copy()
     counts[:, 1:] += h[:, :-1]
     counts[:, :-1] += h[:, 1:]

@@ -3,6 +3,7 @@ r"""DAME, Kent and Duchi on shared data: plans, blocks of replications, seeds, e
 from __future__ import annotations
 
 import math
+import threading
 from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from statistics import NormalDist
@@ -31,6 +32,7 @@ CHUNK_USERS = 2**16  # users of Kent and DAME processed at a time within a block
 # 1 .. BLOCK), a function of n only, so also part of the seed contract
 ESTIMATORS = ("duchi", "kent", "dame")
 PROCESS_TASKS = 8  # tasks a process pool's map is cut into (each a chunk of blocks: the plan pickled once a chunk)
+BLOCK_USERS = 2**16  # users drawn at a time in a replication of more users (one array per user quantity, reused)
 RUN_USERS = 64  # users per run (a half's users of one size) above which a finite law's sizes draw run by run
 
 
@@ -97,7 +99,8 @@ def _block(plan: _Plan, seed_seq, size: int) -> dict:
     :data:`BLOCK` of them, a function of ``n`` only), so that a chunk's arrays stay in cache and
     the fixed cost of a chunk is shared by many replications when ``n`` is small; the block's
     stream is consumed chunk after chunk: the users, Kent's noise, DAME's, then that of DAME's
-    further runs (``plan.more_dame``, in order).
+    further runs (``plan.more_dame``, in order).  A replication of more than :data:`BLOCK_USERS`
+    users is drawn block by block into arrays reused across replications (:func:`_draw_runs`).
     """
     rng = np.random.default_rng(seed_seq)
     n, alpha = plan.n, plan.alpha
@@ -199,7 +202,10 @@ def _draw_users(plan: _Plan, size: int, rng) -> tuple:
     else:
         pts, p = plan.size_table
         counts = rng.multinomial(n // 2, p, size=2 * size)
-        m = np.repeat(np.tile(pts, 2 * size), counts.ravel()).reshape(size, n)
+        if size == 1 and n > BLOCK_USERS and isinstance(pop, TwoPoint) and counts.size * RUN_USERS <= n:
+            return _draw_runs(pop, pts, counts, kT if kent_on else None, dame_on, rng)
+        m = (np.broadcast_to(pts.astype(np.int64), (size, n)) if pts.size == 1 else  # one size: no array of them
+             np.repeat(np.tile(pts, 2 * size), counts.ravel()).reshape(size, n))
         if counts.size * RUN_USERS <= m.size:  # few runs: draw size by size, then join the runs
             return (m, *_draw_by_size(pop, pts, counts, kT if kent_on else None, dame_on, rng))
     if kent_on and dame_on:  # the prefix of T* samples and the whole: S_m = S_T + Bin(m - T, q)
@@ -236,6 +242,83 @@ def _draw_by_size(pop: TwoPoint | Sampler, pts: np.ndarray, counts: np.ndarray, 
     join = lambda parts: (parts[0] if len(parts) == 1 else  # noqa: E731  one size: the draws are the layout
                           np.concatenate([parts[k][lo:hi] for k, lo, hi in runs])).reshape(shape)
     return (join(by_T) if kT is not None else None), (join(by_m) if whole else None)
+
+
+def _draw_runs(pop: TwoPoint, pts: np.ndarray, counts: np.ndarray, kT: int | None, whole: bool,
+               rng: np.random.Generator) -> tuple:
+    """:func:`_draw_by_size` for one replication of many users, :data:`BLOCK_USERS` users at a time.
+
+    The same draws in the same order, the same arithmetic user by user, so the same bits; the
+    users' sizes (for DAME) and local means are written into arrays reused from one replication
+    to the next (:func:`_scratch`), and no other array holds more than a block of users.
+    ``counts``: (2, support) users of each size in each half.
+    """
+    n = int(counts.sum())
+    h = n // 2
+    one_size = pts.size == 1  # a point law: every user's size, without an array of them
+    m = (np.broadcast_to(pts.astype(np.int64), (n,)) if one_size else _scratch("m", n, np.int64)) if whole else None
+    x_T = _scratch("x_T", n, np.float64) if kT is not None else None
+    shared = x_T is not None and all(a <= kT for a in pts.tolist())  # DAME's means are Kent's
+    x_m = (x_T if shared else _scratch("x_m", n, np.float64)) if whole else None
+    starts = (np.cumsum(counts, axis=1) - counts).tolist()  # each run's first user within its half
+    for k, a in enumerate(pts.tolist()):
+        c = int(counts[:, k].sum())
+        t = a if kT is None else min(a, kT)
+        pieces = [(r * h + starts[r][k] + s, min(BLOCK_USERS, int(counts[r, k]) - s))
+                  for r in range(2) for s in range(0, int(counts[r, k]), BLOCK_USERS)]
+        lengths = [length for _, length in pieces]
+        first = x_T if x_T is not None else x_m
+        assert first is not None
+        if m is not None and not one_size:
+            for lo, length in pieces:
+                m[lo:lo + length] = a
+        if not (whole and a > t):  # one draw a user: its local mean, written where it goes
+            pop.means_into(t, c, rng, [first[lo:lo + length] for lo, length in pieces])
+            if whole and x_m is not first:
+                assert x_m is not None
+                for lo, length in pieces:
+                    x_m[lo:lo + length] = first[lo:lo + length]
+            continue
+        for (lo, length), ones in zip(pieces, pop.ones_pieces(t, c, rng, lengths)):  # S_t, signed
+            out = first[lo:lo + length]
+            np.multiply(ones, 2.0, out=out)
+            out -= t
+        if whole and a > t:  # S_m = S_t + the rest's signed sum, over m
+            assert x_m is not None
+            for (lo, length), ones in zip(pieces, pop.ones_pieces(a - t, c, rng, lengths)):
+                out = x_m[lo:lo + length]
+                np.multiply(ones, 2.0, out=out)
+                out -= a - t
+                out += first[lo:lo + length]
+                out /= a
+        for lo, length in pieces:
+            first[lo:lo + length] /= t
+    as_row = lambda x: None if x is None else x.reshape(1, n)  # noqa: E731
+    return as_row(m), as_row(x_T), as_row(x_m)
+
+
+_SCRATCH: dict[int, dict[str, np.ndarray]] = {}  # per thread: per-user arrays reused across replications
+_SCRATCH_LOCK = threading.Lock()
+
+
+def _scratch(name: str, n: int, dtype: type) -> np.ndarray:
+    """This thread's array ``name`` of ``n`` entries, reused from the last call (freed by :func:`_release`).
+
+    Fresh arrays of 10⁷ entries per replication cost more in page faults (system time) than the
+    draws written into them; reusing them costs nothing after the first replication.
+    """
+    with _SCRATCH_LOCK:
+        arrays = _SCRATCH.setdefault(threading.get_ident(), {})
+    a = arrays.get(name)
+    if a is None or a.shape != (n,) or a.dtype != dtype:
+        arrays[name] = a = np.empty(n, dtype)
+    return a
+
+
+def _release() -> None:
+    """Free the per-user arrays of every thread of this process (the end of a run)."""
+    with _SCRATCH_LOCK:
+        _SCRATCH.clear()
 
 
 def map_blocks(block: Callable[[Any, np.random.SeedSequence, int], Any], plan: Any, reps: int, seed: SeedLike,
@@ -324,7 +407,10 @@ def compare(*, theta: float | None = None, sizes: SizeLaw, n: int, alpha: float,
     if not isinstance(estimators, (list, tuple)) or not all(isinstance(e, str) for e in estimators):
         raise ValueError(f"estimators must be a sequence of names from {ESTIMATORS}, got {format_value(estimators)}")
     plan = _plan(tuple(estimators), sizes, n, alpha, pop, m_tilde, constants, denominator, scale, T, K, more_m_tildes)
-    parts = map_blocks(_block, plan, reps, seed, executor, progress)
+    try:
+        parts = map_blocks(_block, plan, reps, seed, executor, progress)
+    finally:
+        _release()
     settings = {"n": plan.n, "alpha": plan.alpha, "sizes": repr(sizes), "m_tilde": plan.m_tilde,
                 "kent_T": plan.kent_T, "reps": reps, "seed": seed, "block": BLOCK}
     out = {e: _result(e, pop.mean, np.concatenate([p[e] for p in parts]), settings) for e in plan.estimators}

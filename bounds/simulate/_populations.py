@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import functools
 import math
+import threading
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, Callable, Iterable, Iterator
 
 import numpy as np
 
@@ -64,8 +65,45 @@ class TwoPoint:
         q = (1 + self.theta) / 2
         table = _binomial_table(size, q) if count >= TABLE_MIN_DRAWS else None
         if table is not None and count >= table[1].size:
-            return _signed_sum(_invert(table, count, rng), size)
+            ones = _inverter(table)(count, rng) if count <= INVERTER_DRAWS else _invert(table, count, rng)
+            return _signed_sum(ones, size)
         return _signed_sum(rng.binomial(size, q, size=count), size)
+
+    def ones_pieces(self, size: int, count: int, rng: np.random.Generator,
+                    lengths: Iterable[int]) -> Iterator[np.ndarray]:
+        """:meth:`sums`' draws for ``count`` users as counts of ones (sum = 2 ones - size), cut into ``lengths``.
+
+        The sampler is chosen as :meth:`sums` chooses it for ``count`` users, and both samplers draw
+        user after user from the stream: the pieces, put end to end, are the draws of one call (tested).
+        """
+        q = (1 + self.theta) / 2
+        table = _binomial_table(size, q) if count >= TABLE_MIN_DRAWS else None
+        inverted = table is not None and count >= table[1].size
+        for k in lengths:
+            if table is not None and inverted:
+                yield _inverter(table)(k, rng) if k <= INVERTER_DRAWS else _invert(table, k, rng)
+            else:
+                yield rng.binomial(size, q, size=k)
+
+    def means_into(self, size: int, count: int, rng: np.random.Generator, outs: Iterable[np.ndarray]) -> None:
+        """The local means :meth:`sums` ``/ size`` of ``count`` users, written into ``outs`` one after the other.
+
+        The same draws and bits as :meth:`sums` divided by ``size``; where the table is inverted, each
+        user's mean is read from the table's means at its entry (no arithmetic per user).
+        """
+        q = (1 + self.theta) / 2
+        table = _binomial_table(size, q) if count >= TABLE_MIN_DRAWS else None
+        inverted = table is not None and count >= table[1].size
+        for out in outs:
+            k = out.size
+            if table is not None and inverted and k <= INVERTER_DRAWS:
+                inv = _inverter(table)
+                np.take(inv.means(size), inv.indices(k, rng), out=out, mode="clip")  # in range: no check
+                continue
+            ones = _invert(table, k, rng) if table is not None and inverted else rng.binomial(size, q, size=k)
+            np.multiply(ones, 2.0, out=out)
+            out -= size
+            out /= size
 
     def local_means(self, m: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         """Each user's local mean over its ``m`` samples: one binomial per user."""
@@ -203,6 +241,65 @@ def _invert(table: tuple[int, np.ndarray, np.ndarray], count: int, rng: np.rando
     if late.size:
         i[late] = np.searchsorted(F, u[late], side="right")
     return np.add(i, lo, dtype=np.int64)
+
+
+class _Inverter:
+    """:func:`_invert` for many calls of at most ``size`` draws, with its temporaries allocated once (same draws)."""
+
+    def __init__(self, table: tuple[int, np.ndarray, np.ndarray], size: int) -> None:
+        self.lo, self.F, self.guide = table
+        self.u, self.f = np.empty(size), np.empty(size)
+        self.g = np.empty(size, dtype=np.intp)
+        self.i = np.empty(size, dtype=self.guide.dtype)
+        self.b = np.empty(size, dtype=bool)
+        self.out = np.empty(size, dtype=np.int64)
+
+    def __call__(self, count: int, rng: np.random.Generator) -> np.ndarray:
+        return np.add(self.indices(count, rng), self.lo, out=self.out[:count], dtype=np.int64)
+
+    def means(self, size: int) -> np.ndarray:
+        """The local mean :math:`(2k - size)/size` of each entry :math:`k` of the table (the bits of :func:`_signed_sum`
+        over ``size``), to be read at the drawn entries."""
+        cached = getattr(self, "_means", None)
+        if cached is None or cached[0] != size:
+            v = _signed_sum(np.arange(self.lo, self.lo + self.F.size, dtype=np.int64), size)
+            v /= size
+            cached = self._means = (size, v)
+        return cached[1]
+
+    def indices(self, count: int, rng: np.random.Generator) -> np.ndarray:
+        """The drawn entries of the table (the draws minus ``lo``), in a buffer overwritten by the next call."""
+        u, f, g, i, b = self.u[:count], self.f[:count], self.g[:count], self.i[:count], self.b[:count]
+        rng.random(out=u)
+        np.multiply(u, self.guide.size, out=f)
+        np.copyto(g, f, casting="unsafe")  # truncation of u G >= 0: its floor, as astype(intp)
+        np.take(self.guide, g, out=i, mode="clip")  # indices in range: mode="raise" would buffer
+        np.take(self.F, i, out=f, mode="clip")
+        np.less_equal(f, u, out=b)
+        i += b
+        np.take(self.F, i, out=f, mode="clip")
+        np.less_equal(f, u, out=b)
+        if b.any():
+            late = np.flatnonzero(b)
+            i[late] = np.searchsorted(self.F, u[late], side="right")
+        return i
+
+
+INVERTER_DRAWS = 2**16  # draws of a cached inverter's buffers (a chunk of the engine's users at most)
+INVERTERS = 4  # inverters kept per thread (the last tables used)
+_inverters = threading.local()
+
+
+def _inverter(table: tuple[int, np.ndarray, np.ndarray]) -> _Inverter:
+    """This thread's :class:`_Inverter` of ``table`` for up to :data:`INVERTER_DRAWS` draws (the last few kept)."""
+    cache: dict = getattr(_inverters, "cache", None) or {}
+    _inverters.cache = cache
+    hit = cache.pop(id(table), None)  # each entry holds its table: its id is not reused while cached
+    inv = hit[1] if hit is not None else _Inverter(table, INVERTER_DRAWS)
+    cache[id(table)] = (table, inv)  # most recent last
+    while len(cache) > INVERTERS:
+        del cache[next(iter(cache))]
+    return inv
 
 
 def _signed_sum(ones: np.ndarray, size: int | np.ndarray) -> np.ndarray:

@@ -1,0 +1,157 @@
+"""Replications of many users, drawn and read block by block: the same draws, the same bits, memory of a block.
+
+The reference for every comparison is the unblocked computation (the blocks switched off by
+raising the block size past the row), which the rest of the suite tests against the papers.
+"""
+
+import tracemalloc
+import warnings
+
+import numpy as np
+import pytest
+
+from bounds import simulate, sizes
+from bounds.estimators import dame, kent, localisation
+from bounds.numerics import PaperAssumptionWarning
+from bounds.simulate import _engine, _populations
+
+ALPHA = 22 / 35
+N_BLOCKED = 2**16 + 2 * 3001  # above one block of users, not a multiple of it
+
+SETTINGS = {  # (law, compare's options): one size, two sizes around Kent's T*, sizes below m~ (weights), many bins
+    "point": (sizes.point(10), {}),
+    "point-numpy": (sizes.point(10**12), {}),
+    "fig1b-script": (sizes.finite({10**5: 0.5, 10**8: 0.5}), {"more_m_tildes": [10**4]}),
+    "weights-official": (sizes.finite({10: 0.3, 1000: 0.3, 10**6: 0.4}),
+                         {"m_tilde": 5000, "denominator": "official", "scale": "width"}),
+    "many-bins": (sizes.finite({10**9: 0.5, 10**12: 0.5}), {"m_tilde": 5 * 10**11, "T": 10**8}),
+    "dame-alone": (sizes.finite({3: 0.5, 50: 0.5}), {"estimators": ("dame",)}),
+    "kent-alone": (sizes.finite({3: 0.5, 50: 0.5}), {"estimators": ("kent",), "T": 20}),
+}
+
+
+def _run(law, options, theta=0.3, reps=2):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", PaperAssumptionWarning)
+        res = simulate.compare(theta=theta, sizes=law, n=N_BLOCKED, alpha=ALPHA, reps=reps, seed=[5, 11], **options)
+    return {k: v.estimates for k, v in res.items()}
+
+
+@pytest.mark.parametrize("name", sorted(SETTINGS))
+def test_blocked_replications_equal_unblocked_bit_for_bit(name, monkeypatch):
+    law, options = SETTINGS[name]
+    blocked = _run(law, options)
+    monkeypatch.setattr(_engine, "BLOCK_USERS", 10**9)  # the users drawn in one call per size, as before blocks
+    monkeypatch.setattr(localisation, "BLOCK_USERS", 10**9)  # the estimators read whole rows
+    whole = _run(law, options)
+    assert blocked.keys() == whole.keys()
+    for k in whole:
+        np.testing.assert_array_equal(blocked[k], whole[k], err_msg=k)
+
+
+def test_the_blocked_path_is_taken(monkeypatch):
+    calls = []
+    draw = _engine._draw_runs
+    monkeypatch.setattr(_engine, "_draw_runs", lambda *a: calls.append(1) or draw(*a))
+    _run(sizes.point(10), {}, reps=3)
+    assert len(calls) == 3  # one replication per call above 2**16 users
+
+
+@pytest.mark.parametrize("n", [7, 129, 2**16, 2**16 + 1, 3 * 2**16 + 17, 2**18 + 8])
+def test_row_sums_are_numpys_pairwise_sums(n):
+    x = np.random.default_rng(n).standard_normal((2, n)) * np.array([[1e-3], [1e6]])
+    got = localisation._row_sums(lambda r, a, e: x[r, a:e], 2, n) / n
+    np.testing.assert_array_equal(got, x.mean(axis=1))
+
+
+@pytest.mark.parametrize("size", [10, 10**6, 10**12])  # a small table, a wide table, numpy's sampler
+def test_ones_pieces_are_one_calls_draws(size):
+    pop = simulate.TwoPoint(0.3)
+    count = 3 * 2**16 + 5
+    whole = pop.sums(size, count, np.random.default_rng(4))
+    rng = np.random.default_rng(4)
+    lengths = [2**16, 17, 2**16 - 17, 2**16, 5]
+    pieces = [2.0 * p.copy() - size for p in pop.ones_pieces(size, count, rng, lengths)]
+    np.testing.assert_array_equal(np.concatenate(pieces), whole)
+
+
+def test_inverter_equals_invert():
+    table = simulate.binomial_table(1000, 0.4)
+    inverter = _populations._Inverter(table, 5000)
+    a = _populations._invert(table, 5000, np.random.default_rng(1))
+    b = inverter(5000, np.random.default_rng(1)).copy()
+    np.testing.assert_array_equal(a, b)
+
+
+@pytest.mark.parametrize("tau", [0.3, 1e-4])  # 4 bins; 10**4 bins, counted over each block's range
+def test_blocked_vote_counts_equal_whole_rows(tau):
+    rng = np.random.default_rng(8)
+    B, n = 3, 2**17 + 9
+    x = np.clip(rng.normal(0.2, 0.05, size=(B, n)), -1, 1)
+    voting = rng.random((B, n)) < 0.7
+    voting[2] = False  # a row without a voter
+    voting[1, :2**16] = False  # a first block without a voter
+    N = localisation.n_bins(tau)
+    got = localisation._window_counts_blocked(x, voting, tau, N)
+    want = localisation._window_counts(x, voting, tau, N)
+    for g, w in zip(got, want):
+        np.testing.assert_array_equal(g, w)
+
+
+def test_long_rows_of_the_estimators_equal_their_unblocked_values(monkeypatch):
+    rng = np.random.default_rng(3)
+    n = 2**17 + 6
+    m = rng.choice([5, 50, 500], size=(2, n))
+    x = np.clip(rng.normal(0.1, 0.2, size=(2, n)), -1, 1)
+    d = dame.Debiasing(0.3, 7.0, official=True)
+    run = lambda: (dame.estimate(m, x, m_tilde=100, alpha=1.0, debias=d, rng=np.random.default_rng(9)),  # noqa: E731
+                   kent.univariate(x, tau=0.05, alpha=1.0, rng=np.random.default_rng(9)))
+    blocked = run()
+    monkeypatch.setattr(localisation, "BLOCK_USERS", 10**9)
+    for a, b in zip(blocked, run()):
+        np.testing.assert_array_equal(a, b)
+
+
+def test_memory_of_a_replication_is_its_per_user_state_and_a_few_blocks():
+    """At 2**20 users of one size, DAME and Kent share one array of local means (8 bytes a user);
+    everything else is a few blocks of 2**16 users (the unblocked engine held about 10 arrays of n)."""
+    n = 2**20
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", PaperAssumptionWarning)
+        simulate.compare(theta=0.3, sizes=sizes.point(1000), n=n, alpha=ALPHA, reps=1, seed=0)  # tables, imports
+        tracemalloc.start()
+        try:
+            simulate.compare(theta=0.3, sizes=sizes.point(1000), n=n, alpha=ALPHA, reps=2, seed=0)
+            _, peak = tracemalloc.get_traced_memory()
+        finally:
+            tracemalloc.stop()
+    per_user = 8 * n
+    block = 8 * 2**16
+    assert peak < per_user + 24 * block, (peak, per_user, block)
+    assert not _engine._SCRATCH  # released when compare returns
+
+
+def test_cached_inverters_draw_as_invert():
+    """TwoPoint.sums through a thread's cached inverters equals the allocating inversion, table after table."""
+    pop = simulate.TwoPoint(-0.2)
+    for size in [10, 1000, 10, 10**5, 7, 11, 13, 17, 10]:  # more tables than are cached: entries evicted, rebuilt
+        table = _populations._binomial_table(size, 0.4)
+        want = 2.0 * _populations._invert(table, 3000, np.random.default_rng(size)) - size
+        np.testing.assert_array_equal(pop.sums(size, 3000, np.random.default_rng(size)), want)
+    assert len(_populations._inverters.cache) == _populations.INVERTERS
+
+
+def test_a_run_leaves_no_per_user_array_behind():
+    """After compare returns, its per-user arrays are freed at once (no reference cycle holds them to a collection)."""
+    n = 2**19
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", PaperAssumptionWarning)
+        simulate.compare(theta=0.3, sizes=sizes.point(10), n=1000, alpha=ALPHA, reps=1, seed=0)  # caches, imports
+        tracemalloc.start()
+        try:
+            for est in [("dame",), ("duchi", "kent", "dame"), ("kent",)]:
+                simulate.compare(theta=0.3, sizes=sizes.point(10), n=n, alpha=ALPHA, reps=2, seed=1, estimators=est)
+            current, _ = tracemalloc.get_traced_memory()
+        finally:
+            tracemalloc.stop()
+    assert current < 2 * n, current  # was 3 x 8 bytes a user: one array per call
