@@ -133,8 +133,6 @@ NOTEBOOK_IMPORTS = "from bounds import advise, audit, checks, cummings, dame, ke
 
 
 @pytest.mark.slow  # a kernel start and the package's imports: 5-12 s
-@pytest.mark.xfail(strict=True, reason="bounds.simulate, bounds.advise and bounds.figures import tqdm.auto, "
-                                       "which warns without ipywidgets (the fix belongs to those modules)")
 def test_no_tqdm_warning_without_ipywidgets(tmp_path):
     out = _kernel_streams([NO_WIDGETS, NOTEBOOK_IMPORTS], tmp_path)
     assert "TqdmWarning" not in out and "IProgress" not in out, out

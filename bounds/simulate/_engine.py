@@ -10,7 +10,7 @@ from statistics import NormalDist
 from typing import Any, Callable, Sequence
 
 import numpy as np
-from tqdm.auto import tqdm
+from .._progress import tqdm
 
 from .. import dame as dame_theory
 from .. import mechanisms
