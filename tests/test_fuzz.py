@@ -125,7 +125,7 @@ VALID: dict[str, list] = {
     "key": ["k", "dame:Lemma S9"], "authors": [("Ada Lovelace",)], "title": ["t"], "venue": ["v"], "year": [2024],
     # the audit and the figures
     "paper": ["dame"], "label": ["X"], "statement": ["s"], "rows": [[]], "g": [lambda x: x + 1], "box": [[(0, 1)]],
-    "fid": ["dame-fig1b"],
+    "fid": ["dame-fig1b"], "own": [["holds", "discrepancy"]],
 }
 GENERIC = [1, 0.5, [1, 2, 3], "mean", None]
 

@@ -59,7 +59,8 @@ def records_values(path: str | Path, *, user: str, value: str, U: float) -> Cent
     try:
         duckdb = importlib.import_module("duckdb")
     except ImportError:
-        raise ValueError("reading values needs duckdb: pip install 'bounds[data]'") from None
+        raise ValueError("path: reading values from a records file needs duckdb, of the [data] extra: "
+                         "pip install 'bounds[data]'") from None
     if not isinstance(path, (str, Path)) or not Path(path).is_file():
         raise ValueError(f"path: no such file: {format_value(path)}")
     for name, col in (("user", user), ("value", value)):
