@@ -28,10 +28,10 @@ Rameshwar & Tandon's window (their :math:`T_\varepsilon`, Theorem III.1), :math:
 1/\varepsilon_{rel}\rceil` for a one-sided cap (the slope of :math:`\sum_i (Um_i - C)_+ + C/\varepsilon`)
 and for the record cap.  The pipeline's MSE is the mixture :math:`\sum_g P(g)\,\mathrm{MSE}(g;
 \varepsilon_{rel})` (selection and release noise independent), computed exactly and checked by
-simulation (:func:`simulate`).
+simulation (``simulate``).
 
 In the **local model** (DAME's :math:`\tilde m`), :math:`\alpha_{sel} = f\alpha`: each user reports the grid
-bucket of its count by :math:`k`-ary randomised response (:func:`local_laws`, :math:`\alpha_{sel}`-LDP),
+bucket of its count by :math:`k`-ary randomised response (``local_laws``, :math:`\alpha_{sel}`-LDP),
 :math:`\tilde m` is computed from the estimated law (post-processing), and each user's DAME report spends
 :math:`\alpha - \alpha_{sel}`: :math:`\alpha`-LDP in all by sequential composition (Dwork & Roth, 2014,
 Theorem 3.16, applied to each user's two reports).

@@ -9,7 +9,7 @@ user's values replaced).  Its error is a sum of independent per-user terms plus 
           + 2\Big(\frac{\Delta}{\varepsilon}\Big)^2
 
 exactly, where :math:`D_i` is what the release does to user ``i``'s sum.  Two error models
-(:class:`CentralData`):
+(``CentralData``):
 
 * ``"values"``: the data's own values: every :math:`D_i` is fixed (its variance is 0, or the
   sampling variance of the records kept) — the error of the release **on these data**;
@@ -20,7 +20,7 @@ exactly, where :math:`D_i` is what the release does to user ``i``'s sum.  Two er
 A bound ``b`` moves each :math:`D_i` by a multiple of :math:`(r_i - b)_+` for a user-specific
 :math:`r_i`, so :math:`M^2\,\mathrm{MSE}(b)` is a piecewise quadratic in ``b`` with kinks at the
 :math:`r_i`: it is minimised **exactly** over every real :math:`b \in [0, U m^*]` by evaluating it at
-the kinks, at 0, at :math:`U m^*` and at each piece's stationary point (:func:`minimise`).  Ties:
+the kinks, at 0, at :math:`U m^*` and at each piece's stationary point (``minimise``).  Ties:
 the smallest bound.  After sorting the kinks this is :math:`O(J)` for ``J`` distinct counts
 (synthetic) or users (values).
 """

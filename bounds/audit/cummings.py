@@ -150,7 +150,7 @@ def _variance(w: np.ndarray, s2: np.ndarray, eps: float) -> float:
           faults=(("truncation at T instead of T/sigma_i (weights min{1/sigma_i^2, T})",
                    {"weights": lambda s2, T: np.minimum(1 / s2, T) / np.minimum(1 / s2, T).sum()}),))
 def lemma_5_2_truncated(weights: Callable | None = None) -> AuditResult:
-    r"""(i) :func:`bounds.cummings.private_weights` against the transcription :func:`_truncated_paper` (relative
+    r"""(i) :func:`bounds.cummings.private_weights` against the transcription ``_truncated_paper`` (relative
     1e-12); (ii) the best variance over T of the truncated weights (a scan of 1201 values of log T plus the
     breakpoints :math:`T = 1/\sigma_i`, then a bounded refinement) against the minimum over all weights
     of the simplex, a convex problem solved in epigraph form (minimise :math:`\sum w_i^2\sigma_i^2 + 2t^2/\varepsilon^2`

@@ -129,7 +129,7 @@ def _theorem6_paper(n: int, T: int, alpha: float, d: int, combine: str, log_powe
                   ("the upper bound's log factor dropped", {"log_power": 0})))
 def theorem6_mean(combine: str = "max", log_power: int = 1) -> AuditResult:
     r"""Evaluates :func:`bounds.kent.rate` (``"mean"``, unit :class:`~bounds.kent.RateConstants`) and
-    :func:`_theorem6_paper` on the grid, where :math:`nT\alpha^2 \ge e` (the package writes the log
+    ``_theorem6_paper`` on the grid, where :math:`nT\alpha^2 \ge e` (the package writes the log
     factor :math:`\log(e \vee nT\alpha^2)`); holds if both sides agree within a relative 1e-9."""
     rows, worst, count = [], 0.0, 0
     for d in (1, 4):

@@ -453,7 +453,7 @@ def atlas(paper: str | None = None, label: str | None = None, *, thorough: bool 
     r"""Every numbered statement of the four papers with its status computed by running its checks.
 
     ``paper`` / ``label`` select rows; only the selected rows' checks run, each at most once per process
-    (:func:`bounds.audit.cached`; ``results``, check ID → result, supplies results already computed).
+    (``bounds.audit.cached``; ``results``, check ID → result, supplies results already computed).
     A row's status is :func:`row_status` of its own checks' statuses (related checks make it ``partial``
     when it has no own check, and never decide it otherwise).
 

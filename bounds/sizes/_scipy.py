@@ -73,7 +73,7 @@ def poisson(lam: float, *, zero: str = "truncate") -> SizeLaw:
 
     .. math:: M(k) = \frac{e^{-\lambda}\lambda^k / k!}{1 - e^{-\lambda}}, \qquad k \ge 1
 
-    ``lam`` is at most :data:`MAX_POISSON_LAM` (:math:`2^{61}`; larger raises ``ValueError``); any positive
+    ``lam`` is at most ``MAX_POISSON_LAM`` (:math:`2^{61}`; larger raises ``ValueError``); any positive
     ``lam`` below is answered, down to the smallest subnormal (the law then tends to :math:`\delta_1`).
 
     Source: Pla et al. (2024), §4.2, Figure 1a (:math:`\mathcal{P}(\lambda_1)`);

@@ -87,7 +87,7 @@ def trivial_rel(data: tuning.CentralData) -> float:
 
     .. math:: \sqrt{E(U/2 - \bar x)^2}/U
 
-    Source: :func:`~bounds.advise.tuning.trivial_mse`.
+    Source: ``bounds.advise.tuning.trivial_mse``.
 
     Examples
     --------
