@@ -160,6 +160,13 @@ CLI_REFUSED = [
     # OS errors of names
     ("cummings-counts-name-too-long", ["cummings", "--eps", "1", "--counts", "c" * 5000], "--counts"),
     ("dame-save-name-too-long", [*_POINT, "--n-alpha2", "10", "--save", "s" * 300], "--save"),
+    ("advise-column-with-histogram", ["advise", "--histogram", "h.csv", "--column", "n"], "--column"),
+    ("advise-column-with-records", ["advise", "--records", "r.csv", "--user", "u", "--column", "n"], "--column"),
+    ("advise-user-with-counts", ["advise", "--counts", "c.txt", "--user", "u"], "--user"),
+    ("advise-user-with-histogram", ["advise", "--histogram", "h.csv", "--user", "u"], "--user"),
+    ("advise-records-without-user", ["advise", "--records", "r.csv"], "--user"),
+    ("advise-value-with-counts", ["advise", "--counts", "c.txt", "--value", "v"], "--value"),
+    ("advise-value-with-histogram", ["advise", "--histogram", "h.csv", "--value", "v"], "--value"),
     ("advise-records-name-too-long", ["advise", "--records", "r" * 5000 + ".csv", "--user", "u"], "--records"),
 ]
 
