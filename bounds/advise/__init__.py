@@ -82,12 +82,15 @@ from . import values as valuesmod
 from .inputs import (
     EXAMPLES,
     GROUP_BY_SQL,
+    MAX_USERS,
     REAL_DATASETS,
     Histogram,
+    ReadReport,
     example,
     histogram,
     load_counts,
     load_histogram,
+    read_input,
     real_counts,
     records_histogram,
 )
@@ -106,7 +109,8 @@ from .searches import (
 )
 
 __all__ = ["advise", "Advice", "Settings", "Histogram", "histogram", "load_counts", "load_histogram",
-           "records_histogram", "real_counts", "example", "REAL_DATASETS", "EXAMPLES", "GROUP_BY_SQL", "level_grid",
+           "records_histogram", "read_input", "ReadReport", "MAX_USERS", "real_counts", "example", "REAL_DATASETS",
+           "EXAMPLES", "GROUP_BY_SQL", "level_grid",
            "smallest_integer", "smallest_level", "dame_smallest", "law_optimal_error", "rameshwar_smallest",
            "round_up", "round_down", "inputs", "methods", "recommend", "report", "results", "searches",
            "tuning", "privacy", "values", "records_values", "user_values"]

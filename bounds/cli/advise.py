@@ -14,6 +14,7 @@ prints one line naming the option and returns 2.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import math
 import sys
 from typing import Any
@@ -128,6 +129,8 @@ def run(args: argparse.Namespace) -> int:
     finally:
         if pool is not None:
             pool.shutdown()
+    if h.read is not None:
+        rep = dataclasses.replace(rep, read=h.read)
     print(rep.to_json() if args.json else rep)
     if args.save:
         paths = rep.save(args.save)
