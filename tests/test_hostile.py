@@ -252,6 +252,29 @@ def test_advise_messages_about_the_data_name_the_data_option(tmp_path):
     assert code == 2 and err.startswith("bounds advise: error: --U: "), err
 
 
+def test_advise_refuses_a_U_whose_squared_errors_leave_the_float_range():
+    """U·m/min(ε, 1) above 2**496 is refused naming U (it overflowed); just below, the relative errors are
+    those at U = 1 (they do not depend on U: every error scales with the width U)."""
+    from bounds import advise
+    from bounds.advise.methods import rameshwar as rameshwar_method
+
+    counts = np.repeat([1, 4, 100], [500, 300, 20])
+    with pytest.raises(ValueError, match=r"^U: 1e\+308 times the largest count per user \(100\)"):
+        advise.advise(counts, U=1e308, reps=0, inverse=False, progress=False)
+    with pytest.raises(ValueError, match=r"^U: .* over eps = 0.001"):
+        advise.advise(counts, U=2.0**496 / 100 * 1e-3 * 1.000001, eps=1e-3, reps=0, inverse=False, progress=False)
+    with pytest.raises(ValueError, match=r"^U: "):
+        rameshwar_method.threshold(advise.Histogram.of_counts([1, 4, 5]), 1e308, 2.0)
+
+    def rel(U, eps):
+        rep = advise.advise(counts, U=U, eps=eps, reps=0, inverse=False, progress=False)
+        return [m.error.rmse_rel for m in rep.methods if m.model == "central" and m.error is not None]
+
+    for eps in (1.0, 1e-3):
+        edge = rel(2.0**496 / 100 * min(eps, 1) * (1 - 1e-9), eps)
+        assert all(math.isfinite(x) for x in edge) and edge == pytest.approx(rel(1.0, eps), rel=1e-12)
+
+
 # =========================================================================== the slow sweep
 
 MODULES = ("bounds.dame", "bounds.kent", "bounds.cummings", "bounds.rameshwar", "bounds.numerics",

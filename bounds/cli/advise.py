@@ -122,10 +122,10 @@ def run(args: argparse.Namespace) -> int:
                             selection_max=args.selection_max, rel_se=args.rel_se)
     except ValueError as exc:
         msg = str(exc)
-        option = next((opt for key, opt in _OPTION_OF.items() if msg.startswith(key + " ")), None)
-        if option is None:
+        key = next((key for key in _OPTION_OF if msg.startswith((key + " ", key + ":"))), None)
+        if key is None:
             raise
-        raise OptionError(option, msg) from None
+        raise OptionError(_OPTION_OF[key], msg.removeprefix(key + ": ")) from None
     finally:
         if pool is not None:
             pool.shutdown()
