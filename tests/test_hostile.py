@@ -239,6 +239,29 @@ def test_command_line_save_onto_a_fifo_is_refused_before_blocking(tmp_path):
     assert code == 2 and "--save: " in err and "not a regular file" in err
 
 
+@pytest.mark.parametrize("kind", ["fifo", "device"])
+def test_check_report_onto_a_special_file_is_refused_before_blocking(tmp_path, kind):
+    """--report onto a FIFO (whose write would block until a reader comes) or a device: one line, no hang."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    if kind == "fifo":
+        target = str(tmp_path / "report.md")
+        os.mkfifo(target)
+    else:
+        target = os.devnull
+    root = str(Path(__file__).resolve().parent.parent)
+    code = "import sys; from bounds import cli; sys.exit(cli.main(sys.argv[1:]))"
+    proc = subprocess.run([sys.executable, "-c", code, "check", "--only", "rameshwar.akmv_rank", "--report", target],
+                          capture_output=True, text=True, timeout=120, cwd=root,
+                          env={**os.environ, "PYTHONPATH": root})
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr.startswith("bounds check: error: --report: ") and proc.stderr.count("\n") == 1, proc.stderr
+    assert "not a regular file" in proc.stderr and not proc.stdout
+
+
 def test_advise_messages_about_the_data_name_the_data_option(tmp_path):
     one = tmp_path / "one.txt"
     one.write_text("5\n")
