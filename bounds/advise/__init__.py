@@ -208,7 +208,7 @@ def advise(counts: Any, *, column: str | None = None, eps: float = 1.0, alpha: f
                  values=values.description if values is not None else "the synthetic " + tuning.SYNTHETIC_LAW + f", θ = {theta:g}")
     if s.reps == 1:
         raise ValueError("reps must be 0 (no simulation) or at least 2, got 1")
-    scale = Fraction(s.U) * int(h.counts[-1]) * max(1, 1 / Fraction(s.eps))  # a user's sum U·m, its noise U·m/ε
+    scale = Fraction(s.U) * int(h.counts[-1]) * max(Fraction(1), 1 / Fraction(s.eps))  # a user's sum U·m, its noise U·m/ε
     if scale * scale > _SQUARE_MAX:  # squared errors are floats: (U·m/ε)² with a margin for their factors
         raise ValueError(f"U: {format_value(U)} times the largest count per user ({int(h.counts[-1]):,})"
                          + (f", over eps = {s.eps:g}," if s.eps < 1 else "") + " is above 2**496 "
