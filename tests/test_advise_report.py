@@ -244,6 +244,28 @@ def test_cli_json_goes_to_stdout(capsys, tmp_path):
     assert data["n_users"] == 820 and data["settings"]["reps"] == 4
 
 
+def test_cli_reports_what_it_read_from_the_file(capsys, tmp_path):
+    """The file's lines read, used and dropped (and why) reach the text report and the JSON."""
+    h = tmp_path / "h.csv"
+    h.write_bytes(b"\xef\xbb\xbfcount,users\r\n1,500\r\n4,300\r\n\r\n30,20\r\n\r\n")  # 6 lines: 3 rows
+    argv = ["advise", "--histogram", str(h), "--jobs", "1", "--reps", "0", "--no-inverse"]
+    assert cli.main(argv) == 0
+    out = capsys.readouterr().out
+    block = out[out.index("DATA AND PRIVACY OF THIS ADVICE"):].splitlines()
+    assert block[1] == (f"  - file: {h}: 6 lines read, 3 used; dropped: 1 header line (count,users), "
+                        "2 blank lines")
+    assert cli.main(argv + ["--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["n_users"] == 820
+    assert data["read"] == {"source": str(h), "lines": 6, "used": 3, "header": "count,users", "blank": 2,
+                            "unattributed": 0, "unit": "line"}
+
+
+def test_advice_from_memory_has_no_file_report():
+    rep = advise.advise(np.repeat([1, 4], [50, 30]), reps=0, inverse=False, progress=False)
+    assert rep.read is None and rep.to_dict()["read"] is None and "file: " not in str(rep)
+
+
 def test_cli_records(capsys, tmp_path):
     pytest.importorskip("duckdb")
     f = tmp_path / "events.csv"

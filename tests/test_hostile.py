@@ -160,6 +160,13 @@ CLI_REFUSED = [
     # OS errors of names
     ("cummings-counts-name-too-long", ["cummings", "--eps", "1", "--counts", "c" * 5000], "--counts"),
     ("dame-save-name-too-long", [*_POINT, "--n-alpha2", "10", "--save", "s" * 300], "--save"),
+    ("advise-column-with-histogram", ["advise", "--histogram", "h.csv", "--column", "n"], "--column"),
+    ("advise-column-with-records", ["advise", "--records", "r.csv", "--user", "u", "--column", "n"], "--column"),
+    ("advise-user-with-counts", ["advise", "--counts", "c.txt", "--user", "u"], "--user"),
+    ("advise-user-with-histogram", ["advise", "--histogram", "h.csv", "--user", "u"], "--user"),
+    ("advise-records-without-user", ["advise", "--records", "r.csv"], "--user"),
+    ("advise-value-with-counts", ["advise", "--counts", "c.txt", "--value", "v"], "--value"),
+    ("advise-value-with-histogram", ["advise", "--histogram", "h.csv", "--value", "v"], "--value"),
     ("advise-records-name-too-long", ["advise", "--records", "r" * 5000 + ".csv", "--user", "u"], "--records"),
 ]
 
@@ -232,6 +239,29 @@ def test_command_line_save_onto_a_fifo_is_refused_before_blocking(tmp_path):
     assert code == 2 and "--save: " in err and "not a regular file" in err
 
 
+@pytest.mark.parametrize("kind", ["fifo", "device"])
+def test_check_report_onto_a_special_file_is_refused_before_blocking(tmp_path, kind):
+    """--report onto a FIFO (whose write would block until a reader comes) or a device: one line, no hang."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    if kind == "fifo":
+        target = str(tmp_path / "report.md")
+        os.mkfifo(target)
+    else:
+        target = os.devnull
+    root = str(Path(__file__).resolve().parent.parent)
+    code = "import sys; from bounds import cli; sys.exit(cli.main(sys.argv[1:]))"
+    proc = subprocess.run([sys.executable, "-c", code, "check", "--only", "rameshwar.akmv_rank", "--report", target],
+                          capture_output=True, text=True, timeout=120, cwd=root,
+                          env={**os.environ, "PYTHONPATH": root})
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr.startswith("bounds check: error: --report: ") and proc.stderr.count("\n") == 1, proc.stderr
+    assert "not a regular file" in proc.stderr and not proc.stdout
+
+
 def test_advise_messages_about_the_data_name_the_data_option(tmp_path):
     one = tmp_path / "one.txt"
     one.write_text("5\n")
@@ -243,6 +273,29 @@ def test_advise_messages_about_the_data_name_the_data_option(tmp_path):
     code, _, err = _cli(["advise", "--counts", str(many), "--U", "1e308", "--reps", "0", "--no-inverse", "--jobs", "1",
                          "--no-inverse"])
     assert code == 2 and err.startswith("bounds advise: error: --U: "), err
+
+
+def test_advise_refuses_a_U_whose_squared_errors_leave_the_float_range():
+    """U·m/min(ε, 1) above 2**496 is refused naming U (it overflowed); just below, the relative errors are
+    those at U = 1 (they do not depend on U: every error scales with the width U)."""
+    from bounds import advise
+    from bounds.advise.methods import rameshwar as rameshwar_method
+
+    counts = np.repeat([1, 4, 100], [500, 300, 20])
+    with pytest.raises(ValueError, match=r"^U: 1e\+308 times the largest count per user \(100\)"):
+        advise.advise(counts, U=1e308, reps=0, inverse=False, progress=False)
+    with pytest.raises(ValueError, match=r"^U: .* over eps = 0.001"):
+        advise.advise(counts, U=2.0**496 / 100 * 1e-3 * 1.000001, eps=1e-3, reps=0, inverse=False, progress=False)
+    with pytest.raises(ValueError, match=r"^U: "):
+        rameshwar_method.threshold(advise.Histogram.of_counts([1, 4, 5]), 1e308, 2.0)
+
+    def rel(U, eps):
+        rep = advise.advise(counts, U=U, eps=eps, reps=0, inverse=False, progress=False)
+        return [m.error.rmse_rel for m in rep.methods if m.model == "central" and m.error is not None]
+
+    for eps in (1.0, 1e-3):
+        edge = rel(2.0**496 / 100 * min(eps, 1) * (1 - 1e-9), eps)
+        assert all(math.isfinite(x) for x in edge) and edge == pytest.approx(rel(1.0, eps), rel=1e-12)
 
 
 # =========================================================================== the slow sweep

@@ -71,6 +71,7 @@ import dataclasses
 import math
 import warnings
 from concurrent.futures import Executor
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -82,12 +83,15 @@ from . import values as valuesmod
 from .inputs import (
     EXAMPLES,
     GROUP_BY_SQL,
+    MAX_USERS,
     REAL_DATASETS,
     Histogram,
+    ReadReport,
     example,
     histogram,
     load_counts,
     load_histogram,
+    read_input,
     real_counts,
     records_histogram,
 )
@@ -106,10 +110,16 @@ from .searches import (
 )
 
 __all__ = ["advise", "Advice", "Settings", "Histogram", "histogram", "load_counts", "load_histogram",
-           "records_histogram", "real_counts", "example", "REAL_DATASETS", "EXAMPLES", "GROUP_BY_SQL", "level_grid",
+           "records_histogram", "read_input", "ReadReport", "MAX_USERS", "real_counts", "example", "REAL_DATASETS",
+           "EXAMPLES", "GROUP_BY_SQL", "level_grid",
            "smallest_integer", "smallest_level", "dame_smallest", "law_optimal_error", "rameshwar_smallest",
            "round_up", "round_down", "inputs", "methods", "recommend", "report", "results", "searches",
            "tuning", "privacy", "values", "records_values", "user_values"]
+
+
+_SQUARE_MAX = 2**992
+"""The largest (U·m/min(ε, 1))² :func:`advise` accepts: the float range (2**1024) with a margin of 2**32 for the
+factors of the squared errors."""
 
 
 def _run(index: int, h: Histogram, s: Settings, seed: int, data: Any = None) -> tuple[Any, list[str]]:
@@ -198,6 +208,12 @@ def advise(counts: Any, *, column: str | None = None, eps: float = 1.0, alpha: f
                  values=values.description if values is not None else "the synthetic " + tuning.SYNTHETIC_LAW + f", θ = {theta:g}")
     if s.reps == 1:
         raise ValueError("reps must be 0 (no simulation) or at least 2, got 1")
+    scale = Fraction(s.U) * int(h.counts[-1]) * max(Fraction(1), 1 / Fraction(s.eps))  # a user's sum U·m, its noise U·m/ε
+    if scale * scale > _SQUARE_MAX:  # squared errors are floats: (U·m/ε)² with a margin for their factors
+        raise ValueError(f"U: {format_value(U)} times the largest count per user ({int(h.counts[-1]):,})"
+                         + (f", over eps = {s.eps:g}," if s.eps < 1 else "") + " is above 2**496 "
+                         f"({math.sqrt(_SQUARE_MAX):.4g}), past which the squared errors leave the float "
+                         "range; the relative errors do not depend on U: give U in a smaller unit")
     if s.sigma_p2 >= s.p * (1 - s.p):
         raise ValueError(f"sigma_p2 must be below p(1-p) = {s.p * (1 - s.p):g} (a Beta meta-distribution), "
                          f"got {s.sigma_p2!r}")

@@ -22,7 +22,6 @@ and numbers of users are read as exact integers, never through float.
 
 from __future__ import annotations
 
-import csv
 import dataclasses
 import importlib
 import io
@@ -31,7 +30,6 @@ import os
 import tempfile
 from bisect import bisect_left
 from dataclasses import dataclass
-from decimal import Decimal, InvalidOperation
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -39,9 +37,11 @@ from typing import Any
 import numpy as np
 
 from ..numerics import check_counts, format_value, sorted_unique
-from ..numerics._checks import check_file, read_text
+from ..numerics._checks import check_file
 from ..sizes import SizeLaw
 from ..sizes._finite import FiniteLaw
+from ._read import MAX_TEXT_BYTES as MAX_TEXT_BYTES  # re-exported: the bytes of a text input read into memory
+from ._read import ReadReport, csv_rows, exact_integer, is_header, is_number, read_column, text_of
 
 __all__ = ["Histogram", "ReadReport", "histogram", "load_counts", "load_histogram", "records_histogram", "read_input",
            "real_counts", "REAL_DATASETS", "example", "EXAMPLES", "GROUP_BY_SQL", "MAX_COUNT", "MAX_USERS"]
@@ -264,7 +264,7 @@ def _load(source: Any, column: str | None, name: str) -> tuple[np.ndarray, int, 
     if column is not None and not isinstance(column, str):
         raise ValueError(f"column must be a column name (a string), got {format_value(column)}")
     if isinstance(source, (str, os.PathLike)) or hasattr(source, "read"):
-        values, report = _read_column(source, column, name)
+        values, report = read_column(source, column, name)
         return (*_positive_counts(_column_array(values), name), report)
     if hasattr(source, "to_numpy"):  # pandas / polars Series or DataFrame, duck-typed
         if hasattr(source, "columns"):
@@ -280,150 +280,6 @@ def _load(source: Any, column: str | None, name: str) -> tuple[np.ndarray, int, 
     if column is not None:
         raise ValueError("column= applies to files and DataFrames only")
     return (*_positive_counts(source, name), None)
-
-
-MAX_TEXT_BYTES = 2**31  # bytes of a counts or histogram text file read into memory (records files stream)
-
-
-@dataclass(frozen=True)
-class ReadReport:
-    r"""What a reader read from a file, what it used and why it dropped the rest.
-
-    ``lines`` rows were read (CSV records: lines, or for a records table its rows), ``used`` of them carried
-    data; the others are the ``header`` (its text; at most one, recognised by content: no cell of it is a
-    number), ``blank`` lines, and for a records table the ``unattributed`` rows without a user.
-
-    .. math:: \text{lines} = \text{used} + [\text{header}] + \text{blank} + \text{unattributed}
-
-    Source: the bookkeeping of the inputs of Pla et al. (2024), §2 (every user's records are counted once).
-
-    Examples
-    --------
-    >>> load_histogram(io.StringIO("count,users\n1,500\n7,20\n\n")).read.describe()
-    'a file object: 4 lines read, 2 used; dropped: 1 header line (count,users), 1 blank line'
-    """
-
-    source: str
-    lines: int
-    used: int
-    header: str | None = None
-    blank: int = 0
-    unattributed: int = 0
-    unit: str = "line"
-
-    @property
-    def dropped(self) -> int:
-        """Rows read but not used."""
-        return self.lines - self.used
-
-    def describe(self) -> str:
-        """One line: read, used, and each reason for a dropped row."""
-        def n(k: int, what: str) -> str:
-            return f"{k:,} {what}{'' if k == 1 else 's'}"
-
-        why = ([f"1 header {self.unit} ({self.header})"] if self.header is not None else []) + \
-              ([n(self.blank, f"blank {self.unit}")] if self.blank else []) + \
-              ([n(self.unattributed, f"{self.unit} without a user")] if self.unattributed else [])
-        return (f"{self.source}: {n(self.lines, self.unit)} read, {self.used:,} used"
-                + (f"; dropped: {', '.join(why)}" if why else ""))
-
-
-def _text(source: Any, name: str) -> tuple[str, str]:
-    """(the text, a label) of a path (opened literally, a regular file only) or a file object; UTF-8, BOM dropped."""
-    if hasattr(source, "read"):
-        data = source.read()
-        if isinstance(data, bytes):
-            try:
-                data = data.decode("utf-8-sig")
-            except UnicodeDecodeError as exc:
-                raise ValueError(f"{name}: the file object is not UTF-8 text (offset {exc.start})") from None
-        if not isinstance(data, str):
-            raise ValueError(f"{name}: the file object's read() returned {type(data).__name__}, not text")
-        return data.removeprefix("\ufeff"), "a file object"
-    return read_text(name, source, max_bytes=MAX_TEXT_BYTES), str(os.fspath(source))
-
-
-def _table(text: str, name: str, label: str) -> tuple[list[tuple[int, list[str]]], int, int]:
-    """The non-blank CSV rows of ``text`` with their line numbers, the rows read and the blank ones."""
-    reader = csv.reader(io.StringIO(text, newline=""))
-    rows: list[tuple[int, list[str]]] = []
-    read = blank = 0
-    try:
-        for r in reader:
-            read += 1
-            cells = list(map(str.strip, r))
-            if any(cells):
-                rows.append((reader.line_num, cells))
-            else:
-                blank += 1
-    except csv.Error as exc:
-        raise ValueError(f"{name}: {label}, line {reader.line_num + 1}: not CSV text ({exc})") from None
-    if not rows:
-        raise ValueError(f"{name}: {label} is empty (no data; {read} blank line(s))")
-    return rows, read, blank
-
-
-def _is_header(row: list[str]) -> bool:
-    """A header: no cell is a number (decided by content, not by position alone)."""
-    return not any(_is_number(c) for c in row if c)
-
-
-def _exact(cell: str) -> int | float:
-    """A cell as an exact Python int when integral (never through float), else as a float (refused later)."""
-    try:
-        return int(cell)
-    except ValueError:
-        pass
-    try:
-        v = Decimal(cell)
-    except InvalidOperation:
-        return float(cell)
-    if v.is_finite() and v == v.to_integral_value() and v.adjusted() <= 400:
-        return int(v)
-    return float(cell)
-
-
-def _read_column(source: Any, column: str | None, name: str) -> tuple[list[int | float], ReadReport]:
-    text, label = _text(source, name)
-    rows, read, blank = _table(text, name, label)
-    first = rows[0][1]
-    header = first if _is_header(first) else None
-    body = rows[1:] if header is not None else rows
-    if column is not None:
-        if header is None or column not in header:
-            raise ValueError(f"column {column!r} not in the header of {label} "
-                             f"({header if header is not None else 'no header: its first line holds numbers'})")
-        j = header.index(column)
-    elif len(first) == 1:
-        j = 0
-    else:  # several columns: the only one whose every cell is a number
-        numeric = [k for k in range(len(first)) if body and all(k < len(r) and _is_number(r[k]) for _, r in body)]
-        if len(numeric) != 1:
-            shown = f"columns {header}" if header is not None else f"{len(first)} columns and no header"
-            raise ValueError(f"{name}: {label} has {shown}: name the one holding the counts with column")
-        j = numeric[0]
-    values: list[int | float] = []
-    for line, r in body:
-        cell = r[j] if j < len(r) else ""
-        try:  # the common case, a plain integer: one conversion
-            values.append(int(cell))
-            continue
-        except ValueError:
-            pass
-        if not _is_number(cell):
-            raise ValueError(f"{name}: {label}, line {line}: {cell!r} is not a count")
-        values.append(_exact(cell))
-    if not values:
-        raise ValueError(f"{name}: {label} has a header but no counts")
-    return values, ReadReport(label, read, len(values), None if header is None else ",".join(header), blank)
-
-
-def _is_number(s: str) -> bool:
-    try:
-        float(s)
-    except ValueError:
-        return False
-    return True
 
 
 def load_histogram(source: Any) -> Histogram:
@@ -449,9 +305,9 @@ def load_histogram(source: Any) -> Histogram:
         return Histogram.of_pairs(source[columns[0]].to_numpy(), source[columns[1]].to_numpy(), name="source")
     if not (isinstance(source, (str, os.PathLike)) or hasattr(source, "read")):
         raise ValueError(f"source must be a file, a path or a two-column DataFrame, got {format_value(source)}")
-    text, label = _text(source, "source")
-    rows, read, blank = _table(text, "source", label)
-    header = rows[0][1] if _is_header(rows[0][1]) else None
+    text, label = text_of(source, "source")
+    rows, read, blank = csv_rows(text, "source", label)
+    header = rows[0][1] if is_header(rows[0][1]) else None
     body = rows[1:] if header is not None else rows
     if header is not None and len(header) != 2:
         raise ValueError(f"source: {label} has {len(header)} columns {header}; a histogram has two columns (count, users)")
@@ -464,8 +320,8 @@ def load_histogram(source: Any) -> Histogram:
             try:  # the common case, plain integers: one conversion a cell
                 d, c = int(r[0]), int(r[1])
             except ValueError:
-                if all(_is_number(x) for x in r):
-                    d, c = _exact(r[0]), _exact(r[1])  # type: ignore[assignment]
+                if all(is_number(x) for x in r):
+                    d, c = exact_integer(r[0]), exact_integer(r[1])  # type: ignore[assignment]
                 else:
                     r = []
             if r:

@@ -47,6 +47,7 @@ class Advice:
     notes: tuple
     version: str
     reads: tuple = ()
+    read: Any = None  # the ReadReport of the file the histogram was read from (None: not read from a file)
 
     def method(self, name: str) -> MethodResult:
         """The method of that name."""
@@ -68,7 +69,8 @@ class Advice:
         """Plain data (JSON-ready): every number with its kind and metric, the curves, settings and version."""
         out: dict[str, Any] = {"n_users": self.n_users, "records": self.records, "summary": self.summary,
                                "settings": dataclasses.asdict(self.settings), "version": self.version,
-                               "metric": "RMSE / width of the value range", "notes": list(self.notes)}
+                               "metric": "RMSE / width of the value range", "notes": list(self.notes),
+                               "read": None if self.read is None else dataclasses.asdict(self.read)}
         out["recommendations"] = [dataclasses.asdict(r) for r in self.recommendations]
         out["methods"] = [{k: v for k, v in dataclasses.asdict(m).items() if k != "curves"} for m in self.methods]
         out["curves"] = [c.to_dict() for c in self.curves]
@@ -90,8 +92,9 @@ class Advice:
                "", "RECOMMENDATION"]
         for r in self.recommendations:
             out += self._recommendation_lines(r, q)
-        if self.reads:
-            out += ["", "DATA AND PRIVACY OF THIS ADVICE"] + [f"  - {line}" for line in self.reads]
+        if self.reads or self.read is not None:
+            file = [] if self.read is None else ["file: " + self.read.describe()]
+            out += ["", "DATA AND PRIVACY OF THIS ADVICE"] + [f"  - {line}" for line in (*file, *self.reads)]
         out += ["", "COMPARISON — RMSE/w on each method's estimand (exact where it exists, else simulated ± s.e.); "
                     "UNUSABLE: above the midpoint's RMSE/w on the same estimand and law",
                 f"  {'method':24s} {'bound':>12s} {'estimand':20s} {'RMSE/w':>10s} {'± s.e.':>9s} {'basis':9s} "

@@ -14,6 +14,7 @@ prints one line naming the option and returns 2.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import math
 import sys
 from typing import Any
@@ -70,6 +71,17 @@ def register(subparsers: Any) -> None:
     p.set_defaults(func=run)
 
 
+_DATA_OPTIONS = ("column", "user", "counts", "histogram", "records")
+
+
+def _data_option(message: str, args: argparse.Namespace) -> str:
+    """The option a message of :func:`bounds.advise.inputs.read_input` is about: its leading parameter name."""
+    first = message.split(maxsplit=1)[0].rstrip(":,") if message.strip() else ""
+    if first in _DATA_OPTIONS:
+        return "--" + first
+    return "--records" if args.records is not None else "--histogram" if args.histogram is not None else "--counts"
+
+
 def run(args: argparse.Namespace) -> int:
     """Read the input, run :func:`bounds.advise.advise`, print the report; return the exit status."""
     from concurrent.futures import ProcessPoolExecutor
@@ -87,26 +99,19 @@ def run(args: argparse.Namespace) -> int:
         raise OptionError("--value", "needs --records (the table holding the values)")
     if not (0 <= args.private_selection < 1):
         raise OptionError("--private-selection", f"must be a fraction in [0, 1), got {args.private_selection!r}")
-    values = None
     try:
-        if args.records is not None:
-            if not args.user:
-                raise OptionError("--user", "name the user column of --records")
-            if args.value is not None:
-                try:
-                    values = advise.records_values(args.records, user=args.user, value=args.value, U=args.U)
-                except ValueError as exc:
-                    raise OptionError("--value", str(exc)) from None
-            h = advise.records_histogram(args.records, user=args.user)
-        elif args.histogram is not None:
-            h = advise.load_histogram(args.histogram)
-        else:
-            h = advise.histogram(args.counts, column=args.column)
+        h = advise.inputs.read_input(counts=args.counts, histogram=args.histogram, records=args.records,
+                                     column=args.column, user=args.user)
     except ValueError as exc:
-        if isinstance(exc, OptionError):
-            raise
-        raise OptionError("--records" if args.records else "--histogram" if args.histogram else "--counts",
-                          str(exc)) from None
+        option = _data_option(str(exc), args)
+        raise OptionError(option, str(exc).removeprefix(option[2:] + ": ")) from None
+    if args.value is not None:
+        try:
+            values = advise.records_values(args.records, user=args.user, value=args.value, U=args.U)
+        except ValueError as exc:
+            raise OptionError("--value", str(exc)) from None
+    else:
+        values = None
     pool = ProcessPoolExecutor(args.jobs) if args.jobs > 1 else None
     try:
         rep = advise.advise(h, eps=args.eps, alpha=args.alpha, U=args.U, target=args.target, theta=args.theta,
@@ -117,13 +122,15 @@ def run(args: argparse.Namespace) -> int:
                             selection_max=args.selection_max, rel_se=args.rel_se)
     except ValueError as exc:
         msg = str(exc)
-        option = next((opt for key, opt in _OPTION_OF.items() if msg.startswith(key + " ")), None)
-        if option is None:
+        key = next((key for key in _OPTION_OF if msg.startswith((key + " ", key + ":"))), None)
+        if key is None:
             raise
-        raise OptionError(option, msg) from None
+        raise OptionError(_OPTION_OF[key], msg.removeprefix(key + ": ")) from None
     finally:
         if pool is not None:
             pool.shutdown()
+    if h.read is not None:
+        rep = dataclasses.replace(rep, read=h.read)
     print(rep.to_json() if args.json else rep)
     if args.save:
         paths = rep.save(args.save)

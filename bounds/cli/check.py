@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import textwrap
 from typing import Any
@@ -167,6 +168,28 @@ def _statement(args: argparse.Namespace) -> int:
     return 0
 
 
+def _report_file(path: str) -> Any:
+    """``--report``'s path, refused before any check runs if it is a directory, a FIFO, a device or a socket.
+
+    An existing path is opened without blocking by :func:`bounds.numerics._checks.open_file`, which refuses
+    every file but a regular one (a FIFO would block the write forever); then the path must be writable.
+    """
+    from ..numerics._checks import open_file
+
+    try:
+        exists = os.path.exists(path)
+    except (OSError, ValueError):
+        exists = False  # an over-long or NUL-holding name: writable_file says why
+    if exists:
+        try:
+            open_file("--report", path).close()
+        except ValueError as exc:
+            msg = str(exc).removeprefix("--report: ")
+            if "not a regular file" in msg:
+                raise OptionError("--report", msg) from None  # else unreadable, perhaps writable: see below
+    return writable_file("--report", path)
+
+
 def run(args: argparse.Namespace) -> int:
     """Run the checks (or the atlas, or one statement) and print them; return 1 if a check errors, else 0."""
     if args.atlas and args.statement:
@@ -188,7 +211,7 @@ def run(args: argparse.Namespace) -> int:
     unknown = [cid for cid in ids if cid not in audit.CHECKS]
     if unknown:
         raise OptionError("--only", f"unknown check {unknown[0]!r}; choose from {', '.join(audit.CHECKS)}")
-    report = writable_file("--report", args.report) if args.report else None
+    report = _report_file(args.report) if args.report else None
     from tqdm import tqdm
 
     results, errors = [], 0
@@ -212,7 +235,10 @@ def run(args: argparse.Namespace) -> int:
         counts = {s: sum(r.status == s for r in results) for s in audit.STATUSES}
         print("  " + ", ".join(f"{v} {k}" for k, v in counts.items()) + (f", {errors} errors" if errors else ""))
     if report is not None:
-        report.write_text(audit.report(results))
+        try:
+            report.write_text(audit.report(results))
+        except OSError as exc:  # a write that fails once the checks have run (a full disk)
+            raise OptionError("--report", f"cannot write {args.report!r}: {exc.strerror or exc}") from None
         if not args.json:
             print(f"report written to {args.report}")
     return 1 if errors else 0

@@ -14,6 +14,7 @@ after sorting.
 from __future__ import annotations
 
 import math
+import sys
 from fractions import Fraction
 
 import numpy as np
@@ -22,6 +23,7 @@ from .. import tuning
 from ..inputs import Histogram
 from ..results import MethodResult, Quantity, Settings, exact
 from ..searches import law_optimal_error
+from ...numerics import format_value
 from ...quantities import BY_NAME
 
 MODEL, NAME = "central", "Rameshwar-Tandon"
@@ -40,7 +42,13 @@ def threshold(h: Histogram, U: float, eps: float) -> float:
     30.0
     """
     rank = math.ceil(2 / Fraction(eps))
-    return 0.0 if rank > h.n_users else float(Fraction(U) * h.largest(rank))
+    if rank > h.n_users:
+        return 0.0
+    T = Fraction(U) * h.largest(rank)
+    if T > Fraction(sys.float_info.max):
+        raise ValueError(f"U: {format_value(U)} times the count {h.largest(rank):,} is past the float range "
+                         f"({sys.float_info.max:.4g}); give U in a smaller unit")
+    return float(T)
 
 
 def worst_case_terms(h: Histogram, T: np.ndarray, *, U: float, eps: float) -> tuple[np.ndarray, np.ndarray]:
