@@ -299,3 +299,14 @@ def test_a_simulated_error_above_its_bound_is_annotated(flights):
         i = next(j for j, line in enumerate(lines) if line.startswith(f"  {m.method:24s} "))
         z = (m.simulation.rmse_rel - m.bound.rmse_rel) / m.simulation.rmse_rel_se
         assert lines[i + 1].strip().startswith(f"simulated above its {m.bound.kind}") and f"{z:.2g} s.e." in lines[i + 1]
+
+
+def test_advise_on_a_file_reports_what_it_read(tmp_path):
+    """The API, like the CLI, says what it read: lines read, used and dropped (a header, a blank line)."""
+    f = tmp_path / "c.csv"
+    f.write_bytes(("\ufeffcount\r\n" + "\r\n".join(str(i % 40 + 1) for i in range(300)) + "\r\n\r\n").encode())
+    rep = advise.advise(str(f), reps=0, inverse=False, progress=False)
+    assert (rep.read.lines, rep.read.used) == (302, 300)
+    assert f"file: {f}: 302 lines read, 300 used; dropped: 1 header line (count), 1 blank line" in str(rep)
+    in_memory = advise.Histogram.of_pairs([1, 40], [150, 150])
+    assert advise.advise(in_memory, reps=0, inverse=False, progress=False).read is None

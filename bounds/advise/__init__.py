@@ -266,7 +266,7 @@ def advise(counts: Any, *, column: str | None = None, eps: float = 1.0, alpha: f
     from .. import __version__  # noqa: PLC0415 - the package is initialised by now
 
     return Advice(N, h.records, h.summary(), s, tuple(found), recs, tuple(drawn), tuple(notes), __version__,
-                  _reads(s, values))
+                  _reads(s, values), read=getattr(h, "read", None))
 
 
 MAX_STABLE_REPS = 20_000
