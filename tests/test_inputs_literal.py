@@ -191,3 +191,20 @@ def test_read_input_refuses_options_that_do_not_apply(tmp_path):
     with pytest.raises(ValueError, match="^histogram: cannot read .*no such file"):
         read_input(histogram=tmp_path / "missing.csv")
     assert read_input(histogram=h).n_users == 5 and read_input(counts=[3, 0, 3]).zeros == 1
+
+
+@pytest.mark.parametrize("name, users", [("a[12].csv", 2), ("./~/x.csv", 6), ("~/x.csv", 6)])
+def test_values_read_the_literal_file(decoys, name, users):
+    """``--records … --value`` reads the per-user sums of exactly the named file too."""
+    pytest.importorskip("duckdb")
+    from bounds.advise import values
+
+    data = values.records_values(name, user="user_id", value="value", U=1.0)
+    assert int(data.users.sum()) == users and data.counts.tolist() == [1] * users
+
+
+def test_values_refuse_a_special_file(fifo):
+    from bounds.advise import values
+
+    with pytest.raises(ValueError, match="^path"):
+        values.records_values(str(fifo), user="u", value="v", U=1.0)

@@ -394,7 +394,7 @@ def records_histogram(path: str | Path, *, user: str) -> Histogram:
     reader = "read_parquet" if parquet else "read_csv_auto"
     quoted = '"' + user.replace('"', '""') + '"'
     with tempfile.TemporaryDirectory(prefix="bounds-records-") as tmp:
-        alias = _alias(literal, tmp)
+        alias = duckdb_alias(literal, tmp)
         con = duckdb.connect(config={"file_search_path": ""})
         try:
             cols = [r[0] for r in con.execute(f"DESCRIBE SELECT * FROM {reader}(?)", [alias]).fetchall()]
@@ -423,7 +423,7 @@ def records_histogram(path: str | Path, *, user: str) -> Histogram:
 _GLOB = frozenset("*?[]{}~")
 
 
-def _alias(literal: str, folder: str) -> str:
+def duckdb_alias(literal: str, folder: str) -> str:
     """A name for DuckDB that it cannot re-interpret, leading to the file ``literal`` and nothing else.
 
     DuckDB expands glob characters (``*``, ``?``, ``[...]``) and a leading ``~`` in a path and searches
