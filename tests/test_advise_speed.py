@@ -1,0 +1,84 @@
+"""The vectorised and integer searches of ``bounds.advise`` against one validated scalar call per candidate."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from bounds import kent
+from bounds.advise.inputs import Histogram
+from bounds.advise.methods import kent as kent_method
+
+
+def _scalar_candidates(h: Histogram, alpha: float) -> list:
+    """(T, n_T, T*, rate) per distinct count by one checked ``kent.estimator_cap`` and ``kent.rate`` call each."""
+    out = []
+    counts = np.repeat(h.counts, h.users)
+    for T in h.counts.tolist():
+        nT = int(np.sum(counts >= T)) // 2 * 2
+        try:
+            cap = kent.estimator_cap(n=nT, T=T, alpha=alpha)[0]
+        except ValueError:
+            out.append((T, nT, None, None))
+            continue
+        out.append((T, nT, cap, kent.rate("mean", n=nT, T=cap, alpha=alpha).upper))
+    return out
+
+
+def _histograms() -> list:
+    rng = np.random.default_rng(38)
+    hs = [Histogram.of_counts([1] * 10 + [40] * 1000), Histogram.of_counts([3] * 400 + [9] * 40),
+          Histogram.of_counts([1, 2, 3]), Histogram.of_counts([5])]
+    for _ in range(6):
+        J = int(rng.integers(1, 60))
+        counts = np.unique(rng.integers(1, 10**6, size=J))
+        users = rng.integers(1, 500, size=counts.size)
+        hs.append(Histogram.of_pairs(counts, users))
+    return hs
+
+
+@pytest.mark.parametrize("alpha", [0.01, 0.05, 0.3, 0.5, 1.0, 4.0])
+@pytest.mark.parametrize("index", range(10))
+def test_kent_candidate_rates_equal_the_scalar_calls(index, alpha):
+    h = _histograms()[index]
+    nT, cT, r = kent_method.candidate_rates(h, alpha)
+    for j, (T, n, cap, rate) in enumerate(_scalar_candidates(h, alpha)):
+        assert int(nT[j]) == n
+        if rate is None:
+            assert r[j] == math.inf
+        else:
+            assert int(cT[j]) == cap
+            assert r[j] == pytest.approx(rate, rel=1e-12, abs=0)
+
+
+@pytest.mark.parametrize("alpha", [0.01, 0.05, 0.3, 0.5, 1.0, 4.0])
+@pytest.mark.parametrize("index", range(10))
+def test_kent_best_truncation_is_the_scalar_argmin(index, alpha):
+    h = _histograms()[index]
+    best = None
+    for T, n, cap, rate in _scalar_candidates(h, alpha):  # the original loop: first strict minimum
+        if rate is not None and (best is None or rate < best[0]):
+            best = (rate, T, n, cap)
+    assert kent_method.best_truncation(h, alpha) == best
+
+
+def test_kent_ties_keep_the_smallest_count():
+    # counts 30 and 40 keep 1000 users each (1001 rounded down to even) and e^{1000·0.05²} = e^{2.5} ≈ 12.2
+    # caps both at T* = 12: equal rates, and the smaller count is kept, as by the scalar loop's strict <
+    h = Histogram.of_pairs([30, 40], [1, 1000])
+    nT, cT, r = kent_method.candidate_rates(h, 0.05)
+    assert nT.tolist() == [1000, 1000] and cT.tolist() == [12, 12] and r[0] == r[1]
+    assert kent_method.best_truncation(h, 0.05)[1:] == (30, 1000, 12)
+
+
+def test_kent_candidates_near_the_float_range_are_decided_like_the_scalar_call():
+    # 2·α² at the edge e^{-690} of the rates' float64 range (T = 2 keeps n = 2 users): refused or kept as
+    # kent.estimator_cap decides; both sides of the edge occur
+    edge = math.exp((-690.0 - math.log(2)) / 2)
+    for alpha in (edge * (1 + 1e-13), edge * (1 - 1e-13), edge * (1 + 1e-6), edge * (1 - 1e-6)):
+        h = Histogram.of_pairs([1, 2], [2, 2])
+        nT, cT, r = kent_method.candidate_rates(h, alpha)
+        for j, (T, n, cap, rate) in enumerate(_scalar_candidates(h, alpha)):
+            assert (r[j] == math.inf) == (rate is None)
