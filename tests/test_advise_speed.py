@@ -82,3 +82,31 @@ def test_kent_candidates_near_the_float_range_are_decided_like_the_scalar_call()
         nT, cT, r = kent_method.candidate_rates(h, alpha)
         for j, (T, n, cap, rate) in enumerate(_scalar_candidates(h, alpha)):
             assert (r[j] == math.inf) == (rate is None)
+
+
+def _k_star_brute(h: Histogram, eps: float) -> int:
+    """Corollary 5.5's objective in exact rationals at every k = 1..max count (smallest k on ties)."""
+    from fractions import Fraction
+
+    e2 = Fraction(eps) ** 2
+    d, c = h.counts.tolist(), h.users.tolist()
+    best = None
+    for k in range(1, max(d) + 1):
+        used = sum(cj * min(dj, k) for dj, cj in zip(d, c))
+        val = (k / e2 + used) / Fraction(used) ** 2
+        if best is None or val < best[0]:
+            best = (val, k)
+    return best[1]
+
+
+@pytest.mark.parametrize("eps", [0.01, 0.1, 1 / 3, 1.0, 2.0, 7.5, 100.0])
+def test_cummings_k_star_in_integers_is_the_rational_argmin(eps):
+    from bounds.advise.methods import cummings as cummings_method
+
+    rng = np.random.default_rng(55)
+    hs = [Histogram.of_counts([10, 10, 10]), Histogram.of_counts([5] * 200 + [50] * 20), Histogram.of_counts([1])]
+    for _ in range(8):
+        counts = np.unique(rng.integers(1, 300, size=int(rng.integers(1, 25))))
+        hs.append(Histogram.of_pairs(counts, rng.integers(1, 40, size=counts.size)))
+    for h in hs:
+        assert cummings_method.k_star(h, eps) == _k_star_brute(h, eps)

@@ -74,14 +74,15 @@ def k_star(h: Histogram, eps: float) -> int:
     >>> k_star(Histogram.of_counts([10, 10, 10]), 100.0)
     10
     """
-    e2 = Fraction(eps) ** 2
+    p, q = Fraction(eps).as_integer_ratio()  # ε = p/q exactly: the objective is (d q² + used p²) / (p² used²)
+    p2, q2 = p * p, q * q
     d, c = h.counts.tolist(), h.users.tolist()
-    best, arg, below, below_users, N = None, d[0], 0, 0, sum(c)
+    best_num, best_den, arg, below, below_users, N = 0, 0, d[0], 0, 0, sum(c)
     for dj, cj in zip(d, c):  # used(k = d_j) = Σ_{d_i < d_j} c_i d_i + d_j · #{d_i >= d_j}
         used = below + dj * (N - below_users)
-        val = (dj / e2 + used) / Fraction(used) ** 2
-        if best is None or val < best:
-            best, arg = val, dj
+        num, den = dj * q2 + used * p2, used * used  # the objective times p², compared in integers
+        if best_den == 0 or num * best_den < best_num * den:
+            best_num, best_den, arg = num, den, dj
         below, below_users = below + cj * dj, below_users + cj
     return arg
 
