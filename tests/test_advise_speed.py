@@ -110,3 +110,23 @@ def test_cummings_k_star_in_integers_is_the_rational_argmin(eps):
         hs.append(Histogram.of_pairs(counts, rng.integers(1, 40, size=counts.size)))
     for h in hs:
         assert cummings_method.k_star(h, eps) == _k_star_brute(h, eps)
+
+
+@pytest.mark.parametrize("eps, U", [(0.1, 1.0), (1 / 3, 0.7), (2.5, 3.0), (1e-3, 1e-2)])
+def test_rameshwar_law_error_in_integers_with_float_inputs(eps, U):
+    # floats are exact binary rationals with large denominators: the integer argmin must keep them exactly
+    from fractions import Fraction
+
+    from bounds import rameshwar
+    from bounds.advise import searches
+
+    rng = np.random.default_rng(7)
+    for _ in range(20):
+        m = rng.integers(1, 40, size=int(rng.integers(1, 30)))
+        assert searches.law_optimal_error(m, U=U, eps=eps, exact=True) == rameshwar.optimal_error(
+            m, U=Fraction(U), eps=Fraction(eps), exact=True)
+        t = Fraction(U) * Fraction(int(rng.integers(1, 99)), 200)  # below U/2
+        s = searches.rameshwar_smallest(m, U=U, target=float(t))
+        assert rameshwar.optimal_error(m, U=Fraction(U), eps=s / m.size, exact=True) <= Fraction(float(t))
+        assert rameshwar.optimal_error(m, U=Fraction(U), eps=s / m.size * Fraction(999_999, 10**6),
+                                       exact=True) > Fraction(float(t))
