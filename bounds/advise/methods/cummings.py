@@ -37,6 +37,11 @@ def _pieces(h: Histogram, s: Settings, eps: float) -> tuple:
     return s2, widths, cummings.optimal_truncation(s2, widths, eps=eps, counts=h.users)
 
 
+def _terms_at(h: Histogram, s2: np.ndarray, widths: np.ndarray, eps: float) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`variance_terms` at eq. (6)'s T*(ε), σ² and the widths (independent of ε) given."""
+    return variance_terms(h, s2, widths, cummings.optimal_truncation(s2, widths, eps=eps, counts=h.users).T, eps)
+
+
 def variance_terms(h: Histogram, s2: np.ndarray, widths: np.ndarray, T: float | np.ndarray,
                    eps: float | np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     r"""Sampling and Laplace-noise s.d. of the ideal estimator at truncation ``T`` (eq. (5), Var Lap(b) = 2b²).
@@ -128,9 +133,8 @@ def evaluate(h: Histogram, s: Settings, seed: int) -> MethodResult:
                                "Bernoulli samples; error against p")
     inverses: tuple = ()
     if s.inverse:
-        def meets(e: float) -> bool:
-            _, _, t = _pieces(h, s, e)
-            sa, no = variance_terms(h, s2, widths, t.T, e)
+        def meets(e: float) -> bool:  # σ² and the widths do not depend on ε: only T*(ε) is recomputed
+            sa, no = _terms_at(h, s2, widths, e)
             return float(sa[0] ** 2 + no[0] ** 2) <= s.target ** 2
         level = smallest_level(meets)
         inverses = (Inverse("eps", level, level, s.target,
@@ -190,7 +194,7 @@ def curves(h: Histogram, s: Settings, result: MethodResult) -> tuple:
                  (("sampling s.d.", tuple(sa.tolist())), ("noise (Laplace s.d.)", tuple(no.tolist())),
                   ("total RMSE", tuple(np.hypot(sa, no).tolist()))), "RMSE / width", "oracle", tr.T, note)
     levels = levels_around(s.eps)
-    rows = [variance_terms(h, s2, widths, _pieces(h, s, float(e))[2].T, float(e)) for e in levels]
+    rows = [_terms_at(h, s2, widths, float(e)) for e in levels]
     sa2 = np.array([float(r[0][0]) for r in rows])
     no2 = np.array([float(r[1][0]) for r in rows])
     by_eps = Curve(NAME, "eps", tuple(levels.tolist()),
