@@ -130,3 +130,16 @@ def test_rameshwar_law_error_in_integers_with_float_inputs(eps, U):
         assert rameshwar.optimal_error(m, U=Fraction(U), eps=s / m.size, exact=True) <= Fraction(float(t))
         assert rameshwar.optimal_error(m, U=Fraction(U), eps=s / m.size * Fraction(999_999, 10**6),
                                        exact=True) > Fraction(float(t))
+
+
+def test_cummings_k_star_without_the_int64_screen_is_the_same(monkeypatch):
+    # past int64 the objective is decided at every count in Python ints: same argmin as the screened path
+    from bounds.advise.methods import cummings as cummings_method
+
+    rng = np.random.default_rng(9)
+    counts = np.unique(rng.integers(1, 300, size=40))
+    h = Histogram.of_pairs(counts, rng.integers(1, 40, size=counts.size))
+    screened = [cummings_method.k_star(h, e) for e in (0.05, 0.5, 3.0)]
+    monkeypatch.setattr(cummings_method, "_used_at_counts", lambda h: None)
+    assert [cummings_method.k_star(h, e) for e in (0.05, 0.5, 3.0)] == screened == [
+        _k_star_brute(h, e) for e in (0.05, 0.5, 3.0)]

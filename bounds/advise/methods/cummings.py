@@ -67,6 +67,16 @@ def variance_terms(h: Histogram, s2: np.ndarray, widths: np.ndarray, T: float | 
     return sampling, noise
 
 
+def _used_at_counts(h: Histogram) -> np.ndarray | None:
+    """:math:`\\sum_i c_i \\min\\{d_i, d_j\\}` at every distinct count in int64, ``None`` where that could overflow."""
+    if h.records >= 2**62 or int(h.counts[-1]) * h.n_users >= 2**62:
+        return None
+    d, c = h.counts.astype(np.int64), h.users.astype(np.int64)
+    below = np.concatenate([[0], np.cumsum(d * c)[:-1]]).astype(np.int64)
+    below_users = np.concatenate([[0], np.cumsum(c)[:-1]]).astype(np.int64)
+    return below + d * (h.n_users - below_users)
+
+
 def k_star(h: Histogram, eps: float) -> int:
     r"""Corollary 5.5's :math:`k^*` over the histogram, exactly (rational objective, smallest on ties).
 
@@ -82,13 +92,23 @@ def k_star(h: Histogram, eps: float) -> int:
     p, q = Fraction(eps).as_integer_ratio()  # ε = p/q exactly: the objective is (d q² + used p²) / (p² used²)
     p2, q2 = p * p, q * q
     d, c = h.counts.tolist(), h.users.tolist()
-    best_num, best_den, arg, below, below_users, N = 0, 0, d[0], 0, 0, sum(c)
-    for dj, cj in zip(d, c):  # used(k = d_j) = Σ_{d_i < d_j} c_i d_i + d_j · #{d_i >= d_j}
-        used = below + dj * (N - below_users)
-        num, den = dj * q2 + used * p2, used * used  # the objective times p², compared in integers
+    N = sum(c)
+    used_all = _used_at_counts(h)
+    order: list[int] = list(range(len(d)))
+    if used_all is not None:  # float screen: only the counts within 1e-9 of the smallest objective are decided exactly
+        uf = used_all.astype(float)
+        with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
+            val = (h.counts.astype(float) / float(eps) / float(eps) + uf) / uf / uf
+        low = float(np.min(val))
+        if np.all(np.isfinite(val)) and low > 0:
+            order = np.flatnonzero(val <= low * (1 + 1e-9)).tolist()
+    best_num, best_den, arg, below, below_users = 0, 0, d[0], 0, 0
+    for j in order:  # used(k = d_j) = Σ_{d_i < d_j} c_i d_i + d_j · #{d_i >= d_j}
+        used = int(used_all[j]) if used_all is not None else below + d[j] * (N - below_users)
+        num, den = d[j] * q2 + used * p2, used * used  # the objective times p², compared in integers
         if best_den == 0 or num * best_den < best_num * den:
-            best_num, best_den, arg = num, den, dj
-        below, below_users = below + cj * dj, below_users + cj
+            best_num, best_den, arg = num, den, d[j]
+        below, below_users = below + c[j] * d[j], below_users + c[j]
     return arg
 
 
