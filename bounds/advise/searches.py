@@ -12,7 +12,9 @@ import math
 import numbers
 from decimal import ROUND_CEILING, ROUND_FLOOR, Decimal, localcontext
 from fractions import Fraction
-from typing import Callable
+from typing import Any, Callable
+
+import numpy as np
 
 from numpy.typing import ArrayLike
 
@@ -203,11 +205,16 @@ def _law_terms(counts: Histogram | ArrayLike, U: float | Fraction) -> tuple:
     Ue = U if isinstance(U, Fraction) else Fraction(check_positive("U", U))
     d, c = h.counts[::-1].tolist(), h.users[::-1].tolist()
     N = sum(c)
-    K, above, above_sum = [], 0, 0  # users above d_j and their total count
+    if int(h.counts[-1]) * N < 2**62:  # every partial sum is at most max(d)·N: checked int64, the same integers
+        dd, cc = h.counts[::-1].astype(np.int64), h.users[::-1].astype(np.int64)
+        above = np.concatenate([[0], np.cumsum(cc)]).astype(np.int64)
+        above_sum = np.concatenate([[0], np.cumsum(cc * dd)]).astype(np.int64)
+        return d, (above_sum[:-1] - above[:-1] * dd).tolist(), int(above_sum[-1]), Ue, N
+    K, above_n, above_total = [], 0, 0  # users above d_j and their total count
     for dj, cj in zip(d, c):
-        K.append(above_sum - above * dj)
-        above, above_sum = above + cj, above_sum + cj * dj
-    return d, K, above_sum, Ue, N
+        K.append(above_total - above_n * dj)
+        above_n, above_total = above_n + cj, above_total + cj * dj
+    return d, K, above_total, Ue, N
 
 
 def law_optimal_error(counts: Histogram | ArrayLike, *, U: float | Fraction, eps: float | Fraction, n: int | None = None,
@@ -239,7 +246,14 @@ def law_optimal_error(counts: Histogram | ArrayLike, *, U: float | Fraction, eps
     s = e * (N if n is None else check_integer("n", n, minimum=1))
     # (B_j + U d_j / s) / E m = U (K_j s_p + 2N d_j s_q) / (2 s_p Σm) with s = s_p / s_q: the argmin in integers
     sp, sq = s.numerator, s.denominator
-    value = min(Ue / 2, Ue * Fraction(min(k * sp + 2 * N * sq * dj for dj, k in zip(d, K)), 2 * sp * S))
+    pick: Any = range(len(d))
+    sf = float(s) if s < 1e300 else math.inf
+    if 0 < sf < math.inf and S < 2**62:  # float screen (no cancellation: both terms ≥ 0), decided exactly below
+        with np.errstate(over="ignore"):
+            v = np.asarray(K, dtype=float) * sf + 2.0 * N * np.asarray(d, dtype=float)
+        if np.all(np.isfinite(v)):
+            pick = np.flatnonzero(v <= float(np.min(v)) * (1 + 1e-9)).tolist()
+    value = min(Ue / 2, Ue * Fraction(min(K[j] * sp + 2 * N * sq * d[j] for j in pick), 2 * sp * S))
     return value if exact else float(value)
 
 

@@ -69,7 +69,7 @@ def variance_terms(h: Histogram, s2: np.ndarray, widths: np.ndarray, T: float | 
 
 def _used_at_counts(h: Histogram) -> np.ndarray | None:
     """:math:`\\sum_i c_i \\min\\{d_i, d_j\\}` at every distinct count in int64, ``None`` where that could overflow."""
-    if h.records >= 2**62 or int(h.counts[-1]) * h.n_users >= 2**62:
+    if int(h.counts[-1]) * h.n_users >= 2**62:  # every partial sum is at most max(d)·N
         return None
     d, c = h.counts.astype(np.int64), h.users.astype(np.int64)
     below = np.concatenate([[0], np.cumsum(d * c)[:-1]]).astype(np.int64)
