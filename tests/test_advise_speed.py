@@ -143,3 +143,23 @@ def test_cummings_k_star_without_the_int64_screen_is_the_same(monkeypatch):
     monkeypatch.setattr(cummings_method, "_used_at_counts", lambda h: None)
     assert [cummings_method.k_star(h, e) for e in (0.05, 0.5, 3.0)] == screened == [
         _k_star_brute(h, e) for e in (0.05, 0.5, 3.0)]
+
+
+def test_rameshwar_law_error_past_int64_and_with_huge_budgets():
+    # max(d)·N ≥ 2^62 takes the Python-integer path, s = nε ≥ 1e300 skips the float screen: both exact
+    from fractions import Fraction
+
+    from bounds.advise import searches
+
+    def brute(d, c, U, s):  # Lemma III.1 at every kink T = U d_j, and T = 0 (E = U/2), in rationals
+        total = sum(a * b for a, b in zip(d, c))
+        vals = [U / 2]
+        for T in (U * dj for dj in d):
+            bias = sum(cj * max(U * dj - T, 0) for dj, cj in zip(d, c)) / 2
+            vals.append((bias + T / s * sum(c)) / total)
+        return min(vals)
+
+    for d, c, eps in (([1, 2**31 - 1], [2**31, 3], 0.25), ([3, 7, 20], [5, 1, 2], 1e300), ([2, 9], [4, 4], 1e-3)):
+        h = Histogram.of_pairs(d, c)
+        U = Fraction(3, 2)
+        assert searches.law_optimal_error(h, U=U, eps=eps, exact=True) == brute(d, c, U, Fraction(eps) * sum(c))
