@@ -15,7 +15,6 @@ from typing import Any
 import numpy as np
 
 from ... import kent, simulate
-from ...kent._rates import _LOG_RANGE, _numeric
 from ..inputs import Histogram
 from ..results import Curve, Inverse, MethodResult, Quantity, Settings, Simulation
 from ..searches import MAX_USERS, smallest_integer, smallest_level
@@ -24,6 +23,7 @@ from ...quantities import BY_NAME
 
 MODEL = "local"
 WIDTH = 2.0
+LOG_RANGE = 690.0  # kent.rate's float64 range: nα² and nTα² within [e^-690, e^690]
 RATE = ("the upper RATE with unit constants (an order, not a numeric bound): "
         "log(nT*α²)/(nT*α²) + e^{-nα²}, capped at 1")
 
@@ -78,8 +78,8 @@ def candidate_rates(h: Histogram, alpha: float) -> tuple[np.ndarray, np.ndarray,
     with np.errstate(divide="ignore", over="ignore", under="ignore", invalid="ignore"):
         lx = np.log(np.maximum(nf, 1.0)) + 2 * math.log(alpha)
         lxT = lx + np.log(Tf)
-        in_range = (np.abs(lx) <= _LOG_RANGE) & (np.abs(lxT) <= _LOG_RANGE)
-        near_range = (np.abs(np.abs(lx) - _LOG_RANGE) < 1e-6) | (np.abs(np.abs(lxT) - _LOG_RANGE) < 1e-6)
+        in_range = (np.abs(lx) <= LOG_RANGE) & (np.abs(lxT) <= LOG_RANGE)
+        near_range = (np.abs(np.abs(lx) - LOG_RANGE) < 1e-6) | (np.abs(np.abs(lxT) - LOG_RANGE) < 1e-6)
         expo = nf * alpha * alpha
         small = expo < 700
         e = np.exp(np.where(small, expo, 0.0))
@@ -90,9 +90,10 @@ def candidate_rates(h: Histogram, alpha: float) -> tuple[np.ndarray, np.ndarray,
         near_one = np.abs(np.log(xT)) < 1e-6
         ok = (nf >= 2) & in_range & (xT > 1)
         delicate = (nf >= 2) & (near_range | near_int | near_one)
-        f = _numeric("mean", "linf")["upper"]
-        one = np.float64(1.0)
-        r = np.asarray(f(nf, star, np.float64(alpha), one, one, one, K.c, K.C, K.c1, K.c2), dtype=float)
+        # kent.rate's univariate upper form (d = 1, unit constants), with its order of operations
+        a2 = np.float64(alpha) ** 2
+        x = nf * a2
+        r = np.minimum(1.0, K.C * (np.log(np.maximum(x * star, math.e)) / (x * star) + np.exp(-K.c2 * nf * a2)))
     r = np.where(ok & ~delicate, r, np.inf)
     cT = star.astype(np.int64)
     for j in np.flatnonzero(delicate).tolist():
