@@ -12,7 +12,9 @@ import math
 import numbers
 from decimal import ROUND_CEILING, ROUND_FLOOR, Decimal, localcontext
 from fractions import Fraction
-from typing import Callable
+from typing import Any, Callable
+
+import numpy as np
 
 from numpy.typing import ArrayLike
 
@@ -198,16 +200,21 @@ def dame_smallest(law: SizeLaw, *, target_mse: float, n: int | None = None,
 
 
 def _law_terms(counts: Histogram | ArrayLike, U: float | Fraction) -> tuple:
-    """Distinct counts (largest first) with B_j = (1/2)·Σ_ℓ (U m_ℓ − U d_j)_+ / N, the mean count, U, N — exact, O(J)."""
+    """Distinct counts d_j (largest first), K_j = Σ_ℓ (m_ℓ − d_j)_+ (so B_j = U K_j / (2N)), Σm, U, N — exact ints, O(J)."""
     h = counts if isinstance(counts, Histogram) else Histogram.of_counts(counts)
     Ue = U if isinstance(U, Fraction) else Fraction(check_positive("U", U))
     d, c = h.counts[::-1].tolist(), h.users[::-1].tolist()
     N = sum(c)
-    B, above, above_sum = [], 0, 0  # users above d_j and their total count
+    if int(h.counts[-1]) * N < 2**62:  # every partial sum is at most max(d)·N: checked int64, the same integers
+        dd, cc = h.counts[::-1].astype(np.int64), h.users[::-1].astype(np.int64)
+        above = np.concatenate([[0], np.cumsum(cc)]).astype(np.int64)
+        above_sum = np.concatenate([[0], np.cumsum(cc * dd)]).astype(np.int64)
+        return d, (above_sum[:-1] - above[:-1] * dd).tolist(), int(above_sum[-1]), Ue, N
+    K, above_n, above_total = [], 0, 0  # users above d_j and their total count
     for dj, cj in zip(d, c):
-        B.append(Ue * (above_sum - above * dj) / (2 * N))
-        above, above_sum = above + cj, above_sum + cj * dj
-    return d, B, Fraction(sum(di * ci for di, ci in zip(d, c)), N), Ue, N
+        K.append(above_total - above_n * dj)
+        above_n, above_total = above_n + cj, above_total + cj * dj
+    return d, K, above_total, Ue, N
 
 
 def law_optimal_error(counts: Histogram | ArrayLike, *, U: float | Fraction, eps: float | Fraction, n: int | None = None,
@@ -234,10 +241,19 @@ def law_optimal_error(counts: Histogram | ArrayLike, *, U: float | Fraction, eps
     >>> law_optimal_error([1, 4], U=10, eps=1, exact=True)  # rameshwar.optimal_error: (0 + 15 + 10) / 5
     Fraction(5, 1)
     """
-    d, B, mean, Ue, N = _law_terms(counts, U)
+    d, K, S, Ue, N = _law_terms(counts, U)
     e = eps if isinstance(eps, Fraction) else Fraction(check_positive("eps", eps))
     s = e * (N if n is None else check_integer("n", n, minimum=1))
-    value = min([Ue / 2] + [(Bj + Ue * dj / s) / mean for dj, Bj in zip(d, B)])
+    # (B_j + U d_j / s) / E m = U (K_j s_p + 2N d_j s_q) / (2 s_p Σm) with s = s_p / s_q: the argmin in integers
+    sp, sq = s.numerator, s.denominator
+    pick: Any = range(len(d))
+    sf = float(s) if s < 1e300 else math.inf
+    if 0 < sf < math.inf and S < 2**62:  # float screen (no cancellation: both terms ≥ 0), decided exactly below
+        with np.errstate(over="ignore"):
+            v = np.asarray(K, dtype=float) * sf + 2.0 * N * np.asarray(d, dtype=float)
+        if np.all(np.isfinite(v)):
+            pick = np.flatnonzero(v <= float(np.min(v)) * (1 + 1e-9)).tolist()
+    value = min(Ue / 2, Ue * Fraction(min(K[j] * sp + 2 * N * sq * d[j] for j in pick), 2 * sp * S))
     return value if exact else float(value)
 
 
@@ -274,15 +290,20 @@ def rameshwar_smallest(counts: Histogram | ArrayLike, *, U: float | Fraction, ta
     >>> s, rameshwar.optimal_error([1, 4], U=10, eps=s / 2, exact=True)
     (Fraction(4, 1), Fraction(4, 1))
     """
-    d, B, mean, Ue, _ = _law_terms(counts, U)
+    d, K, S, Ue, N = _law_terms(counts, U)
     t = Fraction(target) if isinstance(target, (Fraction, numbers.Integral)) else Fraction(check_positive("target", target))
     if t <= 0:
         raise ValueError(f"target must be positive, got {target!r}")
     if t >= Ue / 2:
         return Fraction(0)
-    return min(Ue * dj / (t * mean - Bj) for dj, Bj in zip(d, B) if Bj < t * mean)
-
-
+    # t E m − B_j = D_j / (2N t_q U_q), D_j = 2 t_p Σm U_q − U_p K_j t_q; the value is 2N t_q U_p d_j / D_j
+    tp, tq, up, uq = t.numerator, t.denominator, Ue.numerator, Ue.denominator
+    best_d, best_D = 0, 0
+    for dj, k in zip(d, K):
+        D = 2 * tp * S * uq - up * k * tq
+        if D > 0 and (best_D == 0 or dj * best_D < best_d * D):
+            best_d, best_D = dj, D
+    return Fraction(2 * N * tq * up * best_d, best_D)
 
 
 def _decimal(x: Fraction | float, digits: int, rounding: str) -> Fraction:

@@ -37,6 +37,11 @@ def _pieces(h: Histogram, s: Settings, eps: float) -> tuple:
     return s2, widths, cummings.optimal_truncation(s2, widths, eps=eps, counts=h.users)
 
 
+def _terms_at(h: Histogram, s2: np.ndarray, widths: np.ndarray, eps: float) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`variance_terms` at eq. (6)'s T*(ε), σ² and the widths (independent of ε) given."""
+    return variance_terms(h, s2, widths, cummings.optimal_truncation(s2, widths, eps=eps, counts=h.users).T, eps)
+
+
 def variance_terms(h: Histogram, s2: np.ndarray, widths: np.ndarray, T: float | np.ndarray,
                    eps: float | np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     r"""Sampling and Laplace-noise s.d. of the ideal estimator at truncation ``T`` (eq. (5), Var Lap(b) = 2b²).
@@ -62,6 +67,16 @@ def variance_terms(h: Histogram, s2: np.ndarray, widths: np.ndarray, T: float | 
     return sampling, noise
 
 
+def _used_at_counts(h: Histogram) -> np.ndarray | None:
+    """:math:`\\sum_i c_i \\min\\{d_i, d_j\\}` at every distinct count in int64, ``None`` where that could overflow."""
+    if int(h.counts[-1]) * h.n_users >= 2**62:  # every partial sum is at most max(d)·N
+        return None
+    d, c = h.counts.astype(np.int64), h.users.astype(np.int64)
+    below = np.concatenate([[0], np.cumsum(d * c)[:-1]]).astype(np.int64)
+    below_users = np.concatenate([[0], np.cumsum(c)[:-1]]).astype(np.int64)
+    return below + d * (h.n_users - below_users)
+
+
 def k_star(h: Histogram, eps: float) -> int:
     r"""Corollary 5.5's :math:`k^*` over the histogram, exactly (rational objective, smallest on ties).
 
@@ -74,15 +89,26 @@ def k_star(h: Histogram, eps: float) -> int:
     >>> k_star(Histogram.of_counts([10, 10, 10]), 100.0)
     10
     """
-    e2 = Fraction(eps) ** 2
+    p, q = Fraction(eps).as_integer_ratio()  # ε = p/q exactly: the objective is (d q² + used p²) / (p² used²)
+    p2, q2 = p * p, q * q
     d, c = h.counts.tolist(), h.users.tolist()
-    best, arg, below, below_users, N = None, d[0], 0, 0, sum(c)
-    for dj, cj in zip(d, c):  # used(k = d_j) = Σ_{d_i < d_j} c_i d_i + d_j · #{d_i >= d_j}
-        used = below + dj * (N - below_users)
-        val = (dj / e2 + used) / Fraction(used) ** 2
-        if best is None or val < best:
-            best, arg = val, dj
-        below, below_users = below + cj * dj, below_users + cj
+    N = sum(c)
+    used_all = _used_at_counts(h)
+    order: list[int] = list(range(len(d)))
+    if used_all is not None:  # float screen: only the counts within 1e-9 of the smallest objective are decided exactly
+        uf = used_all.astype(float)
+        with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
+            val = (h.counts.astype(float) / float(eps) / float(eps) + uf) / uf / uf
+        low = float(np.min(val))
+        if np.all(np.isfinite(val)) and low > 0:
+            order = np.flatnonzero(val <= low * (1 + 1e-9)).tolist()
+    best_num, best_den, arg, below, below_users = 0, 0, d[0], 0, 0
+    for j in order:  # used(k = d_j) = Σ_{d_i < d_j} c_i d_i + d_j · #{d_i >= d_j}
+        used = int(used_all[j]) if used_all is not None else below + d[j] * (N - below_users)
+        num, den = d[j] * q2 + used * p2, used * used  # the objective times p², compared in integers
+        if best_den == 0 or num * best_den < best_num * den:
+            best_num, best_den, arg = num, den, d[j]
+        below, below_users = below + c[j] * d[j], below_users + c[j]
     return arg
 
 
@@ -127,9 +153,8 @@ def evaluate(h: Histogram, s: Settings, seed: int) -> MethodResult:
                                "Bernoulli samples; error against p")
     inverses: tuple = ()
     if s.inverse:
-        def meets(e: float) -> bool:
-            _, _, t = _pieces(h, s, e)
-            sa, no = variance_terms(h, s2, widths, t.T, e)
+        def meets(e: float) -> bool:  # σ² and the widths do not depend on ε: only T*(ε) is recomputed
+            sa, no = _terms_at(h, s2, widths, e)
             return float(sa[0] ** 2 + no[0] ** 2) <= s.target ** 2
         level = smallest_level(meets)
         inverses = (Inverse("eps", level, level, s.target,
@@ -189,7 +214,7 @@ def curves(h: Histogram, s: Settings, result: MethodResult) -> tuple:
                  (("sampling s.d.", tuple(sa.tolist())), ("noise (Laplace s.d.)", tuple(no.tolist())),
                   ("total RMSE", tuple(np.hypot(sa, no).tolist()))), "RMSE / width", "oracle", tr.T, note)
     levels = levels_around(s.eps)
-    rows = [variance_terms(h, s2, widths, _pieces(h, s, float(e))[2].T, float(e)) for e in levels]
+    rows = [_terms_at(h, s2, widths, float(e)) for e in levels]
     sa2 = np.array([float(r[0][0]) for r in rows])
     no2 = np.array([float(r[1][0]) for r in rows])
     by_eps = Curve(NAME, "eps", tuple(levels.tolist()),

@@ -9,6 +9,7 @@ with kind ``"rate"`` and never compared as numbers.  The simulation needs **per-
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -22,6 +23,7 @@ from ...quantities import BY_NAME
 
 MODEL = "local"
 WIDTH = 2.0
+LOG_RANGE = 690.0  # kent.rate's float64 range: nα² and nTα² within [e^-690, e^690]
 RATE = ("the upper RATE with unit constants (an order, not a numeric bound): "
         "log(nT*α²)/(nT*α²) + e^{-nα²}, capped at 1")
 
@@ -42,10 +44,74 @@ def cap(n: int, T: int, alpha: float) -> int | None:
         return None
 
 
+def candidate_rates(h: Histogram, alpha: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    r"""(:math:`n_T`, :math:`T^*`, upper rate) at every distinct count ``T`` in one numpy pass (rate ``inf`` where undefined).
+
+    .. math:: r_T = 1 \wedge \Big(\frac{\log(e \vee n_T T^*\alpha^2)}{n_T T^*\alpha^2} + e^{-n_T\alpha^2}\Big),
+              \qquad T^* = \min\{T, \lfloor e^{n_T\alpha^2} \rfloor\},\qquad n_T = 2\lfloor\#\{u : m_u \ge T\}/2\rfloor
+
+    The same numpy form as :func:`bounds.kent.rate` (unit constants, ``d = 1``) on arrays; the candidates whose cap
+    or whose defining conditions sit within rounding of a boundary (:math:`e^{n\alpha^2}` near an integer at most
+    ``T``, :math:`nT^*\alpha^2` near 1, the float64 range of the rates) are re-decided one by one with
+    :func:`cap`, so :math:`T^*` and the set of defined candidates are those of the scalar calls.
+
+    Source: Kent, Berrett & Yu (2024), eq. (25) and the univariate rate.
+
+    Examples
+    --------
+    >>> nT, cT, r = candidate_rates(Histogram.of_counts([1] * 10 + [40] * 1000), 0.5)
+    >>> nT.tolist(), cT.tolist(), bool(r[1] < r[0])
+    ([1010, 1000], [1, 40], True)
+    """
+    T = h.counts.astype(np.int64)
+    if h.n_users < 2**62:
+        suffix = np.cumsum(h.users.astype(np.int64)[::-1])[::-1]
+        nT = suffix - suffix % 2
+    else:  # past int64: Python ints (exact), the cost is then per count
+        acc, out = 0, []
+        for c in h.users[::-1].tolist():
+            acc += int(c)
+            out.append(acc - acc % 2)
+        nT = np.asarray(out[::-1], dtype=object)
+    nf, Tf = nT.astype(float), T.astype(float)
+    K = kent.RateConstants()
+    with np.errstate(divide="ignore", over="ignore", under="ignore", invalid="ignore"):
+        lx = np.log(np.maximum(nf, 1.0)) + 2 * math.log(alpha)
+        lxT = lx + np.log(Tf)
+        in_range = (np.abs(lx) <= LOG_RANGE) & (np.abs(lxT) <= LOG_RANGE)
+        near_range = (np.abs(np.abs(lx) - LOG_RANGE) < 1e-6) | (np.abs(np.abs(lxT) - LOG_RANGE) < 1e-6)
+        expo = nf * alpha * alpha
+        small = expo < 700
+        e = np.exp(np.where(small, expo, 0.0))
+        cap_e = np.floor(e)
+        near_int = small & (np.abs(e - np.round(e)) <= 1e-9 * e) & (e <= Tf * (1 + 1e-6) + 2)
+        star = np.where(small, np.minimum(Tf, np.maximum(1.0, cap_e)), Tf)
+        xT = nf * star * alpha * alpha
+        near_one = np.abs(np.log(xT)) < 1e-6
+        ok = (nf >= 2) & in_range & (xT > 1)
+        delicate = (nf >= 2) & (near_range | near_int | near_one)
+        # kent.rate's univariate upper form (d = 1, unit constants), with its order of operations
+        a2 = np.float64(alpha) ** 2
+        x = nf * a2
+        r = np.minimum(1.0, K.C * (np.log(np.maximum(x * star, math.e)) / (x * star) + np.exp(-K.c2 * nf * a2)))
+    r = np.where(ok & ~delicate, r, np.inf)
+    cT = star.astype(np.int64)
+    for j in np.flatnonzero(delicate).tolist():
+        c = cap(int(nT[j]), int(T[j]), alpha)
+        if c is not None:
+            cT[j] = c
+            r[j] = kent.rate("mean", n=int(nT[j]), T=c, alpha=alpha).upper
+    return nT, cT, r
+
+
 def best_truncation(h: Histogram, alpha: float) -> tuple | None:
     r"""(rate, T, n_T, T*) minimising the upper rate over ``T`` among the distinct counts, in :math:`O(J)`.
 
     .. math:: \min_{T \in \{d_j\}} r(n_T, T^*(n_T, T), \alpha),\qquad n_T = \#\{u : m_u \ge T\} \text{ (even)}
+
+    The rates come from :func:`candidate_rates` (one numpy pass); the candidates within
+    :math:`10^{-9}` (relative) of the smallest are re-evaluated with :func:`bounds.kent.rate`, and the
+    first (smallest ``T``) of the strict minima is kept, so the result is that of one validated call per count.
 
     Source: Kent, Berrett & Yu (2024), eq. (25) and the univariate rate.
 
@@ -54,16 +120,17 @@ def best_truncation(h: Histogram, alpha: float) -> tuple | None:
     >>> best_truncation(Histogram.of_counts([1] * 10 + [40] * 1000), 0.5)[1]
     40
     """
-    suffix = np.cumsum(h.users[::-1])[::-1].tolist()
+    nT, cT, r = candidate_rates(h, alpha)
+    if not np.isfinite(r).any():
+        return None
+    low = float(np.min(r))
     best = None
-    for T, nT in zip(h.counts.tolist(), suffix):
-        nT -= nT % 2
-        c = cap(nT, T, alpha)
-        if c is None:
-            continue
-        r = kent.rate("mean", n=nT, T=c, alpha=alpha).upper
-        if best is None or r < best[0]:
-            best = (r, T, nT, c)
+    T = h.counts.tolist()
+    for j in np.flatnonzero(r <= low * (1 + 1e-9)).tolist():
+        n, c = int(nT[j]), int(cT[j])
+        v = kent.rate("mean", n=n, T=c, alpha=alpha).upper
+        if best is None or v < best[0]:
+            best = (v, int(T[j]), n, c)
     return best
 
 
