@@ -88,7 +88,7 @@ def test_dame_first_half_votes_second_half_releases(monkeypatch, n):
 
 def test_dame_votes_only_from_users_with_at_least_m_tilde_samples(monkeypatch):
     """Eq. (5): only voters with m >= m~ put ones in their vote (m = m~ - 1, m~, m~ + 1 side by side)."""
-    vote = Spy(monkeypatch, localisation, "localise")
+    vote = Spy(monkeypatch, localisation, "_window_counts")  # where the vote's counts are made from the mask
     n, mt = 12, 5
     m = np.array([[4, 5, 6, 5, 4, 6, 1, 5, 9, 9, 9, 9]])
     dame_est.estimate(m, _marks((1, n)), m_tilde=mt, alpha=1.0, debias=dame_est.Debiasing(0.0, 1.0), rng=0)

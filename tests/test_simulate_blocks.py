@@ -60,7 +60,7 @@ def test_the_blocked_path_is_taken(monkeypatch):
 @pytest.mark.parametrize("n", [7, 129, 2**16, 2**16 + 1, 3 * 2**16 + 17, 2**18 + 8])
 def test_row_sums_are_numpys_pairwise_sums(n):
     x = np.random.default_rng(n).standard_normal((2, n)) * np.array([[1e-3], [1e6]])
-    got = localisation._row_sums(lambda r, a, e: x[r, a:e], 2, n) / n
+    got = localisation.row_sums(lambda r, a, e: x[r, a:e], 2, n) / n
     np.testing.assert_array_equal(got, x.mean(axis=1))
 
 

@@ -204,7 +204,7 @@ def localise(m: ArrayLike, xbar: ArrayLike, *, m_tilde: int, tau: float, alpha: 
     m = same_shape("m", whole("m", m, ndim=2, low=1), xbar.shape)
     m_tilde = check_integer("m_tilde", m_tilde, minimum=1, maximum=MAX_SIZE)
     # the voters are the users with m >= m̃ (a long row's mask is made block by block)
-    return localisation._localise(xbar, (m, m_tilde), tau, alpha, max(m.shape[1], 1), rng)
+    return localisation.localise_checked(xbar, (m, m_tilde), tau, alpha, max(m.shape[1], 1), rng)
 
 
 def refine(m: ArrayLike, xbar: ArrayLike, j: ArrayLike, *, m_tilde: int, tau: float, alpha: float, debias: Debiasing,
@@ -246,7 +246,7 @@ def refine(m: ArrayLike, xbar: ArrayLike, j: ArrayLike, *, m_tilde: int, tau: fl
     noise = mechanisms.laplace_sum(b, h, rng, size=B)
     if h > localisation.BLOCK_USERS:  # a long row block by block: the same values, summed in numpy's order
 
-        buf = localisation._block_buffers()[0]  # each block clipped into it, then summed
+        buf = localisation.block_buffers()[0]  # each block clipped into it, then summed
 
         def clipped(r: int, a: int, e: int) -> np.ndarray:
             x = xbar[r, a:e]
@@ -255,8 +255,8 @@ def refine(m: ArrayLike, xbar: ArrayLike, j: ArrayLike, *, m_tilde: int, tau: fl
                 x = w * x + (1 - w) * s[r]
             return np.clip(x, L[r], U[r], out=buf[:e - a])
 
-        theta_bar = localisation._row_sums(clipped, B, h) / h + noise / h
-        denom = (localisation._row_sums(lambda r, a, e: np.minimum(m[r, a:e], math.sqrt(m_tilde)), B, h) / h
+        theta_bar = localisation.row_sums(clipped, B, h) / h + noise / h
+        denom = (localisation.row_sums(lambda r, a, e: np.minimum(m[r, a:e], math.sqrt(m_tilde)), B, h) / h
                  if debias.official else debias.denominator)
     else:
         if every:

@@ -105,7 +105,7 @@ def localise(xbar: ArrayLike, *, tau: float, alpha: float, rng: RNGLike) -> np.n
     """
     xbar = reals("xbar", xbar, ndim=2, low=-1, high=1)
     every = np.broadcast_to(np.True_, xbar.shape)  # everyone votes (no mask in memory)
-    return localisation._localise(xbar, every, tau, alpha, max(xbar.shape[1], 1), rng)
+    return localisation.localise_checked(xbar, every, tau, alpha, max(xbar.shape[1], 1), rng)
 
 
 def refine(xbar: ArrayLike, j: ArrayLike, *, tau: float, alpha: float, rng: RNGLike) -> np.ndarray:
@@ -131,8 +131,8 @@ def refine(xbar: ArrayLike, j: ArrayLike, *, tau: float, alpha: float, rng: RNGL
     B, h = xbar.shape
     noise = mechanisms.laplace_sum(laplace_scale(tau, alpha), h, rng, size=B)  # the users' noises, summed exactly
     if h > localisation.BLOCK_USERS:  # a long row block by block: the same values, summed in numpy's order
-        buf = localisation._block_buffers()[0]  # each block clipped into it, then summed
-        return localisation._row_sums(lambda r, a, e: np.clip(xbar[r, a:e], L[r], U[r], out=buf[:e - a]), B, h) / h \
+        buf = localisation.block_buffers()[0]  # each block clipped into it, then summed
+        return localisation.row_sums(lambda r, a, e: np.clip(xbar[r, a:e], L[r], U[r], out=buf[:e - a]), B, h) / h \
             + noise / h
     return np.clip(xbar, L[:, None], U[:, None]).mean(axis=1) + noise / h
 

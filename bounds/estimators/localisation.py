@@ -301,7 +301,7 @@ def noise_only_maximum(n_voters: int, alpha: float, n_empty: int, rng: RNGLike, 
     return y + 0.5 * (above - s) / (above - here)
 
 
-def _row_sums(part: Callable[[int, int, int], np.ndarray], rows: int, n: int) -> np.ndarray:
+def row_sums(part: Callable[[int, int, int], np.ndarray], rows: int, n: int) -> np.ndarray:
     """Each row's sum of ``part(r, a, e)`` (its entries ``a .. e - 1``), block by block, with the bits of ``.sum(axis=1)``.
 
     numpy sums a row of float64 pairwise: a run of more than 128 entries is cut at half its length
@@ -350,7 +350,7 @@ def _window_counts(xbar: np.ndarray, voting: np.ndarray, tau: float, N: int) -> 
 _buffers = threading.local()
 
 
-def _block_buffers() -> tuple[np.ndarray, np.ndarray]:
+def block_buffers() -> tuple[np.ndarray, np.ndarray]:
     """This thread's float64 and int64 arrays of :data:`BLOCK_USERS` entries (made once: no page faults per call)."""
     bufs = getattr(_buffers, "arrays", None)
     if bufs is None or bufs[0].size != BLOCK_USERS:
@@ -369,7 +369,7 @@ def _window_counts_blocked(xbar: np.ndarray, voting: np.ndarray | tuple[np.ndarr
     everyone = bool(extremes(voting[0])[0] >= voting[1]) if isinstance(voting, tuple) else bool(voting.all())
     first, last = np.full(B, N, dtype=np.int64), np.full(B, -1, dtype=np.int64)
     rows: list[np.ndarray] = []
-    t, bins = _block_buffers()
+    t, bins = block_buffers()
     for r in range(B):
         acc = np.zeros(N if N <= DIRECT_BINS else 0, dtype=np.int64)  # voters per bin, from bin `base` on
         base = 0 if N <= DIRECT_BINS else N
@@ -441,10 +441,10 @@ def localise(xbar: ArrayLike, voting: ArrayLike, tau: float, alpha: float, n_vot
     rng = check_rng("rng", rng)
     n_bins(tau)
     xbar, voting = _means_and_mask(xbar, voting)
-    return _localise(xbar, voting, tau, alpha, n_voters, rng)
+    return localise_checked(xbar, voting, tau, alpha, n_voters, rng)
 
 
-def _localise(xbar: np.ndarray, voting: np.ndarray | tuple[np.ndarray, int], tau: float, alpha: float, n_voters: int,
+def localise_checked(xbar: np.ndarray, voting: np.ndarray | tuple[np.ndarray, int], tau: float, alpha: float, n_voters: int,
               rng: RNGLike) -> np.ndarray:
     """:func:`localise` of checked local means; ``voting`` a mask or ``(m, m_tilde)``: users with ``m >= m_tilde`` vote.
 
