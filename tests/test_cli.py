@@ -53,7 +53,7 @@ def test_parser_requires_a_command():
 def test_cummings_command(capsys):
     assert cli.main(["cummings", "--k", "100,50,20,5,1", "--eps", "1"]) == 0
     out = capsys.readouterr().out
-    assert "k*            100" in out and "T*" in out and "lower bound" in out
+    assert "k*            100" in out and "T*" in out and "lower rate    0.002" in out and "lower bound" not in out
     assert cli.main(["cummings", "--k", "3,x", "--eps", "1"]) == 2
     assert cli.main(["cummings", "--k", "3,2", "--eps", "1", "--sigma-p2", "0.3"]) == 2
     assert "p(1-p)" in capsys.readouterr().err

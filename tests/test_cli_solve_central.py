@@ -50,7 +50,7 @@ def test_cummings_sweep_csv_equals_the_library(capsys):
         assert float(r["T_star"]) == pytest.approx(ref["T_star"], rel=1e-9)
         assert float(r["variance_mse"]) == pytest.approx(ref["variance"], rel=1e-9)
         assert float(r["variance_exact_mse"]) == pytest.approx(ref["variance_exact"], rel=1e-9)
-        assert float(r["lower_rate_mse"]) == pytest.approx(ref["lower"].value, rel=1e-9)
+        assert float(r["cummings_lower_rate_variance"]) == pytest.approx(ref["lower"].value, rel=1e-9)
         assert int(r["k_star"]) == ref["lower"].k_star
     assert {int(r["k_star"]) for r in rows} == {50, 100}  # k* moves with eps on this grid
 
@@ -58,7 +58,7 @@ def test_cummings_sweep_csv_equals_the_library(capsys):
 def test_cummings_sweep_text_says_what_each_number_is(capsys):
     assert cli.main(["cummings", *K_ARG, "--sweep", "eps=0.1:10:3"]) == 0
     out = capsys.readouterr().out
-    assert "MSE at T*, eq. (5) as printed" in out and "exact 2b^2" in out and "a rate of the MSE" in out
+    assert "MSE at T*, eq. (5) as printed" in out and "exact 2b^2" in out and "a lower rate of the variance" in out
 
 
 @pytest.mark.parametrize("target, sigma_p2", [("variance<1e-2", 0.01), ("variance_exact<2e-2", 0.01),

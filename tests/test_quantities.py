@@ -95,7 +95,6 @@ def test_by_name_is_the_table_and_read_only():
 # The command line and ``bounds advise`` read the table once the edits listed with this change
 # are applied there (their modules belong to other changes); until then these two fail, and
 # strict xfail turns their passing into a failure that asks for the marks to go.
-@pytest.mark.xfail(strict=True, reason="bounds/cli/cummings.py still writes its own column name")
 def test_cli_csv_column_is_the_tables(capsys):
     from bounds.cli import main
 

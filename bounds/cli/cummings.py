@@ -14,6 +14,7 @@ import argparse
 import math
 from typing import Any
 
+from ..quantities import BY_NAME
 from . import _solve
 from ._common import (OptionError, add_counts, add_output, add_parser, check_save, counts_file, describe_read, emit,
                       exact_integer, number, positive, summary, table)
@@ -21,6 +22,8 @@ from ._common import (OptionError, add_counts, add_output, add_parser, check_sav
 
 QUANTITIES = ("variance", "variance_exact", "lower")
 EPS_RANGE = "1e-4:1e4"
+
+_LOWER = BY_NAME["cummings_lower"]  # Corollary 5.5: a lower rate of the variance (= MSE), one name everywhere
 
 
 def register(subparsers: Any) -> None:
@@ -109,9 +112,10 @@ def _point(args: argparse.Namespace, k: list[int], s2: Any, widths: Any) -> int:
              f"  T*            {trunc.T:.10g}   (the optimal truncation of the weights, eq. (6), exact)",
              f"  Var(ideal)    {trunc.variance:.10g}   MSE of the estimator at T*, eq. (5) as printed (Var(Lap(b)) "
              f"read as b^2); with the exact Var(Lap(b)) = 2b^2: {exact:.10g}",
-             f"  lower bound   {lb.value:.10g} = min(privacy term {lb.privacy_term:.6g}, statistical term "
+             f"  lower rate    {lb.value:.10g} = min(privacy term {lb.privacy_term:.6g}, statistical term "
              f"{lb.statistical_term:.6g})",
-             "                a rate of the MSE: Corollary 5.5 without its constants and polylog factors",
+             f"                {_LOWER.label} (= the MSE of unbiased estimators): Corollary 5.5 without its constants and "
+             "polylog factors",
              *table(f"  {'k_i':>8s} {'users':>7s} {'sigma_i^2':>12s} {'weight':>10s}   (weight of each such user)", rows)]
     return emit(args, "cummings", _inputs(args, k, eps=args.eps),
                 {"user_variance": s2, "widths": widths, "truncation": trunc, "variance_exact_laplace": exact,
@@ -127,14 +131,14 @@ def _sweep(args: argparse.Namespace, k: list[int], s2: Any, widths: Any) -> int:
         except ValueError as exc:  # eq. (6) overflows float64 at a tiny eps
             raise OptionError("--sweep", f"at eps = {eps:g}: {exc}") from None
         rows.append({"eps": eps, "T_star": trunc.T, "variance_mse": trunc.variance, "variance_exact_mse": exact,
-                     "lower_rate_mse": lb.value, "k_star": lb.k_star})
+                     _LOWER.column: lb.value, "k_star": lb.k_star})
     lines = [*_header(args, k),
              "  T*: optimal truncation, eq. (6); Var(ideal): MSE at T*, eq. (5) as printed (Var(Lap(b)) read as b^2) "
              "and with the exact 2b^2;",
-             "  lower: Corollary 5.5, a rate of the MSE (no constants, no polylog factors); k*: its integer k*",
+             f"  lower: Corollary 5.5, a {_LOWER.label} (no constants, no polylog factors); k*: its integer k*",
              f"  {'eps':>12s} {'T*':>12s} {'Var (MSE)':>12s} {'Var 2b^2':>12s} {'lower rate':>12s} {'k*':>8s}"]
     lines += [f"  {r['eps']:12.6g} {r['T_star']:12.6g} {r['variance_mse']:12.6g} {r['variance_exact_mse']:12.6g} "
-              f"{r['lower_rate_mse']:12.6g} {r['k_star']:8d}" for r in rows]
+              f"{r[_LOWER.column]:12.6g} {r['k_star']:8d}" for r in rows]
     return emit(args, "cummings", _inputs(args, k, sweep=args.sweep), {"rows": rows}, lines, _solve.csv_table(rows))
 
 
@@ -160,7 +164,7 @@ def _search(args: argparse.Namespace, k: list[int], s2: Any, widths: Any) -> int
 
     ans = _solve.solve(holds, lo, hi, False)
     shown = {"variance": "MSE at T* (eq. (5) as printed)", "variance_exact": "MSE at T* with Var(Lap(b)) = 2b^2",
-             "lower": "lower rate of the MSE (Corollary 5.5)"}[quantity]
+             "lower": f"{_LOWER.label} (Corollary 5.5)"}[quantity]
     there: list[str] = []
     found: dict[str, Any] = {}
     if ans.value is not None:
