@@ -16,7 +16,7 @@ Files are read exactly as named: the literal path (no glob, no ``~``; DuckDB is 
 re-interpret), a regular file only (a FIFO, a device or a folder is refused before anything is opened),
 UTF-8 with an optional byte-order mark.  A header is recognised by content (no cell of the first line is
 a number), never by position alone, and every file reader tells in ``Histogram.read`` (a
-:class:`ReadReport`) how many lines it read, how many it used and why it dropped the others.  Counts
+``ReadReport``) how many lines it read, how many it used and why it dropped the others.  Counts
 and numbers of users are read as exact integers, never through float.
 """
 
