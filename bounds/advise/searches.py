@@ -317,7 +317,7 @@ def _decimal(x: Fraction | float, digits: int, rounding: str) -> Fraction:
         ctx.prec = digits
         ctx.rounding = rounding
         # exact: Decimal division of the numerator by the denominator, rounded once in the chosen direction
-        return Fraction(Decimal(q.numerator) / Decimal(q.denominator))
+        return Fraction(Decimal(int(q.numerator)) / Decimal(int(q.denominator)))  # numpy integers as ints
 
 
 def round_up(x: Fraction | float, digits: int = 4) -> Fraction:

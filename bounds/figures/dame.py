@@ -53,7 +53,10 @@ def fig1a_laws(family: str, grid: ArrayLike) -> list:
     family = check_choice("family", family, ("poisson", "uniform", "binomial"))
     values = check_array("grid", grid, low=0, low_open=True)
     if family == "poisson":
-        return [sizes.poisson(float(v)) for v in values]
+        try:
+            return [sizes.poisson(float(v)) for v in values]
+        except ValueError as exc:  # a λ beyond the Poisson law's range: name what was passed
+            raise ValueError(f"grid: {exc}") from None
     if family == "uniform":
         if np.any(values != np.floor(values)) or np.any(values > sizes.MAX_TABLE // 2):
             raise ValueError(f"grid must hold integers in [1, {sizes.MAX_TABLE // 2}] for the uniform family "
