@@ -384,30 +384,9 @@ def records_histogram(path: str | Path, *, user: str) -> Histogram:
     """
     if not isinstance(user, str) or not user:
         raise ValueError(f"user must name the user column, got {format_value(user)}")
-    literal = check_file("path", path)
-    try:
-        duckdb = importlib.import_module("duckdb")
-    except ImportError:
-        raise ValueError("path: reading a records file needs duckdb, of the [data] extra: "
-                         "pip install 'bounds[data]'") from None
-    parquet = Path(literal).suffix.lower() in (".parquet", ".pq")
-    reader = "read_parquet" if parquet else "read_csv_auto"
     quoted = '"' + user.replace('"', '""') + '"'
-    with tempfile.TemporaryDirectory(prefix="bounds-records-") as tmp:
-        alias = duckdb_alias(literal, tmp)
-        con = duckdb.connect(config={"file_search_path": ""})
-        try:
-            cols = [r[0] for r in con.execute(f"DESCRIBE SELECT * FROM {reader}(?)", [alias]).fetchall()]
-            if user not in cols:
-                raise ValueError(f"user column {user!r} not in the table (columns: {cols})")
-            sql = GROUP_BY_SQL.format(user=quoted, table=f"{reader}(?)")
-            rows = con.execute(sql, [alias]).fetchnumpy()
-        except duckdb.Error as exc:
-            first = (str(exc).replace(alias, literal).strip().splitlines() or [type(exc).__name__])[0]
-            raise ValueError(f"path: DuckDB cannot read {format_value(literal, 240)} as "
-                             f"{'Parquet' if parquet else 'CSV'}: {first}") from None
-        finally:
-            con.close()
+    literal, rows = query_records(path, {"user": user}, lambda table: GROUP_BY_SQL.format(user=quoted, table=table),
+                                  "reading a records file")
     users = np.asarray(rows["users"], dtype=np.int64)
     unattributed = sum(np.asarray(rows["unattributed"], dtype=np.int64).tolist())
     keep = users > 0
@@ -418,6 +397,55 @@ def records_histogram(path: str | Path, *, user: str) -> Histogram:
     h = Histogram.of_pairs(d[keep], users[keep], unattributed=unattributed, name="path")
     return dataclasses.replace(h, read=ReadReport(literal, used + unattributed, used, unattributed=unattributed,
                                                   unit="row"))
+
+
+
+def query_records(path: Any, columns: dict[str, str], sql: Any, purpose: str,
+                  query_error: Any = None) -> tuple[str, dict[str, np.ndarray]]:
+    """Run one DuckDB query over the CSV or Parquet file named by ``path``, read as that literal file.
+
+    The file is checked (:func:`~bounds.numerics.check_file`: a FIFO, device or folder refused before
+    opening) and handed to DuckDB under :func:`duckdb_alias`, with no search path, so no glob, ``~`` or
+    search path can make it read another file.  ``columns`` maps each parameter to the column it names
+    (each must exist); ``sql(table)`` is the query over the table expression ``table``; DuckDB's errors
+    are reported naming ``path`` (or, for the query, by ``query_error(message)`` when given).  Returns the
+    literal path and the query's columns.  ``purpose`` says what needs DuckDB, in the message when the
+    ``[data]`` extra is absent.
+    """
+    literal = check_file("path", path)
+    try:
+        duckdb = importlib.import_module("duckdb")
+    except ImportError:
+        raise ValueError(f"path: {purpose} needs duckdb, of the [data] extra: pip install 'bounds[data]'") from None
+    parquet = Path(literal).suffix.lower() in (".parquet", ".pq")
+    table = f"{'read_parquet' if parquet else 'read_csv_auto'}(?)"
+
+    def unreadable(exc: Exception, alias: str) -> ValueError:
+        first = (str(exc).replace(alias, literal).strip().splitlines() or [type(exc).__name__])[0]
+        return ValueError(f"path: DuckDB cannot read {format_value(literal, 240)} as "
+                          f"{'Parquet' if parquet else 'CSV'}: {first}")
+
+    with tempfile.TemporaryDirectory(prefix="bounds-records-") as tmp:
+        alias = duckdb_alias(literal, tmp)
+        con = duckdb.connect(config={"file_search_path": ""})
+        try:
+            con.execute("SET enable_progress_bar = false")  # stdout carries the report (and --json) only
+            try:
+                cols = [r[0] for r in con.execute(f"DESCRIBE SELECT * FROM {table}", [alias]).fetchall()]
+            except duckdb.Error as exc:
+                raise unreadable(exc, alias) from None
+            for name, col in columns.items():
+                if col not in cols:
+                    raise ValueError(f"{name} column {col!r} not in the table (columns: {cols})")
+            try:
+                rows = con.execute(sql(table), [alias]).fetchnumpy()
+            except duckdb.Error as exc:
+                if query_error is None:
+                    raise unreadable(exc, alias) from None
+                raise ValueError(query_error((str(exc).splitlines() or [type(exc).__name__])[0])) from None
+        finally:
+            con.close()
+    return literal, rows
 
 
 _GLOB = frozenset("*?[]{}~")

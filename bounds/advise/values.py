@@ -9,16 +9,13 @@ error naming the column.
 
 from __future__ import annotations
 
-import importlib
-import tempfile
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from ..numerics import check_positive, format_value
-from ..numerics._checks import check_file
-from .inputs import Histogram, duckdb_alias
+from .inputs import Histogram, query_records
 from .tuning import CentralData, from_values
 
 __all__ = ["PER_USER_SQL", "records_values", "user_values"]
@@ -61,35 +58,10 @@ def records_values(path: str | Path, *, user: str, value: str, U: float) -> Cent
     for name, col in (("user", user), ("value", value)):
         if not isinstance(col, str) or not col:
             raise ValueError(f"{name} must name a column, got {format_value(col)}")
-    literal = check_file("path", path)  # the literal path: a FIFO, device or folder refused before opening
-    try:
-        duckdb = importlib.import_module("duckdb")
-    except ImportError:
-        raise ValueError("path: reading values from a records file needs duckdb, of the [data] extra: "
-                         "pip install 'bounds[data]'") from None
-    parquet = Path(literal).suffix.lower() in (".parquet", ".pq")
-    reader = "read_parquet" if parquet else "read_csv_auto"
-    with tempfile.TemporaryDirectory(prefix="bounds-values-") as tmp:
-        alias = duckdb_alias(literal, tmp)  # a name DuckDB cannot glob or expand: this file and no other
-        con = duckdb.connect(config={"file_search_path": ""})
-        try:
-            con.execute("SET enable_progress_bar = false")  # stdout carries the report (and --json) only
-            try:
-                cols = [r[0] for r in con.execute(f"DESCRIBE SELECT * FROM {reader}(?)", [alias]).fetchall()]
-            except duckdb.Error as exc:
-                first = (str(exc).replace(alias, literal).strip().splitlines() or [type(exc).__name__])[0]
-                raise ValueError(f"path: DuckDB cannot read {format_value(literal, 240)} as "
-                                 f"{'Parquet' if parquet else 'CSV'}: {first}") from None
-            for name, col in (("user", user), ("value", value)):
-                if col not in cols:
-                    raise ValueError(f"{name} column {col!r} not in the table (columns: {cols})")
-            sql = PER_USER_SQL.format(value=_quote(value), user=_quote(user), table=f"{reader}(?)")
-            try:
-                rows = con.execute(sql, [alias]).fetchnumpy()
-            except duckdb.Error as exc:
-                raise ValueError(f"value column {value!r}: not numeric ({str(exc).splitlines()[0]})") from None
-        finally:
-            con.close()
+    _, rows = query_records(
+        path, {"user": user, "value": value},
+        lambda table: PER_USER_SQL.format(value=_quote(value), user=_quote(user), table=table),
+        "reading values from a records file", lambda msg: f"value column {value!r}: not numeric ({msg})")
     n = np.asarray(rows["n"], dtype=np.int64)
     if n.size == 0:
         raise ValueError(f"records: no row has a user in column {user!r}")
