@@ -101,10 +101,13 @@ def test_blocked_vote_counts_equal_whole_rows(tau):
 def test_long_rows_of_the_estimators_equal_their_unblocked_values(monkeypatch):
     rng = np.random.default_rng(3)
     n = 2**17 + 6
-    m = rng.choice([5, 50, 500], size=(2, n))
+    m = rng.choice([5, 500, 20_000], size=(2, n))  # some below m~ (shrunk), some at full weight
     x = np.clip(rng.normal(0.1, 0.2, size=(2, n)), -1, 1)
+    x[:, ::1000] = 1.0  # outliers beyond the interval's ends (about [-0.21, 0.48] at m~ = 10**4): the clip
+    # is active in every block
+    x[:, 500::1000] = -1.0
     d = dame.Debiasing(0.3, 7.0, official=True)
-    run = lambda: (dame.estimate(m, x, m_tilde=100, alpha=1.0, debias=d, rng=np.random.default_rng(9)),  # noqa: E731
+    run = lambda: (dame.estimate(m, x, m_tilde=10**4, alpha=1.0, debias=d, rng=np.random.default_rng(9)),  # noqa: E731
                    kent.univariate(x, tau=0.05, alpha=1.0, rng=np.random.default_rng(9)))
     blocked = run()
     monkeypatch.setattr(localisation, "BLOCK_USERS", 10**9)
