@@ -57,6 +57,7 @@ class _Check:
     domain: str = ""  # where the claim is established, in the paper's variables ("proved on" or "instances:")
     methods: tuple[str, ...] = ()  # method classes of METHODS
     faults: tuple[tuple[str, dict], ...] = ()  # planted faults of the paper's statement: (what, keywords of fn)
+    repairs: tuple[tuple[str, dict], ...] = ()  # for a refuted statement: its correction, under which fn holds
 
 
 CHECKS: dict[str, _Check] = {}
@@ -65,17 +66,21 @@ function; :func:`run` executes them."""
 
 
 def register(id: str, source: str, claim: str, method: str, thorough: bool = False, *, domain: str = "",
-             methods: tuple[str, ...] = (), faults: tuple[tuple[str, dict], ...] = ()) -> Callable:
+             methods: tuple[str, ...] = (), faults: tuple[tuple[str, dict], ...] = (),
+             repairs: tuple[tuple[str, dict], ...] = ()) -> Callable:
     """Register a check: ``domain`` says where its claim is established ("proved on …" for a proof over a
     domain, "instances: …" for a finite set of cases), ``methods`` its method classes (:data:`METHODS`),
     ``faults`` the planted faults of the paper's statement, each (what it changes, keywords of the check
-    that plant it); under each the check must not report ``holds`` (tests/test_audit_faults.py)."""
+    that plant it); under each the check must not report ``holds`` (tests/test_audit_faults.py).  A check that
+    refutes a statement of a paper declares ``repairs`` instead or beside: the corrected statement (what it
+    changes, keywords that plant it), under which the check must report ``holds`` — the control that shows the
+    refutation comes from the paper's statement and not from the check."""
     bad = [m for m in methods if m not in METHODS]
     if bad:
         raise ValueError(f"methods must be among {METHODS}, got {bad[0]!r}")
 
     def deco(fn: Callable) -> Callable:
-        CHECKS[id] = _Check(id, source, claim, method, fn, thorough, domain, tuple(methods), tuple(faults))
+        CHECKS[id] = _Check(id, source, claim, method, fn, thorough, domain, tuple(methods), tuple(faults), tuple(repairs))
         return fn
 
     return deco

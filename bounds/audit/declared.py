@@ -28,7 +28,7 @@ from .. import rameshwar
 from . import rameshwar as _rt_checks
 from .core import CHECKS
 
-__all__ = ["DOMAIN", "METHOD_CLASSES", "FAULTS", "NO_FAULT", "declare"]
+__all__ = ["DOMAIN", "METHOD_CLASSES", "FAULTS", "REPAIRS", "NO_FAULT", "declare"]
 
 _E, _BP, _SY, _EX, _LP, _MC = "exact", "ball-proof", "sympy", "exhaustive", "LP certificate", "Monte Carlo"
 
@@ -172,6 +172,10 @@ FAULTS: dict[str, tuple[tuple[str, dict], ...]] = {
 
 _ALREADY = ("its status is already discrepancy (a statement of the paper refuted); a planted fault cannot make it "
             "hold — a repair control that makes it hold is still missing")
+REPAIRS: dict[str, tuple[tuple[str, dict], ...]] = {}
+"""Per check that refutes a statement: the corrected statement as keywords of the check, under which it must
+report ``holds`` (checks registered with their own ``repairs`` keep them)."""
+
 NO_FAULT: dict[str, str] = {
     **{c: _ALREADY for c in ("dame.ub_ge_lb", "dame.eq11_denominator", "dame.mtilde_definition", "dame.enlarged_interval",
                              "dame.figure_constants", "dame.lemma_s1", "dame.lemma_s6_derivative", "dame.s135_algebra",
@@ -191,4 +195,4 @@ def declare() -> None:
     for cid, c in list(CHECKS.items()):
         CHECKS[cid] = dataclasses.replace(
             c, domain=c.domain or DOMAIN.get(cid, ""), methods=c.methods or METHOD_CLASSES.get(cid, ()),
-            faults=c.faults or FAULTS.get(cid, ()))
+            faults=c.faults or FAULTS.get(cid, ()), repairs=c.repairs or REPAIRS.get(cid, ()))

@@ -137,6 +137,8 @@ def _statement(args: argparse.Namespace) -> int:
         for cid in row.checks + row.related:
             for what, kw in audit.CHECKS[cid].faults:
                 faults.append({"check": cid, "fault": what, "status": audit.CHECKS[cid].fn(**kw).status})
+            for what, kw in audit.CHECKS[cid].repairs:
+                faults.append({"check": cid, "repair": what, "status": audit.CHECKS[cid].fn(**kw).status})
     if args.json:
         print(json.dumps(plain({**row.as_dict(), **({"faults": faults} if args.show_fault else {})}),
                          allow_nan=False, ensure_ascii=False))
@@ -161,9 +163,10 @@ def _statement(args: argparse.Namespace) -> int:
                 _out(f"{k}: {json.dumps(plain(v), ensure_ascii=False)}", args.wide, "    ")
     if args.show_fault:
         if not faults:
-            _out("no planted fault declared for these checks", args.wide, "  ")
+            _out("no planted fault or repair declared for these checks", args.wide, "  ")
         for f in faults:
-            _out(f"under the fault '{f['fault']}', {f['check']}: {f['status']}", args.wide, "  ")
+            change = f"the fault '{f['fault']}'" if "fault" in f else f"the repair '{f['repair']}'"
+            _out(f"under {change}, {f['check']}: {f['status']}", args.wide, "  ")
     _out("full text: --json", args.wide, "  ")
     return 0
 
