@@ -245,6 +245,14 @@ def _row(e: Statement, got: dict[str, AuditResult]) -> Row:
                e.confidence, e.related, method, domain, what, missing)
 
 
+def _short(value: Any, limit: int = 240) -> str:
+    """An evidence value as one line of JSON, cut at ``limit`` characters (the full value: ``--json``)."""
+    import json
+
+    text = json.dumps(value, ensure_ascii=False, allow_nan=True, default=str)
+    return text if len(text) <= limit else text[: limit - 1] + "… (full: bounds check --statement … --json)"
+
+
 def _anchor(check_id: str) -> str:
     return "check-" + check_id.replace(".", "-").replace("_", "-")
 
@@ -314,6 +322,13 @@ def page(rows: list[Row]) -> str:
                   f"*Claim:* {_md(CHECKS[c].claim)}  ", f"*Source:* {_md(CHECKS[c].source)}  ",
                   f"*Domain:* {_md(CHECKS[c].domain or ev.get('domain', ''))}  ",
                   f"*Planted faults:* {_md('; '.join(f'{w} (must not hold)' for w, _ in CHECKS[c].faults) or 'none')}  ",
+                  f"*Repairs:* {_md('; '.join(f'{w} (must hold)' for w, _ in CHECKS[c].repairs) or 'none')}  ",
                   f"*Implemented in:* {_xref(CHECKS[c].fn.__module__ + '.' + CHECKS[c].fn.__name__)}", ""]
+        shown = {k: v for k, v in ev.items() if k not in ("status", "method", "related", "domain")}
+        for key in ("smallest_counterexample", "slack"):
+            if key in shown:
+                lines += [f"*{key.replace('_', ' ').capitalize()}:* {_md(_short(shown.pop(key)))}  "]
+        if shown:
+            lines += ["*Evidence:*", ""] + [f"- `{k}`: {_md(_short(v))}" for k, v in shown.items()] + [""]
     return "\n".join(lines) + "\n"
 
