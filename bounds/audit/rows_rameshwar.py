@@ -14,6 +14,10 @@ ENTRIES: tuple[Statement, ...] = (
     entry("rameshwar", "Lemma III.1", "checkable", "the worst-case error of a clipping is Σ max(a_j, U − b_j) + noise term (eq. (5))",
        ("rameshwar.lemma_iii_1_bias",), implements="bounds.rameshwar.worst_case_error",
        related=("rameshwar.theorem_iii_1",)),
+    entry("rameshwar", "eq. (7)", "checkable", "with symmetric clippings a = α_ℓ/m_ℓ = U − b, E_f* = (Σα_ℓ + "
+       "max_ℓ(Um_ℓ − 2α_ℓ)/ε)/Σm for suitable α", ("rameshwar.eq7",), implements="bounds.rameshwar.worst_case_error",
+       what="(7) equals Lemma III.1's error of every symmetric clipping tried, and E_OPT at Theorem III.1's α",
+       not_checked="(7) for non-rational α or collections outside the instances"),
     entry("rameshwar", "LP (8)", "checkable", "the optimal clipping solves a linear program", ("rameshwar.theorem_iii_1",),
        implements="bounds.rameshwar.lp_optimum"),
     entry("rameshwar", "eq. (9)-(11)", "checkable", "KKT conditions of (8) hold at S = T_ε with the printed "
@@ -29,6 +33,31 @@ ENTRIES: tuple[Statement, ...] = (
        implements="bounds.rameshwar.optimal_error"),
     entry("rameshwar", "after eq. (12)", "checkable", "E_OPT(ε) is non-increasing in ε", ("rameshwar.monotone_eopt",),
        implements="bounds.rameshwar.optimal_error"),
+    entry("rameshwar", "§IV-B", "checkable", "geometric collection: L = 2^{M+1} − 1, Σm = (M+1)2^M, m* = 2^M; "
+       "extreme-valued: Σm = L − 1 + m*", ("rameshwar.collections",), implements="bounds.rameshwar.geometric",
+       what="the package's collections built as printed and their printed counts, M = 0..12",
+       not_checked="M > 12 (the counts are identities in M)"),
+    entry("rameshwar", "§IV-C (E_AKMV)", "checkable", "E_AKMV = Σ_ℓ E max{0, Um_ℓ − T}/Σm + 2T/(εΣm) on the "
+       "worst-case dataset", ("rameshwar.e_akmv",), implements="bounds.rameshwar.akmv_worst_case_error",
+       what="the formula and the package against (3) evaluated from AKMV's definition at fixed T",
+       not_checked="the expectation over the private T (the package's Monte Carlo)"),
+    entry("rameshwar", "eq. (14)-(15)", "checkable", "Δ_f = Um*/Σm, Δ_f* = max_ℓ Σ_j(b − a)/Σm, Δ_ĝT = T/Σm",
+       ("rameshwar.eq14_15",), implements="bounds.rameshwar.sensitivities",
+       what="the three sensitivities by moving one user's samples between their extremes, exact",
+       not_checked="T above U m* (AKMV's quantile stays in [0, U m*])"),
+    entry("rameshwar", "Figure 1", "checkable", "on the worst-case dataset E_OPT is much lower than E_AKMV, and both "
+       "decrease with ε", ("rameshwar.fig1",), implements="bounds.simulate.akmv_worst_case",
+       what="E_OPT below E_AKMV by 4 standard errors and both decreasing, at three levels",
+       not_checked="the figure's whole range of ε"),
+    entry("rameshwar", "Figure 2", "checkable", "geometric collection, uniform samples: E_OPT (worst case) below "
+       "AKMV's average-case error; AKMV similar to and a little worse than Laplace", ("rameshwar.fig2",),
+       implements="bounds.simulate.rameshwar_errors",
+       what="the three comparisons at three levels, 4 standard errors ('similar': within a factor 2)",
+       not_checked="the figure's whole range of ε; 'a little worse' beyond 'not better, within 2x'"),
+    entry("rameshwar", "Figure 3", "checkable", "extreme-valued collection (L = 101, m* = 10), projected Gaussian "
+       "samples: the trend of Figure 2", ("rameshwar.fig3",), implements="bounds.simulate.rameshwar_errors",
+       what="Figure 2's comparisons at ε in {0.1, 0.5, 1}",
+       not_checked="ε = 2 and above, where E_OPT (2.95) and AKMV's error (about 3.7) need more replications"),
     entry("rameshwar", "§IV-A", "checkable", "AKMV estimates the ⌈1/ε''⌉-th largest user sum",
        ("rameshwar.akmv_rank",), implements="bounds.rameshwar.akmv_rank"),
 )
