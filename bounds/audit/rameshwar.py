@@ -330,11 +330,14 @@ def kkt_multipliers(multiplier_rule: Callable | None = None) -> AuditResult:
     multipliers do.  Discrepancy if some printed :math:`\lambda_S S \ne 0` (or :math:`\lambda_S < 0`) while
     the valid dual certifies the point; fails if no certificate; holds if the printed ones satisfy (9)–(11).
     ``multiplier_rule(um, eps)`` replaces the whole evaluation (a test feeds the valid dual)."""
-    rows, printed_ok, certified = [], True, True
+    rows, printed_ok, certified, package_ok = [], True, True, True
     for name, m in (("geometric M = 6", rameshwar.geometric(6)), ("extreme L = 101, m* = 10", rameshwar.extreme(101, 10))):
         um = [Fraction(65) * int(v) for v in m]
         for eps in _KKT_EPS:
             k = (multiplier_rule or kkt_quantities)(um, eps)
+            clip = rameshwar.clipping(m, U=65, eps=eps)  # the package's clipping: m_l a_l must be the primal alpha_l
+            alpha = [max((u - k["T"]) / 2, Fraction(0)) for u in um]
+            package_ok &= bool(np.allclose(clip.a * m, [float(x) for x in alpha], rtol=1e-12, atol=1e-12))
             p = k["printed"]
             printed_ok &= p["holds"]
             certified &= k["feasible"] and k["dual_valid_kkt"] and k["gap"] == 0
@@ -343,8 +346,9 @@ def kkt_multipliers(multiplier_rule: Callable | None = None) -> AuditResult:
                          "primal_value": str(k["primal"]), "dual_value": str(k["dual_value"]), "gap": str(k["gap"]),
                          "valid_dual_lambda_S": str(k["dual_lambda_S"]), "valid_dual_certifies": k["dual_valid_kkt"]})
     failing = [r for r in rows if not r["printed_kkt_holds"]]
-    status = "holds" if printed_ok and certified else "discrepancy" if certified else "fails"
-    return result("rameshwar.kkt_multipliers", status, rows=rows,
+    status = ("fails" if not package_ok else "holds" if printed_ok and certified else "discrepancy" if certified
+              else "fails")
+    return result("rameshwar.kkt_multipliers", status, rows=rows, package_clipping_matches=package_ok,
                   failing_multiplier=[{k: r[k] for k in ("collection", "eps", "lambda_S_printed", "lambda_S_times_S")}
                                       for r in failing[:6]],
                   valid_dual="λ_ℓ = 1/2 on the ⌈2/ε⌉ − 1 largest Um_ℓ, the rest of 1/ε on the ⌈2/ε⌉-th, λ_S = 0 "
@@ -363,7 +367,7 @@ def _eq7(m, U: Fraction, eps: Fraction, alpha: list[Fraction], two: int = 2) -> 
 @register("rameshwar.eq7", "Rameshwar and Tandon (2025), eq. (7) (before the proof of Theorem III.1)",
           "for a symmetric clipping a = α_ℓ/m_ℓ = U − b, Lemma III.1's error is (7); its minimum over α is E_OPT",
           "exact rationals",
-          domain="instances: 6 collections (geometric M = 6, extreme, 4 random), U = 65, eps in {1/10, 1/2, 2}, "
+          domain="instances: 6 collections (geometric M = 6, extreme, 4 random), U = 65, eps in {3/10, 3/7, 3/2}, "
                  "8 random rational alpha vectors each plus Theorem III.1's alpha",
           methods=("exact",),
           faults=(("the factor 2 of U m_l - 2 alpha_l dropped", {"two": 1}),))
@@ -375,9 +379,10 @@ def eq7(two: int = 2) -> AuditResult:
     rng = np.random.default_rng(7)
     worst, below, at_opt = 0.0, 0, True
     for m, U in [(mm, Fraction(65)) for mm, _ in _rt_cases()[:6]]:
-        for eps in (Fraction(1, 10), Fraction(1, 2), Fraction(2)):
+        for eps in (Fraction(3, 10), Fraction(3, 7), Fraction(3, 2)):  # 2/eps not an integer: a unique optimal rank
             e_opt = rameshwar.optimal_error(m, U=U, eps=eps, exact=True)
-            T = rameshwar.threshold(m, U=U, eps=eps, exact=True)
+            um = sorted((U * int(v) for v in m), reverse=True)  # T_eps transcribed: the ceil(2/eps)-th largest U m_l
+            T = um[math.ceil(2 / eps) - 1] if math.ceil(2 / eps) <= len(um) else Fraction(0)
             star = [max((U * int(v) - T) / 2, Fraction(0)) for v in m]
             at_opt &= _eq7(m, U, eps, star, two) == e_opt
             for _ in range(8):
