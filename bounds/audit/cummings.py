@@ -25,7 +25,15 @@ def lemma_2_1(formula: sp.Expr | None = None) -> AuditResult:
     same = sp.simplify(cummings.user_variance_symbolic() - target) == 0
     # σ_p² <= p(1-p): E[p_i²] <= E[p_i] for p_i in [0, 1]
     bound = sp.simplify((p - p**2) - ((s2 + p**2) - p**2) - (p - (s2 + p**2))) == 0
-    return result("cummings.lemma_2_1", "holds" if same and bound else "fails", derivation=str(cummings.user_variance_symbolic()))
+    # the package's numeric user_variance against ``target`` at rational points
+    f = ((lambda a, b, c: (a - a * a) / c + (1 - 1 / c) * b) if formula is None
+         else sp.lambdify((p, s2, k), target))
+    ks = np.array([1, 2, 3, 7, 50, 10**4])
+    numeric = all(np.allclose(cummings.user_variance(ks, p=pv, sigma_p2=sv), [f(pv, sv, int(kv)) for kv in ks],
+                              rtol=1e-12, atol=0.0)
+                  for pv, sv in ((0.5, 0.05), (0.3, 0.0), (0.9, 0.01)))
+    return result("cummings.lemma_2_1", "holds" if same and bound and numeric else "fails",
+                  derivation=str(cummings.user_variance_symbolic()), package_user_variance_matches=numeric)
 
 
 def _laplace_variance_over_b2() -> float:
@@ -549,9 +557,9 @@ def sec42_sum(constant: Fraction = Fraction(4)) -> AuditResult:
     worst = 0.0
     for _ in range(20):
         n = int(rng.integers(30, 2000))
-        R = (n / 2 - math.log(n)) / math.log(n)
+        Rf = (n / 2 - math.log(n)) / math.log(n)
         kmed = int(rng.integers(1, 30))
-        k = np.concatenate([[int(R * kmed)] * math.ceil(math.log(n)), [kmed] * (n // 2 - math.ceil(math.log(n))),
+        k = np.concatenate([[int(Rf * kmed)] * math.ceil(math.log(n)), [kmed] * (n // 2 - math.ceil(math.log(n))),
                             rng.integers(1, kmed + 1, size=n - n // 2)])
         k = np.sort(k)[::-1]
         v = cummings.user_variance(k, p=0.5, sigma_p2=0.0)
@@ -586,7 +594,8 @@ def thm51_chain(factor: float | None = None) -> AuditResult:
     :math:`\min_{NLE}` come from the package (:func:`bounds.cummings.optimal_truncation`, eq. (6) with the widths, and
     with :math:`\sigma_i`, ``laplace="exact"``); the variances are transcribed here."""
     rng = np.random.default_rng(51)
-    rows, ok = [], True
+    rows: list[dict] = []
+    ok = True
     for trial in range(10):
         n = int(rng.integers(20, 400))
         k = np.sort(rng.integers(1, 10**int(rng.integers(1, 5)), size=n))[::-1]

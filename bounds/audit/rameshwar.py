@@ -180,10 +180,10 @@ def akmv_rank(reps: int = 2000, seed: int = 3, rule_after: str = "after-fig1") -
         rows.append({"eps": eps, "rank_step2": r1, "rank_after_fig1": r2, "E_AKMV_step2": e1, "E_AKMV_after_fig1": e2})
     first = None
     for k in range(0, 400):
-        e2 = (4 - Fraction(k, 100)) / 2
-        if math.ceil(1 / e2) != math.ceil(factor / e2):
-            first = {"eps": str(4 - Fraction(k, 100)), "eps''": str(e2), "rank_step2": math.ceil(1 / e2),
-                     "rank_after_fig1": math.ceil(factor / e2)}
+        half = (4 - Fraction(k, 100)) / 2
+        if math.ceil(1 / half) != math.ceil(factor / half):
+            first = {"eps": str(4 - Fraction(k, 100)), "eps''": str(half), "rank_step2": math.ceil(1 / half),
+                     "rank_after_fig1": math.ceil(factor / half)}
             break
     differ = any(r["rank_step2"] != r["rank_after_fig1"] for r in rows) or first is not None
     status = "fails" if not package_ok else "discrepancy" if differ else "holds"
@@ -438,11 +438,12 @@ def eq14_15(formula: Callable = _sens_paper) -> AuditResult:
     r"""(14)–(15) transcribed (``formula``) against the sensitivities found by moving one user's samples between
     their extremes (exact rationals, the package's clipping), and the package's
     :func:`bounds.rameshwar.sensitivities` against both (relative 1e-12)."""
-    rows, ok = [], True
+    rows: list[dict] = []
+    ok = True
     for m in (rameshwar.geometric(4), rameshwar.extreme(11, 5), np.array([3, 2, 1])):
         U = Fraction(65)
         for eps in (Fraction(1, 5), Fraction(1), Fraction(4)):
-            Te = rameshwar.threshold(m, U=U, eps=eps, exact=True)
+            Te = Fraction(rameshwar.threshold(m, U=U, eps=eps, exact=True))
             for T in (Fraction(0), Te, U * int(max(m))):
                 paper, brute = formula(m, U, eps, T), _sens_brute(m, U, eps, T)
                 pkg = rameshwar.sensitivities(m, U=float(U), eps=eps, T=float(T))
