@@ -107,3 +107,22 @@ def test_wrong_collections_or_sensitivities_in_the_package_move_their_rows(monke
     real_s = rameshwar.sensitivities
     monkeypatch.setattr(rameshwar, "sensitivities", lambda m, **kw: {**real_s(m, **kw), "opt_wc": 2 * real_s(m, **kw)["opt_wc"]})
     assert status("rameshwar.eq14_15") == "fails"
+
+
+def test_kkt_smallest_counterexample_is_one_user_at_eps_2():
+    r = audit.CHECKS["rameshwar.kkt_multipliers"].fn()
+    ce = r.evidence["smallest_counterexample"]
+    assert r.status == "discrepancy" and ce["m"] == [1] and ce["eps"] == "2"
+    # one user, one sample, U = 1, eps = 2: rank ceil(2/2) = 1, T = S = 1, alpha = 0, so lambda_1 = 0 and (9) gives
+    # lambda_S = 1/2: lambda_S S = 1/2 != 0; the dual lambda_1 = 1/2, lambda_S = 0 has value 1/2 = S/eps (zero gap)
+    assert Fraction(ce["lambda_S_printed"]) == Fraction(1, 2) and Fraction(ce["lambda_S_times_S"]) == Fraction(1, 2)
+    assert ce["valid_dual_certifies"] is True
+    # the smaller levels of the search satisfy the printed conditions (T = 0 there: lambda_S S = 0)
+    for e in (Fraction(1, 2), Fraction(1)):
+        assert rt.kkt_quantities([Fraction(1)], e)["printed"]["holds"]
+
+
+def test_lp8_row_has_its_own_check_and_lemma_iii_2_stays_partial():
+    rows = {r.label: r for r in audit.atlas(paper="rameshwar")}
+    assert rows["LP (8)"].checks == ("rameshwar.lp8",) and rows["LP (8)"].status == "holds"
+    assert rows["Lemma III.2"].status == "partial" and "rameshwar.lp8" in rows["Lemma III.2"].related

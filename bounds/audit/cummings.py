@@ -33,7 +33,9 @@ def lemma_2_1(formula: sp.Expr | None = None) -> AuditResult:
                               rtol=1e-12, atol=0.0)
                   for pv, sv in ((0.5, 0.05), (0.3, 0.0), (0.9, 0.01)))
     return result("cummings.lemma_2_1", "holds" if same and bound and numeric else "fails",
-                  derivation=str(cummings.user_variance_symbolic()), package_user_variance_matches=numeric)
+                  derivation=str(cummings.user_variance_symbolic()), package_user_variance_matches=numeric,
+                  slack={"tightest_constant": 1, "note": "sigma_p^2 <= C p(1-p) holds for C = 1 and no smaller C: "
+                                                         "p(1-p) - sigma_p^2 = E[p_i(1-p_i)], zero when p_i is 0 or 1"})
 
 
 def _laplace_variance_over_b2() -> float:
@@ -66,11 +68,21 @@ def eq5_laplace_variance(reps: int = 6000, seed: int = 5, kappa: float = 1.0) ->
     model_ok = abs(c.simulated - model) <= 4 * c.stderr
     claim_ok = abs(c.simulated - claim) <= 4 * c.stderr
     status = "holds" if claim_ok and model_ok else "discrepancy" if model_ok else "fails"
-    one = {"users": 1, "width_over_eps": 1, "printed_privacy_term": kappa, "var_lap": lap}
+    one = None
+    for n in range(1, 4):  # searched: n users with one sample each, p = 1/2, sigma_p = 0, eps = 1
+        s2, widths = np.full(n, 0.25), 2 * cummings.concentration([1] * n, p=0.5, sigma_p2=0.0)
+        wn = cummings.ideal_variance(s2, widths, eps=1.0, T=math.inf, laplace="printed")
+        lap_term = float(np.max((np.full(n, 1 / n) * widths) ** 2))  # max_i w_i^2 |b_i - a_i|^2 / eps^2, w = 1/n
+        true = float(np.sum(np.full(n, 1 / n) ** 2 * s2)) + lap * lap_term
+        claim_n = wn - lap_term + kappa * lap_term
+        if not math.isclose(claim_n, true, rel_tol=1e-9):
+            one = {"users": n, "k": [1] * n, "eq5_with_kappa": claim_n, "with_var_lap": true}
+            break
     return result("cummings.eq5_laplace_variance", status, simulated=[c.simulated, c.stderr], eq5_printed=printed,
                   with_var_lap_by_quadrature=model, claim_with_kappa=claim, var_lap_1=lap,
-                  smallest_counterexample=one if abs(lap - kappa) > 1e-9 else None,
-                  search_order="users n = 1, 2, ...: the first already differs (w_1 = 1, the whole Laplace term)")
+                  smallest_counterexample=one,
+                  search_order="users n = 1, 2, 3 with one sample each (p = 1/2, sigma_p = 0, eps = 1, no truncation "
+                               "of the weights): the first already differs, by the whole Laplace term")
 
 
 def _cor55_terms(k: list[int], eps: Fraction, sigma_p2: Fraction) -> tuple[Fraction, Fraction, int]:

@@ -63,6 +63,29 @@ def theorem_iii_1(rule: Callable | None = None, thorough: bool = False) -> Audit
                   package_vs_transcription=impl_vs_paper, tolerance=tol)
 
 
+@register("rameshwar.lp8", "Rameshwar and Tandon (2025), LP (8) (with Lemma III.2 and (7))",
+          "the minimal worst-case error is the value of the linear programme (8) over symmetric clippings",
+          "LP", domain="instances: geometric M = 6, extreme (L = 101, m* = 10) and 2 random collections, U = 65, "
+                       "eps in {3/10, 3/7, 3/2}; the LP over all per-user clippings on the geometric collection",
+          methods=("LP certificate", "exact"),
+          faults=(("(8)'s value compared with eq. (12) as printed", {"reference": lambda m, U, e: _eq12_printed(m, U, e)}),))
+def lp8(reference: Callable | None = None) -> AuditResult:
+    r"""HiGHS on (8) (:func:`bounds.rameshwar.lp_optimum` with ``program="8"``) against Theorem III.1's optimum
+    transcribed here (``_transcribed_e_opt``, exact), and on the geometric collection against the LP over all
+    per-user clippings (``program="lemma"``, no symmetry assumed); relative 1e-9."""
+    ref = reference or _transcribed_e_opt
+    worst, sym_gap = 0.0, 0.0
+    for i, (m, U) in enumerate([(mm, Fraction(65)) for mm, _ in _rt_cases()[:4]]):
+        for eps in (Fraction(3, 10), Fraction(3, 7), Fraction(3, 2)):
+            v8 = rameshwar.lp_optimum(m, U=U, eps=eps, program="8").value
+            worst = max(worst, abs(v8 - float(ref(m, U, eps))) / v8)
+            if i == 0:
+                sym_gap = max(sym_gap, abs(v8 - rameshwar.lp_optimum(m, U=U, eps=eps).value) / v8)
+    ok = worst <= 1e-9 and sym_gap <= 1e-9
+    return result("rameshwar.lp8", "holds" if ok else "fails", max_relative_gap_to_theorem=worst,
+                  symmetric_vs_all_clippings=sym_gap)
+
+
 def _eq12_printed(m, U: Fraction, eps: Fraction) -> Fraction:
     r"""Eq. (12) exactly as printed, transcribed here: the bias term over :math:`2m_\ell` and :math:`\min_\ell`."""
     um = sorted((U * int(v) for v in m), reverse=True)
@@ -269,6 +292,8 @@ def theorem_ii_1(noise_factor: int | Fraction = 1) -> AuditResult:
     ok = sp.simplify(top - e) == 0 and all(0 < v < math.inf for v in sens.values())
     return result("rameshwar.theorem_ii_1", "holds" if ok else "fails",
                    domain="symbolic in y; pieces y <= a, a < y < b, y >= b", max_log_ratio=str(top),
+                   slack={"tightest_constant": "epsilon", "note": "the log ratio's maximum is exactly epsilon, "
+                                                                 "attained for y <= a at |a - b| = Delta: no room"},
                    sensitivities={k: float(v) for k, v in sens.items()})
 
 
@@ -315,14 +340,24 @@ def kkt_quantities(um: list[Fraction], eps: Fraction, shift: int = 0) -> dict:
             "dual_lambda_at_T": [str(dual[i]) for i in order[:rank + 1]]}
 
 
+def _kkt_with_valid_dual(um: list[Fraction], eps: Fraction) -> dict:
+    """(8)'s KKT quantities with the valid dual in place of the printed multipliers (the repair of (9)–(11))."""
+    k = kkt_quantities(um, eps)
+    ok = k["dual_valid_kkt"] and k["gap"] == 0
+    return {**k, "printed": {"holds": ok, "lambda_S": k["dual_lambda_S"], "lambda_S_times_S": k["dual_lambda_S"] * k["T"]}}
+
+
 _KKT_EPS = (Fraction(1, 2), Fraction(1, 5), Fraction(2, 3), Fraction(1, 10), Fraction(1, 100), Fraction(2))
 
 
 @register("rameshwar.kkt_multipliers", "Rameshwar and Tandon (2025), proof of Theorem III.1, eqs. (8)–(11)",
           "the printed multipliers satisfy (9)–(11) at S = T_ε, α_ℓ = max{(Um_ℓ − T_ε)/2, 0}", "exact rationals",
           domain="instances: geometric collection M = 6 and extreme collection (L = 101, m* = 10), U = 65, "
-                 "eps in {1/2, 1/5, 2/3, 1/10, 1/100, 2}",
-          methods=("exact", "LP certificate"))
+                 "eps in {1/2, 1/5, 2/3, 1/10, 1/100, 2}; search over collections of <= 3 users with counts <= 3",
+          methods=("exact", "LP certificate"),
+          repairs=(("the valid dual (lambda_l = 1/2 on the largest, the rest of 1/eps on the ceil(2/eps)-th, "
+                    "lambda_S = 0 unless eps < 2/L) in place of the printed multipliers",
+                    {"multiplier_rule": _kkt_with_valid_dual}),))
 def kkt_multipliers(multiplier_rule: Callable | None = None) -> AuditResult:
     r"""Evaluates (9)–(11) in exact rationals with the printed multipliers (:math:`\lambda_S` from (9)), and
     beside them the greedy dual (``kkt_quantities``): primal feasible, dual feasible, complementary slackness and
@@ -346,9 +381,23 @@ def kkt_multipliers(multiplier_rule: Callable | None = None) -> AuditResult:
                          "primal_value": str(k["primal"]), "dual_value": str(k["dual_value"]), "gap": str(k["gap"]),
                          "valid_dual_lambda_S": str(k["dual_lambda_S"]), "valid_dual_certifies": k["dual_valid_kkt"]})
     failing = [r for r in rows if not r["printed_kkt_holds"]]
+    smallest = None  # searched: users L = 1, 2, 3 with counts <= 3, U = 1, eps = 1/2, 1, 2, 3
+    for mm in _small_collections():
+        for e in (Fraction(1, 2), Fraction(1), Fraction(2), Fraction(3)):
+            k = (multiplier_rule or kkt_quantities)([Fraction(v) for v in mm], e)
+            if not k["printed"]["holds"]:
+                smallest = {"m": mm, "U": 1, "eps": str(e), "T_eps": str(k["T"]),
+                            "lambda_S_printed": str(k["printed"]["lambda_S"]),
+                            "lambda_S_times_S": str(k["printed"]["lambda_S_times_S"]),
+                            "valid_dual_certifies": k["dual_valid_kkt"] and k["gap"] == 0}
+                break
+        if smallest:
+            break
+    printed_ok &= smallest is None
     status = ("fails" if not package_ok else "holds" if printed_ok and certified else "discrepancy" if certified
               else "fails")
     return result("rameshwar.kkt_multipliers", status, rows=rows, package_clipping_matches=package_ok,
+                  smallest_counterexample=smallest,
                   failing_multiplier=[{k: r[k] for k in ("collection", "eps", "lambda_S_printed", "lambda_S_times_S")}
                                       for r in failing[:6]],
                   valid_dual="λ_ℓ = 1/2 on the ⌈2/ε⌉ − 1 largest Um_ℓ, the rest of 1/ε on the ⌈2/ε⌉-th, λ_S = 0 "
