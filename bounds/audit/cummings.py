@@ -135,6 +135,14 @@ EXAMPLE1_LOG2_N_THOROUGH = tuple(range(10, 42, 2))  # n = 2^10 .. 2^40 (2.6 s mo
 EXAMPLE1_TOP = 6  # the last six points (n = 2^24 .. 2^34; thorough 2^30 .. 2^40) decide convergence
 
 
+_EXAMPLE1_CLAIMS = {  # claimed order (as a function of n) and kind of claim
+    "nonprivate_sd": (lambda n: 1 / np.sqrt(n * np.log(n)), "theta"),
+    "naive_privacy_error": (lambda n: 1 / np.log(n), "big-o"),
+    "truncation_privacy_error": (lambda n: 1 / np.sqrt(n * np.log(n)), "theta"),
+    "uniform_sd": (lambda n: 1 / np.sqrt(n), "omega"),
+}
+
+
 @functools.lru_cache(maxsize=2)
 def _example1_table(log2_n: tuple) -> tuple:
     return tuple(cummings.example1(2**j) for j in log2_n)
@@ -144,7 +152,10 @@ def _example1_table(log2_n: tuple) -> tuple:
           "the four claimed scalings of Example 1", "exact grouped sums (n = 2^10 .. 2^34) + fitted exponents", True,
           domain="instances: n = 2^10 .. 2^34 (every second power), fits on n >= 2^24; thorough: to 2^40, fits on "
                  "n >= 2^30; resolution: a change of the log power by 0.15",
-          methods=("exact",))
+          methods=("exact",),
+          repairs=(("the truncation's privacy error claimed Theta(1/(eps sqrt(n) log n)) (the fitted rate)",
+                    {"claims": {**{k: v for k, v in _EXAMPLE1_CLAIMS.items() if k != "truncation_privacy_error"},
+                                "truncation_privacy_error": (lambda n: 1 / (np.sqrt(n) * np.log(n)), "theta")}}),))
 def example1_scalings(claims: dict | None = None, thorough: bool = False) -> AuditResult:
     r"""Normalises each quantity by its claimed order, :math:`r(n) = q(n)/\text{claim}(n)`, and asks whether
     :math:`r` converges over :math:`n = 2^{10} .. 2^{40}` (exact, :func:`bounds.cummings.example1`).
@@ -163,12 +174,7 @@ def example1_scalings(claims: dict | None = None, thorough: bool = False) -> Aud
     exs = _example1_table(grid)
     logn = np.log(ns)
     top = slice(len(ns) - EXAMPLE1_TOP, None)
-    rates = claims or {  # claimed order (as a function of n), kind of claim, exponents of n and log n
-        "nonprivate_sd": (lambda n: 1 / np.sqrt(n * np.log(n)), "theta"),
-        "naive_privacy_error": (lambda n: 1 / np.log(n), "big-o"),
-        "truncation_privacy_error": (lambda n: 1 / np.sqrt(n * np.log(n)), "theta"),
-        "uniform_sd": (lambda n: 1 / np.sqrt(n), "omega"),
-    }
+    rates = claims or _EXAMPLE1_CLAIMS
     rows = []
     for key, (f, kind) in rates.items():
         q = np.array([getattr(e, key) for e in exs])
