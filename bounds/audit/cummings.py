@@ -357,7 +357,7 @@ def eq6(square: int = 2) -> AuditResult:
 
 
 @register("cummings.eq7", "Cummings et al. (2022), eq. (7) and the condition of Theorem 4.1",
-          "if k_max/k_med <= (n/2 − log n)/log n then σ²_{k_med} <= (n/2 − log n)/log n · σ²_{k_max}",
+          "if k_max/k_med <= (n/2 − log n)/log n then σ²_{k_med} ≤ (n/2 − log n)/log n · σ²_{k_max}",
           "sympy + exact",
           domain="proved on p in (0, 1), sigma_p^2 in [0, p(1-p)], k_med <= k_max (sympy identity); instances: 40 "
                  "count vectors (n = 12..400, half on the condition's boundary) through the package",
@@ -523,7 +523,7 @@ def sec41_sensitivity(scale: float = 1.0, claimed: float = 1.0) -> AuditResult:
 
 def _sec42_sup(n: int, L: int, M: int, R: Fraction) -> Fraction:
     r"""The supremum of :math:`\sum_{i \le n} t_i / \sum_{L < i \le M} t_i` over non-increasing :math:`t \ge 0`
-    with :math:`t_1 \le R\,t_{n/2}`: a linear-fractional maximum over the cone's extreme rays
+    with :math:`t_1 \le R\,t(n/2)`: a linear-fractional maximum over the cone's extreme rays
     :math:`(R-1)1_{[1, j]} + 1_{[1, j_2]}` (:math:`j < n/2 \le j_2`), whose value is monotone in ``j`` and in
     :math:`j_2` between the group ends: the candidates :math:`j \in \{0, L, n/2 - 1\}`, :math:`j_2 \in \{n/2, M, n\}`."""
     med = n // 2
@@ -538,21 +538,21 @@ def _sec42_sup(n: int, L: int, M: int, R: Fraction) -> Fraction:
 
 
 @register("cummings.sec42_sum", "Cummings et al. (2022), §4.2 (after eq. (7))",
-          "under (7), for every T: Σ_{i ≤ n} min{1/σ_i², T/σ_i} ≤ 4 Σ_{log n < i ≤ 9n/10} min{1/σ_i², T/σ_i}",
+          "under (7), for every T: Σ over i ≤ n of min{1/σ_i², T/σ_i} ≤ 4 Σ over log n < i ≤ 9n/10 of min{1/σ_i², T/σ_i}",
           "exact + LP",
-          domain="proved on every non-increasing t >= 0 with t_1 <= R t_{n/2} (which (7) implies for both branches "
+          domain="proved on every non-increasing t >= 0 with t_1 <= R t(n/2) (which (7) implies for both branches "
                  "of the min), n in {20, 50, 100, 1000, 10^4, 10^5}, the package's groups; HiGHS LP as a second "
                  "evaluation for n <= 100; instances: 20 count vectors through the package",
           methods=("exact", "LP certificate"),
           faults=(("the constant 4 replaced by 1.9 (below the supremum 2)", {"constant": Fraction(19, 10)}),))
 def sec42_sum(constant: Fraction = Fraction(4)) -> AuditResult:
     r"""The terms :math:`t_i = \min\{1/\sigma_i^2, T/\sigma_i\}` do not increase along users sorted by decreasing
-    :math:`k_i`, and (7) gives :math:`t_1 \le R\,t_{n/2}` with :math:`R = (n/2 - \log n)/\log n` (both branches:
+    :math:`k_i`, and (7) gives :math:`t_1 \le R\,t(n/2)` with :math:`R = (n/2 - \log n)/\log n` (both branches:
     :math:`R \ge \sqrt R`).  The supremum of the ratio over all such sequences (``_sec42_sup``, exact rationals,
     with the groups of :func:`bounds.cummings.groups`) is compared with ``constant``; an LP (HiGHS) gives it a
     second time for small ``n``; count vectors on the condition's boundary through the package's
     :func:`bounds.cummings.user_variance` stay below it.  Slack: the largest supremum (about 2, approached when the
-    top log n terms sit at R t_{n/2}, the terms down to n/2 equal, the rest vanish)."""
+    top log n terms sit at R t(n/2), the terms down to n/2 equal, the rest vanish)."""
     from scipy.optimize import linprog
 
     rows, sups, lp_gap = [], [], 0.0
@@ -591,7 +591,7 @@ def sec42_sum(constant: Fraction = Fraction(4)) -> AuditResult:
                   instances_max_ratio=worst,
                   slack={"tightest_constant": float(top), "exact": str(top),
                          "note": "the largest supremum over all admissible sequences of the n tried (ceil(log n) against log n moves it); 4 holds "
-                                 "with room: about 2, approached when the top log n terms sit at R t_{n/2}, the terms "
+                                 "with room: about 2, approached when the top log n terms sit at R t(n/2), the terms "
                                  "down to n/2 are equal and the rest vanish"})
 
 

@@ -506,7 +506,7 @@ def eq14_15(formula: Callable = _sens_paper) -> AuditResult:
 
 
 @register("rameshwar.collections", "Rameshwar and Tandon (2025), §IV-B",
-          "geometric: L = 2^{M+1} − 1, Σm = (M+1)2^M, m* = 2^M; extreme-valued: Σm = L − 1 + m*", "exact",
+          "geometric: L = 2^(M+1) − 1, Σm = (M+1)2^M, m* = 2^M; extreme-valued: Σm = L − 1 + m*", "exact",
           domain="instances: M = 0..12; L = 2..200 with m* = 2..12",
           methods=("exact", "exhaustive"),
           faults=(("geometric total M 2^M (the + 1 dropped)", {"total": lambda M: M * 2**M}),))

@@ -39,8 +39,8 @@ ENTRIES: tuple[Statement, ...] = (
        not_checked="the widths' factor 4: it depends on f, which the paper leaves open (1 + √9.5 = 4.08 with f ∝ σ)"),
     entry("cummings", "eq. (7)", "checkable", "if k_max/k_med ≤ (n/2 − log n)/log n then "
        "σ²_{k_med} ≤ (n/2 − log n)/log n · σ²_{k_max}", ("cummings.eq7",), implements="bounds.cummings.user_variance"),
-    entry("cummings", "§4.2 (Σ min ≤ 4 Σ)", "checkable", "under (7), for every T: Σ_{i≤n} min{1/σ_i², T/σ_i} ≤ "
-       "4 Σ_{log n < i ≤ 9n/10} min{1/σ_i², T/σ_i}", ("cummings.sec42_sum",), implements="bounds.cummings.groups",
+    entry("cummings", "§4.2 (Σ min ≤ 4 Σ)", "checkable", "under (7), for every T: Σ over i ≤ n of min{1/σ_i², T/σ_i} ≤ "
+       "4 Σ over log n < i ≤ 9n/10 of min{1/σ_i², T/σ_i}", ("cummings.sec42_sum",), implements="bounds.cummings.groups",
        what="the supremum of the ratio over every admissible sequence (exact, LP), about 2",
        not_checked="n outside the six values (the supremum stays near 2)"),
     entry("cummings", "Theorem 5.1", "order", "the ideal (and, under Theorem 4.1, the realisable) estimator's worst-case "

@@ -35,7 +35,7 @@ ENTRIES: tuple[Statement, ...] = (
        implements="bounds.rameshwar.optimal_error"),
     entry("rameshwar", "after eq. (12)", "checkable", "E_OPT(ε) is non-increasing in ε", ("rameshwar.monotone_eopt",),
        implements="bounds.rameshwar.optimal_error"),
-    entry("rameshwar", "§IV-B", "checkable", "geometric collection: L = 2^{M+1} − 1, Σm = (M+1)2^M, m* = 2^M; "
+    entry("rameshwar", "§IV-B", "checkable", "geometric collection: L = 2^(M+1) − 1, Σm = (M+1)2^M, m* = 2^M; "
        "extreme-valued: Σm = L − 1 + m*", ("rameshwar.collections",), implements="bounds.rameshwar.geometric",
        what="the package's collections built as printed and their printed counts, M = 0..12",
        not_checked="M > 12 (the counts are identities in M)"),
