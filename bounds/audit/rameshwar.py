@@ -23,14 +23,19 @@ def _rt_cases():
     return cases
 
 
+def _t_eps(m, U, eps) -> tuple[list[Fraction], Fraction]:
+    """The values U m_l sorted decreasingly and T_eps, their ceil(2/eps)-th largest (0 past the end), transcribed."""
+    um = sorted((Fraction(U) * int(v) for v in m), reverse=True)
+    rank = math.ceil(2 / Fraction(eps))
+    return um, um[rank - 1] if rank <= len(um) else Fraction(0)
+
+
 def _transcribed_e_opt(m, U, eps) -> Fraction:
     r"""Theorem III.1's optimum transcribed here from the paper, independently of :mod:`bounds.rameshwar`: (7) at
     :math:`\alpha_\ell = \max\{(Um_\ell - T_\varepsilon)/2, 0\}`, :math:`T_\varepsilon` the :math:`\lceil 2/\varepsilon\rceil`-th
     largest :math:`Um_\ell` (0 past the end)."""
-    e, Uq = Fraction(eps), Fraction(U)
-    um = sorted((Uq * int(v) for v in m), reverse=True)
-    rank = math.ceil(2 / e)
-    T = um[rank - 1] if rank <= len(um) else Fraction(0)
+    e = Fraction(eps)
+    um, T = _t_eps(m, U, eps)
     alpha = [max((u - T) / 2, Fraction(0)) for u in um]
     return (sum(alpha, Fraction(0)) + max(u - 2 * a for u, a in zip(um, alpha)) / e) / sum(int(v) for v in m)
 
@@ -88,18 +93,14 @@ def lp8(reference: Callable | None = None) -> AuditResult:
 
 def _eq12_printed(m, U: Fraction, eps: Fraction) -> Fraction:
     r"""Eq. (12) exactly as printed, transcribed here: the bias term over :math:`2m_\ell` and :math:`\min_\ell`."""
-    um = sorted((U * int(v) for v in m), reverse=True)
-    rank = math.ceil(2 / eps)
-    T = um[rank - 1] if rank <= len(um) else Fraction(0)
+    um, T = _t_eps(m, U, eps)
     bias = sum((max((U * int(v) - T) / (2 * int(v)), Fraction(0)) for v in m), Fraction(0))
     return (bias + min(min(T, u) for u in um) / eps) / sum(int(v) for v in m)
 
 
 def _eq12_corrected(m, U: Fraction, eps: Fraction) -> Fraction:
     r"""Eq. (12) corrected: the bias term over 2 (not :math:`2m_\ell`) and :math:`\max_\ell` (not :math:`\min_\ell`)."""
-    um = sorted((U * int(v) for v in m), reverse=True)
-    rank = math.ceil(2 / eps)
-    T = um[rank - 1] if rank <= len(um) else Fraction(0)
+    um, T = _t_eps(m, U, eps)
     bias = sum((max((u - T) / 2, Fraction(0)) for u in um), Fraction(0))
     return (bias + max(min(T, u) for u in um) / eps) / sum(int(v) for v in m)
 
@@ -430,8 +431,7 @@ def eq7(two: int = 2) -> AuditResult:
     for m, U in [(mm, Fraction(65)) for mm, _ in _rt_cases()[:6]]:
         for eps in (Fraction(3, 10), Fraction(3, 7), Fraction(3, 2)):  # 2/eps not an integer: a unique optimal rank
             e_opt = rameshwar.optimal_error(m, U=U, eps=eps, exact=True)
-            um = sorted((U * int(v) for v in m), reverse=True)  # T_eps transcribed: the ceil(2/eps)-th largest U m_l
-            T = um[math.ceil(2 / eps) - 1] if math.ceil(2 / eps) <= len(um) else Fraction(0)
+            T = _t_eps(m, U, eps)[1]  # transcribed, not the package's
             star = [max((U * int(v) - T) / 2, Fraction(0)) for v in m]
             at_opt &= _eq7(m, U, eps, star, two) == e_opt
             for _ in range(8):
@@ -450,9 +450,7 @@ def _sens_paper(m, U: Fraction, eps: Fraction, T: Fraction, clip: Callable | Non
     r"""(14)–(15) transcribed with Theorem III.1's clipping: :math:`Um^*/\sum m`,
     :math:`\max_\ell m_\ell(b_\ell - a_\ell)/\sum m`, :math:`T/\sum m`."""
     n = sum(int(v) for v in m)
-    um = sorted((U * int(v) for v in m), reverse=True)
-    rank = math.ceil(2 / eps)
-    Te = um[rank - 1] if rank <= len(um) else Fraction(0)
+    Te = _t_eps(m, U, eps)[1]
     spread = [int(v) * (min((U * int(v) + Te) / (2 * int(v)), U) - max((U * int(v) - Te) / (2 * int(v)), Fraction(0)))
               for v in m]
     return {"vanilla": U * max(int(v) for v in m) / n, "opt_wc": max(spread) / n, "akmv": T / n}
