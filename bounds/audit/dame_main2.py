@@ -456,3 +456,92 @@ def eq5_7_vote(neighbours: tuple[int, ...] = (-1, 0, 1), divisor: int = 6) -> Au
     ok = count_bad == 0 and keep_dev <= 1e-15 and all(p["alpha_ldp"] for p in privacy) and elect_bad == 0
     return result("dame.eq5_7_vote", "holds" if ok else "fails", count_mismatches=count_bad, keep_deviation=keep_dev,
                   privacy=privacy, election_mismatches=elect_bad)
+
+
+# =========================================================================== Theorems 1 and 2: the values
+
+_VALUE_LAWS = ({7: 1}, {1: 0.5, 100: 0.5}, {1: 0.2, 3: 0.3, 50: 0.5}, {2: 0.9, 1000: 0.1}, {1: 0.99, 10**6: 0.01})
+_VALUE_X = (0.5, 10.0, 1e3, 1e5, 1e7)
+_VALUE_DOMAIN = ("instances: 5 finite laws (point(7); {1, 100}; {1, 3, 50}; {2, 1000}; {1, 1e6}) x n alpha^2 in "
+                 "{0.5, 10, 1e3, 1e5, 1e7}, paper constants")
+
+
+def _law_of(atoms: dict) -> Any:
+    return sizes.point(next(iter(atoms))) if len(atoms) == 1 else sizes.finite(atoms)
+
+
+@register("dame.theorem1_value", "Pla et al. (2024), Theorem 1, eq. (10)",
+          "the implemented lower bound is max_a c1 e^{−c2 nα² P(m > a)²}/(nα² E[√m 1{m ≤ a}]² ∨ 1)", "exact",
+          domain=_VALUE_DOMAIN, methods=("exact", "exhaustive"),
+          faults=(("c2 = 24 one per cent smaller (23.76)", {"c2": mpmath.mpf("23.76")}),
+                  ("P(m > a) taken as P(m ≥ a)", {"strict": False})))
+def theorem1_value(c2: Any = 24, strict: bool = True) -> AuditResult:
+    r"""Eq. (10) transcribed (30 digits): the term is constant between consecutive atoms, so the maximum over
+    a ∈ ℕ is the maximum over a = 0 and the atoms, summed here over the atoms; against the implemented
+    :func:`bounds.dame.lower_bound` (relative 1e-9)."""
+    c1 = _PAPER[0]
+    rows, worst = [], 0.0
+    with mpmath.workdps(30):
+        for atoms in _VALUE_LAWS:
+            q = {k: mpmath.mpf(v) for k, v in atoms.items()}
+            for x in _VALUE_X:
+                X = mpmath.mpf(x)
+                best = mpmath.mpf(0)
+                for a in [0] + sorted(q):
+                    p = sum(w for k, w in q.items() if (k > a if strict else k >= a))
+                    e = sum(mpmath.sqrt(k) * w for k, w in q.items() if k <= a)
+                    best = max(best, c1 * mpmath.exp(-c2 * X * p * p) / max(X * e * e, 1))
+                got = dame.lower_bound(_law_of(atoms), n_alpha2=x)
+                dev = abs(float(mpmath.log(best)) - got.log_value)
+                worst = max(worst, dev)
+                rows.append({"law": str(atoms), "n_alpha2": x, "lower_bound": got.value, "transcribed": float(best),
+                             "log_dev": dev})
+    return result("dame.theorem1_value", "holds" if worst <= 1e-9 else "fails", rows=rows, max_log_deviation=worst)
+
+
+def _m_tilde_scan(q: dict, X: Any, c5: Any, power: int = 2) -> int:
+    """Theorem 2's m̃ (printed ∧ 1) for a finite law: on each (a_k, a_{k+1}] P(m ≥ a) is constant and φ increases,
+    so the largest a there with φ(a) ∧ 1 ≤ P² is found by integer bisection (mpmath φ)."""
+    atoms = sorted(q)
+    best, prev = 1, 0
+    for k in atoms:
+        p = sum(w for j, w in q.items() if j >= k) ** power
+        lo, hi = prev + 1, k
+        if min(_phi(lo, X, 8, c5), 1) <= p:
+            while lo < hi:  # the largest a in [lo, hi] with phi(a) ∧ 1 <= p^2
+                mid = (lo + hi + 1) // 2
+                lo, hi = (mid, hi) if min(_phi(mid, X, 8, c5), 1) <= p else (lo, mid - 1)
+            best = max(best, lo)
+        prev = k
+    return best
+
+
+@register("dame.theorem2_value", "Pla et al. (2024), Theorem 2, eqs. (11)–(12)",
+          "the implemented upper bound is c3 ln(c4(√(m̃nα²) ∨ 1))/(nα² E[√(m ∧ m̃)]²) ∧ 4 with m̃ of eq. (12)", "exact",
+          domain=_VALUE_DOMAIN, methods=("exact", "exhaustive"),
+          faults=(("the log factor ln(c4(√(m̃nα²) ∨ 1)) without m̃", {"log_with_m": False}),
+                  ("eq. (12)'s P(m ≥ a)² taken unsquared", {"power": 1})))
+def theorem2_value(log_with_m: bool = True, c5: Any = _PAPER[4], power: int = 2) -> AuditResult:
+    r"""Eqs. (11)–(12) transcribed (30 digits): m̃ by :func:`_m_tilde_scan` (the printed ``∧ 1``), the denominator
+    summed over the atoms, against the implemented :func:`bounds.dame.upper_bound` (its ``m_tilde`` exactly, its
+    value to relative 1e-9)."""
+    c3, c4 = _PAPER[2], _PAPER[3]
+    rows, worst, mt_bad = [], 0.0, 0
+    with mpmath.workdps(30):
+        for atoms in _VALUE_LAWS:
+            q = {k: mpmath.mpf(v) for k, v in atoms.items()}
+            for x in _VALUE_X:
+                X = mpmath.mpf(x)
+                mt = _m_tilde_scan(q, X, c5, power)
+                e = sum(mpmath.sqrt(min(k, mt)) * w for k, w in q.items())
+                lfac = mpmath.log(c4 * max(mpmath.sqrt((mt if log_with_m else 1) * X), 1))
+                want = min(c3 * lfac / (X * e * e), 4)
+                got = dame.upper_bound(_law_of(atoms), n_alpha2=x)
+                dev = abs(float(mpmath.log(want)) - got.log_value)
+                mt_bad += got.m_tilde != mt
+                worst = max(worst, dev)
+                rows.append({"law": str(atoms), "n_alpha2": x, "m_tilde": got.m_tilde, "m_tilde_scan": mt,
+                             "upper_bound": got.value, "transcribed": float(want), "log_dev": dev})
+    ok = worst <= 1e-9 and mt_bad == 0
+    return result("dame.theorem2_value", "holds" if ok else "fails", rows=rows, max_log_deviation=worst,
+                  m_tilde_mismatches=mt_bad)
