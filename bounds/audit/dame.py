@@ -457,7 +457,7 @@ def _below(a, b) -> float:
         "DAME beats the other approaches in Figure 1b because it adapts m̃ to the law",
         "exact m̃ on Figure 1b's ρ grid + Monte Carlo (θ = 0) at every ρ where m̃ adapts, and at ρ = 0", thorough=True,
         domain="instances: Figure 1b's two settings (text: n = 1e4, m in {1e5, 1e6}; script: n = 1e5, "
-               "m in {1e5, 1e8}) x rho grid of ten x both presets, alpha = 22/35 (Monte Carlo, 40 and 12 replications; "
+               "m in {1e5, 1e8}) x rho grid of ten x both presets, alpha = 22/35 (Monte Carlo, 30 and 10 replications; "
                "thorough: 200 and 32)", methods=("exact", "Monte Carlo"),
         faults=(("m~ never adapting to the law (m~ = min m, the official baseline)",
                  {"m_tilde": lambda law, n, alpha, constants: int(law.support_min)}),))
@@ -481,11 +481,11 @@ def fig1b_adaptation(reps: tuple[int, int] | None = None, seed: int = 1729,
     if m̃ never adapts or if one of them is below DAME by more than 4 s.e.; else it is inconclusive.
     Status: holds if the claim holds at the text's setting for some preset, discrepancy if only at the
     official script's, inconclusive if undecided, fails otherwise.  ``m_tilde(law, n, alpha,
-    constants)`` replaces Theorem 2's m̃ (a test feeds one that never adapts).  ``reps`` defaults to (40, 12)
-    replications — the decisive z-scores are then about 30 (text, unit preset, below −4) and 12 (script, paper
+    constants)`` replaces Theorem 2's m̃ (a test feeds one that never adapts).  ``reps`` defaults to (30, 10)
+    replications — the decisive z-scores are then about −25 (text, unit preset, below −4) and 10 (script, paper
     preset, above 4) — and to (200, 32) with ``thorough``.
     """
-    reps = reps or ((200, 32) if thorough else (40, 12))
+    reps = reps or ((200, 32) if thorough else (30, 10))
     rule = m_tilde or (lambda law, n, alpha, constants: dame.m_tilde(law, n=n, alpha=alpha, constants=constants))
     alpha, theta, rhos = FIG1B_ALPHA, 0.0, np.linspace(0, 1, 10)
     runs: dict[tuple, Any] = {}

@@ -151,8 +151,8 @@ _C3B_CASES = tuple((m, x) for m in (3, 10, 100) for x in (1e5, 1e7, 1e9))
           "Theorem 2's bound for M(m) = ρ, M(1) = 1 − ρ is at most c3 log(m̃nα²)/(nα²((1 − ρ) + ρ√m̃)²) (m̃ nα² ≥ 64), "
           "and in the middle regime at most 2c3c4 e^{−ρ²nα²/c5}/ρ² (the proof's step ρ² ≤ φ(2a) ⇒ "
           "log(2c4anα²)/(2c4anα²) ≤ e^{−ρ²nα²/c5})", "exact",
-          domain="instances: m in {3, 10, 100} x n alpha^2 in {1e5, 1e7, 1e9} x rho^2 = phi(a)(1 + 1e-6) for every "
-                 "regime a = 2 .. m (middle: a < m), paper constants",
+          domain="instances: m in {3, 10, 100} x n alpha^2 in {1e5, 1e7, 1e9} x rho^2 = phi(a)(1 + 1e-6) for the "
+                 "regimes a = 2 .. 12, m/2, m - 1 and m (middle: a < m), paper constants",
           methods=("exact",),
           faults=(("the middle regime's constant 2c3c4 replaced by c3 (the 2c4 dropped)", {"exp_constant": 1570}),
                   ("the log form's ρ√m̃ replaced by ρm̃", {"sqrt_power": 1})))
@@ -171,7 +171,7 @@ def corollary3_bounds(exp_constant: int = 2 * 1570 * 8, sqrt_power: Fraction = F
     with mpmath.workdps(30):
         for m, x in _C3B_CASES:
             X = mpmath.mpf(x)
-            for a in range(2, m + 1):
+            for a in sorted(set(range(2, min(m, 12) + 1)) | {m // 2, m - 1, m}):
                 r2 = _phi(a, X) * (1 + mpmath.mpf(10) ** -6)
                 if r2 >= 1:
                     continue
@@ -359,7 +359,7 @@ def _psi_brute(law: Any, x: float, top: int) -> int:
           "m̃ can be found via a binary search with less than 2⌈nα²⌉ iterations')",
           "m̃ ≤ e^{nα²}, so a binary search over {1, …, ⌊e^{nα²}⌋} finds it in fewer than 2⌈nα²⌉ iterations",
           "exact (scan and integer search)",
-          domain="instances: point laws m = 2, 3, ..., 40 and a Poisson(5) law at n alpha^2 = 1 (implemented m~ "
+          domain="instances: point laws m = 2, 3, ..., 12 and a Poisson(5) law at n alpha^2 = 1 (implemented m~ "
                  "against a scan of eq. (12)), paper constants; the counterexample searched over the atom m",
           methods=("exact", "exhaustive"),
           repairs=(("m̃ read without the ∧ 1 (the proof's reading; then ψ(e^{nα²}) < 0 strictly)",
@@ -374,7 +374,7 @@ def eq12_search(reading: str = "printed") -> AuditResult:
     here (printed reading).  Status discrepancy if the printed m̃ leaves the range, holds if none does."""
     x = 1.0
     rows, found, scan_bad = [], None, 0
-    for m in range(2, 41):
+    for m in range(2, 13):
         law = sizes.point(m)
         mt = dame.m_tilde(law, n_alpha2=x, reading=reading)
         if reading == "printed":
