@@ -34,6 +34,11 @@ def _two_point(m: int, rho: float) -> Any:
     return sizes.point(1) if rho == 0 else sizes.point(m) if rho == 1 else sizes.finite({1: 1 - rho, m: rho})
 
 
+def _law_of(atoms: dict) -> Any:
+    """A finite law from its atoms (a point law for one atom)."""
+    return sizes.point(next(iter(atoms))) if len(atoms) == 1 else sizes.finite(atoms)
+
+
 # =========================================================================== eq. (15)
 
 _EQ15_M, _EQ15_RHO, _EQ15_X = (2, 10, 1000), (0.05, 0.3, 0.7, 0.95), (1.0, 10.0, 1e3, 1e5)
@@ -291,8 +296,9 @@ def corollary3_first_step(factor: int = 1) -> AuditResult:
 
 # =========================================================================== Table 1
 
-_T1_LAWS = (("point", 1), ("point", 4), ("point", 100), ("point", 10**6), ("finite", {1: 0.5, 100: 0.5}),
-            ("finite", {1: 0.2, 3: 0.3, 50: 0.5}))
+_T1_LAWS: tuple[dict[int, float], ...] = ({1: 1.0}, {4: 1.0}, {100: 1.0}, {10**6: 1.0}, {1: 0.5, 100: 0.5},
+                                          {1: 0.2, 3: 0.3, 50: 0.5})
+"""Point laws (one atom) and two finite laws."""
 _T1_X = (1e2, 1e6, 1e10)
 
 
@@ -314,11 +320,9 @@ def table1_rates(kent_power: int = 1, general: str = "sqrt") -> AuditResult:
     c1 = _PAPER[0]
     rows, worst = [], 0.0
     with mpmath.workdps(30):
-        for kind, spec in _T1_LAWS:
-            if kind == "point":
-                law, atoms = sizes.point(spec), {spec: mpmath.mpf(1)}
-            else:
-                law, atoms = sizes.finite(spec), {k: mpmath.mpf(v) for k, v in spec.items()}
+        for spec in _T1_LAWS:
+            law, atoms = _law_of(spec), {k: mpmath.mpf(v) for k, v in spec.items()}
+            single = next(iter(spec)) if len(spec) == 1 else None
             e_sqrt = sum(mpmath.sqrt(k) * w for k, w in atoms.items())
             e_m = sum(k * w for k, w in atoms.items())
             for x in _T1_X:
@@ -327,12 +331,12 @@ def table1_rates(kent_power: int = 1, general: str = "sqrt") -> AuditResult:
                 r13 = float(dame.asymptotic_rates(law, n_alpha2=[x])[0][0])
                 devs = [abs(r13 / float(general_rate) - 1)]
                 row: dict[str, Any] = {"law": repr(law), "n_alpha2": x, "eq13": r13, "table1": float(general_rate)}
-                if kind == "point":
-                    previous = 1 / X if spec == 1 else 1 / (mpmath.mpf(spec) ** kent_power * X)
+                if single is not None:
+                    previous = 1 / X if single == 1 else 1 / (mpmath.mpf(single) ** kent_power * X)
                     devs.append(abs(r13 / float(previous) - 1))
                     lb = dame.lower_bound(law, n_alpha2=x).value
                     devs.append(abs(lb / float(c1 * previous) - 1))
-                    row.update(m=spec, previous_work=float(previous), source="Duchi" if spec == 1 else "Kent",
+                    row.update(m=single, previous_work=float(previous), source="Duchi" if single == 1 else "Kent",
                                lower_over_c1=lb / float(c1))
                 row["max_rel_dev"] = max(devs)
                 worst = max(worst, *devs)
@@ -464,10 +468,6 @@ _VALUE_LAWS = ({7: 1}, {1: 0.5, 100: 0.5}, {1: 0.2, 3: 0.3, 50: 0.5}, {2: 0.9, 1
 _VALUE_X = (0.5, 10.0, 1e3, 1e5, 1e7)
 _VALUE_DOMAIN = ("instances: 5 finite laws (point(7); {1, 100}; {1, 3, 50}; {2, 1000}; {1, 1e6}) x n alpha^2 in "
                  "{0.5, 10, 1e3, 1e5, 1e7}, paper constants")
-
-
-def _law_of(atoms: dict) -> Any:
-    return sizes.point(next(iter(atoms))) if len(atoms) == 1 else sizes.finite(atoms)
 
 
 @register("dame.theorem1_value", "Pla et al. (2024), Theorem 1, eq. (10)",
