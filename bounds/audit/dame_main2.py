@@ -5,6 +5,12 @@ Each check reads the implemented object (:func:`bounds.dame.lower_bound`, :func:
 :func:`bounds.dame.m_tilde`, :func:`bounds.dame.corollary3`, :func:`bounds.dame.asymptotic_rates`) and
 compares it with the paper's formula transcribed here (mpmath or ball arithmetic), never with another
 function of the package.
+
+Examples
+--------
+>>> from bounds.audit import CHECKS
+>>> CHECKS["dame.eq15_lower"].fn().status, CHECKS["dame.corollary3_first_step"].fn().status
+('holds', 'discrepancy')
 """
 
 from __future__ import annotations
@@ -225,7 +231,19 @@ def first_step_counterexample(constants: tuple = (1570, 8, Fraction(1737, 2))) -
     bound for M(2) = ρ, M(1) = 1 − ρ with ρ² = φ(2)(1 + 10⁻⁶) (so m̃ = 2) exceeds its value at m̃ = 1,
     :math:`c_3\ln(c_4\sqrt{n\alpha^2})/(n\alpha^2)`: bisection on log nα² with the implemented
     :func:`bounds.dame.upper_bound`, both ends certified in ball arithmetic (:func:`_c3_first_gap`), no violation
-    on the decades 10³ .. 10⁶ below."""
+    on the decades 10³ .. 10⁶ below.
+
+    .. math:: \frac{\ln(c_4\sqrt{2n\alpha^2})}{\ln(c_4\sqrt{n\alpha^2})} > (1 + \rho(\sqrt2 - 1))^2,\qquad
+              \rho^2 = \varphi(2)(1 + 10^{-6})
+
+    Source: Pla et al. (2024), Corollary 3's proof and Theorem 2.
+
+    Examples
+    --------
+    >>> ce = first_step_counterexample()
+    >>> ce["m"], ce["certified_above"], ce["certified_below"], round(ce["n_alpha2"], -4)
+    (2, True, True, 7990000.0)
+    """
     c3, c4, c5 = (float(v) for v in constants)
 
     def gap(x: float) -> float:
