@@ -271,8 +271,8 @@ def first_step_counterexample(constants: tuple = (1570, 8, Fraction(1737, 2))) -
           "the upper bound in log(nα²)/(nα²)')",
           "Theorem 2's bound at its m̃ is at most its value at m̃ = 1, c3 ln(c4√(nα²))/(nα²) (the proof's first step)",
           "exact + bisection, ball-certified counterexample",
-          domain="instances: M(2) = rho, M(1) = 1 - rho, rho^2 = phi(2)(1 + 1e-6), n alpha^2 in {1e3, .., 1e12} "
-                 "(decades), paper constants; the minimal counterexample searched on [1e6, 1e7]",
+          domain="instances: M(2) = rho, M(1) = 1 - rho, rho^2 = phi(2)(1 + 1e-6), n alpha^2 in {1e4, .., 1e12} "
+                 "(the decades where phi(2) < 1), paper constants; the minimal counterexample searched on [1e6, 1e7]",
           methods=("exact", "ball-proof"),
           repairs=(("the first bound with a factor 2: Theorem 2's bound at its m̃ ≤ 2 c3 ln(c4√(nα²))/(nα²)",
                     {"factor": 2}),))
