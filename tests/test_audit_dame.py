@@ -142,3 +142,11 @@ def test_minimal_counterexample_helper_bisects_the_closed_form():
     ce = dame_main2.first_step_counterexample()
     assert ce["exists"] and 7.9e6 < ce["n_alpha2"] < 8.1e6
     assert np.isfinite(ce["log_ratio_at_counterexample"])
+
+
+def test_mtilde_limit_stops_at_a_bounded_support():
+    r = run("dame.mtilde_limit")
+    assert r.status == "discrepancy" and r.evidence["m_tilde_over_n_alpha2_at_most_1"]
+    # point(1): P(m >= 2) = 0 < phi(2) ∧ 1 at every n alpha^2, so m~ = 1: the first point law in the search
+    assert r.evidence["smallest_counterexample"] == {"law": "point(1)", "m_tilde": [1] * 6}
+    assert run("dame.mtilde_limit", limit="support").status == "holds"

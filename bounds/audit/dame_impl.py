@@ -1,7 +1,7 @@
 r"""Audit checks of DAME (Pla, Richard and Vono, 2024) that read the implemented estimator.
 
-Each check evaluates the package's object (the projection window and Laplace scale of
-:mod:`bounds.estimators.dame`, its τ, its simulated risk) and compares it with an independent
+Each check evaluates the package's object (the projection window, Laplace scale and debiasing of
+:mod:`bounds.estimators.dame`, its τ, its simulated risk, Theorem 2's m̃) and compares it with an independent
 transcription of the paper's formula written here (exact or mpmath arithmetic), never with another
 function of the package.
 """
@@ -214,3 +214,45 @@ def unbiased(reps: int = 320, seed: int = 2024, denominator: str = "canonical", 
         status = status if can_ok and off_biased and status == "holds" else ("fails" if not can_ok or not ok
                                                                               else "inconclusive")
     return result("dame.unbiased", status, **evidence)
+
+
+_GROWTH_X = (1e4, 1e6, 1e8, 1e10, 1e12, 1e14)
+
+
+@register("dame.mtilde_limit", "Pla et al. (2024), §4.2 before eq. (14) ('lim φ(a) = 0 … we get that m̃ → ∞. "
+          "Furthermore, lim m̃/(nα²) ≤ 1')",
+          "as nα² → ∞, Theorem 2's m̃ → ∞ and m̃/(nα²) stays at most 1", "exact",
+          domain="instances: Poisson(5), geometric(0.2), zipf(2.5) (unbounded), point(16), {1, 100} (bounded) x "
+                 "n alpha^2 in {1e4, 1e6, .., 1e14}; the counterexample searched over point laws m = 1, 2, ...",
+          methods=("exact",),
+          repairs=(("m̃ → the supremum of the support (∞ only for unbounded laws)", {"limit": "support"}),))
+def mtilde_limit(limit: str = "infinity") -> AuditResult:
+    r"""The implemented m̃ (:func:`bounds.dame.m_tilde`) along nα² = 10⁴ .. 10¹⁴: on every law m̃/(nα²) ≤ 1; with
+    ``limit="infinity"`` (the text) m̃ must grow to the last grid point on every law, with ``limit="support"``
+    to the law's largest atom where the support is bounded (transcribed here: P(m ≥ a) = 0 above it, so
+    :math:`P(m \ge a)^2 < \varphi(a) \wedge 1` there and m̃ cannot pass it).  The text's argument drops that
+    case: for a bounded law m̃ stops at the largest atom.  The smallest counterexample is searched over point
+    laws m = 1, 2, … (m̃ = m at every nα², the item-level case first)."""
+    laws = [(sizes.poisson(5.0), None), (sizes.geometric(0.2), None), (sizes.zipf(2.5), None),
+            (sizes.point(16), 16), (sizes.finite({1: 0.5, 100: 0.5}), 100)]
+    rows, ratio_ok, grow_ok = [], True, True
+    for law, top in laws:
+        mts = [dame.m_tilde(law, n_alpha2=x) for x in _GROWTH_X]
+        ratio_ok &= all(mt <= x for mt, x in zip(mts, _GROWTH_X))
+        nondecreasing = all(b >= a for a, b in zip(mts, mts[1:]))
+        if top is None or limit == "infinity":
+            grows = nondecreasing and mts[-1] > mts[-2] > mts[0]
+        else:
+            grows = nondecreasing and mts[-1] == top
+        grow_ok &= grows
+        rows.append({"law": repr(law), "m_tilde": mts, "max_ratio_to_n_alpha2": max(mt / x for mt, x in zip(mts, _GROWTH_X)),
+                     "as_claimed": grows})
+    evidence: dict[str, Any] = {"limit": limit, "rows": rows, "m_tilde_over_n_alpha2_at_most_1": ratio_ok}
+    if not grow_ok and limit == "infinity":
+        for m in range(1, 65):
+            mts = [dame.m_tilde(sizes.point(m), n_alpha2=x) for x in _GROWTH_X]
+            if max(mts) <= m:
+                evidence["smallest_counterexample"] = {"law": f"point({m})", "m_tilde": mts}
+                break
+    status = "fails" if not ratio_ok else "holds" if grow_ok else "discrepancy"
+    return result("dame.mtilde_limit", status, **evidence)
