@@ -52,11 +52,11 @@ _EQ15_M, _EQ15_RHO, _EQ15_X = (2, 10, 1000), (0.05, 0.3, 0.7, 0.95), (1.0, 10.0,
 
 @register("dame.eq15_lower", "Pla et al. (2024), eq. (15) (Theorem 1 at a = m and a ∈ {1, …, m − 1})",
           "for M(m) = ρ, M(1) = 1 − ρ, Theorem 1's bound is c1 max(1/(nα²((1 − ρ) + ρ√m)²), "
-          "e^{−c2 nα² ρ²}/((1 − ρ)² nα² ∨ 1)) (eq. (15) with the constant of Theorem 1)", "exact",
+          "exp(−c2 nα² ρ²)/((1 − ρ)² nα² ∨ 1)) (eq. (15) with the constant of Theorem 1)", "exact",
           domain="instances: m in {2, 10, 1000} x rho in {0.05, 0.3, 0.7, 0.95} x n alpha^2 in {1, 10, 1e3, 1e5} "
                  "(n alpha^2 >= 1, where (15)'s first term needs no ∨ 1), paper constants",
           methods=("exact",),
-          faults=(("√m of the first term replaced by m^{1/4}", {"sqrt_power": Fraction(1, 4)}),
+          faults=(("√m of the first term replaced by m^(1/4)", {"sqrt_power": Fraction(1, 4)}),
                   ("ρ² of the exponent replaced by ρ³", {"rho_power": 3})))
 def eq15_lower(sqrt_power: Fraction = Fraction(1, 2), rho_power: int = 2) -> AuditResult:
     r"""The implemented lower bound (:func:`bounds.dame.lower_bound`, the maximum over every a of Theorem 1's
@@ -160,8 +160,8 @@ _C3B_CASES = tuple((m, x) for m in (3, 10, 100) for x in (1e5, 1e7, 1e9))
 
 @register("dame.corollary3_bounds", "Pla et al. (2024), Corollary 3 (second and third bounds) and its proof",
           "Theorem 2's bound for M(m) = ρ, M(1) = 1 − ρ is at most c3 log(m̃nα²)/(nα²((1 − ρ) + ρ√m̃)²) (m̃ nα² ≥ 64), "
-          "and in the middle regime at most 2c3c4 e^{−ρ²nα²/c5}/ρ² (the proof's step ρ² ≤ φ(2a) ⇒ "
-          "log(2c4anα²)/(2c4anα²) ≤ e^{−ρ²nα²/c5})", "exact",
+          "and in the middle regime at most 2c3c4 exp(−ρ²nα²/c5)/ρ² (the proof's step ρ² ≤ φ(2a) ⇒ "
+          "log(2c4anα²)/(2c4anα²) ≤ exp(−ρ²nα²/c5))", "exact",
           domain="instances: m in {3, 10, 100} x n alpha^2 in {1e5, 1e7, 1e9} x rho^2 = phi(a)(1 + 1e-6) for the "
                  "regimes a = 2 .. 12, m/2, m - 1 and m (middle: a < m), paper constants",
           methods=("exact",),
@@ -379,12 +379,12 @@ def _psi_brute(law: Any, x: float, top: int) -> int:
 
 @register("dame.eq12_search", "Pla et al. (2024), after eq. (12) ('ψ is decreasing, ψ(1) ≥ 0 and ψ(exp(nα²)) ≤ 0 … "
           "m̃ can be found via a binary search with less than 2⌈nα²⌉ iterations')",
-          "m̃ ≤ e^{nα²}, so a binary search over {1, …, ⌊e^{nα²}⌋} finds it in fewer than 2⌈nα²⌉ iterations",
+          "m̃ ≤ exp(nα²), so a binary search over {1, …, ⌊exp(nα²)⌋} finds it in fewer than 2⌈nα²⌉ iterations",
           "exact (scan and integer search)",
           domain="instances: point laws m = 2, 3, ..., 12 and a Poisson(5) law at n alpha^2 = 1 (implemented m~ "
                  "against a scan of eq. (12)), paper constants; the counterexample searched over the atom m",
           methods=("exact", "exhaustive"),
-          repairs=(("m̃ read without the ∧ 1 (the proof's reading; then ψ(e^{nα²}) < 0 strictly)",
+          repairs=(("m̃ read without the ∧ 1 (the proof's reading; then ψ(exp(nα²)) < 0 strictly)",
                     {"reading": "proof"}),))
 def eq12_search(reading: str = "printed") -> AuditResult:
     r"""ψ(1) ≥ 0 holds (P(m ≥ 1) = 1) and ψ(e^{nα²}) ≤ 0 too (φ(e^{nα²}) ≥ 1 with the paper constants), but
@@ -425,13 +425,13 @@ def eq12_search(reading: str = "printed") -> AuditResult:
 
 @register("dame.eq5_7_vote", "Pla et al. (2024), eqs. (5)–(7) (Kent et al., 2024, Lemma 15 for the privacy)",
           "a voter's vector has ones on the bins j − 1, j, j + 1 around its mean's bin (5); each entry is kept with "
-          "probability e^{α/6}/(1 + e^{α/6}) (6), which makes the vote α-LDP; ĵ is the argmax of the totals (7)",
+          "probability exp(α/6)/(1 + exp(α/6)) (6), which makes the vote α-LDP; ĵ is the argmax of the totals (7)",
           "exact",
           domain="instances: tau in {0.3, 0.05, 0.011} x 400 voters' means (a fixed seed) for (5); alpha in {0.05, 0.3, "
                  "22/35, 1} for (6) over every pair of votes with at most 3 ones on 8 bins; 5 rows of totals for (7)",
           methods=("exact", "exhaustive"),
           faults=(("the vote on the bins j and j + 1 only", {"neighbours": (0, 1)}),
-                  ("the keep probability e^{α/3}/(1 + e^{α/3}) (the 6 halved)", {"divisor": 3})))
+                  ("the keep probability exp(α/3)/(1 + exp(α/3)) (the 6 halved)", {"divisor": 3})))
 def eq5_7_vote(neighbours: tuple[int, ...] = (-1, 0, 1), divisor: int = 6) -> AuditResult:
     r"""(5): the implemented counts (:func:`bounds.estimators.localisation.vote_counts`) against a count written
     here, :math:`c_j = \#\{u : \bar X_u \in I_{j-1} \cup I_j \cup I_{j+1}\}` with :math:`I_j = [-1 + 2\tau j,
@@ -489,7 +489,7 @@ _VALUE_DOMAIN = ("instances: 5 finite laws (point(7); {1, 100}; {1, 3, 50}; {2, 
 
 
 @register("dame.theorem1_value", "Pla et al. (2024), Theorem 1, eq. (10)",
-          "the implemented lower bound is max_a c1 e^{−c2 nα² P(m > a)²}/(nα² E[√m 1{m ≤ a}]² ∨ 1)", "exact",
+          "the implemented lower bound is max over a of c1 exp(−c2 nα² P(m > a)²)/(nα² E[√m 1{m ≤ a}]² ∨ 1)", "exact",
           domain=_VALUE_DOMAIN, methods=("exact", "exhaustive"),
           faults=(("c2 = 24 one per cent smaller (23.76)", {"c2": mpmath.mpf("23.76")}),
                   ("P(m > a) taken as P(m ≥ a)", {"strict": False})))
