@@ -150,3 +150,14 @@ def test_mtilde_limit_stops_at_a_bounded_support():
     # point(1): P(m >= 2) = 0 < phi(2) ∧ 1 at every n alpha^2, so m~ = 1: the first point law in the search
     assert r.evidence["smallest_counterexample"] == {"law": "point(1)", "m_tilde": [1] * 6}
     assert run("dame.mtilde_limit", limit="support").status == "holds"
+
+
+def test_theorem2_value_scan_is_the_linear_scan():
+    """The bisection inside each gap between atoms agrees with a plain scan of eq. (12) over every a."""
+    atoms = {1: mpmath.mpf("0.2"), 3: mpmath.mpf("0.3"), 50: mpmath.mpf("0.5")}
+    for x in (mpmath.mpf(10), mpmath.mpf(10) ** 3, mpmath.mpf(10) ** 5):
+        linear = max(a for a in range(1, 52)
+                     if sum(w for k, w in atoms.items() if k >= a) ** 2 >= min(dame_main2._phi(a, x), 1))
+        assert dame_main2._m_tilde_scan(atoms, x, C5) == linear
+    r = run("dame.theorem2_value")
+    assert r.status == "holds" and r.evidence["m_tilde_mismatches"] == 0
