@@ -122,7 +122,8 @@ def _c3_points(preset: str, x: float, m: int, c5: Any) -> list[tuple[float, int]
 
 @register("dame.corollary3_regimes", "Pla et al. (2024), Corollary 3 (its proof's case analysis) and Table 2",
           "for M(m) = ρ, M(1) = 1 − ρ: m̃ = m when ρ² ≥ φ(m), m̃ = a when ρ² ∈ [φ(a), φ(a + 1)), m̃ = 1 when "
-          "ρ² < φ(2); Table 2's rate is ((ρ√m̃ + 1 − ρ)² nα²)⁻¹", "exact",
+          "ρ² < φ(2); the bound's order is log(m̃nα²)/(nα²((1 − ρ) + ρ√m̃)²) (∧ exp(−ρ²nα²/c5)/ρ² in the middle "
+          "regime); Table 2's rate is ((ρ√m̃ + 1 − ρ)² nα²)⁻¹", "exact",
           domain="instances: (constants, n alpha^2, m) in (paper, 1e5, 6), (paper, 1e8, 50), (paper, 1e8, 1000), "
                  "(unit, 1e3, 6), (unit, 10, 40) x rho^2 at phi(a)(1 ± 1e-6) for a = 2, a middle atom, m, and rho in "
                  "{0, 1/2, 1} (rho = 1 where phi(m) <= 1)",
@@ -139,18 +140,24 @@ def corollary3_regimes(c5_scale: Fraction = Fraction(1), table_power: Fraction =
     (relative 1e-12).  ``c5_scale`` and ``table_power`` plant faults in the transcription."""
     rows, bad = [], 0
     for preset, x, m in _C3_CASES:
-        c5 = (_PAPER[4] if preset == "paper" else 1) * mpmath.mpf(c5_scale.numerator) / c5_scale.denominator
+        c5_factor = mpmath.mpf(c5_scale.numerator) / c5_scale.denominator
+        c5 = (_PAPER[4] if preset == "paper" else 1) * c5_factor
         for rho, want in _c3_points(preset, x, m, c5):
             got = dame.corollary3(m, rho, n_alpha2=x, constants=preset)
             mt = dame.m_tilde(_two_point(m, rho), n_alpha2=x, constants=preset)
             regime = "m_tilde=1" if want == 1 else "m_tilde=m" if want == m else "m_tilde=a"
             table = 1 / (((rho * want ** float(table_power)) + 1 - rho) ** 2 * x)
+            # the Corollary's order: log(m̃ nα²)/(nα²((1 − ρ) + ρ√m̃)²), ∧ exp(−ρ²nα²/c5)/ρ² in the middle regime
+            order = math.log(want * x) / (x * ((1 - rho) + rho * math.sqrt(want)) ** 2)
+            if regime == "m_tilde=a":
+                order = min(order, math.exp(-rho * rho * x / float(c5 / c5_factor)) / (rho * rho))
             ok = (got.m_tilde == want == mt and got.regime == regime
-                  and abs(got.table2_rate / table - 1) <= 1e-12)
+                  and abs(got.table2_rate / table - 1) <= 1e-12 and abs(got.rate / order - 1) <= 1e-9)
             bad += not ok
             rows.append({"constants": preset, "n_alpha2": x, "m": m, "rho": rho, "case_analysis": want,
                          "corollary3": got.m_tilde, "m_tilde": mt, "regime": got.regime,
-                         "table2_rate": got.table2_rate, "table2_transcribed": table, "agree": ok})
+                         "table2_rate": got.table2_rate, "table2_transcribed": table, "rate": got.rate,
+                         "rate_transcribed": order, "agree": ok})
     return result("dame.corollary3_regimes", "holds" if not bad else "fails", points=len(rows), disagreements=bad,
                   rows=rows)
 
