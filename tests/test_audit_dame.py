@@ -161,3 +161,14 @@ def test_theorem2_value_scan_is_the_linear_scan():
         assert dame_main2._m_tilde_scan(atoms, x, C5) == linear
     r = run("dame.theorem2_value")
     assert r.status == "holds" and r.evidence["m_tilde_mismatches"] == 0
+
+
+def test_homogeneous_case_sign_slip_and_its_repair():
+    r = run("dame.homogeneous_case")
+    assert r.status == "discrepancy" and r.evidence["lower_over_exp_c2_spread_decades"] > 1e3
+    assert 0 < r.evidence["max_upper_over_8c3_exp"] < 1
+    row = next(w for w in r.evidence["rows"] if w["m"] == 1000 and w["n_alpha2"] == 1e6)
+    # phi(1000) at n alpha^2 = 1e6 is about 0.017: m~ = 1000, UB = c3 ln(8 sqrt(1e9))/1e9, LB = c1/1e9
+    assert row["phi_m"] < 1
+    assert row["upper"] / row["lower"] == pytest.approx(1570 / float(C1) * math.log(8 * math.sqrt(1e9)), rel=1e-9)
+    assert run("dame.homogeneous_case", lower="a in {0, m}").status == "holds"

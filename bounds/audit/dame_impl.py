@@ -256,3 +256,62 @@ def mtilde_limit(limit: str = "infinity") -> AuditResult:
                 break
     status = "fails" if not ratio_ok else "holds" if grow_ok else "discrepancy"
     return result("dame.mtilde_limit", status, **evidence)
+
+
+_HOMOG_M, _HOMOG_X = (10, 1000, 10**6), (0.5, 2.0, 10.0, 100.0, 1e3, 1e4, 1e5, 1e6, 1e8)
+
+
+@register("dame.homogeneous_case", "Pla et al. (2024), §4.2 after Corollary 3 (ρ = 1, the homogeneous setting)",
+          "ρ = 1: if φ(m) ≤ 1 the upper bound is log(mnα²)/(mnα²) and matches the lower bound up to a log factor; if "
+          "φ(m) ≥ 1 the upper bound becomes exp(−nα²/c5) 'whereas the lower bound scales in exp(c2nα²)'", "exact",
+          domain="instances: point laws m in {10, 1000, 1e6} x n alpha^2 in {0.5, 2, 10, .., 1e6, 1e8}, paper constants",
+          methods=("exact",),
+          repairs=(("the lower bound read as Theorem 1 at a in {0, m}: c1 max(exp(−c2nα²), 1/(mnα² ∨ 1)) (the sign of "
+                    "the exponent corrected, and the a = m term beside it)", {"lower": "a in {0, m}"}),))
+def homogeneous_case(lower: str = "printed") -> AuditResult:
+    r"""For the point law at m, with φ transcribed here (mpmath) and the implemented bounds
+    (:func:`bounds.dame.upper_bound`, :func:`bounds.dame.lower_bound`):
+
+    * φ(m) ≤ 1: UB/LB equals :math:`(c_3/c_1)\ln(c_4\sqrt{mn\alpha^2})` (relative 1e-9): a log factor;
+    * φ(m) > 1: :math:`UB \le 8c_3 e^{-n\alpha^2/c_5}` — from :math:`\varphi(m) > 1`, :math:`\ln y/y <
+      e^{-n\alpha^2/c_5}` with y = 8mnα², and :math:`UB \le c_3\ln(c_4\sqrt{mn\alpha^2})/(mn\alpha^2) \le
+      8c_3\ln y/y` — the text's exp(−nα²/c5) with the constant 8c3 (the largest ratio is the slack);
+    * φ(m) > 1: the lower bound "scales in" :math:`e^{c_2n\alpha^2}` as printed — the ratio LB/e^{c_2nα²} must
+      stay within a factor 10³ over the instances — or (``lower="a in {0, m}"``) equals
+      :math:`c_1\max(e^{-c_2n\alpha^2}, 1/(mn\alpha^2 \vee 1))` (relative 1e-9).  As printed it spans hundreds
+      of thousands of orders of magnitude (a sign slip; and :math:`e^{-c_2n\alpha^2}` alone is not the bound
+      there: the a = m term binds except at small nα² for large m)."""
+    c1, c2, c3, c4, c5 = mpmath.exp(-9) / 16, 24, 1570, 8, mpmath.mpf(1737) / 2
+    rows, log_dev, exp_ratio, lower_logs, lower_dev = [], 0.0, 0.0, [], 0.0
+    with mpmath.workdps(30):
+        for m in _HOMOG_M:
+            for x in _HOMOG_X:
+                X, M = mpmath.mpf(x), mpmath.mpf(m)
+                y = c4 * max(M * X, 1)
+                phi = c5 / X * mpmath.log(y / mpmath.log(y))
+                ub = dame.upper_bound(sizes.point(m), n_alpha2=x)
+                lb = dame.lower_bound(sizes.point(m), n_alpha2=x)
+                row = {"m": m, "n_alpha2": x, "phi_m": float(phi), "upper": ub.value, "lower": lb.value}
+                if phi <= 1:
+                    want = c3 / c1 * mpmath.log(c4 * mpmath.sqrt(M * X))
+                    log_dev = max(log_dev, abs(ub.log_value - lb.log_value - float(mpmath.log(want))))
+                else:
+                    r = float(mpmath.exp(ub.log_value) / (8 * c3 * mpmath.exp(-X / c5)))
+                    exp_ratio = max(exp_ratio, r)
+                    row["upper_over_8c3_exp"] = r
+                    if lower == "printed":
+                        lower_logs.append(lb.log_value - c2 * x)
+                    else:
+                        want_lb = c1 * max(mpmath.exp(-c2 * X), 1 / max(M * X, 1))
+                        lower_dev = max(lower_dev, abs(lb.log_value - float(mpmath.log(want_lb))))
+                rows.append(row)
+    spread = (max(lower_logs) - min(lower_logs)) / math.log(10) if lower_logs else 0.0
+    ok_upper = log_dev <= 1e-9 and exp_ratio <= 1
+    ok_lower = spread <= 3 if lower == "printed" else lower_dev <= 1e-9
+    status = "fails" if not ok_upper else "holds" if ok_lower else "discrepancy"
+    return result("dame.homogeneous_case", status, lower=lower, rows=rows, max_log_dev_ub_over_lb=log_dev,
+                  max_upper_over_8c3_exp=exp_ratio, lower_over_exp_c2_spread_decades=spread,
+                  lower_dev_a_in_0_m=lower_dev,
+                  slack={"exp_form_constant": exp_ratio * 8 * c3 if exp_ratio else None,
+                         "note": "the largest UB/exp(-n alpha^2/c5) over the instances with phi(m) > 1 (8 c3 = 12560 "
+                                 "is the constant the argument gives)"})

@@ -86,6 +86,12 @@ ENTRIES: tuple[Statement, ...] = (
        what="the implemented table2_rate and regime against the table's entries at the thresholds φ(a) ± 10⁻⁶",
        not_checked="the last two printed rows (ρ² ≥ 1) and the caption's 'known bounds (nα²)⁻¹ in all regimes' "
                    "(Kent et al. give (mnα²)⁻¹ at ρ = 1)"),
+    entry(_D, "§4.2 (ρ = 1)", "checkable",
+       "ρ = 1: for φ(m) ≤ 1 the bounds match up to a log factor; for φ(m) ≥ 1 the upper bound becomes exp(−nα²/c5) "
+       "'whereas the lower bound scales in exp(c2nα²)'", ("dame.homogeneous_case",), implements=f"{_DM}.upper_bound",
+       what="the implemented bounds of point laws: UB/LB = (c3/c1) ln(c4√(mnα²)); UB ≤ 8c3 exp(−nα²/c5); the lower "
+            "bound against exp(c2nα²)",
+       not_checked="the comparison with Kent et al.'s bounds in the same paragraph (row '§4.2 (Kent's bound)')"),
     entry(_D, "Figure 1a", "checkable", "the bounds for Poisson laws at nα² = 500 are parallel lines",
        ("dame.figure_constants",), implements=f"{_DM}.curve"),
     entry(_D, "Figure 1b", "checkable", "DAME beats the other approaches because m̃ adapts to the law",
