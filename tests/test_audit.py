@@ -98,7 +98,7 @@ def test_dame_discrepancies_are_computed():
 
 
 def test_dame_unbiasedness_by_monte_carlo():
-    r = audit.CHECKS["dame.unbiased"].fn(reps=192)
+    r = audit.CHECKS["dame.unbiased"].fn(reps=192, thorough=True)
     bias, se = r.evidence["official_bias"]
     assert abs(bias) > 4 * se
     assert r.status in ("holds", "inconclusive")
@@ -133,7 +133,7 @@ def test_cummings_checks():
 
 @pytest.mark.slow
 def test_fig1b_adaptation_holds_only_at_the_official_script_setting():
-    r = audit.CHECKS["dame.fig1b_adaptation"].fn()
+    r = audit.CHECKS["dame.fig1b_adaptation"].fn(thorough=True)
     assert r.status == "discrepancy"
     verdicts = {(s["setting"], s["preset"]): s["verdict"] for s in r.evidence["summary"]}
     assert verdicts == {("text", "paper"): "fails", ("text", "unit"): "fails",
