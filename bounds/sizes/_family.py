@@ -61,6 +61,7 @@ class _Family:
     bulk: BulkFamily | None = None  # Poisson/binomial: the table-free engine of ``_bulk`` for wide bulks
     mode: int | None = None  # X's smallest mode in closed form (log-concave families; else found by bisection)
     sf_walked: bool = False  # logsf past the mode is already the walk of _tables._deep_logsfs (no second walk)
+    log_p0: float | None = None  # log P(X = 0) in closed form, the value logpmf(0) returns (else read from it)
     sampler: Callable = field(kw_only=True)  # (size, rng) -> draws of X; every constructor gives one
 
 
@@ -234,6 +235,8 @@ class FamilyLaw(SizeLaw):
         support from 0 (``exp`` of :math:`\log P(X \ge 1) \approx \log\lambda = -690` would keep 1e-13 of
         poisson(1e-300)'s, and put its mean below 1), else :math:`e^{\log P(X \ge 1)}`."""
         if self.family.support[0] == 0:
+            if self.family.log_p0 is not None:
+                return -math.expm1(self.family.log_p0)
             with np.errstate(divide="ignore"):
                 return -math.expm1(float(self.family.logpmf(np.array(0))))
         return math.exp(self._log_p_ge1)

@@ -127,7 +127,7 @@ def poisson(lam: float, *, zero: str = "truncate") -> SizeLaw:
         mp_logpmf,
         lambda a: -mpmath.expm1(-mpmath.mpf(lam)) if a == 0 else mpmath.gammainc(a + 1, 0, lam, regularized=True),
         lambda: mpmath.mpf(lam),
-        log_concave=True, sf_in_table=False, sf_walked=True,
+        log_concave=True, sf_in_table=False, sf_walked=True, log_p0=-lam,
         mp_ratio=lambda k: mpmath.mpf(lam) / (k + 1),
         sampler=lambda size, rng: rng.poisson(lam, size=size), bulk=BulkFamily(lam),
         mode=max(0, math.ceil(lam) - 1),  # p(k+1)/p(k) = lam/(k+1) > 1 iff k < lam - 1
@@ -211,6 +211,7 @@ def binomial(N: int, p: float, *, zero: str = "truncate") -> SizeLaw:
     fam = _Family(
         logpmf, logsf, (0, N), N * p, tail_first_moment, mp_logpmf, mp_sf,
         lambda: N * mpmath.mpf(p), log_concave=True, sampler=lambda size, rng: rng.binomial(N, p, size=size),
+        log_p0=N * math.log1p(-p) if p < 1 else -math.inf,  # logpmf(0)'s own expression
         mp_ratio=(lambda k: mpmath.mpf(N - k) / (k + 1) * mpmath.mpf(p) / (1 - mpmath.mpf(p))) if p < 1 else None,
         bulk=BulkFamily(N * p, N, p) if p < 1 else None,
         # p(k+1)/p(k) = (N-k) p / ((k+1)(1-p)) > 1 iff k < (N+1) p - 1, decided in exact rationals

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any, Callable
 import numpy as np
 
 from . import _fixed
-from ._common import _mp_tol, DEEP_LOG, FLOAT_TOL, MAX_MP_WORK, MAX_TABLE, MAX_TERMS, WHOLE_TABLE
+from ._common import _log1mexp, _mp_tol, DEEP_LOG, FLOAT_TOL, LOG_HALF, MAX_MP_WORK, MAX_TABLE, MAX_TERMS, WHOLE_TABLE
 from .._lazy import lazy
 
 if TYPE_CHECKING:
@@ -330,8 +330,6 @@ def table_prefix(law: SizeLaw, K: int) -> tuple[np.ndarray, np.ndarray, np.ndarr
     if (table.fill is not None or not len(pts) or int(pts[0]) != first or int(pts[-1]) != K or table.end != K
             or len(pts) != K - first + 1 or first < 0):
         return None
-    from ._common import LOG_HALF, _log1mexp
-
     log_gt = np.concatenate([np.zeros(first), np.asarray(table.log_sf, dtype=float)])
     log_s = np.concatenate([np.full(first, -np.inf), np.asarray(table.log_cum_sqrt, dtype=float)])
     ls = np.concatenate([[0.0], log_gt])  # at a - 1 = -1..K
