@@ -9,6 +9,10 @@ import pytest
 from bounds import dame, kent, rameshwar, sizes
 
 
+def _binomial_1000(p):
+    return sizes.binomial(1000, p)
+
+
 @pytest.mark.filterwarnings("ignore:ln\\(c4:bounds.numerics.PaperAssumptionWarning")
 @pytest.mark.parametrize(
     "family, params, constants",
@@ -17,25 +21,51 @@ from bounds import dame, kent, rameshwar, sizes
         ("zipf", [2.001, 2.5, 4.0], "paper"),
         ("geometric", [1e-6, 0.01, 0.7], "unit"),
         (sizes.point, [1, 50, 10**6], "unit"),
+        (_binomial_1000, [1e-3, 0.05, 0.9], "paper"),  # m~ = 1 cells beside m~ > 1 ones in one row
+        ("poisson", [0.3, 5.0, 800.0], "unit"),
     ],
 )
-def test_dame_grid_matches_single_points(family, params, constants):
-    xs = [0.5, 1e2, 1e6, 1e12]
+def test_dame_grid_matches_single_points_bit_for_bit(family, params, constants):
+    # the docstrings of grid and curve say every cell is the single-point functions' bit for bit: values, logs,
+    # argmax (Python ints) and m~; cells with m~ = 1 among others of a row took E[sqrt(m ∧ 1)] from the law's sums
+    # (3e-14 relative off) and the lower values np.exp where lower_bound takes math.exp (an ulp in 1 of 20)
+    xs = np.geomspace(0.5, 1e12, 12)
     g = dame.grid(family, params, xs, constants=constants)
-    assert g.lower.shape == (len(params), len(xs))
+    assert g.lower.shape == (len(params), len(xs)) and g.argmax.dtype == object
     make = family if callable(family) else getattr(sizes, family)
+    ones = 0
     for i, p in enumerate(params):
         law = make(p)
+        cv = dame.curve(law, n_alpha2=xs, constants=constants)
         for j, x in enumerate(xs):
             lb = dame.lower_bound(law, n_alpha2=x, constants=constants)
             ub = dame.upper_bound(law, n_alpha2=x, constants=constants)
-            assert g.log_lower[i, j] == pytest.approx(lb.log_value, rel=1e-14, abs=1e-14)
-            assert g.argmax[i, j] == lb.argmax
-            assert g.m_tilde[i, j] == ub.m_tilde
-            assert g.log_upper[i, j] == pytest.approx(ub.log_value, rel=1e-14, abs=1e-14)
+            for got in ((g.log_lower[i, j], g.lower[i, j], g.argmax[i, j], g.log_upper[i, j], g.upper[i, j],
+                         g.m_tilde[i, j]),
+                        (cv.log_lower[j], cv.lower[j], cv.argmax[j], cv.log_upper[j], cv.upper[j], cv.m_tilde[j])):
+                assert got == (lb.log_value, lb.value, lb.argmax, ub.log_value, ub.value, ub.m_tilde), (p, x)
+                assert type(got[2]) is type(lb.argmax)  # an int stays an int (inf: a float)
+            ones += ub.m_tilde == 1 and not ub.capped
             want = "capped" if ub.capped else ("m_tilde=1" if ub.m_tilde == 1 else "m_tilde>1")
             assert dame.REGIMES[g.regime[i, j]] == want
-    assert np.allclose(g.log_gap, g.log_upper - g.log_lower)
+    assert np.array_equal(g.log_gap, g.log_upper - g.log_lower)
+    if family is _binomial_1000:
+        assert ones > 0  # the case the test is for
+
+
+def test_dame_grid_and_curve_argmax_exact_past_2_to_53():
+    # argmax was a float64 array: 2**60 + 1 came out 2**60; now Python ints, equal to lower_bound's
+    laws = [sizes.point(2**53 + 1), sizes.finite({2**55 + 3: 0.5, 2**60 + 1: 0.5}), sizes.point(2**62)]
+    xs = [1e3, 1e30]
+    g = dame.grid(lambda i: laws[int(i)], [0, 1, 2], xs, constants="paper")
+    cv = dame.curve(laws, n_alpha2=1e30)
+    for i, law in enumerate(laws):
+        for j, x in enumerate(xs):
+            lb = dame.lower_bound(law, n_alpha2=x)
+            assert g.argmax[i, j] == lb.argmax and type(g.argmax[i, j]) is int
+        assert cv.argmax[i] == dame.lower_bound(law, n_alpha2=1e30).argmax
+    assert g.argmax[0, 1] == 2**53 + 1 and g.argmax[2, 1] == 2**62 and cv.argmax[1] in (2**55 + 3, 2**60 + 1)
+    assert {int(a) for a in g.argmax[:, 1]} >= {2**53 + 1, 2**62}
 
 
 def test_dame_grid_regimes_move_as_the_paper_says():

@@ -708,3 +708,39 @@ def test_a_stack_of_laws_answers_as_each_law_bit_for_bit(make, params):
             at = g == j
             want = law.floor_support(a[at]) if name == "floor_support" else getattr(law, name)(a[at])
             assert np.array_equal(got[at], want), (name, params[j])
+
+
+@pytest.mark.parametrize("law", [sizes.poisson(0.7), sizes.poisson(5.0), sizes.poisson(300.0), sizes.poisson(1e4),
+                                 sizes.binomial(50, 0.3), sizes.binomial(10**6, 0.5)],
+                         ids=lambda law: repr(law))
+def test_batched_tail_walks_equal_the_walks_point_by_point(law):
+    # a table's shallow points and a search's probes walk their tails together (one evaluation of the masses per
+    # chunk, on the union of overlapping chunks): each value must be the walk of its point alone
+    from bounds.sizes._tables import _deep_logsf, _deep_logsfs, _left_log_sum, _left_log_sum_many
+
+    lp, mode = law.family.logpmf, law._mode
+    top = law.family.support[1]
+    for a in (np.arange(mode + 3, mode + 40), np.array([mode + 7]), np.array([mode + 3, 4 * mode + 50, 10**9])):
+        a = a[a < top]
+        want = [_deep_logsf(lp, int(v)) for v in a]
+        assert _deep_logsfs(lp, a).tolist() == want
+    b = np.arange(1, min(mode, 70))
+    assert _left_log_sum_many(lp, b, 0).tolist() == [_left_log_sum(lp, int(v), 0) for v in b]
+
+
+def test_tail_walks_of_a_search_cost_one_evaluation_per_chunk():
+    # m~'s search at n alpha^2 = 1e200 probes 15 points of the deep tail a call; each walked alone cost two
+    # evaluations of the masses (16 ms a point of `dame --sweep`): together, one per chunk for all of them
+    from bounds.sizes._tables import _deep_logsf, _deep_logsfs
+
+    law = sizes.poisson(5.0)
+    calls = []
+
+    def counted(k):
+        calls.append(np.size(k))
+        return law.family.logpmf(k)
+
+    a = np.array([2**j for j in range(6, 36, 2)], dtype=np.int64)  # 15 probes from 64 to 2**34
+    out = _deep_logsfs(counted, a)
+    assert len(calls) == 2 and np.all(np.isfinite(out)) and np.all(np.diff(out) < 0)  # the first masses, one chunk
+    assert out.tolist() == [_deep_logsf(law.family.logpmf, int(v)) for v in a]

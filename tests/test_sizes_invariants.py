@@ -10,7 +10,10 @@ For :math:`m \\ge 1` with :math:`E m < \\infty` and any :math:`a`:
   :math:`E[\\sqrt{m\\wedge a}] = E[\\sqrt m\\,1\\{m\\le a\\}] + \\sqrt a\\,P(m > a)`.
 
 The float path is held to these within ``REL`` = 1e-12 relative, its documented agreement with the
-precision path (a violation found here was 0.8-9x: the binomial near p = 1 past 2**53).
+precision path (a violation found here was 0.8-9x: the binomial near p = 1 past 2**53).  Jensen's
+:math:`E\\sqrt m \\le \\sqrt{E m}` is also held tight: in float64 within ``JENSEN_ULPS`` = 3 ulps (the
+float path's rounding of a weighted mean of :math:`\\sqrt k`, ``sizes._tables.float_sqrt_mean``), and at
+40 digits within :math:`10^{-38}` (the tables' tolerance is :math:`10^{-45}`).
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from scipy import stats
 from bounds import sizes
 
 REL = 1e-12
+JENSEN_ULPS = 3 * 2.0**-52  # below the 4-7 ulps of binomial(2**62, 1 - 1e-16) before the fix
 
 
 def _le(a: float, b: float, slack: float = 0.0) -> bool:
@@ -87,3 +91,35 @@ def test_jensen_and_monotonicity_for_every_family(law, quantiles):
         assert abs(smin[i] - (part[i] + sa * gt[i])) <= REL * smin[i] + 1e-300
         if i:
             assert _le(ge[i], ge[i - 1]) and _le(part[i - 1], part[i]) and _le(smin[i - 1], smin[i])
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(law=laws())
+def test_jensen_holds_to_the_rounding_of_the_float_path_for_every_family(law):
+    mean, root = float(law.mean()), float(law.sqrt_mean())
+    assert root <= math.sqrt(mean) * (1 + JENSEN_ULPS), (law, root, mean, root / math.sqrt(mean) - 1)
+    if law.is_finite:
+        assert root <= math.sqrt(law.support_max) * (1 + JENSEN_ULPS), law
+
+
+def _cheap_at_40_digits(law) -> bool:
+    """The 40-digit path in about a second: not a wide uniform law, nor a Poisson bulk wider than 10^4 points."""
+    name = law.name
+    if name == "poisson":
+        return dict(law.params)["lam"] <= 1e4
+    if name == "binomial":
+        params = dict(law.params)
+        return params["N"] * params["p"] * (1 - params["p"]) <= 1e4
+    return name != "uniform" or law.support_max - law.support_min <= 10**4
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@given(law=laws())
+def test_jensen_at_40_digits_for_every_family(law):
+    import mpmath
+
+    if not _cheap_at_40_digits(law):
+        law = sizes.poisson(5.0)  # keep the example count; the float test above covers the wide laws
+    with mpmath.workdps(50):
+        root, mean = law.sqrt_mean(precision=40), law.mean(precision=40)
+        assert root <= mpmath.sqrt(mean) * (1 + mpmath.mpf(10) ** -38), (law, root, mean)

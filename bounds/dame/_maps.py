@@ -25,7 +25,7 @@ from ..numerics import (
 )
 from ..sizes import MAX_SIZE, SizeLaw, finite, point
 from ._constants import Constants
-from ._inputs import MAX_POINTS, _law, _n_alpha2_array, privacy_budget
+from ._inputs import _LOG_UNDERFLOW, MAX_POINTS, _law, _n_alpha2_array, privacy_budget
 from ._lower import _lower_many, _lower_rows
 from ._upper import _budgets_of, _log_upper, _m_tilde_many, _m_tilde_rows, _upper_value, m_tilde
 
@@ -46,7 +46,7 @@ class Curve:
     n_alpha2: np.ndarray
     lower: np.ndarray
     log_lower: np.ndarray
-    argmax: np.ndarray  # float: integers, or inf
+    argmax: np.ndarray  # object: Python ints (exact past 2**53), or math.inf
     upper: np.ndarray
     log_upper: np.ndarray
     m_tilde: np.ndarray
@@ -61,7 +61,8 @@ def curve(sizes: SizeLaw | Sequence[SizeLaw], *, n_alpha2: ArrayLike, constants:
     ``sizes`` is one law (then ``n_alpha2`` may be an array: the Figure 1a bottom
     panel) or a sequence of at most ``MAX_POINTS`` (10**5) laws (then ``n_alpha2`` is a scalar or an
     array of the same length: the Figure 1a top panels); more raises ``ValueError`` before any law is read.  Values are those of
-    :func:`lower_bound` and :func:`upper_bound` (float64 path).
+    :func:`lower_bound` and :func:`upper_bound` (float64 path) bit for bit: values, logs, :math:`\tilde m` and
+    ``argmax`` (an object array of Python ints, exact past :math:`2^{53}`, and ``math.inf``).
 
     .. math:: \big(LB(M_i, x_i),\ UB(M_i, x_i)\big)_{i}, \quad \text{eqs. (10) and (11)}
 
@@ -110,10 +111,26 @@ def curve(sizes: SizeLaw | Sequence[SizeLaw], *, n_alpha2: ArrayLike, constants:
         log_upper[i] = _upper_value(float(core), float(lfac), float(ld), xi, cv, None)[1]
     with np.errstate(under="ignore"):
         return Curve(
-            x_all, np.exp(log_lower), log_lower, np.asarray(arg, dtype=float),
+            x_all, _lower_values(log_lower), log_lower, _argmax_array(arg),
             np.exp(log_upper), log_upper, mt, tuple(laws_all[j] for j in lid), c,
         )
 
+
+
+def _lower_values(log_lower: np.ndarray) -> np.ndarray:
+    """Theorem 1's values from their logs as :func:`lower_bound` takes them (``math.exp``, 0 below the float
+    range), so that a map's cell equals the point's bit for bit (``np.exp`` differs from ``math.exp`` in the
+    last bit of about one value in twenty)."""
+    flat = [math.exp(v) if v > _LOG_UNDERFLOW else 0.0 for v in log_lower.ravel().tolist()]
+    return np.asarray(flat, dtype=float).reshape(log_lower.shape)
+
+
+def _argmax_array(args: Sequence[int | float]) -> np.ndarray:
+    """Theorem 1's maximisers as an object array of Python ints and ``math.inf`` (exact: a float64 array would
+    round an atom past 2**53, an int64 one cannot hold the supremum's ``inf``)."""
+    out = np.empty(len(args), dtype=object)
+    out[:] = [a if a == math.inf else int(a) for a in args]
+    return out
 
 
 REGIMES = ("capped", "m_tilde=1", "m_tilde>1")
@@ -127,8 +144,9 @@ class Grid:
     ``regime`` indexes :data:`REGIMES`: ``"capped"`` — the upper bound is the trivial 4 (the ``∧ 4``
     of eq. (11) is active); ``"m_tilde=1"`` — not capped and :math:`\tilde m = 1` (DAME clips every
     user at one sample, Corollary 3's first regime); ``"m_tilde>1"`` — not capped, :math:`\tilde m > 1`.
-    ``argmax`` holds the lower bound's maximisers (``inf``: the supremum :math:`a \to \infty`), as float64: exact up
-    to :math:`2^{53}` (:func:`lower_bound` gives the exact ``int`` beyond).
+    ``argmax`` holds the lower bound's maximisers as an object array of Python ints, exact past :math:`2^{53}`
+    (``math.inf``: the supremum :math:`a \to \infty`).  Every cell equals :func:`lower_bound`, :func:`upper_bound`
+    and :func:`m_tilde` at its law and budget bit for bit (values, logs, ``argmax``, :math:`\tilde m`).
     """
 
     family: str
@@ -293,10 +311,10 @@ def grid(
         raise
     for i, law in enumerate(laws):
         lu[i], cap[i] = _upper_many(law, mt[i].astype(np.int64), xs, c)
-    ll, arg = ll.reshape(shape), np.asarray(args, dtype=float).reshape(shape)
+    ll, arg = ll.reshape(shape), _argmax_array(args).reshape(shape)
     regime = np.where(cap.astype(bool), 0, np.where(mt == 1, 1, 2))
     with np.errstate(under="ignore"):
-        return Grid(name, ps, xs, np.exp(ll), ll, arg, np.exp(lu), lu, mt.astype(np.int64), regime, c)
+        return Grid(name, ps, xs, _lower_values(ll), ll, arg, np.exp(lu), lu, mt.astype(np.int64), regime, c)
 
 
 

@@ -74,10 +74,15 @@ def prefix(law: SizeLaw) -> Prefix | None:
     K = law.search_end()
     out = None
     if K <= SCAN_POINTS:
-        a = np.arange(K + 2, dtype=np.int64)
-        out = Prefix(K, np.asarray(law.log_prob_gt(a[:-1]), dtype=float),
-                     np.asarray(law.log_partial_sqrt_mean(a[:-1]), dtype=float),
-                     np.asarray(law.log_prob_ge(a), dtype=float))
+        direct = getattr(law, "_table_prefix", None)
+        cols = direct(K) if direct is not None else None  # the queries' values, read from the table by index
+        if cols is not None:
+            out = Prefix(K, *cols)
+        else:
+            a = np.arange(K + 2, dtype=np.int64)
+            out = Prefix(K, np.asarray(law.log_prob_gt(a[:-1]), dtype=float),
+                         np.asarray(law.log_partial_sqrt_mean(a[:-1]), dtype=float),
+                         np.asarray(law.log_prob_ge(a), dtype=float))
     _PREFIXES[law] = out
     return out
 

@@ -366,12 +366,15 @@ def _log_upper(
     c3, c4 = c_vals[2], c_vals[3]
     logx = be.log(x)
     lfac = be.log(c4) + np.maximum(0.5 * (be.log(m) + logx), 0)
-    if np.all(np.asarray(m) == 1):  # E[sqrt(m ∧ 1)] = 1 exactly: no sum over the law
+    one = np.asarray(m) == 1  # E[sqrt(m ∧ 1)] = 1 exactly: log 0, no sum over the law (a map's cells as a point's)
+    if np.all(one):
         ld = np.zeros(np.shape(m)) if precision is None else np.full(np.shape(m), mpmath.mpf(0), dtype=object)
     elif precision is None and np.ndim(m) == 0 and (pre := _scan.prefix(law)) is not None and 1 <= m <= pre.K:
         ld = np.asarray(_scan.log_sqrt_min(pre, int(m)))  # the law's own formula on its prefix
     else:
         ld = law.log_sqrt_min_mean(np.asarray(m, dtype=np.int64), precision=precision)
+        if np.any(one):
+            ld = np.where(one, 0.0, ld)
     safe = np.where(lfac > 0, lfac, 1)
     core = be.log(c3) + be.log(safe) - logx - 2 * ld
     return core, lfac, ld

@@ -31,7 +31,7 @@ import numpy as np
 
 from ..numerics import last_true
 from ._common import _mp_log, DEEP_LOG, FLOAT_TOL, LOG_HALF, MAX_LISTED, MAX_SIZE, MAX_TABLE, MAX_WALK, WHOLE_TABLE
-from ._tables import _deep_logsf, _left_log_sums, _log_sums_from_top
+from ._tables import _deep_logsfs, _left_log_sums, _log_sums_from_top, table_prefix as _tables_prefix
 from ._base import _rebuild, SizeLaw
 from ._bulk import BulkFamily
 from . import _bulk, _fixed
@@ -60,6 +60,8 @@ class _Family:
     sf_in_table: bool = True  # the table takes logsf where it is not deep (False: masses summed from the top)
     bulk: BulkFamily | None = None  # Poisson/binomial: the table-free engine of ``_bulk`` for wide bulks
     mode: int | None = None  # X's smallest mode in closed form (log-concave families; else found by bisection)
+    sf_walked: bool = False  # logsf past the mode is already the walk of _tables._deep_logsfs (no second walk)
+    log_p0: float | None = None  # log P(X = 0) in closed form, the value logpmf(0) returns (else read from it)
     sampler: Callable = field(kw_only=True)  # (size, rng) -> draws of X; every constructor gives one
 
 
@@ -164,11 +166,11 @@ class FamilyLaw(SizeLaw):
         """log P(X > a), exact in deep tails for log-concave families."""
         with np.errstate(divide="ignore"):
             out = np.array(self.family.logsf(a), dtype=float)
-        deep = out < DEEP_LOG
-        if self.family.log_concave and np.any(deep):
+        deep = (out < DEEP_LOG) & (np.asarray(a) < self.family.support[1])  # past X's top P(X > a) = 0 exactly
+        if self.family.log_concave and not self.family.sf_walked and np.any(deep):
             flat, a_flat = out.reshape(-1), np.broadcast_to(a, out.shape).reshape(-1)
-            for i in np.flatnonzero(deep.reshape(-1)):
-                flat[i] = _deep_logsf(self.family.logpmf, int(a_flat[i]))
+            at = np.flatnonzero(deep.reshape(-1))
+            flat[at] = _deep_logsfs(self.family.logpmf, a_flat[at])  # all deep points in one pass of walks
         return out
 
     def _logsf(self, a: np.ndarray) -> np.ndarray:
@@ -233,6 +235,8 @@ class FamilyLaw(SizeLaw):
         support from 0 (``exp`` of :math:`\log P(X \ge 1) \approx \log\lambda = -690` would keep 1e-13 of
         poisson(1e-300)'s, and put its mean below 1), else :math:`e^{\log P(X \ge 1)}`."""
         if self.family.support[0] == 0:
+            if self.family.log_p0 is not None:
+                return -math.expm1(self.family.log_p0)
             with np.errstate(divide="ignore"):
                 return -math.expm1(float(self.family.logpmf(np.array(0))))
         return math.exp(self._log_p_ge1)
@@ -351,6 +355,10 @@ class FamilyLaw(SizeLaw):
             return False
         width = 2 * (self._mode - self._start)
         return width > (FLOAT_BULK_WIDTH if precision is None and fam.N is None else MP_BULK_WIDTH)
+
+    def _table_prefix(self, K: int) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+        """The three float64 functionals on ``0..K(+1)`` read from the table (``_tables.table_prefix``), or ``None``."""
+        return None if self._bulk_mode(None) else _tables_prefix(self, K)
 
     def _bulk_point(self, a: int, precision: int | None) -> tuple[Any, Any, Any]:
         """``(log P(m <= a), log P(m > a), log E[sqrt(m) 1{m <= a}])`` in mpmath at the working precision."""

@@ -148,7 +148,7 @@ def _stirlerr(n: ArrayLike) -> np.ndarray:
     safe_small = np.where(small, n, 1.0)
     flat, flat_small = np.atleast_1d(n), np.atleast_1d(small)
     log_gamma = np.zeros(flat.shape)  # math.lgamma on the few small points: no scipy at start-up
-    log_gamma[flat_small] = [math.lgamma(v + 1.0) for v in flat[flat_small]]
+    log_gamma[flat_small] = [math.lgamma(v + 1.0) for v in flat[flat_small].tolist()]  # Python floats: the same doubles
     log_gamma = log_gamma.reshape(n.shape)
     direct = log_gamma - (safe_small + 0.5) * np.log(safe_small) + safe_small - 0.5 * math.log(2 * math.pi)
     big = np.where(small, 16.0, n)

@@ -36,7 +36,7 @@ from ._base import SizeLaw
 from ._kernels import _bd0, _stirlerr
 from ._bulk import BulkFamily
 from ._family import _Family, FamilyLaw
-from ._tables import _deep_logsf, _left_log_sum
+from ._tables import _deep_logsfs, _left_log_sum_many
 from .._lazy import lazy
 
 if TYPE_CHECKING:
@@ -99,16 +99,20 @@ def poisson(lam: float, *, zero: str = "truncate") -> SizeLaw:
         body = -_stirlerr(safe) - _bd0(safe, lam) - 0.5 * np.log(2 * math.pi * safe)
         return np.where(k == 0, -lam, body)
 
+    at_zero = float(log1mexp(-lam))  # a = 0: log P(X >= 1) = log(1 - e^-lam), exactly
+
     def logsf(a: ArrayLike) -> np.ndarray:
         # local sums of the masses (log-concave, proven remainder): past the mode the tail itself,
         # below it the complement of the masses up to a (at most 1/2 of the mass: no cancellation)
         a = np.asarray(a)
-        out = np.where(a < 0, 0.0, float(log1mexp(-lam)))  # a = 0: log P(X >= 1) = log(1 - e^-lam), exactly
+        out = np.where(a < 0, 0.0, at_zero)
         flat, a_flat = out.reshape(-1).copy(), np.broadcast_to(a, out.shape).reshape(-1)
-        for i in np.flatnonzero(a_flat >= 1):
-            ai = int(a_flat[i])
-            flat[i] = (_deep_logsf(logpmf, ai) if ai >= mode
-                       else float(log1mexp(np.array(_left_log_sum(logpmf, ai, 0)))))
+        up = np.flatnonzero(a_flat >= max(mode, 1))
+        if up.size:  # past the mode: every tail in one pass of walks
+            flat[up] = _deep_logsfs(logpmf, a_flat[up])
+        low = np.flatnonzero((a_flat >= 1) & (a_flat < mode))
+        if low.size:  # below the mode: 1 - P(X <= a), the masses up to a summed (short walks in one pass)
+            flat[low] = [float(log1mexp(np.array(v))) for v in _left_log_sum_many(logpmf, a_flat[low], 0).tolist()]
         return flat.reshape(out.shape)
 
     mode = math.floor(lam)
@@ -123,7 +127,7 @@ def poisson(lam: float, *, zero: str = "truncate") -> SizeLaw:
         mp_logpmf,
         lambda a: -mpmath.expm1(-mpmath.mpf(lam)) if a == 0 else mpmath.gammainc(a + 1, 0, lam, regularized=True),
         lambda: mpmath.mpf(lam),
-        log_concave=True, sf_in_table=False,
+        log_concave=True, sf_in_table=False, sf_walked=True, log_p0=-lam,
         mp_ratio=lambda k: mpmath.mpf(lam) / (k + 1),
         sampler=lambda size, rng: rng.poisson(lam, size=size), bulk=BulkFamily(lam),
         mode=max(0, math.ceil(lam) - 1),  # p(k+1)/p(k) = lam/(k+1) > 1 iff k < lam - 1
@@ -167,12 +171,16 @@ def binomial(N: int, p: float, *, zero: str = "truncate") -> SizeLaw:
         out = np.where((ki == 0) | (ki == N), ends, body)
         return np.where((k >= 0) & (k <= N), out, -np.inf)
 
+    at_zero = float(log1mexp(N * math.log1p(-p))) if p < 1 else 0.0  # log P(X >= 1), exactly
+
     def logsf(a: ArrayLike) -> np.ndarray:
         a = np.asarray(a)
-        with np.errstate(divide="ignore"):
-            inside = np.log(binomial_sf(np.clip(a, 0, N - 1), N, p))
-            zero = log1mexp(N * math.log1p(-p)) if p < 1 else 0.0  # log P(X >= 1), exactly
-        return np.where(a < 0, 0.0, np.where(a >= N, -np.inf, np.where(a == 0, zero, inside)))
+        mid = (a > 0) & (a < N)
+        inside = np.zeros(a.shape)
+        if np.any(mid):  # binomial_sf's arithmetic on its checked inputs (integers: N - a exact past 2**53)
+            with np.errstate(divide="ignore"):
+                inside = np.log(_binomial_sf_inside(np.clip(a, 0, N - 1), N, p))
+        return np.where(a < 0, 0.0, np.where(a >= N, -np.inf, np.where(a == 0, at_zero, inside)))
 
     def tail_first_moment(K: int) -> float:  # N p P(Bin(N-1, p) >= K)
         if K >= N:
@@ -203,6 +211,7 @@ def binomial(N: int, p: float, *, zero: str = "truncate") -> SizeLaw:
     fam = _Family(
         logpmf, logsf, (0, N), N * p, tail_first_moment, mp_logpmf, mp_sf,
         lambda: N * mpmath.mpf(p), log_concave=True, sampler=lambda size, rng: rng.binomial(N, p, size=size),
+        log_p0=N * math.log1p(-p) if p < 1 else -math.inf,  # logpmf(0)'s own expression
         mp_ratio=(lambda k: mpmath.mpf(N - k) / (k + 1) * mpmath.mpf(p) / (1 - mpmath.mpf(p))) if p < 1 else None,
         bulk=BulkFamily(N * p, N, p) if p < 1 else None,
         # p(k+1)/p(k) = (N-k) p / ((k+1)(1-p)) > 1 iff k < (N+1) p - 1, decided in exact rationals
@@ -212,6 +221,28 @@ def binomial(N: int, p: float, *, zero: str = "truncate") -> SizeLaw:
     law._recipe = ("binomial", {"N": N, "p": p, "zero": zero})
     return law
 
+
+
+def _binomial_sf_inside(y: np.ndarray, n: int, p: float) -> np.ndarray:
+    r""":func:`bounds.numerics.binomial_sf` at points ``0 <= y < n`` of a law whose ``n`` and ``p`` are checked:
+    the same arithmetic (:math:`I_p(y + 1, n - y)`, ``n - y`` from the integers), without its input checks (a
+    law asks it at every point of its table).
+
+    .. math:: P(T > y) = I_p(y + 1,\, n - y)
+
+    Source: Abramowitz and Stegun (1964), eq. 26.5.24.
+    """
+    from scipy import special
+
+    raw = np.asarray(y)
+    if np.issubdtype(raw.dtype, np.integer):
+        zi = raw.astype(np.int64)
+        a_arg, b_arg = (zi + 1).astype(float), (n - zi).astype(float)
+    else:
+        z = raw.astype(float)
+        a_arg, b_arg = z + 1, n - z
+    with np.errstate(invalid="ignore"):
+        return np.asarray(special.betainc(a_arg, b_arg, p))
 
 
 def from_scipy(dist: Any, *, zero: str = "error", name: str | None = None) -> SizeLaw:
@@ -228,6 +259,10 @@ def from_scipy(dist: Any, *, zero: str = "error", name: str | None = None) -> Si
     survival function disagrees with the pmf (an ``sf`` computed as ``1 - cdf``) only the moment
     bound :math:`E[X^r]/K^{r-1}` (``r = 2..6``) is used.  If no moment of order 2 or more is
     finite the tail cannot be bounded and a ``ValueError`` suggests a dedicated constructor.
+    A distribution charging negative integers is truncated (``zero="truncate"``) with the mean of
+    :math:`X \mid X \ge 1` summed over its support when that support is finite (at most
+    ``MAX_NEGATIVE_WIDTH`` points); an infinite one (``skellam``, ``dlaplace``) is refused by a
+    ``ValueError`` naming that limit (see :func:`_positive_part_mean`).
 
     .. math:: M(k) = P(X = k), \qquad k \ge 1
 
@@ -246,6 +281,8 @@ def from_scipy(dist: Any, *, zero: str = "error", name: str | None = None) -> Si
     mean = _scipy_mean(dist)
     if not math.isfinite(mean):
         raise ValueError(f"{dist.dist.name}{dist.args} has an infinite mean: hypothesis H1 (E[m] < inf) fails")
+    if lo < 0 and zero == "truncate":  # m = X | X >= 1 needs E[X 1{X >= 1}], not E[X] (which counts X < 0)
+        mean = _positive_part_mean(dist, lo, hi)
     moments = {}
     for r in range(2, 7) if math.isinf(hi) else ():  # a finite support needs none (and scipy sums them slowly)
         with np.errstate(all="ignore"), warnings.catch_warnings(record=True) as caught:
@@ -289,6 +326,37 @@ def from_scipy(dist: Any, *, zero: str = "error", name: str | None = None) -> Si
     law = FamilyLaw(label, params, fam, zero)
     law._recipe = ("from_scipy", {"dist": dist, "zero": zero, "name": name})
     return law
+
+
+MAX_NEGATIVE_WIDTH = 10**6
+"""Widest finite support with negative values :func:`from_scipy` truncates (its mean summed point by point)."""
+
+
+def _positive_part_mean(dist: Any, lo: float, hi: float) -> float:
+    r""":math:`E[X\,\mathbb 1\{X \ge 1\}]` of a scipy law with mass on negative integers, for ``zero="truncate"``
+    (then :math:`E[m] = E[X\,\mathbb 1\{X \ge 1\}]/P(X \ge 1)`; :math:`E[X]` would count the negative values).
+
+    .. math:: E[X\,\mathbb 1\{X \ge 1\}] = \sum_{k=1}^{hi} k\,P(X = k)
+
+    Summed exactly rounded (``math.fsum``) over a finite support of at most ``MAX_NEGATIVE_WIDTH`` points.  An
+    infinite support with negative values (``skellam``, ``dlaplace``) is refused with a ValueError naming the
+    limit: neither its mean given ``X >= 1`` nor a proven tail bound of ``X 1{X > K}`` (its odd moments and
+    generating function count the negative values too) is available in closed form here;
+    ``dlaplace(a)`` given ``X >= 1`` is ``geometric(1 - exp(-a))``.
+
+    Source: the definition of the zero-truncated law (``docs/choices.md`` §1.5).
+    """
+    name = f"{getattr(dist.dist, 'name', 'dist')}({', '.join(repr(_plain(v)) for v in dist.args)})"
+    if math.isinf(hi) or hi - max(lo, 0) > MAX_NEGATIVE_WIDTH:
+        where = "an infinite support" if math.isinf(hi) else f"a support of more than {MAX_NEGATIVE_WIDTH} points"
+        raise ValueError(
+            f"{name} charges negative integers on {where}: "
+            "zero='truncate' needs E[X 1{X >= 1}] and a tail bound for X >= 1, which are not available for it "
+            "(the mean, odd moments and generating function count the negative values); build the law of "
+            "X | X >= 1 directly (dlaplace(a) given X >= 1 is bounds.sizes.geometric(1 - exp(-a)))")
+    k = np.arange(1, int(hi) + 1, dtype=np.int64)
+    with np.errstate(divide="ignore", under="ignore"):
+        return math.fsum((k * np.asarray(dist.pmf(k), dtype=float)).tolist()) if k.size else 0.0
 
 
 def _tail_first_moment(dist: Any, K: int, hi: float, moments: dict[int, float]) -> float:

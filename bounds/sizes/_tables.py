@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any, Callable
 import numpy as np
 
 from . import _fixed
-from ._common import _mp_tol, DEEP_LOG, FLOAT_TOL, MAX_MP_WORK, MAX_TABLE, MAX_TERMS, WHOLE_TABLE
+from ._common import _log1mexp, _mp_tol, DEEP_LOG, FLOAT_TOL, LOG_HALF, MAX_MP_WORK, MAX_TABLE, MAX_TERMS, WHOLE_TABLE
 from .._lazy import lazy
 
 if TYPE_CHECKING:
@@ -121,10 +121,102 @@ def _deep_logsf(logpmf: Callable, a: int) -> float:
     return _walk_log_sum(logpmf, a + 1, +1, None)
 
 
+def _deep_logsfs(logpmf: Callable, a: np.ndarray) -> np.ndarray:
+    r""":func:`_deep_logsf` at many points at once: one evaluation of ``logpmf`` per chunk for every walk.
+
+    .. math:: \log P(X > a_i) = \log \sum_{k > a_i} p(k), \qquad i = 1, \dots, n
+
+    Each walk takes the chunks, terms, order of summation and stopping rule of :func:`_walk_log_sum` from
+    :math:`a_i + 1` (chunks of 64 terms growing 4-fold, settled where the geometric remainder is below
+    ``1e-17`` of the sum), so each value is that walk's; the masses of all walks are asked in one array
+    (their union, each mass once, where the chunks overlap: a table's shallow points), and a family whose
+    log-mass picks its series length from the whole array (Loader's deviance near the mean) may move a value
+    by the series' own truncation, below ``1e-20`` relative of a log-mass.  A sweep of
+    :math:`\tilde m` at :math:`n\alpha^2 = 10^{200}` asks 15 such points a call: one pass instead of 15.
+    """
+    a = np.asarray(a, dtype=np.int64).reshape(-1)
+    m = a.size
+    out = np.full(m, math.nan)
+    if not m:
+        return out
+    first = a + 1
+    heads = np.full(m, -math.inf)
+    pos = first.copy()
+    n, done = 64, 0
+    live = np.arange(m)
+    f_first = None
+    while True:
+        k = pos[live, None] + np.arange(n + 1, dtype=np.int64)[None, :]  # each chunk and the next point's term
+        lo, hi = int(k[:, 0].min()), int(k[:, -1].max())
+        if hi - lo + 1 < k.size:  # overlapping chunks (neighbouring points): each mass once, on their union
+            union = np.asarray(logpmf(np.arange(lo, hi + 1, dtype=np.int64)), dtype=float)
+            lp_all = union[k - lo]
+            if f_first is None:
+                f_first = union[first - lo]
+        else:
+            lp_all = np.asarray(logpmf(k.reshape(-1)), dtype=float).reshape(k.shape)
+        if f_first is None:
+            f_first = np.asarray(logpmf(first), dtype=float).reshape(-1)
+        lp, nxt = lp_all[:, :-1], lp_all[:, -1]
+        heads[live] = np.logaddexp(heads[live], np.logaddexp.reduce(lp, axis=1))
+        done += n
+        # each walk's stopping rule (_walk_log_sums'), on every live walk at once
+        head, tail = heads[live], lp[:, -1]
+        ended = ~np.isfinite(head) | (nxt == -math.inf)  # nothing summed, or the support has ended
+        with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
+            log_r = nxt - tail
+            span = (k[:, -2] - first[live]).astype(float)
+            f0 = f_first[live]
+            chord = (span > 0) & np.isfinite(f0)  # the chord bounds every later ratio (see _walk_log_sums)
+            if np.any(chord):
+                err = 64 * np.spacing(np.maximum(np.maximum(np.abs(f0), np.abs(tail)), np.abs(k[:, -2].astype(float))))
+                log_r = np.where(chord, np.minimum(log_r, (tail - f0 + 2 * err) / np.where(chord, span, 1.0)), log_r)
+            falls = ~ended & (log_r < 0)
+            rem = nxt - np.log(-np.expm1(np.where(falls, log_r, -1.0)))
+            gap = rem - head
+            small = falls & ((gap < math.log(1e-17)) | (gap < np.log(np.spacing(np.abs(head))) - 1))
+        out[live[ended]] = head[ended]
+        out[live[small]] = head[small] + np.log1p(np.exp(np.minimum(gap[small], 0.0)))
+        settled = ended | small
+        pos[live] = k[:, -1]
+        live = live[~settled]
+        if not live.size:
+            return out
+        if live.size > 1 and 4 * n > 2**16:  # long walks (rare): each alone, memory as one walk's
+            for i in live.tolist():
+                out[i] = _deep_logsf(logpmf, int(a[i]))
+            return out
+        if done >= MAX_TERMS:  # pragma: no cover - as _walk_log_sums
+            raise ArithmeticError(f"a sum of masses did not converge within {MAX_TERMS} terms")
+        n = min(4 * n, 2**20)
+
+
 def _left_log_sum(logf: Callable, a: int, lo: int) -> float:
     r"""log of :math:`\sum_{k=lo}^{a} e^{f(k)}` for log-concave ``f`` increasing on ``[lo, a]``
     (:func:`_walk_log_sum` leftwards: remainder below ``1e-17`` relative)."""
     return _walk_log_sum(logf, a, -1, lo)
+
+
+def _left_log_sum_many(logf: Callable, a: np.ndarray, lo: int) -> np.ndarray:
+    r""":func:`_left_log_sum` at many points ``a`` (each ``>= lo``): a walk of at most 64 terms (its first chunk
+    reaches ``lo``) is the log-sum of its terms in its order, all such walks from one evaluation of ``logf``; longer
+    walks go one by one.
+
+    .. math:: \log \sum_{k=lo}^{a_i} e^{f(k)}, \qquad i = 1, \dots, n
+    """
+    a = np.asarray(a, dtype=np.int64).reshape(-1)
+    out = np.empty(a.size)
+    short = np.flatnonzero(a - lo < 64)
+    if short.size:
+        lens = a[short] - lo + 1
+        starts = np.cumsum(lens) - lens
+        k = np.repeat(a[short], lens) - (np.arange(int(lens.sum())) - np.repeat(starts, lens))  # a_i down to lo
+        lp = np.asarray(logf(k), dtype=float)
+        for j, (s0, n) in enumerate(zip(starts.tolist(), lens.tolist())):
+            out[short[j]] = float(np.logaddexp(-math.inf, np.logaddexp.reduce(lp[s0 : s0 + n][None, :], axis=1))[0])
+    for i in np.flatnonzero(a - lo >= 64).tolist():
+        out[i] = _left_log_sum(logf, int(a[i]), lo)
+    return out
 
 
 def _left_log_sums(logpmf: Callable, a: int, lo: int) -> tuple[float, float]:
@@ -220,6 +312,58 @@ def float_table(law: SizeLaw) -> Table:
     if pts[0] > law.support_min:  # a window on the bulk: the mass below it by local sums
         left_cdf, left_sqrt = (float(v[0]) for v in law._left_log_sums(pts[:1] - 1, None))
     return Table(pts, lp, np.logaddexp(left_cdf, _log_cumsum(lp)), np.logaddexp(left_sqrt, _log_cumsum(lsq)), end, lsf)
+
+
+def table_prefix(law: SizeLaw, K: int) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    r"""``(log P(m > a), log E[sqrt(m) 1{m <= a}])`` for ``a = 0..K`` and ``log P(m >= a)`` for ``a = 0..K+1``, read
+    from the float64 table by index, where it holds every integer of ``[support_min, K]`` (``None`` otherwise).
+
+    .. math:: \log P(m \ge a) = \log P(m > a - 1) \ \text{or}\ \log(1 - P(m \le a - 1))
+
+    The values are the queries' (:meth:`SizeLaw.log_prob_gt`, ``log_partial_sqrt_mean``, ``log_prob_ge``): the same
+    table entries, ``0`` and ``-inf`` below the support, and ``log P(m >= a)`` by the same elementwise switch on the
+    same arrays, without a query's checks and lookups (a small law's first point reads these once).
+    """
+    table = law._float_table
+    pts = table.points
+    first = law.support_min
+    if (table.fill is not None or not len(pts) or int(pts[0]) != first or int(pts[-1]) != K or table.end != K
+            or len(pts) != K - first + 1 or first < 0):
+        return None
+    log_gt = np.concatenate([np.zeros(first), np.asarray(table.log_sf, dtype=float)])
+    log_s = np.concatenate([np.full(first, -np.inf), np.asarray(table.log_cum_sqrt, dtype=float)])
+    ls = np.concatenate([[0.0], log_gt])  # at a - 1 = -1..K
+    lc = np.concatenate([np.full(first + 1, -np.inf), np.asarray(table.log_cum_pmf, dtype=float)])
+    return log_gt, log_s, np.where(ls < LOG_HALF, ls, _log1mexp(lc, None))
+
+
+def float_sqrt_mean(law: SizeLaw, table: Table) -> float:
+    r""":math:`E[\sqrt m]` in float64 from a table: the masses' weighted mean of :math:`\sqrt k`, in linear space.
+
+    .. math:: E[\sqrt m] \approx \frac{\sum_{k \le K} \sqrt k\,M(k)}{\sum_{k \le K} M(k)}
+              \qquad (\text{the masses below a window included})
+
+    The weights :math:`e^{\log M(k) - \max}` and the products are each within an ulp, the sums exactly rounded
+    (``math.fsum``): the ratio is within 3 ulps of a weighted mean of :math:`\sqrt k`, so it keeps Jensen's
+    :math:`E[\sqrt m] \le \sqrt{E[m]}` to that rounding, whatever the common error of the masses (which the
+    normalisation cancels).  Dividing by the table's mass :math:`1 - P(m > K)` moves the value by
+    :math:`E[\sqrt m]\,P(m > K) \le E[\sqrt m]\cdot` ``tol`` (the cut's own bound; ``1e-20``).
+
+    Source: the definition :math:`E[\sqrt m] = \sum_k \sqrt k\,M(k)` (Pla et al. (2024), eqs. (13)-(14)).
+    """
+    pts, lp = table.points, np.asarray(table.log_pmf, dtype=float)
+    top = float(np.max(lp))
+    parts_w, parts_s = [], []
+    if int(pts[0]) > law.support_min:  # a window on the bulk: the masses below it, summed locally
+        left_c, left_s = (float(v[0]) for v in law._left_log_sums(pts[:1] - 1, None))
+        top = max(top, left_c)
+        parts_w.append(math.exp(left_c - top))
+        parts_s.append(math.exp(left_s - top))
+    with np.errstate(under="ignore"):
+        w = np.exp(lp - top)
+    parts_w.extend(w.tolist())
+    parts_s.extend((np.sqrt(pts.astype(float)) * w).tolist())
+    return math.fsum(parts_s) / math.fsum(parts_w)
 
 
 def mp_table(law: SizeLaw, precision: int) -> Table:
