@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from typing import Callable
+from typing import Any, Callable
 
 import sympy as sp
 
@@ -293,8 +293,8 @@ def theorem1_eq8(lower_scale: int = 2, log2: bool = True) -> AuditResult:
         for kind, p, D in _TH1_CASES:
             for x in _TH1_X:
                 n = int(round(x / 0.25))
-                kw = {"log_covering_upper": _cover_package(kind, p, "upper")} if kind == "ball" else {}
-                th = kent.theorem1(_cover_package(kind, p, "lower"), n=n, alpha=0.5, diameter=D, **kw)
+                up_cov = _cover_package(kind, p, "upper") if kind == "ball" else None
+                th = kent.theorem1(_cover_package(kind, p, "lower"), n=n, alpha=0.5, diameter=D, log_covering_upper=up_cov)
                 low, up = _eq8_paper(kind, p, n * 0.25, D, lower_scale=lower_scale, log2=log2)
                 t_lo, t_hi = -math.log(D), -math.log(D) + 60
                 best_low, _ = _optimum(low, t_lo, t_hi, True)
@@ -368,8 +368,8 @@ def _infinite_t(check_id: str, cases: tuple, problem: str, *, dim_in_exponent: b
             dev = abs(r.lower - want_low) / want_low
             if want_up is not None:
                 dev = max(dev, abs(r.upper - want_up) / want_up)
-            up_kw = {"log_covering_upper": _cover_package(kind, p, "upper")} if kind == "ball" else {}
-            th = kent.theorem1(_cover_package(kind, p, "lower"), n=n, alpha=alpha, diameter=D, **up_kw)
+            up_cov = _cover_package(kind, p, "upper") if kind == "ball" else None
+            th = kent.theorem1(_cover_package(kind, p, "lower"), n=n, alpha=alpha, diameter=D, log_covering_upper=up_cov)
             dl, du = _proof_deltas(kind, p, x)
             low_proof, up_proof = (dl / 2) ** 2 / 2, du**2 + D**2 * math.exp(-x / 2)
             ok = dev <= 1e-6 and th.lower >= low_proof * (1 - 1e-9) and th.upper <= up_proof * (1 + 1e-9)
