@@ -270,13 +270,14 @@ _TH1_CASES = (("cube", {"d": 1}, 2.0), ("cube", {"d": 4}, 4.0), ("ball", {"d": 3
               ("sparse", {"d": 16, "s": 2}, 2 * math.sqrt(2)), ("sobolev", {"beta": 1.0}, 2.0),
               ("sobolev", {"beta": 2.0}, 2.0))
 _TH1_X = (0.5, 40.0)
+_TH1_C0, _TH1_C1 = 1.5, 0.75  # not 1: a constant dropped or swapped is visible
 
 
 @register("kent.theorem1_eq8", "Kent et al. (2024), Theorem 1, eq. (8) (docs/kent.md §3)",
           "bounds.kent.theorem1 with bounds.kent.covering returns sup_δ of the left side and inf_δ of the right side "
           "of eq. (8), Φ(t) = t²", "exact (mpmath transcription, golden-section optimum)",
           domain="instances: covering in {cube d = 1, 4; l2 ball d = 3; sparse d = 16, s = 2; Sobolev beta = 1, 2} x "
-                 "n alpha^2 in {0.5, 40} (alpha = 1/2), c0 = c1 = 1, delta <= diameter",
+                 "n alpha^2 in {0.5, 40} (alpha = 1/2), c0 = 3/2, c1 = 3/4, delta <= diameter",
           methods=("exact",),
           faults=(("Φ(δ/2) of the lower side read as Φ(δ)", {"lower_scale": 1}),
                   ("the log 2 of Fano's numerator c0 nα² + log 2 dropped", {"log2": False})))
@@ -294,9 +295,10 @@ def theorem1_eq8(lower_scale: int = 2, log2: bool = True) -> AuditResult:
             for x in _TH1_X:
                 n = int(round(x / 0.25))
                 up_cov = _cover_package(kind, p, "upper") if kind == "ball" else None
-                th = kent.theorem1(_cover_package(kind, p, "lower"), n=n, alpha=0.5, diameter=D, log_covering_upper=up_cov)
-                low, up = _eq8_paper(kind, p, n * 0.25, D, lower_scale=lower_scale, log2=log2)
-                t_lo, t_hi = -math.log(D), -math.log(D) + 60
+                th = kent.theorem1(_cover_package(kind, p, "lower"), n=n, alpha=0.5, diameter=D, log_covering_upper=up_cov,
+                                   c0=_TH1_C0, c1=_TH1_C1)
+                low, up = _eq8_paper(kind, p, n * 0.25, D, lower_scale=lower_scale, log2=log2, c0=_TH1_C0, c1=_TH1_C1)
+                t_lo, t_hi = -math.log(D), -math.log(D) + 300
                 best_low, _ = _optimum(low, t_lo, t_hi, True)
                 best_up, _ = _optimum(up, t_lo, t_hi, False)
                 at_low, at_up = low(-mp.log(th.delta_lower)), up(-mp.log(th.delta_upper))
