@@ -157,7 +157,7 @@ def test_kent_rows_rest_on_their_own_checks():
                        ("Proposition 5", "kent.proposition5"), ("Theorem 8", "kent.theorem8_sparse"),
                        ("Theorem 9", "kent.theorem9_density"), ("Table 2", "kent.table2")):
         assert by[label].checks == (cid,) and by[label].status == "holds", label
-    for label in ("eq. (52)", "eq. (57)", "eq. (60)", "eq. (63)", "eq. (64)", "eq. (70)", "eq. (80)", "eq. (129)",
+    for label in ("eq. (52)", "eq. (57)", "eq. (60)", "eq. (63)", "eq. (64)", "eq. (70)", "eq. (75)", "eq. (80)", "eq. (129)",
                   "Table 3", "Table 4"):
         assert label in by
     for r in rows:
@@ -184,3 +184,24 @@ def test_transcriptions_are_written_in_the_audit_modules():
     # the independent forms live in the audit modules, not in bounds.kent
     assert kent_checks._eq8_paper.__module__ == "bounds.audit.kent"
     assert kent_equations._theorem8_paper.__module__ == "bounds.audit.kent_equations"
+
+
+def test_cutoff_check_reads_the_estimator(monkeypatch):
+    from bounds.estimators import kent as kent_estimators
+
+    # by hand: n = 1000, T = 10^6, alpha = 1, beta = 1, C = 1: min(10^{9/4} = 177.8, 1000/log 1000 = 144.76) -> 143
+    assert kent_estimators.density_cutoff(n=1000, T=10**6, alpha=1.0, beta=1.0) == 143
+    real = kent_estimators.density_cutoff
+    monkeypatch.setattr(kent_estimators, "density_cutoff", lambda **kw: real(**kw) + 2)
+    assert audit.CHECKS["kent.theorem9_cutoff"].fn().status == "fails"
+
+
+def test_refinement_check_reads_the_window_and_the_laplace_scale(monkeypatch):
+    from bounds.estimators import kent as kent_estimators
+
+    monkeypatch.setattr(kent_estimators, "laplace_scale", lambda tau, alpha: 12 * tau / alpha)
+    assert audit.CHECKS["kent.eq75_refinement"].fn().status == "fails"
+    monkeypatch.undo()
+    real = kent_estimators.interval
+    monkeypatch.setattr(kent_estimators, "interval", lambda j, tau: (real(j, tau)[0] - tau, real(j, tau)[1]))
+    assert audit.CHECKS["kent.eq75_refinement"].fn().status == "fails"

@@ -536,3 +536,86 @@ def table4(nonprivate_item: bool = False) -> AuditResult:
         ok = abs(sp.N(got.subs(pt)) - sp.N(((n * T) ** (-b / (b + 1))).subs(pt))) < 1e-20
         return result("kent.table4", "holds" if ok else "fails", nonprivate_item=True)
     return _table_check("kent.table4", 4)
+
+
+# =========================================================================== the procedures as implemented
+
+
+@register("kent.eq75_refinement", "Kent et al. (2024), eqs. (29), (30) and (75) (docs/kent.md §6, [V]; (75) [R])",
+          "the implemented enlarged interval (bounds.estimators.kent.interval) has width ≤ 14τ for every bin and the "
+          "Laplace scale (laplace_scale) is 14τ/α, so a refined report's variance is ≤ (14τ)²/4 + 2(14τ/α)² (75)",
+          "exact",
+          domain="instances: tau in {1/3, 1/10, 1/64, 0.0421} x every bin j < ceil(1/tau) x alpha in {0.1, 0.6, 1}",
+          methods=("exact",),
+          faults=(("the Laplace scale 12τ/α (the elected bin's 2τ left out of the sensitivity)", {"width": 12}),))
+def eq75_refinement(width: int = 14) -> AuditResult:
+    r"""For every bin :math:`I_j = [-1 + 2j\tau, -1 + 2(j+1)\tau)` the implemented window is
+    :math:`[l_j - 6\tau, u_j + 6\tau] \cap [-1, 1]`: its width (read from the package) must be at most
+    :math:`14\tau` (``width``), which bounds the sensitivity of the projected mean and, by Popoviciu, its variance by
+    :math:`(14\tau)^2/4`; the package's Laplace scale must equal :math:`14\tau/\alpha` (variance
+    :math:`2(14\tau/\alpha)^2`)."""
+    from ..estimators import kent as kent_estimators
+
+    worst_width, worst_scale, rows = 0.0, 0.0, []
+    for tau in (1 / 3, 0.1, 1 / 64, 0.0421):
+        bins = math.ceil(1 / tau)
+        lo, hi = kent_estimators.interval(list(range(bins)), tau)
+        widest = max(float(h - l) for l, h in zip(lo, hi)) / tau
+        worst_width = max(worst_width, widest)
+        for a in (0.1, 0.6, 1.0):
+            dev = _rel(kent_estimators.laplace_scale(tau, a), width * tau / a)
+            worst_scale = max(worst_scale, dev)
+            rows.append({"tau": tau, "alpha": a, "widest_window_over_tau": widest,
+                         "variance_bound_75": (width * tau) ** 2 / 4 + 2 * (width * tau / a) ** 2})
+    ok = worst_width <= width + 1e-12 and worst_scale <= 1e-14
+    return result("kent.eq75_refinement", "holds" if ok else "fails", widest_window_over_tau=worst_width,
+                  max_relative_deviation_of_scale=worst_scale, width=width, rows=rows[:4],
+                  slack={"widest_window_over_tau": worst_width, "note": "interior bins reach the full 14 tau; bins "
+                                                                         "near ±1 are clipped"})
+
+
+@register("kent.theorem9_cutoff", "Kent et al. (2024), eqs. (49), (108), (109), (129) (docs/kent.md §9)",
+          "the implemented cut-off k (bounds.estimators.kent.density_cutoff) is eq. (49) rounded down to an odd "
+          "integer; k = (nTα²)^{1/(2β+2)} balances k²/(nTα²) and k^{-2β} at (nTα²)^{-β/(β+1)} (108); k = nα²/(C log nα²) "
+          "turns the vote's error k e^{-c nα²/k} into k (nα²)^{-cC} (109); the bump bound needs T ≤ (nα²)^{2β+1} (129)", "exact + sympy",
+          domain="instances: beta in {1/2, 1, 2} x (n, T, alpha) in {(1e3, 1e6, 1), (1e4, 10, 1/2), (500, 1e9, 1), "
+                 "(2e4, 1e3, 1/5)} x C in {1, 3} (the cut-off); proved for every beta, n alpha^2, T > 0 (sympy)",
+          methods=("exact", "sympy"),
+          faults=(("the cut-off exponent 1/(2β + 1) (the non-private one)", {"exponent_shift": 1}),))
+def theorem9_cutoff(exponent_shift: int = 2) -> AuditResult:
+    r"""(i) :func:`bounds.estimators.kent.density_cutoff` against the largest odd integer below
+    :math:`\min\{(nT\alpha^2)^{1/(2\beta + 2)}, n\alpha^2/(C\log(e \vee n\alpha^2))\}` (mpmath, written here);
+    (ii) sympy: at :math:`k = u^{1/(2\beta + s)}`, :math:`u = nT\alpha^2` (``exponent_shift`` :math:`s = 2`),
+    :math:`k^2/u = k^{-2\beta} = u^{-\beta/(\beta+1)}`; at :math:`k = x/(C\log x)`,
+    :math:`k e^{-cx/k} = k x^{-cC}`; and :math:`u^{-\beta/(\beta+1)} \ge x^{-2\beta} \iff
+    T \le x^{2\beta + 1}` (in logs: linear, zero at :math:`\log T = (2\beta + 1)\log x`, decreasing in
+    :math:`\log T`)."""
+    import mpmath as mp
+
+    from ..estimators import kent as kent_estimators
+
+    bad = []
+    with mp.workdps(30):
+        for b in (0.5, 1.0, 2.0):
+            for n, T, a in ((1000, 10**6, 1.0), (10**4, 10, 0.5), (500, 10**9, 1.0), (20000, 1000, 0.2)):
+                for C in (1.0, 3.0):
+                    x = mp.mpf(n) * mp.mpf(a) ** 2
+                    k_real = min((x * T) ** (1 / mp.mpf(2 * b + exponent_shift)), x / (C * mp.log(max(x, mp.e))))
+                    k = max(1, int(mp.floor(k_real)))
+                    k = k if k % 2 else max(1, k - 1)
+                    got = kent_estimators.density_cutoff(n=n, T=T, alpha=a, beta=b, C=C)
+                    if got != k:
+                        bad.append({"beta": b, "n": n, "T": T, "alpha": a, "C": C, "package": got, "paper": k})
+    bb, u, x, C, lT, lx = sp.symbols("beta u x C logT logx", positive=True)
+    k1 = u ** (1 / (2 * bb + exponent_shift))
+    balance = (sp.simplify(sp.powsimp(k1**2 / u / u ** (-bb / (bb + 1)), force=True)) == 1
+               and sp.simplify(sp.powsimp(k1 ** (-2 * bb) / u ** (-bb / (bb + 1)), force=True)) == 1)
+    cc = sp.Symbol("c", positive=True)
+    k2 = x / (C * sp.log(x))
+    tail = sp.simplify(sp.powsimp(k2 * sp.exp(-cc * x / k2) / (k2 * x ** (-cc * C)), force=True)) == 1
+    gap = -bb / (bb + 1) * (lx + lT) + 2 * bb * lx  # log of (xT)^{-β/(β+1)} / x^{-2β}
+    t129 = (sp.simplify(gap.subs(lT, (2 * bb + 1) * lx)) == 0) and bool(sp.simplify(sp.diff(gap, lT)) < 0)
+    ok = not bad and balance and tail and t129
+    return result("kent.theorem9_cutoff", "holds" if ok else "fails", mismatches=bad[:4], balance_108=balance,
+                  tail_109=tail, condition_129=t129, exponent_shift=exponent_shift,
+                  confidence="[S] the cut-off and (129)'s form, [R] the log factors (docs/kent.md §9)")

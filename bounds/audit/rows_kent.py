@@ -63,7 +63,10 @@ EQUATIONS: tuple[Statement, ...] = (
           (), related=("kent.covering_ball",), confidence="R",
           what="the covering bound (60) it uses (kent.covering_ball)", not_checked="the union bound's constants"),
     _lost("eq. (74)", "the risk split by the tower law and the bias–variance decomposition, Cauchy–Schwarz"),
-    _lost("eq. (75)", "the variance term: a truncated mean on an interval of width 14τ plus Laplace noise"),
+    entry("kent", "eq. (75)", "checkable", "the variance term: a projected mean on a window of width ≤ 14τ plus "
+          "Laplace(14τ/α) noise, Var ≤ (14τ)²/4 + 2(14τ/α)² per report",
+          ("kent.eq75_refinement",), implements="bounds.estimators.kent.laplace_scale", confidence="R",
+          not_checked="the exact printed constant of (75) (lost; the form is rebuilt from (29)–(30))"),
     _lost("eq. (76)", "the bias term bounded through the truncation (following Duchi et al., App. B.1)"),
     _lost("eq. (77)", "the truncation bias on the event E, by Hoeffding"),
     _lost("eq. (78)", "the bias term combined from (76) and (77)"),
@@ -98,8 +101,12 @@ EQUATIONS: tuple[Statement, ...] = (
     _lost("eq. (106)", "the probability that a zero coordinate survives the threshold"),
     # Theorem 9's upper bound (Appendix B.4)
     _lost("eq. (107)", "the density risk is the coefficients' error plus the Sobolev tail L²k^{−2β} (Parseval)"),
-    _lost("eq. (108)", "case k = (nTα²)^{1/(2β+2)}: the polynomial rate"),
-    _lost("eq. (109)", "case k = nα²/(C log nα²), exponential regime of (82)"),
+    entry("kent", "eq. (108)", "order", "case k = (nTα²)^{1/(2β+2)}: k²/(nTα²) = k^{−2β} = (nTα²)^{−β/(β+1)}, the "
+          "polynomial rate", ("kent.theorem9_cutoff",), implements="bounds.estimators.kent.density_cutoff",
+          confidence="R", not_checked="the log factor and the constants depending on β, L"),
+    entry("kent", "eq. (109)", "order", "case k = nα²/(C log nα²): the vote's error k e^{−c nα²/k} = k (nα²)^{−cC}, "
+          "dominated once C is large", ("kent.theorem9_cutoff",), implements="bounds.estimators.kent.density_cutoff",
+          confidence="R", not_checked="how large C must be (the constant c of (82) is lost)"),
     _lost("eq. (110)", "a bound on k's exponential term in the polynomial regime"),
     _lost("eq. (111)", "case k = nα²/(C log nα²), polynomial regime of (82)"),
     # the lower bounds (Appendix C)
@@ -120,7 +127,9 @@ EQUATIONS: tuple[Statement, ...] = (
     _lost("eq. (126)", "the bumps' L² separation of order h^{2β+1}"),
     _lost("eq. (127)", "the densities stay bounded away from 0"),
     _lost("eq. (128)", "Assumption 2's parameter for the bump family"),
-    _lost("eq. (129)", "the condition T ≲ (nα²)^{2β+1} under which the bump bound applies"),
+    entry("kent", "eq. (129)", "order", "the bump bound (nTα²)^{−β/(β+1)} applies while T ≲ (nα²)^{2β+1}, where it "
+          "exceeds the infinite-T rate (nα²)^{−2β}", ("kent.theorem9_cutoff",), confidence="S",
+          not_checked="the condition's constant (lost with the text)"),
 )
 
 
@@ -189,6 +198,15 @@ ENTRIES: tuple[Statement, ...] = (
        not_checked="the packing's disjointness argument and its constants (lost with the text)"),
     entry("kent", "eq. (25)", "checkable", "the procedure's τ = √(2 log(nT*α²)/T*) and the vote flip probability 1/(1+e^{α/6})",
        ("kent.procedure_vote",), implements="bounds.kent.estimator_cap", confidence="V"),
+    entry("kent", "eq. (29)", "checkable", "the elected bin enlarged by 6τ on each side: a window of width 14τ",
+          ("kent.eq75_refinement",), implements="bounds.estimators.kent.interval", confidence="V",
+          not_checked="that the window contains θ on the vote's event (Lemma S9 of DAME is the analogue)"),
+    entry("kent", "eq. (30)", "checkable", "the refinement adds Laplace noise of scale 14τ/α to the projected mean",
+          ("kent.eq75_refinement",), implements="bounds.estimators.kent.laplace_scale", confidence="V",
+          not_checked="the privacy of the release (Laplace mechanism, standard)"),
+    entry("kent", "eq. (49)", "checkable", "Theorem 9's cut-off k = min{(nTα²)^{1/(2β+2)}, nα²/(C log nα²)}",
+          ("kent.theorem9_cutoff",), implements="bounds.estimators.kent.density_cutoff", confidence="S",
+          not_checked="the constant C (depends on β; a parameter)"),
     # ------------------------------------------------------------------ equation level (Appendices A–C)
     *EQUATIONS,
     entry("kent", "Table 2", "order", "mean estimation rates across privacy settings (ℓ∞ and ℓ2 columns)",
