@@ -12,6 +12,12 @@ def _lost(label: str, role: str) -> Statement:
     return entry("kent", label, "structural", role, (), _LOST + role, confidence="R")
 
 
+def _defines(label: str, role: str, where: str = "") -> Statement:
+    """A definition (an event, a family, a mixture, a threshold): no claim to check."""
+    seen = f"; docs/kent.md {where} describes it" if where else "; its formula was lost with the text"
+    return entry("kent", label, "structural", role, (), "a definition, not a claim" + seen, confidence="R")
+
+
 EQUATIONS: tuple[Statement, ...] = (
     # Theorem 1's proof (Appendix A)
     entry("kent", "eq. (52)", "checkable", "Fano's mutual information: I ≤ 4(e^α − 1)² n TV² ≤ c0 nα² for α ≤ 1",
@@ -54,7 +60,7 @@ EQUATIONS: tuple[Statement, ...] = (
     entry("kent", "eq. (70)", "checkable", "Hoeffding: P(|X̄_i − θ| ≥ τ) ≤ 2e^{−T*τ²/2} = 2/(nT*α²) with τ of (25)",
           ("kent.eq70_hoeffding",), implements="bounds.kent.estimator_cap", confidence="V",
           not_checked="the last inequality (needs K large and nα² large: constants lost)"),
-    _lost("eq. (71)", "the event that the correct bin's votes beat every bin three or more away"),
+    _defines("eq. (71)", "the event that the correct bin's votes beat every bin three or more away", "§6"),
     entry("kent", "eq. (72)", "order", "Hoeffding on the privatised votes: P(a far bin wins) ≤ e^{−c nα²}",
           (), related=("kent.procedure_vote",), confidence="R",
           what="the vote's flip probability and Lemma 16 with k = 3 (kent.procedure_vote)",
@@ -77,7 +83,7 @@ EQUATIONS: tuple[Statement, ...] = (
     # Theorem 6's ℓ2 upper bound (Appendix B.2)
     _lost("eq. (84)", "Lemma 15 applied to a user's rotated mean: its deviation with high probability"),
     _lost("eq. (85)", "the event that every user's deviation is small, from (84)"),
-    _lost("eq. (86)", "the per-coordinate vote event, analogous to (71)"),
+    _defines("eq. (86)", "the per-coordinate vote event, analogous to (71)"),
     _lost("eq. (87)", "P of the vote event's complement, as (72)–(73)"),
     _lost("eq. (88)", "Lemma 7 on the rotated coordinates: the final events' probability"),
     _lost("eq. (89)", "the rotation is orthogonal: the error is the sum of the coordinates' errors"),
@@ -89,8 +95,8 @@ EQUATIONS: tuple[Statement, ...] = (
     _lost("eq. (95)", "the error off the vote event, as (79)"),
     _lost("eq. (96)", "one coordinate's total error"),
     # Theorem 8's upper bound (Appendix B.3)
-    _lost("eq. (97)", "the local selection threshold of procedure 1"),
-    _lost("eq. (98)", "the event that the non-zero coordinates are selected and the zero ones rejected"),
+    _defines("eq. (97)", "the local selection threshold of procedure 1", "§8"),
+    _defines("eq. (98)", "the event that the non-zero coordinates are selected and the zero ones rejected"),
     _lost("eq. (99)", "the error split into the unselected and the selected coordinates"),
     _lost("eq. (100)", "the error of the unselected coordinates, on the event and off it"),
     _lost("eq. (101)", "the s-dimensional ℓ∞ error is increasing in the dimension up to constants"),
@@ -110,20 +116,20 @@ EQUATIONS: tuple[Statement, ...] = (
     _lost("eq. (110)", "a bound on k's exponential term in the polynomial regime"),
     _lost("eq. (111)", "case k = nα²/(C log nα²), polynomial regime of (82)"),
     # the lower bounds (Appendix C)
-    _lost("eq. (112)", "Hamming separation of a hypercube family under the loss (Assouad)"),
-    _lost("eq. (113)", "the mixtures over the hypercube's faces"),
-    _lost("eq. (114)", "the private mixtures under a mechanism"),
-    _lost("eq. (115)", "the private mixtures, second face"),
+    _defines("eq. (112)", "Hamming separation of a hypercube family under the loss (Assouad)"),
+    _defines("eq. (113)", "the mixtures over the hypercube's faces"),
+    _defines("eq. (114)", "the private mixtures under a mechanism"),
+    _defines("eq. (115)", "the private mixtures, second face"),
     _lost("eq. (116)", "Assouad combined with Lemma 11: the private item-level lower bound"),
-    _lost("eq. (117)", "Theorem 6's ℓ∞ construction: coordinates on {±1} biased by δ"),
-    _lost("eq. (118)", "Theorem 6's ℓ2 construction: coordinates on {±1/√d} biased by δ"),
+    _defines("eq. (117)", "Theorem 6's ℓ∞ construction: coordinates on {±1} biased by δ", "§5 (C.2)"),
+    _defines("eq. (118)", "Theorem 6's ℓ2 construction: coordinates on {±1/√d} biased by δ", "§5 (C.2)"),
     _lost("eq. (119)", "Assumptions 1–2 hold with a sub-Gaussian parameter of order Tδ²"),
     _lost("eq. (120)", "the likelihood-ratio computation verifying Assumption 2"),
     _lost("eq. (121)", "the choice δ² ≍ d/(nTα²) keeps Tδ² small"),
-    _lost("eq. (122)", "Hamming separation in equality (the strengthened condition of Lemma 12)"),
-    _lost("eq. (123)", "Theorem 8's construction: coordinates whose means vanish or are ±δ"),
+    _defines("eq. (122)", "Hamming separation in equality (the strengthened condition of Lemma 12)"),
+    _defines("eq. (123)", "Theorem 8's construction: coordinates whose means vanish or are ±δ"),
     _lost("eq. (124)", "the choice of the sparse construction's δ in the two regimes"),
-    _lost("eq. (125)", "Theorem 9's family: bump functions on m cells, indexed by the hypercube"),
+    _defines("eq. (125)", "Theorem 9's family: bump functions on m cells, indexed by the hypercube", "§9 (C.4)"),
     _lost("eq. (126)", "the bumps' L² separation of order h^{2β+1}"),
     _lost("eq. (127)", "the densities stay bounded away from 0"),
     _lost("eq. (128)", "Assumption 2's parameter for the bump family"),
