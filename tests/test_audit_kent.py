@@ -183,7 +183,8 @@ def test_kent_checks_stay_within_their_cpu_budget():
 def test_transcriptions_are_written_in_the_audit_modules():
     # the independent forms live in the audit modules, not in bounds.kent
     assert kent_checks._eq8_paper.__module__ == "bounds.audit.kent"
-    assert kent_equations._theorem8_paper.__module__ == "bounds.audit.kent_equations"
+    assert kent_checks._theorem8_paper.__module__ == "bounds.audit.kent"
+    assert kent_equations._binomial_ratio_scan.__module__ == "bounds.audit.kent_equations"
 
 
 def test_cutoff_check_reads_the_estimator(monkeypatch):

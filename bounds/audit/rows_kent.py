@@ -130,7 +130,9 @@ EQUATIONS: tuple[Statement, ...] = (
     _defines("eq. (123)", "Theorem 8's construction: coordinates whose means vanish or are ±δ"),
     _lost("eq. (124)", "the choice of the sparse construction's δ in the two regimes"),
     _defines("eq. (125)", "Theorem 9's family: bump functions on m cells, indexed by the hypercube", "§9 (C.4)"),
-    _lost("eq. (126)", "the bumps' L² separation of order h^{2β+1}"),
+    entry("kent", "eq. (126)", "checkable", "the bumps' L² separation: ‖f_ν − f_ν'‖² = 4γ²h^{2β+1}‖ψ‖²ρ(ν, ν')",
+          ("kent.eq126_bumps",), confidence="R",
+          not_checked="the paper's own bump (its formula was lost; a polynomial bump stands in: the scaling is the same)"),
     _lost("eq. (127)", "the densities stay bounded away from 0"),
     _lost("eq. (128)", "Assumption 2's parameter for the bump family"),
     entry("kent", "eq. (129)", "order", "the bump bound (nTα²)^{−β/(β+1)} applies while T ≲ (nα²)^{2β+1}, where it "
