@@ -206,3 +206,20 @@ def test_refinement_check_reads_the_window_and_the_laplace_scale(monkeypatch):
     real = kent_estimators.interval
     monkeypatch.setattr(kent_estimators, "interval", lambda j, tau: (real(j, tau)[0] - tau, real(j, tau)[1]))
     assert audit.CHECKS["kent.eq75_refinement"].fn().status == "fails"
+
+
+def test_lemma7_check_reads_the_rotation_and_counts_exactly(monkeypatch):
+    from bounds.estimators import kent as kent_estimators
+
+    # d = 4, v = (1, 1, 1, 1)/2: U v = H D v / 2 has sup-norm 1 for D = +-(1, 1, 1, 1) and for the 6 sign vectors
+    # with two minus signs (H's rows are the 4 Walsh vectors); by hand, P(||Uv|| >= 1) = (2 + 6)/16 = 1/2
+    import numpy as np
+
+    signs = np.array([[1.0 if (i >> k) & 1 else -1.0 for k in range(4)] for i in range(16)])
+    top = np.abs(kent_estimators.rotate(np.full((16, 4), 0.5), signs)).max(axis=1)
+    assert np.isclose(top, 1.0).sum() == 8 and np.isclose(top, 0.5).sum() == 8
+    rows = audit.CHECKS["kent.lemma7_rotation"].fn().evidence["rows"]
+    assert all(Fraction(r["probability"]) <= Fraction(r["beta"]) for r in rows)
+    real = kent_estimators.rotate
+    monkeypatch.setattr(kent_estimators, "rotate", lambda x, s: real(x, s) * 1.001)
+    assert audit.CHECKS["kent.lemma7_rotation"].fn().status == "fails"

@@ -540,3 +540,48 @@ def eq126_bumps(h_power: int = 1) -> AuditResult:
     return result("kent.eq126_bumps", "holds" if scaling and exact else "fails", bump_norm2=str(norm2),
                   scaling_identity=scaling, hamming_identity_all_pairs=exact, h_power=h_power,
                   confidence="[R] (the bump's formula was lost; any bump scales the same way)")
+
+
+@register("kent.lemma7_rotation", "Kent et al. (2024), eq. (33) and Lemma 7 (Levy et al., 2021, Lemma 2; docs/kent.md §6)",
+          "the implemented rotation (bounds.estimators.kent.rotate) is U = H_d D/√d, and over its random signs "
+          "P(‖Uv‖∞ ≥ ‖v‖₂√(2 log(2d/β)/d)) ≤ β", "exhaustive",
+          domain="instances: d in {4, 8} x v in {e_1, (1, .., 1)/sqrt(d), a fixed random unit vector} and d = 16 x the "
+                 "random v, x beta in {1/2, 1/10, 1/100}, every sign vector D (2^d of them: exact probabilities)",
+          methods=("exhaustive",),
+          faults=(("the threshold's factor 2 dropped: √(log(2d/β)/d)", {"factor": 1}),))
+def lemma7_rotation(factor: int = 2) -> AuditResult:
+    r"""(i) :func:`bounds.estimators.kent.rotate` against :math:`H_dDv/\sqrt d` with the Sylvester matrix built here
+    (:math:`H_1 = [1]`, :math:`H_{2m} = [[H_m, H_m], [H_m, -H_m]]`), for every sign vector; (ii) the exact
+    probability over the :math:`2^d` sign vectors that :math:`\|Uv\|_\infty \ge \|v\|_2\sqrt{c\log(2d/\beta)/d}`
+    (``factor`` :math:`c = 2`, Hoeffding's constant) is at most β; the slack is the smallest :math:`\sqrt c` that
+    would still do on these cases."""
+    import numpy as np
+
+    from ..estimators import kent as kent_estimators
+
+    worst_dev, worst_excess, need, rows = 0.0, -1.0, 0.0, []
+    for d in (4, 8, 16):
+        H = np.array([[1.0]])
+        while H.shape[0] < d:
+            H = np.block([[H, H], [H, -H]])
+        signs = (((np.arange(2**d)[:, None] >> np.arange(d)) & 1) * 2 - 1).astype(float)  # every sign vector
+        w = np.random.default_rng(1).normal(size=d)
+        vectors = (("e_1", np.eye(d)[0]), ("flat", np.ones(d) / math.sqrt(d)), ("random", w / np.linalg.norm(w)))
+        for name, v in vectors if d < 16 else vectors[2:]:  # d = 16: 65536 sign vectors, one v
+            got = kent_estimators.rotate(np.broadcast_to(v, signs.shape).copy(), signs)
+            want = (signs * v) @ H.T / math.sqrt(d)
+            worst_dev = max(worst_dev, float(np.abs(got - want).max()))
+            top = np.sort(np.abs(got).max(axis=1))[::-1]
+            for beta in (Fraction(1, 2), Fraction(1, 10), Fraction(1, 100)):
+                scale = math.sqrt(math.log(2 * d / float(beta)) / d)
+                t = math.sqrt(factor) * scale
+                prob = Fraction(int((top >= t).sum()), len(top))
+                allowed = int(beta * len(top))  # the number of sign vectors allowed at or above the threshold
+                need = max(need, float(top[allowed]) / scale if allowed < len(top) else 0.0)
+                worst_excess = max(worst_excess, float(prob - beta))
+                rows.append({"d": d, "v": name, "beta": str(beta), "probability": str(prob)})
+    ok = worst_dev <= 1e-12 and worst_excess <= 0
+    return result("kent.lemma7_rotation", "holds" if ok else "fails", max_abs_deviation_from_HD=worst_dev,
+                  max_probability_minus_beta=worst_excess, factor=factor, rows=rows[::3],
+                  slack={"smallest_sqrt_c_on_these_cases": need, "sqrt_2": math.sqrt(2),
+                         "note": "the exact tail needs a threshold factor just above this value on the 21 cases"})

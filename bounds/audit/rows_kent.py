@@ -175,8 +175,11 @@ ENTRIES: tuple[Statement, ...] = (
     entry("kent", "Theorem 6", "order", "mean estimation: c{1/(nTα²) ∨ e^{−cnα²}} ≲ R ≲ upper with a log factor (eq. (24))",
        ("kent.theorem6_mean",), related=("kent.rates_consistent",), implements="bounds.kent.rate", confidence="S",
        not_checked="the constants ([R]) and the ℓ2 ball's log factors ([R]); the proofs (Appendices B, C)"),
-    entry("kent", "Lemma 7", "quoted", "concentration of the users' means (Levy et al., 2021, Lemma 2)", (),
-       "Levy et al. (2021), Lemma 2"),
+    entry("kent", "Lemma 7", "quoted", "after the random rotation U = H_dD/√d, ‖U(x − y)‖∞ ≲ ‖x − y‖₂√(log(d/β)/d) "
+       "with probability ≥ 1 − β (Levy et al., 2021, Lemma 2)", ("kent.lemma7_rotation",),
+       "Levy et al. (2021), Lemma 2; checked on the package's rotation with Hoeffding's constant",
+       implements="bounds.estimators.kent.rotate", confidence="S",
+       not_checked="d > 16 and vectors other than the three tested"),
     entry("kent", "Theorem 8", "order", "s-sparse mean: max of a polynomial term and e^{−cnα²/s} (eq. (38))",
        ("kent.theorem8_sparse",), implements="bounds.kent.rate", confidence="R",
        not_checked="the polynomial term's exact form (reconstructed [R]: the package's ψ is within [1, e − 1] of the "
@@ -212,6 +215,9 @@ ENTRIES: tuple[Statement, ...] = (
     entry("kent", "eq. (30)", "checkable", "the refinement adds Laplace noise of scale 14τ/α to the projected mean",
           ("kent.eq75_refinement",), implements="bounds.estimators.kent.laplace_scale", confidence="V",
           not_checked="the privacy of the release (Laplace mechanism, standard)"),
+    entry("kent", "eq. (33)", "checkable", "the ℓ2 procedure's random rotation U = H_d D/√d (Sylvester–Hadamard, "
+          "Rademacher signs)", ("kent.lemma7_rotation",), implements="bounds.estimators.kent.rotate", confidence="S",
+          not_checked="d > 16 (the fast transform is the same recursion)"),
     entry("kent", "eq. (49)", "checkable", "Theorem 9's cut-off k = min{(nTα²)^{1/(2β+2)}, nα²/(C log nα²)}",
           ("kent.theorem9_cutoff",), implements="bounds.estimators.kent.density_cutoff", confidence="S",
           not_checked="the constant C (depends on β; a parameter)"),
