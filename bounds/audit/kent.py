@@ -391,12 +391,12 @@ def _infinite_t(check_id: str, cases: tuple, problem: str, *, dim_in_exponent: b
                        "K x^{-2 beta} for the Sobolev class; the exponents a per unit x/k (for the Sobolev class -log(bound)/log x) are reported")
 
 
-_FAULTS_INF = (("the exponent's 1/d (1/s) dropped: e^{-c1 n alpha^2}", {"dim_in_exponent": False}),
+_FAULTS_INF = (("the exponent's 1/d (1/s) dropped: exp(-c1 n alpha^2)", {"dim_in_exponent": False}),
                ("the lower exponent's c1 and the upper's c2 swapped", {"swap": True}))
 
 
 @register("kent.proposition3", "Kent et al. (2024), Proposition 3, eqs. (13)–(14), proof in Appendix A",
-          "infinite-T rates of the l_inf and l_2 ball means: e^{-c1 nα²/d} ≲ M_{n,∞} ≲ e^{-c2 nα²/d}, read from "
+          "infinite-T rates of the l_inf and l_2 ball means: exp(-c1 nα²/d) ≲ M(n,∞) ≲ exp(-c2 nα²/d), read from "
           "bounds.kent.rate (T = ∞) and bounds.kent.theorem1 with the package's coverings", "exact",
           domain="instances: cube d in {1, 4}, l2 ball d = 3 x n alpha^2 / d in {4, 25} (n alpha^2 >= d log d), "
                  "constants (c, C, c1, c2) = (0.5, 2, 3, 1/4)",
@@ -409,7 +409,7 @@ def proposition3(dim_in_exponent: bool = True, swap: bool = False) -> AuditResul
 
 
 @register("kent.proposition4", "Kent et al. (2024), Proposition 4, eq. (17), proof in Appendix A",
-          "infinite-T rate of the s-sparse mean: e^{-c1 nα²/s} ≲ M_{n,∞} ≲ e^{-c2 nα²/s} under nα² ≳ s log(ed/s), "
+          "infinite-T rate of the s-sparse mean: exp(-c1 nα²/s) ≲ M(n,∞) ≲ exp(-c2 nα²/s) under nα² ≳ s log(ed/s), "
           "read from bounds.kent.rate (T = ∞, lower) and bounds.kent.theorem1 with the sparse covering", "exact",
           domain="instances: (d, s) in {(16, 2), (100, 3)} x n alpha^2 / s in {8, 40} or {12, 40} (n alpha^2 >= 2 s log(ed/s))",
           methods=("exact",), faults=_FAULTS_INF)
@@ -422,8 +422,8 @@ def proposition4(dim_in_exponent: bool = True, swap: bool = False) -> AuditResul
 
 
 @register("kent.proposition5", "Kent et al. (2024), Proposition 5, eq. (23), proof in Appendix A",
-          "infinite-T rate of Sobolev densities: M_{n,∞} ≍ (nα²)^{-2β}, read from bounds.kent.rate (T = ∞, lower) "
-          "and bounds.kent.theorem1 with the Sobolev covering c δ^{-1/β}", "exact",
+          "infinite-T rate of Sobolev densities: M(n,∞) ≍ (nα²)^(-2β), read from bounds.kent.rate (T = ∞, lower) "
+          "and bounds.kent.theorem1 with the Sobolev covering c δ^(-1/β)", "exact",
           domain="instances: beta in {1, 2} x n alpha^2 in {10, 1000}",
           methods=("exact",),
           faults=(("the exponent -2 beta read as -beta/(beta+1) (the item-level one)", {"exponent": "item"}),))
@@ -486,7 +486,7 @@ def _theorem8_paper(n: int, T: int, a: float, d: int, s: int, *, combine: str = 
 
 
 @register("kent.theorem8_sparse", "Kent et al. (2024), Theorem 8, eq. (38) (docs/kent.md §8, [R])",
-          "the package's sparse rates are eq. (38) as reconstructed: lower c{min(s, (s/T)ψ(d/(nα²))) ∨ e^{-c1 nα²/s}}, "
+          "the package's sparse rates are eq. (38) as reconstructed: lower c{min(s, (s/T)ψ(d/(nα²))) ∨ exp(-c1 nα²/s)}, "
           "upper s ∧ C min(procedure 1, procedure 2); ψ within [1, e − 1] of the printed log(1 + d/(nα²))", "exact",
           domain="instances: (d, s) in {(16, 2), (1000, 3)} x n in {100, 1e4} x T in {1, 100, 1e6} x alpha in "
                  "{0.1, 0.5}, constants (c, C, c1, c2) = (0.5, 2, 3, 1/4)",
@@ -523,15 +523,15 @@ def theorem8_sparse(combine: str = "max", log_power: int = 1) -> AuditResult:
 
 
 @register("kent.theorem9_density", "Kent et al. (2024), Theorem 9 and its phase transition (docs/kent.md §9)",
-          "the package's density rates are Theorem 9's: c{(nTα²)^{-β/(β+1)} ∨ (nα²)^{-2β}} and "
-          "C{log(nTα²)(nTα²)^{-β/(β+1)} + (nα²/log nα²)^{-2β}}; the lower rate's T† = (nα²)^{2β+1}, and the upper "
+          "the package's density rates are Theorem 9's: c{(nTα²)^(-β/(β+1)) ∨ (nα²)^(-2β)} and "
+          "C{log(nTα²)(nTα²)^(-β/(β+1)) + (nα²/log nα²)^(-2β)}; the lower rate's T† = (nα²)^(2β+1), and the upper "
           "one's T† equalises its two terms", "exact",
           domain="instances: beta in {1/2, 1, 3} x n in {100, 1e4} x T in {1, 1e3, 1e9} x alpha in {0.2, 1}, "
                  "constants (c, C, c1, c2) = (0.5, 2, 3, 1/4)",
           methods=("exact",),
           faults=(("the lower bound's max of its two parts taken as a min", {"combine": "min"}),
                   ("the upper bound's log(nTα²) dropped", {"log_power": 0}),
-                  ("T† = (nα²)^{2β} (the +1 of the exponent dropped)", {"t_dagger_shift": 0})))
+                  ("T† = (nα²)^(2β) (the +1 of the exponent dropped)", {"t_dagger_shift": 0})))
 def theorem9_density(combine: str = "max", log_power: int = 1, t_dagger_shift: int = 1) -> AuditResult:
     r"""Compares :func:`bounds.kent.rate` (``"density"``) with the transcription of ``docs/kent.md`` §9 (mpmath),
     :func:`bounds.kent.phase_transition` (``lower``) with :math:`(n\alpha^2)^{2\beta + 1}`, and checks that at the

@@ -49,7 +49,7 @@ _DELTAS = (1e-6, 1e-2, 0.3, 1.5)
           domain="proved on d = 1..200 (the volume ratio, arb); instances: d in {1, 2, 5, 50} x delta in {1e-6, 1e-2, "
                  "0.3, 1.5} x c in {1, 0.48} (the package's covering)",
           methods=("ball-proof", "exact"),
-          faults=(("the Stirling step's constant taken as 1: 2^d/v_d >= d^{d/2}", {"constant": 1}),))
+          faults=(("the Stirling step's constant taken as 1: 2^d/v_d >= d^(d/2)", {"constant": 1}),))
 def covering_cube(constant: float | None = None) -> AuditResult:
     r"""(i) :func:`bounds.kent.covering` against :math:`d\log(\max(c\sqrt d/\delta, 1))` (written here); (ii) the
     volume argument of (56), :math:`N(\delta) \ge \mathrm{vol}([-1,1]^d)/\mathrm{vol}(\delta B_2^d) =
@@ -181,13 +181,13 @@ def lemma18(e_factor: bool = False) -> AuditResult:
 
 
 @register("kent.lemma17", "Kent et al. (2024), Lemma 17 and eq. (67) (docs/kent.md §4)",
-          "log N(δ) ≥ c δ^{−1/β} for the Sobolev class: the Varshamov–Gilbert packing of 2^{m/8} bump sums at "
-          "separation δ ∝ m^{−β}, and bounds.kent.covering('density') is c δ^{−1/β}", "exact + sympy",
+          "log N(δ) ≥ c δ^(−1/β) for the Sobolev class: the Varshamov–Gilbert packing of 2^(m/8) bump sums at "
+          "separation δ ∝ m^(−β), and bounds.kent.covering('density') is c δ^(−1/β)", "exact + sympy",
           domain="instances: m = 8..800 (multiples of 8, exact integers); proved for every beta > 0 (sympy, the "
                  "exponent); instances: beta in {1/2, 1, 3} x c in {1, 0.3} x delta in {1e-6, 1e-2, 0.3} (package)",
           methods=("exact", "sympy"),
           faults=(("bump width h = 1/m² instead of 1/m", {"h_power": 2}),
-                  ("Varshamov–Gilbert distance m/4 with 2^{m/4} codewords", {"vg_fraction": 4})))
+                  ("Varshamov–Gilbert distance m/4 with 2^(m/4) codewords", {"vg_fraction": 4})))
 def lemma17(h_power: int = 1, vg_fraction: int = 8) -> AuditResult:
     r"""(i) Gilbert's count: a binary code of length :math:`m`, minimum distance :math:`m/8` and at least
     :math:`2^{m/8}` words exists since :math:`2^{m/8}\,V(m, m/8 - 1) \le 2^m` (:math:`V` the Hamming ball's volume),
@@ -244,7 +244,7 @@ def eq52_mutual_information(c0: Fraction = Fraction(12)) -> AuditResult:
 
 
 @register("kent.eq54_vote_margin", "Kent et al. (2024), eq. (54) (docs/kent.md §3)",
-          "the vote's margin 2π_α − 1 = tanh(α/4) ≥ 0.24α for α ∈ (0, 1], π_α = e^{α/2}/(1 + e^{α/2})", "ball-proof",
+          "the vote's margin 2π_α − 1 = tanh(α/4) ≥ 0.24α for α ∈ (0, 1], π_α = exp(α/2)/(1 + exp(α/2))", "ball-proof",
           domain="proved on alpha in [1/10, 1] (arb boxes) and the identity for every alpha (sympy); (0, 1/10]: "
                  "tanh(a/4)/a >= 1/4 - a^2/192 >= 0.2499",
           methods=("ball-proof", "sympy"),
@@ -299,11 +299,11 @@ def eq70_hoeffding(divisor: int = 2) -> AuditResult:
 
 
 @register("kent.eq80_cases", "Kent et al. (2024), eq. (80) and the two cases before it (docs/kent.md §5)",
-          "for T > e^{nα²/K}, T* = e^{nα²/K} and log(nT*α²)/(nT*α²) ≤ C e^{−nα²/(2K)}: with K = 1 the tightest C on "
+          "for T > exp(nα²/K), T* = exp(nα²/K) and log(nT*α²)/(nT*α²) ≤ C exp(−nα²/(2K)): with K = 1 the tightest C on "
           "nα² ∈ [1, 200] is bisected", "ball-proof",
           domain="proved on n alpha^2 in [1, 200] with K = 1 (arb boxes)",
           methods=("ball-proof",),
-          faults=(("the exponent e^{−nα²/K} (the 2 of 2K dropped) with C = 1", {"half": False}),))
+          faults=(("the exponent exp(−nα²/K) (the 2 of 2K dropped) with C = 1", {"half": False}),))
 def eq80_cases(half: bool = True) -> AuditResult:
     r"""With :math:`u = n\alpha^2`, :math:`T^* = e^{u}`: proves :math:`C e^{-u/2} - (\log u + u)/(u e^{u}) \ge 0` on
     :math:`[1, 200]` for :math:`C = 1` (``half=False``: :math:`e^{-u}` in place of :math:`e^{-u/2}`, which fails near
@@ -456,8 +456,8 @@ def eq75_refinement(width: int = 14) -> AuditResult:
 
 @register("kent.theorem9_cutoff", "Kent et al. (2024), eqs. (49), (108), (109), (129) (docs/kent.md §9)",
           "the implemented cut-off k (bounds.estimators.kent.density_cutoff) is eq. (49) rounded down to an odd "
-          "integer; k = (nTα²)^{1/(2β+2)} balances k²/(nTα²) and k^{-2β} at (nTα²)^{-β/(β+1)} (108); k = nα²/(C log nα²) "
-          "turns the vote's error k e^{-c nα²/k} into k (nα²)^{-cC} (109); the bump bound needs T ≤ (nα²)^{2β+1} (129)", "exact + sympy",
+          "integer; k = (nTα²)^(1/(2β+2)) balances k²/(nTα²) and k^(-2β) at (nTα²)^(-β/(β+1)) (108); k = nα²/(C log nα²) "
+          "turns the vote's error k exp(-c nα²/k) into k (nα²)^(-cC) (109); the bump bound needs T ≤ (nα²)^(2β+1) (129)", "exact + sympy",
           domain="instances: beta in {1/2, 1, 2} x (n, T, alpha) in {(1e3, 1e6, 1), (1e4, 10, 1/2), (500, 1e9, 1), "
                  "(2e4, 1e3, 1/5)} x C in {1, 3} (the cut-off); proved for every beta, n alpha^2, T > 0 (sympy)",
           methods=("exact", "sympy"),
@@ -503,11 +503,11 @@ def theorem9_cutoff(exponent_shift: int = 2) -> AuditResult:
 
 @register("kent.eq126_bumps", "Kent et al. (2024), eqs. (125)–(126) and Lemma 17's proof (docs/kent.md §9, [R])",
           "bump perturbations γh^β ψ((x − x_j)/h) on disjoint cells of width h are separated in L² by exactly "
-          "4γ²h^{2β+1}‖ψ‖²ρ(ν, ν') (ρ the Hamming distance)", "exact + sympy",
+          "4γ²h^(2β+1)‖ψ‖²ρ(ν, ν') (ρ the Hamming distance)", "exact + sympy",
           domain="proved for every h, gamma, beta > 0 (sympy, one bump); instances: m = 4 cells, every pair of "
                  "nu, nu' in {-1, 1}^4 (exact rationals, h = 1/4, beta = 2, gamma = 1/10)",
           methods=("sympy", "exact"),
-          faults=(("separation h^{2β} (the substitution's dx = h du dropped)", {"h_power": 0}),))
+          faults=(("separation h^(2β) (the substitution's dx = h du dropped)", {"h_power": 0}),))
 def eq126_bumps(h_power: int = 1) -> AuditResult:
     r"""With the bump :math:`\psi(u) = (1 - 4u^2)^3` on :math:`[-1/2, 1/2]` (a polynomial stand-in for the paper's
     smooth bump, whose formula was lost), sympy shows (a bump centred at 0; translation does not change it) :math:`\int(\gamma h^\beta\psi(x/h))^2dx =

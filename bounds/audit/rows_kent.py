@@ -47,25 +47,25 @@ EQUATIONS: tuple[Statement, ...] = (
     entry("kent", "eq. (64)", "order", "sparse covering lower bound log N(δ) ≳ s log(ed/s) + s log(√s/δ) (Lemma 18)",
           ("kent.lemma18",), implements="bounds.kent.covering", confidence="R",
           not_checked="the packing argument's constants"),
-    entry("kent", "eq. (65)", "order", "the sparse lower bound at the proof's δ: M_{n,∞} ≳ e^{−c nα²/s}",
+    entry("kent", "eq. (65)", "order", "the sparse lower bound at the proof's δ: M(n,∞) ≳ exp(−c nα²/s)",
           ("kent.proposition4",), implements="bounds.kent.theorem1", confidence="S",
           not_checked="the absolute constant of the final inequality"),
-    entry("kent", "eq. (66)", "order", "the sparse upper bound at the proof's δ: M_{n,∞} ≲ e^{−c nα²/s}",
+    entry("kent", "eq. (66)", "order", "the sparse upper bound at the proof's δ: M(n,∞) ≲ exp(−c nα²/s)",
           ("kent.proposition4",), implements="bounds.kent.theorem1", confidence="S",
           not_checked="the absolute constant of the final inequality"),
-    entry("kent", "eq. (67)", "order", "Sobolev covering: c δ^{−1/β} ≤ log N(δ) ≤ C δ^{−1/β}",
+    entry("kent", "eq. (67)", "order", "Sobolev covering: c δ^(−1/β) ≤ log N(δ) ≤ C δ^(−1/β)",
           ("kent.lemma17",), implements="bounds.kent.covering", confidence="S",
           not_checked="the upper side (Wainwright, Ex. 5.12, quoted)"),
     # Theorem 6's univariate upper bound (Appendix B.1)
-    entry("kent", "eq. (70)", "checkable", "Hoeffding: P(|X̄_i − θ| ≥ τ) ≤ 2e^{−T*τ²/2} = 2/(nT*α²) with τ of (25)",
+    entry("kent", "eq. (70)", "checkable", "Hoeffding: P(|X̄_i − θ| ≥ τ) ≤ 2exp(−T*τ²/2) = 2/(nT*α²) with τ of (25)",
           ("kent.eq70_hoeffding",), implements="bounds.kent.estimator_cap", confidence="V",
           not_checked="the last inequality (needs K large and nα² large: constants lost)"),
     _defines("eq. (71)", "the event that the correct bin's votes beat every bin three or more away", "§6"),
-    entry("kent", "eq. (72)", "order", "Hoeffding on the privatised votes: P(a far bin wins) ≤ e^{−c nα²}",
+    entry("kent", "eq. (72)", "order", "Hoeffding on the privatised votes: P(a far bin wins) ≤ exp(−c nα²)",
           (), related=("kent.procedure_vote",), confidence="R",
           what="the vote's flip probability and Lemma 16 with k = 3 (kent.procedure_vote)",
           not_checked="the Hoeffding bound and its constant c"),
-    entry("kent", "eq. (73)", "order", "union bound: P(E^c) ≤ min{1, N e^{−c nα²}} with N bounded by (60)",
+    entry("kent", "eq. (73)", "order", "union bound: P(E^c) ≤ min{1, N exp(−c nα²)} with N bounded by (60)",
           (), related=("kent.covering_ball",), confidence="R",
           what="the covering bound (60) it uses (kent.covering_ball)", not_checked="the union bound's constants"),
     _lost("eq. (74)", "the risk split by the tower law and the bias–variance decomposition, Cauchy–Schwarz"),
@@ -77,7 +77,7 @@ EQUATIONS: tuple[Statement, ...] = (
     _lost("eq. (77)", "the truncation bias on the event E, by Hoeffding"),
     _lost("eq. (78)", "the bias term combined from (76) and (77)"),
     _lost("eq. (79)", "the error off the event E, bounded by the diameter times (73)"),
-    entry("kent", "eq. (80)", "order", "the two cases T ≤ e^{nα²/K} and T > e^{nα²/K}: log(nT*α²)/(nT*α²) ≲ e^{−nα²/(2K)}",
+    entry("kent", "eq. (80)", "order", "the two cases T ≤ exp(nα²/K) and T > exp(nα²/K): log(nT*α²)/(nT*α²) ≲ exp(−nα²/(2K))",
           ("kent.eq80_cases",), implements="bounds.kent.estimator_cap", confidence="S",
           not_checked="K other than 1 and nα² outside [1, 200]"),
     # Theorem 6's ℓ2 upper bound (Appendix B.2)
@@ -106,11 +106,11 @@ EQUATIONS: tuple[Statement, ...] = (
     _lost("eq. (105)", "the Laplace noise's sub-exponential tail (Wainwright, eq. (2.18))"),
     _lost("eq. (106)", "the probability that a zero coordinate survives the threshold"),
     # Theorem 9's upper bound (Appendix B.4)
-    _lost("eq. (107)", "the density risk is the coefficients' error plus the Sobolev tail L²k^{−2β} (Parseval)"),
-    entry("kent", "eq. (108)", "order", "case k = (nTα²)^{1/(2β+2)}: k²/(nTα²) = k^{−2β} = (nTα²)^{−β/(β+1)}, the "
+    _lost("eq. (107)", "the density risk is the coefficients' error plus the Sobolev tail L²k^(−2β) (Parseval)"),
+    entry("kent", "eq. (108)", "order", "case k = (nTα²)^(1/(2β+2)): k²/(nTα²) = k^(−2β) = (nTα²)^(−β/(β+1)), the "
           "polynomial rate", ("kent.theorem9_cutoff",), implements="bounds.estimators.kent.density_cutoff",
           confidence="R", not_checked="the log factor and the constants depending on β, L"),
-    entry("kent", "eq. (109)", "order", "case k = nα²/(C log nα²): the vote's error k e^{−c nα²/k} = k (nα²)^{−cC}, "
+    entry("kent", "eq. (109)", "order", "case k = nα²/(C log nα²): the vote's error k exp(−c nα²/k) = k (nα²)^(−cC), "
           "dominated once C is large", ("kent.theorem9_cutoff",), implements="bounds.estimators.kent.density_cutoff",
           confidence="R", not_checked="how large C must be (the constant c of (82) is lost)"),
     _lost("eq. (110)", "a bound on k's exponential term in the polynomial regime"),
@@ -130,13 +130,13 @@ EQUATIONS: tuple[Statement, ...] = (
     _defines("eq. (123)", "Theorem 8's construction: coordinates whose means vanish or are ±δ"),
     _lost("eq. (124)", "the choice of the sparse construction's δ in the two regimes"),
     _defines("eq. (125)", "Theorem 9's family: bump functions on m cells, indexed by the hypercube", "§9 (C.4)"),
-    entry("kent", "eq. (126)", "checkable", "the bumps' L² separation: ‖f_ν − f_ν'‖² = 4γ²h^{2β+1}‖ψ‖²ρ(ν, ν')",
+    entry("kent", "eq. (126)", "checkable", "the bumps' L² separation: ‖f_ν − f_ν'‖² = 4γ²h^(2β+1)‖ψ‖²ρ(ν, ν')",
           ("kent.eq126_bumps",), confidence="R",
           not_checked="the paper's own bump (its formula was lost; a polynomial bump stands in: the scaling is the same)"),
     _lost("eq. (127)", "the densities stay bounded away from 0"),
     _lost("eq. (128)", "Assumption 2's parameter for the bump family"),
-    entry("kent", "eq. (129)", "order", "the bump bound (nTα²)^{−β/(β+1)} applies while T ≲ (nα²)^{2β+1}, where it "
-          "exceeds the infinite-T rate (nα²)^{−2β}", ("kent.theorem9_cutoff",), confidence="S",
+    entry("kent", "eq. (129)", "order", "the bump bound (nTα²)^(−β/(β+1)) applies while T ≲ (nα²)^(2β+1), where it "
+          "exceeds the infinite-T rate (nα²)^(−2β)", ("kent.theorem9_cutoff",), confidence="S",
           not_checked="the condition's constant (lost with the text)"),
 )
 
@@ -156,20 +156,20 @@ ENTRIES: tuple[Statement, ...] = (
        (), related=("kent.theorem1_eq8",), what="the left side of (8) as bounds.kent.theorem1 evaluates it",
        not_checked="that the left side of (8) bounds the risk for every T (a minimax statement)", implements="bounds.kent.theorem1", confidence="S"),
     entry("kent", "Remark 2", "structural", "(9) is independent of T", (), "a remark on the form of (9)"),
-    entry("kent", "Example 1", "order", "univariate mean: M ≳ min{1, 1/(nTα²)} (eq. (6)) and M ≳ e^{−c nα²} for every T (eq. (7))",
+    entry("kent", "Example 1", "order", "univariate mean: M ≳ min{1, 1/(nTα²)} (eq. (6)) and M ≳ exp(−c nα²) for every T (eq. (7))",
        (), related=("kent.theorem6_mean",), what="the two terms as parts of Theorem 6's univariate lower rate",
        not_checked="the two-point and point-mass proofs (Le Cam, Bretagnolle–Huber); the constant c ≈ 4(e − 1)² [R]",
        implements="bounds.kent.rate", confidence="S"),
     entry("kent", "Proposition 3", "order", "infinite-T rates of the ℓ∞-ball (eq. (13)) and ℓ2-ball (eq. (14)) means: "
-       "e^{−c1 nα²/d} ≲ M_{n,∞} ≲ e^{−c2 nα²/d}",
+       "exp(−c1 nα²/d) ≲ M(n,∞) ≲ exp(−c2 nα²/d)",
        ("kent.proposition3",), implements="bounds.kent.rate", confidence="S",
        not_checked="the constants in the exponents (reconstructed [R]); d outside {1, 3, 4}"),
-    entry("kent", "Proposition 4", "order", "infinite-T rate of the s-sparse mean: e^{−c1 nα²/s} ≲ M_{n,∞} ≲ e^{−c2 nα²/s} "
+    entry("kent", "Proposition 4", "order", "infinite-T rate of the s-sparse mean: exp(−c1 nα²/s) ≲ M(n,∞) ≲ exp(−c2 nα²/s) "
        "under nα² ≳ s log(ed/s) (eq. (17))",
        ("kent.proposition4",), implements="bounds.kent.rate", confidence="S",
        not_checked="the assumption's constant and the exponents' constants ([R]); the package's own T = ∞ upper rate "
                    "(Theorem 8's, with log d in the exponent)"),
-    entry("kent", "Proposition 5", "order", "infinite-T rate of Sobolev densities: M_{n,∞} ≍ (nα²)^{−2β} (eq. (23))",
+    entry("kent", "Proposition 5", "order", "infinite-T rate of Sobolev densities: M(n,∞) ≍ (nα²)^(−2β) (eq. (23))",
        ("kent.proposition5",), implements="bounds.kent.rate", confidence="S",
        not_checked="the constants depending on β and L; the package's own T = ∞ upper rate (Theorem 9's, with a log)"),
     entry("kent", "Theorem 6", "order", "mean estimation: c{1/(nTα²) ∨ e^{−cnα²}} ≲ R ≲ upper with a log factor (eq. (24))",
@@ -201,7 +201,7 @@ ENTRIES: tuple[Statement, ...] = (
        "Jin et al. (2019), Corollary 7"),
     entry("kent", "Lemma 16", "checkable", "randomised response on ≤k-sparse binary vectors with keep e^{α/(2k)}/(1+e^{α/(2k)}) is α-LDP",
        ("kent.lemma16", "kent.procedure_vote"), implements="bounds.mechanisms.randomized_response", confidence="S"),
-    entry("kent", "Lemma 17", "order", "covering numbers of the Sobolev class: log N(δ) ≥ c δ^{−1/β} for δ small",
+    entry("kent", "Lemma 17", "order", "covering numbers of the Sobolev class: log N(δ) ≍ δ^{−1/β} (the lemma: the lower side, for δ small)",
        ("kent.lemma17",), implements="bounds.kent.covering", confidence="S",
        not_checked="the bump construction's membership in the Sobolev class and the constant c (depends on β, L)"),
     entry("kent", "Lemma 18", "order", "covering numbers of sparse vectors: log N(δ) ≳ s log(ed/s) + s log(√s/δ)",
@@ -218,7 +218,7 @@ ENTRIES: tuple[Statement, ...] = (
     entry("kent", "eq. (33)", "checkable", "the ℓ2 procedure's random rotation U = H_d D/√d (Sylvester–Hadamard, "
           "Rademacher signs)", ("kent.lemma7_rotation",), implements="bounds.estimators.kent.rotate", confidence="S",
           not_checked="d > 16 (the fast transform is the same recursion)"),
-    entry("kent", "eq. (49)", "checkable", "Theorem 9's cut-off k = min{(nTα²)^{1/(2β+2)}, nα²/(C log nα²)}",
+    entry("kent", "eq. (49)", "checkable", "Theorem 9's cut-off k = min{(nTα²)^(1/(2β+2)), nα²/(C log nα²)}",
           ("kent.theorem9_cutoff",), implements="bounds.estimators.kent.density_cutoff", confidence="S",
           not_checked="the constant C (depends on β; a parameter)"),
     # ------------------------------------------------------------------ equation level (Appendices A–C)
