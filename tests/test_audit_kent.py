@@ -155,7 +155,8 @@ def test_kent_rows_rest_on_their_own_checks():
     for label, cid in (("Theorem 1", "kent.theorem1_eq8"), ("Lemma 17", "kent.lemma17"), ("Lemma 18", "kent.lemma18"),
                        ("Proposition 3", "kent.proposition3"), ("Proposition 4", "kent.proposition4"),
                        ("Proposition 5", "kent.proposition5"), ("Theorem 8", "kent.theorem8_sparse"),
-                       ("Theorem 9", "kent.theorem9_density"), ("Table 2", "kent.table2")):
+                       ("Theorem 9", "kent.theorem9_density"), ("Table 2", "kent.table2"),
+                       ("Example 1", "kent.example1"), ("Lemma 7", "kent.lemma7_rotation")):
         assert by[label].checks == (cid,) and by[label].status == "holds", label
     for label in ("eq. (52)", "eq. (57)", "eq. (60)", "eq. (63)", "eq. (64)", "eq. (70)", "eq. (75)", "eq. (80)", "eq. (129)",
                   "Table 3", "Table 4"):

@@ -181,6 +181,39 @@ def theorem6_mean(combine: str = "max", log_power: int = 1) -> AuditResult:
                   confidence="[S] structure, [R] constants (docs/kent.md §5)")
 
 
+@register("kent.example1", "Kent et al. (2024), Example 1, eqs. (6) and (7) (docs/kent.md §2)",
+          "the package's univariate lower rate is at least c·min{1, 1/(nTα²)} (6) and at least c·exp(−c1 nα²) for "
+          "every T (7): the two bounds of Example 1, the second independent of T", "exact",
+          domain="instances: n in {10, 1e3, 1e5} x alpha in {0.1, 0.5, 1} x T in {1, 10, .., 1e12}, constants "
+                 "(c, C, c1, c2) = (0.5, 2, 3, 1/4)",
+          methods=("exact",),
+          faults=(("the two bounds joined by a minimum (the rate below one of them)", {"combine": "min"}),))
+def example1(combine: str = "max") -> AuditResult:
+    r"""At each instance, with :func:`bounds.kent.rate` (``"mean"``, d = 1) and the bounds written here,
+    :math:`b_6 = c\min\{1, 1/(nT\alpha^2)\}` and :math:`b_7 = c\,e^{-c_1n\alpha^2}`: the rate must equal the larger
+    (so it is at least both; within a relative :math:`10^{-12}`; ``combine``: the fault takes the smaller), and its
+    exponential part must not change with :math:`T`."""
+    rc = kent.RateConstants(c=0.5, C=2.0, c1=3.0, c2=0.25)
+    bad = []
+    for n in (10, 1000, 10**5):
+        for a in (0.1, 0.5, 1.0):
+            x = n * a * a
+            b7 = rc.c * math.exp(-rc.c1 * x)
+            expo = set()
+            for k in range(0, 13):
+                T = 10**k
+                r = kent.rate("mean", n=n, T=T, alpha=a, constants=rc)
+                b6 = rc.c * min(1.0, 1 / (x * T))
+                want = max(b6, b7) if combine == "max" else min(b6, b7)
+                expo.add(r.lower_terms[1])
+                if not math.isclose(r.lower, want, rel_tol=1e-12, abs_tol=1e-300):  # = max: at least both
+                    bad.append({"n": n, "alpha": a, "T": T, "rate_lower": r.lower, "bound_6": b6, "bound_7": b7})
+            if len(expo) != 1:
+                bad.append({"n": n, "alpha": a, "why": "the exponential part changes with T"})
+    return result("kent.example1", "holds" if not bad else "fails", violations=bad[:4], combine=combine,
+                  confidence="[S] forms, [R] the constant c1 (docs/kent.md §2)")
+
+
 # =========================================================================== Theorem 1 (eq. (8)) and its applications
 
 def _cover_paper(kind: str, p: dict, side: str) -> Callable:

@@ -157,9 +157,8 @@ ENTRIES: tuple[Statement, ...] = (
        not_checked="that the left side of (8) bounds the risk for every T (a minimax statement)", implements="bounds.kent.theorem1", confidence="S"),
     entry("kent", "Remark 2", "structural", "(9) is independent of T", (), "a remark on the form of (9)"),
     entry("kent", "Example 1", "order", "univariate mean: M ≳ min{1, 1/(nTα²)} (eq. (6)) and M ≳ exp(−c nα²) for every T (eq. (7))",
-       (), related=("kent.theorem6_mean",), what="the two terms as parts of Theorem 6's univariate lower rate",
-       not_checked="the two-point and point-mass proofs (Le Cam, Bretagnolle–Huber); the constant c ≈ 4(e − 1)² [R]",
-       implements="bounds.kent.rate", confidence="S"),
+       ("kent.example1",), implements="bounds.kent.rate", confidence="S",
+       not_checked="the two-point and point-mass proofs (Le Cam, Bretagnolle–Huber); the constant c ≈ 4(e − 1)² [R]"),
     entry("kent", "Proposition 3", "order", "infinite-T rates of the ℓ∞-ball (eq. (13)) and ℓ2-ball (eq. (14)) means: "
        "exp(−c1 nα²/d) ≲ M(n,∞) ≲ exp(−c2 nα²/d)",
        ("kent.proposition3",), implements="bounds.kent.rate", confidence="S",
