@@ -34,23 +34,14 @@ _E, _BP, _SY, _EX, _LP, _MC = "exact", "ball-proof", "sympy", "exhaustive", "LP 
 
 DOMAIN: dict[str, str] = {
     "cummings.lemma_2_1": "proved on p in (0, 1), sigma_p^2 > 0, k >= 1 (symbolic identity)",
-    "cummings.eq5_laplace_variance": "instances: counts (60, 30, 20, 10, 6, 3, 2, 1), p = 0.4, sigma_p^2 = 0.02, "
-                                     "eps = 0.7 (Monte Carlo, 6000 replications)",
-    "cummings.cor_5_5_min": "instances: Example 1's counts at n = 200, eps = 1, sigma_p^2 in {0, 1e-8, 1e-4, 0.02}",
-    "cummings.example1_scalings": "instances: n = 2^10 .. 2^40 (every second power), fits on n >= 2^30",
-    "cummings.lemma_5_2_weights": "instances: 20 rational variance vectors (2..7 users) x 50 competing weights",
     "dame.lemma_s2": "proved on delta in (0, 1/2]",
     "dame.lemma_s6": "proved on alpha in (0, 1]",
     "dame.tau_condition": "proved on m~ >= 1, n alpha^2 > 0 (symbolic)",
     "dame.constants": "proved (symbolic arithmetic of the constants)",
     "dame.lemma_s3": "proved on a three-point law (symbolic); instances: 50 random rational laws",
-    "dame.ub_ge_lb": "instances: 29 size laws (atoms 1 .. 2^62) x 13 values of n alpha^2 in [1e-3, 1e9]",
     "dame.eq11_denominator": "instances: Poisson(2, 20, 200) at n alpha^2 = 500 (unit-constant m~)",
-    "dame.mtilde_definition": "instances: 3 laws x n alpha^2 in {1e4, 1e6}, a in 1..20000",
     "dame.enlarged_interval": "instances: m~ = 1e4, n alpha^2 = 1e6, alpha = 1/2 (the widths scale with tau)",
     "dame.figure_constants": "instances: Poisson(1, 10, 100, 1000) at n alpha^2 = 500",
-    "dame.unbiased": "instances: M(1e3) = M(1e4) = 1/2, n = 2e4, alpha = 0.6, theta = 0.4 (Monte Carlo)",
-    "dame.fig1b_adaptation": "instances: Figure 1b's two settings x rho grid of ten (Monte Carlo)",
     "dame.asymptotics": "instances: 4 laws x n alpha^2 in {1e6, .., 1e14} (fitted log exponent, tolerance 0.5); "
                         "Corollary 3 on 12 points",
     "dame.lemma_s1": "instances: point laws m = 1..24 x delta = k/64, k = 1..32",
@@ -67,33 +58,27 @@ DOMAIN: dict[str, str] = {
     "dame.s146_constant": "proved on log10(m~ n alpha^2) in [0, 18], point laws",
     "dame.theorem2_corrected": "instances: 13 laws (atoms 1e3 .. 2^62) x n alpha^2 in {1e-3, .., 1e9}",
     "dame.quoted_inequalities": "instances: i, m = 1..40; tau = k/8; delta = k/16",
-    "kent.lower_bound_quote": "instances: (n, T, alpha) in {(1e3, 1e6, 0.1), (1e4, 10, 0.05), (100, 100, 0.3)}",
     "kent.lemma16": "instances: (k, bins) in {(1, 4), (2, 5), (3, 6), (3, 8)} x alpha in {0.2, 22/35, 1}",
     "kent.rates_consistent": "instances: 5 problems x n in {1e2, 1e4, 1e6} x T in {1, 10, 1e3, 1e6} x alpha in "
                              "{0.1, 0.5}",
     "kent.procedure_vote": "instances: bins N in {6, 9} x alpha in {0.1, 22/35, 1}; proved: the radius identity",
-    "rameshwar.theorem_iii_1": "instances: 22 collections (geometric M = 6, extreme, 20 random) x 7 values of eps (2/eps integer or not)",
-    "rameshwar.eq12": "instances: geometric collection M = 6, U = 65, eps in {0.05, 0.5, 2}",
-    "rameshwar.monotone_eopt": "instances: 8 collections x eps = k/200, k = 1..399 (exact rationals)",
-    "rameshwar.akmv_rank": "instances: geometric collection M = 6, U = 65, eps in {0.2, 1}",
-    "rameshwar.lemma_iii_1_bias": "instances: two users, U = 1, a = (1/2, 0), b = (1, 1/2); datasets on a 201^2 grid",
     "rameshwar.theorem_ii_1": "proved for every y (symbolic, three pieces)",
 }
 
 METHOD_CLASSES: dict[str, tuple[str, ...]] = {
-    "cummings.lemma_2_1": (_SY,), "cummings.eq5_laplace_variance": (_MC,), "cummings.cor_5_5_min": (_E,),
+    "cummings.lemma_2_1": (_SY,),
     "cummings.example1_scalings": (_E,), "cummings.lemma_5_2_weights": (_E,),
     "dame.lemma_s2": (_BP,), "dame.lemma_s6": (_BP, _SY), "dame.tau_condition": (_SY,), "dame.constants": (_SY,),
     "dame.lemma_s3": (_SY, _E), "dame.ub_ge_lb": (_EX, _BP), "dame.eq11_denominator": (_E,),
     "dame.mtilde_definition": (_EX,), "dame.enlarged_interval": (_E,), "dame.figure_constants": (_E,),
-    "dame.unbiased": (_MC,), "dame.fig1b_adaptation": (_E, _MC), "dame.asymptotics": (_E,),
+    "dame.fig1b_adaptation": (_E, _MC), "dame.asymptotics": (_E,),
     "dame.lemma_s1": (_E,), "dame.s22_privacy_constant": (_BP,), "dame.theorem1_chain": (_E, _SY),
     "dame.lemma_s5_exponent": (_BP,), "dame.lemma_s6_derivative": (_SY,), "dame.lemma_s7": (_SY,),
     "dame.lemma_s8": (_SY,), "dame.lemma_s9": (_SY,), "dame.s135_algebra": (_SY,), "dame.lemma_s11": (_E,),
     "dame.s146_exp_step": (_SY, _E), "dame.s146_constant": (_BP,), "dame.theorem2_corrected": (_EX,),
     "dame.quoted_inequalities": (_E, _EX), "kent.lower_bound_quote": (_E,), "kent.lemma16": (_EX,),
-    "kent.rates_consistent": (_EX,), "kent.procedure_vote": (_EX, _SY), "rameshwar.theorem_iii_1": (_LP,),
-    "rameshwar.eq12": (_E,), "rameshwar.monotone_eopt": (_E,), "rameshwar.akmv_rank": (_E, _MC),
+    "kent.rates_consistent": (_EX,), "kent.procedure_vote": (_EX, _SY),
+    "rameshwar.monotone_eopt": (_E,), "rameshwar.akmv_rank": (_E, _MC),
     "rameshwar.lemma_iii_1_bias": (_E, _EX), "rameshwar.theorem_ii_1": (_SY, _E),
 }
 
@@ -177,13 +162,8 @@ REPAIRS: dict[str, tuple[tuple[str, dict], ...]] = {}
 report ``holds`` (checks registered with their own ``repairs`` keep them)."""
 
 NO_FAULT: dict[str, str] = {
-    **{c: _ALREADY for c in ("dame.ub_ge_lb", "dame.eq11_denominator", "dame.mtilde_definition", "dame.enlarged_interval",
-                             "dame.figure_constants", "dame.lemma_s1", "dame.lemma_s6_derivative", "dame.s135_algebra",
-                             "dame.s146_exp_step", "dame.s146_constant", "dame.duchi_equivalence",
-                             "kent.lower_bound_quote", "cummings.eq5_laplace_variance", "cummings.cor_5_5_min",
-                             "rameshwar.eq12", "rameshwar.akmv_rank", "rameshwar.lemma_iii_1_bias")},
-    "dame.unbiased": "Monte Carlo with no keyword for the estimator's formula (not yet)",
-    "dame.fig1b_adaptation": "its m_tilde keyword plants a never-adapting rule (tests/test_audit.py, slow)",
+    **{c: _ALREADY for c in ("dame.lemma_s1", "dame.lemma_s6_derivative", "dame.s135_algebra",
+                             "dame.s146_exp_step", "dame.s146_constant")},
     "dame.theorem1_chain": "no keyword for the chain's constants (not yet)",
     "dame.theorem2_corrected": "a corrected variant of Theorem 2, not a statement of the paper",
 }
