@@ -26,6 +26,13 @@ def test_boxes_prove_and_refute():
 def test_lemma_s1_printed_form_fails_at_one_sample():
     r = run("dame.lemma_s1")
     assert r.status == "discrepancy" and r.evidence["s19_form_holds"]
+    # searched in the order (m, delta = k/64): the first case, m = 1, delta = 1/64, already fails
+    found = r.evidence["smallest_counterexample"]
+    assert (found["m"], found["delta"]) == (1, "1/64")
+    d = 1 / 64
+    assert abs(found["printed_rhs"] - math.sqrt(0.5) * d * math.log((1 + d) / (1 - d))) < 1e-15
+    assert run("dame.lemma_s1", reading="s19").status == "holds"
+    assert run("dame.lemma_s1", pinsker=Fraction(1, 4)).status == "fails"
     # one user with one sample: TV(nu0, nu1) = TV(Bernoulli) = delta (S2); printed (S1): sqrt(1/2) * KL
     delta = 0.25
     assert math.sqrt(0.5) * delta * math.log((1 + delta) / (1 - delta)) < delta
@@ -40,9 +47,14 @@ def test_s22_constant_and_its_range():
     assert run("dame.s22_privacy_constant", alpha_max=Fraction(11, 10)).status == "fails"
 
 
-def test_theorem1_chain_holds():
+def test_theorem1_chain_holds_and_sees_its_constants():
     r = run("dame.theorem1_chain")
     assert r.status == "holds" and r.evidence["cases"] > 100
+    # an independent instance of the first fault: one user of size 1 at delta = 1/2, TV = delta = 1/2 (S2), while
+    # (S24) with D_KL <= (3/2) delta^2 would give sqrt(1/2 * 3/2 * 1/4) = 0.433 < 1/2
+    assert math.sqrt(0.5 * 1.5 * 0.25) < 0.5
+    assert run("dame.theorem1_chain", kl_constant=Fraction(3, 2)).evidence["failed_steps"]["S17<=S24"] > 0
+    assert run("dame.theorem1_chain", s28_factor=1).evidence["failed_steps"]["S27<=S28"] > 0
 
 
 def test_lemma_s5_loses_a_quarter():
@@ -56,8 +68,14 @@ def test_lemma_s5_loses_a_quarter():
 
 def test_lemma_s6_derivative_misses_a_factor_2():
     r = run("dame.lemma_s6_derivative")
-    assert r.status == "discrepancy" and r.evidence["true_over_printed_second_term"] == "2"
+    assert r.status == "discrepancy" and r.evidence["true_second_term_factor"] == "2"
     assert r.evidence["s86_with_the_factor_2"] < 0
+    # the true g'(x) = 2/x - 1/(3 sinh(x/6)) by a central difference of g = ln(x^2/(1/2 - pi)^2)
+    g = lambda x: math.log(x * x / (0.5 - math.exp(x / 6) / (1 + math.exp(x / 6))) ** 2)
+    for x in (0.3, 0.9):
+        num = (g(x + 1e-5) - g(x - 1e-5)) / 2e-5
+        assert abs(num - (2 / x - 1 / (3 * math.sinh(x / 6)))) < 1e-6 and num > 0
+    assert run("dame.lemma_s6_derivative", factor=2).status == "holds"
 
 
 def test_lemma_s7_s8_s9():
@@ -72,6 +90,9 @@ def test_lemma_s7_s8_s9():
 
 def test_s135_and_lemma_s11():
     assert run("dame.s135_algebra").status == "discrepancy"
+    # sqrt(m) / E / sqrt(m x) at m = 4, E = 9/4, x = 2: 1/(E sqrt x), not 1/sqrt(E x)
+    assert abs(2 / 2.25 / math.sqrt(8) - 1 / (2.25 * math.sqrt(2))) < 1e-15 and 1 / math.sqrt(4.5) > 0.4
+    assert run("dame.s135_algebra", e_power=1).status == "holds"
     r = run("dame.lemma_s11")
     assert r.status == "discrepancy" and r.evidence["corrected_c3"] == 1766
     assert stats.laplace.var() == 2  # the standard Laplace law of Algorithm 1
@@ -80,12 +101,22 @@ def test_s135_and_lemma_s11():
 
 def test_s146_steps():
     r = run("dame.s146_exp_step")
-    assert r.status == "discrepancy" and r.evidence["rows"][0]["step_fails"]
-    assert math.exp(-1 / 579) > (math.log(16) / 16) ** 1.5  # point(2), n alpha^2 = 1, m~ = 2 (printed)
+    found = r.evidence["smallest_counterexample"]
+    assert r.status == "discrepancy" and found["step_fails"]
+    # searched: the first case of the order, point(2) at n alpha^2 = 1/64 with m~ = 2 (P(m >= 2) = 1, y = 8)
+    assert (found["law"], found["n_alpha2"], found["m_tilde"]) == ("point(m=2)", "1/64", 2)
+    assert math.exp(-1 / (64 * 579)) > (math.log(8) / 8) ** 1.5
+    assert abs(found["rhs"] - (math.log(8) / 8) ** 1.5) < 1e-12
     assert run("dame.s146_exp_step", reading="proof").status == "holds"
     r = run("dame.s146_constant")
     assert r.status == "discrepancy" and r.evidence["corrected_chain"] == "holds"
-    assert math.log(800) > math.log(80)
+    # searched on the grid y = k/64: ln(8y) <= ln(8 sqrt y) fails exactly for y > 1, so the first is 65/64
+    assert r.evidence["smallest_counterexample"]["m_tilde_n_alpha2"] == "65/64"
+    assert math.log(8 * 65 / 64) > math.log(8 * math.sqrt(65 / 64)) and math.log(8) <= math.log(8)
+    lo, hi = r.evidence["slack"]["tightest_constant_in"]
+    ref = math.log(8e18) / math.log(8e9)  # the supremum of ln(8y)/ln(8 sqrt y), at y = 1e18
+    assert lo <= ref <= hi and hi - lo < 2e-3
+    assert run("dame.s146_constant", factor=2).status == "holds"
 
 
 def test_corrected_theorem2_never_below_theorem1():
@@ -97,6 +128,7 @@ def test_corrected_theorem2_never_below_theorem1():
     assert rows[key + ("corrected",)]["upper"] == 4.0
     assert dame_proofs.corrected_constants().floats[2:] == (1766.0, 8.0, 3474.0)
     assert dame.m_tilde(sizes.point(10**12), n_alpha2=0.01, reading="proof") == 1
+    assert run("dame.theorem2_corrected", reading="printed").status == "fails"
 
 
 @pytest.mark.slow

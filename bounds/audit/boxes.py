@@ -289,15 +289,19 @@ class Tightest:
     steps: int
 
     def as_dict(self) -> dict:
-        """The evidence a check reports."""
-        return {"tightest_constant_in": [float(self.refuted), float(self.proved)], "bisections": self.steps}
+        """The evidence a check reports: the enclosure of the tightest constant, its relative width and the
+        number of bisections."""
+        width = float((self.proved - self.refuted) / abs(self.proved)) if self.proved else float(self.proved - self.refuted)
+        return {"tightest_constant_in": [float(self.refuted), float(self.proved)], "relative_width": width,
+                "bisections": self.steps}
 
 
 def tightest(g: Callable[..., arb], box: Sequence[tuple[Fraction | int, Fraction | int]], lo: Fraction | int,
              hi: Fraction | int, *, steps: int = 20, strict: bool = False, max_boxes: int = 4000) -> Tightest:
     r"""The tightest constant ``c`` for which ``g(c, *p) >= 0`` (``strict``: ``> 0``) on ``box``, by bisection on
     ``c`` between ``lo`` (refuted) and ``hi`` (proved), each midpoint proved or refuted by :func:`prove`
-    (``g`` must increase in ``c``); a midpoint left undecided ends the search.
+    (``g`` must increase in ``c``).  A midpoint left undecided is retried with 4, 16 and 64 times ``max_boxes``
+    (near :math:`c^*` the boxes must be finer); one still undecided then ends the search.
 
     .. math:: c^* = \inf\{c : \forall p \in B,\ g(c, p) \ge 0\} \in [\mathrm{refuted}, \mathrm{proved}]
 
@@ -325,7 +329,12 @@ def tightest(g: Callable[..., arb], box: Sequence[tuple[Fraction | int, Fraction
     for _ in range(steps):
         mid = (lo_q + hi_q) / 2
         c = point(mid)
-        res = prove(lambda *p: g(c, *p), box, strict=strict, max_boxes=max_boxes)
+        budget = max_boxes
+        while True:  # a midpoint close to c* needs finer boxes: retry with 4x the budget, up to 64x
+            res = prove(lambda *p: g(c, *p), box, strict=strict, max_boxes=budget)
+            if res.status != "inconclusive" or budget >= 64 * max_boxes:
+                break
+            budget *= 4
         if res.status == "holds":
             hi_q = mid
         elif res.status == "fails":
