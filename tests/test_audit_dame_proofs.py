@@ -142,3 +142,69 @@ def test_quoted_inequalities_on_the_proofs_laws():
     assert run("dame.quoted_inequalities").status == "holds"
     # one +-1 sample with q = 1/2: P(|X - 0| >= 1/8) = 1 > exp(-1/128) / 10
     assert run("dame.quoted_inequalities", max_i=2, factor=Fraction(1, 10)).status == "fails"
+
+
+def test_s49_five_tau_on_the_implemented_bins():
+    r = run("dame.s49_event_a")
+    assert r.status == "holds" and r.evidence["bins_misread"] == 0
+    # tau = 1/4: theta = -1 (bin 0), j = 2 has centre -1 + 4 tau + tau = 1/4, at distance 5 tau = 5/4
+    assert -1 + 4 * 0.25 + 0.25 - (-1) == 5 * 0.25
+    assert abs(r.evidence["slack"]["tightest_constant"] - 5) < 1e-9
+    assert run("dame.s49_event_a", bound=4).status == "fails"
+    assert run("dame.s49_event_a", reach=3).status == "fails"
+
+
+def _brute_not_ahead(voters, alpha, P, m_tilde, x):
+    """P(Z_l <= Z_k) by enumerating every voter's (V_l, V_k) and both flips (an independent transcription)."""
+    import itertools
+
+    e = 1 / (8 * max(math.sqrt(m_tilde * x), 1))
+    q = math.exp(alpha / 6) / (1 + math.exp(alpha / 6))
+    votes = {(1, 0): P * (1 - 2 * e), (0, 1): 2 * e * P, (0, 0): 1 - P}
+    one = {}
+    for (vl, vk), pv in votes.items():
+        for fl, fk in itertools.product((0, 1), repeat=2):
+            pr = pv * (q if fl == 0 else 1 - q) * (q if fk == 0 else 1 - q)
+            d = (vl ^ fl) - (vk ^ fk)
+            one[d] = one.get(d, 0.0) + pr
+    total = 0.0
+    for ds in itertools.product(one, repeat=voters):
+        if sum(ds) <= 0:
+            total += math.prod(one[d] for d in ds)
+    return total
+
+
+def test_lemma_s5_statement_and_s70_against_a_brute_force_vote_law():
+    r70 = run("dame.s70_hoeffding")
+    r5 = run("dame.lemma_s5_statement")
+    assert r70.status == "holds" and r5.status == "holds"
+    # the case m~ = 100, n alpha^2 = 10, alpha = 1, P = 1/4: n = 10 users, 5 voters
+    row = r70.evidence["rows"][4]
+    assert (row["m_tilde"], row["n_alpha2"], row["alpha"], row["P"]) == (100, 10, "1", "1/4")
+    ref = _brute_not_ahead(5, 1.0, 0.25, 100, 10)
+    assert abs(row["p_not_ahead"] - ref) < 1e-12 * ref
+    q = math.exp(1 / 6) / (1 + math.exp(1 / 6))
+    e = 1 / (8 * math.sqrt(1000))
+    assert ref <= math.exp(-10 * ((2 * q - 1) * 0.25 * (1 - 4 * e)) ** 2 / 4)  # (S70) at this case
+    tau = math.sqrt(2 * math.log(8 * math.sqrt(1000)) / 100)
+    bins = math.ceil(1 / tau)
+    assert bins == 4 and r5.evidence["rows"][4]["bins"] == 4
+    assert abs(r5.evidence["rows"][4]["union_bound"] - (bins - 3) * ref) < 1e-12 * ref
+    assert (bins - 3) * ref <= math.exp(-10 / 16 / 579) / tau
+    assert 0 < r5.evidence["slack"]["tightest_constant"] < 1
+    assert run("dame.lemma_s5_statement", divisor=1).status == "fails"
+    assert run("dame.s70_hoeffding", divisor=1).status == "fails"
+
+
+def test_votes_one_bin_and_tv_decomposition():
+    assert run("dame.s61_s67_votes").status == "holds"
+    assert run("dame.s61_s67_votes", log_factor=2).status == "fails"  # 1 - 4/2 = -1 < 1/2
+    r = run("dame.s147_one_bin")
+    assert r.status == "holds" and abs(r.evidence["min_tau"] - math.sqrt(2 * math.log(8))) < 1e-12
+    assert run("dame.s147_one_bin", log_factor=Fraction(3, 2)).status == "fails"  # sqrt(2 ln 1.5) = 0.90 < 1
+    r = run("dame.s10_s17_tv")
+    ce = r.evidence["smallest_counterexample"]
+    # one sample: TV(Bern(7/16), Bern(9/16)) = 1/8 = sup_A |nu0(A) - nu1(A)|, while (S10) reads 2 sup = 1/4
+    assert r.status == "discrepancy" and r.evidence["s17_exact"]
+    assert (ce["law"], ce["delta"], ce["tv"], ce["sup_factor_times_sup"]) == ({1: "1"}, "1/8", "1/8", "1/4")
+    assert run("dame.s10_s17_tv", sup_factor=1).status == "holds"

@@ -59,10 +59,18 @@ class BoxProof:
         """The evidence a check reports: the domain covered and what was proved or found."""
         out: dict = {"domain": domain, "boxes_proved": self.boxes, "min_lower_enclosure": self.worst}
         if self.counterexample is not None:
-            out["counterexample"] = [float(v) for v in self.counterexample]
+            out["counterexample"] = [_float(v) for v in self.counterexample]
         if self.undecided is not None:
-            out["undecided_box"] = [[float(a), float(b)] for a, b in self.undecided]
+            out["undecided_box"] = [[_float(a), _float(b)] for a, b in self.undecided]
         return out
+
+
+def _float(q: Fraction) -> float:
+    """``q`` as a float, ±inf past the float range (a box may hold a rational of thousands of digits)."""
+    try:
+        return float(q)
+    except OverflowError:
+        return math.inf if q > 0 else -math.inf
 
 
 def _rational(name: str, v: object) -> Fraction:
