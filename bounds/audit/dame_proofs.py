@@ -7,6 +7,7 @@ evidence gives a certified counterexample and, where the proof allows, the corre
 
 from __future__ import annotations
 
+import functools
 import math
 from fractions import Fraction
 from typing import Any
@@ -21,6 +22,7 @@ from .core import AuditResult, register, result
 H3 = Fraction(22, 35)
 
 
+@functools.lru_cache(maxsize=4096)
 def _tv_product(m: int, delta: Fraction) -> Fraction:
     """Exact total variation between Bernoulli((1−δ)/2)^m and Bernoulli((1+δ)/2)^m (a binomial sum)."""
     p0, p1 = (1 - delta) / 2, (1 + delta) / 2
@@ -168,9 +170,14 @@ def lemma_s5_exponent(divisor: int = 579, thorough: bool = False) -> AuditResult
     fixed = boxes.prove(lambda a: vote_gap_over_alpha(a) ** 2 / 4 - arb(1) / 2316, [(Fraction(1, 1000), Fraction(1))],
                         strict=False, max_boxes=200000 if thorough else 40000)
     status = "discrepancy" if res.status == "fails" and fixed.proved else res.status
+    slack = boxes.tightest(lambda c, a: vote_gap_over_alpha(a) ** 2 / 4 - 1 / c, [(Fraction(1, 1000), Fraction(1))],
+                           2312, 2316, steps=5)
     return result("dame.lemma_s5_exponent", status,
                    **res.evidence(f"alpha in [1/1000, 1], divisor {divisor}"),
-                   divisor_2316=fixed.status, divisor_2316_boxes=fixed.boxes, corrected_c5=3474)
+                   divisor_2316=fixed.status, divisor_2316_boxes=fixed.boxes, corrected_c5=3474,
+                   slack={**slack.as_dict(), "note": "the smallest divisor d with (1/4)(pi - 1/2)^2 >= alpha^2/d on "
+                          "[1/1000, 1]: 4 alpha^2/(pi - 1/2)^2 increases in alpha, so the supremum 4 x 578.67 = 2314.7 "
+                          "is attained at alpha = 1 (2316 holds with room 1.3; 579 is 4 times too small)"})
 
 
 @register("dame.lemma_s6_derivative", "Pla et al. (2024), Lemma S6, (S79)–(S87)",
@@ -215,13 +222,14 @@ K = sp.Symbol("K", positive=True)  # stands for √(m̃nα²) ∨ 1
 
 
 def _first_failure(gap: Any, grid: int = 64, up_to: int = 64 * 4) -> dict:
-    """The smallest y = k/grid (k = 1, 2, ..) where ``gap(y)`` (a sympy number, lhs − rhs of an inequality lhs ≤ rhs)
-    is certified positive by a ball at 60 digits; {} if none up to ``up_to``/grid (y <= 4 by default)."""
+    """The smallest y = k/grid (k = 1, 2, ..) where ``gap(y)`` (lhs − rhs of an inequality lhs ≤ rhs, written over
+    arb balls) is certified positive at the exact point y; {} if none up to ``up_to``/grid (y <= 4 by default)."""
     for k in range(1, up_to + 1):
-        yv = sp.Rational(k, grid)
-        if bool(boxes.constant(sp.nsimplify(gap(yv))) > 0):
+        yv = Fraction(k, grid)
+        g = gap(boxes.point(yv))
+        if bool(g > 0):
             return {"order": f"smallest y = m~ n alpha^2 on the grid k/{grid}", "m_tilde_n_alpha2": str(yv),
-                    "excess": float(gap(yv))}
+                    "excess": float(g.mid())}
     return {}
 
 
@@ -241,6 +249,19 @@ def _nonnegative(e: sp.Expr) -> bool:
     return sp.solveset(e < 0, u, sp.Interval.open(0, sp.oo)) == sp.S.EmptySet
 
 
+def _tightest_over_y(lhs: sp.Expr, y: sp.Symbol) -> sp.Expr:
+    """The largest c with ``lhs`` ≤ 1/(c√y) for every y > 0: the infimum of 1/(√y·lhs) over both cases of the ∨
+    (y = 1 + u with K = √y, y = 1/(1 + u) with K = 1; u > 0), by sympy (limits at the ends u → 0, u → ∞)."""
+    u = sp.Symbol("u", positive=True)
+    vals = []
+    for e in _y_cases(1 / (sp.sqrt(y) * lhs), y):
+        e = sp.simplify(e)
+        crit = [r for r in sp.solveset(sp.diff(e, u), u, sp.Interval.open(0, sp.oo)) if r.is_real] \
+            if e.has(u) else []
+        vals += [sp.limit(e, u, 0, "+"), sp.limit(e, u, sp.oo)] + [e.subs(u, r) for r in crit]
+    return sp.Min(*vals)
+
+
 @register("dame.lemma_s7", "Pla et al. (2024), Lemma S7 (S94)",
         "4·exp(−m̃τ²/2) ≤ 1/(4√(m̃nα²)) for eq. (4)'s τ", "sympy (two cases of the ∨) + exact point")
 def lemma_s7(constant: int = 4) -> AuditResult:
@@ -253,10 +274,14 @@ def lemma_s7(constant: int = 4) -> AuditResult:
     lhs = 4 * sp.exp(-sp.log(8 * K))
     def holds_with(c: int) -> bool:
         return all(_nonnegative(e) for e in _y_cases(1 / (c * sp.sqrt(y)) - lhs, y))
-    found = _first_failure(lambda yv: lhs.subs(K, sp.Max(sp.sqrt(yv), 1)) - 1 / (constant * sp.sqrt(yv)))
+    found = _first_failure(lambda yv: 4 * (-(8 * yv.sqrt().max(arb(1))).log()).exp() - 1 / (constant * yv.sqrt()))
     infimum = sp.solveset(lhs.subs(K, 1) - 1 / (constant * sp.sqrt(y)) > 0, y, sp.Interval.open(0, 1))
     status = "discrepancy" if found and holds_with(2) else "holds" if holds_with(constant) else "fails"
+    best = _tightest_over_y(lhs, y)
     return result("dame.lemma_s7", status, domain="m~ n alpha^2 > 0 (symbolic, both cases of the max)",
+                   slack={"tightest_constant": str(best), "method": "sympy (exact infimum over both cases)",
+                          "note": "the largest c with 4 exp(-m~ tau^2/2) <= 1/(c sqrt(m~ n alpha^2)): equality for "
+                                  "every m~ n alpha^2 >= 1, so the printed 4 fails and 2 is tight"},
                    lhs=str(sp.simplify(lhs)), smallest_counterexample=found,
                    failure_set_below_1=str(infimum), holds_with_constant_2=holds_with(2))
 
@@ -271,7 +296,11 @@ def lemma_s8(constant: int = 2) -> AuditResult:
     gap = 1 / (constant * sp.sqrt(y)) - 2 * 2 * sp.exp(-sp.log(8 * K))
     cases = _y_cases(gap, y)
     ok = all(_nonnegative(e) for e in cases)
+    best = _tightest_over_y(2 * 2 * sp.exp(-sp.log(8 * K)), y)
     return result("dame.lemma_s8", "holds" if ok else "fails", domain="m~ n alpha^2 > 0 (symbolic, both cases)",
+                   slack={"tightest_constant": str(best), "method": "sympy (exact infimum over both cases)",
+                          "note": "the largest c with (III) <= 1/(c sqrt(m~ n alpha^2)): equality for every "
+                                  "m~ n alpha^2 >= 1, so 2 is tight"},
                    gap_y_ge_1=str(cases[0]), gap_y_lt_1=str(cases[1]))
 
 
@@ -289,6 +318,8 @@ def lemma_s9(bound: int = 6) -> AuditResult:
     top = sp.maximum(lhs.subs(a, r * m), r, sp.Interval(0, 1))
     ok = s124 and bool(top <= bound)
     return result("dame.lemma_s9", "holds" if ok else "fails", domain="a / m~ in (0, 1], L > 0 (symbolic)",
+                   slack={"tightest_constant": str(top), "method": "sympy (exact maximum over a / m~ in (0, 1])",
+                          "note": "attained at a = m~: 6 is tight"},
                    s124_identity=s124, lhs_over_tau=str(lhs), maximum_over_tau=str(top))
 
 
@@ -409,7 +440,7 @@ def s146_constant(thorough: bool = False, factor: int = 1) -> AuditResult:
     slack = boxes.tightest(lambda c, t: c * (8 * (arb(10) ** t).sqrt()).log() - (8 * arb(10) ** t).log(), [(0, 18)],
                            1, 2, steps=10)
     yy = sp.Symbol("y", positive=True)
-    found = _first_failure(lambda yv: sp.log(8 * yv) - factor * sp.log(8 * sp.sqrt(yv)))
+    found = _first_failure(lambda yv: (8 * yv).log() - factor * (8 * yv.sqrt()).log())
     failure_set = sp.solveset(sp.log(8 * yy) - factor * sp.log(8 * sp.sqrt(yy)) > 0, yy, sp.Interval.open(0, sp.oo))
     return result("dame.s146_constant", status, **res.evidence("log10(m~ n alpha^2) in [0.01, 18], E^2 = m~ (point law)"),
                    smallest_counterexample=found, failure_set=str(failure_set),
