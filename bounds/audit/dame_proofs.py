@@ -54,10 +54,10 @@ def lemma_s1(max_m: int = 24, reading: str = "printed", pinsker: Fraction = Frac
             d = Fraction(k, 64)
             tv = boxes.point(_tv_product(m, d))
             kl = boxes.point(d) * (boxes.point((1 + d) / (1 - d))).log()
-            pinsker = (boxes.point(m * half) * kl).sqrt()
-            printed = pinsker if reading == "s19" else boxes.point(Fraction(m, 2)).sqrt() * kl
+            s19 = (boxes.point(m * half) * kl).sqrt()
+            printed = s19 if reading == "s19" else boxes.point(Fraction(m, 2)).sqrt() * kl
             one = arb(1)
-            slack = pinsker.min(one) - tv
+            slack = s19.min(one) - tv
             pinsker_ok &= bool(slack >= 0)
             worst = min(worst, float(slack.lower()))
             if bool(printed.min(one) < tv):
