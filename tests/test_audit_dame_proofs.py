@@ -208,3 +208,13 @@ def test_votes_one_bin_and_tv_decomposition():
     assert r.status == "discrepancy" and r.evidence["s17_exact"]
     assert (ce["law"], ce["delta"], ce["tv"], ce["sup_factor_times_sup"]) == ({1: "1"}, "1/8", "1/8", "1/4")
     assert run("dame.s10_s17_tv", sup_factor=1).status == "holds"
+
+
+def test_s51_the_bias_under_not_a_is_at_most_2():
+    r = run("dame.s51_bias_bound")
+    assert r.status == "holds" and r.evidence["max_rel_dev_from_eq9"] < 1e-12
+    # M = (1/2, 1/2) on {1, 4}, m~ = 4: E[sqrt(m ^ 4)] = 3/2 and correction (2 - 1)/2 = 1/2 sum to sqrt(4) = 2;
+    # every release at 1 and s = -1: (2 * (1/2 * 1) + 1/2 * (2 * (-1) + 1 * (1 + 1)) + 1/2) / (3/2) = 1
+    assert (2 * 0.5 + 0.5 * (2 * -1 + 1 * 2) + 0.5) / 1.5 == 1
+    assert abs(r.evidence["slack"]["tightest_constant"] - 4) < 1e-9
+    assert run("dame.s51_bias_bound", correction_scale=Fraction(101, 100)).status == "fails"

@@ -32,9 +32,10 @@ ENTRIES: tuple[Statement, ...] = (
     entry(_D, "Lemma S3", "checkable", "θ = √m̃/E[√(m∧m̃)]·E[X̄ 1{m ≥ m̃}] + Σ_{i<m̃} √i E[X̄ 1{m=i}]/E[√(m∧m̃)]",
        ("dame.lemma_s3",)),
     entry(_D, "(S49)–(S52)", "checkable", "the squared bias splits on A; under A, |s_ĵ − θ| ≤ 5τ; under Ā it is at most 4",
-       ("dame.s49_event_a",), implements="bounds.estimators.localisation.bin_ends",
-       what="under A = {|ĵ − l| ≤ 2}, |s_ĵ − θ| ≤ 5τ for the implemented bins (exact supremum over θ ∈ I_l)",
-       not_checked="(S50)–(S52)'s split of the squared bias and its bound 4 under Ā"),
+       ("dame.s49_event_a", "dame.s51_bias_bound"), implements="bounds.estimators.localisation.bin_ends",
+       what="under A = {|ĵ − l| ≤ 2}, |s_ĵ − θ| ≤ 5τ for the implemented bins (exact supremum over θ ∈ I_l); under Ā, "
+            "(E[θ̂|ĵ] − θ)² ≤ 4 with the implemented eq. (9) constants (E[θ̂|ĵ] an average of values in [−1, 1])",
+       not_checked="(S50)'s split itself (an identity of expectations)"),
     entry(_D, "Lemma S4", "quoted", "Hoeffding: P(|X̄_i − θ| ≥ τ) ≤ 2e^{−iτ²/2}", ("dame.quoted_inequalities",),
        "Hoeffding (1963); checked on ±1 samples by exact binomial laws"),
     entry(_D, "Lemma S5", "checkable", "P(Ā) ≤ (1/τ) exp(−nα² P(m ≥ m̃)²/579)", ("dame.lemma_s5_statement",),
