@@ -218,3 +218,14 @@ def test_s51_the_bias_under_not_a_is_at_most_2():
     assert (2 * 0.5 + 0.5 * (2 * -1 + 1 * 2) + 0.5) / 1.5 == 1
     assert abs(r.evidence["slack"]["tightest_constant"] - 4) < 1e-9
     assert run("dame.s51_bias_bound", correction_scale=Fraction(101, 100)).status == "fails"
+
+
+def test_s136_holds_through_the_correct_square_and_s145_is_an_identity():
+    assert run("dame.s136_bias_sum").status == "holds"
+    # E = 3/2 (M = 1/2 on {1, 4}, m~ = 4), x = 2: 1/(E^2 x) = 2/9 <= 1/(E x) = 1/3
+    assert Fraction(1) / (Fraction(9, 4) * 2) <= Fraction(1) / (Fraction(3, 2) * 2)
+    assert run("dame.s136_bias_sum", e_min=Fraction(1, 2)).status == "fails"
+    assert run("dame.s145_identity").status == "holds"
+    L, m = 2.5, 16  # 4 / sqrt(2 L / m) = 4 sqrt(m / (2 L))
+    assert abs(4 / math.sqrt(2 * L / m) - 4 * math.sqrt(m / (2 * L))) < 1e-12
+    assert run("dame.s145_identity", tau_factor=1).status == "fails"

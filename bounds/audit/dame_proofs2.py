@@ -363,3 +363,44 @@ def s51_bias_bound(correction_scale: int | Fraction = 1) -> AuditResult:
                   slack={"tightest_constant": worst ** 2,
                          "method": "maximum over the vertices (float64 of the implemented constants)",
                          "note": "(E[theta_hat | j] - theta)^2 reaches 4 (theta = -1 with every release at 1): tight"})
+
+
+@register("dame.s136_bias_sum", "Pla et al. (2024), (S136) from (S135), (S50)–(S52) and Lemma S5",
+          "E[(E[θ̂|ĵ] − θ)²] ≤ 1/(E nα²) + (4/τ) exp(−nα²P²/579), E = E[√(m ∧ m̃)]: the bias under A squared "
+          "(1/(E² nα²), the correct square of (S135)) plus 4 P(Ā)",
+          "sympy",
+          domain="proved on E >= 1 (m, m~ >= 1), n alpha^2 > 0 (symbolic), given Lemma S5's statement and (S51)",
+          methods=("sympy",),
+          faults=(("the sizes allowed below 1 (E >= 1/2): 1/(E^2 x) <= 1/(E x) needs E >= 1", {"e_min": Fraction(1, 2)}),))
+def s136_bias_sum(e_min: int | Fraction = 1) -> AuditResult:
+    r"""(S135)'s bias under A is :math:`\sqrt{\tilde m}/E\cdot 1/\sqrt{\tilde mn\alpha^2} = 1/(E\sqrt{n\alpha^2})`
+    (``dame.s135_algebra``: not the printed :math:`1/\sqrt{En\alpha^2}`), whose square :math:`1/(E^2n\alpha^2)` is at
+    most (S136)'s :math:`1/(En\alpha^2)` because :math:`E = E[\sqrt{m \wedge \tilde m}] \ge 1` (every size is at
+    least 1); the second term is 4 times Lemma S5's bound ((S51): the squared bias under Ā is at most 4).  So
+    (S136) holds although the line before it is wrong.  sympy: :math:`1/(Ex) - 1/(E^2x) \ge 0` on
+    :math:`E \ge` ``e_min``, and :math:`\sqrt{\min(m, \tilde m)} \ge 1` for integers m, m̃ ≥ 1."""
+    E, x = sp.symbols("E x", positive=True)
+    lo = sp.Rational(Fraction(e_min).numerator, Fraction(e_min).denominator)
+    gap = sp.simplify(1 / (E * x) - 1 / (E**2 * x))
+    negative = sp.solveset(sp.numer(sp.together(gap)) < 0, E, sp.Interval(lo, sp.oo))
+    m, mt = sp.symbols("m m_tilde", integer=True, positive=True)
+    e_ge_1 = bool((m - 1).is_nonnegative and (mt - 1).is_nonnegative)  # min(m, m~) >= 1, so its root too
+    ok = negative == sp.S.EmptySet and e_ge_1
+    return result("dame.s136_bias_sum", "holds" if ok else "fails", e_min=str(e_min), gap=str(gap),
+                  where_negative=str(negative), sqrt_min_at_least_1=e_ge_1,
+                  slack={"tightest_constant": "1", "method": "sympy",
+                         "note": "1/(E^2 x) <= 1/(E x) with equality at E = 1 (m~ = 1, or every size 1)"})
+
+
+@register("dame.s145_identity", "Pla et al. (2024), (S145) with eq. (4)'s τ",
+          "(4/τ) exp(−nα²P²/579) = 4√(m̃/(2L)) exp(−nα²P²/579), L = ln(8(√(m̃nα²) ∨ 1))", "sympy",
+          domain="proved on m~ >= 1, L > 0 (symbolic)", methods=("sympy",),
+          faults=(("tau^2 taken as L/m~ (the 2 of eq. (4) dropped)", {"tau_factor": 1}),))
+def s145_identity(tau_factor: int = 2) -> AuditResult:
+    r"""With eq. (4)'s :math:`\tau = \sqrt{2L/\tilde m}`, :math:`4/\tau = 4\sqrt{\tilde m/(2L)}` (sympy).  ``tau_factor``
+    is the 2 of :math:`\tau^2 = 2L/\tilde m`."""
+    m, L = sp.symbols("m L", positive=True)
+    tau = sp.sqrt(tau_factor * L / m)
+    same = sp.simplify(4 / tau - 4 * sp.sqrt(m / (2 * L))) == 0
+    return result("dame.s145_identity", "holds" if same else "fails", tau_factor=tau_factor,
+                  four_over_tau=str(sp.simplify(4 / tau)))
