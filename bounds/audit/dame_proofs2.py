@@ -111,7 +111,7 @@ def _p_not_ahead(voters: int, plus: float, minus: float) -> float:
     return float(np.exp(special.logsumexp(logs)))
 
 
-_S5_CASES = tuple((m, x, a, P) for m in (100, 10**4) for x in (10, 100, 1000, 10**4)
+_S5_CASES = tuple((m, x, a, P) for m in (10**4, 10**6) for x in (10, 100, 1000, 10**4)
                   for a in (Fraction(1, 10), Fraction(1, 2), Fraction(1)) for P in (Fraction(1, 4), Fraction(1)))
 
 
@@ -133,7 +133,7 @@ def _s5_cases() -> tuple[dict, ...]:
 @register("dame.s70_hoeffding", "Pla et al. (2024), (S70)–(S71) (Hoeffding over the n/2 voters, then (S67))",
           "P(Z_l ≤ Z_k) ≤ exp(−n/4 (p_l − p_k)²) ≤ exp(−n/4 (π_{α/6} − 1/2)² P(m ≥ m̃)²)",
           "exact law of the vote difference (binomial mixture)",
-          domain="instances: m~ in {100, 1e4} x n alpha^2 in {10, 1e2, 1e3, 1e4} x alpha in {1/10, 1/2, 1} x "
+          domain="instances: m~ in {1e4, 1e6} (22 to 223 bins) x n alpha^2 in {10, 1e2, 1e3, 1e4} x alpha in {1/10, 1/2, 1} x "
                  "P(m >= m~) in {1/4, 1}, the extreme vote law (S58)/(S60) allow",
           methods=("exact", "exhaustive"),
           faults=(("Hoeffding's n/4 taken as n (its 1/4 dropped)", {"divisor": 1}),))
@@ -164,7 +164,7 @@ def s70_hoeffding(divisor: int | Fraction = 4) -> AuditResult:
 @register("dame.lemma_s5_statement", "Pla et al. (2024), Lemma S5 (S54) with its union bound (S89)",
           "P(Ā) ≤ Σ_{|k−l|>2} P(Z_l ≤ Z_k) ≤ (1/τ) exp(−nα² P(m ≥ m̃)²/579)",
           "exact law of the vote difference (binomial mixture) + the implemented number of bins",
-          domain="instances: m~ in {100, 1e4} x n alpha^2 in {10, 1e2, 1e3, 1e4} x alpha in {1/10, 1/2, 1} x "
+          domain="instances: m~ in {1e4, 1e6} (22 to 223 bins) x n alpha^2 in {10, 1e2, 1e3, 1e4} x alpha in {1/10, 1/2, 1} x "
                  "P(m >= m~) in {1/4, 1}, the extreme vote law (S58)/(S60) allow",
           methods=("exact", "exhaustive"),
           faults=(("the divisor 579 dropped: (1/tau) exp(-n alpha^2 P^2)", {"divisor": 1}),
