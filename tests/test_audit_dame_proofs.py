@@ -229,3 +229,12 @@ def test_s136_holds_through_the_correct_square_and_s145_is_an_identity():
     L, m = 2.5, 16  # 4 / sqrt(2 L / m) = 4 sqrt(m / (2 L))
     assert abs(4 / math.sqrt(2 * L / m) - 4 * math.sqrt(m / (2 * L))) < 1e-12
     assert run("dame.s145_identity", tau_factor=1).status == "fails"
+
+
+def test_s69_equality_of_events_fails_at_a_tie():
+    r = run("dame.s69_event_a")
+    ce = r.evidence["smallest_counterexample"]
+    # four bins with no votes: the first maximum is bin 0 = l (A holds), yet Z_0 > Z_3 is false
+    assert r.status == "discrepancy" and (ce["bins"], ce["votes"], ce["true_bin"]) == (4, [0, 0, 0, 0], 0)
+    assert not (0 > 0)
+    assert run("dame.s69_event_a", relation="superset").status == "holds"

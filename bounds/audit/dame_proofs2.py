@@ -404,3 +404,42 @@ def s145_identity(tau_factor: int = 2) -> AuditResult:
     same = sp.simplify(4 / tau - 4 * sp.sqrt(m / (2 * L))) == 0
     return result("dame.s145_identity", "holds" if same else "fails", tau_factor=tau_factor,
                   four_over_tau=str(sp.simplify(4 / tau)))
+
+
+@register("dame.s69_event_a", "Pla et al. (2024), (S68)–(S69) (the event A through the vote totals)",
+          "A = {|ĵ − l| ≤ 2} = ∩_{k : |l − k| > 2} {Z_l > Z_k}, ĵ = argmax_j Z_j",
+          "exhaustive (every vote-total vector)",
+          domain="instances: every vote-total vector Z in {0, 1, 2}^N, N = 4..6 bins, every true bin l, "
+                 "argmax taken at the first maximum",
+          methods=("exhaustive",),
+          repairs=(("(S69) as an inclusion, A ⊇ ∩ {Z_l > Z_k} (all the union bound (S89) needs)",
+                    {"relation": "superset"}),),
+          faults=(("(S69) as the opposite inclusion, A ⊆ ∩ {Z_l > Z_k}", {"relation": "subset"}),))
+def s69_event_a(relation: str = "equal") -> AuditResult:
+    r"""Every vector of vote totals :math:`Z \in \{0, 1, 2\}^N` (N = 4, 5, 6) and every true bin l: ĵ is the first
+    index of the maximum, A is :math:`|\hat j - l| \le 2`, and the right side of (S69) is
+    :math:`\bigcap_{|k - l| > 2}\{Z_l > Z_k\}`.  The inclusion ⊇ always holds (a maximum at distance > 2 would be
+    a k with :math:`Z_k \ge Z_l`), which is what (S89)'s union bound uses; the equality printed in (S69) does not:
+    ĵ can be near l while a far bin has as many votes as l.  The smallest counterexample in the order (N, then Z
+    lexicographically, then l) is searched.  ``relation``: ``"equal"`` as printed, ``"superset"`` the repair."""
+    import itertools
+
+    if relation not in ("equal", "superset", "subset"):
+        raise ValueError(f"relation must be 'equal', 'superset' or 'subset', got {relation!r}")
+    bad, count = 0, 0
+    first: dict = {}
+    for N in range(4, 7):
+        for Z in itertools.product(range(3), repeat=N):
+            j = Z.index(max(Z))
+            for ell in range(N):
+                count += 1
+                a = abs(j - ell) <= 2
+                inter = all(Z[ell] > Z[k] for k in range(N) if abs(k - ell) > 2)
+                ok = a == inter if relation == "equal" else (a or not inter) if relation == "superset" else (inter or not a)
+                if not ok:
+                    bad += 1
+                    if not first:
+                        first = {"order": "N, then Z lexicographically, then l", "bins": N, "votes": list(Z),
+                                 "true_bin": ell, "elected": j, "in_A": a, "in_intersection": inter}
+    return result("dame.s69_event_a", "holds" if not bad else "discrepancy", relation=relation, cases=count,
+                  violations=bad, smallest_counterexample=first)

@@ -47,6 +47,10 @@ ENTRIES: tuple[Statement, ...] = (
     entry(_D, "(S61)–(S67)", "checkable", "p_j = (2π_{α/6} − 1)P(V_j = 1) + 1 − π_{α/6}; p_l − p_k ≥ (π_{α/6} − 1/2) "
        "P(m ≥ m̃) since 1 − 4e^{−m̃τ²/2} ≥ 1/2", ("dame.s61_s67_votes",), related=("dame.tau_condition",),
        not_checked="(S55)–(S60): the vote probabilities' bounds from Hoeffding (their extremes are inputs here)"),
+    entry(_D, "(S68)–(S69)", "checkable", "A = {|ĵ − l| ≤ 2} = ∩_{|l−k|>2} {Z_l > Z_k}", ("dame.s69_event_a",),
+       what="the equality of events on every vote-total vector in {0, 1, 2}^N, N = 4..6 (it fails at ties; ⊇ holds, "
+            "which is all (S89) needs)",
+       not_checked="larger vote totals and more bins (the inclusion argument does not depend on them)"),
     entry(_D, "(S70)–(S71)", "checkable", "Hoeffding over n/2 votes: P(Z_l ≤ Z_k) ≤ exp(−n/4 (p_l − p_k)²) ≤ "
        "exp(−n/4 (π_{α/6} − 1/2)² P²)", ("dame.s70_hoeffding",), related=("dame.quoted_inequalities",),
        what="both inequalities against the exact law of Z_l − Z_k (correct as printed, with the 1/4)",
@@ -60,6 +64,8 @@ ENTRIES: tuple[Statement, ...] = (
     entry(_D, "Lemma S6", "checkable", "(π_{α/6} − 1/2)² ≥ α²/579 on [0, 1]", ("dame.lemma_s6",)),
     entry(_D, "(S80)–(S87)", "checkable", "g' ≥ 0 for g = ln f by the printed derivative", ("dame.lemma_s6_derivative",)),
     entry(_D, "Lemma S7", "checkable", "(I) ≤ 4 exp(−m̃τ²/2) ≤ 1/(4√(m̃nα²))", ("dame.lemma_s7",)),
+    entry(_D, "(S107)", "structural", "B_a = {|X̄_a − θ| ≤ √(2 ln(8(√(m̃nα²) ∨ 1)))/√a}", (),
+       "a definition of events (nothing to compute)"),
     entry(_D, "Lemma S8", "checkable", "(III) ≤ 1/(2√(m̃nα²))", ("dame.lemma_s8",)),
     entry(_D, "Lemma S9", "checkable", "for a ≤ m̃, under A ∩ B_a the shrunk estimate is within 6τ of s_ĵ",
        ("dame.lemma_s9",), implements="bounds.estimators.dame"),
