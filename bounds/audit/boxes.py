@@ -309,7 +309,8 @@ def tightest(g: Callable[..., arb], box: Sequence[tuple[Fraction | int, Fraction
     r"""The tightest constant ``c`` for which ``g(c, *p) >= 0`` (``strict``: ``> 0``) on ``box``, by bisection on
     ``c`` between ``lo`` (refuted) and ``hi`` (proved), each midpoint proved or refuted by :func:`prove`
     (``g`` must increase in ``c``).  A midpoint left undecided is retried with 4, 16 and 64 times ``max_boxes``
-    (near :math:`c^*` the boxes must be finer); one still undecided then ends the search.
+    (near :math:`c^*` the boxes must be finer; later midpoints keep the raised budget); one still undecided then
+    ends the search.
 
     .. math:: c^* = \inf\{c : \forall p \in B,\ g(c, p) \ge 0\} \in [\mathrm{refuted}, \mathrm{proved}]
 
@@ -333,12 +334,13 @@ def tightest(g: Callable[..., arb], box: Sequence[tuple[Fraction | int, Fraction
     if not isinstance(probe, arb):
         raise ValueError("g must take the constant and one arb ball per coordinate of box and return an arb ball, "
                          "got one that does not")
-    done = 0
+    done, budget = 0, max_boxes
     for _ in range(steps):
         mid = (lo_q + hi_q) / 2
         c = point(mid)
-        budget = max_boxes
-        while True:  # a midpoint close to c* needs finer boxes: retry with 4x the budget, up to 64x
+        # a midpoint close to c* needs finer boxes: retry with 4x the budget, up to 64x; the midpoints that follow
+        # are closer still, so they start at the budget that was needed (no repeated wasted attempts)
+        while True:
             res = prove(lambda *p: g(c, *p), box, strict=strict, max_boxes=budget)
             if res.status != "inconclusive" or budget >= 64 * max_boxes:
                 break
