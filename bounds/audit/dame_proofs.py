@@ -76,7 +76,7 @@ def lemma_s1(max_m: int = 24, reading: str = "printed", pinsker: Fraction = Frac
 
 
 @register("dame.s22_privacy_constant", "Pla et al. (2024), (S22) with Duchi et al. (2014), Th. 1; H3",
-        "4(e^α − 1)² ≤ 12α² on (0, 22/35], so KL(M0ⁿ, M1ⁿ) ≤ 12nα² D_TV(ν0, ν1)²", "ball arithmetic, boxes")
+        "4(e^α − 1)² ≤ 12α² on (0, 22/35], so KL(M0ⁿ, M1ⁿ) ≤ 12nα² D_TV(ν0, ν1)²", "ball arithmetic, boxes", thorough=True)
 def s22_privacy_constant(alpha_max: Fraction = H3, thorough: bool = False) -> AuditResult:
     r"""Proves :math:`3\alpha^2 - (e^\alpha - 1)^2 > 0` on (0, α_max]: on (0, 1/2] from
     :math:`(e^\alpha - 1)/\alpha \le e^\alpha \le e^{1/2} < \sqrt3`; on [1/2, α_max] by boxes.  The
@@ -156,7 +156,7 @@ def vote_gap_over_alpha(a: Any) -> Any:
 
 
 @register("dame.lemma_s5_exponent", "Pla et al. (2024), Lemma S5, (S70)–(S71) and the line after, Lemma S6",
-        "exp(−n/4·(π_{α/6} − 1/2)²P²) ≤ exp(−nα²P²/579), the exponent Lemma S5 states", "ball arithmetic, boxes")
+        "exp(−n/4·(π_{α/6} − 1/2)²P²) ≤ exp(−nα²P²/579), the exponent Lemma S5 states", "ball arithmetic, boxes", thorough=True)
 def lemma_s5_exponent(divisor: int = 579, thorough: bool = False) -> AuditResult:
     r"""Hoeffding (S70) gives :math:`\exp(-\tfrac n4 (p_l - p_k)^2)`; with (S67) and Lemma S6
     (:math:`(\pi_{\alpha/6} - 1/2)^2 \ge \alpha^2/579`) this is :math:`\le \exp(-n\alpha^2P^2/2316)`: the line
@@ -420,7 +420,7 @@ def s146_exp_step(reading: str = "printed") -> AuditResult:
 
 @register("dame.s146_constant", "Pla et al. (2024), the step after (S145) to (S146)",
         "ln(8(m̃nα² ∨ 1))/(m̃nα²) ≤ L/(nα²E[√(m ∧ m̃)]²), L = ln(8(√(m̃nα²) ∨ 1)): the '+1' giving 1570",
-        "ball arithmetic, boxes",
+        "ball arithmetic, boxes", thorough=True,
         domain="proved on log10(m~ n alpha^2) in [0, 18] (point laws, E^2 = m~)", methods=("ball-proof", "sympy"),
         repairs=(("the added term bounded by 2L/(n alpha^2 E^2) (ln y <= 2L), the proof's correct step",
                   {"factor": 2}),))
