@@ -109,3 +109,50 @@ def test_constant_of_a_huge_number_is_a_finite_ball_and_unbounded_work_is_refuse
         boxes.constant(sp.exp(sp.exp(sp.exp(10))))
     with pytest.raises(ValueError, match="value"):
         boxes.constant(sp.sin(sp.Integer(10) ** (10**5)))
+
+
+def test_huge_rationals_are_reported_without_a_crash():
+    # a counterexample far past the float range (5,000 digits): the evidence says inf, and the status is exact
+    huge = Fraction(10**5000)
+    r = boxes.prove(lambda x: 1 - x, [(huge, huge + 2)])
+    assert r.status == "fails" and r.counterexample == (huge + 1,)
+    assert r.evidence("d")["counterexample"] == [math.inf]
+    # a box refused by name even when its ends cannot be printed (Python's int -> str limit is 4,300 digits)
+    with pytest.raises(ValueError, match="box"):
+        boxes.prove(lambda x: x, [(huge + 1, huge)])
+    with pytest.raises(ValueError, match="lo"):
+        boxes.tightest(lambda c, x: c - x, [(0, 1)], huge, 1)
+
+
+@pytest.mark.parametrize("value", [
+    sp.factorial(sp.Integer(10) ** 100, evaluate=False),  # its value has 10^102 digits
+    sp.Pow(2, 2**20, evaluate=False),  # an integer of a million bits
+    sp.gamma(sp.Integer(10) ** 20, evaluate=False),
+])
+def test_numbers_sympy_cannot_evaluate_in_bounded_time_are_refused(value):
+    with pytest.raises(ValueError, match="value"):
+        boxes.constant(value)
+
+
+def test_tiny_and_cancelling_constants_are_enclosed():
+    import mpmath
+
+    tiny = boxes.constant(sp.exp(-sp.exp(10)))  # about 1e-9566: below every float, still a finite ball
+    assert tiny.is_finite() and bool(tiny.rad() <= arb(10) ** -299) and bool(tiny.mid() > 0)
+    b = boxes.constant(sp.exp(sp.pi * sp.sqrt(163)) - 640320**3 - 744)  # -7.4993e-13 after a 30-digit cancellation
+    with mpmath.workdps(80):
+        ref = mpmath.exp(mpmath.pi * mpmath.sqrt(163)) - mpmath.mpf(640320) ** 3 - 744
+        with ctx.workprec(300):
+            lo, hi = mpmath.mpf(b.lower().str(70, radius=False)), mpmath.mpf(b.upper().str(70, radius=False))
+        assert lo <= ref <= hi and hi - lo < mpmath.mpf(10) ** -45 * abs(ref) and bool(b < 0)
+
+
+def test_tightest_retries_an_undecided_midpoint_with_finer_boxes():
+    # c - x^2 (1 + x)/(1 + x) on [0, 1] (sup 1 at x = 1; the midpoints 3k/2^j are never 1): the dependency makes
+    # wide boxes loose, and 8 boxes per proof do not decide the midpoints near 1; the retries (32, 128, 512) do
+    g = lambda c, x: c - x * x * (1 + x) / (1 + x)  # noqa: E731
+    t = boxes.tightest(g, [(0, 1)], 0, 3, steps=12, max_boxes=8)
+    assert t.steps == 12 and float(t.refuted) <= 1 <= float(t.proved)
+    assert float(t.proved - t.refuted) <= 3 / 2**12
+    c = boxes.point(t.proved)
+    assert boxes.prove(lambda x: g(c, x), [(0, 1)], strict=False, max_boxes=8).status == "inconclusive"

@@ -58,7 +58,7 @@ def test_atlas_text_has_a_legend_wraps_and_points_to_the_full_text(capsys, monke
     assert out.startswith("statuses: holds") and "partial (only a neighbour" in out and "kinds: checkable" in out
     assert all(len(line) <= 100 for line in out.splitlines())
     flat = " ".join(out.split())  # wrapping-independent
-    assert "dame:Lemma S5 [checkable] partial" in flat and "not checked: the lemma's probability" in flat
+    assert "cummings:Theorem 4.1 [order] partial" in flat and "not checked: the theorem's variance bound" in flat
     assert "bounds check --atlas --json" in flat
     assert cli.main(["check", "--atlas", "--quiet", "--wide"]) == 0
     assert max(len(line) for line in capsys.readouterr().out.splitlines()) > 100

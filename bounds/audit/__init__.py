@@ -23,7 +23,7 @@ Examples
 
 from __future__ import annotations
 
-from . import dame, dame_proofs, dame_impl, dame_main2, kent, kent_equations, cummings, rameshwar  # noqa: F401,I001  (registers the checks, in this order)
+from . import dame, dame_proofs, dame_proofs2, dame_impl, dame_main2, kent, kent_equations, cummings, rameshwar  # noqa: F401,I001  (registers the checks, in this order)
 from .core import CHECKS, METHODS, STATUSES, AuditResult, cached, report, run
 from .declared import declare as _declare
 from .registry import ENTRIES, KINDS, ROW_STATUSES, Row, Statement, atlas, find, page, row_status

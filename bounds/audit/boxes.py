@@ -59,10 +59,18 @@ class BoxProof:
         """The evidence a check reports: the domain covered and what was proved or found."""
         out: dict = {"domain": domain, "boxes_proved": self.boxes, "min_lower_enclosure": self.worst}
         if self.counterexample is not None:
-            out["counterexample"] = [float(v) for v in self.counterexample]
+            out["counterexample"] = [_float(v) for v in self.counterexample]
         if self.undecided is not None:
-            out["undecided_box"] = [[float(a), float(b)] for a, b in self.undecided]
+            out["undecided_box"] = [[_float(a), _float(b)] for a, b in self.undecided]
         return out
+
+
+def _float(q: Fraction) -> float:
+    """``q`` as a float, ±inf past the float range (a box may hold a rational of thousands of digits)."""
+    try:
+        return float(q)
+    except OverflowError:
+        return math.inf if q > 0 else -math.inf
 
 
 def _rational(name: str, v: object) -> Fraction:
@@ -289,15 +297,20 @@ class Tightest:
     steps: int
 
     def as_dict(self) -> dict:
-        """The evidence a check reports."""
-        return {"tightest_constant_in": [float(self.refuted), float(self.proved)], "bisections": self.steps}
+        """The evidence a check reports: the enclosure of the tightest constant, its relative width and the
+        number of bisections."""
+        width = float((self.proved - self.refuted) / abs(self.proved)) if self.proved else float(self.proved - self.refuted)
+        return {"tightest_constant_in": [float(self.refuted), float(self.proved)], "relative_width": width,
+                "bisections": self.steps}
 
 
 def tightest(g: Callable[..., arb], box: Sequence[tuple[Fraction | int, Fraction | int]], lo: Fraction | int,
              hi: Fraction | int, *, steps: int = 20, strict: bool = False, max_boxes: int = 4000) -> Tightest:
     r"""The tightest constant ``c`` for which ``g(c, *p) >= 0`` (``strict``: ``> 0``) on ``box``, by bisection on
     ``c`` between ``lo`` (refuted) and ``hi`` (proved), each midpoint proved or refuted by :func:`prove`
-    (``g`` must increase in ``c``); a midpoint left undecided ends the search.
+    (``g`` must increase in ``c``).  A midpoint left undecided is retried with 4, 16 and 64 times ``max_boxes``
+    (near :math:`c^*` the boxes must be finer; later midpoints keep the raised budget); one still undecided then
+    ends the search.
 
     .. math:: c^* = \inf\{c : \forall p \in B,\ g(c, p) \ge 0\} \in [\mathrm{refuted}, \mathrm{proved}]
 
@@ -321,11 +334,17 @@ def tightest(g: Callable[..., arb], box: Sequence[tuple[Fraction | int, Fraction
     if not isinstance(probe, arb):
         raise ValueError("g must take the constant and one arb ball per coordinate of box and return an arb ball, "
                          "got one that does not")
-    done = 0
+    done, budget = 0, max_boxes
     for _ in range(steps):
         mid = (lo_q + hi_q) / 2
         c = point(mid)
-        res = prove(lambda *p: g(c, *p), box, strict=strict, max_boxes=max_boxes)
+        # a midpoint close to c* needs finer boxes: retry with 4x the budget, up to 64x; the midpoints that follow
+        # are closer still, so they start at the budget that was needed (no repeated wasted attempts)
+        while True:
+            res = prove(lambda *p: g(c, *p), box, strict=strict, max_boxes=budget)
+            if res.status != "inconclusive" or budget >= 64 * max_boxes:
+                break
+            budget *= 4
         if res.status == "holds":
             hi_q = mid
         elif res.status == "fails":

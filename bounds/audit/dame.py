@@ -75,8 +75,8 @@ def lemma_s6(constant: int = 579) -> AuditResult:
     ok = proved and near0 <= constant
     from .dame_proofs import vote_gap_over_alpha
 
-    slack = _tightest(lambda c, t: c - 1 / vote_gap_over_alpha(t) ** 2, [(Fraction(1, 10), Fraction(1))], 576, 580,
-                      steps=12)
+    slack = _tightest(lambda c, t: c - 1 / vote_gap_over_alpha(t) ** 2, [(Fraction(1, 10), Fraction(1))], 578, 579,
+                      steps=7)
     return result("dame.lemma_s6", "holds" if ok else "fails", constant=constant, supremum_at_1=[float(sup.a), float(sup.b)],
                    limit_at_0=int(limit), boxes=boxes, failing_box=bad,
                    slack={**slack.as_dict(), "note": "the ratio increases in alpha: its supremum on (0, 1] is the value at "

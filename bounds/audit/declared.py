@@ -6,8 +6,8 @@ proof over a whole domain (ball arithmetic over boxes, or sympy), "instances: �
 cases (exact, exhaustive or Monte Carlo).  ``FAULTS`` lists, per check, faults of the paper's statement
 (a constant 1% smaller, a dropped factor, a shifted index, …) as keywords of the check; under each the
 check must not report ``holds`` (``tests/test_audit_faults.py``), so that no check is unable to fail.
-Checks whose function takes no keyword that can plant a fault are listed in ``NO_FAULT`` with the
-reason.
+Newer checks declare all of this, and their ``repairs`` (the corrected statement under which a check that
+refutes a paper must hold), in their own ``register`` call; every check declares a fault or a repair.
 
 Examples
 --------
@@ -28,7 +28,7 @@ from .. import rameshwar
 from . import rameshwar as _rt_checks
 from .core import CHECKS
 
-__all__ = ["DOMAIN", "METHOD_CLASSES", "FAULTS", "REPAIRS", "NO_FAULT", "declare"]
+__all__ = ["DOMAIN", "METHOD_CLASSES", "FAULTS", "declare"]
 
 _E, _BP, _SY, _EX, _LP, _MC = "exact", "ball-proof", "sympy", "exhaustive", "LP certificate", "Monte Carlo"
 
@@ -46,17 +46,12 @@ DOMAIN: dict[str, str] = {
                         "Corollary 3 on 12 points",
     "dame.lemma_s1": "instances: point laws m = 1..24 x delta = k/64, k = 1..32",
     "dame.s22_privacy_constant": "proved on alpha in (0, 22/35]",
-    "dame.theorem1_chain": "instances: 7 finite laws x delta = k/16 (k = 1..8) x every a",
     "dame.lemma_s5_exponent": "proved on alpha in [1/1000, 1] (and refuted there for 579)",
-    "dame.lemma_s6_derivative": "proved on x in (0, 1] (symbolic identity)",
     "dame.lemma_s7": "proved on m~ n alpha^2 > 0 (symbolic, both cases of the max)",
     "dame.lemma_s8": "proved on m~ n alpha^2 > 0 (symbolic, both cases of the max)",
     "dame.lemma_s9": "proved on a / m~ in (0, 1], L > 0 (symbolic)",
     "dame.s135_algebra": "proved on E, m~, n alpha^2 > 0 (symbolic)",
     "dame.lemma_s11": "instances: tau = 1/10, alpha = 1/2 (the excess is tau^2 for every tau, alpha)",
-    "dame.s146_exp_step": "proved on (x, P, y) (symbolic); instances: point(2) at n alpha^2 = 1",
-    "dame.s146_constant": "proved on log10(m~ n alpha^2) in [0, 18], point laws",
-    "dame.theorem2_corrected": "instances: 13 laws (atoms 1e3 .. 2^62) x n alpha^2 in {1e-3, .., 1e9}",
     "dame.quoted_inequalities": "instances: i, m = 1..40; tau = k/8; delta = k/16",
     "kent.lemma16": "instances: (k, bins) in {(1, 4), (2, 5), (3, 6), (3, 8)} x alpha in {0.2, 22/35, 1}",
     "kent.rates_consistent": "instances: 5 problems x n in {1e2, 1e4, 1e6} x T in {1, 10, 1e3, 1e6} x alpha in "
@@ -75,7 +70,7 @@ METHOD_CLASSES: dict[str, tuple[str, ...]] = {
     "dame.lemma_s1": (_E,), "dame.s22_privacy_constant": (_BP,), "dame.theorem1_chain": (_E, _SY),
     "dame.lemma_s5_exponent": (_BP,), "dame.lemma_s6_derivative": (_SY,), "dame.lemma_s7": (_SY,),
     "dame.lemma_s8": (_SY,), "dame.lemma_s9": (_SY,), "dame.s135_algebra": (_SY,), "dame.lemma_s11": (_E,),
-    "dame.s146_exp_step": (_SY, _E), "dame.s146_constant": (_BP,), "dame.theorem2_corrected": (_EX,),
+    "dame.s146_exp_step": (_SY, _E), "dame.theorem2_corrected": (_EX,),
     "dame.quoted_inequalities": (_E, _EX), "kent.lower_bound_quote": (_E,), "kent.lemma16": (_EX,),
     "kent.rates_consistent": (_EX,), "kent.procedure_vote": (_EX, _SY),
     "rameshwar.monotone_eopt": (_E,), "rameshwar.akmv_rank": (_E, _MC),
@@ -155,18 +150,6 @@ FAULTS: dict[str, tuple[tuple[str, dict], ...]] = {
                                  {"error": lambda m, U, e: e * e * rameshwar.optimal_error(m, U=U, eps=e, exact=True)}),),
 }
 
-_ALREADY = ("its status is already discrepancy (a statement of the paper refuted); a planted fault cannot make it "
-            "hold — a repair control that makes it hold is still missing")
-REPAIRS: dict[str, tuple[tuple[str, dict], ...]] = {}
-"""Per check that refutes a statement: the corrected statement as keywords of the check, under which it must
-report ``holds`` (checks registered with their own ``repairs`` keep them)."""
-
-NO_FAULT: dict[str, str] = {
-    **{c: _ALREADY for c in ("dame.lemma_s1", "dame.lemma_s6_derivative", "dame.s135_algebra",
-                             "dame.s146_exp_step", "dame.s146_constant")},
-    "dame.theorem1_chain": "no keyword for the chain's constants (not yet)",
-    "dame.theorem2_corrected": "a corrected variant of Theorem 2, not a statement of the paper",
-}
 
 
 def declare() -> None:
@@ -175,4 +158,4 @@ def declare() -> None:
     for cid, c in list(CHECKS.items()):
         CHECKS[cid] = dataclasses.replace(
             c, domain=c.domain or DOMAIN.get(cid, ""), methods=c.methods or METHOD_CLASSES.get(cid, ()),
-            faults=c.faults or FAULTS.get(cid, ()), repairs=c.repairs or REPAIRS.get(cid, ()))
+            faults=c.faults or FAULTS.get(cid, ()))
