@@ -57,6 +57,21 @@ FORMULAS: dict[str, str] = {
     "1/(1 + e^{alpha/3})": r"1/(1 + e^{\alpha/3})",
     "1/(nT*α²)": r"1/(nT^*\alpha^2)",
     # Cummings, Feldman, McMillan and Talwar (2022)
+    "(1/τ) e^{−nα²P²/579}": r"(1/\tau)\, e^{-n\alpha^2P^2/579}",
+    "P(Z_l ≤ Z_k) ≤ exp(−n/4 (p_l − p_k)²) ≤ exp(−n/4 (π_{α/6} − 1/2)² P(m ≥ m̃)²)":
+        r"P(Z_l \le Z_k) \le \exp(-n/4\,(p_l - p_k)^2) \le \exp(-n/4\,(\pi_{\alpha/6} - 1/2)^2 P(m \ge \tilde m)^2)",
+    "p_j = (2π_{α/6} − 1)P(V_j = 1) + 1 − π_{α/6}": r"p_j = (2\pi_{\alpha/6} - 1)P(V_j = 1) + 1 - \pi_{\alpha/6}",
+    "(2π − 1)P(1 − 4e^{−m̃τ²/2})": r"(2\pi - 1)P(1 - 4e^{-\tilde m\tau^2/2})",
+    "√m̃ − Σ_{i≤m̃}(√m̃ − √i)M(i) = E[√(m ∧ m̃)]":
+        r"\sqrt{\tilde m} - \sum_{i\le\tilde m}(\sqrt{\tilde m} - \sqrt i)M(i) = E[\sqrt{m \wedge \tilde m}]",
+    "A = {|ĵ − l| ≤ 2} = ∩_{k : |l − k| > 2} {Z_l > Z_k}":
+        r"A = \{\lvert\hat\jmath - l\rvert \le 2\} = \bigcap_{k : \lvert l - k\rvert > 2} \{Z_l > Z_k\}",
+    "A = {|ĵ − l| ≤ 2} = ∩_{|l−k|>2} {Z_l > Z_k}":
+        r"A = \{\lvert\hat\jmath - l\rvert \le 2\} = \bigcap_{\lvert l-k\rvert>2} \{Z_l > Z_k\}",
+    "P(Ā) ≤ Σ_{|k−l|>2} P(Z_l ≤ Z_k) ≤ (1/τ) exp(−nα² P(m ≥ m̃)²/579)":
+        r"P(\bar A) \le \sum_{\lvert k-l\rvert>2} P(Z_l \le Z_k) \le (1/\tau) \exp(-n\alpha^2 P(m \ge \tilde m)^2/579)",
+    "P(Ā) ≤ Σ_{|j−l|>2} P(Z_l ≤ Z_j) ≤ (1/τ) exp(−nα²P²/579)":
+        r"P(\bar A) \le \sum_{\lvert j-l\rvert>2} P(Z_l \le Z_j) \le (1/\tau) \exp(-n\alpha^2P^2/579)",
     "σ²_{k_med} ≤ (n/2 − log n)/log n · σ²_{k_max}":
         r"\sigma^2_{k_{\mathrm{med}}} \le (n/2 - \log n)/\log n \cdot \sigma^2_{k_{\max}}",
 }
