@@ -236,10 +236,18 @@ def refine(m: ArrayLike, xbar: ArrayLike, j: ArrayLike, *, m_tilde: int, tau: fl
     if xbar.shape[1] == 0:
         raise ValueError("xbar must hold at least one releasing user")
     m_tilde = check_integer("m_tilde", m_tilde, minimum=1, maximum=MAX_SIZE)
+    return refine_checked(m, xbar, j, m_tilde, tau, alpha, debias, rng, scale)
+
+
+def refine_checked(m: np.ndarray, xbar: np.ndarray, j: np.ndarray, m_tilde: int, tau: float, alpha: float,
+                   debias: Debiasing, rng: RNGLike, scale: str, every: bool | None = None) -> np.ndarray:
+    """:func:`refine` of checked inputs (``every``: whether every size is at least ``m_tilde``, found from ``m`` if
+    ``None``; ``m`` is read only where it is not, or for the official denominator)."""
     lo, hi = localisation.bin_ends(j, tau)
     s = (lo + hi) / 2
     L, U = interval(j, tau)
-    every = extremes(m)[0] >= m_tilde  # every weight is 1: the shrunk mean is the local mean itself
+    if every is None:
+        every = bool(extremes(m)[0] >= m_tilde)  # every weight is 1: the shrunk mean is the local mean itself
     B, h = xbar.shape
     b = laplace_scale(tau, alpha, scale=scale, L=L, U=U)
     # the users' noises enter only through their sum: drawn exactly in one go (mechanisms.laplace_sum)

@@ -127,6 +127,11 @@ def refine(xbar: ArrayLike, j: ArrayLike, *, tau: float, alpha: float, rng: RNGL
     j = same_shape("j", whole("j", j, ndim=1), xbar.shape[:1])
     if xbar.shape[1] == 0:
         raise ValueError("xbar must hold at least one releasing user")
+    return refine_checked(xbar, j, tau, alpha, rng)
+
+
+def refine_checked(xbar: np.ndarray, j: np.ndarray, tau: float, alpha: float, rng: RNGLike) -> np.ndarray:
+    """:func:`refine` of checked local means (in [-1, 1], at least one user a row) and bins."""
     L, U = interval(j, tau)
     B, h = xbar.shape
     noise = mechanisms.laplace_sum(laplace_scale(tau, alpha), h, rng, size=B)  # the users' noises, summed exactly

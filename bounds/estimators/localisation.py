@@ -367,8 +367,7 @@ def _window_counts_blocked(xbar: np.ndarray, voting: np.ndarray | tuple[np.ndarr
     """
     B, n = xbar.shape
     everyone = bool(extremes(voting[0])[0] >= voting[1]) if isinstance(voting, tuple) else bool(voting.all())
-    first, last = np.full(B, N, dtype=np.int64), np.full(B, -1, dtype=np.int64)
-    rows: list[np.ndarray] = []
+    rows: list[tuple[int, np.ndarray]] = []
     t, bins = block_buffers()
     for r in range(B):
         acc = np.zeros(N if N <= DIRECT_BINS else 0, dtype=np.int64)  # voters per bin, from bin `base` on
@@ -397,14 +396,25 @@ def _window_counts_blocked(xbar: np.ndarray, voting: np.ndarray | tuple[np.ndarr
                 acc, base = grown, new_base
             b -= bmin
             acc[bmin - base:bmax - base + 1] += np.bincount(b, minlength=bmax - bmin + 1)
+        rows.append((base, acc))
+    return window_from_rows(rows, N, tau)
+
+
+def window_from_rows(rows: list[tuple[int, np.ndarray]], N: int, tau: float) -> tuple[np.ndarray, int, np.ndarray]:
+    """:func:`_window_counts`' ``(lo, w, h)`` from each row's voters per bin, ``(base, acc)``: ``acc[i]`` voters in
+    bin ``base + i`` (bins outside ``acc`` hold none)."""
+    B = len(rows)
+    first, last = np.full(B, N, dtype=np.int64), np.full(B, -1, dtype=np.int64)
+    trimmed: list[np.ndarray] = []
+    for r, (base, acc) in enumerate(rows):
         seen = np.flatnonzero(acc)
         if seen.size:  # the row's lowest and highest voters' bins
             first[r], last[r] = base + seen[0], base + seen[-1]
             acc = acc[seen[0]:seen[-1] + 1]
-        rows.append(acc)
+        trimmed.append(acc)
     lo, w = _window(first, last, N, tau)
     h = np.zeros((B, w), dtype=np.int64)
-    for r, acc in enumerate(rows):
+    for r, acc in enumerate(trimmed):
         if first[r] < N:
             h[r, first[r] - lo[r]:first[r] - lo[r] + acc.size] = acc
     return lo, w, h
@@ -454,13 +464,20 @@ def localise_checked(xbar: np.ndarray, voting: np.ndarray | tuple[np.ndarray, in
     rng = check_rng("rng", rng)
     N = n_bins(tau)
     alpha = check_positive("alpha", alpha)
-    B = xbar.shape[0]
     if xbar.shape[1] > BLOCK_USERS:
         lo, w, h = _window_counts_blocked(xbar, voting, tau, N)
     else:
         if isinstance(voting, tuple):
             voting = voting[0] >= voting[1]
         lo, w, h = _window_counts(xbar, voting, tau, N)
+    return elect_window(lo, w, h, N, alpha, n_voters, rng)
+
+
+def elect_window(lo: np.ndarray, w: int, h: np.ndarray, N: int, alpha: float, n_voters: int,
+                 rng: np.random.Generator) -> np.ndarray:
+    """:func:`localise`'s draws and election from each row's window of bins (``lo``, ``w``) and its voters per bin
+    ``h`` (rows × ``w``), as :func:`_window_counts` makes them; ``alpha`` checked."""
+    B = h.shape[0]
     counts = h.copy()
     counts[:, 1:] += h[:, :-1]
     counts[:, :-1] += h[:, 1:]
