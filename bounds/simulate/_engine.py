@@ -18,7 +18,7 @@ from ..mechanisms import SeedLike
 from ..numerics import check_choice, check_integer, check_positive, format_value, warn_once_per_call
 from ..sizes import SizeLaw
 from . import _kernels
-from ._kernels import _release, _scratch
+from ._kernels import _SCRATCH, _release, _scratch  # noqa: F401  (_SCRATCH: the per-user arrays held)
 from ._populations import Sampler, TwoPoint, _population
 
 __all__ = ["BLOCK", "RiskResult", "map_blocks", "compare", "risk"]
