@@ -127,20 +127,24 @@ class InversionTable:
 
 
 class Floor:
-    """The floor's draws for one setting, with buffers of CALL_DRAWS reused across calls."""
+    """The floor's draws for one setting, with buffers of CALL_DRAWS reused across calls and settings.
+
+    A run's tables are built by the run (:meth:`run` with ``fresh=True``), as a run of the engine
+    builds its own: the cost of tabulating a cdf is part of drawing by inversion.
+    """
+
+    u = np.empty(CALL_DRAWS)
+    g = np.empty(CALL_DRAWS, dtype=np.intp)
+    i = np.empty(CALL_DRAWS, dtype=np.intp)
+    f = np.empty(CALL_DRAWS)
+    b = np.empty(CALL_DRAWS, dtype=bool)
 
     def __init__(self, kind, param, n, theta):
         self.n, self.theta = n, theta
         self.q = (1 + theta) / 2
         self.pts, self.p = support(param, kind)
         self.T = min(self.pts)  # Kent's T* (n alpha^2 >= 395 here: the cap e^{n alpha^2} never binds)
-        sizes_needed = {a for a in self.pts} | {self.T} | {a - self.T for a in self.pts if a > self.T}
-        self.tables = {N: InversionTable(N, self.q) for N in sizes_needed}
-        self.u = np.empty(CALL_DRAWS)
-        self.g = np.empty(CALL_DRAWS, dtype=np.intp)
-        self.i = np.empty(CALL_DRAWS, dtype=np.intp)
-        self.f = np.empty(CALL_DRAWS)
-        self.b = np.empty(CALL_DRAWS, dtype=bool)
+        self.tables = {}
 
     def invert(self, tab, count, rng):
         u, g, i, f, b = (a[:count] for a in (self.u, self.g, self.i, self.f, self.b))
@@ -159,16 +163,22 @@ class Floor:
         return i
 
     def sums(self, N, count, rng, method):
-        """``count`` draws of Bin(N, q), CALL_DRAWS at a time."""
-        tab = self.tables[N]
+        """``count`` draws of Bin(N, q), CALL_DRAWS at a time (the inversion's table built at its first use)."""
+        tab = None
+        if method == "inversion":
+            tab = self.tables.get(N)
+            if tab is None:
+                tab = self.tables[N] = InversionTable(N, self.q)
         for start in range(0, count, CALL_DRAWS):
             k = min(CALL_DRAWS, count - start)
-            if method == "inversion" and tab.ok:
+            if tab is not None and tab.ok:
                 self.invert(tab, k, rng)
             else:
                 rng.binomial(N, self.q, size=k)
 
-    def run(self, estimators, reps, method, rng):
+    def run(self, estimators, reps, method, rng, fresh=True):
+        if fresh:  # a run tabulates its own cdfs
+            self.tables = {}
         n, h = self.n, self.n // 2
         both = "kent" in estimators
         for start in range(0, reps, max(1, CALL_DRAWS // n)):

@@ -115,6 +115,11 @@ def bin_ends(j: ArrayLike, tau: float) -> tuple[np.ndarray, np.ndarray]:
     j = whole("j", j, low=0)
     if np.any(j >= N):
         raise ValueError(f"j must be a bin index below N = {N}, got {j.max()}")
+    return _bin_ends(j, tau)
+
+
+def _bin_ends(j: np.ndarray, tau: float) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`bin_ends` of checked bins."""
     lo = -1 + 2 * tau * j
     return lo, np.minimum(lo + 2 * tau, 1.0)
 
@@ -134,7 +139,11 @@ def enlarged_interval(j: ArrayLike, tau: float) -> tuple[np.ndarray, np.ndarray]
     >>> [float(v) for v in enlarged_interval(0, 0.05)]  # [-1, -0.9] enlarged
     [-1.0, -0.6]
     """
-    lo, hi = bin_ends(j, tau)
+    return _enlarged(*bin_ends(j, tau), tau)
+
+
+def _enlarged(lo: np.ndarray, hi: np.ndarray, tau: float) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`enlarged_interval` from the bins' ends."""
     return np.maximum(lo - 6 * tau, -1.0), np.minimum(hi + 6 * tau, 1.0)
 
 
@@ -153,7 +162,12 @@ def refinement_scale(tau: float, alpha: float) -> float:
     >>> refinement_scale(0.1, 0.7)
     2.0000000000000004
     """
-    return 14 * check_positive("tau", tau) / check_positive("alpha", alpha)
+    return _refinement_scale(check_positive("tau", tau), check_positive("alpha", alpha))
+
+
+def _refinement_scale(tau: float, alpha: float) -> float:
+    """:func:`refinement_scale` of checked (float) inputs."""
+    return 14 * tau / alpha
 
 
 def _means_and_mask(xbar: ArrayLike, voting: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
@@ -282,7 +296,11 @@ def noise_only_maximum(n_voters: int, alpha: float, n_empty: int, rng: RNGLike, 
     n_empty = check_integer("n_empty", n_empty, minimum=1, maximum=MAX_INT64_COUNT)
     size = check_integer("size", size, minimum=0, maximum=MAX_BINS)
     flip = 1 - mechanisms.rr_keep_probability(alpha, k=VOTE_ONES)
-    rng = check_rng("rng", rng)
+    return _noise_only_maximum(n_voters, flip, n_empty, check_rng("rng", rng), size)
+
+
+def _noise_only_maximum(n_voters: int, flip: float, n_empty: int, rng: np.random.Generator, size: int) -> np.ndarray:
+    """:func:`noise_only_maximum` of checked inputs, ``flip`` the probability that a vote's bit flips."""
     s = -np.expm1(np.log1p(-rng.random(size)) / n_empty)  # 1 - V^(1/K), V = 1 - U in (0, 1]
     y0, minus_S = _survival_table(n_voters, flip)
     i = np.searchsorted(minus_S, -s, side="left")  # the first table entry with S <= s
@@ -474,20 +492,23 @@ def localise_checked(xbar: np.ndarray, voting: np.ndarray | tuple[np.ndarray, in
 
 
 def elect_window(lo: np.ndarray, w: int, h: np.ndarray, N: int, alpha: float, n_voters: int,
-                 rng: np.random.Generator) -> np.ndarray:
+                 rng: np.random.Generator, keep: float | None = None) -> np.ndarray:
     """:func:`localise`'s draws and election from each row's window of bins (``lo``, ``w``) and its voters per bin
-    ``h`` (rows × ``w``), as :func:`_window_counts` makes them; ``alpha`` checked."""
+    ``h`` (rows × ``w``), as :func:`_window_counts` makes them; ``alpha`` checked (``keep``: its keep probability,
+    :func:`~bounds.mechanisms.rr_keep_probability` with ``k = 3``, if already known)."""
     B = h.shape[0]
     counts = h.copy()
     counts[:, 1:] += h[:, :-1]
     counts[:, :-1] += h[:, 1:]
-    n_voters = check_integer("n_voters", n_voters, minimum=max(1, int(counts.max(initial=0))), maximum=MAX_VOTERS)
-    keep = mechanisms.rr_keep_probability(alpha, k=VOTE_ONES)  # the law of mechanisms.noisy_vote_totals:
+    if type(n_voters) is not int or not 1 <= n_voters <= MAX_VOTERS or counts.max(initial=0) > n_voters:
+        n_voters = check_integer("n_voters", n_voters, minimum=max(1, int(counts.max(initial=0))), maximum=MAX_VOTERS)
+    if keep is None:
+        keep = mechanisms.rr_keep_probability(alpha, k=VOTE_ONES)  # the law of mechanisms.noisy_vote_totals:
     jittered = rng.binomial(counts, keep) + rng.binomial(n_voters - counts, 1 - keep) + 0.5 * rng.random(counts.shape)
     j = np.argmax(jittered, axis=1)
     if w == N:
         return j
     best = jittered[np.arange(B), j]
-    outside = noise_only_maximum(n_voters, alpha, N - w, rng, B) > best
+    outside = _noise_only_maximum(n_voters, 1 - keep, N - w, rng, B) > best
     pick = rng.integers(0, N - w, size=B)  # uniform over the K bins outside the window
     return np.where(outside, np.where(pick < lo, pick, pick + w), j + lo)

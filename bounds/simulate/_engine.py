@@ -107,7 +107,9 @@ def _block(plan: _Plan, seed_seq, size: int) -> dict:
     n, alpha = plan.n, plan.alpha
     out = {}
     if "duchi" in plan.estimators:  # exact: each output is +B w.p. 1/2 + θ/(2B), independently
-        out["duchi"] = duchi.estimate(n, plan.population.mean, alpha=alpha, rng=rng, size=size)
+        out["duchi"] = (duchi.estimate_checked(n, plan.population.mean, mechanisms.duchi_bound(alpha), rng, size)
+                        if isinstance(plan.population, TwoPoint) else  # theta checked: no check per block
+                        duchi.estimate(n, plan.population.mean, alpha=alpha, rng=rng, size=size))
     kent_on, dame_on = "kent" in plan.estimators, "dame" in plan.estimators
     if not (kent_on or dame_on):
         return out
@@ -115,21 +117,26 @@ def _block(plan: _Plan, seed_seq, size: int) -> dict:
     debias = plan.dame_debiasing if dame_on else None  # set whenever DAME is requested
     chunk = max(1, min(BLOCK, CHUNK_USERS // n))
     on_entries = _kernels.usable(plan)
+    # sizes from a finite law's table and two-point sums: valid by construction, not read again to be checked (a
+    # Sampler's means, or another law's sizes, go through the estimators' checks)
+    built = isinstance(plan.population, TwoPoint) and plan.size_table is not None
     for start in range(0, size, chunk):
         k = min(chunk, size - start)
         counts = None if plan.size_table is None else rng.multinomial(n // 2, plan.size_table[1], size=2 * k)
         tabs = _kernels.tables(plan, counts) if on_entries and counts is not None and \
             counts.size * RUN_USERS <= k * n else None
-        if tabs is not None:  # every size drawn by inversion: the votes counted from the table entries drawn
+        if tabs is not None and counts is not None:  # every size drawn by inversion: the votes from the entries
             for key, est in _kernels.run(plan, counts, tabs, k, rng).items():
                 parts[key].append(est)
             continue
         m, xbar_T, xbar_m = _draw_users(plan, k, rng, counts)
         if kent_on:  # Kent et al. §6: every user uses T* samples
-            parts["kent"].append(kent.univariate(xbar_T, tau=plan.kent_tau, alpha=alpha, rng=rng))
+            parts["kent"].append(kent.univariate_checked(xbar_T, plan.kent_tau, alpha, rng) if built else
+                                 kent.univariate(xbar_T, tau=plan.kent_tau, alpha=alpha, rng=rng))
         if debias is not None:  # DAME, Algorithm 1; its further runs on the same users, each with its own noise
             for key, mt, d in (("dame", plan.m_tilde, debias), *((_more(mt), mt, d) for mt, d in plan.more_dame)):
-                parts[key].append(dame.estimate(m, xbar_m, m_tilde=mt, alpha=alpha, debias=d, rng=rng,
+                parts[key].append(dame.estimate_checked(m, xbar_m, mt, alpha, d, rng, plan.dame_scale) if built else
+                                  dame.estimate(m, xbar_m, m_tilde=mt, alpha=alpha, debias=d, rng=rng,
                                                 scale=plan.dame_scale))
     out.update({k: np.concatenate(v) for k, v in parts.items() if v})
     return out

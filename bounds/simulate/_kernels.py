@@ -23,6 +23,7 @@ import threading
 
 import numpy as np
 
+from .. import mechanisms
 from ..estimators import dame, kent, localisation
 from ._populations import (INVERTER_DRAWS, TABLE_MIN_DRAWS, TwoPoint, _binomial_table, _inverter,
                            _signed_sum)
@@ -88,7 +89,7 @@ def tables(plan, counts: np.ndarray) -> list | None:
     ``count`` reaches :data:`TABLE_MIN_DRAWS` and the table's entries.
     """
     q = (1 + plan.population.theta) / 2
-    out = []
+    out: list = []
     for t, c in zip(_draw_sizes(plan), counts.sum(axis=0).tolist()):
         if c == 0:
             out.append(None)
@@ -98,6 +99,18 @@ def tables(plan, counts: np.ndarray) -> list | None:
             return None
         out.append(table)
     return out
+
+
+@functools.lru_cache(maxsize=32)
+def _dame_tau(m_tilde: int, n: int, alpha: float) -> float:
+    """DAME's bins' half-width (:func:`bounds.estimators.dame.tau`), once a run."""
+    return dame.tau(m_tilde, n=n, alpha=alpha)
+
+
+@functools.lru_cache(maxsize=32)
+def _keep(alpha: float) -> float:
+    """The vote's keep probability at ``alpha`` (:func:`~bounds.mechanisms.rr_keep_probability`, ``k = 3``)."""
+    return mechanisms.rr_keep_probability(alpha, k=localisation.VOTE_ONES)
 
 
 @functools.lru_cache(maxsize=32)
@@ -117,17 +130,46 @@ def _entry_bins(lo: int, entries: int, t: int, tau: float, N: int) -> np.ndarray
     return b
 
 
+@functools.lru_cache(maxsize=32)
+def _vote_bins(key: tuple, tau: float) -> tuple:
+    """A vote's bins over the tables ``key`` (each ``(lo, entries, samples)`` or ``None``): ``N``, the lowest bin
+    reached ``base``, the ``width`` of the bins reached, each entry's bin from ``base``, each table's cuts and the bin
+    of each range between them."""
+    N = localisation.n_bins(tau)
+    maps = {k: _entry_bins(*spec, tau, N) for k, spec in enumerate(key) if spec is not None}
+    base = min(int(b[0]) for b in maps.values())
+    width = max(int(b[-1]) for b in maps.values()) - base + 1
+    rel = {k: (b - base).astype(np.intp) for k, b in maps.items()}
+    cuts = {k: (np.flatnonzero(np.diff(r)) + 1).tolist() for k, r in rel.items()}
+    return N, base, width, rel, cuts, {k: r[[0, *cuts[k]]].tolist() for k, r in rel.items()}
+
+
+MAX_CUTS = 3  # entries where a size's bin changes up to which a vote is counted by comparisons (else a histogram)
+
+
 class _Vote:
-    """One estimator's vote: its bins, and the voting half's users per bin, rows × bins from ``base``."""
+    """One estimator's vote: its bins, and the voting half's users per bin, rows × bins from ``base``.
+
+    A table's entries are sorted by local mean, so by bin: the entries of one bin are a range
+    ``cuts[t] .. cuts[t + 1] - 1``.  Where a size has at most :data:`MAX_CUTS` cuts, its users per bin
+    are differences of the numbers of entries drawn below each cut (:meth:`add_cuts`); otherwise each
+    entry is mapped to its bin and the bins counted (:meth:`add`, :meth:`add_rows`).
+    """
 
     def __init__(self, tau: float, tabs: list, sizes: list[int], rows: int) -> None:
-        self.tau, self.N = tau, localisation.n_bins(tau)
-        maps = {k: _entry_bins(tab[0], tab[1].size, t, tau, self.N) for k, (tab, t) in enumerate(zip(tabs, sizes))
-                if tab is not None}
-        self.base = min(int(b[0]) for b in maps.values())
-        self.width = max(int(b[-1]) for b in maps.values()) - self.base + 1
-        self.rel = {k: (b - self.base).astype(np.intp) for k, b in maps.items()}  # each entry's bin from base
+        self.tau = tau
+        key = tuple(None if tab is None else (tab[0], tab[1].size, t) for tab, t in zip(tabs, sizes))
+        self.N, self.base, self.width, self.rel, self.cuts, self.segment_bins = _vote_bins(key, tau)
         self.counts = np.zeros((rows, self.width), dtype=np.int64)
+
+    def by_cuts(self, k: int) -> bool:
+        return len(self.cuts[k]) <= MAX_CUTS
+
+    def add_cuts(self, k: int, below: dict, total, row) -> None:
+        """Count voters of size ``k`` from ``below[c]``, the entries drawn below each cut ``c``, of ``total``."""
+        lows = [0, *(below[c] for c in self.cuts[k]), total]
+        for t, b in enumerate(self.segment_bins[k]):
+            self.counts[row, b] += lows[t + 1] - lows[t]
 
     def add(self, k: int, entries: np.ndarray, row: int, buf: np.ndarray) -> None:
         """Count one row's voters of size ``k`` (their drawn entries)."""
@@ -152,7 +194,21 @@ class _Vote:
         cols = lo[:, None] + np.arange(w) - self.base  # window bin c of row r is counts[r, lo_r + c - base]
         inside = (cols >= 0) & (cols < self.width)
         h = np.where(inside, np.take_along_axis(cnt, np.clip(cols, 0, self.width - 1), axis=1), 0)
-        return localisation.elect_window(lo, w, h, N, alpha, n_voters, rng)
+        return localisation.elect_window(lo, w, h, N, alpha, n_voters, rng, _keep(alpha))
+
+
+def _count(votes: dict, k: int, entries: np.ndarray, row, buf: np.ndarray) -> None:
+    """Every vote's voters of size ``k``: ``entries`` of one row (``row`` its index) or of every row (rows × users,
+    ``row`` = ``slice(None)``)."""
+    cuts = sorted({c for v in votes.values() if v.by_cuts(k) for c in v.cuts[k]})
+    below = {c: np.count_nonzero(entries < c, axis=-1) for c in cuts}  # entries are below 2**16: c compares exactly
+    for v in votes.values():
+        if v.by_cuts(k):
+            v.add_cuts(k, below, entries.shape[-1], row)
+        elif entries.ndim == 2:
+            v.add_rows(k, entries)
+        else:
+            v.add(k, entries, row, buf)
 
 
 def run(plan, counts: np.ndarray, tabs: list, size: int, rng: np.random.Generator) -> dict[str, np.ndarray]:
@@ -172,7 +228,7 @@ def run(plan, counts: np.ndarray, tabs: list, size: int, rng: np.random.Generato
     dame_runs = (("dame", plan.m_tilde, plan.dame_debiasing), *((f"dame@{mt}", mt, d) for mt, d in plan.more_dame))
     if dame_on:
         for key, mt, _ in dame_runs:
-            votes[key] = _Vote(dame.tau(mt, n=n, alpha=alpha), tabs, sizes, size)
+            votes[key] = _Vote(_dame_tau(mt, n, alpha), tabs, sizes, size)
     x = (_scratch("x_rel", h, np.float64) if size == 1 else np.empty(size * h)).reshape(size, h)
     buf = _scratch("bins", BLOCK_USERS, np.intp)
     K = counts.shape[1]
@@ -187,8 +243,7 @@ def run(plan, counts: np.ndarray, tabs: list, size: int, rng: np.random.Generato
                 for s in range(0, c, BLOCK_USERS):
                     e = inv.indices(min(BLOCK_USERS, c - s), rng)
                     if half == 0:
-                        for v in votes.values():
-                            v.add(k, e, 0, buf)
+                        _count(votes, k, e, 0, buf)
                     else:
                         np.take(means, e, out=x[0, start + s:start + s + e.size], mode="clip")
             continue
@@ -198,15 +253,13 @@ def run(plan, counts: np.ndarray, tabs: list, size: int, rng: np.random.Generato
             else inv.indices(total, rng)
         if K == 1:  # every segment is a half: rows × (voting half, releasing half)
             e3 = entries.reshape(size, 2, h)
-            for v in votes.values():
-                v.add_rows(k, e3[:, 0])
+            _count(votes, k, e3[:, 0], slice(None), buf)
             np.take(means, e3[:, 1], out=x, mode="clip")
             continue
         ends = np.cumsum(counts[:, k])  # segment s's users of size k: entries[ends[s] - counts[s, k]:ends[s]]
         for r in range(size):
             a, b = int(ends[2 * r] - counts[2 * r, k]), int(ends[2 * r])
-            for v in votes.values():
-                v.add(k, entries[a:b], r, buf)
+            _count(votes, k, entries[a:b], r, buf)
             off = int(counts[2 * r + 1, :k].sum())
             a, b = b, int(ends[2 * r + 1])
             np.take(means, entries[a:b], out=x[r, off:off + b - a], mode="clip")
