@@ -239,10 +239,10 @@ def refine(m: ArrayLike, xbar: ArrayLike, j: ArrayLike, *, m_tilde: int, tau: fl
     localisation.bin_ends(j, tau)  # j within the bins of tau
     scale = check_choice("scale", scale, SCALES)
     tau, alpha = check_positive("tau", tau), check_positive("alpha", alpha)
-    return refine_checked(m, xbar, j, m_tilde, tau, alpha, debias, check_rng("rng", rng), scale)
+    return _refine_checked(m, xbar, j, m_tilde, tau, alpha, debias, check_rng("rng", rng), scale)
 
 
-def refine_checked(m: np.ndarray, xbar: np.ndarray, j: np.ndarray, m_tilde: int, tau: float, alpha: float,
+def _refine_checked(m: np.ndarray, xbar: np.ndarray, j: np.ndarray, m_tilde: int, tau: float, alpha: float,
                    debias: Debiasing, rng: np.random.Generator, scale: str, every: bool | None = None) -> np.ndarray:
     """:func:`refine` of checked inputs (``every``: whether every size is at least ``m_tilde``, found from ``m`` if
     ``None``; ``m`` is read only where it is not, or for the official denominator)."""
@@ -310,14 +310,14 @@ def estimate(m: ArrayLike, xbar: ArrayLike, *, m_tilde: int, alpha: float, debia
     return refine(m[:, h:], xbar[:, h:], j, m_tilde=m_tilde, tau=t, alpha=alpha, debias=debias, rng=rng, scale=scale)
 
 
-def estimate_checked(m: np.ndarray, xbar: np.ndarray, m_tilde: int, alpha: float, debias: Debiasing,
+def _estimate_checked(m: np.ndarray, xbar: np.ndarray, m_tilde: int, alpha: float, debias: Debiasing,
                      rng: np.random.Generator, scale: str) -> np.ndarray:
     """:func:`estimate` of inputs valid by construction (the simulation's: sizes >= 1, means in [-1, 1], at least two
     users, checked options): the same steps without reading the inputs to check them."""
     h = m.shape[1] // 2
     t = tau(m_tilde, n=m.shape[1], alpha=alpha)
     j = localisation.localise_checked(xbar[:, :h], (m[:, :h], m_tilde), t, alpha, max(h, 1), rng)
-    return refine_checked(m[:, h:], xbar[:, h:], j, m_tilde, t, alpha, debias, rng, scale)
+    return _refine_checked(m[:, h:], xbar[:, h:], j, m_tilde, t, alpha, debias, rng, scale)
 
 
 def clip_widths(m_tilde: int, *, n_alpha2: float, alpha: float, scale: str = "paper") -> tuple[np.ndarray, np.ndarray]:

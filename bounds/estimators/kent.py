@@ -128,10 +128,10 @@ def refine(xbar: ArrayLike, j: ArrayLike, *, tau: float, alpha: float, rng: RNGL
     if xbar.shape[1] == 0:
         raise ValueError("xbar must hold at least one releasing user")
     interval(j, tau)  # j within the bins of tau
-    return refine_checked(xbar, j, float(tau), float(check_positive("alpha", alpha)), check_rng("rng", rng))
+    return _refine_checked(xbar, j, float(tau), float(check_positive("alpha", alpha)), check_rng("rng", rng))
 
 
-def refine_checked(xbar: np.ndarray, j: np.ndarray, tau: float, alpha: float, rng: np.random.Generator) -> np.ndarray:
+def _refine_checked(xbar: np.ndarray, j: np.ndarray, tau: float, alpha: float, rng: np.random.Generator) -> np.ndarray:
     """:func:`refine` of checked inputs: local means in [-1, 1], at least one user a row, bins of ``tau``."""
     L, U = localisation._enlarged(*localisation._bin_ends(j, tau), tau)  # interval(j, tau)
     B, h = xbar.shape
@@ -165,13 +165,13 @@ def univariate(xbar: ArrayLike, *, tau: float, alpha: float, rng: RNGLike) -> np
     return refine(xbar[:, h:], j, tau=tau, alpha=alpha, rng=rng)
 
 
-def univariate_checked(xbar: np.ndarray, tau: float, alpha: float, rng: np.random.Generator) -> np.ndarray:
+def _univariate_checked(xbar: np.ndarray, tau: float, alpha: float, rng: np.random.Generator) -> np.ndarray:
     """:func:`univariate` of local means valid by construction (the simulation's: in [-1, 1], at least two users a
     row): the same steps without reading them to check them."""
     h = xbar.shape[1] // 2
     every = np.broadcast_to(np.True_, (xbar.shape[0], h))
     j = localisation.localise_checked(xbar[:, :h], every, tau, alpha, max(h, 1), rng)
-    return refine_checked(xbar[:, h:], j, tau, alpha, rng)
+    return _refine_checked(xbar[:, h:], j, tau, alpha, rng)
 
 
 # =========================================================================== Kent et al.: the multivariate problems

@@ -415,10 +415,10 @@ def _window_counts_blocked(xbar: np.ndarray, voting: np.ndarray | tuple[np.ndarr
             b -= bmin
             acc[bmin - base:bmax - base + 1] += np.bincount(b, minlength=bmax - bmin + 1)
         rows.append((base, acc))
-    return window_from_rows(rows, N, tau)
+    return _window_from_rows(rows, N, tau)
 
 
-def window_from_rows(rows: list[tuple[int, np.ndarray]], N: int, tau: float) -> tuple[np.ndarray, int, np.ndarray]:
+def _window_from_rows(rows: list[tuple[int, np.ndarray]], N: int, tau: float) -> tuple[np.ndarray, int, np.ndarray]:
     """:func:`_window_counts`' ``(lo, w, h)`` from each row's voters per bin, ``(base, acc)``: ``acc[i]`` voters in
     bin ``base + i`` (bins outside ``acc`` hold none)."""
     B = len(rows)
@@ -488,10 +488,10 @@ def localise_checked(xbar: np.ndarray, voting: np.ndarray | tuple[np.ndarray, in
         if isinstance(voting, tuple):
             voting = voting[0] >= voting[1]
         lo, w, h = _window_counts(xbar, voting, tau, N)
-    return elect_window(lo, w, h, N, alpha, n_voters, rng)
+    return _elect_window(lo, w, h, N, alpha, n_voters, rng)
 
 
-def elect_window(lo: np.ndarray, w: int, h: np.ndarray, N: int, alpha: float, n_voters: int,
+def _elect_window(lo: np.ndarray, w: int, h: np.ndarray, N: int, alpha: float, n_voters: int,
                  rng: np.random.Generator, keep: float | None = None) -> np.ndarray:
     """:func:`localise`'s draws and election from each row's window of bins (``lo``, ``w``) and its voters per bin
     ``h`` (rows × ``w``), as :func:`_window_counts` makes them; ``alpha`` checked (``keep``: its keep probability,

@@ -194,7 +194,7 @@ class _Vote:
         cols = lo[:, None] + np.arange(w) - self.base  # window bin c of row r is counts[r, lo_r + c - base]
         inside = (cols >= 0) & (cols < self.width)
         h = np.where(inside, np.take_along_axis(cnt, np.clip(cols, 0, self.width - 1), axis=1), 0)
-        return localisation.elect_window(lo, w, h, N, alpha, n_voters, rng, _keep(alpha))
+        return localisation._elect_window(lo, w, h, N, alpha, n_voters, rng, _keep(alpha))
 
 
 def _count(votes: dict, k: int, entries: np.ndarray, row, buf: np.ndarray) -> None:
@@ -266,11 +266,11 @@ def run(plan, counts: np.ndarray, tabs: list, size: int, rng: np.random.Generato
     out = {}
     if kent_on:
         j = votes["kent"].elect(alpha, max(h, 1), rng)
-        out["kent"] = kent.refine_checked(x, j, plan.kent_tau, alpha, rng)
+        out["kent"] = kent._refine_checked(x, j, plan.kent_tau, alpha, rng)
     if dame_on:
         m = np.broadcast_to(plan.size_table[0][:1].astype(np.int64), x.shape)  # not read: every weight is 1
         for key, mt, d in dame_runs:
             v = votes[key]
             j = v.elect(alpha, max(h, 1), rng)
-            out[key] = dame.refine_checked(m, x, j, mt, v.tau, alpha, d, rng, plan.dame_scale, every=True)
+            out[key] = dame._refine_checked(m, x, j, mt, v.tau, alpha, d, rng, plan.dame_scale, every=True)
     return out
