@@ -54,7 +54,8 @@ def test_the_blocked_path_is_taken(monkeypatch):
     calls = []
     draw = _engine._draw_runs
     monkeypatch.setattr(_engine, "_draw_runs", lambda *a: calls.append(1) or draw(*a))
-    _run(sizes.point(10**12), {}, reps=3)  # no table: the general path
+    monkeypatch.setattr(_kernels, "usable", lambda plan: False)  # the general path
+    _run(sizes.point(10), {}, reps=3)
     assert len(calls) == 3  # one replication per call above 2**16 users
 
 
@@ -177,14 +178,19 @@ ENTRIES = {  # (law, compare's options) the entries path takes: one size, two si
     "two-sizes-kent": (sizes.finite({20: 0.3, 50: 0.7}), {"estimators": ("kent",), "T": 30}),
     "more-m-tildes": (sizes.finite({20: 0.3, 50: 0.7}), {"more_m_tildes": [5, 12], "m_tilde": 20, "T": 50}),
     "width": (sizes.point(400), {"scale": "width", "estimators": ("kent", "dame")}),
+    "numpy-sampler": (sizes.point(10**12), {}),  # no table: the numbers of ones drawn, cut between bins
+    "table-and-sampler": (sizes.finite({10**5: 0.95, 10**6: 0.05}), {"estimators": ("dame",)}),  # few large users
+    "many-cuts-table": (sizes.point(100), {"T": 10**6}),  # Kent's bins narrow: more than MAX_CUTS cuts
+    "many-cuts-sampler": (sizes.point(10**9), {"T": 10**12}),
 }
 
 
 @pytest.mark.parametrize("n", [10, 1000, 4002, N_BLOCKED])
 @pytest.mark.parametrize("name", sorted(ENTRIES))
 def test_entries_path_equals_the_general_path_bit_for_bit(name, n, monkeypatch):
-    """Votes counted from the table entries drawn, and the releasing half's means read at them, give the general
-    path's estimates exactly (rows of one and of many replications, one and several sizes, blocks of users)."""
+    """Votes counted from what the users drew (table entries or numbers of ones, by cuts between bins or bin by
+    bin), and the releasing half's means alone, give the general path's estimates exactly (rows of one and of many
+    replications, one and several sizes, blocks of users)."""
     law, options = ENTRIES[name]
     options = dict(options)
     theta = options.pop("theta", 0.3)
@@ -197,7 +203,7 @@ def test_entries_path_equals_the_general_path_bit_for_bit(name, n, monkeypatch):
         got = simulate.compare(theta=theta, sizes=law, n=n, alpha=ALPHA, reps=reps, seed=[3, n], **options)
         monkeypatch.setattr(_kernels, "usable", lambda plan: False)
         want = simulate.compare(theta=theta, sizes=law, n=n, alpha=ALPHA, reps=reps, seed=[3, n], **options)
-    assert calls or n == 10  # the entries path was taken (at n = 10 the draws are too few for a table)
+    assert calls or n == 10  # the entries path was taken (at n = 10, runs of a size are short: users draw one by one)
     assert got.keys() == want.keys()
     for k in want:
         np.testing.assert_array_equal(got[k].estimates, want[k].estimates, err_msg=k)

@@ -125,7 +125,7 @@ def _block(plan: _Plan, seed_seq, size: int) -> dict:
         counts = None if plan.size_table is None else rng.multinomial(n // 2, plan.size_table[1], size=2 * k)
         tabs = _kernels.tables(plan, counts) if on_entries and counts is not None and \
             counts.size * RUN_USERS <= k * n else None
-        if tabs is not None and counts is not None:  # every size drawn by inversion: the votes from the entries
+        if tabs is not None and counts is not None:  # the votes counted from what each size drew (no local means)
             for key, est in _kernels.run(plan, counts, tabs, k, rng).items():
                 parts[key].append(est)
             continue

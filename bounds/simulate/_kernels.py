@@ -82,8 +82,12 @@ def _draw_sizes(plan) -> list[int]:
     return [min(a, plan.kent_T) for a in pts] if "dame" not in plan.estimators else pts
 
 
-def tables(plan, counts: np.ndarray) -> list | None:
-    """Each support point's table (``None`` where no user holds it), if every drawing size is inverted, else ``None``.
+BINOMIAL = "binomial"  # a size whose users draw by numpy's sampler (no table, or too few users for one)
+
+
+def tables(plan, counts: np.ndarray) -> list:
+    """How each support point's users draw: its table where inverted, :data:`BINOMIAL` where by numpy's sampler,
+    ``None`` where no user holds it.
 
     The rule of :meth:`TwoPoint.sums` and :meth:`TwoPoint.means_into` for ``count`` users of one size: a table where
     ``count`` reaches :data:`TABLE_MIN_DRAWS` and the table's entries.
@@ -95,9 +99,7 @@ def tables(plan, counts: np.ndarray) -> list | None:
             out.append(None)
             continue
         table = _binomial_table(t, q) if c >= TABLE_MIN_DRAWS else None
-        if table is None or c < table[1].size:
-            return None
-        out.append(table)
+        out.append(BINOMIAL if table is None or c < table[1].size else table)
     return out
 
 
@@ -131,61 +133,87 @@ def _entry_bins(lo: int, entries: int, t: int, tau: float, N: int) -> np.ndarray
 
 
 @functools.lru_cache(maxsize=32)
-def _vote_bins(key: tuple, tau: float) -> tuple:
-    """A vote's bins over the tables ``key`` (each ``(lo, entries, samples)`` or ``None``): ``N``, the lowest bin
-    reached ``base``, the ``width`` of the bins reached, each entry's bin from ``base``, each table's cuts and the bin
-    of each range between them."""
-    N = localisation.n_bins(tau)
-    maps = {k: _entry_bins(*spec, tau, N) for k, spec in enumerate(key) if spec is not None}
-    base = min(int(b[0]) for b in maps.values())
-    width = max(int(b[-1]) for b in maps.values()) - base + 1
-    rel = {k: (b - base).astype(np.intp) for k, b in maps.items()}
-    cuts = {k: (np.flatnonzero(np.diff(r)) + 1).tolist() for k, r in rel.items()}
-    return N, base, width, rel, cuts, {k: r[[0, *cuts[k]]].tolist() for k, r in rel.items()}
+def _table_bins(lo: int, entries: int, t: int, tau: float, N: int) -> tuple:
+    """A table's bins: its entries' cuts between bins, the bin of each range between cuts, and each entry's bin
+    from the first (the entries are sorted by local mean, so by bin)."""
+    b = _entry_bins(lo, entries, t, tau, N)
+    cuts = (np.flatnonzero(np.diff(b)) + 1).tolist()
+    return cuts, b[[0, *cuts]].tolist(), (b - b[0]).astype(np.intp)
 
 
-MAX_CUTS = 3  # entries where a size's bin changes up to which a vote is counted by comparisons (else a histogram)
+@functools.lru_cache(maxsize=32)
+def _binomial_cuts(t: int, tau: float, N: int) -> np.ndarray:
+    """``C[b - 1]``: the fewest ones (of ``t`` samples) whose local mean is in bin ``b`` or above, ``b = 1 .. N - 1``.
+
+    The bin of :math:`k` ones is non-decreasing in :math:`k` (each step of the local mean and of the
+    bin index rounds monotonically), so a user's bin is the number of cuts at or below its ones.
+    Each cut starts from :math:`\lceil b\,t\,\tau\rceil` and moves to where the engine's own
+    arithmetic changes bin.
+    """
+    def bins(k: np.ndarray) -> np.ndarray:
+        x = _signed_sum(k, t)
+        x /= t
+        return localisation._bin_index(x, tau, N)
+
+    b = np.arange(1, N, dtype=np.int64)
+    k = np.clip(np.ceil(b * (t * tau)), 0, t).astype(np.int64)
+    while True:  # up while short of bin b, down while one fewer still reaches it
+        up = bins(k) < b
+        down = (k > 0) & (bins(np.maximum(k - 1, 0)) >= b)
+        if not (up.any() or down.any()):
+            break
+        k += up
+        k -= down & ~up
+    k.flags.writeable = False
+    return k
+
+
+MAX_CUTS = 3  # cuts between bins up to which a vote is counted by comparisons (else each user's bin is counted)
 
 
 class _Vote:
-    """One estimator's vote: its bins, and the voting half's users per bin, rows × bins from ``base``.
+    """One estimator's vote: the voting half's users per bin, rows × bins from ``base`` (grown as bins are reached).
 
-    A table's entries are sorted by local mean, so by bin: the entries of one bin are a range
-    ``cuts[t] .. cuts[t + 1] - 1``.  Where a size has at most :data:`MAX_CUTS` cuts, its users per bin
-    are differences of the numbers of entries drawn below each cut (:meth:`add_cuts`); otherwise each
-    entry is mapped to its bin and the bins counted (:meth:`add`, :meth:`add_rows`).
+    A size's users are sorted into bins by what they drew: a table's entries are sorted by local
+    mean, so by bin (the entries of one bin are a range between two cuts); so are the numbers of
+    ones numpy's sampler draws (:func:`_binomial_cuts`).  Where at most :data:`MAX_CUTS` cuts lie
+    among the values drawn, the users per bin are differences of the numbers of users below each
+    cut; otherwise each user's bin is counted.
     """
 
-    def __init__(self, tau: float, tabs: list, sizes: list[int], rows: int) -> None:
-        self.tau = tau
-        key = tuple(None if tab is None else (tab[0], tab[1].size, t) for tab, t in zip(tabs, sizes))
-        self.N, self.base, self.width, self.rel, self.cuts, self.segment_bins = _vote_bins(key, tau)
-        self.counts = np.zeros((rows, self.width), dtype=np.int64)
+    def __init__(self, tau: float, rows: int) -> None:
+        self.tau, self.N = tau, localisation.n_bins(tau)
+        self.base, self.width = 0, 0
+        self.counts = np.zeros((rows, 0), dtype=np.int64)
 
-    def by_cuts(self, k: int) -> bool:
-        return len(self.cuts[k]) <= MAX_CUTS
+    def reach(self, lo: int, hi: int) -> None:
+        """Make room for bins ``lo .. hi``."""
+        if self.width and lo >= self.base and hi < self.base + self.width:
+            return
+        base = lo if not self.width else min(lo, self.base)
+        top = hi if not self.width else max(hi, self.base + self.width - 1)
+        grown = np.zeros((self.counts.shape[0], top - base + 1), dtype=np.int64)
+        grown[:, self.base - base:self.base - base + self.width] = self.counts
+        self.counts, self.base, self.width = grown, base, top - base + 1
 
-    def add_cuts(self, k: int, below: dict, total, row) -> None:
-        """Count voters of size ``k`` from ``below[c]``, the entries drawn below each cut ``c``, of ``total``."""
-        lows = [0, *(below[c] for c in self.cuts[k]), total]
-        for t, b in enumerate(self.segment_bins[k]):
-            self.counts[row, b] += lows[t + 1] - lows[t]
+    def add_ranges(self, row, bins: list[int], lows: list) -> None:
+        """Bin ``bins[t]`` gets ``lows[t + 1] - lows[t]`` users (``lows``: users below each cut, then all)."""
+        self.reach(bins[0], bins[-1])
+        for t, b in enumerate(bins):
+            self.counts[row, b - self.base] += lows[t + 1] - lows[t]
 
-    def add(self, k: int, entries: np.ndarray, row: int, buf: np.ndarray) -> None:
-        """Count one row's voters of size ``k`` (their drawn entries)."""
-        b = np.take(self.rel[k], entries, out=buf[:entries.size], mode="clip")  # entries in range: no check
-        self.counts[row] += np.bincount(b, minlength=self.width)
-
-    def add_rows(self, k: int, entries: np.ndarray) -> None:
-        """Count every row's voters of size ``k``: ``entries`` rows × voters."""
-        B = entries.shape[0]
-        b = np.take(self.rel[k], entries, mode="clip")
-        b += (np.arange(B) * self.width)[:, None]
-        self.counts += np.bincount(b.ravel(), minlength=B * self.width).reshape(B, self.width)
+    def add_bins(self, row: int, bins: np.ndarray, first: int) -> None:
+        """Count one row's users of bins ``first + bins`` (``bins`` >= 0)."""
+        c = np.bincount(bins)
+        self.reach(first, first + c.size - 1)
+        self.counts[row, first - self.base:first - self.base + c.size] += c
 
     def elect(self, alpha: float, n_voters: int, rng: np.random.Generator) -> np.ndarray:
         """The elected bins: :func:`~bounds.estimators.localisation.localise` from these counts."""
         cnt, N = self.counts, self.N
+        if not self.width:
+            self.reach(0, 0)
+            cnt = self.counts
         nz = cnt > 0
         any_ = nz.any(axis=1)
         first = np.where(any_, self.base + nz.argmax(axis=1), N)
@@ -197,18 +225,35 @@ class _Vote:
         return localisation._elect_window(lo, w, h, N, alpha, n_voters, rng, _keep(alpha))
 
 
-def _count(votes: dict, k: int, entries: np.ndarray, row, buf: np.ndarray) -> None:
-    """Every vote's voters of size ``k``: ``entries`` of one row (``row`` its index) or of every row (rows × users,
-    ``row`` = ``slice(None)``)."""
-    cuts = sorted({c for v in votes.values() if v.by_cuts(k) for c in v.cuts[k]})
-    below = {c: np.count_nonzero(entries < c, axis=-1) for c in cuts}  # entries are below 2**16: c compares exactly
+def _count(votes: dict, draw, t: int, values: np.ndarray, row, buf: np.ndarray) -> None:
+    """Every vote's voters of one size, from what they drew (``draw``: the size's table, or :data:`BINOMIAL`): table
+    entries or numbers of ones, ``values``, of one row (``row`` its index) or of every row (rows × users, ``row`` =
+    ``slice(None)``)."""
+    below: dict[int, object] = {}  # users below a cut, shared by the votes
+    total = values.shape[-1]
+    if draw is not BINOMIAL:
+        lo, entries = draw[0], draw[1].size
+    else:
+        vmin, vmax = int(values.min()), int(values.max())
     for v in votes.values():
-        if v.by_cuts(k):
-            v.add_cuts(k, below, entries.shape[-1], row)
-        elif entries.ndim == 2:
-            v.add_rows(k, entries)
+        if draw is not BINOMIAL:
+            cuts, bins, rel = _table_bins(lo, entries, t, v.tau, v.N)
+            if len(cuts) > MAX_CUTS:  # each entry's bin, counted
+                for r, vals in ([(row, values)] if values.ndim == 1 else enumerate(values)):
+                    v.add_bins(r, np.take(rel, vals, out=buf[:vals.size], mode="clip"), bins[0])
+                continue
         else:
-            v.add(k, entries, row, buf)
+            C = _binomial_cuts(t, v.tau, v.N)
+            b_lo, b_hi = int(np.searchsorted(C, vmin, side="right")), int(np.searchsorted(C, vmax, side="right"))
+            cuts, bins = C[b_lo:b_hi].tolist(), list(range(b_lo, b_hi + 1))  # the cuts among the values drawn
+            if len(cuts) > MAX_CUTS:
+                for r, vals in ([(row, values)] if values.ndim == 1 else enumerate(values)):
+                    v.add_bins(r, np.searchsorted(C, vals, side="right") - b_lo, b_lo)
+                continue
+        for c in cuts:
+            if c not in below:
+                below[c] = np.count_nonzero(values < c, axis=-1)
+        v.add_ranges(row, bins, [0, *(below[c] for c in cuts), total])
 
 
 def run(plan, counts: np.ndarray, tabs: list, size: int, rng: np.random.Generator) -> dict[str, np.ndarray]:
@@ -220,49 +265,68 @@ def run(plan, counts: np.ndarray, tabs: list, size: int, rng: np.random.Generato
     """
     n, alpha = plan.n, plan.alpha
     h = n // 2
+    q = (1 + plan.population.theta) / 2
     kent_on, dame_on = "kent" in plan.estimators, "dame" in plan.estimators
     sizes = _draw_sizes(plan)
     votes: dict[str, _Vote] = {}
     if kent_on:
-        votes["kent"] = _Vote(plan.kent_tau, tabs, sizes, size)
+        votes["kent"] = _Vote(plan.kent_tau, size)
     dame_runs = (("dame", plan.m_tilde, plan.dame_debiasing), *((f"dame@{mt}", mt, d) for mt, d in plan.more_dame))
     if dame_on:
         for key, mt, _ in dame_runs:
-            votes[key] = _Vote(_dame_tau(mt, n, alpha), tabs, sizes, size)
+            votes[key] = _Vote(_dame_tau(mt, n, alpha), size)
     x = (_scratch("x_rel", h, np.float64) if size == 1 else np.empty(size * h)).reshape(size, h)
     buf = _scratch("bins", BLOCK_USERS, np.intp)
     K = counts.shape[1]
     for k, tab in enumerate(tabs):
         if tab is None:
             continue
-        inv, means = _inverter(tab), _entry_means(tab[0], tab[1].size, sizes[k])
+        t = sizes[k]
+        if tab is BINOMIAL:  # numbers of ones, as TwoPoint.sums and means_into draw them
+            def draw(count: int) -> np.ndarray:
+                return rng.binomial(t, q, size=count)
+
+            def write(values: np.ndarray, out: np.ndarray) -> None:  # the local means, TwoPoint's arithmetic
+                np.multiply(values, 2.0, out=out)
+                out -= t
+                out /= t
+        else:
+            inv, means = _inverter(tab), _entry_means(tab[0], tab[1].size, t)
+
+            def draw(count: int) -> np.ndarray:
+                return inv.indices(count, rng)
+
+            def write(values: np.ndarray, out: np.ndarray) -> None:
+                np.take(means, values, out=out, mode="clip")  # entries in range: no check
         if size == 1 and n > BLOCK_USERS:  # _draw_runs' pieces: each half's run, a block at a time
             for half in range(2):
                 start = int(counts[half, :k].sum())
                 c = int(counts[half, k])
                 for s in range(0, c, BLOCK_USERS):
-                    e = inv.indices(min(BLOCK_USERS, c - s), rng)
+                    e = draw(min(BLOCK_USERS, c - s))
                     if half == 0:
-                        _count(votes, k, e, 0, buf)
+                        _count(votes, tab, t, e, 0, buf)
                     else:
-                        np.take(means, e, out=x[0, start + s:start + s + e.size], mode="clip")
+                        write(e, x[0, start + s:start + s + e.size])
             continue
         total = int(counts[:, k].sum())
-        entries = np.concatenate([inv.indices(min(INVERTER_DRAWS, total - s), rng)
-                                  for s in range(0, total, INVERTER_DRAWS)]) if total > INVERTER_DRAWS \
-            else inv.indices(total, rng)
+        if tab is BINOMIAL or total <= INVERTER_DRAWS:
+            drawn = draw(total)
+        else:
+            drawn = np.concatenate([draw(min(INVERTER_DRAWS, total - s)) for s in range(0, total, INVERTER_DRAWS)])
         if K == 1:  # every segment is a half: rows × (voting half, releasing half)
-            e3 = entries.reshape(size, 2, h)
-            _count(votes, k, e3[:, 0], slice(None), buf)
-            np.take(means, e3[:, 1], out=x, mode="clip")
+            d3 = drawn.reshape(size, 2, h)
+            _count(votes, tab, t, d3[:, 0], slice(None), buf)
+            write(d3[:, 1], x)
             continue
-        ends = np.cumsum(counts[:, k])  # segment s's users of size k: entries[ends[s] - counts[s, k]:ends[s]]
+        ends = np.cumsum(counts[:, k])  # segment s's users of size k: drawn[ends[s] - counts[s, k]:ends[s]]
         for r in range(size):
             a, b = int(ends[2 * r] - counts[2 * r, k]), int(ends[2 * r])
-            _count(votes, k, entries[a:b], r, buf)
+            if b > a:
+                _count(votes, tab, t, drawn[a:b], r, buf)
             off = int(counts[2 * r + 1, :k].sum())
             a, b = b, int(ends[2 * r + 1])
-            np.take(means, entries[a:b], out=x[r, off:off + b - a], mode="clip")
+            write(drawn[a:b], x[r, off:off + b - a])
     out = {}
     if kent_on:
         j = votes["kent"].elect(alpha, max(h, 1), rng)
