@@ -19,6 +19,7 @@ Source: Pla et al. (2024), eqs. (5)–(9); Kent et al. (2024), eqs. (26)–(30).
 from __future__ import annotations
 
 import functools
+import math
 import threading
 
 import numpy as np
@@ -141,30 +142,27 @@ def _table_bins(lo: int, entries: int, t: int, tau: float, N: int) -> tuple:
     return cuts, b[[0, *cuts]].tolist(), (b - b[0]).astype(np.intp)
 
 
-@functools.lru_cache(maxsize=32)
-def _binomial_cuts(t: int, tau: float, N: int) -> np.ndarray:
-    """``C[b - 1]``: the fewest ones (of ``t`` samples) whose local mean is in bin ``b`` or above, ``b = 1 .. N - 1``.
+def _ones_bins(ones: np.ndarray, t: int, tau: float, N: int) -> np.ndarray:
+    """The bin of the local mean of ``ones`` ones in ``t`` samples (the engine's arithmetic, so its bits)."""
+    x = _signed_sum(ones, t)
+    x /= t
+    return localisation._bin_index(x, tau, N)
 
-    The bin of :math:`k` ones is non-decreasing in :math:`k` (each step of the local mean and of the
-    bin index rounds monotonically), so a user's bin is the number of cuts at or below its ones.
-    Each cut starts from :math:`\lceil b\,t\,\tau\rceil` and moves to where the engine's own
-    arithmetic changes bin.
+
+@functools.lru_cache(maxsize=4096)
+def _ones_cut(t: int, tau: float, N: int, b: int) -> int:
+    """The fewest ones (of ``t`` samples) whose local mean is in bin ``b`` or above (``1 <= b <= N - 1``).
+
+    The bin of :math:`k` ones is non-decreasing in :math:`k` (each step of the local mean and of
+    the bin index rounds monotonically), so a user's bin is the number of cuts at or below its
+    ones.  The search starts from :math:`\lceil b\,t\,\tau\rceil` and steps to where the
+    engine's own arithmetic changes bin.
     """
-    def bins(k: np.ndarray) -> np.ndarray:
-        x = _signed_sum(k, t)
-        x /= t
-        return localisation._bin_index(x, tau, N)
-
-    b = np.arange(1, N, dtype=np.int64)
-    k = np.clip(np.ceil(b * (t * tau)), 0, t).astype(np.int64)
-    while True:  # up while short of bin b, down while one fewer still reaches it
-        up = bins(k) < b
-        down = (k > 0) & (bins(np.maximum(k - 1, 0)) >= b)
-        if not (up.any() or down.any()):
-            break
-        k += up
-        k -= down & ~up
-    k.flags.writeable = False
+    k = min(max(math.ceil(b * (t * tau)), 0), t)
+    while k < t and int(_ones_bins(np.array([k]), t, tau, N)[0]) < b:
+        k += 1
+    while k > 0 and int(_ones_bins(np.array([k - 1]), t, tau, N)[0]) >= b:
+        k -= 1
     return k
 
 
@@ -176,7 +174,7 @@ class _Vote:
 
     A size's users are sorted into bins by what they drew: a table's entries are sorted by local
     mean, so by bin (the entries of one bin are a range between two cuts); so are the numbers of
-    ones numpy's sampler draws (:func:`_binomial_cuts`).  Where at most :data:`MAX_CUTS` cuts lie
+    ones numpy's sampler draws (:func:`_ones_cut`).  Where at most :data:`MAX_CUTS` cuts lie
     among the values drawn, the users per bin are differences of the numbers of users below each
     cut; otherwise each user's bin is counted.
     """
@@ -243,13 +241,13 @@ def _count(votes: dict, draw, t: int, values: np.ndarray, row, buf: np.ndarray) 
                     v.add_bins(r, np.take(rel, vals, out=buf[:vals.size], mode="clip"), bins[0])
                 continue
         else:
-            C = _binomial_cuts(t, v.tau, v.N)
-            b_lo, b_hi = int(np.searchsorted(C, vmin, side="right")), int(np.searchsorted(C, vmax, side="right"))
-            cuts, bins = C[b_lo:b_hi].tolist(), list(range(b_lo, b_hi + 1))  # the cuts among the values drawn
-            if len(cuts) > MAX_CUTS:
+            b_lo, b_hi = _ones_bins(np.array([vmin, vmax]), t, v.tau, v.N).tolist()
+            if b_hi - b_lo > MAX_CUTS:  # each user's bin, counted
                 for r, vals in ([(row, values)] if values.ndim == 1 else enumerate(values)):
-                    v.add_bins(r, np.searchsorted(C, vals, side="right") - b_lo, b_lo)
+                    v.add_bins(r, _ones_bins(vals, t, v.tau, v.N) - b_lo, b_lo)
                 continue
+            bins = list(range(b_lo, b_hi + 1))  # the bins reached, and the cuts between them
+            cuts = [_ones_cut(t, v.tau, v.N, b) for b in bins[1:]]
         for c in cuts:
             if c not in below:
                 below[c] = np.count_nonzero(values < c, axis=-1)
