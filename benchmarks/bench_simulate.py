@@ -20,7 +20,10 @@ which the targets allow for).  Per replication of n users (n even, two halves of
   (a) numpy's ``Generator.binomial`` and (b) inversion of the cdf tabulated here with
   ``scipy.stats.binom.cdf`` over mean +- 15 sd + 40 (where that window holds at most 2^16
   points): one uniform per draw, a guide table of 2^k >= 2 x entries, one step up, bisection for
-  the rare draws still short.  Both are timed in every round; the floor is the smaller;
+  the rare draws still short.  Both are timed in every round; the floor is the smaller.  A timed
+  run tabulates its own cdfs (at their first use), as a run of the engine builds its tables: the
+  table is part of drawing by inversion, and leaving it out of one side only (as this benchmark
+  did) made the floor up to 25% cheaper than any run by inversion at n = 10^5, m = 10^6;
 * **Kent et al.'s sums**: over T* = min(T, e^{n alpha^2}) samples, T the law's smallest size (at
   every setting here n alpha^2 >= 395, so T* = T).  Where every m <= T* they are DAME's sums; a
   user with m > T* draws two binomials (Bin(T*, q) for Kent, and Bin(m - T*, q) which DAME adds);
@@ -34,7 +37,8 @@ So the floor of DAME alone is: sizes + n sums + one vote + one Laplace sum; of a
 
 Measurement
 -----------
-Every timed call is one ``simulate.compare`` (its plan included) or one floor run, of the same
+Every timed call is one ``simulate.compare`` (its plan and tables included) or one floor run (its
+tables included), of the same
 number of replications (about 2·10^6 users' worth, at least 4: the engine allocates its per-user
 arrays once per call, as a run of many replications does); resource.getrusage(RUSAGE_SELF)
 deltas around it give user and system CPU (system time is mostly page faults) and the minor page
@@ -46,6 +50,13 @@ the peak (tracemalloc) of one run of 2 replications at n = 10^6, 10^7 (and 10^8 
 in a fresh process.
 
 Targets (issue 36): DAME alone <= 1.3x the floor, all three <= 1.5x, at every setting.
+
+What the engine does beyond the floor (``simulate/_kernels.py``): the users draw what the floor
+draws, in the same order (one uniform per user and inversion of the same kind of table, or
+numpy's sampler); the voting half's votes are counted from what was drawn (a table's entries,
+or numbers of ones, compared with the few cuts between bins) without writing local means; the
+releasing half's local means are written once and clipped and summed; then the election and
+the release's noise (per replication, a fixed cost in Python).
 
 A second table times one call of ``count`` binomial draws of one size, numpy's ``rng.binomial``
 against ``simulate.binomial_inversion`` (its table built beforehand), per draw.

@@ -102,6 +102,8 @@ def _block(plan: _Plan, seed_seq, size: int) -> dict:
     stream is consumed chunk after chunk: the users, Kent's noise, DAME's, then that of DAME's
     further runs (``plan.more_dame``, in order).  A replication of more than :data:`BLOCK_USERS`
     users is drawn block by block into arrays reused across replications (:func:`_draw_runs`).
+    Where :func:`_kernels.usable` holds, a chunk's votes are counted from the users' draws
+    (:func:`_kernels.run`: the same draws in the same order, the same results).
     """
     rng = np.random.default_rng(seed_seq)
     n, alpha = plan.n, plan.alpha
