@@ -128,15 +128,15 @@ def refine(xbar: ArrayLike, j: ArrayLike, *, tau: float, alpha: float, rng: RNGL
     if xbar.shape[1] == 0:
         raise ValueError("xbar must hold at least one releasing user")
     interval(j, tau)  # j within the bins of tau
-    return _refine_checked(xbar, j, float(tau), float(check_positive("alpha", alpha)), check_rng("rng", rng))
+    return refine_checked(xbar, j, float(tau), float(check_positive("alpha", alpha)), check_rng("rng", rng))
 
 
-def _refine_checked(xbar: np.ndarray, j: np.ndarray, tau: float, alpha: float, rng: np.random.Generator) -> np.ndarray:
+def refine_checked(xbar: np.ndarray, j: np.ndarray, tau: float, alpha: float, rng: np.random.Generator) -> np.ndarray:
     """:func:`refine` of checked inputs: local means in [-1, 1], at least one user a row, bins of ``tau``."""
-    L, U = localisation._enlarged(*localisation._bin_ends(j, tau), tau)  # interval(j, tau)
+    L, U = localisation.enlarged_checked(*localisation.bin_ends_checked(j, tau), tau)  # interval(j, tau)
     B, h = xbar.shape
     # the users' noises, summed exactly (mechanisms.laplace_sum at laplace_scale(tau, alpha))
-    noise = mechanisms._laplace_sum(localisation._refinement_scale(tau, alpha), h, rng, B)
+    noise = mechanisms.laplace_sum_checked(localisation.refinement_scale_checked(tau, alpha), h, rng, B)
     if h > localisation.BLOCK_USERS:  # a long row block by block: the same values, summed in numpy's order
         buf = localisation.block_buffers()[0]  # each block clipped into it, then summed
         return localisation.row_sums(lambda r, a, e: np.clip(xbar[r, a:e], L[r], U[r], out=buf[:e - a]), B, h) / h \
@@ -165,13 +165,13 @@ def univariate(xbar: ArrayLike, *, tau: float, alpha: float, rng: RNGLike) -> np
     return refine(xbar[:, h:], j, tau=tau, alpha=alpha, rng=rng)
 
 
-def _univariate_checked(xbar: np.ndarray, tau: float, alpha: float, rng: np.random.Generator) -> np.ndarray:
+def univariate_checked(xbar: np.ndarray, tau: float, alpha: float, rng: np.random.Generator) -> np.ndarray:
     """:func:`univariate` of local means valid by construction (the simulation's: in [-1, 1], at least two users a
     row): the same steps without reading them to check them."""
     h = xbar.shape[1] // 2
     every = np.broadcast_to(np.True_, (xbar.shape[0], h))
     j = localisation.localise_checked(xbar[:, :h], every, tau, alpha, max(h, 1), rng)
-    return _refine_checked(xbar[:, h:], j, tau, alpha, rng)
+    return refine_checked(xbar[:, h:], j, tau, alpha, rng)
 
 
 # =========================================================================== Kent et al.: the multivariate problems

@@ -115,10 +115,10 @@ def bin_ends(j: ArrayLike, tau: float) -> tuple[np.ndarray, np.ndarray]:
     j = whole("j", j, low=0)
     if np.any(j >= N):
         raise ValueError(f"j must be a bin index below N = {N}, got {j.max()}")
-    return _bin_ends(j, tau)
+    return bin_ends_checked(j, tau)
 
 
-def _bin_ends(j: np.ndarray, tau: float) -> tuple[np.ndarray, np.ndarray]:
+def bin_ends_checked(j: np.ndarray, tau: float) -> tuple[np.ndarray, np.ndarray]:
     """:func:`bin_ends` of checked bins."""
     lo = -1 + 2 * tau * j
     return lo, np.minimum(lo + 2 * tau, 1.0)
@@ -139,10 +139,10 @@ def enlarged_interval(j: ArrayLike, tau: float) -> tuple[np.ndarray, np.ndarray]
     >>> [float(v) for v in enlarged_interval(0, 0.05)]  # [-1, -0.9] enlarged
     [-1.0, -0.6]
     """
-    return _enlarged(*bin_ends(j, tau), tau)
+    return enlarged_checked(*bin_ends(j, tau), tau)
 
 
-def _enlarged(lo: np.ndarray, hi: np.ndarray, tau: float) -> tuple[np.ndarray, np.ndarray]:
+def enlarged_checked(lo: np.ndarray, hi: np.ndarray, tau: float) -> tuple[np.ndarray, np.ndarray]:
     """:func:`enlarged_interval` from the bins' ends."""
     return np.maximum(lo - 6 * tau, -1.0), np.minimum(hi + 6 * tau, 1.0)
 
@@ -162,10 +162,10 @@ def refinement_scale(tau: float, alpha: float) -> float:
     >>> refinement_scale(0.1, 0.7)
     2.0000000000000004
     """
-    return _refinement_scale(check_positive("tau", tau), check_positive("alpha", alpha))
+    return refinement_scale_checked(check_positive("tau", tau), check_positive("alpha", alpha))
 
 
-def _refinement_scale(tau: float, alpha: float) -> float:
+def refinement_scale_checked(tau: float, alpha: float) -> float:
     """:func:`refinement_scale` of checked (float) inputs."""
     return 14 * tau / alpha
 
@@ -488,10 +488,10 @@ def localise_checked(xbar: np.ndarray, voting: np.ndarray | tuple[np.ndarray, in
         if isinstance(voting, tuple):
             voting = voting[0] >= voting[1]
         lo, w, h = _window_counts(xbar, voting, tau, N)
-    return _elect_window(lo, w, h, N, alpha, n_voters, rng)
+    return elect_window(lo, w, h, N, alpha, n_voters, rng)
 
 
-def _elect_window(lo: np.ndarray, w: int, h: np.ndarray, N: int, alpha: float, n_voters: int,
+def elect_window(lo: np.ndarray, w: int, h: np.ndarray, N: int, alpha: float, n_voters: int,
                  rng: np.random.Generator, keep: float | None = None) -> np.ndarray:
     """:func:`localise`'s draws and election from each row's window of bins (``lo``, ``w``) and its voters per bin
     ``h`` (rows × ``w``), as :func:`_window_counts` makes them; ``alpha`` checked (``keep``: its keep probability,
@@ -512,3 +512,9 @@ def _elect_window(lo: np.ndarray, w: int, h: np.ndarray, N: int, alpha: float, n
     outside = _noise_only_maximum(n_voters, 1 - keep, N - w, rng, B) > best
     pick = rng.integers(0, N - w, size=B)  # uniform over the K bins outside the window
     return np.where(outside, np.where(pick < lo, pick, pick + w), j + lo)
+
+
+bin_index_checked = _bin_index
+"""The engine's name for :func:`_bin_index` (a checked float array's bins)."""
+window_checked = _window
+"""The engine's name for :func:`_window` (each row's window of bins, from its lowest and highest voters' bins)."""

@@ -109,7 +109,7 @@ def _block(plan: _Plan, seed_seq, size: int) -> dict:
     n, alpha = plan.n, plan.alpha
     out = {}
     if "duchi" in plan.estimators:  # exact: each output is +B w.p. 1/2 + θ/(2B), independently
-        out["duchi"] = (duchi._estimate_checked(n, plan.population.mean, mechanisms.duchi_bound(alpha), rng, size)
+        out["duchi"] = (duchi.estimate_checked(n, plan.population.mean, mechanisms.duchi_bound(alpha), rng, size)
                         if isinstance(plan.population, TwoPoint) else  # theta checked: no check per block
                         duchi.estimate(n, plan.population.mean, alpha=alpha, rng=rng, size=size))
     kent_on, dame_on = "kent" in plan.estimators, "dame" in plan.estimators
@@ -133,11 +133,11 @@ def _block(plan: _Plan, seed_seq, size: int) -> dict:
             continue
         m, xbar_T, xbar_m = _draw_users(plan, k, rng, counts)
         if kent_on:  # Kent et al. §6: every user uses T* samples
-            parts["kent"].append(kent._univariate_checked(xbar_T, plan.kent_tau, alpha, rng) if built else
+            parts["kent"].append(kent.univariate_checked(xbar_T, plan.kent_tau, alpha, rng) if built else
                                  kent.univariate(xbar_T, tau=plan.kent_tau, alpha=alpha, rng=rng))
         if debias is not None:  # DAME, Algorithm 1; its further runs on the same users, each with its own noise
             for key, mt, d in (("dame", plan.m_tilde, debias), *((_more(mt), mt, d) for mt, d in plan.more_dame)):
-                parts[key].append(dame._estimate_checked(m, xbar_m, mt, alpha, d, rng, plan.dame_scale) if built else
+                parts[key].append(dame.estimate_checked(m, xbar_m, mt, alpha, d, rng, plan.dame_scale) if built else
                                   dame.estimate(m, xbar_m, m_tilde=mt, alpha=alpha, debias=d, rng=rng,
                                                 scale=plan.dame_scale))
     out.update({k: np.concatenate(v) for k, v in parts.items() if v})

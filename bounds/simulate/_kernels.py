@@ -128,7 +128,7 @@ def _entry_means(lo: int, entries: int, t: int) -> np.ndarray:
 @functools.lru_cache(maxsize=32)
 def _entry_bins(lo: int, entries: int, t: int, tau: float, N: int) -> np.ndarray:
     """The bin of each entry's local mean (the bits of the vote's bin index)."""
-    b = localisation._bin_index(_entry_means(lo, entries, t), tau, N)
+    b = localisation.bin_index_checked(_entry_means(lo, entries, t), tau, N)
     b.flags.writeable = False
     return b
 
@@ -146,7 +146,7 @@ def _ones_bins(ones: np.ndarray, t: int, tau: float, N: int) -> np.ndarray:
     """The bin of the local mean of ``ones`` ones in ``t`` samples (the engine's arithmetic, so its bits)."""
     x = _signed_sum(ones, t)
     x /= t
-    return localisation._bin_index(x, tau, N)
+    return localisation.bin_index_checked(x, tau, N)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -216,11 +216,11 @@ class _Vote:
         any_ = nz.any(axis=1)
         first = np.where(any_, self.base + nz.argmax(axis=1), N)
         last = np.where(any_, self.base + self.width - 1 - nz[:, ::-1].argmax(axis=1), -1)
-        lo, w = localisation._window(first, last, N, self.tau)
+        lo, w = localisation.window_checked(first, last, N, self.tau)
         cols = lo[:, None] + np.arange(w) - self.base  # window bin c of row r is counts[r, lo_r + c - base]
         inside = (cols >= 0) & (cols < self.width)
         h = np.where(inside, np.take_along_axis(cnt, np.clip(cols, 0, self.width - 1), axis=1), 0)
-        return localisation._elect_window(lo, w, h, N, alpha, n_voters, rng, _keep(alpha))
+        return localisation.elect_window(lo, w, h, N, alpha, n_voters, rng, _keep(alpha))
 
 
 def _count(votes: dict, draw, t: int, values: np.ndarray, row, buf: np.ndarray) -> None:
@@ -328,11 +328,11 @@ def run(plan, counts: np.ndarray, tabs: list, size: int, rng: np.random.Generato
     out = {}
     if kent_on:
         j = votes["kent"].elect(alpha, max(h, 1), rng)
-        out["kent"] = kent._refine_checked(x, j, plan.kent_tau, alpha, rng)
+        out["kent"] = kent.refine_checked(x, j, plan.kent_tau, alpha, rng)
     if dame_on:
         m = np.broadcast_to(plan.size_table[0][:1].astype(np.int64), x.shape)  # not read: every weight is 1
         for key, mt, d in dame_runs:
             v = votes[key]
             j = v.elect(alpha, max(h, 1), rng)
-            out[key] = dame._refine_checked(m, x, j, mt, v.tau, alpha, d, rng, plan.dame_scale, every=True)
+            out[key] = dame.refine_checked(m, x, j, mt, v.tau, alpha, d, rng, plan.dame_scale, every=True)
     return out
