@@ -25,7 +25,7 @@ which the targets allow for).  Per replication of n users (n even, two halves of
   (before the rounds), the engine's by an untimed call of one replication (at most 2^16 users)
   just before each timed call (otherwise its table cache, 8 tables, is cycled through by the
   interleaved settings and every timed call rebuilds its tables: at n = 10^5, m = 10^6, 20
-  replications, that adds about half the floor);
+  replications, a 3 ms table adds about 16% of the floor);
 * **Kent et al.'s sums**: over T* = min(T, e^{n alpha^2}) samples, T the law's smallest size (at
   every setting here n alpha^2 >= 395, so T* = T).  Where every m <= T* they are DAME's sums; a
   user with m > T* draws two binomials (Bin(T*, q) for Kent, and Bin(m - T*, q) which DAME adds);
