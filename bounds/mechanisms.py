@@ -160,7 +160,12 @@ def laplace_sum(scale: ArrayLike, count: int, rng: RNGLike, size: int | tuple[in
     count = check_integer("count", count, minimum=1, maximum=MAX_EXACT_INT)
     rng = check_rng("rng", rng)
     size = _size(size)
-    scale = _laplace_scale(scale)
+    return laplace_sum_checked(_laplace_scale(scale), count, rng, size)
+
+
+def laplace_sum_checked(scale: float | np.ndarray, count: int, rng: np.random.Generator,
+                 size: int | tuple[int, ...] | None) -> np.ndarray:
+    """:func:`laplace_sum` of checked inputs."""
     return (rng.standard_gamma(count, size=size) - rng.standard_gamma(count, size=size)) * scale
 
 

@@ -13,7 +13,7 @@ import pytest
 from bounds import simulate, sizes
 from bounds.estimators import dame, kent, localisation
 from bounds.numerics import PaperAssumptionWarning
-from bounds.simulate import _engine, _populations
+from bounds.simulate import _engine, _kernels, _populations
 
 ALPHA = 22 / 35
 N_BLOCKED = 2**16 + 2 * 3001  # above one block of users, not a multiple of it
@@ -43,6 +43,7 @@ def test_blocked_replications_equal_unblocked_bit_for_bit(name, monkeypatch):
     blocked = _run(law, options)
     monkeypatch.setattr(_engine, "BLOCK_USERS", 10**9)  # the users drawn in one call per size, as before blocks
     monkeypatch.setattr(localisation, "BLOCK_USERS", 10**9)  # the estimators read whole rows
+    monkeypatch.setattr(_kernels, "usable", lambda plan: False)  # every user's local mean, the estimators' own votes
     whole = _run(law, options)
     assert blocked.keys() == whole.keys()
     for k in whole:
@@ -53,6 +54,15 @@ def test_the_blocked_path_is_taken(monkeypatch):
     calls = []
     draw = _engine._draw_runs
     monkeypatch.setattr(_engine, "_draw_runs", lambda *a: calls.append(1) or draw(*a))
+    monkeypatch.setattr(_kernels, "usable", lambda plan: False)  # the general path
+    _run(sizes.point(10), {}, reps=3)
+    assert len(calls) == 3  # one replication per call above 2**16 users
+
+
+def test_the_entries_path_is_taken(monkeypatch):
+    calls = []
+    run = _kernels.run
+    monkeypatch.setattr(_kernels, "run", lambda *a: calls.append(1) or run(*a))
     _run(sizes.point(10), {}, reps=3)
     assert len(calls) == 3  # one replication per call above 2**16 users
 
@@ -116,8 +126,9 @@ def test_long_rows_of_the_estimators_equal_their_unblocked_values(monkeypatch):
 
 
 def test_memory_of_a_replication_is_its_per_user_state_and_a_few_blocks():
-    """At 2**20 users of one size, DAME and Kent share one array of local means (8 bytes a user);
-    everything else is a few blocks of 2**16 users (the unblocked engine held about 10 arrays of n)."""
+    """At 2**20 users of one size, DAME and Kent share one array of the releasing half's local means (4 bytes a
+    user: the voting half's are counted from the table entries drawn); everything else is a few blocks of 2**16
+    users (the unblocked engine held about 10 arrays of n)."""
     n = 2**20
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", PaperAssumptionWarning)
@@ -128,9 +139,9 @@ def test_memory_of_a_replication_is_its_per_user_state_and_a_few_blocks():
             _, peak = tracemalloc.get_traced_memory()
         finally:
             tracemalloc.stop()
-    per_user = 8 * n
+    per_user = 4 * n
     block = 8 * 2**16
-    assert peak < per_user + 24 * block, (peak, per_user, block)
+    assert peak < per_user + 6 * block, (peak, per_user, block)
     assert not _engine._SCRATCH  # released when compare returns
 
 
@@ -158,3 +169,41 @@ def test_a_run_leaves_no_per_user_array_behind():
         finally:
             tracemalloc.stop()
     assert current < 2 * n, current  # was 3 x 8 bytes a user: one array per call
+
+
+ENTRIES = {  # (law, compare's options) the entries path takes: one size, two sizes, DAME's further runs, Kent's T*
+    "point-10": (sizes.point(10), {}),
+    "point-1000-theta0": (sizes.point(1000), {"theta": 0.0}),
+    "two-sizes-dame": (sizes.finite({10**5: 0.5, 10**6: 0.5}), {"estimators": ("dame",)}),
+    "two-sizes-kent": (sizes.finite({20: 0.3, 50: 0.7}), {"estimators": ("kent",), "T": 30}),
+    "more-m-tildes": (sizes.finite({20: 0.3, 50: 0.7}), {"more_m_tildes": [5, 12], "m_tilde": 20, "T": 50}),
+    "width": (sizes.point(400), {"scale": "width", "estimators": ("kent", "dame")}),
+    "numpy-sampler": (sizes.point(10**12), {}),  # no table: the numbers of ones drawn, cut between bins
+    "table-and-sampler": (sizes.finite({10**5: 0.95, 10**6: 0.05}), {"estimators": ("dame",)}),  # few large users
+    "many-cuts-table": (sizes.point(100), {"T": 10**6}),  # Kent's bins narrow: more than MAX_CUTS cuts
+    "many-cuts-sampler": (sizes.point(10**9), {"T": 10**12}),
+}
+
+
+@pytest.mark.parametrize("n", [10, 1000, 4002, N_BLOCKED])
+@pytest.mark.parametrize("name", sorted(ENTRIES))
+def test_entries_path_equals_the_general_path_bit_for_bit(name, n, monkeypatch):
+    """Votes counted from what the users drew (table entries or numbers of ones, by cuts between bins or bin by
+    bin), and the releasing half's means alone, give the general path's estimates exactly (rows of one and of many
+    replications, one and several sizes, blocks of users)."""
+    law, options = ENTRIES[name]
+    options = dict(options)
+    theta = options.pop("theta", 0.3)
+    reps = 2 if n > 2**16 else 70
+    calls = []
+    run = _kernels.run
+    monkeypatch.setattr(_kernels, "run", lambda *a: calls.append(1) or run(*a))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", PaperAssumptionWarning)
+        got = simulate.compare(theta=theta, sizes=law, n=n, alpha=ALPHA, reps=reps, seed=[3, n], **options)
+        monkeypatch.setattr(_kernels, "usable", lambda plan: False)
+        want = simulate.compare(theta=theta, sizes=law, n=n, alpha=ALPHA, reps=reps, seed=[3, n], **options)
+    assert calls or n == 10  # the entries path was taken (at n = 10, runs of a size are short: users draw one by one)
+    assert got.keys() == want.keys()
+    for k in want:
+        np.testing.assert_array_equal(got[k].estimates, want[k].estimates, err_msg=k)

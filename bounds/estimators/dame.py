@@ -236,14 +236,26 @@ def refine(m: ArrayLike, xbar: ArrayLike, j: ArrayLike, *, m_tilde: int, tau: fl
     if xbar.shape[1] == 0:
         raise ValueError("xbar must hold at least one releasing user")
     m_tilde = check_integer("m_tilde", m_tilde, minimum=1, maximum=MAX_SIZE)
-    lo, hi = localisation.bin_ends(j, tau)
+    localisation.bin_ends(j, tau)  # j within the bins of tau
+    scale = check_choice("scale", scale, SCALES)
+    tau, alpha = check_positive("tau", tau), check_positive("alpha", alpha)
+    return refine_checked(m, xbar, j, m_tilde, tau, alpha, debias, check_rng("rng", rng), scale)
+
+
+def refine_checked(m: np.ndarray, xbar: np.ndarray, j: np.ndarray, m_tilde: int, tau: float, alpha: float,
+                   debias: Debiasing, rng: np.random.Generator, scale: str, every: bool | None = None) -> np.ndarray:
+    """:func:`refine` of checked inputs (``every``: whether every size is at least ``m_tilde``, found from ``m`` if
+    ``None``; ``m`` is read only where it is not, or for the official denominator)."""
+    lo, hi = localisation.bin_ends_checked(j, tau)
     s = (lo + hi) / 2
-    L, U = interval(j, tau)
-    every = extremes(m)[0] >= m_tilde  # every weight is 1: the shrunk mean is the local mean itself
+    L, U = localisation.enlarged_checked(lo, hi, tau)  # interval(j, tau)
+    if every is None:
+        every = bool(extremes(m)[0] >= m_tilde)  # every weight is 1: the shrunk mean is the local mean itself
     B, h = xbar.shape
-    b = laplace_scale(tau, alpha, scale=scale, L=L, U=U)
+    # laplace_scale(tau, alpha, scale=scale, L=L, U=U) of checked inputs
+    b = localisation.refinement_scale_checked(tau, alpha) if scale == "paper" else (U - L) / alpha
     # the users' noises enter only through their sum: drawn exactly in one go (mechanisms.laplace_sum)
-    noise = mechanisms.laplace_sum(b, h, rng, size=B)
+    noise = mechanisms.laplace_sum_checked(b, h, rng, B)
     if h > localisation.BLOCK_USERS:  # a long row block by block: the same values, summed in numpy's order
 
         buf = localisation.block_buffers()[0]  # each block clipped into it, then summed
@@ -296,6 +308,16 @@ def estimate(m: ArrayLike, xbar: ArrayLike, *, m_tilde: int, alpha: float, debia
     t = tau(m_tilde, n=n, alpha=alpha)
     j = localise(m[:, :h], xbar[:, :h], m_tilde=m_tilde, tau=t, alpha=alpha, rng=rng)
     return refine(m[:, h:], xbar[:, h:], j, m_tilde=m_tilde, tau=t, alpha=alpha, debias=debias, rng=rng, scale=scale)
+
+
+def estimate_checked(m: np.ndarray, xbar: np.ndarray, m_tilde: int, alpha: float, debias: Debiasing,
+                     rng: np.random.Generator, scale: str) -> np.ndarray:
+    """:func:`estimate` of inputs valid by construction (the simulation's: sizes >= 1, means in [-1, 1], at least two
+    users, checked options): the same steps without reading the inputs to check them."""
+    h = m.shape[1] // 2
+    t = tau(m_tilde, n=m.shape[1], alpha=alpha)
+    j = localisation.localise_checked(xbar[:, :h], (m[:, :h], m_tilde), t, alpha, max(h, 1), rng)
+    return refine_checked(m[:, h:], xbar[:, h:], j, m_tilde, t, alpha, debias, rng, scale)
 
 
 def clip_widths(m_tilde: int, *, n_alpha2: float, alpha: float, scale: str = "paper") -> tuple[np.ndarray, np.ndarray]:

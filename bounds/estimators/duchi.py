@@ -66,6 +66,12 @@ def estimate(n: int, theta: ArrayLike, *, alpha: float, rng: RNGLike,
     return from_count(k, n, alpha=alpha)
 
 
+def estimate_checked(n: int, theta: float, B: float, rng: np.random.Generator, size: int) -> np.ndarray:
+    """:func:`estimate` of checked inputs, ``B`` = :func:`~bounds.mechanisms.duchi_bound` at α: the same draw and
+    arithmetic without the checks."""
+    return B * (2 * rng.binomial(n, 0.5 + theta / (2 * B), size=size) / n - 1)
+
+
 def from_local_means(xbar: ArrayLike, *, alpha: float, rng: RNGLike) -> np.ndarray:
     r"""Explicit path: each row's users privatise their local means with :math:`\pm B`; the server averages.
 

@@ -127,9 +127,16 @@ def refine(xbar: ArrayLike, j: ArrayLike, *, tau: float, alpha: float, rng: RNGL
     j = same_shape("j", whole("j", j, ndim=1), xbar.shape[:1])
     if xbar.shape[1] == 0:
         raise ValueError("xbar must hold at least one releasing user")
-    L, U = interval(j, tau)
+    interval(j, tau)  # j within the bins of tau
+    return refine_checked(xbar, j, float(tau), float(check_positive("alpha", alpha)), check_rng("rng", rng))
+
+
+def refine_checked(xbar: np.ndarray, j: np.ndarray, tau: float, alpha: float, rng: np.random.Generator) -> np.ndarray:
+    """:func:`refine` of checked inputs: local means in [-1, 1], at least one user a row, bins of ``tau``."""
+    L, U = localisation.enlarged_checked(*localisation.bin_ends_checked(j, tau), tau)  # interval(j, tau)
     B, h = xbar.shape
-    noise = mechanisms.laplace_sum(laplace_scale(tau, alpha), h, rng, size=B)  # the users' noises, summed exactly
+    # the users' noises, summed exactly (mechanisms.laplace_sum at laplace_scale(tau, alpha))
+    noise = mechanisms.laplace_sum_checked(localisation.refinement_scale_checked(tau, alpha), h, rng, B)
     if h > localisation.BLOCK_USERS:  # a long row block by block: the same values, summed in numpy's order
         buf = localisation.block_buffers()[0]  # each block clipped into it, then summed
         return localisation.row_sums(lambda r, a, e: np.clip(xbar[r, a:e], L[r], U[r], out=buf[:e - a]), B, h) / h \
@@ -156,6 +163,15 @@ def univariate(xbar: ArrayLike, *, tau: float, alpha: float, rng: RNGLike) -> np
     h = xbar.shape[1] // 2
     j = localise(xbar[:, :h], tau=tau, alpha=alpha, rng=rng)
     return refine(xbar[:, h:], j, tau=tau, alpha=alpha, rng=rng)
+
+
+def univariate_checked(xbar: np.ndarray, tau: float, alpha: float, rng: np.random.Generator) -> np.ndarray:
+    """:func:`univariate` of local means valid by construction (the simulation's: in [-1, 1], at least two users a
+    row): the same steps without reading them to check them."""
+    h = xbar.shape[1] // 2
+    every = np.broadcast_to(np.True_, (xbar.shape[0], h))
+    j = localisation.localise_checked(xbar[:, :h], every, tau, alpha, max(h, 1), rng)
+    return refine_checked(xbar[:, h:], j, tau, alpha, rng)
 
 
 # =========================================================================== Kent et al.: the multivariate problems

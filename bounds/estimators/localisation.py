@@ -115,6 +115,11 @@ def bin_ends(j: ArrayLike, tau: float) -> tuple[np.ndarray, np.ndarray]:
     j = whole("j", j, low=0)
     if np.any(j >= N):
         raise ValueError(f"j must be a bin index below N = {N}, got {j.max()}")
+    return bin_ends_checked(j, tau)
+
+
+def bin_ends_checked(j: np.ndarray, tau: float) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`bin_ends` of checked bins."""
     lo = -1 + 2 * tau * j
     return lo, np.minimum(lo + 2 * tau, 1.0)
 
@@ -134,7 +139,11 @@ def enlarged_interval(j: ArrayLike, tau: float) -> tuple[np.ndarray, np.ndarray]
     >>> [float(v) for v in enlarged_interval(0, 0.05)]  # [-1, -0.9] enlarged
     [-1.0, -0.6]
     """
-    lo, hi = bin_ends(j, tau)
+    return enlarged_checked(*bin_ends(j, tau), tau)
+
+
+def enlarged_checked(lo: np.ndarray, hi: np.ndarray, tau: float) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`enlarged_interval` from the bins' ends."""
     return np.maximum(lo - 6 * tau, -1.0), np.minimum(hi + 6 * tau, 1.0)
 
 
@@ -153,7 +162,12 @@ def refinement_scale(tau: float, alpha: float) -> float:
     >>> refinement_scale(0.1, 0.7)
     2.0000000000000004
     """
-    return 14 * check_positive("tau", tau) / check_positive("alpha", alpha)
+    return refinement_scale_checked(check_positive("tau", tau), check_positive("alpha", alpha))
+
+
+def refinement_scale_checked(tau: float, alpha: float) -> float:
+    """:func:`refinement_scale` of checked (float) inputs."""
+    return 14 * tau / alpha
 
 
 def _means_and_mask(xbar: ArrayLike, voting: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
@@ -282,7 +296,11 @@ def noise_only_maximum(n_voters: int, alpha: float, n_empty: int, rng: RNGLike, 
     n_empty = check_integer("n_empty", n_empty, minimum=1, maximum=MAX_INT64_COUNT)
     size = check_integer("size", size, minimum=0, maximum=MAX_BINS)
     flip = 1 - mechanisms.rr_keep_probability(alpha, k=VOTE_ONES)
-    rng = check_rng("rng", rng)
+    return _noise_only_maximum(n_voters, flip, n_empty, check_rng("rng", rng), size)
+
+
+def _noise_only_maximum(n_voters: int, flip: float, n_empty: int, rng: np.random.Generator, size: int) -> np.ndarray:
+    """:func:`noise_only_maximum` of checked inputs, ``flip`` the probability that a vote's bit flips."""
     s = -np.expm1(np.log1p(-rng.random(size)) / n_empty)  # 1 - V^(1/K), V = 1 - U in (0, 1]
     y0, minus_S = _survival_table(n_voters, flip)
     i = np.searchsorted(minus_S, -s, side="left")  # the first table entry with S <= s
@@ -367,8 +385,7 @@ def _window_counts_blocked(xbar: np.ndarray, voting: np.ndarray | tuple[np.ndarr
     """
     B, n = xbar.shape
     everyone = bool(extremes(voting[0])[0] >= voting[1]) if isinstance(voting, tuple) else bool(voting.all())
-    first, last = np.full(B, N, dtype=np.int64), np.full(B, -1, dtype=np.int64)
-    rows: list[np.ndarray] = []
+    rows: list[tuple[int, np.ndarray]] = []
     t, bins = block_buffers()
     for r in range(B):
         acc = np.zeros(N if N <= DIRECT_BINS else 0, dtype=np.int64)  # voters per bin, from bin `base` on
@@ -397,14 +414,25 @@ def _window_counts_blocked(xbar: np.ndarray, voting: np.ndarray | tuple[np.ndarr
                 acc, base = grown, new_base
             b -= bmin
             acc[bmin - base:bmax - base + 1] += np.bincount(b, minlength=bmax - bmin + 1)
+        rows.append((base, acc))
+    return _window_from_rows(rows, N, tau)
+
+
+def _window_from_rows(rows: list[tuple[int, np.ndarray]], N: int, tau: float) -> tuple[np.ndarray, int, np.ndarray]:
+    """:func:`_window_counts`' ``(lo, w, h)`` from each row's voters per bin, ``(base, acc)``: ``acc[i]`` voters in
+    bin ``base + i`` (bins outside ``acc`` hold none)."""
+    B = len(rows)
+    first, last = np.full(B, N, dtype=np.int64), np.full(B, -1, dtype=np.int64)
+    trimmed: list[np.ndarray] = []
+    for r, (base, acc) in enumerate(rows):
         seen = np.flatnonzero(acc)
         if seen.size:  # the row's lowest and highest voters' bins
             first[r], last[r] = base + seen[0], base + seen[-1]
             acc = acc[seen[0]:seen[-1] + 1]
-        rows.append(acc)
+        trimmed.append(acc)
     lo, w = _window(first, last, N, tau)
     h = np.zeros((B, w), dtype=np.int64)
-    for r, acc in enumerate(rows):
+    for r, acc in enumerate(trimmed):
         if first[r] < N:
             h[r, first[r] - lo[r]:first[r] - lo[r] + acc.size] = acc
     return lo, w, h
@@ -454,23 +482,39 @@ def localise_checked(xbar: np.ndarray, voting: np.ndarray | tuple[np.ndarray, in
     rng = check_rng("rng", rng)
     N = n_bins(tau)
     alpha = check_positive("alpha", alpha)
-    B = xbar.shape[0]
     if xbar.shape[1] > BLOCK_USERS:
         lo, w, h = _window_counts_blocked(xbar, voting, tau, N)
     else:
         if isinstance(voting, tuple):
             voting = voting[0] >= voting[1]
         lo, w, h = _window_counts(xbar, voting, tau, N)
+    return elect_window(lo, w, h, N, alpha, n_voters, rng)
+
+
+def elect_window(lo: np.ndarray, w: int, h: np.ndarray, N: int, alpha: float, n_voters: int,
+                 rng: np.random.Generator, keep: float | None = None) -> np.ndarray:
+    """:func:`localise`'s draws and election from each row's window of bins (``lo``, ``w``) and its voters per bin
+    ``h`` (rows × ``w``), as :func:`_window_counts` makes them; ``alpha`` checked (``keep``: its keep probability,
+    :func:`~bounds.mechanisms.rr_keep_probability` with ``k = 3``, if already known)."""
+    B = h.shape[0]
     counts = h.copy()
     counts[:, 1:] += h[:, :-1]
     counts[:, :-1] += h[:, 1:]
-    n_voters = check_integer("n_voters", n_voters, minimum=max(1, int(counts.max(initial=0))), maximum=MAX_VOTERS)
-    keep = mechanisms.rr_keep_probability(alpha, k=VOTE_ONES)  # the law of mechanisms.noisy_vote_totals:
+    if type(n_voters) is not int or not 1 <= n_voters <= MAX_VOTERS or counts.max(initial=0) > n_voters:
+        n_voters = check_integer("n_voters", n_voters, minimum=max(1, int(counts.max(initial=0))), maximum=MAX_VOTERS)
+    if keep is None:
+        keep = mechanisms.rr_keep_probability(alpha, k=VOTE_ONES)  # the law of mechanisms.noisy_vote_totals:
     jittered = rng.binomial(counts, keep) + rng.binomial(n_voters - counts, 1 - keep) + 0.5 * rng.random(counts.shape)
     j = np.argmax(jittered, axis=1)
     if w == N:
         return j
     best = jittered[np.arange(B), j]
-    outside = noise_only_maximum(n_voters, alpha, N - w, rng, B) > best
+    outside = _noise_only_maximum(n_voters, 1 - keep, N - w, rng, B) > best
     pick = rng.integers(0, N - w, size=B)  # uniform over the K bins outside the window
     return np.where(outside, np.where(pick < lo, pick, pick + w), j + lo)
+
+
+bin_index_checked = _bin_index
+"""The engine's name for :func:`_bin_index` (a checked float array's bins)."""
+window_checked = _window
+"""The engine's name for :func:`_window` (each row's window of bins, from its lowest and highest voters' bins)."""

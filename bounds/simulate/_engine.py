@@ -3,7 +3,6 @@ r"""DAME, Kent and Duchi on shared data: plans, blocks of replications, seeds, e
 from __future__ import annotations
 
 import math
-import threading
 from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from statistics import NormalDist
@@ -18,6 +17,8 @@ from ..estimators import dame, duchi, kent
 from ..mechanisms import SeedLike
 from ..numerics import check_choice, check_integer, check_positive, format_value, warn_once_per_call
 from ..sizes import SizeLaw
+from . import _kernels
+from ._kernels import _SCRATCH, _release, _scratch  # noqa: F401  (_SCRATCH: the per-user arrays held)
 from ._populations import Sampler, TwoPoint, _population
 
 __all__ = ["BLOCK", "RiskResult", "map_blocks", "compare", "risk"]
@@ -101,25 +102,43 @@ def _block(plan: _Plan, seed_seq, size: int) -> dict:
     stream is consumed chunk after chunk: the users, Kent's noise, DAME's, then that of DAME's
     further runs (``plan.more_dame``, in order).  A replication of more than :data:`BLOCK_USERS`
     users is drawn block by block into arrays reused across replications (:func:`_draw_runs`).
+    Where :func:`_kernels.usable` holds, a chunk's votes are counted from the users' draws
+    (:func:`_kernels.run`: the same draws in the same order, the same results).
     """
     rng = np.random.default_rng(seed_seq)
     n, alpha = plan.n, plan.alpha
     out = {}
     if "duchi" in plan.estimators:  # exact: each output is +B w.p. 1/2 + θ/(2B), independently
-        out["duchi"] = duchi.estimate(n, plan.population.mean, alpha=alpha, rng=rng, size=size)
+        out["duchi"] = (duchi.estimate_checked(n, plan.population.mean, mechanisms.duchi_bound(alpha), rng, size)
+                        if isinstance(plan.population, TwoPoint) else  # theta checked: no check per block
+                        duchi.estimate(n, plan.population.mean, alpha=alpha, rng=rng, size=size))
     kent_on, dame_on = "kent" in plan.estimators, "dame" in plan.estimators
     if not (kent_on or dame_on):
         return out
     parts: dict[str, list[np.ndarray]] = {"kent": [], "dame": [], **{_more(mt): [] for mt, _ in plan.more_dame}}
     debias = plan.dame_debiasing if dame_on else None  # set whenever DAME is requested
     chunk = max(1, min(BLOCK, CHUNK_USERS // n))
+    on_entries = _kernels.usable(plan)
+    # sizes from a finite law's table and two-point sums: valid by construction, not read again to be checked (a
+    # Sampler's means, or another law's sizes, go through the estimators' checks)
+    built = isinstance(plan.population, TwoPoint) and plan.size_table is not None
     for start in range(0, size, chunk):
-        m, xbar_T, xbar_m = _draw_users(plan, min(chunk, size - start), rng)
+        k = min(chunk, size - start)
+        counts = None if plan.size_table is None else rng.multinomial(n // 2, plan.size_table[1], size=2 * k)
+        tabs = _kernels.tables(plan, counts) if on_entries and counts is not None and \
+            counts.size * RUN_USERS <= k * n else None
+        if tabs is not None and counts is not None:  # the votes counted from what each size drew (no local means)
+            for key, est in _kernels.run(plan, counts, tabs, k, rng).items():
+                parts[key].append(est)
+            continue
+        m, xbar_T, xbar_m = _draw_users(plan, k, rng, counts)
         if kent_on:  # Kent et al. §6: every user uses T* samples
-            parts["kent"].append(kent.univariate(xbar_T, tau=plan.kent_tau, alpha=alpha, rng=rng))
+            parts["kent"].append(kent.univariate_checked(xbar_T, plan.kent_tau, alpha, rng) if built else
+                                 kent.univariate(xbar_T, tau=plan.kent_tau, alpha=alpha, rng=rng))
         if debias is not None:  # DAME, Algorithm 1; its further runs on the same users, each with its own noise
             for key, mt, d in (("dame", plan.m_tilde, debias), *((_more(mt), mt, d) for mt, d in plan.more_dame)):
-                parts[key].append(dame.estimate(m, xbar_m, m_tilde=mt, alpha=alpha, debias=d, rng=rng,
+                parts[key].append(dame.estimate_checked(m, xbar_m, mt, alpha, d, rng, plan.dame_scale) if built else
+                                  dame.estimate(m, xbar_m, m_tilde=mt, alpha=alpha, debias=d, rng=rng,
                                                 scale=plan.dame_scale))
     out.update({k: np.concatenate(v) for k, v in parts.items() if v})
     return out
@@ -184,7 +203,7 @@ def _size_table(sizes: SizeLaw, max_points: int = 4096):
     return pts, p / math.fsum(p)
 
 
-def _draw_users(plan: _Plan, size: int, rng) -> tuple:
+def _draw_users(plan: _Plan, size: int, rng, counts: np.ndarray | None = None) -> tuple:
     r"""Sizes ``m`` (``size`` × ``n``) and the local means Kent (over :math:`T^* \wedge m`) and DAME (over ``m``) use.
 
     Only what the requested estimators read is drawn.  For a finite law, each half's sizes are
@@ -201,7 +220,8 @@ def _draw_users(plan: _Plan, size: int, rng) -> tuple:
         m = plan.sizes.sample(size * n, rng).reshape(size, n)
     else:
         pts, p = plan.size_table
-        counts = rng.multinomial(n // 2, p, size=2 * size)
+        if counts is None:  # each half's users of each size (drawn by the caller in a run)
+            counts = rng.multinomial(n // 2, p, size=2 * size)
         if size == 1 and n > BLOCK_USERS and isinstance(pop, TwoPoint) and counts.size * RUN_USERS <= n:
             return _draw_runs(pop, pts, counts, kT if kent_on else None, dame_on, rng)
         m = (np.broadcast_to(pts.astype(np.int64), (size, n)) if pts.size == 1 else  # one size: no array of them
@@ -295,30 +315,6 @@ def _draw_runs(pop: TwoPoint, pts: np.ndarray, counts: np.ndarray, kT: int | Non
             first[lo:lo + length] /= t
     as_row = lambda x: None if x is None else x.reshape(1, n)  # noqa: E731
     return as_row(m), as_row(x_T), as_row(x_m)
-
-
-_SCRATCH: dict[int, dict[str, np.ndarray]] = {}  # per thread: per-user arrays reused across replications
-_SCRATCH_LOCK = threading.Lock()
-
-
-def _scratch(name: str, n: int, dtype: type) -> np.ndarray:
-    """This thread's array ``name`` of ``n`` entries, reused from the last call (freed by :func:`_release`).
-
-    Fresh arrays of 10⁷ entries per replication cost more in page faults (system time) than the
-    draws written into them; reusing them costs nothing after the first replication.
-    """
-    with _SCRATCH_LOCK:
-        arrays = _SCRATCH.setdefault(threading.get_ident(), {})
-    a = arrays.get(name)
-    if a is None or a.shape != (n,) or a.dtype != dtype:
-        arrays[name] = a = np.empty(n, dtype)
-    return a
-
-
-def _release() -> None:
-    """Free the per-user arrays of every thread of this process (the end of a run)."""
-    with _SCRATCH_LOCK:
-        _SCRATCH.clear()
 
 
 def map_blocks(block: Callable[[Any, np.random.SeedSequence, int], Any], plan: Any, reps: int, seed: SeedLike,

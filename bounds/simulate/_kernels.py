@@ -1,0 +1,338 @@
+r"""Kent et al. and DAME on the drawn entries of a binomial's table: the votes counted without local means.
+
+Where every user of a size draws its sum by inversion of that size's table
+(:func:`~bounds.simulate.binomial_inversion`), a user's local mean is a function of the
+entry drawn, so is its bin.  The voting half's counts per bin are then the counts of the
+entries drawn, mapped through a table of bins (one gather and one ``bincount`` a user),
+and only the releasing half's local means are written (read from the table of means at the
+entries, as the engine writes them).  The same uniforms are drawn in the same order, each
+entry gives the bits its local mean has on the general path, and the election and the
+release run the estimators' own functions on the same counts and means: the results are
+the general path's bit for bit (tested).
+
+.. math:: c_j = \#\{u \le n/2 : j(\bar X_u) \in \{j - 1, j, j + 1\}\},\qquad
+          j(\bar X_u) = \mathrm{bin}[i_u],\quad \bar X_u = \mathrm{mean}[i_u]
+
+Source: Pla et al. (2024), eqs. (5)–(9); Kent et al. (2024), eqs. (26)–(30).
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import threading
+
+import numpy as np
+
+from .. import mechanisms
+from ..estimators import dame, kent, localisation
+from ._populations import (INVERTER_DRAWS, TABLE_MIN_DRAWS, TwoPoint, _binomial_table, _inverter,
+                           _signed_sum)
+
+__all__: list[str] = []
+
+BLOCK_USERS = 2**16  # users drawn at a time in a replication of more users (the engine's BLOCK_USERS)
+RUN_USERS = 64  # users per run above which a finite law's sizes draw run by run (the engine's RUN_USERS)
+
+_SCRATCH: dict[int, dict[str, np.ndarray]] = {}  # per thread: per-user arrays reused across replications
+_SCRATCH_LOCK = threading.Lock()
+
+
+def _scratch(name: str, n: int, dtype: type) -> np.ndarray:
+    """This thread's array ``name`` of ``n`` entries, reused from the last call (freed by :func:`_release`).
+
+    Fresh arrays of 10⁷ entries per replication cost more in page faults (system time) than the
+    draws written into them; reusing them costs nothing after the first replication.
+    """
+    with _SCRATCH_LOCK:
+        arrays = _SCRATCH.setdefault(threading.get_ident(), {})
+    a = arrays.get(name)
+    if a is None or a.shape != (n,) or a.dtype != dtype:
+        arrays[name] = a = np.empty(n, dtype)
+    return a
+
+
+def _release() -> None:
+    """Free the per-user arrays of every thread of this process (the end of a run)."""
+    with _SCRATCH_LOCK:
+        _SCRATCH.clear()
+
+
+def usable(plan) -> bool:
+    """Whether the plan's users can run on table entries: the two-point law, a finite law's table of sizes, one draw
+    a user (DAME and Kent together only where no size exceeds Kent's :math:`T^*`), every DAME weight 1 (every size at
+    least each m̃, so every user votes) and eq. (9)'s denominator."""
+    if not isinstance(plan.population, TwoPoint) or plan.size_table is None:
+        return False
+    kent_on, dame_on = "kent" in plan.estimators, "dame" in plan.estimators
+    if not (kent_on or dame_on):
+        return False
+    low, high = int(plan.size_table[0].min()), int(plan.size_table[0].max())
+    if kent_on and dame_on and high > plan.kent_T:
+        return False
+    if dame_on:
+        runs = ((plan.m_tilde, plan.dame_debiasing), *plan.more_dame)
+        if any(low < mt or d.official for mt, d in runs):
+            return False
+    return True
+
+
+def _draw_sizes(plan) -> list[int]:
+    """The number of samples each support point's users draw (one binomial a user)."""
+    pts = plan.size_table[0].tolist()
+    return [min(a, plan.kent_T) for a in pts] if "dame" not in plan.estimators else pts
+
+
+BINOMIAL = "binomial"  # a size whose users draw by numpy's sampler (no table, or too few users for one)
+
+
+def tables(plan, counts: np.ndarray) -> list:
+    """How each support point's users draw: its table where inverted, :data:`BINOMIAL` where by numpy's sampler,
+    ``None`` where no user holds it.
+
+    The rule of :meth:`TwoPoint.sums` and :meth:`TwoPoint.means_into` for ``count`` users of one size: a table where
+    ``count`` reaches :data:`TABLE_MIN_DRAWS` and the table's entries.
+    """
+    q = (1 + plan.population.theta) / 2
+    out: list = []
+    for t, c in zip(_draw_sizes(plan), counts.sum(axis=0).tolist()):
+        if c == 0:
+            out.append(None)
+            continue
+        table = _binomial_table(t, q) if c >= TABLE_MIN_DRAWS else None
+        out.append(BINOMIAL if table is None or c < table[1].size else table)
+    return out
+
+
+@functools.lru_cache(maxsize=32)
+def _dame_tau(m_tilde: int, n: int, alpha: float) -> float:
+    """DAME's bins' half-width (:func:`bounds.estimators.dame.tau`), once a run."""
+    return dame.tau(m_tilde, n=n, alpha=alpha)
+
+
+@functools.lru_cache(maxsize=32)
+def _keep(alpha: float) -> float:
+    """The vote's keep probability at ``alpha`` (:func:`~bounds.mechanisms.rr_keep_probability`, ``k = 3``)."""
+    return mechanisms.rr_keep_probability(alpha, k=localisation.VOTE_ONES)
+
+
+@functools.lru_cache(maxsize=32)
+def _entry_means(lo: int, entries: int, t: int) -> np.ndarray:
+    """The local mean of each entry of a table of ``t`` samples (the bits of :meth:`TwoPoint.means_into`)."""
+    v = _signed_sum(np.arange(lo, lo + entries, dtype=np.int64), t)
+    v /= t
+    v.flags.writeable = False
+    return v
+
+
+@functools.lru_cache(maxsize=32)
+def _entry_bins(lo: int, entries: int, t: int, tau: float, N: int) -> np.ndarray:
+    """The bin of each entry's local mean (the bits of the vote's bin index)."""
+    b = localisation.bin_index_checked(_entry_means(lo, entries, t), tau, N)
+    b.flags.writeable = False
+    return b
+
+
+@functools.lru_cache(maxsize=32)
+def _table_bins(lo: int, entries: int, t: int, tau: float, N: int) -> tuple:
+    """A table's bins: its entries' cuts between bins, the bin of each range between cuts, and each entry's bin
+    from the first (the entries are sorted by local mean, so by bin)."""
+    b = _entry_bins(lo, entries, t, tau, N)
+    cuts = (np.flatnonzero(np.diff(b)) + 1).tolist()
+    return cuts, b[[0, *cuts]].tolist(), (b - b[0]).astype(np.intp)
+
+
+def _ones_bins(ones: np.ndarray, t: int, tau: float, N: int) -> np.ndarray:
+    """The bin of the local mean of ``ones`` ones in ``t`` samples (the engine's arithmetic, so its bits)."""
+    x = _signed_sum(ones, t)
+    x /= t
+    return localisation.bin_index_checked(x, tau, N)
+
+
+@functools.lru_cache(maxsize=4096)
+def _ones_cut(t: int, tau: float, N: int, b: int) -> int:
+    """The fewest ones (of ``t`` samples) whose local mean is in bin ``b`` or above (``1 <= b <= N - 1``).
+
+    The bin of :math:`k` ones is non-decreasing in :math:`k` (each step of the local mean and of
+    the bin index rounds monotonically), so a user's bin is the number of cuts at or below its
+    ones.  The search starts from :math:`\lceil b\,t\,\tau\rceil` and steps to where the
+    engine's own arithmetic changes bin.
+    """
+    k = min(max(math.ceil(b * (t * tau)), 0), t)
+    while k < t and int(_ones_bins(np.array([k]), t, tau, N)[0]) < b:
+        k += 1
+    while k > 0 and int(_ones_bins(np.array([k - 1]), t, tau, N)[0]) >= b:
+        k -= 1
+    return k
+
+
+MAX_CUTS = 3  # cuts between bins up to which a vote is counted by comparisons (else each user's bin is counted)
+
+
+class _Vote:
+    """One estimator's vote: the voting half's users per bin, rows × bins from ``base`` (grown as bins are reached).
+
+    A size's users are sorted into bins by what they drew: a table's entries are sorted by local
+    mean, so by bin (the entries of one bin are a range between two cuts); so are the numbers of
+    ones numpy's sampler draws (:func:`_ones_cut`).  Where at most :data:`MAX_CUTS` cuts lie
+    among the values drawn, the users per bin are differences of the numbers of users below each
+    cut; otherwise each user's bin is counted.
+    """
+
+    def __init__(self, tau: float, rows: int) -> None:
+        self.tau, self.N = tau, localisation.n_bins(tau)
+        self.base, self.width = 0, 0
+        self.counts = np.zeros((rows, 0), dtype=np.int64)
+
+    def reach(self, lo: int, hi: int) -> None:
+        """Make room for bins ``lo .. hi``."""
+        if self.width and lo >= self.base and hi < self.base + self.width:
+            return
+        base = lo if not self.width else min(lo, self.base)
+        top = hi if not self.width else max(hi, self.base + self.width - 1)
+        grown = np.zeros((self.counts.shape[0], top - base + 1), dtype=np.int64)
+        grown[:, self.base - base:self.base - base + self.width] = self.counts
+        self.counts, self.base, self.width = grown, base, top - base + 1
+
+    def add_ranges(self, row, bins: list[int], lows: list) -> None:
+        """Bin ``bins[t]`` gets ``lows[t + 1] - lows[t]`` users (``lows``: users below each cut, then all)."""
+        self.reach(bins[0], bins[-1])
+        for t, b in enumerate(bins):
+            self.counts[row, b - self.base] += lows[t + 1] - lows[t]
+
+    def add_bins(self, row: int, bins: np.ndarray, first: int) -> None:
+        """Count one row's users of bins ``first + bins`` (``bins`` >= 0)."""
+        c = np.bincount(bins)
+        self.reach(first, first + c.size - 1)
+        self.counts[row, first - self.base:first - self.base + c.size] += c
+
+    def elect(self, alpha: float, n_voters: int, rng: np.random.Generator) -> np.ndarray:
+        """The elected bins: :func:`~bounds.estimators.localisation.localise` from these counts."""
+        cnt, N = self.counts, self.N
+        if not self.width:
+            self.reach(0, 0)
+            cnt = self.counts
+        nz = cnt > 0
+        any_ = nz.any(axis=1)
+        first = np.where(any_, self.base + nz.argmax(axis=1), N)
+        last = np.where(any_, self.base + self.width - 1 - nz[:, ::-1].argmax(axis=1), -1)
+        lo, w = localisation.window_checked(first, last, N, self.tau)
+        cols = lo[:, None] + np.arange(w) - self.base  # window bin c of row r is counts[r, lo_r + c - base]
+        inside = (cols >= 0) & (cols < self.width)
+        h = np.where(inside, np.take_along_axis(cnt, np.clip(cols, 0, self.width - 1), axis=1), 0)
+        return localisation.elect_window(lo, w, h, N, alpha, n_voters, rng, _keep(alpha))
+
+
+def _count(votes: dict, draw, t: int, values: np.ndarray, row, buf: np.ndarray) -> None:
+    """Every vote's voters of one size, from what they drew (``draw``: the size's table, or :data:`BINOMIAL`): table
+    entries or numbers of ones, ``values``, of one row (``row`` its index) or of every row (rows × users, ``row`` =
+    ``slice(None)``)."""
+    below: dict[int, object] = {}  # users below a cut, shared by the votes
+    total = values.shape[-1]
+    if draw is not BINOMIAL:
+        lo, entries = draw[0], draw[1].size
+    else:
+        vmin, vmax = int(values.min()), int(values.max())
+    for v in votes.values():
+        if draw is not BINOMIAL:
+            cuts, bins, rel = _table_bins(lo, entries, t, v.tau, v.N)
+            if len(cuts) > MAX_CUTS:  # each entry's bin, counted
+                for r, vals in ([(row, values)] if values.ndim == 1 else enumerate(values)):
+                    v.add_bins(r, np.take(rel, vals, out=buf[:vals.size], mode="clip"), bins[0])
+                continue
+        else:
+            b_lo, b_hi = _ones_bins(np.array([vmin, vmax]), t, v.tau, v.N).tolist()
+            if b_hi - b_lo > MAX_CUTS:  # each user's bin, counted
+                for r, vals in ([(row, values)] if values.ndim == 1 else enumerate(values)):
+                    v.add_bins(r, _ones_bins(vals, t, v.tau, v.N) - b_lo, b_lo)
+                continue
+            bins = list(range(b_lo, b_hi + 1))  # the bins reached, and the cuts between them
+            cuts = [_ones_cut(t, v.tau, v.N, b) for b in bins[1:]]
+        for c in cuts:
+            if c not in below:
+                below[c] = np.count_nonzero(values < c, axis=-1)
+        v.add_ranges(row, bins, [0, *(below[c] for c in cuts), total])
+
+
+def run(plan, counts: np.ndarray, tabs: list, size: int, rng: np.random.Generator) -> dict[str, np.ndarray]:
+    """Kent's and DAME's estimates of ``size`` replications whose sizes are ``counts`` ((2 size) × support).
+
+    The draws of the engine's general path (:func:`_draw_by_size`, or :func:`_draw_runs` past
+    :data:`BLOCK_USERS` users), in its order; then Kent's vote and release, DAME's, and those of
+    DAME's further runs, each from the same counts and local means as there.
+    """
+    n, alpha = plan.n, plan.alpha
+    h = n // 2
+    q = (1 + plan.population.theta) / 2
+    kent_on, dame_on = "kent" in plan.estimators, "dame" in plan.estimators
+    sizes = _draw_sizes(plan)
+    votes: dict[str, _Vote] = {}
+    if kent_on:
+        votes["kent"] = _Vote(plan.kent_tau, size)
+    dame_runs = (("dame", plan.m_tilde, plan.dame_debiasing), *((f"dame@{mt}", mt, d) for mt, d in plan.more_dame))
+    if dame_on:
+        for key, mt, _ in dame_runs:
+            votes[key] = _Vote(_dame_tau(mt, n, alpha), size)
+    x = (_scratch("x_rel", h, np.float64) if size == 1 else np.empty(size * h)).reshape(size, h)
+    buf = _scratch("bins", BLOCK_USERS, np.intp)
+    K = counts.shape[1]
+    for k, tab in enumerate(tabs):
+        if tab is None:
+            continue
+        t = sizes[k]
+        if tab is BINOMIAL:  # numbers of ones, as TwoPoint.sums and means_into draw them
+            def draw(count: int) -> np.ndarray:
+                return rng.binomial(t, q, size=count)
+
+            def write(values: np.ndarray, out: np.ndarray) -> None:  # the local means, TwoPoint's arithmetic
+                np.multiply(values, 2.0, out=out)
+                out -= t
+                out /= t
+        else:
+            inv, means = _inverter(tab), _entry_means(tab[0], tab[1].size, t)
+
+            def draw(count: int) -> np.ndarray:
+                return inv.indices(count, rng)
+
+            def write(values: np.ndarray, out: np.ndarray) -> None:
+                np.take(means, values, out=out, mode="clip")  # entries in range: no check
+        if size == 1 and n > BLOCK_USERS:  # _draw_runs' pieces: each half's run, a block at a time
+            for half in range(2):
+                start = int(counts[half, :k].sum())
+                c = int(counts[half, k])
+                for s in range(0, c, BLOCK_USERS):
+                    e = draw(min(BLOCK_USERS, c - s))
+                    if half == 0:
+                        _count(votes, tab, t, e, 0, buf)
+                    else:
+                        write(e, x[0, start + s:start + s + e.size])
+            continue
+        total = int(counts[:, k].sum())
+        if tab is BINOMIAL or total <= INVERTER_DRAWS:
+            drawn = draw(total)
+        else:
+            drawn = np.concatenate([draw(min(INVERTER_DRAWS, total - s)) for s in range(0, total, INVERTER_DRAWS)])
+        if K == 1:  # every segment is a half: rows × (voting half, releasing half)
+            d3 = drawn.reshape(size, 2, h)
+            _count(votes, tab, t, d3[:, 0], slice(None), buf)
+            write(d3[:, 1], x)
+            continue
+        ends = np.cumsum(counts[:, k])  # segment s's users of size k: drawn[ends[s] - counts[s, k]:ends[s]]
+        for r in range(size):
+            a, b = int(ends[2 * r] - counts[2 * r, k]), int(ends[2 * r])
+            if b > a:
+                _count(votes, tab, t, drawn[a:b], r, buf)
+            off = int(counts[2 * r + 1, :k].sum())
+            a, b = b, int(ends[2 * r + 1])
+            write(drawn[a:b], x[r, off:off + b - a])
+    out = {}
+    if kent_on:
+        j = votes["kent"].elect(alpha, max(h, 1), rng)
+        out["kent"] = kent.refine_checked(x, j, plan.kent_tau, alpha, rng)
+    if dame_on:
+        m = np.broadcast_to(plan.size_table[0][:1].astype(np.int64), x.shape)  # not read: every weight is 1
+        for key, mt, d in dame_runs:
+            v = votes[key]
+            j = v.elect(alpha, max(h, 1), rng)
+            out[key] = dame.refine_checked(m, x, j, mt, v.tau, alpha, d, rng, plan.dame_scale, every=True)
+    return out
