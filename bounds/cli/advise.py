@@ -86,7 +86,7 @@ def run(args: argparse.Namespace) -> int:
     """Read the input, run :func:`bounds.advise.advise`, print the report; return the exit status."""
     from concurrent.futures import ProcessPoolExecutor
 
-    from .. import advise
+    from .._progress import tqdm
 
     check_save(args)
     for name in ("eps", "alpha", "U", "target"):
@@ -99,9 +99,17 @@ def run(args: argparse.Namespace) -> int:
         raise OptionError("--value", "needs --records (the table holding the values)")
     if not (0 <= args.private_selection < 1):
         raise OptionError("--private-selection", f"must be a fraction in [0, 1), got {args.private_selection!r}")
+    option = "--records" if args.records is not None else "--histogram" if args.histogram is not None else "--counts"
+    # shown before the theory is imported and the file read: a long read is never silent
+    bar = tqdm(desc=f"advise: reading {option}", unit=" lines", unit_scale=True, leave=False,
+               disable=True if args.json else None)
+    from .. import advise
+    from ..advise._read import reading
+
     try:
-        h = advise.inputs.read_input(counts=args.counts, histogram=args.histogram, records=args.records,
-                                     column=args.column, user=args.user)
+        with reading(bar):
+            h = advise.inputs.read_input(counts=args.counts, histogram=args.histogram, records=args.records,
+                                         column=args.column, user=args.user)
     except ValueError as exc:
         option = _data_option(str(exc), args)
         raise OptionError(option, str(exc).removeprefix(option[2:] + ": ")) from None
