@@ -62,7 +62,7 @@ def register(subparsers: Any) -> None:
                    help="report the (1 - beta) quantile of the simulated errors (default 0.1)")
     p.add_argument("--reps", type=int, default=64, help="replications per simulation; 0: none (default 64)")
     p.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
-    p.add_argument("--jobs", type=int, default=2, help="processes for the methods (default 2; results do not depend on it)")
+    p.add_argument("--jobs", type=int, default=2, help="processes for the methods, 1 to 64 (default 2; results do not depend on it)")
     p.add_argument("--max-per-user", type=int, default=10**5,
                    help="largest number of users a per-user simulation (DAME, Kent) draws (default 100000)")
     p.add_argument("--no-inverse", action="store_true", help="skip the smallest-level and smallest-n searches")
@@ -70,6 +70,9 @@ def register(subparsers: Any) -> None:
     p.add_argument("--save", metavar="STEM", help="write STEM.png/.pdf (tuning curves), STEM.csv (curves), STEM.json")
     p.set_defaults(func=run)
 
+
+MAX_JOBS = 64
+"""The most processes ``--jobs`` starts (as ``bounds figures --jobs``)."""
 
 _DATA_OPTIONS = ("column", "user", "counts", "histogram", "records")
 
@@ -93,8 +96,8 @@ def run(args: argparse.Namespace) -> int:
         v = getattr(args, name)
         if not (math.isfinite(v) and v > 0):
             raise OptionError(_OPTION_OF[name], f"must be a positive number, got {v!r}")
-    if args.jobs < 1:
-        raise OptionError("--jobs", f"must be a positive integer, got {args.jobs!r}")
+    if not 1 <= args.jobs <= MAX_JOBS:  # each job is a process: never more than a machine's worth
+        raise OptionError("--jobs", f"must be an integer from 1 to {MAX_JOBS}, got {args.jobs!r}")
     if args.value is not None and args.records is None:
         raise OptionError("--value", "needs --records (the table holding the values)")
     if not (0 <= args.private_selection < 1):
