@@ -382,6 +382,8 @@ def _files(tmp_path):
     (["advise", "--counts", "{d}/ok.txt", "--sigma-p2", "0.3"], "--sigma-p2"),
     (["advise", "--counts", "{d}/ok.txt", "--column", "nope"], "--column"),
     (["advise", "--counts", "{d}/ok.txt", "--private-selection", "1"], "--private-selection"),
+    (["advise", "--counts", "{d}/ok.txt", "--selection-max", "50"], "--selection-max"),  # was ignored
+    (["advise", "--counts", "{d}/ok.txt", "--reps", "0", "--rel-se", "0.1"], "--rel-se"),  # was ignored
 ], ids=lambda v: "-".join(x.rsplit("/", 1)[-1][:12] for x in v) if isinstance(v, list) else v)
 def test_issue38_rerun_files_refused_naming_the_option(tmp_path, argv, option):
     d = _files(tmp_path)

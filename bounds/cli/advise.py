@@ -44,10 +44,12 @@ def register(subparsers: Any) -> None:
     p.add_argument("--private-selection", type=float, default=0.0, metavar="FRACTION",
                    help="spend this fraction of eps choosing the central bound privately (exponential mechanism); "
                         "default 0: the bound is read from the data, which is not private")
-    p.add_argument("--selection-max", type=int, default=10**4,
-                   help="--private-selection: the largest bound of its data-independent grid, in records per user")
-    p.add_argument("--rel-se", type=float, default=0.02,
-                   help="re-simulate the recommended local method until its RMSE's s.e. is at most this fraction")
+    p.add_argument("--selection-max", type=int, default=None,
+                   help="--private-selection: the largest bound of its data-independent grid, in records per user "
+                        "(default 10000)")
+    p.add_argument("--rel-se", type=float, default=None,
+                   help="re-simulate the recommended local method until its RMSE's s.e. is at most this fraction "
+                        "(default 0.02)")
     p.add_argument("--eps", type=float, default=1.0, help="central privacy level epsilon (default 1)")
     p.add_argument("--alpha", type=float, default=0.5, help="local privacy level alpha (default 0.5)")
     p.add_argument("--U", type=float, default=1.0, help="central model: values lie in [0, U] (default 1)")
@@ -100,6 +102,10 @@ def run(args: argparse.Namespace) -> int:
         raise OptionError("--jobs", f"must be an integer from 1 to {MAX_JOBS}, got {args.jobs!r}")
     if args.value is not None and args.records is None:
         raise OptionError("--value", "needs --records (the table holding the values)")
+    if args.selection_max is not None and not args.private_selection > 0:
+        raise OptionError("--selection-max", "applies to --private-selection only (the grid of its private choice)")
+    if args.rel_se is not None and args.reps == 0:
+        raise OptionError("--rel-se", "applies to simulations only; --reps 0 runs none")
     if not (0 <= args.private_selection < 1):
         raise OptionError("--private-selection", f"must be a fraction in [0, 1), got {args.private_selection!r}")
     option = "--records" if args.records is not None else "--histogram" if args.histogram is not None else "--counts"
@@ -130,7 +136,8 @@ def run(args: argparse.Namespace) -> int:
                             reps=args.reps, seed=args.seed, inverse=not args.no_inverse,
                             max_per_user=args.max_per_user, executor=pool, progress=not args.json,
                             values=values, private_selection=args.private_selection,
-                            selection_max=args.selection_max, rel_se=args.rel_se)
+                            selection_max=10**4 if args.selection_max is None else args.selection_max,
+                            rel_se=0.02 if args.rel_se is None else args.rel_se)
     except ValueError as exc:
         msg = str(exc)
         key = next((key for key in _OPTION_OF if msg.startswith((key + " ", key + ":"))), None)
