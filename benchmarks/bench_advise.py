@@ -133,8 +133,9 @@ def compare() -> None:
             rt = rep.method("Rameshwar-Tandon").details["T_eps_rmse_rel"]
             what = f"{rec.method} ({rec.parameter} = {rec.parameter_value:.6g})" if rec.parameter_value is not None \
                 else rec.method
-            print(f"  {label:36s} {eps:5g}  {what:38s} {rec.rmse_rel:9.4g} {rt:12.4g} "
-                  f"{tuner:12.4g} (C = {cap:8.6g}) {rec.rmse_rel / tuner:6.3f} {cpu:5.2f}s")
+            rmse = float("nan") if rec.rmse_rel is None else rec.rmse_rel  # a recommendation always has one
+            print(f"  {label:36s} {eps:5g}  {what:38s} {rmse:9.4g} {rt:12.4g} "
+                  f"{tuner:12.4g} (C = {cap:8.6g}) {rmse / tuner:6.3f} {cpu:5.2f}s")
     print("  ratio = recommended / tuner (≤ 1: the advice is at least as good); T_eps RMSE/U: the paper's choice")
 
 
