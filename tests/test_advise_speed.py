@@ -163,3 +163,142 @@ def test_rameshwar_law_error_past_int64_and_with_huge_budgets():
         h = Histogram.of_pairs(d, c)
         U = Fraction(3, 2)
         assert searches.law_optimal_error(h, U=U, eps=eps, exact=True) == brute(d, c, U, Fraction(eps) * sum(c))
+
+
+# ---------------------------------------------------------------- bounded work on many distinct counts (issue 38)
+
+def _distinct_histogram_file(path, J: int) -> None:
+    """``count,users`` rows: counts 1..J, one user each (J distinct counts)."""
+    path.write_text("count,users\n" + "".join(f"{d},1\n" for d in range(1, J + 1)))
+
+
+def _run_under_a_terminal(argv: list, *, stop_at_bar: bool) -> tuple:
+    """Run ``argv`` with stderr on a pseudo-terminal (tqdm draws only on a terminal); return (the child's CPU
+    seconds when stderr first printed, what stderr printed, the child's total CPU seconds, its status)."""
+    import fcntl
+    import os
+    import pty
+    import select
+    import struct
+    import subprocess
+    import termios
+
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 120, 0, 0))
+    env = {**os.environ, "PYTHONPATH": os.getcwd()}
+    proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=slave, env=env)
+    os.close(slave)
+    tick = os.sysconf("SC_CLK_TCK")
+    first, seen = None, b""
+    try:
+        while True:
+            ready, _, _ = select.select([master], [], [], 0.2)
+            if ready:
+                try:
+                    chunk = os.read(master, 65536)
+                except OSError:
+                    break
+                if not chunk:
+                    break
+                if first is None:
+                    with open(f"/proc/{proc.pid}/stat") as f:
+                        fields = f.read().rsplit(")", 1)[1].split()
+                    first = (int(fields[11]) + int(fields[12])) / tick  # utime + stime of the child
+                seen += chunk
+                if stop_at_bar and b"advise" in seen:
+                    proc.kill()
+                    break
+            elif proc.poll() is not None:
+                break
+    finally:
+        _, status, usage = os.wait4(proc.pid, 0)
+        os.close(master)
+    return first, seen.decode(errors="replace"), usage.ru_utime + usage.ru_stime, status
+
+
+def test_advise_shows_its_progress_bar_within_two_cpu_seconds(tmp_path):
+    # 10^6 distinct counts: the bar (stderr, a terminal) is drawn before the file is read and the theory
+    # imported; measured in the child's CPU time, so a busy machine cannot fail the test
+    import sys
+
+    path = tmp_path / "h.csv"
+    _distinct_histogram_file(path, 10**6)
+    first, seen, _, _ = _run_under_a_terminal([sys.executable, "-m", "bounds", "advise", "--histogram", str(path)],
+                                              stop_at_bar=True)
+    assert "advise: reading --histogram" in seen
+    assert first is not None and first < 2.0
+
+
+def test_central_inverse_searches_past_the_work_limit_are_not_searched(monkeypatch):
+    from bounds.advise.methods import capping
+    from bounds.advise.results import Settings
+
+    h = Histogram.of_pairs(np.arange(1, 41), np.ones(40, dtype=np.int64))
+    d = capping.data_of(h, Settings(), None)
+    assert capping.work("record cap", d) == 40 + 40 and capping.work("window", d) == 40
+    searched = capping.inverses("window", h, d, Settings())
+    assert [i.searched for i in searched] == [True, True] and searched[0].value is not None
+    monkeypatch.setattr(capping, "MAX_INVERSE_WORK", 79)
+    for kind in ("record cap", "sum cap", "window"):
+        out = capping.inverses(kind, h, d, Settings())
+        assert [(i.level, i.searched, i.value) for i in out] == ([("eps", kind != "record cap", out[0].value),
+                                                                  ("n", kind != "record cap", out[1].value)])
+        assert (out[0].value is None) == (kind == "record cap")
+    assert "not searched: one tuning here weighs 80" in capping.inverses("record cap", h, d, Settings())[0].note
+    assert capping.inverses("no clipping", h, d, Settings())[0].searched  # a closed form per step: searched
+
+
+def test_cummings_simulation_past_its_draw_limit_is_not_run_and_said(monkeypatch):
+    from bounds.advise.methods import cummings as m_cummings
+    from bounds.advise.results import Settings
+
+    h = Histogram.of_pairs([1, 5], [10, 2])  # min(10, 2) + min(2, 6) = 4 draws a replication
+    assert m_cummings.simulation_draws(h, 64) == 64 * 4
+    monkeypatch.setattr(m_cummings, "MAX_DRAWS", 64 * 4)
+    assert m_cummings.evaluate(h, Settings(reps=64, inverse=False), 0).simulation is not None
+    monkeypatch.setattr(m_cummings, "MAX_DRAWS", 64 * 4 - 1)
+    r = m_cummings.evaluate(h, Settings(reps=64, inverse=False), 0)
+    assert r.simulation is None and "not simulated: 256 draws" in r.details["not_simulated"]
+
+
+def test_cummings_variance_terms_in_blocks_equal_the_direct_sums(monkeypatch):
+    # eq. (4)-(5) written out per truncation in scalar floats, against the blocked matrices
+    from bounds.advise.methods import cummings as m_cummings
+
+    h = Histogram.of_pairs([1, 3, 8], [4, 2, 1])
+    s2 = np.array([0.25, 0.5, 1.0])  # σ² with exact square roots: u = 2, √2, 1
+    widths = np.array([0.5, 0.25, 0.125])
+    Ts = np.array([0.5, 1.5, 3.0])
+    monkeypatch.setattr(m_cummings, "_BLOCK", 4)  # one truncation per block
+    sampling, noise = m_cummings.variance_terms(h, s2, widths, Ts, 2.0)
+    for t, sa, no in zip(Ts.tolist(), sampling.tolist(), noise.tolist()):
+        u = [1 / math.sqrt(v) for v in s2.tolist()]
+        raw = [ui * min(ui, t) for ui in u]
+        tot = sum(r * c for r, c in zip(raw, h.users.tolist()))
+        w = [r / tot for r in raw]
+        assert sa == pytest.approx(math.sqrt(sum(wi * wi * v * c for wi, v, c in zip(w, s2.tolist(),
+                                                                                       h.users.tolist()))), rel=1e-14)
+        assert no == pytest.approx(math.sqrt(2) * max(wi * f for wi, f in zip(w, widths.tolist())) / 2.0, rel=1e-14)
+
+
+def test_curve_points_fall_with_the_size_and_stay_at_least_the_minimum():
+    from bounds.advise import simulation
+
+    assert simulation.curve_points(1) == 25
+    assert simulation.curve_points(simulation.MAX_CURVE_WORK // 25) == 25
+    assert simulation.curve_points(simulation.MAX_CURVE_WORK // 10) == 10
+    assert simulation.curve_points(10**9) == simulation.MIN_CURVE_POINTS
+
+
+@pytest.mark.slow
+def test_advise_on_a_million_distinct_counts_is_bounded(tmp_path):
+    # the whole command on 10^6 distinct counts: bounded CPU (about 20 s when measured; the limit leaves room
+    # for slower machines, the previous code took over 85 s), the bounded steps said in the report
+    import sys
+
+    path = tmp_path / "h.csv"
+    _distinct_histogram_file(path, 10**6)
+    first, seen, cpu, status = _run_under_a_terminal(
+        [sys.executable, "-m", "bounds", "advise", "--histogram", str(path), "--jobs", "1"], stop_at_bar=False)
+    assert status == 0 and first is not None and first < 2.0
+    assert cpu < 60.0

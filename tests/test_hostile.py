@@ -168,6 +168,25 @@ CLI_REFUSED = [
     ("advise-value-with-counts", ["advise", "--counts", "c.txt", "--value", "v"], "--value"),
     ("advise-value-with-histogram", ["advise", "--histogram", "h.csv", "--value", "v"], "--value"),
     ("advise-records-name-too-long", ["advise", "--records", "r" * 5000 + ".csv", "--user", "u"], "--records"),
+    # issue 38, re-run: a process per job (--jobs 100000 started processes until memory ran out)
+    ("advise-jobs-too-many", ["advise", "--counts", "c.txt", "--jobs", "100000"], "--jobs"),
+    ("advise-jobs-65", ["advise", "--counts", "c.txt", "--jobs", "65"], "--jobs"),
+    ("advise-jobs-0", ["advise", "--counts", "c.txt", "--jobs", "0"], "--jobs"),
+    # issue 38, re-run: every calculator's option past the float range or a sweep too long
+    ("kent-sweep-too-many", ["kent", "--T", "10", "--alpha", "0.5", "--sweep", "n=1:1e300:1000000000"], "--sweep"),
+    ("cummings-sweep-too-many", ["cummings", "--k", "5,5", "--sweep", "eps=1:2:10000000000"], "--sweep"),
+    ("rameshwar-sweep-too-many", ["rameshwar", "--collection", "counts:1,4", "--sweep", "eps=1e-300:1e300:99999999"],
+     "--sweep"),
+    ("dame-sweep-1e400", ["dame", "--sizes", "poisson:5", "--sweep", "n_alpha2=1:1e400:3"], "--sweep"),
+    ("dame-range-1e400", ["dame", "--sizes", "poisson:5", "--solve", "n_alpha2", "--target", "upper<0.01",
+                          "--range", "1e-300:1e400"], "--range"),
+    ("kent-sweep-n-1e400", ["kent", "--T", "10", "--alpha", "0.5", "--sweep", "n=1:1e400:3"], "--sweep"),
+    ("cummings-range-1e400", ["cummings", "--k", "1,2", "--solve", "eps", "--target", "variance<0.1",
+                              "--range", "1e-300:1e400"], "--range"),
+    ("rameshwar-sweep-1e400", ["rameshwar", "--collection", "counts:1,4", "--sweep", "eps=1e-300:1e400:3"],
+     "--sweep"),
+    ("rameshwar-counts-name-too-long", ["rameshwar", "--eps", "1", "--counts", "c" * 5000], "--counts"),
+    ("advise-counts-name-too-long", ["advise", "--counts", "c" * 5000], "--counts"),
 ]
 
 
@@ -332,3 +351,44 @@ def test_extremes_sweep_of_the_theory_modules():
                 if problem is not None:
                     bad.append(problem)
     assert not bad, "\n".join(bad[:40])
+
+
+# --------------------------------------------------------------------------- issue 38, re-run on files
+
+
+def _files(tmp_path):
+    import os
+
+    (tmp_path / "ok.txt").write_text("1\n2\n3\n4\n5\n6\n7\n8\n9\n30\n")
+    os.mkfifo(tmp_path / "fifo")
+    (tmp_path / "binary.txt").write_bytes(b"\x00\x01\x02\xff\xfe\n")
+    (tmp_path / "folder").mkdir()
+    return tmp_path
+
+
+@pytest.mark.parametrize("argv, option", [
+    (["cummings", "--eps", "1", "--counts", "{d}/fifo"], "--counts"),
+    (["rameshwar", "--eps", "1", "--counts", "{d}/fifo"], "--counts"),
+    (["advise", "--counts", "{d}/fifo"], "--counts"),
+    (["advise", "--histogram", "{d}/fifo"], "--histogram"),
+    (["advise", "--counts", "{d}/folder"], "--counts"),
+    (["advise", "--counts", "/dev/zero"], "--counts"),
+    (["cummings", "--eps", "1", "--counts", "/dev/urandom"], "--counts"),
+    (["advise", "--counts", "{d}/binary.txt"], "--counts"),
+    (["advise", "--counts", "{d}/ok.txt", "--reps", "0", "--save", "{d}/no/such/folder/x"], "--save"),
+    (["advise", "--counts", "{d}/ok.txt", "--U", "1e308", "--reps", "0"], "--U"),
+    (["advise", "--counts", "{d}/ok.txt", "--reps", "1"], "--reps"),
+    (["advise", "--counts", "{d}/ok.txt", "--rel-se", "nan"], "--rel-se"),
+    (["advise", "--counts", "{d}/ok.txt", "--sigma-p2", "0.3"], "--sigma-p2"),
+    (["advise", "--counts", "{d}/ok.txt", "--column", "nope"], "--column"),
+    (["advise", "--counts", "{d}/ok.txt", "--private-selection", "1"], "--private-selection"),
+    (["advise", "--counts", "{d}/ok.txt", "--selection-max", "50"], "--selection-max"),  # was ignored
+    (["advise", "--counts", "{d}/ok.txt", "--reps", "0", "--rel-se", "0.1"], "--rel-se"),  # was ignored
+], ids=lambda v: "-".join(x.rsplit("/", 1)[-1][:12] for x in v) if isinstance(v, list) else v)
+def test_issue38_rerun_files_refused_naming_the_option(tmp_path, argv, option):
+    d = _files(tmp_path)
+    argv = [a.format(d=d) for a in argv]
+    code, _, err = _quiet(lambda: _cli(argv))
+    assert code == 2 and err.count("\n") == 1, err
+    assert err.startswith(f"bounds {argv[0]}: error: {option}: "), err
+    assert "Error:" not in err.split(": ", 3)[2], err  # an option, not an exception's type

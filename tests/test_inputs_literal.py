@@ -163,7 +163,12 @@ def test_duckdb_errors_name_the_path(tmp_path):
     (tmp_path / "parquet-named.csv").write_bytes(data)
     (tmp_path / "truncated.parquet").write_bytes(data[: len(data) // 2])
     (tmp_path / "binary.csv").write_bytes(bytes(range(256)) * 64)
-    for name, kind in (("parquet-named.csv", "CSV"), ("truncated.parquet", "Parquet"), ("binary.csv", "CSV")):
+    # a Parquet file named .csv is read by its content (PAR1), as Parquet: 2 users
+    assert advise.records_histogram(tmp_path / "parquet-named.csv", user="user_id").n_users == 2
+    (tmp_path / "csv-named.parquet").write_text("user_id\na\n")
+    with pytest.raises(ValueError, match=r"^path: .*csv-named\.parquet' is named as Parquet but is not a Parquet"):
+        advise.records_histogram(tmp_path / "csv-named.parquet", user="user_id")
+    for name, kind in (("truncated.parquet", "Parquet"), ("binary.csv", "CSV")):
         with pytest.raises(ValueError) as err:
             advise.records_histogram(tmp_path / name, user="user_id")
         message = str(err.value)

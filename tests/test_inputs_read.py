@@ -175,3 +175,22 @@ def test_a_histogram_of_many_distinct_counts_is_read_in_linear_time(tmp_path, J)
     assert time.process_time() - start < 3e-5 * J  # CPU seconds (3.4 s measured for 10**6 on a loaded machine)
     assert h.distinct == J and h.n_users == sum(d % 4 + 1 for d in range(1, J + 1))
     assert h.read.lines == J + 1 and h.read.used == J
+
+
+def test_a_small_text_file_is_read_without_reserving_the_size_limit(tmp_path):
+    # read_text once asked for MAX_TEXT_BYTES + 1 (2 GiB) in one read(): under an address-space limit a
+    # 14-byte histogram raised MemoryError.  In a child with 1 GiB of address space beyond what it holds:
+    import subprocess
+    import sys
+
+    path = tmp_path / "h.csv"
+    path.write_text("\ufeff1,500\n7,20\n", encoding="utf-8")
+    code = (
+        "import resource, sys\n"
+        "from bounds import advise\n"
+        "size = int(next(l for l in open('/proc/self/status') if l.startswith('VmSize')).split()[1]) * 1024\n"
+        "resource.setrlimit(resource.RLIMIT_AS, (size + 2**30, size + 2**30))\n"
+        "print(advise.load_histogram(sys.argv[1]).n_users)\n")
+    out = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "520"

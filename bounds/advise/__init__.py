@@ -31,7 +31,14 @@ Size
 After the histogram, memory is :math:`O(J)` for ``J`` distinct counts, and so is the time of every bound,
 rate and inverse search.  Simulations use grouped exact sufficient statistics where they exist (Duchi: one
 binomial; Rameshwar & Tandon: the clipped users only; Cummings et al.: one multinomial per count); DAME and
-Kent need per-user draws and run up to ``max_per_user`` users.
+Kent need per-user draws and run up to ``max_per_user`` users; Cummings et al.'s grouped simulation makes at
+most :data:`~bounds.advise.methods.cummings.MAX_DRAWS` draws (else it is not run, and the notes say so).  Work
+that would repeat the :math:`O(J)` tuning many times is bounded: the central inverse searches run when one
+tuning weighs at most :data:`~bounds.advise.methods.capping.MAX_INVERSE_WORK` (DAME's at most
+:data:`~bounds.advise.methods.dame.MAX_DISTINCT_INVERSE` distinct counts), else they are reported as not
+searched; a curve against the privacy level has fewer (still exact) points past
+:data:`~bounds.advise.simulation.MAX_CURVE_WORK`.  A progress bar on stderr follows the methods (and, on the
+command line, the reading of the file).
 
 Data beyond one machine
 -----------------------
@@ -228,18 +235,32 @@ def advise(counts: Any, *, column: str | None = None, eps: float = 1.0, alpha: f
     seeds = [int(x) for x in np.random.SeedSequence(s.seed).generate_state(len(methods.METHODS))]
     futures = [(executor.submit(_run, i, h, s, seeds[i], values) if executor is not None else None)
                for i in range(len(methods.METHODS))]
+    bar = tqdm(total=len(methods.METHODS) + 1, desc="advise", disable=None if progress else True)
+    try:
+        return _collect(h, s, values, seeds, futures, curves, bar)
+    finally:
+        bar.close()
+
+
+def _collect(h: Histogram, s: Settings, values: Any, seeds: list, futures: list, curves: bool, bar: Any) -> Advice:
+    """:func:`advise` once its methods are submitted: their results, the decision, the curves (one step of
+    ``bar`` per method, one for the curves)."""
+    N = h.n_users
     notes: list[str] = []
     found: list[results.MethodResult] = []
     caught: set[str] = set()
-    for i, (entry, fut) in enumerate(tqdm(list(zip(methods.METHODS, futures)), desc="advise",
-                                          disable=None if progress else True)):
+    for i, (entry, fut) in enumerate(zip(methods.METHODS, futures)):
+        bar.set_postfix_str(entry.name)
         out, msgs = fut.result() if fut is not None else _run(i, h, s, seeds[i], values)
+        bar.update()
         caught.update(msgs)
         if out is None:
             notes.append(f"{entry.name}: does not apply (no truncation has nT*α² > 1)")
             continue
         found.append(out)
-        if s.reps > 0 and out.simulation is None and out.error is None:
+        if s.reps > 0 and out.simulation is None and out.details.get("not_simulated"):
+            notes.append(f"{entry.name}: {out.details['not_simulated']}")
+        elif s.reps > 0 and out.simulation is None and out.error is None:
             notes.append(f"{entry.name}: not simulated — it needs per-user draws and the data hold {N:,} users, "
                          f"more than max_per_user = {s.max_per_user:,}")
     def decide() -> tuple:
@@ -251,6 +272,7 @@ def advise(counts: Any, *, column: str | None = None, eps: float = 1.0, alpha: f
         notes.append(more)
         recs = decide()
     drawn: list = []
+    bar.set_postfix_str("tuning curves")
     if curves:
         by_name = {m.name: m for m in methods.METHODS}
         for rec in recs:
@@ -258,6 +280,7 @@ def advise(counts: Any, *, column: str | None = None, eps: float = 1.0, alpha: f
                 res = next(r for r in found if r.method == rec.method)
                 entry = by_name[rec.method]
                 drawn.extend(entry.curves(h, s, res, values) if entry.takes_data else entry.curves(h, s, res))
+    bar.update()
     if h.zeros:
         notes.append(f"{h.zeros:,} user(s) with no record dropped (count 0)")
     if h.unattributed:

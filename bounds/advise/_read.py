@@ -8,20 +8,37 @@ through float.  The public names are those of :mod:`bounds.advise.inputs`, which
 
 from __future__ import annotations
 
+import contextvars
 import csv
 import io
 import os
+from contextlib import contextmanager
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
-from typing import Any
+from typing import Any, Iterator
 
 from ..numerics._checks import read_text
 
 __all__ = ["ReadReport", "MAX_TEXT_BYTES", "text_of", "csv_rows", "is_header", "exact_integer", "read_column",
-           "is_number"]
-
+           "is_number", "reading"]
 
 MAX_TEXT_BYTES = 2**31  # bytes of a counts or histogram text file read into memory (records files stream)
+
+_BAR: contextvars.ContextVar[Any] = contextvars.ContextVar("bounds_advise_reading_bar", default=None)
+_STEP = 2**16  # CSV rows between two updates of the reading bar
+
+
+@contextmanager
+def reading(bar: Any) -> Iterator[Any]:
+    """The text readers called inside the ``with`` block report the lines they read to ``bar`` (a tqdm bar,
+    or ``None``: no report), which is closed on leaving the block."""
+    token = _BAR.set(bar)
+    try:
+        yield bar
+    finally:
+        _BAR.reset(token)
+        if bar is not None:
+            bar.close()
 
 
 @dataclass(frozen=True)
@@ -88,9 +105,14 @@ def csv_rows(text: str, name: str, label: str) -> tuple[list[tuple[int, list[str
     reader = csv.reader(io.StringIO(text, newline=""))
     rows: list[tuple[int, list[str]]] = []
     read = blank = 0
+    bar = _BAR.get()
+    if bar is not None:
+        bar.reset(total=text.count("\n") + 1)
     try:
         for r in reader:
             read += 1
+            if bar is not None and read % _STEP == 0:
+                bar.update(_STEP)
             cells = list(map(str.strip, r))
             if any(cells):
                 rows.append((reader.line_num, cells))

@@ -355,7 +355,8 @@ def records_histogram(path: str | Path, *, user: str) -> Histogram:
     ``path`` is read literally, as one regular file: DuckDB is handed a link to it under a plain name,
     so that neither a glob character (``events[12].csv``, ``data*.csv``) nor a ``~`` in the name makes it
     read another file; a directory, a FIFO or a device is refused before anything is opened.  DuckDB's
-    own errors (a Parquet file named ``.csv``, a truncated file) are reported naming ``path``.
+    own errors (a truncated file, a binary file) are reported naming ``path``; the format is read from the
+    content (a Parquet file starts with ``PAR1``), so a Parquet file named ``.csv`` is read as Parquet.
 
     For data beyond one machine, run the same query on the warehouse, or with dask::
 
@@ -417,7 +418,14 @@ def query_records(path: Any, columns: dict[str, str], sql: Any, purpose: str,
         duckdb = importlib.import_module("duckdb")
     except ImportError:
         raise ValueError(f"path: {purpose} needs duckdb, of the [data] extra: pip install 'bounds[data]'") from None
-    parquet = Path(literal).suffix.lower() in (".parquet", ".pq")
+    try:  # the format by content (Parquet files start with PAR1), never by the name alone
+        with open(literal, "rb") as handle:
+            parquet = handle.read(4) == b"PAR1"
+    except OSError as exc:
+        raise ValueError(f"path: cannot read {format_value(literal, 240)}: {exc.strerror or exc}") from None
+    if not parquet and Path(literal).suffix.lower() in (".parquet", ".pq"):
+        raise ValueError(f"path: {format_value(literal, 240)} is named as Parquet but is not a Parquet file "
+                         "(it does not start with PAR1)")
     table = f"{'read_parquet' if parquet else 'read_csv_auto'}(?)"
 
     def unreadable(exc: Exception, alias: str) -> ValueError:

@@ -68,6 +68,28 @@ def levels_around(level: float, *, points: int = 25, span: float = 8.0) -> np.nd
     return level * np.geomspace(1 / span, span, points)
 
 
+MAX_CURVE_WORK = 4 * 10**6
+"""Points × size (distinct counts, or candidate bounds) a curve against the privacy level evaluates at most:
+past it the curve has fewer points (never fewer than :data:`MIN_CURVE_POINTS`), each still exact."""
+
+MIN_CURVE_POINTS = 5
+
+
+def curve_points(size: int, points: int = 25) -> int:
+    r"""How many levels a curve over ``size`` distinct counts (or candidate bounds) gets: bounded work.
+
+    .. math:: P = \min\big(\text{points}, \max(P_{min}, \lfloor W / \text{size} \rfloor)\big)
+
+    Source: the work limit :data:`MAX_CURVE_WORK` (defined here).
+
+    Examples
+    --------
+    >>> curve_points(100), curve_points(10**6)
+    (25, 5)
+    """
+    return int(min(points, max(MIN_CURVE_POINTS, MAX_CURVE_WORK // max(int(size), 1))))
+
+
 MAX_STEPS = 12
 """The most doublings (or halvings) :func:`smallest_n_simulated` takes."""
 

@@ -44,10 +44,12 @@ def register(subparsers: Any) -> None:
     p.add_argument("--private-selection", type=float, default=0.0, metavar="FRACTION",
                    help="spend this fraction of eps choosing the central bound privately (exponential mechanism); "
                         "default 0: the bound is read from the data, which is not private")
-    p.add_argument("--selection-max", type=int, default=10**4,
-                   help="--private-selection: the largest bound of its data-independent grid, in records per user")
-    p.add_argument("--rel-se", type=float, default=0.02,
-                   help="re-simulate the recommended local method until its RMSE's s.e. is at most this fraction")
+    p.add_argument("--selection-max", type=int, default=None,
+                   help="--private-selection: the largest bound of its data-independent grid, in records per user "
+                        "(default 10000)")
+    p.add_argument("--rel-se", type=float, default=None,
+                   help="re-simulate the recommended local method until its RMSE's s.e. is at most this fraction "
+                        "(default 0.02)")
     p.add_argument("--eps", type=float, default=1.0, help="central privacy level epsilon (default 1)")
     p.add_argument("--alpha", type=float, default=0.5, help="local privacy level alpha (default 0.5)")
     p.add_argument("--U", type=float, default=1.0, help="central model: values lie in [0, U] (default 1)")
@@ -62,7 +64,7 @@ def register(subparsers: Any) -> None:
                    help="report the (1 - beta) quantile of the simulated errors (default 0.1)")
     p.add_argument("--reps", type=int, default=64, help="replications per simulation; 0: none (default 64)")
     p.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
-    p.add_argument("--jobs", type=int, default=2, help="processes for the methods (default 2; results do not depend on it)")
+    p.add_argument("--jobs", type=int, default=2, help="processes for the methods, 1 to 64 (default 2; results do not depend on it)")
     p.add_argument("--max-per-user", type=int, default=10**5,
                    help="largest number of users a per-user simulation (DAME, Kent) draws (default 100000)")
     p.add_argument("--no-inverse", action="store_true", help="skip the smallest-level and smallest-n searches")
@@ -70,6 +72,9 @@ def register(subparsers: Any) -> None:
     p.add_argument("--save", metavar="STEM", help="write STEM.png/.pdf (tuning curves), STEM.csv (curves), STEM.json")
     p.set_defaults(func=run)
 
+
+MAX_JOBS = 64
+"""The most processes ``--jobs`` starts (as ``bounds figures --jobs``)."""
 
 _DATA_OPTIONS = ("column", "user", "counts", "histogram", "records")
 
@@ -86,22 +91,34 @@ def run(args: argparse.Namespace) -> int:
     """Read the input, run :func:`bounds.advise.advise`, print the report; return the exit status."""
     from concurrent.futures import ProcessPoolExecutor
 
-    from .. import advise
+    from .._progress import tqdm
 
     check_save(args)
     for name in ("eps", "alpha", "U", "target"):
         v = getattr(args, name)
         if not (math.isfinite(v) and v > 0):
             raise OptionError(_OPTION_OF[name], f"must be a positive number, got {v!r}")
-    if args.jobs < 1:
-        raise OptionError("--jobs", f"must be a positive integer, got {args.jobs!r}")
+    if not 1 <= args.jobs <= MAX_JOBS:  # each job is a process: never more than a machine's worth
+        raise OptionError("--jobs", f"must be an integer from 1 to {MAX_JOBS}, got {args.jobs!r}")
     if args.value is not None and args.records is None:
         raise OptionError("--value", "needs --records (the table holding the values)")
+    if args.selection_max is not None and not args.private_selection > 0:
+        raise OptionError("--selection-max", "applies to --private-selection only (the grid of its private choice)")
+    if args.rel_se is not None and args.reps == 0:
+        raise OptionError("--rel-se", "applies to simulations only; --reps 0 runs none")
     if not (0 <= args.private_selection < 1):
         raise OptionError("--private-selection", f"must be a fraction in [0, 1), got {args.private_selection!r}")
+    option = "--records" if args.records is not None else "--histogram" if args.histogram is not None else "--counts"
+    # shown before the theory is imported and the file read: a long read is never silent
+    bar = tqdm(desc=f"advise: reading {option}", unit=" lines", unit_scale=True, leave=False,
+               disable=True if args.json else None)
+    from .. import advise
+    from ..advise._read import reading
+
     try:
-        h = advise.inputs.read_input(counts=args.counts, histogram=args.histogram, records=args.records,
-                                     column=args.column, user=args.user)
+        with reading(bar):
+            h = advise.inputs.read_input(counts=args.counts, histogram=args.histogram, records=args.records,
+                                         column=args.column, user=args.user)
     except ValueError as exc:
         option = _data_option(str(exc), args)
         raise OptionError(option, str(exc).removeprefix(option[2:] + ": ")) from None
@@ -119,7 +136,8 @@ def run(args: argparse.Namespace) -> int:
                             reps=args.reps, seed=args.seed, inverse=not args.no_inverse,
                             max_per_user=args.max_per_user, executor=pool, progress=not args.json,
                             values=values, private_selection=args.private_selection,
-                            selection_max=args.selection_max, rel_se=args.rel_se)
+                            selection_max=10**4 if args.selection_max is None else args.selection_max,
+                            rel_se=0.02 if args.rel_se is None else args.rel_se)
     except ValueError as exc:
         msg = str(exc)
         key = next((key for key in _OPTION_OF if msg.startswith((key + " ", key + ":"))), None)

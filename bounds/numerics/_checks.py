@@ -511,6 +511,9 @@ def open_file(name: str, path: Any) -> BinaryIO:
     return os.fdopen(fd, "rb")
 
 
+_READ_BLOCK = 2**24  # bytes read at a time by read_text
+
+
 def read_text(name: str, path: Any, *, max_bytes: int | None = None) -> str:
     """The text of the file ``path``, decoded as UTF-8 with an optional byte-order mark (``utf-8-sig``).
 
@@ -527,8 +530,16 @@ def read_text(name: str, path: Any, *, max_bytes: int | None = None) -> str:
     >>> os.remove(f.name)
     """
     with open_file(name, path) as handle:
-        try:
-            data = handle.read(-1 if max_bytes is None else max_bytes + 1)
+        try:  # in blocks: one read(max_bytes + 1) would reserve max_bytes of memory for a file of a few bytes
+            limit = None if max_bytes is None else max_bytes + 1
+            blocks, total = [], 0
+            while limit is None or total < limit:
+                block = handle.read(_READ_BLOCK if limit is None else min(_READ_BLOCK, limit - total))
+                if not block:
+                    break
+                blocks.append(block)
+                total += len(block)
+            data = b"".join(blocks)
         except OSError as exc:
             raise ValueError(f"{name}: cannot read {_path(os.fspath(path))}: {_os_reason(exc)}") from None
     if max_bytes is not None and len(data) > max_bytes:

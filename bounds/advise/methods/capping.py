@@ -26,9 +26,13 @@ from .. import privacy, tuning
 from ..inputs import Histogram
 from ..results import Curve, Inverse, MethodResult, Quantity, Settings, exact
 from ..searches import MAX_USERS, smallest_integer, smallest_level
-from ..simulation import levels_around, summarise
+from ..simulation import curve_points, levels_around, summarise
 
 MODEL = "central"
+MAX_INVERSE_WORK = 3 * 10**5
+"""The inverse searches (smallest ε, smallest n) run when one tuning's work — the distinct counts plus, for the
+record cap, its candidate caps — is at most this; above it they are reported as not searched (each of their
+few dozen steps re-tunes over all of them)."""
 ESTIMAND = "dataset mean (Σ values / Σ records)"
 SOURCE_SUM = "one-sided cap of each user's sum, Laplace mechanism (Dwork & Roth, 2014, §3.3); tuned exactly here"
 SOURCE_REC = ("records capped per user, sampled without replacement (Cochran, 1977, Thm 2.2), Laplace mechanism; "
@@ -160,6 +164,13 @@ def inverses(kind: str, h: Histogram, data: tuning.CentralData, s: Settings) -> 
     ['eps', 'n']
     """
     crit = f"exact RMSE/w at the tuned bound ≤ target ({s.target:g}), the compared metric"
+    size = work(kind, data)
+    if kind != "no clipping" and size > MAX_INVERSE_WORK:  # no clipping: a closed form per step
+        why = (f"not searched: one tuning here weighs {size:,} (distinct counts"
+               + (" + candidate caps k" if kind == "record cap" else "") + f"), more than {MAX_INVERSE_WORK:,} "
+               "(each step of the search re-tunes over all of them)")
+        return tuple(Inverse(level, None, None, s.target, crit, why, searched=False)
+                     for level in (("eps", "n") if data.kind == "synthetic" else ("eps",)))
 
     def at(e: float) -> float:
         if kind == "no clipping":
@@ -180,6 +191,21 @@ def inverses(kind: str, h: Histogram, data: tuning.CentralData, s: Settings) -> 
         n = smallest_integer(ok, 2, MAX_USERS)
         out.append(Inverse("n", n, n, s.target, crit, "n users with the counts' law (non-increasing in n)"))
     return tuple(out)
+
+
+def work(kind: str, data: tuning.CentralData) -> int:
+    """The size one tuning of rule ``kind`` runs over: the users' distinct counts (or users, for values) and,
+    for the record cap, its candidate caps.
+
+    Examples
+    --------
+    >>> work("record cap", tuning.synthetic(Histogram.of_counts([1, 40]), U=1.0, theta=0.3))  # 2 counts + k = 1..40
+    42
+    """
+    size = int(data.counts.size)
+    if kind == "record cap":
+        size += data.m_max if data.m_max <= tuning.MAX_K_GRID else int(np.unique(data.counts).size)
+    return size
 
 
 def bounded(kind: str, name: str, source: str, parameter: str, h: Histogram, s: Settings, seed: int,
@@ -367,7 +393,7 @@ def curves(h: Histogram, s: Settings, result: MethodResult, data: tuning.Central
     note = f"exact, on {d.description}; marked: the tuned value (the curve's minimum)"
     by_b = Curve(result.method, name, tuple(x.tolist()), series, "RMSE / width", "exact",
                  result.details.get("tuned"), note)
-    levels = levels_around(s.eps)
+    levels = levels_around(s.eps, points=curve_points(work(kind, d)))
     tot = [float(tuning.rel(tune(kind, d, float(e))[1], d)) for e in levels]
     by_eps = Curve(result.method, "eps", tuple(levels.tolist()), (("total RMSE", tuple(tot)),), "RMSE / width",
                    "exact", s.eps, "at each ε its own tuned bound")

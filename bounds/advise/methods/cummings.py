@@ -5,7 +5,8 @@ eq. (6), clipped to :math:`p \mp f_i` and released with Laplace noise.  Every qu
 only through its count, so the theory runs on the :math:`J` distinct counts with multiplicities.  The
 simulation is exact and grouped: the clipped means of the :math:`c_j` users with count :math:`d_j` are a
 multinomial draw over the Beta-binomial law of :math:`\mathrm{Bin}(d_j, p_i)` (or :math:`c_j` single draws
-when :math:`c_j \le d_j`), so a replication costs :math:`\sum_j \min(c_j, d_j + 1)` draws.  The ideal
+when :math:`c_j \le d_j`, in blocks), so a replication costs :math:`\sum_j \min(c_j, d_j + 1)` draws, and a
+simulation of more than :data:`MAX_DRAWS` draws is not run (bounded work; the report says so).  The ideal
 estimator centres its intervals at the true :math:`p`: an oracle, compared but never recommended.
 """
 
@@ -21,12 +22,13 @@ from ... import cummings, mechanisms
 from ..inputs import Histogram
 from ..results import Curve, Inverse, MethodResult, Quantity, Settings, exact
 from ..searches import smallest_level
-from ..simulation import GROUPED, levels_around, summarise, timed
+from ..simulation import GROUPED, curve_points, levels_around, summarise, timed
 from ...quantities import BY_NAME
 
 
 MODEL, NAME = "central", "Cummings et al."
 WIDTH = 1.0  # values in [0, 1]
+_BLOCK = 2**22  # floats in one (truncations × distinct counts) block of variance_terms
 
 
 def _pieces(h: Histogram, s: Settings, eps: float) -> tuple:
@@ -60,11 +62,15 @@ def variance_terms(h: Histogram, s2: np.ndarray, widths: np.ndarray, T: float | 
     """
     Ts = np.atleast_1d(np.asarray(T, dtype=float))
     u = 1 / np.sqrt(s2)
-    raw = u[None, :] * np.minimum(u[None, :], Ts[:, None])
-    w = raw / (raw @ h.users.astype(float))[:, None]
-    sampling = np.sqrt((w * w * s2[None, :]) @ h.users.astype(float))
-    noise = math.sqrt(2) * np.max(w * widths[None, :], axis=1) / np.asarray(eps, dtype=float)
-    return sampling, noise
+    c = h.users.astype(float)
+    sampling, top = np.empty(Ts.size), np.empty(Ts.size)
+    rows = max(1, _BLOCK // max(u.size, 1))  # truncations per block: at most _BLOCK floats per matrix
+    for a in range(0, Ts.size, rows):
+        raw = u[None, :] * np.minimum(u[None, :], Ts[a:a + rows, None])
+        w = raw / (raw @ c)[:, None]
+        sampling[a:a + rows] = np.sqrt((w * w * s2[None, :]) @ c)
+        top[a:a + rows] = np.max(w * widths[None, :], axis=1)
+    return sampling, math.sqrt(2) * top / np.asarray(eps, dtype=float)
 
 
 def _used_at_counts(h: Histogram) -> np.ndarray | None:
@@ -145,8 +151,13 @@ def evaluate(h: Histogram, s: Settings, seed: int) -> MethodResult:
                      "intervals p ∓ f_i at the true p (an oracle), clipping bias left out")
     lower_q = Quantity("Corollary 5.5", BY_NAME["cummings_lower"].kind, "variance", lower, math.sqrt(lower) / WIDTH,
                        "minimax variance of unbiased private estimators, up to polylog factors")
-    sim = None
-    if s.reps > 0:
+    sim, not_simulated = None, None
+    draws = simulation_draws(h, s.reps)
+    if 0 < s.reps and draws > MAX_DRAWS:
+        not_simulated = (f"not simulated: {draws:,} draws ({s.reps:,} replications × Σ_j min(c_j, d_j + 1) over "
+                         f"{h.distinct:,} distinct counts), more than MAX_DRAWS = {MAX_DRAWS:,}; the ideal variance "
+                         "is exact without it")
+    elif s.reps > 0:
         errors, cpu = timed(lambda: _simulate(h, s, s2, widths, tr, seed))
         sim = summarise(errors, width=WIDTH, beta=s.beta, engine=GROUPED + " (a multinomial per count)", cpu=cpu,
                         covers=f"given law: Beta meta-distribution (p = {s.p:g}, σ_p² = {s.sigma_p2:g}), "
@@ -169,29 +180,55 @@ def evaluate(h: Histogram, s: Settings, seed: int) -> MethodResult:
                         details={"T_star": tr.T, "variance_printed": tr.variance, "variance_exact": var,
                                  "T_star_exact": tr_exact.T, "variance_exact_at_T_star_exact": tr_exact.variance,
                                  "k_star": ks, "corollary5_5": lower, "corollary5_5_privacy_term": privacy,
-                                 "k_cap": k_cap}, realisable=False,
+                                 "k_cap": k_cap, **({"not_simulated": not_simulated} if not_simulated else {})},
+                        realisable=False,
                         estimand="population mean p (Beta meta-distribution)", trivial_rel=abs(s.p - 0.5) / WIDTH)
+
+
+MAX_DRAWS = 2 * 10**7
+r"""The most draws a simulation makes (replications × :math:`\sum_j \min(c_j, d_j + 1)`); above it the
+ideal estimator is not simulated (an oracle, never recommended: its variance is exact without it)."""
+
+_CHUNK = 2**15  # users per block of per-user draws (reps × _CHUNK floats at a time)
+
+
+def simulation_draws(h: Histogram, reps: int) -> int:
+    r"""The draws :func:`_simulate` makes: ``reps`` times :math:`\sum_j \min(c_j, d_j + 1)`, in Python integers.
+
+    Examples
+    --------
+    >>> simulation_draws(Histogram.of_pairs([1, 5], [10, 2]), 64)  # min(10, 2) + min(2, 6) = 4
+    256
+    """
+    per_rep = np.minimum(h.users.astype(np.int64), h.counts.astype(np.int64) + 1)  # each at most MAX_COUNT + 1
+    return reps * int(per_rep.sum())
 
 
 def _simulate(h: Histogram, s: Settings, s2: np.ndarray, widths: np.ndarray, tr: cummings.Truncation,
               seed: int) -> np.ndarray:
-    """Errors of the ideal estimator against p: each count's clipped means drawn as one multinomial."""
+    """Errors of the ideal estimator against p: groups with c_j <= d_j drawn per user in blocks, the others
+    as one multinomial per count."""
     rng = np.random.default_rng(seed)
     R, p = s.reps, s.p
     f = widths / 2
     est = np.zeros(R)
     nu = p * (1 - p) / s.sigma_p2 - 1 if s.sigma_p2 > 0 else math.inf
-    for j, (dj, cj) in enumerate(zip(h.counts.tolist(), h.users.tolist())):
-        lo, hi = p - f[j], p + f[j]
-        if cj <= dj:  # per user: p_i, then Bin(d_j, p_i)
-            pi = rng.beta(p * nu, (1 - p) * nu, size=(R, cj)) if math.isfinite(nu) else np.full((R, cj), p)
-            total = np.clip(rng.binomial(dj, pi) / dj, lo, hi).sum(axis=1)
-        else:  # c_j users share the law of Bin(d_j, p_i): one multinomial over its d_j + 1 values
-            k = np.arange(dj + 1)
-            pmf = stats.betabinom.pmf(k, dj, p * nu, (1 - p) * nu) if math.isfinite(nu) else stats.binom.pmf(k, dj, p)
-            draws = rng.multinomial(cj, pmf / pmf.sum(), size=R)
-            total = draws @ np.clip(k / dj, lo, hi)
-        est += tr.weights[j] * total
+    d_all, c_all = h.counts.astype(np.int64), h.users.astype(np.int64)
+    per_user = np.flatnonzero(c_all <= d_all)  # per user: p_i, then Bin(d_j, p_i)
+    d_u = np.repeat(d_all[per_user], c_all[per_user])
+    lo_u, hi_u = np.repeat(p - f[per_user], c_all[per_user]), np.repeat(p + f[per_user], c_all[per_user])
+    w_u = np.repeat(tr.weights[per_user], c_all[per_user])
+    for a in range(0, d_u.size, _CHUNK):
+        b = slice(a, a + _CHUNK)
+        n = d_u[b].size
+        pi = rng.beta(p * nu, (1 - p) * nu, size=(R, n)) if math.isfinite(nu) else np.full((R, n), p)
+        est += np.clip(rng.binomial(d_u[b], pi) / d_u[b], lo_u[b], hi_u[b]) @ w_u[b]
+    for j in np.flatnonzero(c_all > d_all).tolist():  # c_j users share the law of Bin(d_j, p_i): one multinomial
+        dj, cj = int(d_all[j]), int(c_all[j])
+        k = np.arange(dj + 1)
+        pmf = stats.betabinom.pmf(k, dj, p * nu, (1 - p) * nu) if math.isfinite(nu) else stats.binom.pmf(k, dj, p)
+        draws = rng.multinomial(cj, pmf / pmf.sum(), size=R)
+        est += tr.weights[j] * (draws @ np.clip(k / dj, p - f[j], p + f[j]))
     scale = float(np.max(tr.weights * widths)) / s.eps
     return est + mechanisms.laplace(scale, rng, size=R) - p
 
@@ -213,7 +250,7 @@ def curves(h: Histogram, s: Settings, result: MethodResult) -> tuple:
     by_T = Curve(NAME, "weight truncation T", tuple(grid.tolist()),
                  (("sampling s.d.", tuple(sa.tolist())), ("noise (Laplace s.d.)", tuple(no.tolist())),
                   ("total RMSE", tuple(np.hypot(sa, no).tolist()))), "RMSE / width", "oracle", tr.T, note)
-    levels = levels_around(s.eps)
+    levels = levels_around(s.eps, points=curve_points(h.distinct))
     rows = [_terms_at(h, s2, widths, float(e)) for e in levels]
     sa2 = np.array([float(r[0][0]) for r in rows])
     no2 = np.array([float(r[1][0]) for r in rows])
