@@ -409,13 +409,20 @@ KNOWN: dict[str, tuple[dict, str]] = {}
 
 # Silent wrong numbers found by the issue 38 re-run in modules fixed elsewhere (bounds.sizes, bounds.dame):
 # strict xfail, so each fails the run once fixed.
-@pytest.mark.xfail(strict=True, reason="issue 38 (sizes/dame): binomial(2**62, 1 - 1e-16) is a point mass at "
-                                       "about 2**62 (s.d. 0.2), but m~ = 1 and the upper bound is 4.0 on the float "
-                                       "and precision paths, against 8.0e-15 and m~ = 2**62 for point(2**62)")
-def test_issue38_binomial_next_to_one_bounds_as_its_point_mass():
-    a = bounds.dame.upper_bound(sizes.binomial(2**62, 1 - 1e-16), n_alpha2=1.0)
-    b = bounds.dame.upper_bound(sizes.point(2**62), n_alpha2=1.0)
-    assert a.m_tilde > 2**61 and a.value == pytest.approx(b.value, rel=0.1)
+def test_binomial_next_to_one_follows_the_printed_definition_not_its_point_mass():
+    """binomial(2**62, 1 - 1e-16) is not point(2**62) for eq. (12) as printed: where phi(a) > 1 the `∧ 1`
+    asks P(m >= a) = 1 exactly, which the binomial (masses at 0 and 1, however small) has only for a <= 1
+    and the point mass has for every a <= 2**62 (Pla et al., 2024, eq. (12); docs/choices.md §1.4).  At
+    n alpha^2 = 1, phi(a) >= c5 ln(8 / ln 8) > 1 for every a (c5 = 1737/2, y >= c4 = 8), so
+    m~ = 1 and the bound is the trivial 4; both paths agree."""
+    law = sizes.binomial(2**62, 1 - 1e-16)
+    for kw in ({}, {"precision": 40}):
+        r = bounds.dame.upper_bound(law, n_alpha2=1.0, **kw)
+        assert (r.m_tilde, float(r.value)) == (1, 4.0)
+    assert bounds.dame.upper_bound(sizes.point(2**62), n_alpha2=1.0).m_tilde == 2**62
+    assert (bounds.dame.upper_bound(law, n_alpha2=1e4).m_tilde
+            == bounds.dame.upper_bound(law, n_alpha2=1e4, precision=40).m_tilde)
+
 
 # =========================================================================== the tests
 

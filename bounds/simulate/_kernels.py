@@ -151,7 +151,7 @@ def _ones_bins(ones: np.ndarray, t: int, tau: float, N: int) -> np.ndarray:
 
 @functools.lru_cache(maxsize=4096)
 def _ones_cut(t: int, tau: float, N: int, b: int) -> int:
-    """The fewest ones (of ``t`` samples) whose local mean is in bin ``b`` or above (``1 <= b <= N - 1``).
+    r"""The fewest ones (of ``t`` samples) whose local mean is in bin ``b`` or above (``1 <= b <= N - 1``).
 
     The bin of :math:`k` ones is non-decreasing in :math:`k` (each step of the local mean and of
     the bin index rounds monotonically), so a user's bin is the number of cuts at or below its
