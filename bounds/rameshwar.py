@@ -293,10 +293,11 @@ def optimal_error(m: ArrayLike, *, U: float | Fraction, eps: float | Fraction, e
     mm = _counts(m)
     Ue, ee = _exact("U", U), _exact("eps", eps)
     T = threshold(mm, U=U, eps=eps, exact=True)
-    users = Counter(mm.tolist())  # users of equal m_l contribute equally: one exact term per distinct count
-    bias = sum((n * max((Ue * k - T) / 2, Fraction(0)) for k, n in users.items()), Fraction(0))
-    spread = max(min(T, Ue * k) for k in users)
-    value = (bias + spread / ee) / sum(k * n for k, n in users.items())
+    # the users above T/U (m_l > floor(T/U), compared as integers) carry the bias; their sums in Python ints
+    above = mm[mm > math.floor(T / Ue)] if math.floor(T / Ue) < int(mm.max()) else mm[:0]
+    bias = (Ue * sum(above.tolist()) - T * len(above)) / 2
+    spread = min(T, Ue * int(mm.max()))
+    value = (bias + spread / ee) / sum(mm.tolist())
     return value if check_bool("exact", exact) else _float(value)
 
 

@@ -303,3 +303,25 @@ def test_threshold_grid_at_eps_exactly_two_over_L():
     # by hand U * 1 = 10 here; just below 2/L, 0. The same at eps = 2/L for a one-user collection (eps = 2).
     grid = rt.threshold_grid([[1, 5, 3, 2], [4]], U=10, eps=[Fraction(1, 2), Fraction(2, 5), Fraction(2)])
     assert grid.tolist() == [[10.0, 0.0, 50.0], [0.0, 0.0, 40.0]]
+
+
+def test_optimal_error_equals_lemma_iii_1_summed_user_by_user():
+    """Lemma III.1 at T_eps, summed over the users one exact term each (the definition, written here), equals
+    the closed sums of ``optimal_error`` exactly, ties at U m_l = T_eps included."""
+    rng = np.random.default_rng(5)
+    for _ in range(40):
+        m = rng.integers(1, 30, size=rng.integers(1, 25))
+        U, eps = Fraction(int(rng.integers(1, 9)), int(rng.integers(1, 4))), Fraction(int(rng.integers(1, 40)), 20)
+        T = rt.threshold(m, U=U, eps=eps, exact=True)
+        terms = [max((U * int(k) - T) / 2, Fraction(0)) for k in m]
+        want = (sum(terms, Fraction(0)) + max(min(T, U * int(k)) for k in m) / eps) / int(m.sum())
+        assert rt.optimal_error(m, U=U, eps=eps, exact=True) == want
+
+
+def test_optimal_error_of_a_million_distinct_counts_is_cheap():
+    import time
+
+    t = time.process_time()
+    v = rt.optimal_error(np.arange(1, 10**6 + 1), U=1.0, eps=1.0, exact=True)
+    assert time.process_time() - t < 5.0  # the per-count Fraction sum took 12-19 s
+    assert v > 0
