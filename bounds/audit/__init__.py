@@ -23,7 +23,7 @@ Examples
 
 from __future__ import annotations
 
-from . import dame, dame_proofs, dame_impl, kent, cummings, rameshwar  # noqa: F401,I001  (registers the checks, in this order)
+from . import dame, dame_proofs, dame_impl, kent, cummings, cummings_sec4, rameshwar, rameshwar_sec4  # noqa: F401,I001  (registers the checks, in this order)
 from .core import CHECKS, METHODS, STATUSES, AuditResult, cached, report, run
 from .declared import declare as _declare
 from .registry import ENTRIES, KINDS, ROW_STATUSES, Row, Statement, atlas, find, page, row_status
