@@ -98,7 +98,8 @@ def _cor55_terms(k: list[int], eps: Fraction, sigma_p2: Fraction) -> tuple[Fract
 
 @register("cummings.cor_5_5_min", "Cummings et al. (2022), Corollary 5.5 and the text before it",
           "Corollary 5.5 bounds the homogeneous (σ_p → 0) case by the k*-term", "exact",
-          domain="instances: Example 1's counts at n = 200, eps = 1, sigma_p^2 in {0, 1e-8, 1e-4, 0.02}; search over "
+          domain="instances: Example 1's counts at n = 200, eps = 1, sigma_p^2 in {0, 1e-8, 1e-4, 0.02} (and eps in "
+                 "{1/2, 3} at sigma_p = 0 for the package's k* and k*-term); search over "
                  "n = 1, 2, ... users with one sample each",
           methods=("exact", "exhaustive"),
           repairs=(("max of the two terms (each a lower bound) instead of min", {"combine": max}),))
@@ -117,6 +118,10 @@ def cor_5_5_min(combine: Callable = min) -> AuditResult:
                        and lb.value == min(lb.privacy_term, lb.statistical_term))
         rows.append({"sigma_p2": s2, "k_star": ks, "privacy_term": float(priv), "statistical_term": float(stat),
                      "bound": float(combine(priv, stat))})
+    for eps in (Fraction(1, 2), Fraction(3)):  # eps != 1: the powers of eps in k* and in the k*-term are seen
+        lb = cummings.lower_bound(k, eps=float(eps), sigma_p2=0.0)
+        priv, _, ks = _cor55_terms(k.tolist(), eps, Fraction(0))
+        package_ok &= lb.k_star == ks and math.isclose(lb.privacy_term, float(priv), rel_tol=1e-12)
     smallest = None
     for n in range(1, 6):
         priv, stat, _ = _cor55_terms([1] * n, Fraction(1), Fraction(0))

@@ -44,7 +44,7 @@ def eq6(square: int = 2) -> AuditResult:
     package's :func:`bounds.cummings.optimal_truncation` against them: its variance equals the first line at
     its :math:`T^*` (relative 1e-9) and no tried T does better."""
     rng = np.random.default_rng(6)
-    identity, pkg_value, pkg_min, cases = True, 0.0, 0.0, 0
+    identity, pkg_value, pkg_min, pkg_weights, cases = True, 0.0, 0.0, 0.0, 0
     for _ in range(15):
         m = int(rng.integers(3, 9))
         sd = [Fraction(int(v), 20) for v in rng.integers(1, 40, size=m)]
@@ -54,14 +54,18 @@ def eq6(square: int = 2) -> AuditResult:
                                                 eps=float(eps))
             at_star = _eq6_lines(sd, c, eps, Fraction(trunc.T), square)[0]
             pkg_value = max(pkg_value, abs(trunc.variance - float(at_star)) / float(at_star))
+            raw = [min(1 / (s * s), Fraction(trunc.T) / s) for s in sd]  # the weights (4) at the package's T*
+            pkg_weights = max(pkg_weights, max(abs(float(x) - float(r / sum(raw, Fraction(0)))) / float(r / sum(raw, Fraction(0)))
+                                               for x, r in zip(trunc.weights, raw)))
             Ts = [Fraction(int(v), 8) for v in rng.integers(1, 400, size=12)] + [1 / s for s in sd]
             for T in Ts:
                 first, second = _eq6_lines(sd, c, eps, T, square)
                 identity &= first == second
                 pkg_min = max(pkg_min, (trunc.variance - float(first)) / float(first))
                 cases += 1
-    ok = identity and pkg_value <= 1e-9 and pkg_min <= 1e-9
+    ok = identity and pkg_value <= 1e-9 and pkg_min <= 1e-9 and pkg_weights <= 1e-9
     return result("cummings.eq6", "holds" if ok else "fails", cases=cases, lines_agree=identity,
+                  package_weights_vs_eq4_at_T_star=pkg_weights,
                   package_variance_vs_first_line=pkg_value, package_T_star_beaten_by=max(pkg_min, 0.0),
                   note="the printed denominator writes T/sigma_i inside a sum over j; read as T/sigma_j (as in (4))")
 
@@ -159,7 +163,7 @@ def lemma_4_2(upper: Fraction = Fraction(19, 2), lower: Fraction = Fraction(1, 2
                        "which": "upper" if up < 0 else "lower"}
             break
     rng = np.random.default_rng(42)
-    lo_seen, hi_seen, outside = math.inf, 0.0, 0
+    lo_seen, hi_seen, outside, plan_gap = math.inf, 0.0, 0, 0.0
     for trial in range(24):
         n = int(rng.integers(30, 300))
         k = np.sort(rng.integers(1, 10**int(rng.integers(1, 6)), size=n))[::-1]
@@ -174,14 +178,20 @@ def lemma_4_2(upper: Fraction = Fraction(19, 2), lower: Fraction = Fraction(1, 2
         plan = cummings.realisable_plan(k, p_initial=p_hat, sigma_p2_hat=s2_hat, tolerance=0.0, eps=1.0)
         kf = k[final].astype(float)
         true = A / kf + (1 - 1 / kf) * s2  # Lemma 2.1, transcribed
+        want = p_hat * (1 - p_hat) / kf + (1 - 1 / kf) * s2_hat  # step 6's plug-in, transcribed
+        half = np.sqrt(2 * want * math.log(2 * n / 0.05))  # p̂ ∓ (α + f), f sub-Gaussian at beta = 0.05, alpha = 0
+        plan_gap = max(plan_gap, float(np.max(np.abs(plan.sigma2_hat / want - 1))),
+                       float(np.max(np.abs((plan.b_hat - plan.a_hat) / (2 * half) - 1))),
+                       float(np.max(np.abs((plan.a_hat + plan.b_hat) / (2 * p_hat) - 1))))
         r = plan.sigma2_hat / true
         lo_seen, hi_seen = min(lo_seen, float(r.min())), max(hi_seen, float(r.max()))
         outside += int(np.sum((r > float(upper) * (1 + 1e-12)) | (r < float(lower) * (1 - 1e-12))))
-    ok = proved_up and proved_lo and counter is None and outside == 0
+    ok = proved_up and proved_lo and counter is None and outside == 0 and plan_gap <= 1e-12
     width = 1 + math.sqrt(19 / 2)
     return result("cummings.lemma_4_2", "holds" if ok else "fails", monotone_in_conditions=mono,
                   certificate_upper=cert_up, certificate_lower=cert_lo, counterexample=counter,
                   package_ratio_range=[lo_seen, hi_seen], package_ratios_outside=outside,
+                  package_plan_vs_transcription=plan_gap,
                   slack={"tightest_upper": str(sup), "tightest_lower": str(inf),
                          "note": "both constants are tight: 9.5 approached as sigma_p -> 0, k = k_i -> infinity with "
                                  "the conditions at their ends (3/2, 8); 1/2 as sigma_p -> 0, k/k_i -> infinity at (1/2, 1)"},
@@ -265,10 +275,11 @@ def sec42_sum(constant: Fraction = Fraction(4)) -> AuditResult:
     top log n terms sit at R t(n/2), the terms down to n/2 equal, the rest vanish)."""
     from scipy.optimize import linprog
 
-    rows, sups, lp_gap = [], [], 0.0
+    rows, sups, lp_gap, groups_ok = [], [], 0.0, True
     for n in (20, 50, 100, 1000, 10**4, 10**5):
         var_g, final, mean_g = cummings.groups(np.arange(n, 0, -1))  # counts n..1: the groups by position
         L, M = len(var_g), n - len(mean_g)
+        groups_ok &= (L, M) == (math.ceil(math.log(n)), n - n // 10) and list(final) == list(range(L, M))
         R = Fraction((n / 2 - math.log(n)) / math.log(n))
         sup = _sec42_sup(n, L, M, R)
         sups.append(sup)
@@ -296,8 +307,9 @@ def sec42_sum(constant: Fraction = Fraction(4)) -> AuditResult:
             t = np.minimum(1 / v, T / np.sqrt(v))
             worst = max(worst, float(t.sum() / t[final].sum()))
     top = max(sups)
-    ok = top <= constant and worst <= float(constant) and lp_gap <= 1e-7
+    ok = top <= constant and worst <= float(constant) and lp_gap <= 1e-7 and groups_ok
     return result("cummings.sec42_sum", "holds" if ok else "fails", rows=rows, lp_relative_gap=lp_gap,
+                  package_groups_match=groups_ok,
                   instances_max_ratio=worst,
                   slack={"tightest_constant": float(top), "exact": str(top),
                          "note": "the largest supremum over all admissible sequences of the n tried (ceil(log n) against log n moves it); 4 holds "

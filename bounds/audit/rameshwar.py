@@ -40,6 +40,15 @@ def _transcribed_e_opt(m, U, eps) -> Fraction:
     return (sum(alpha, Fraction(0)) + max(u - 2 * a for u, a in zip(um, alpha)) / e) / sum(int(v) for v in m)
 
 
+def _lemma_iii_1_error(m, U: Fraction, eps: Fraction, a: list[Fraction], b: list[Fraction]) -> Fraction:
+    r"""Lemma III.1 transcribed for per-user ends: :math:`(\sum_\ell m_\ell\max\{a_\ell, U - b_\ell\}
+    + \max_\ell m_\ell(b_\ell - a_\ell)/\varepsilon)/\sum_\ell m_\ell`; ends outside :math:`[0, U]` are no clipping."""
+    if any(x < 0 or y > U or x > y for x, y in zip(a, b)):
+        return Fraction(10**30)
+    bias = sum((int(v) * max(x, U - y) for v, x, y in zip(m, a, b)), Fraction(0))
+    return (bias + max(int(v) * (y - x) for v, x, y in zip(m, a, b)) / eps) / sum(int(v) for v in m)
+
+
 _RT_EPS = (0.01, 0.1, 0.3, 0.5, 2.0, Fraction(2, 3), Fraction(3, 7))  # 2/ε integer and not (ties of ranks)
 
 
@@ -52,8 +61,9 @@ def theorem_iii_1(rule: Callable | None = None, thorough: bool = False) -> Audit
     r"""The package's :math:`E^{OPT}` (:func:`bounds.rameshwar.optimal_error`, or ``rule(m, U, eps)``) against
     the minimum of Lemma III.1 over *all* per-user clippings found by HiGHS (:func:`bounds.rameshwar.lp_optimum`,
     which uses neither Theorem III.1 nor Lemma III.2), relative tolerance 1e-9; and the package's value against the
-    transcription ``_transcribed_e_opt`` (exact rationals)."""
-    worst, count, impl_vs_paper = 0.0, 0, 0.0
+    transcription ``_transcribed_e_opt`` (exact rationals); and the package's clipping
+    (:func:`bounds.rameshwar.clipping`) through Lemma III.1 transcribed (``_lemma_iii_1_error``) against it."""
+    worst, count, impl_vs_paper, clip_vs_paper = 0.0, 0, 0.0, 0.0
     for m, U in _rt_cases()[: None if thorough else 6]:
         for eps in _RT_EPS:
             canonical = rameshwar.optimal_error(m, U=U, eps=eps) if rule is None else rule(m, U, eps)
@@ -61,11 +71,16 @@ def theorem_iii_1(rule: Callable | None = None, thorough: bool = False) -> Audit
             worst = max(worst, abs(canonical - lp) / max(lp, 1e-300))
             ref = float(_transcribed_e_opt(m, Fraction(U), Fraction(eps)))
             impl_vs_paper = max(impl_vs_paper, abs(canonical - ref) / ref)
+            c = rameshwar.clipping(m, U=U, eps=eps)  # the package's clipping through Lemma III.1 transcribed
+            at_clip = _lemma_iii_1_error(m, Fraction(U), Fraction(eps), [Fraction(x) for x in c.a],
+                                         [Fraction(x) for x in c.b])
+            clip_vs_paper = max(clip_vs_paper, abs(float(at_clip) - ref) / ref)
             count += 1
     tol = 1e-9  # relative: far above the LP solver's rounding, far below any error of the clipping
-    ok = worst < tol and impl_vs_paper < tol
+    ok = worst < tol and impl_vs_paper < tol and clip_vs_paper < tol
     return result("rameshwar.theorem_iii_1", "holds" if ok else "fails", cases=count, max_relative_gap=worst,
-                  package_vs_transcription=impl_vs_paper, tolerance=tol)
+                  package_vs_transcription=impl_vs_paper, package_clipping_vs_transcription=clip_vs_paper,
+                  tolerance=tol)
 
 
 @register("rameshwar.lp8", "Rameshwar and Tandon (2025), LP (8) (with Lemma III.2 and (7))",
