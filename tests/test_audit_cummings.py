@@ -173,3 +173,13 @@ def test_k_star_with_the_wrong_power_of_eps_moves_corollary_5_5(monkeypatch):
     real = _bounds._k_objective
     monkeypatch.setattr(_bounds, "_k_objective", lambda kk, cand, eps: real(kk, cand, math.sqrt(eps)))  # k/eps
     assert status("cummings.cor_5_5_min") == "fails"
+
+
+def test_the_package_values_the_checks_read_against_hand_computations():
+    # Corollary 5.5 as printed at one user with one sample: min{k*-term = 2, sigma_p^2/n = 0} = 0
+    assert cummings.lower_bound([1], eps=1.0, sigma_p2=0.0).value == 0.0
+    # the plan's interval p̂ ∓ (alpha + f), f = sqrt(2 σ̂² log(2n/β)): at p̂ = 1/2, σ̂_p = 0, alpha = 0, beta = 0.05 and
+    # n = 12 users, the final group's user with k = 4 has σ̂² = 1/16 and f = sqrt(log(480)/8)
+    plan = cummings.realisable_plan([4] * 12, p_initial=0.5, sigma_p2_hat=0.0, tolerance=0.0, eps=1.0)
+    assert plan.sigma2_hat[0] == 1 / 16
+    assert (plan.b_hat[0] - plan.a_hat[0]) / 2 == pytest.approx(math.sqrt(math.log(480) / 8), rel=1e-14)

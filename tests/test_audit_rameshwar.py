@@ -157,3 +157,9 @@ def test_a_wrong_clipping_in_the_package_moves_theorem_iii_1(monkeypatch):
     before = status("rameshwar.theorem_iii_1")
     monkeypatch.setattr(rameshwar, "clipping", capped)
     assert before == "holds" and status("rameshwar.theorem_iii_1") == "fails"
+
+
+def test_the_collections_the_checks_read_against_hand_counts():
+    # §IV-B: geometric M = 2 is 1 user of 4, 2 of 2, 4 of 1 (L = 7, Σm = 12 = 3·2²); extreme L = 4, m* = 3 is 1, 1, 1, 3
+    assert sorted(rameshwar.geometric(2).tolist()) == [1, 1, 1, 1, 2, 2, 4]
+    assert sorted(rameshwar.extreme(4, 3).tolist()) == [1, 1, 1, 3]
