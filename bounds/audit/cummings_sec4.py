@@ -163,7 +163,7 @@ def lemma_4_2(upper: Fraction = Fraction(19, 2), lower: Fraction = Fraction(1, 2
                        "which": "upper" if up < 0 else "lower"}
             break
     rng = np.random.default_rng(42)
-    lo_seen, hi_seen, outside, plan_gap = math.inf, 0.0, 0, 0.0
+    lo_seen, hi_seen, outside, plan_gap, refused = math.inf, 0.0, 0, 0.0, []
     for trial in range(24):
         n = int(rng.integers(30, 300))
         k = np.sort(rng.integers(1, 10**int(rng.integers(1, 6)), size=n))[::-1]
@@ -175,7 +175,11 @@ def lemma_4_2(upper: Fraction = Fraction(19, 2), lower: Fraction = Fraction(1, 2
         var_group, final, _ = cummings.groups(k)
         kL = int(k[var_group[-1]])
         s2_hat = min(phi * (A / kL + (1 - 1 / kL) * s2), p_hat * (1 - p_hat))
-        plan = cummings.realisable_plan(k, p_initial=p_hat, sigma_p2_hat=s2_hat, tolerance=0.0, eps=1.0)
+        try:  # the inputs are admissible (s2_hat <= p_hat(1 - p_hat)): a refusal is the package's fault
+            plan = cummings.realisable_plan(k, p_initial=p_hat, sigma_p2_hat=s2_hat, tolerance=0.0, eps=1.0)
+        except ValueError as err:
+            refused.append(str(err)[:120])
+            continue
         kf = k[final].astype(float)
         true = A / kf + (1 - 1 / kf) * s2  # Lemma 2.1, transcribed
         want = p_hat * (1 - p_hat) / kf + (1 - 1 / kf) * s2_hat  # step 6's plug-in, transcribed
@@ -186,12 +190,12 @@ def lemma_4_2(upper: Fraction = Fraction(19, 2), lower: Fraction = Fraction(1, 2
         r = plan.sigma2_hat / true
         lo_seen, hi_seen = min(lo_seen, float(r.min())), max(hi_seen, float(r.max()))
         outside += int(np.sum((r > float(upper) * (1 + 1e-12)) | (r < float(lower) * (1 - 1e-12))))
-    ok = proved_up and proved_lo and counter is None and outside == 0 and plan_gap <= 1e-12
+    ok = proved_up and proved_lo and counter is None and outside == 0 and plan_gap <= 1e-12 and not refused
     width = 1 + math.sqrt(19 / 2)
     return result("cummings.lemma_4_2", "holds" if ok else "fails", monotone_in_conditions=mono,
                   certificate_upper=cert_up, certificate_lower=cert_lo, counterexample=counter,
                   package_ratio_range=[lo_seen, hi_seen], package_ratios_outside=outside,
-                  package_plan_vs_transcription=plan_gap,
+                  package_plan_vs_transcription=plan_gap, package_refused=refused[:2],
                   slack={"tightest_upper": str(sup), "tightest_lower": str(inf),
                          "note": "both constants are tight: 9.5 approached as sigma_p -> 0, k = k_i -> infinity with "
                                  "the conditions at their ends (3/2, 8); 1/2 as sigma_p -> 0, k/k_i -> infinity at (1/2, 1)"},
