@@ -131,9 +131,9 @@ def test_lp8_row_has_its_own_check_and_lemma_iii_2_stays_partial():
 
 def test_the_checks_transcriptions_against_values_computed_by_hand():
     m = [3, 2, 1]  # U = 65: U m = 195, 130, 65
-    assert rt._t_eps(m, Fraction(65), Fraction(1)) == ([195, 130, 65], 130)  # the ceil(2/1) = 2nd largest
-    assert rt._t_eps(m, Fraction(65), Fraction(2, 3))[1] == 65  # 3rd
-    assert rt._t_eps(m, Fraction(65), Fraction(1, 2))[1] == 0  # rank 4 > L = 3
+    assert rt.t_eps(m, Fraction(65), Fraction(1)) == ([195, 130, 65], 130)  # the ceil(2/1) = 2nd largest
+    assert rt.t_eps(m, Fraction(65), Fraction(2, 3))[1] == 65  # 3rd
+    assert rt.t_eps(m, Fraction(65), Fraction(1, 2))[1] == 0  # rank 4 > L = 3
     # T = 130: alpha = (195 - 130)/2 = 65/2, 0, 0; (7) = (65/2 + max(130, 130, 65)/1)/6
     assert rt._transcribed_e_opt(m, Fraction(65), Fraction(1)) == (Fraction(65, 2) + 130) / 6
     # clipping: user 1 [65/6, 325/6] (spread 3 x 260/6 = 130), user 2 [0, 65] (130), user 3 [0, 65] (65)

@@ -16,15 +16,32 @@ from .core import AuditResult, register, result
 # =========================================================================== Rameshwar & Tandon
 
 
-def _rt_cases():
+def rt_cases() -> list[tuple[np.ndarray, float]]:
+    """The Rameshwar–Tandon checks' collections: geometric (M = 6) and extreme (L = 101, m* = 10) at U = 65, then
+    20 random collections (2..24 users, counts 1..29) with random U (fixed seed); checks take a prefix.
+
+    Examples
+    --------
+    >>> [(len(m), U) for m, U in rt_cases()[:2]]
+    [(127, 65.0), (101, 65.0)]
+    """
     rng = np.random.default_rng(11)
     cases = [(rameshwar.geometric(6), 65.0), (rameshwar.extreme(101, 10), 65.0)]
     cases += [(rng.integers(1, 30, size=int(rng.integers(2, 25))), float(rng.uniform(0.5, 100))) for _ in range(20)]
     return cases
 
 
-def _t_eps(m, U, eps) -> tuple[list[Fraction], Fraction]:
-    """The values U m_l sorted decreasingly and T_eps, their ceil(2/eps)-th largest (0 past the end), transcribed."""
+def t_eps(m, U, eps) -> tuple[list[Fraction], Fraction]:
+    r"""The values :math:`Um_\ell` sorted decreasingly and :math:`T_\varepsilon`, their :math:`\lceil 2/\varepsilon\rceil`-th
+    largest (0 past the end), transcribed from Rameshwar and Tandon (2025), §III-B (independently of :mod:`bounds.rameshwar`).
+
+    .. math:: T_\varepsilon = (Um)_{(\lceil 2/\varepsilon \rceil)}, \qquad T_\varepsilon = 0 \text{ if } \lceil 2/\varepsilon\rceil > L
+
+    Examples
+    --------
+    >>> t_eps([3, 2, 1], 65, 1)[1], t_eps([3, 2, 1], 65, Fraction(1, 2))[1]
+    (Fraction(130, 1), Fraction(0, 1))
+    """
     um = sorted((Fraction(U) * int(v) for v in m), reverse=True)
     rank = math.ceil(2 / Fraction(eps))
     return um, um[rank - 1] if rank <= len(um) else Fraction(0)
@@ -35,7 +52,7 @@ def _transcribed_e_opt(m, U, eps) -> Fraction:
     :math:`\alpha_\ell = \max\{(Um_\ell - T_\varepsilon)/2, 0\}`, :math:`T_\varepsilon` the :math:`\lceil 2/\varepsilon\rceil`-th
     largest :math:`Um_\ell` (0 past the end)."""
     e = Fraction(eps)
-    um, T = _t_eps(m, U, eps)
+    um, T = t_eps(m, U, eps)
     alpha = [max((u - T) / 2, Fraction(0)) for u in um]
     return (sum(alpha, Fraction(0)) + max(u - 2 * a for u, a in zip(um, alpha)) / e) / sum(int(v) for v in m)
 
@@ -64,7 +81,7 @@ def theorem_iii_1(rule: Callable | None = None, thorough: bool = False) -> Audit
     transcription ``_transcribed_e_opt`` (exact rationals); and the package's clipping
     (:func:`bounds.rameshwar.clipping`) through Lemma III.1 transcribed (``_lemma_iii_1_error``) against it."""
     worst, count, impl_vs_paper, clip_vs_paper = 0.0, 0, 0.0, 0.0
-    for m, U in _rt_cases()[: None if thorough else 6]:
+    for m, U in rt_cases()[: None if thorough else 6]:
         for eps in _RT_EPS:
             canonical = rameshwar.optimal_error(m, U=U, eps=eps) if rule is None else rule(m, U, eps)
             lp = rameshwar.lp_optimum(m, U=U, eps=eps).value
@@ -95,7 +112,7 @@ def lp8(reference: Callable | None = None) -> AuditResult:
     per-user clippings (``program="lemma"``, no symmetry assumed); relative 1e-9."""
     ref = reference or _transcribed_e_opt
     worst, sym_gap = 0.0, 0.0
-    for i, (m, U) in enumerate([(mm, Fraction(65)) for mm, _ in _rt_cases()[:4]]):
+    for i, (m, U) in enumerate([(mm, Fraction(65)) for mm, _ in rt_cases()[:4]]):
         for eps in (Fraction(3, 10), Fraction(3, 7), Fraction(3, 2)):
             v8 = rameshwar.lp_optimum(m, U=U, eps=eps, program="8").value
             worst = max(worst, abs(v8 - float(ref(m, U, eps))) / v8)
@@ -108,14 +125,14 @@ def lp8(reference: Callable | None = None) -> AuditResult:
 
 def _eq12_printed(m, U: Fraction, eps: Fraction) -> Fraction:
     r"""Eq. (12) exactly as printed, transcribed here: the bias term over :math:`2m_\ell` and :math:`\min_\ell`."""
-    um, T = _t_eps(m, U, eps)
+    um, T = t_eps(m, U, eps)
     bias = sum((max((U * int(v) - T) / (2 * int(v)), Fraction(0)) for v in m), Fraction(0))
     return (bias + min(min(T, u) for u in um) / eps) / sum(int(v) for v in m)
 
 
 def _eq12_corrected(m, U: Fraction, eps: Fraction) -> Fraction:
     r"""Eq. (12) corrected: the bias term over 2 (not :math:`2m_\ell`) and :math:`\max_\ell` (not :math:`\min_\ell`)."""
-    um, T = _t_eps(m, U, eps)
+    um, T = t_eps(m, U, eps)
     bias = sum((max((u - T) / 2, Fraction(0)) for u in um), Fraction(0))
     return (bias + max(min(T, u) for u in um) / eps) / sum(int(v) for v in m)
 
@@ -190,7 +207,7 @@ def monotone_eopt(error: Callable | None = None) -> AuditResult:
     f = error or (lambda m, U, e: rameshwar.optimal_error(m, U=U, eps=e, exact=True))
     bad = []
     levels = 0
-    for m, U in _rt_cases()[:8]:
+    for m, U in rt_cases()[:8]:
         grid = sorted(set([Fraction(k, 50) for k in range(1, 100)] + _breakpoints(m, U)))
         levels += len(grid)
         vals = [f(m, Fraction(U), e) for e in grid]

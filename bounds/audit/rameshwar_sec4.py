@@ -12,7 +12,7 @@ import numpy as np
 
 from .. import rameshwar, simulate
 from .core import AuditResult, register, result
-from .rameshwar import _rt_cases, _t_eps
+from .rameshwar import rt_cases, t_eps
 
 
 # =========================================================================== eq. (7), (14)-(15), §IV
@@ -38,10 +38,10 @@ def eq7(two: int = 2) -> AuditResult:
     :math:`E^{OPT}` (exact), never below it at the random :math:`\alpha`."""
     rng = np.random.default_rng(7)
     worst, below, at_opt = 0.0, 0, True
-    for m, U in [(mm, Fraction(65)) for mm, _ in _rt_cases()[:6]]:
+    for m, U in [(mm, Fraction(65)) for mm, _ in rt_cases()[:6]]:
         for eps in (Fraction(3, 10), Fraction(3, 7), Fraction(3, 2)):  # 2/eps not an integer: a unique optimal rank
             e_opt = rameshwar.optimal_error(m, U=U, eps=eps, exact=True)
-            T = _t_eps(m, U, eps)[1]  # transcribed, not the package's
+            T = t_eps(m, U, eps)[1]  # transcribed, not the package's
             star = [max((U * int(v) - T) / 2, Fraction(0)) for v in m]
             at_opt &= _eq7(m, U, eps, star, two) == e_opt
             for _ in range(8):
@@ -60,7 +60,7 @@ def _sens_paper(m, U: Fraction, eps: Fraction, T: Fraction, clip: Callable | Non
     r"""(14)–(15) transcribed with Theorem III.1's clipping: :math:`Um^*/\sum m`,
     :math:`\max_\ell m_\ell(b_\ell - a_\ell)/\sum m`, :math:`T/\sum m`."""
     n = sum(int(v) for v in m)
-    Te = _t_eps(m, U, eps)[1]
+    Te = t_eps(m, U, eps)[1]
     spread = [int(v) * (min((U * int(v) + Te) / (2 * int(v)), U) - max((U * int(v) - Te) / (2 * int(v)), Fraction(0)))
               for v in m]
     return {"vanilla": U * max(int(v) for v in m) / n, "opt_wc": max(spread) / n, "akmv": T / n}
