@@ -135,6 +135,10 @@ def test_the_checks_transcriptions_against_values_computed_by_hand():
     # Corollary 5.5 at k = (4, 1), eps = 1/2: g(k) = (4k + Σmin)/(Σmin)² is 3/2, 11/9, 1, 21/25 at k = 1..4, so
     # k* = 4; the root sum is min(4, 4) + min(1, 2) = 5 and the k*-term (16 + 5)/25
     assert ac._cor55_terms([4, 1], Fraction(1, 2), Fraction(0)) == (Fraction(21, 25), Fraction(0), 4)
+    # at k = (3, 1, 1, 1), eps = 1/2: g = 8/16, 13/25, 18/36 at k = 1, 2, 3: a tie, k* the smallest (1), the root sum
+    # min(3, sqrt 3) + 3 and the k*-term 8/(3 + sqrt 3)^2 (with k/eps in place of k/eps^2, k* would be 3)
+    priv, _, kst = ac._cor55_terms([3, 1, 1, 1], Fraction(1, 2), Fraction(0))
+    assert kst == 1 and float(priv) == pytest.approx(8 / (3 + math.sqrt(3)) ** 2, rel=1e-14)
     # eq. (6) at one user: weight 1, both lines sigma^2 + c^2/eps^2 whatever T
     first, second = cummings_sec4._eq6_lines([Fraction(1, 2)], [Fraction(3)], Fraction(2), Fraction(7))
     assert first == second == Fraction(1, 4) + Fraction(9, 4)
