@@ -9,6 +9,7 @@ import pytest
 
 from bounds import audit, cummings
 from bounds.audit import cummings as ac
+from bounds.audit import cummings_sec4
 
 
 def status(cid, **kw):
@@ -125,3 +126,64 @@ def test_example1_log_factor_resolution():
     assert status("cummings.example1_scalings", claims=base) == "holds"
     assert status("cummings.example1_scalings", claims=off) != "holds"
     assert status("cummings.example1_scalings", claims=near) == "holds"
+
+
+def test_the_checks_transcriptions_against_values_computed_by_hand():
+    # Lemma 5.2's weights min{1/s2, T/sigma} at s2 = (1/4, 1, 4), T = 1: raw (min(4, 2), min(1, 1), min(1/4, 1/2))
+    w = ac._truncated_paper(np.array([0.25, 1.0, 4.0]), 1.0)
+    assert w.tolist() == pytest.approx([2 / 3.25, 1 / 3.25, 0.25 / 3.25], rel=1e-15)
+    # Corollary 5.5 at k = (4, 1), eps = 1/2: g(k) = (4k + Σmin)/(Σmin)² is 3/2, 11/9, 1, 21/25 at k = 1..4, so
+    # k* = 4; the root sum is min(4, 4) + min(1, 2) = 5 and the k*-term (16 + 5)/25
+    assert ac._cor55_terms([4, 1], Fraction(1, 2), Fraction(0)) == (Fraction(21, 25), Fraction(0), 4)
+    # at k = (3, 1, 1, 1), eps = 1/2: g = 8/16, 13/25, 18/36 at k = 1, 2, 3: a tie, k* the smallest (1), the root sum
+    # min(3, sqrt 3) + 3 and the k*-term 8/(3 + sqrt 3)^2 (with k/eps in place of k/eps^2, k* would be 3)
+    priv, _, kst = ac._cor55_terms([3, 1, 1, 1], Fraction(1, 2), Fraction(0))
+    assert kst == 1 and float(priv) == pytest.approx(8 / (3 + math.sqrt(3)) ** 2, rel=1e-14)
+    # eq. (6) at one user: weight 1, both lines sigma^2 + c^2/eps^2 whatever T
+    first, second = cummings_sec4._eq6_lines([Fraction(1, 2)], [Fraction(3)], Fraction(2), Fraction(7))
+    assert first == second == Fraction(1, 4) + Fraction(9, 4)
+
+
+def test_wrong_weights_groups_or_widths_in_the_package_move_their_rows(monkeypatch):
+    import dataclasses
+
+    real_t = cummings.optimal_truncation
+
+    def weights_off(s2, widths, **kw):  # T* and its variance right, the weights taken at 1.1 T*
+        t = real_t(s2, widths, **kw)
+        return dataclasses.replace(t, weights=cummings.private_weights(s2, 1.1 * t.T))
+
+    monkeypatch.setattr(cummings, "optimal_truncation", weights_off)
+    assert status("cummings.eq6") == "fails"
+    monkeypatch.setattr(cummings, "optimal_truncation", real_t)
+    real_g = cummings.groups
+    monkeypatch.setattr(cummings, "groups", lambda k: real_g(np.asarray(k)[:-1]))  # one user left out
+    assert status("cummings.sec42_sum") == "fails"
+    monkeypatch.setattr(cummings, "groups", real_g)
+    real_p = cummings.realisable_plan
+
+    def wide(k, **kw):  # the intervals p̂ ∓ 2(alpha + f)
+        pl = real_p(k, **kw)
+        mid = (pl.a_hat + pl.b_hat) / 2
+        return dataclasses.replace(pl, a_hat=mid - (pl.b_hat - pl.a_hat), b_hat=mid + (pl.b_hat - pl.a_hat))
+
+    monkeypatch.setattr(cummings, "realisable_plan", wide)
+    assert status("cummings.lemma_4_2") == "fails"
+
+
+def test_k_star_with_the_wrong_power_of_eps_moves_corollary_5_5(monkeypatch):
+    from bounds.cummings import _bounds
+
+    real = _bounds._k_objective
+    monkeypatch.setattr(_bounds, "_k_objective", lambda kk, cand, eps: real(kk, cand, math.sqrt(eps)))  # k/eps
+    assert status("cummings.cor_5_5_min") == "fails"
+
+
+def test_the_package_values_the_checks_read_against_hand_computations():
+    # Corollary 5.5 as printed at one user with one sample: min{k*-term = 2, sigma_p^2/n = 0} = 0
+    assert cummings.lower_bound([1], eps=1.0, sigma_p2=0.0).value == 0.0
+    # the plan's interval p̂ ∓ (alpha + f), f = sqrt(2 σ̂² log(2n/β)): at p̂ = 1/2, σ̂_p = 0, alpha = 0, beta = 0.05 and
+    # n = 12 users, the final group's user with k = 4 has σ̂² = 1/16 and f = sqrt(log(480)/8)
+    plan = cummings.realisable_plan([4] * 12, p_initial=0.5, sigma_p2_hat=0.0, tolerance=0.0, eps=1.0)
+    assert plan.sigma2_hat[0] == 1 / 16
+    assert (plan.b_hat[0] - plan.a_hat[0]) / 2 == pytest.approx(math.sqrt(math.log(480) / 8), rel=1e-14)

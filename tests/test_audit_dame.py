@@ -1,4 +1,4 @@
-"""The DAME main-text checks (bounds.audit.dame_main2, and the reworked ones of bounds.audit.dame): their
+"""The DAME main-text checks (bounds.audit.dame_text, and the reworked ones of bounds.audit.dame): their
 statuses, their searched counterexamples pinned against references computed here independently."""
 
 import math
@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from bounds import audit, dame, sizes
-from bounds.audit import dame_main2
+from bounds.audit import dame_text
 
 C1, C2, C3, C4, C5 = mpmath.exp(-9) / 16, 24, 1570, 8, mpmath.mpf(1737) / 2
 
@@ -139,7 +139,7 @@ def test_new_rows_have_their_own_checks():
 
 
 def test_minimal_counterexample_helper_bisects_the_closed_form():
-    ce = dame_main2.first_step_counterexample()
+    ce = dame_text.first_step_counterexample()
     assert ce["exists"] and 7.9e6 < ce["n_alpha2"] < 8.1e6
     assert np.isfinite(ce["log_ratio_at_counterexample"])
 
@@ -157,8 +157,8 @@ def test_theorem2_value_scan_is_the_linear_scan():
     atoms = {1: mpmath.mpf("0.2"), 3: mpmath.mpf("0.3"), 50: mpmath.mpf("0.5")}
     for x in (mpmath.mpf(10), mpmath.mpf(10) ** 3, mpmath.mpf(10) ** 5):
         linear = max(a for a in range(1, 52)
-                     if sum(w for k, w in atoms.items() if k >= a) ** 2 >= min(dame_main2._phi(a, x), 1))
-        assert dame_main2._m_tilde_scan(atoms, x, C5) == linear
+                     if sum(w for k, w in atoms.items() if k >= a) ** 2 >= min(dame_text._phi(a, x), 1))
+        assert dame_text._m_tilde_scan(atoms, x, C5) == linear
     r = run("dame.theorem2_value")
     assert r.status == "holds" and r.evidence["m_tilde_mismatches"] == 0
 

@@ -10,6 +10,7 @@ import pytest
 
 from bounds import audit, rameshwar
 from bounds.audit import rameshwar as rt
+from bounds.audit import rameshwar_sec4 as rt_sec4
 
 
 def status(cid, **kw):
@@ -126,3 +127,39 @@ def test_lp8_row_has_its_own_check_and_lemma_iii_2_stays_partial():
     rows = {r.label: r for r in audit.atlas(paper="rameshwar")}
     assert rows["LP (8)"].checks == ("rameshwar.lp8",) and rows["LP (8)"].status == "holds"
     assert rows["Lemma III.2"].status == "partial" and "rameshwar.lp8" in rows["Lemma III.2"].related
+
+
+def test_the_checks_transcriptions_against_values_computed_by_hand():
+    m = [3, 2, 1]  # U = 65: U m = 195, 130, 65
+    assert rt.t_eps(m, Fraction(65), Fraction(1)) == ([195, 130, 65], 130)  # the ceil(2/1) = 2nd largest
+    assert rt.t_eps(m, Fraction(65), Fraction(2, 3))[1] == 65  # 3rd
+    assert rt.t_eps(m, Fraction(65), Fraction(1, 2))[1] == 0  # rank 4 > L = 3
+    # T = 130: alpha = (195 - 130)/2 = 65/2, 0, 0; (7) = (65/2 + max(130, 130, 65)/1)/6
+    assert rt._transcribed_e_opt(m, Fraction(65), Fraction(1)) == (Fraction(65, 2) + 130) / 6
+    # clipping: user 1 [65/6, 325/6] (spread 3 x 260/6 = 130), user 2 [0, 65] (130), user 3 [0, 65] (65)
+    s = rt_sec4._sens_paper(m, Fraction(65), Fraction(1), Fraction(13))
+    assert s == {"vanilla": Fraction(195, 6), "opt_wc": Fraction(130, 6), "akmv": Fraction(13, 6)}
+    # Lemma III.1 at that clipping is E_OPT again: bias 3 x 65/6 = 65/2, spread 130
+    a, b = [Fraction(65, 6), Fraction(0), Fraction(0)], [Fraction(325, 6), Fraction(65), Fraction(65)]
+    assert rt._lemma_iii_1_error(m, Fraction(65), Fraction(1), a, b) == (Fraction(65, 2) + 130) / 6
+
+
+def test_a_wrong_clipping_in_the_package_moves_theorem_iii_1(monkeypatch):
+    real = rameshwar.clipping
+
+    def capped(m, **kw):  # the upper end capped at 2U instead of U
+        c = real(m, **kw)
+        U = float(kw["U"])
+        mm = np.asarray(m, float)
+        b = np.minimum((U * mm + c.threshold) / (2 * mm), 2 * U)
+        return type(c)(c.a, b, c.threshold)
+
+    before = status("rameshwar.theorem_iii_1")
+    monkeypatch.setattr(rameshwar, "clipping", capped)
+    assert before == "holds" and status("rameshwar.theorem_iii_1") == "fails"
+
+
+def test_the_collections_the_checks_read_against_hand_counts():
+    # §IV-B: geometric M = 2 is 1 user of 4, 2 of 2, 4 of 1 (L = 7, Σm = 12 = 3·2²); extreme L = 4, m* = 3 is 1, 1, 1, 3
+    assert sorted(rameshwar.geometric(2).tolist()) == [1, 1, 1, 1, 2, 2, 4]
+    assert sorted(rameshwar.extreme(4, 3).tolist()) == [1, 1, 1, 3]

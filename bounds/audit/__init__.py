@@ -9,9 +9,12 @@ standard errors).  Each check takes the formula it tests as a keyword with the
 paper's as default, so a test can feed it a wrong one and watch the status change.
 
 Layout: :mod:`bounds.audit.core` (results, the check registry, ``run``,
-``report``), one module of checks per paper (:mod:`bounds.audit.dame` with
-:mod:`bounds.audit.dame_proofs`, :mod:`bounds.audit.kent`, :mod:`bounds.audit.cummings`,
-:mod:`bounds.audit.rameshwar`), :mod:`bounds.audit.boxes` (the verified
+``report``), the checks by paper (:mod:`bounds.audit.dame`, :mod:`bounds.audit.dame_text`,
+:mod:`bounds.audit.dame_impl`, :mod:`bounds.audit.dame_proofs`, :mod:`bounds.audit.dame_appendix`;
+:mod:`bounds.audit.kent`, :mod:`bounds.audit.kent_equations`; :mod:`bounds.audit.cummings`,
+:mod:`bounds.audit.cummings_sec4`; :mod:`bounds.audit.rameshwar`, :mod:`bounds.audit.rameshwar_sec4`),
+the rows by paper (``rows_dame``, ``rows_dame_appendix``, ``rows_kent``, ``rows_cummings``,
+``rows_rameshwar``), :mod:`bounds.audit.boxes` (the verified
 branch-and-bound) and :mod:`bounds.audit.registry` (every numbered statement of
 the four papers, ``atlas``).
 
@@ -23,7 +26,8 @@ Examples
 
 from __future__ import annotations
 
-from . import dame, dame_proofs, dame_proofs2, dame_impl, dame_main2, kent, kent_equations, cummings, rameshwar  # noqa: F401,I001  (registers the checks, in this order)
+from . import dame, dame_proofs, dame_appendix, dame_impl, dame_text, kent, kent_equations  # noqa: F401,I001  (registers the checks,
+from . import cummings, cummings_sec4, rameshwar, rameshwar_sec4  # noqa: F401,I001  in this order)
 from .core import CHECKS, METHODS, STATUSES, AuditResult, cached, report, run
 from .declared import declare as _declare
 from .registry import ENTRIES, KINDS, ROW_STATUSES, Row, Statement, atlas, find, page, row_status

@@ -23,7 +23,7 @@ ENTRIES: tuple[Statement, ...] = (
     entry("cummings", "eq. (6)", "checkable", "T* minimises (Σ min{1/σ_i², T²} + max_i min{1/σ_i⁴, T²/σ_i²}|b_i − a_i|²/ε²)"
        " / (Σ_j min{1/σ_j², T/σ_j})², the second line equal to the first", ("cummings.eq6",),
        implements="bounds.cummings.optimal_truncation",
-       what="both lines equal in exact rationals; the package's T* not beaten at any tried T",
+       what="both lines equal in exact rationals; the package's T* not beaten at any tried T, its weights (4) at T*",
        not_checked="T between the tried points (the package's piecewise minimisation covers them)"),
     entry("cummings", "Example 1", "order", "four claimed scalings of the errors in n", ("cummings.example1_scalings",),
        implements="bounds.cummings.example1"),
@@ -35,13 +35,13 @@ ENTRIES: tuple[Statement, ...] = (
        not_checked="the theorem's variance bound itself (no constant C is given), its privacy, the widths' factor 4"),
     entry("cummings", "Lemma 4.2", "checkable", "under Theorem 4.1's conditions σ̂_i² ∈ [σ_i²/2, 9.5σ_i²] for i > log n "
        "(and |b̂_i − â_i| ≤ 4|b_i − a_i|)", ("cummings.lemma_4_2",), implements="bounds.cummings.realisable_plan",
-       what="the variance bounds, with a sympy certificate on the whole domain and both constants tight",
+       what="the variance bounds, with a sympy certificate on the whole domain and both constants tight; the package's plug-in σ̂_i² and intervals p̂ ∓ (α + f) against their transcription",
        not_checked="the widths' factor 4: it depends on f, which the paper leaves open (1 + √9.5 = 4.08 with f ∝ σ)"),
     entry("cummings", "eq. (7)", "checkable", "if k_max/k_med ≤ (n/2 − log n)/log n then "
        "σ²_{k_med} ≤ (n/2 − log n)/log n · σ²_{k_max}", ("cummings.eq7",), implements="bounds.cummings.user_variance"),
     entry("cummings", "§4.2 (Σ min ≤ 4 Σ)", "checkable", "under (7), for every T: Σ over i ≤ n of min{1/σ_i², T/σ_i} ≤ "
        "4 Σ over log n < i ≤ 9n/10 of min{1/σ_i², T/σ_i}", ("cummings.sec42_sum",), implements="bounds.cummings.groups",
-       what="the supremum of the ratio over every admissible sequence (exact, LP), about 2",
+       what="the supremum of the ratio over every admissible sequence (exact, LP), about 2; the package's groups (⌈log n⌉, n − ⌊n/10⌋] against their transcription",
        not_checked="n outside the six values (the supremum stays near 2)"),
     entry("cummings", "Theorem 5.1", "order", "the ideal (and, under Theorem 4.1, the realisable) estimator's worst-case "
        "variance is within polylog factors of the best unbiased private estimator's", (),
