@@ -125,3 +125,12 @@ def test_cli_atlas_table_and_json(capsys, monkeypatch):
     by = {(r["paper"], r["label"]): r["status"] for r in rows}
     assert by["rameshwar", "eq. (9)-(11)"] == "discrepancy" and by["dame", "§4.2 (m̃ = 1)"] == "discrepancy"
     assert {r["label"]: r["status"] for r in rows if r["paper"] == "dame"}["Theorem 2"] == "discrepancy"
+
+
+def test_the_readme_counts_the_checks_and_rows_there_are():
+    import re
+    from pathlib import Path
+
+    text = Path(__file__).resolve().parents[1].joinpath("README.md").read_text(encoding="utf-8")
+    assert int(re.search(r"(\d+) checks of the papers' statements", text).group(1)) == len(audit.CHECKS)
+    assert int(re.search(r"`--atlas` lists (\d+) numbered statements", text).group(1)) == len(audit.ENTRIES)
