@@ -135,6 +135,7 @@ def test_cummings_checks():
 def test_fig1b_adaptation_holds_only_at_the_official_script_setting():
     r = audit.CHECKS["dame.fig1b_adaptation"].fn(thorough=True)
     assert r.status == "discrepancy"
+    assert r.evidence["smallest_counterexample"]["value"].startswith("not parametrised")
     verdicts = {(s["setting"], s["preset"]): s["verdict"] for s in r.evidence["summary"]}
     assert verdicts == {("text", "paper"): "fails", ("text", "unit"): "fails",
                         ("script", "paper"): "holds", ("script", "unit"): "fails"}
@@ -151,7 +152,7 @@ def test_fig1b_adaptation_holds_only_at_the_official_script_setting():
 def test_fig1b_adaptation_fails_when_m_tilde_never_adapts():
     never = lambda law, n, alpha, constants: law.support_min  # noqa: E731
     r = audit.CHECKS["dame.fig1b_adaptation"].fn(m_tilde=never)
-    assert r.status == "fails" and r.evidence["rows"] == []
+    assert r.status == "fails" and r.evidence["rows"] == [] and r.evidence["smallest_counterexample"] == {}
 
 
 def test_rameshwar_checks():
@@ -175,3 +176,63 @@ def test_report_and_command(tmp_path, capsys):
     assert cli.main(["check", "--only", "no.such"]) == 2
     with pytest.raises(ValueError, match="unknown check"):
         audit.run(["no.such"])
+
+
+def test_ub_ge_lb_reports_its_smallest_counterexample_by_atom():
+    # independent: for point(m), log UB - log LB(a = 0) = log(c3 ln(c4 sqrt(m x))/(x m)) - log c1 + c2 x, minimised
+    # over x where its x-derivative vanishes; the threshold atom m has a negative minimum and m - 1 a positive one
+    ce = audit.CHECKS["dame.ub_ge_lb"].fn().evidence["smallest_counterexample"]
+    assert ce["order"].startswith("smallest atom m of a point law")
+    mpmath = pytest.importorskip("mpmath")
+    with mpmath.workdps(40):
+        c1, c2, c3, c4 = mpmath.exp(-9) / 16, 24, 1570, 8
+
+        def gap_min(m):
+            f = lambda x: mpmath.log(c3 * mpmath.log(c4 * mpmath.sqrt(m * x)) / (x * m)) - mpmath.log(c1) + c2 * x  # noqa: E731
+            x = mpmath.findroot(lambda x: mpmath.diff(f, x), 0.04)
+            return f(x)
+
+        assert gap_min(ce["value"]) < 0 < gap_min(ce["value"] - 1)
+
+
+def test_eq11_and_mtilde_definition_smallest_counterexamples():
+    # eq. (11): Poisson(2) truncated at 0, exact sums of the two denominators; at m~ = 1 both are 1
+    from scipy import stats
+    ks = np.arange(1, 200)
+    pmf = stats.poisson.pmf(ks, 2.0) / (1 - math.exp(-2.0))
+    ce = audit.CHECKS["dame.eq11_denominator"].fn().evidence["smallest_counterexample"]
+    assert ce["value"] == 2
+    assert ce["E[sqrt(m ∧ m̃)]"] == pytest.approx(float(np.sum(pmf * np.sqrt(np.minimum(ks, 2)))), rel=1e-9)
+    assert ce["E(sqrt(m) ∧ m̃)"] == pytest.approx(float(np.sum(pmf * np.minimum(np.sqrt(ks), 2))), rel=1e-9)
+    assert audit.CHECKS["dame.eq11_denominator"].fn(printed=lambda law, mt: float(law.sqrt_min_mean(mt))).evidence[
+        "smallest_counterexample"] == {}
+
+    # m~ by both conditions (Theorem 2: P^2 >= phi ∧ 1; the appendix: P >= phi ∧ 1), phi transcribed from eq. (12)
+    def m_tilde(surv, x, power):
+        best = 0
+        for a in range(1, 3000):
+            y = 8 * max(a * x, 1)
+            phi = 868.5 / x * (math.log(y) - math.log(math.log(y)))
+            if surv(a) ** power >= min(phi, 1.0):
+                best = a
+        return best
+
+    laws = [("two-point", lambda a: 1.0 if a <= 1 else 0.5 if a <= 10**4 else 0.0),
+            ("geometric", lambda a: 0.99 ** (a - 1))]
+    first = next((name, x, m_tilde(s, x, 2), m_tilde(s, x, 1)) for name, s in laws for x in (1e4, 1e6)
+                 if m_tilde(s, x, 2) != m_tilde(s, x, 1))
+    got = audit.CHECKS["dame.mtilde_definition"].fn().evidence["smallest_counterexample"]["value"]
+    assert first == ("geometric", 1e4, got["m_tilde_theorem2"], got["m_tilde_appendix"])
+    assert got["law"].startswith("geometric") and got["n_alpha2"] == 1e4
+
+
+def test_unparametrised_discrepancies_say_so():
+    for cid, start in (("dame.enlarged_interval", "every point"), ("dame.figure_constants", "not parametrised")):
+        assert audit.CHECKS[cid].fn().evidence["smallest_counterexample"]["value"].startswith(start)
+    assert audit.CHECKS["dame.enlarged_interval"].fn(proof_halfwidth=7).evidence["smallest_counterexample"] == {}
+    assert audit.CHECKS["dame.figure_constants"].fn(constants="unit").evidence["smallest_counterexample"] == {}
+
+
+def test_constants_and_lemma_s3_are_identities_without_slack():
+    for cid in ("dame.constants", "dame.lemma_s3"):
+        assert "no constant to tighten" in audit.CHECKS[cid].fn().evidence["slack"]["note"]

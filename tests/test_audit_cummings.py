@@ -187,3 +187,10 @@ def test_the_package_values_the_checks_read_against_hand_computations():
     plan = cummings.realisable_plan([4] * 12, p_initial=0.5, sigma_p2_hat=0.0, tolerance=0.0, eps=1.0)
     assert plan.sigma2_hat[0] == 1 / 16
     assert (plan.b_hat[0] - plan.a_hat[0]) / 2 == pytest.approx(math.sqrt(math.log(480) / 8), rel=1e-14)
+
+
+def test_example1_scalings_is_not_parametrised():
+    r = audit.CHECKS["cummings.example1_scalings"].fn()
+    assert r.status == "discrepancy" and r.evidence["smallest_counterexample"]["value"].startswith("not parametrised")
+    base = {"nonprivate_sd": (lambda n: 1 / np.sqrt(n * np.log(n)), "theta")}
+    assert audit.CHECKS["cummings.example1_scalings"].fn(claims=base).evidence["smallest_counterexample"] == {}

@@ -125,7 +125,10 @@ def test_unbiased_on_an_exact_population_and_the_official_denominator():
 
 
 def test_duchi_equivalence_repaired_by_the_closed_form():
-    assert run("dame.duchi_equivalence").status == "discrepancy"
+    r = run("dame.duchi_equivalence")
+    assert r.status == "discrepancy" and r.evidence["smallest_counterexample"]["value"].startswith("every point")
+    # the closed-form ratio is above 1 at every n alpha^2: 2(1 + 392 tau^2/alpha^2)/coth^2(alpha/2) with tau >= sqrt(2 ln 8)
+    assert 2 * (1 + 392 * 2 * math.log(8) / 0.25) / (1 / math.tanh(0.25)) ** 2 > 1
     assert run("dame.duchi_equivalence", **audit.CHECKS["dame.duchi_equivalence"].repairs[0][1]).status == "holds"
 
 
@@ -171,4 +174,13 @@ def test_homogeneous_case_sign_slip_and_its_repair():
     # phi(1000) at n alpha^2 = 1e6 is about 0.017: m~ = 1000, UB = c3 ln(8 sqrt(1e9))/1e9, LB = c1/1e9
     assert row["phi_m"] < 1
     assert row["upper"] / row["lower"] == pytest.approx(1570 / float(C1) * math.log(8 * math.sqrt(1e9)), rel=1e-9)
-    assert run("dame.homogeneous_case", lower="a in {0, m}").status == "holds"
+    assert r.evidence["smallest_counterexample"]["value"].startswith("not parametrised")
+    assert run("dame.homogeneous_case", lower="a in {0, m}").evidence["smallest_counterexample"] == {}
+
+
+def test_appendix_vote_and_s145_slacks():
+    # (S67): 1 - 4e with e = 1/(8K), K >= 1, is smallest at K = 1: exactly 1/2, the printed factor
+    from fractions import Fraction
+    r = run("dame.s61_s67_votes")
+    assert Fraction(r.evidence["slack"]["tightest_constant"]) == 1 - Fraction(4, 8)
+    assert "no constant to tighten" in run("dame.s145_identity").evidence["slack"]["note"]

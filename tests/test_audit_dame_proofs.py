@@ -238,3 +238,31 @@ def test_s69_equality_of_events_fails_at_a_tie():
     assert r.status == "discrepancy" and (ce["bins"], ce["votes"], ce["true_bin"]) == (4, [0, 0, 0, 0], 0)
     assert not (0 > 0)
     assert run("dame.s69_event_a", relation="superset").status == "holds"
+
+
+def test_lemma_s5_exponent_fails_from_the_left_end_of_its_domain():
+    # independent (mpmath): (pi_{a/6} - 1/2)^2/(4 a^2) at a = 1/1000 is below 1/579, and so is its limit 1/2304 at 0
+    import mpmath
+    ce = run("dame.lemma_s5_exponent").evidence["smallest_counterexample"]
+    a = mpmath.mpf(1) / 1000
+    ratio = (mpmath.exp(a / 6) / (1 + mpmath.exp(a / 6)) - mpmath.mpf(1) / 2) ** 2 / (4 * a * a)
+    assert ratio < mpmath.mpf(1) / 579 and mpmath.mpf(1) / 2304 < mpmath.mpf(1) / 579
+    assert ce["value"] == "1/1000" and ce["lhs_minus_rhs"] == pytest.approx(float(ratio - mpmath.mpf(1) / 579), rel=1e-9)
+    assert "failing on the whole domain: holds" in ce["certified"]
+    assert run("dame.lemma_s5_exponent", divisor=2316).evidence["smallest_counterexample"] == {}
+
+
+def test_everywhere_discrepancies_and_identity_slacks():
+    for cid in ("dame.lemma_s6_derivative", "dame.s135_algebra", "dame.lemma_s11"):
+        assert run(cid).evidence["smallest_counterexample"]["value"].startswith("every point of the domain")
+    assert run("dame.lemma_s6_derivative", factor=2).evidence["smallest_counterexample"] == {}
+    assert run("dame.s135_algebra", e_power=1).evidence["smallest_counterexample"] == {}
+    assert run("dame.lemma_s11", laplace_variance=1).status == "holds"
+    # s135: the two sides 1/(E sqrt x) and 1/sqrt(E x) agree at E = 1 only
+    assert 1 / (1 * math.sqrt(3)) == 1 / math.sqrt(1 * 3) and 1 / (4 * math.sqrt(3)) != 1 / math.sqrt(4 * 3)
+    for cid in ("dame.s135_algebra", "dame.s146_exp_step"):
+        assert "no constant to tighten" in run(cid).evidence["slack"]["note"]
+    # lemma S6's true derivative (1/u - 1/sinh u)/3 tends to 0 as u -> 0 while staying positive: tightest constant 0
+    s = run("dame.lemma_s6_derivative").evidence["slack"]
+    assert s["tightest_constant"] == "0"
+    assert all(0 < (1 / u - 1 / math.sinh(u)) / 3 < u for u in (1e-1, 1e-2, 1e-3))

@@ -224,3 +224,9 @@ def test_lemma7_check_reads_the_rotation_and_counts_exactly(monkeypatch):
     real = kent_estimators.rotate
     monkeypatch.setattr(kent_estimators, "rotate", lambda x, s: real(x, s) * 1.001)
     assert audit.CHECKS["kent.lemma7_rotation"].fn().status == "fails"
+
+
+def test_covering_and_bumps_are_identities_without_slack():
+    for cid in ("kent.covering_ball", "kent.eq126_bumps"):
+        r = audit.CHECKS[cid].fn()
+        assert r.status == "holds" and "no constant to tighten" in r.evidence["slack"]["note"]

@@ -114,7 +114,9 @@ def constants(preset: dame.Constants | None = None) -> AuditResult:
                "c3": 14**2 * 4 * 2 + 2, "c5": sp.Rational(579) * sp.Rational(3, 2)}
     table = {k: (str(sp.nsimplify(v)), str(getattr(c, k))) for k, v in derived.items()}
     ok = all(sp.simplify(sp.sympify(v) - getattr(c, k)) == 0 for k, v in derived.items())
-    return result("dame.constants", "holds" if ok else "fails", derived_vs_preset=table, c4=str(c.c4))
+    return result("dame.constants", "holds" if ok else "fails", derived_vs_preset=table, c4=str(c.c4),
+                  slack={"note": "equalities (each constant recomputed exactly from the proofs' arithmetic): no "
+                                 "constant to tighten"})
 
 
 @register("dame.lemma_s3", "Pla et al. (2024), Lemma S3, eq. (9)",
@@ -153,7 +155,9 @@ def lemma_s3(correction: Callable | None = None) -> AuditResult:
         worst = max(worst, err)
     ok = symbolic and worst < 1e-12
     return result("dame.lemma_s3", "holds" if ok else "fails", symbolic_identity=bool(symbolic),
-                   random_laws=50, max_abs_error=worst)
+                   random_laws=50, max_abs_error=worst,
+                   slack={"note": "an identity on the whole domain (E[theta_hat | j_hat] = theta exactly): no constant "
+                                  "to tighten"})
 
 
 def _law_family():
@@ -278,7 +282,14 @@ def ub_ge_lb(constants: dame.Constants | str = "paper", reading: str = "printed"
                       "reading": reading, "pairs": count, "min_log_ub_minus_log_lb": worst,
                       "violations": len(violations), "counterexamples": violations[:6]}
     if status == "discrepancy":
-        evidence["minimal_point_counterexample"] = minimal_point_counterexample(constants)
+        minimal = minimal_point_counterexample(constants)
+        evidence["minimal_point_counterexample"] = minimal
+        evidence["smallest_counterexample"] = {
+            "order": "smallest atom m of a point law sizes.point(m) (over 1 .. 2^62) with UB < LB at some n alpha^2 "
+                     "in [1e-3, 1e9]", "value": minimal.get("m"), "n_alpha2": minimal.get("n_alpha2"),
+            "certified": f"ball proof that no atom <= m(1 - 1e-6) gives one: {minimal.get('smaller_atom_never_below')}; "
+                         f"50-digit confirmation at m: {minimal.get('confirmed')}; the atoms in between by float "
+                         "bisection"}
     return result("dame.ub_ge_lb", status, **evidence)
 
 
@@ -307,7 +318,17 @@ def eq11_denominator(m_tilde: int | None = None, printed: Callable | None = None
         rows.append({"law": repr(law), "m_tilde": mt, "E[sqrt(m ∧ m̃)]": canonical, "E(sqrt(m) ∧ m̃)": as_printed,
                      "ub_ratio": (canonical / as_printed) ** 2})
         differ = differ or abs(canonical - as_printed) > 1e-9 * canonical
-    return result("dame.eq11_denominator", "discrepancy" if differ else "holds", rows=rows)
+    first: dict = {}
+    law = sizes.poisson(2.0)
+    for mt in range(1, 9):  # the smallest m~ at which the two denominators differ for the first law
+        a, b = float(law.sqrt_min_mean(mt)), float(printed_fn(law, mt))
+        if abs(a - b) > 1e-9 * a:
+            first = {"order": f"smallest m~ = 1, 2, .. for {law!r}", "value": mt, "E[sqrt(m ∧ m̃)]": a,
+                     "E(sqrt(m) ∧ m̃)": b, "certified": "float law functionals, relative gap > 1e-9 (at m~ = 1 "
+                     "both are 1 for sizes >= 1)"}
+            break
+    return result("dame.eq11_denominator", "discrepancy" if differ else "holds", rows=rows,
+                  smallest_counterexample=first)
 
 
 @register("dame.mtilde_definition", "Pla et al. (2024), Theorem 2 vs the text before (S146)",
@@ -336,7 +357,11 @@ def mtilde_definition(appendix_power: int = 1) -> AuditResult:
             rows.append({"law": repr(law), "n_alpha2": x, "m_tilde_theorem2": squared, "m_tilde_appendix": unsquared,
                          "scanned_up_to": int(a[-1])})
     differ = any(r["m_tilde_theorem2"] != r["m_tilde_appendix"] for r in rows)
-    return result("dame.mtilde_definition", "discrepancy" if differ else "holds", rows=rows)
+    first = next(({"order": "the instances in the listed order (law, then n alpha^2)", "value": r,
+                   "certified": "exact (integer m~ from both conditions)"}
+                  for r in rows if r["m_tilde_theorem2"] != r["m_tilde_appendix"]), {})
+    return result("dame.mtilde_definition", "discrepancy" if differ else "holds", rows=rows,
+                  smallest_counterexample=first)
 
 
 @register("dame.enlarged_interval", "Pla et al. (2024), Algorithm 1 vs Lemma S9 / (S135)",
@@ -351,7 +376,11 @@ def enlarged_interval(proof_halfwidth: float = 6) -> AuditResult:
     algorithm, proof = float(widths.max()), 2 * proof_halfwidth * tau  # the implemented interior window
     return result("dame.enlarged_interval", "discrepancy" if not math.isclose(algorithm, proof) else "holds",
                    tau=tau, algorithm_width=algorithm, proof_width=proof, laplace_sensitivity=float(sens.max()),
-                   max_interior_width=float(widths.max()))
+                   max_interior_width=float(widths.max()),
+                   smallest_counterexample={} if math.isclose(algorithm, proof) else {
+                       "order": "any (m~, n alpha^2, alpha)",
+                       "value": "every point of the domain (widths 14 tau vs 12 tau: the ratio 7/6 does not depend on "
+                                "the parameters)"})
 
 
 @register("dame.figure_constants", "Pla et al. (2024), Fig. 1a vs Theorems 1–2 with (S31), (S146)",
@@ -369,7 +398,9 @@ def figure_constants(constants: str = "paper") -> AuditResult:
         lb = dame.lower_bound(law, n_alpha2=500.0, constants=constants)
         rows.append({"law": repr(law), "m_tilde": ub.m_tilde, "upper": ub.value, "lower": lb.value})
     flat = all(r["upper"] == 4.0 for r in rows)
-    return result("dame.figure_constants", "discrepancy" if flat else "holds", constants=str(constants), rows=rows)
+    return result("dame.figure_constants", "discrepancy" if flat else "holds", constants=str(constants), rows=rows,
+                  smallest_counterexample={} if not flat else {
+                      "order": "none", "value": "not parametrised: Figure 1a's four fixed laws at its fixed n alpha^2 = 500"})
 
 
 FIG1B_SETTINGS = {"text": (10**4, 10**5, 10**6), "script": (10**5, 10**5, 10**8)}  # n, m1, m2 (Figure 1b)
@@ -502,7 +533,8 @@ def fig1b_adaptation_judged(settings: dict, rhos: Any, m_tildes: dict, simulated
     status = ("holds" if "holds" in text else "discrepancy" if "holds" in script
               else "inconclusive" if "inconclusive" in text + script else "fails")
     return result("dame.fig1b_adaptation", status, alpha=alpha, **evidence, summary=summary, rows=rows,
-                  lead_at_rho_0=lead_at_0)
+                  lead_at_rho_0=lead_at_0, smallest_counterexample={} if status != "discrepancy" else {
+                      "order": "none", "value": "not parametrised: Figure 1b's two fixed settings (text, script)"})
 
 
 

@@ -223,6 +223,9 @@ def s61_s67_votes(log_factor: int = 8, coefficient: int | Fraction = Fraction(1,
     ok = s63 and s66 and monotone and bool(increasing) and s67
     return result("dame.s61_s67_votes", "holds" if ok else "fails", s63_identity=s63, s66_identity=s66,
                   p_increases_in_v=monotone, min_of_1_minus_4e=str(factor.subs(K, 1)), s67=s67,
+                  slack={"tightest_constant": str(factor.subs(K, 1)), "method": "sympy (1 - 4/(log_factor K) increases "
+                         "in K >= 1)", "note": "the factor 1/2 of (S67) is exact: 1 - 4e reaches 1/2 at K = 1 (m~ n "
+                         "alpha^2 <= 1); (S63) and (S66) are identities"},
                   log_factor=log_factor, coefficient=str(coefficient))
 
 
@@ -403,6 +406,7 @@ def s145_identity(tau_factor: int = 2) -> AuditResult:
     tau = sp.sqrt(tau_factor * L / m)
     same = sp.simplify(4 / tau - 4 * sp.sqrt(m / (2 * L))) == 0
     return result("dame.s145_identity", "holds" if same else "fails", tau_factor=tau_factor,
+                  slack={"note": "an identity (4/tau = 4 sqrt(m~/(2L)) for every m~, L): no constant to tighten"},
                   four_over_tau=str(sp.simplify(4 / tau)))
 
 

@@ -114,6 +114,9 @@ def duchi_equivalence(reps: int = 1000, seed: int = 1188, claimed_ratio=None) ->
     status = ("discrepancy" if all(v == "discrepancy" for v in verdicts) else "holds" if all(v == "holds" for v in verdicts)
               else "inconclusive")
     return result("dame.duchi_equivalence", status, rows=rows,
+                  smallest_counterexample={} if status != "discrepancy" else {
+                      "order": "any n alpha^2", "value": "every point of the domain (the closed-form MSE ratio "
+                                                         "2(1 + 392 tau^2/alpha^2)/coth^2(alpha/2) exceeds 1 at every n)"},
                   note="the ratio grows as 784 ln(8 sqrt(n alpha^2))/(alpha^2 coth^2(alpha/2)): a log factor, as "
                        "Theorem 2's rate at m~ = 1; the two procedures differ (Laplace noise of scale 14 tau/alpha "
                        "on half the users vs Duchi's +-B on all)")
@@ -312,6 +315,9 @@ def homogeneous_case(lower: str = "printed") -> AuditResult:
     return result("dame.homogeneous_case", status, lower=lower, rows=rows, max_log_dev_ub_over_lb=log_dev,
                   max_upper_over_8c3_exp=exp_ratio, lower_over_exp_c2_spread_decades=spread,
                   lower_dev_a_in_0_m=lower_dev,
+                  smallest_counterexample={} if status != "discrepancy" else {
+                      "order": "none", "value": "not parametrised: a claimed scaling in n alpha^2 (the spread over the "
+                                                "instances), not a pointwise inequality"},
                   slack={"exp_form_constant": exp_ratio * 8 * c3 if exp_ratio else None,
                          "note": "the largest UB/exp(-n alpha^2/c5) over the instances with phi(m) > 1 (8 c3 = 12560 "
                                  "is the constant the argument gives)"})

@@ -176,7 +176,17 @@ def lemma_s5_exponent(divisor: int = 579, thorough: bool = False) -> AuditResult
                             strict=False, max_boxes=200000 if thorough else 40000)
         fixed_status, fixed_by = fixed.status, f"its own proof ({fixed.boxes} boxes)"
     status = "discrepancy" if res.status == "fails" and fixed_status == "holds" else res.status
-    return result("dame.lemma_s5_exponent", status,
+    smallest: dict = {}
+    if status == "discrepancy":  # the failing set: the whole domain when the ratio's infimum 1/2314.7 is below 1/d
+        left = Fraction(1, 1000)
+        gap = vote_gap_over_alpha(boxes.point(left)) ** 2 / 4 - 1 / d
+        whole = boxes.prove(lambda a: 1 / d - vote_gap_over_alpha(a) ** 2 / 4, [(left, Fraction(1))], max_boxes=2000)
+        smallest = {"order": "smallest alpha in [1/1000, 1]", "value": str(left), "lhs_minus_rhs": float(gap.mid()),
+                    "certified": f"ball (the point: {bool(gap < 0)}; failing on the whole domain: {whole.status}, "
+                                 f"{whole.boxes} boxes)",
+                    "note": "(pi - 1/2)^2/alpha^2 decreases in alpha and is at most 1/576 < 4/579 (its limit at 0): "
+                            "the failing set is the whole domain, its left end the domain's"}
+    return result("dame.lemma_s5_exponent", status, smallest_counterexample=smallest,
                    **res.evidence(f"alpha in [1/1000, 1], divisor {divisor}"),
                    divisor_2316=fixed_status, divisor_2316_by=fixed_by, corrected_c5=3474,
                    slack={**slack.as_dict(), "note": "the smallest divisor d with (1/4)(pi - 1/2)^2 >= alpha^2/d on "
@@ -221,7 +231,13 @@ def lemma_s6_derivative(factor: int | Fraction = 1) -> AuditResult:
                    true_second_term_factor=str(ratio), difference_at_half_and_1=diff_at,
                    s86_with_the_factor_2=corrected_bound,
                    true_derivative="(1/3)(1/u - 1/sinh u), u = x/6: positive on (0, 1]" if positive else "not shown",
-                   lemma_s6_itself="see dame.lemma_s6")
+                   lemma_s6_itself="see dame.lemma_s6",
+                   smallest_counterexample={} if status != "discrepancy" else {"order": "smallest x in (0, 1]",
+                                            "value": "every point of the domain (true - printed = pi'/(1/2 - pi) "
+                                                     "!= 0 for every x > 0)"},
+                   slack={"tightest_constant": "0", "method": "sympy",
+                          "note": "g' >= 0 is an identity-based proof: g' = (1/u - 1/sinh u)/3 > 0, whose infimum 0 "
+                                  "is approached as x -> 0 (no constant above 0 holds)"})
 
 
 K = sp.Symbol("K", positive=True)  # stands for √(m̃nα²) ∨ 1
@@ -346,7 +362,12 @@ def s135_algebra(e_power: int = 0) -> AuditResult:
     same = sp.simplify(lhs - printed) == 0
     corrected = sp.simplify(lhs**2)
     return result("dame.s135_algebra", "holds" if same else "discrepancy", e_power=e_power,
-                   lhs=str(sp.simplify(lhs)), printed=str(printed), corrected_square=str(corrected))
+                   lhs=str(sp.simplify(lhs)), printed=str(printed), corrected_square=str(corrected),
+                   smallest_counterexample={} if same else {
+                       "order": "E = E[sqrt(m ∧ m~)] >= 1",
+                       "value": "every point of the domain with E != 1 (the two sides agree only at E = 1)"},
+                   slack={"note": "an identity (the left side equals 1/(E sqrt(n alpha^2)) on the whole domain): no "
+                                  "constant to tighten"})
 
 
 @register("dame.lemma_s11", "Pla et al. (2024), Lemma S11 (S138)–(S141), Algorithm 1 (standard Laplace ℓ_u)",
@@ -366,6 +387,9 @@ def lemma_s11(laplace_variance: int = 2) -> AuditResult:
     c3 = int(2 * corrected_var * 196 * 2 + 2)
     status = "discrepancy" if total > lemma else "holds"
     return result("dame.lemma_s11", status, domain="exact at tau = 1/10, alpha = 1/2 (the excess is tau^2 for every tau, alpha)",
+                   smallest_counterexample={} if status != "discrepancy" else {
+                       "order": "any (tau, alpha)",
+                       "value": "every point of the domain (the excess over the lemma is tau^2 > 0 for every tau, alpha)"},
                    variance=float(total), lemma_bound=float(lemma), laplace_variance=laplace_variance,
                    corrected_factor=str(corrected_var), corrected_c3=c3)
 
@@ -415,7 +439,9 @@ def s146_exp_step(reading: str = "printed") -> AuditResult:
         if found:
             break
     return result("dame.s146_exp_step", "discrepancy" if found else "holds", reading=reading,
-                   at_equality=str(phi_form), cases_searched=searched, smallest_counterexample=found)
+                   at_equality=str(phi_form), cases_searched=searched, smallest_counterexample=found,
+                   slack={"note": "an equivalence (the step is exactly P(m >= m~)^2 >= phi(m~) after logarithms): no "
+                                  "constant to tighten"})
 
 
 @register("dame.s146_constant", "Pla et al. (2024), the step after (S145) to (S146)",

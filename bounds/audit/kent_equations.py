@@ -102,6 +102,7 @@ def covering_ball(upper_numerator: int = 2) -> AuditResult:
     up_id = same(1 + t / 2, t / 2, 1 + sp.Integer(upper_numerator) / t)
     return result("kent.covering_ball", "holds" if dev <= 1e-12 and low_id and up_id else "fails",
                   max_relative_deviation=dev, lower_volume_identity=low_id, upper_volume_identity=bool(up_id),
+                  slack={"note": "identities (both sides are the volume ratios exactly): no constant to tighten"},
                   upper_numerator=upper_numerator)
 
 
@@ -540,6 +541,8 @@ def eq126_bumps(h_power: int = 1) -> AuditResult:
             exact &= dist == unit * rho
     return result("kent.eq126_bumps", "holds" if scaling and exact else "fails", bump_norm2=str(norm2),
                   scaling_identity=scaling, hamming_identity_all_pairs=exact, h_power=h_power,
+                  slack={"note": "an equality (the separation is exactly 4 gamma^2 h^(2 beta + 1) ||psi||^2 rho): no "
+                                 "constant to tighten"},
                   confidence="[R] (the bump's formula was lost; any bump scales the same way)")
 
 
