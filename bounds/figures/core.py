@@ -384,11 +384,13 @@ def render(spec: FigureSpec, data: FigureData, verdict: Mapping | None = None) -
 @contextlib.contextmanager
 def saving(fig: Figure, dpi: float) -> Iterator[Figure]:
     """``fig`` ready to be saved (any number of times, at ``dpi``) with the images ``savefig`` alone gives, for
-    less work: the layout solved once here as ``savefig`` solves it (a draw that renders nothing, at ``dpi`` on
-    an Agg canvas), then the layout engine detached while saving (``savefig`` would otherwise draw the figure
-    once more before each file); and each axis' ticks and their labels' extents computed once per view and
-    position instead of at every query of a draw (an axis recomputes them for its bounding box, its label's
-    position, its spines and its neighbours'). The engine and the axes' own methods are restored on exit.
+    less work: the layout solved once here as ``savefig`` solves it (the axes' aspects applied, then the layout
+    engine run, at ``dpi`` on an Agg canvas: what ``savefig``'s draw that renders nothing does before it draws
+    nothing), then the layout engine detached while saving (``savefig`` would otherwise draw the figure once
+    more before each file); and each axis' ticks computed once per view and number of ticks that fit, their
+    labels' extents once per view and position, instead of at every query of a draw (an axis recomputes them
+    for its bounding box, its label's position, its spines and its neighbours').  The engine and the axes' own
+    methods are restored on exit.
 
     Examples
     --------
@@ -414,8 +416,9 @@ def saving(fig: Figure, dpi: float) -> Iterator[Figure]:
             FigureCanvasAgg(fig)  # the canvas savefig draws a PNG on; the layout is solved with its renderer
             original = fig.dpi
             fig.dpi = dpi
-            try:  # savefig's solve: a draw that renders nothing
-                fig.draw_without_rendering()
+            try:  # savefig's solve, without the rest of a draw that renders nothing (as Figure.draw: aspects first)
+                fig._get_draw_artists(fig.canvas.get_renderer())
+                engine.execute(fig)
             finally:
                 fig.dpi = original
             with matplotlib.rc_context({"figure.autolayout": False, "figure.constrained_layout.use": False}):
@@ -430,10 +433,11 @@ def saving(fig: Figure, dpi: float) -> Iterator[Figure]:
 
 
 def _tick_state(axis: Any) -> tuple:
-    """What an axis' ticks depend on: the view interval, the axes' position on the canvas, the dpi, the
-    locators, formatters and tick lists."""
-    return (tuple(axis.get_view_interval()), tuple(axis.axes.bbox.bounds), axis.figure.dpi,
-            axis.get_major_locator(), axis.get_minor_locator(), axis.major.formatter, axis.minor.formatter,
+    """What an axis' ticks depend on: the view interval, the number of ticks that fit (``get_tick_space``: the
+    only use the locators make of the axes' size, which the layout changes), the locators, formatters and tick
+    lists."""
+    return (tuple(axis.get_view_interval()), axis.get_tick_space(), axis.get_major_locator(),
+            axis.get_minor_locator(), axis.major.formatter, axis.minor.formatter,
             id(axis.__dict__.get("majorTicks")), id(axis.__dict__.get("minorTicks")))
 
 
@@ -459,7 +463,7 @@ def _label_boxes_once(axis: Any) -> Callable[[list, Any], tuple]:
     last: list = [None, ([], [])]
 
     def boxes(ticks: list, renderer: Any) -> tuple:
-        key = (tuple(map(id, ticks)), renderer, _tick_state(axis))
+        key = (tuple(map(id, ticks)), renderer, tuple(axis.axes.bbox.bounds), axis.figure.dpi, _tick_state(axis))
         if last[0] != key:
             last[:] = [key, compute(ticks, renderer)]
         return list(last[1][0]), list(last[1][1])
