@@ -413,12 +413,16 @@ def saving(fig: Figure, dpi: float) -> Iterator[Figure]:
         setattr(a, "_get_ticklabel_bboxes", _label_boxes_once(a))
     try:
         if engine is not None:
-            FigureCanvasAgg(fig)  # the canvas savefig draws a PNG on; the layout is solved with its renderer
+            canvas = FigureCanvasAgg(fig)  # the canvas savefig draws a PNG on; the layout is solved with its renderer
             original = fig.dpi
             fig.dpi = dpi
             try:  # savefig's solve, without the rest of a draw that renders nothing (as Figure.draw: aspects first)
-                fig._get_draw_artists(fig.canvas.get_renderer())
-                engine.execute(fig)
+                aspects = getattr(fig, "_get_draw_artists", None)  # private: a matplotlib without it draws
+                if aspects is None:
+                    fig.draw_without_rendering()
+                else:
+                    aspects(canvas.get_renderer())
+                    engine.execute(fig)
             finally:
                 fig.dpi = original
             with matplotlib.rc_context({"figure.autolayout": False, "figure.constrained_layout.use": False}):
