@@ -151,6 +151,8 @@ def rameshwar_errors(m: ArrayLike, *, U: float, eps: float, samples: str = "unif
     reps = check_integer("reps", reps, minimum=1, maximum=MAX_REPS)
     if executor is not None and not callable(getattr(executor, "map", None)):
         raise ValueError(f"executor must be None or a concurrent.futures.Executor, got {executor!r}")
+    if not isinstance(progress, (bool, np.bool_)):
+        raise TypeError(f"progress must be a bool, got {progress!r}")
     chunks = _chunks(plan, reps, seed)
     mapped = (executor.map if executor is not None else map)(_rt_chunk, [plan] * len(chunks), *zip(*chunks))
     parts = list(tqdm(mapped, total=len(chunks), disable=None if progress else True, desc="replications"))
