@@ -89,15 +89,19 @@ def test_rng_may_be_an_int_a_seed_sequence_or_a_generator():
 
 @pytest.mark.parametrize("kind", ["uniform", "gaussian", "worst"])
 @pytest.mark.parametrize("m", [theory.geometric(4), theory.extreme(21, 10), [3]])
-def test_chunked_replications_are_the_block_by_block_releases_bit_for_bit(kind, m):
+@pytest.mark.parametrize("chunk", [2**7, 2**17])
+def test_chunked_replications_are_the_block_by_block_releases_bit_for_bit(kind, m, chunk, monkeypatch):
     """simulate.rameshwar_errors' chunks (many blocks' rows at once) give, row by row, the errors of the three
     releases made block by block through this module's public functions (each block on its own stream)."""
     from bounds import mechanisms
     from bounds.simulate import _rameshwar
 
+    monkeypatch.setattr(_rameshwar, "CHUNK_VALUES", chunk)  # 2**7: one block a chunk
     for eps, reps in ((0.05, 1), (0.7, 130), (4.0, 700)):
         plan = _rameshwar._RTPlan(rameshwar.setting(m, U=65.0, eps=eps), kind)
-        chunked = [_rameshwar._rt_chunk(plan, seeds, sizes) for seeds, sizes in _rameshwar._chunks(plan, reps, SEED)]
+        chunks = _rameshwar._chunks(plan, reps, SEED)
+        assert chunk > 2**7 or len(chunks) == -(-reps // 64)
+        chunked = [_rameshwar._rt_chunk(plan, seeds, sizes) for seeds, sizes in chunks]
         children = mechanisms.seed_sequence(SEED).spawn(-(-reps // 64))
         blocks = [_rameshwar._rt_reference(plan, c, min(64, reps - 64 * b)) for b, c in enumerate(children)]
         for key in ("laplace", "opt_wc", "akmv"):
