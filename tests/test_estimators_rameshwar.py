@@ -82,3 +82,40 @@ def test_rng_may_be_an_int_a_seed_sequence_or_a_generator():
     sums = np.tile(65.0 * M, (3, 1))
     runs = [rameshwar.akmv(sums, s, rng=r) for r in (5, np.random.SeedSequence(5), np.random.default_rng(5))]
     assert np.array_equal(runs[0], runs[1]) and np.array_equal(runs[0], runs[2])
+
+
+# --------------------------------------------------------------------------- the figures' replications
+
+
+@pytest.mark.parametrize("kind", ["uniform", "gaussian", "worst"])
+@pytest.mark.parametrize("m", [theory.geometric(4), theory.extreme(21, 10), [3]])
+@pytest.mark.parametrize("chunk", [2**7, 2**17])
+def test_chunked_replications_are_the_block_by_block_releases_bit_for_bit(kind, m, chunk, monkeypatch):
+    """simulate.rameshwar_errors' chunks (many blocks' rows at once) give, row by row, the errors of the three
+    releases made block by block through this module's public functions (each block on its own stream)."""
+    from bounds import mechanisms
+    from bounds.simulate import _rameshwar
+
+    monkeypatch.setattr(_rameshwar, "CHUNK_VALUES", chunk)  # 2**7: one block a chunk
+    for eps, reps in ((0.05, 1), (0.7, 130), (4.0, 700)):
+        plan = _rameshwar._RTPlan(rameshwar.setting(m, U=65.0, eps=eps), kind)
+        chunks = _rameshwar._chunks(plan, reps, SEED)
+        assert chunk > 2**7 or len(chunks) == -(-reps // 64)
+        chunked = [_rameshwar._rt_chunk(plan, seeds, sizes) for seeds, sizes in chunks]
+        children = mechanisms.seed_sequence(SEED).spawn(-(-reps // 64))
+        blocks = [_rameshwar._rt_reference(plan, c, min(64, reps - 64 * b)) for b, c in enumerate(children)]
+        for key in ("laplace", "opt_wc", "akmv"):
+            got, want = (np.concatenate([p[key] for p in parts]) for parts in (chunked, blocks))
+            assert got.shape == (reps,) and np.array_equal(got, want), (key, eps, reps)
+
+
+def test_chunks_follow_the_blocks_and_stay_small():
+    from bounds.simulate import _rameshwar
+
+    plan = _rameshwar._RTPlan(rameshwar.setting(theory.geometric(6), U=65.0, eps=1.0), "uniform")
+    chunks = _rameshwar._chunks(plan, 10**4, SEED)
+    sizes = [k for _, ks in chunks for k in ks]
+    assert sizes == [64] * 156 + [16]  # 10**4 = 156 * 64 + 16, in block order
+    assert max(sum(ks) * 448 for _, ks in chunks) <= _rameshwar.CHUNK_VALUES  # 448 samples a dataset
+    seeds = [s for ss, _ in chunks for s in ss]
+    assert [s.spawn_key for s in seeds] == [(b,) for b in range(157)]

@@ -208,11 +208,12 @@ def test_figures_render_with_agg(quick, rendered):
 
 
 def test_same_seed_gives_identical_csv(quick, tmp_path):
-    """Two workers give the serial run's CSV (the module's quick run, one process)."""
+    """Two workers give the serial run's CSV (the module's quick run, one process), and its images byte for byte."""
     ids = ["dame-fig1b", "rameshwar-fig2"]
     figures.run(ids, quick=True, out=tmp_path, progress=False, jobs=2)
     for fid in ids:
-        assert (quick[1] / f"{fid}.csv").read_bytes() == (tmp_path / f"{fid}.csv").read_bytes()
+        for ext in ("csv", "png", "pdf"):
+            assert (quick[1] / f"{fid}.{ext}").read_bytes() == (tmp_path / f"{fid}.{ext}").read_bytes(), (fid, ext)
 
 
 def test_unknown_figure_id():

@@ -143,3 +143,20 @@ def test_committed_csv_survives_values_moved_by_a_few_ulps(fid, tmp_path):
         assert nudged.rows != raw.rows  # the perturbation reached the values
         _write_csv(tmp_path / f"{fid}.csv", _rounded_data(nudged).rows)
         assert (tmp_path / f"{fid}.csv").read_bytes() == (COMMITTED / f"{fid}.csv").read_bytes(), ulps
+
+
+@pytest.mark.parametrize("N, q", [(0, 0.5), (1, 0.3), (10, 0.5), (50, 0.3), (1000, 1e-9), (10**5, 0.55), (10**7, 0.999),
+                                  (10**8, 0.5), (3, 0.0), (3, 1.0)])
+def test_binomial_tables_use_scipy_stats_bits_without_importing_it(N, q):
+    """Figure 1b's users are drawn by inversion of binomial tables: the pmf, cdf and sf the tables are built from
+    (called without scipy.stats) are scipy.stats.binom's own, bit for bit, inside and at the ends of the support."""
+    from scipy import stats
+
+    from bounds.simulate import _populations
+
+    pmf, cdf, sf = _populations._binom_functions()
+    sd = math.sqrt(N * q * (1 - q))
+    k = np.arange(max(0, math.floor(N * q - 15 * sd) - 40), min(N, math.ceil(N * q + 15 * sd) + 40) + 1)
+    assert np.array_equal(pmf(k, N, q), stats.binom.pmf(k, N, q))
+    for x in {-3, -1, 0, int(k[0]) - 1, int(k[-1]), N - 1, N, N + 2}:
+        assert cdf(x, N, q) == stats.binom.cdf(x, N, q) and sf(x, N, q) == stats.binom.sf(x, N, q), x

@@ -384,11 +384,13 @@ def render(spec: FigureSpec, data: FigureData, verdict: Mapping | None = None) -
 @contextlib.contextmanager
 def saving(fig: Figure, dpi: float) -> Iterator[Figure]:
     """``fig`` ready to be saved (any number of times, at ``dpi``) with the images ``savefig`` alone gives, for
-    less work: the layout solved once here as ``savefig`` solves it (a draw that renders nothing, at ``dpi`` on
-    an Agg canvas), then the layout engine detached while saving (``savefig`` would otherwise draw the figure
-    once more before each file); and each axis' ticks and their labels' extents computed once per view and
-    position instead of at every query of a draw (an axis recomputes them for its bounding box, its label's
-    position, its spines and its neighbours'). The engine and the axes' own methods are restored on exit.
+    less work: the layout solved once here as ``savefig`` solves it (the axes' aspects applied, then the layout
+    engine run, at ``dpi`` on an Agg canvas: what ``savefig``'s draw that renders nothing does before it draws
+    nothing), then the layout engine detached while saving (``savefig`` would otherwise draw the figure once
+    more before each file); and each axis' ticks computed once per view and number of ticks that fit, their
+    labels' extents once per view and position, instead of at every query of a draw (an axis recomputes them
+    for its bounding box, its label's position, its spines and its neighbours').  The engine and the axes' own
+    methods are restored on exit.
 
     Examples
     --------
@@ -407,15 +409,21 @@ def saving(fig: Figure, dpi: float) -> Iterator[Figure]:
     engine = fig.get_layout_engine()
     axes = [a for ax in fig.axes for a in ax._axis_map.values()]
     for a in axes:  # instance attributes over the methods, deleted on exit
-        setattr(a, "_update_ticks", _ticks_once(a))
-        setattr(a, "_get_ticklabel_bboxes", _label_boxes_once(a))
+        space = _space(a)
+        setattr(a, "_update_ticks", _ticks_once(a, space))
+        setattr(a, "_get_ticklabel_bboxes", _label_boxes_once(a, space))
     try:
         if engine is not None:
-            FigureCanvasAgg(fig)  # the canvas savefig draws a PNG on; the layout is solved with its renderer
+            canvas = FigureCanvasAgg(fig)  # the canvas savefig draws a PNG on; the layout is solved with its renderer
             original = fig.dpi
             fig.dpi = dpi
-            try:  # savefig's solve: a draw that renders nothing
-                fig.draw_without_rendering()
+            try:  # savefig's solve, without the rest of a draw that renders nothing (as Figure.draw: aspects first)
+                aspects = getattr(fig, "_get_draw_artists", None)  # private: a matplotlib without it draws
+                if aspects is None:
+                    fig.draw_without_rendering()
+                else:
+                    aspects(canvas.get_renderer())
+                    engine.execute(fig)
             finally:
                 fig.dpi = original
             with matplotlib.rc_context({"figure.autolayout": False, "figure.constrained_layout.use": False}):
@@ -429,21 +437,40 @@ def saving(fig: Figure, dpi: float) -> Iterator[Figure]:
             fig.set_layout_engine(engine)
 
 
-def _tick_state(axis: Any) -> tuple:
-    """What an axis' ticks depend on: the view interval, the axes' position on the canvas, the dpi, the
+def _tick_state(axis: Any, space: int) -> tuple:
+    """What an axis' ticks depend on: the view interval, the number of ticks that fit (``space``, the axis'
+    ``get_tick_space()``: the only use the locators make of the axes' size, which the layout changes), the
     locators, formatters and tick lists."""
-    return (tuple(axis.get_view_interval()), tuple(axis.axes.bbox.bounds), axis.figure.dpi,
-            axis.get_major_locator(), axis.get_minor_locator(), axis.major.formatter, axis.minor.formatter,
-            id(axis.__dict__.get("majorTicks")), id(axis.__dict__.get("minorTicks")))
+    return (tuple(axis.get_view_interval()), space, axis.get_major_locator(), axis.get_minor_locator(),
+            axis.major.formatter, axis.minor.formatter, id(axis.__dict__.get("majorTicks")),
+            id(axis.__dict__.get("minorTicks")))
 
 
-def _ticks_once(axis: Any) -> Callable[[], list]:
+def _box(axis: Any) -> tuple:
+    """The axes' box on the canvas and the dpi: what an axis' tick space and labels' extents depend on."""
+    return tuple(axis.axes.bbox.bounds), axis.figure.dpi
+
+
+def _space(axis: Any) -> Callable[[], int]:
+    """``axis.get_tick_space()``, computed again only when :func:`_box` changed since its last call."""
+    last: list = [None, 0]
+
+    def space() -> int:
+        box = _box(axis)
+        if last[0] != box:
+            last[:] = [box, axis.get_tick_space()]
+        return last[1]
+
+    return space
+
+
+def _ticks_once(axis: Any, space: Callable[[], int]) -> Callable[[], list]:
     """``axis._update_ticks`` computed again only when :func:`_tick_state` changed since its last call."""
     compute = getattr(axis, "_update_ticks")
     last: list = [None, []]
 
     def update() -> list:
-        key = _tick_state(axis)
+        key = _tick_state(axis, space())
         if last[0] != key:
             last[:] = [key, compute()]
         return list(last[1])
@@ -451,7 +478,7 @@ def _ticks_once(axis: Any) -> Callable[[], list]:
     return update
 
 
-def _label_boxes_once(axis: Any) -> Callable[[list, Any], tuple]:
+def _label_boxes_once(axis: Any, space: Callable[[], int]) -> Callable[[list, Any], tuple]:
     """``axis._get_ticklabel_bboxes(ticks, renderer)`` (the tick labels' extents, measured for the axis' box,
     its label's position and its neighbours') computed again only when the ticks, the renderer or
     :func:`_tick_state` changed since its last call."""
@@ -459,7 +486,7 @@ def _label_boxes_once(axis: Any) -> Callable[[list, Any], tuple]:
     last: list = [None, ([], [])]
 
     def boxes(ticks: list, renderer: Any) -> tuple:
-        key = (tuple(map(id, ticks)), renderer, _tick_state(axis))
+        key = (tuple(map(id, ticks)), renderer, _box(axis), _tick_state(axis, space()))
         if last[0] != key:
             last[:] = [key, compute(ticks, renderer)]
         return list(last[1][0]), list(last[1][1])

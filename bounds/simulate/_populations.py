@@ -169,10 +169,11 @@ def _binomial_table(N: int, q: float) -> tuple[int, np.ndarray, np.ndarray] | No
     hi = min(N, math.ceil(N * q + TABLE_SIGMAS * sd) + 40)
     if hi - lo + 1 > TABLE_ENTRIES:
         return None
+    pmf, cdf, sf = _binom_functions()
     try:  # boost raises OverflowError for some q within a few ulps of 0 or 1 (e.g. 1e-308): numpy's sampler there
-        if stats.binom.cdf(lo - 1, N, q) > TABLE_TAIL / 2 or stats.binom.sf(hi, N, q) > TABLE_TAIL / 2:
+        if cdf(lo - 1, N, q) > TABLE_TAIL / 2 or sf(hi, N, q) > TABLE_TAIL / 2:
             return None
-        p = stats.binom.pmf(np.arange(lo, hi + 1), N, q)
+        p = pmf(np.arange(lo, hi + 1), N, q)
     except OverflowError:
         return None
     below = int(np.searchsorted(np.cumsum(p), TABLE_TAIL / 2, side="right"))  # leading entries of mass <= tail/2
@@ -190,6 +191,31 @@ def _binomial_table(N: int, q: float) -> tuple[int, np.ndarray, np.ndarray] | No
     guide = np.searchsorted(F, np.arange(G) / G, side="right").astype(np.int32)  # int32: the table stays in cache
     F.flags.writeable = guide.flags.writeable = False
     return lo + below, F, guide
+
+
+@functools.lru_cache(maxsize=1)
+def _binom_functions() -> tuple[Callable, Callable, Callable]:
+    """The binomial's pmf, cdf and sf as :func:`_binomial_table` evaluates them: boost's, the functions behind
+    ``scipy.stats.binom`` (same bits), called directly on arguments inside the support (cdf 0 below it, sf 0
+    from ``N`` on, as scipy.stats gives), without importing scipy.stats (a second of a quick ``bounds figures``);
+    scipy.stats' own where scipy.special has no such functions."""
+    try:
+        from scipy.special import _ufuncs
+
+        pmf_, cdf_, sf_ = _ufuncs._binom_pmf, _ufuncs._binom_cdf, _ufuncs._binom_sf
+    except (ImportError, AttributeError):  # pragma: no cover - another scipy: its public distribution
+        return stats.binom.pmf, stats.binom.cdf, stats.binom.sf
+
+    def pmf(k: np.ndarray, N: int, q: float) -> np.ndarray:
+        return np.clip(pmf_(k, N, q), 0, 1)
+
+    def cdf(k: int, N: int, q: float) -> float:
+        return 0.0 if k < 0 else 1.0 if k >= N else float(np.clip(cdf_(float(k), N, q), 0, 1))
+
+    def sf(k: int, N: int, q: float) -> float:
+        return 1.0 if k < 0 else 0.0 if k >= N else float(np.clip(sf_(float(k), N, q), 0, 1))
+
+    return pmf, cdf, sf
 
 
 def binomial_inversion(N: int, q: float, count: int, rng: RNGLike) -> np.ndarray:

@@ -14,7 +14,8 @@ from .. import rameshwar as rameshwar_theory
 from ..estimators import rameshwar
 from ..mechanisms import SeedLike
 from ..numerics import check_choice, check_integer
-from ._engine import MAX_REPS, map_blocks
+from .._progress import tqdm
+from ._engine import BLOCK, MAX_REPS
 
 __all__ = ["rameshwar_errors", "akmv_worst_case"]
 
@@ -25,8 +26,75 @@ class _RTPlan:
     kind: str
 
 
-def _rt_block(plan: _RTPlan, seed_seq, size):
-    """One block of §IV-D's three mechanisms, vectorised over the block's replications."""
+CHUNK_VALUES = 2**17  # samples (or Gumbel draws) held at a time by one chunk of blocks: 1 MiB per array, which
+# stays in cache and is reused by the allocator (arrays of 16 MiB were mapped and page-faulted anew at every chunk)
+
+
+def _rt_chunk(plan: _RTPlan, seeds: list, sizes: list) -> dict:
+    """Blocks of §IV-D's three mechanisms, each block drawing from its own stream exactly what
+    :func:`_rt_reference` draws (same calls, same order: samples; Laplace, OPT-wc's and AKMV's noise; the private
+    quantile's Gumbel and uniform draws), the arithmetic done once over the chunk's rows: each row's values are
+    computed by the same operations as in a block of its own (row by row reductions), so the errors are the same
+    bits (tested), without a block's checks and calls repeated per 64 replications."""
+    s = plan.setting
+    m, U = s.m, s.U
+    L, n_samples = m.size, float(m.sum())
+    rows = sum(sizes)
+    draws = []
+    x = np.full((rows, int(m.sum())), float(U)) if plan.kind == "worst" else np.empty((rows, int(m.sum())))
+    sd = lo = 0.0
+    if plan.kind == "gaussian":
+        from scipy import special
+
+        sd = math.sqrt(U / 4)
+        lo = float(special.ndtr(-(U / 2) / sd))
+    noise = np.empty((3, rows))
+    gumbel = np.empty((rows, L + 1))
+    unif = np.empty(rows)
+    r = 0
+    for seed_seq, size in zip(seeds, sizes):  # each block's stream, in rameshwar_theory.samples' and the
+        rng = np.random.default_rng(seed_seq)  # mechanisms' order
+        if plan.kind == "uniform":
+            x[r:r + size] = U - rng.uniform(0.0, U, size=(size, x.shape[1]))
+        elif plan.kind == "gaussian":
+            draws.append(rng.random((size, x.shape[1])))
+        for k in range(3):
+            noise[k, r:r + size] = rng.laplace(0.0, 1.0, size=size)
+        gumbel[r:r + size] = rng.gumbel(size=(size, L + 1))
+        unif[r:r + size] = rng.random(size)
+        r += size
+    if plan.kind == "gaussian":
+        from scipy import special
+
+        z = special.ndtri(lo + np.concatenate(draws) * (1 - 2 * lo))
+        x = np.clip(U / 2 + sd * z, np.nextafter(0.0, 1.0), U)
+    starts = np.concatenate([[0], np.cumsum(m)[:-1]])
+    sums = np.add.reduceat(x, starts, axis=1)  # each user's sum; pre-processing: average = sum / m
+    f = sums.sum(axis=1) / n_samples  # rameshwar.sample_mean, on the setting's checked m
+    laplace = np.abs(f + noise[0] * s.laplace_scale - f)
+    clipped = np.clip(sums / m, s.a, s.b)
+    fstar = np.concatenate([clipped[i:i + k] @ m for i, k in zip(np.cumsum([0] + sizes[:-1]), sizes)])
+    opt = np.abs(fstar / n_samples + noise[1] * s.opt_wc_scale - f)
+    # AKMV: the private quantile of mechanisms.private_quantile at eps / 2, rank s.rank, on [0, U m*]
+    upper = U * float(m.max())
+    edges = np.empty((rows, L + 2))
+    edges[:, 0], edges[:, -1] = 0.0, upper
+    edges[:, 1:-1] = np.sort(np.clip(sums, 0.0, upper), axis=1)
+    widths = np.diff(edges, axis=1)
+    t = max(L - s.rank + 1, 0)
+    with np.errstate(divide="ignore"):
+        logits = np.log(widths) - 0.5 * (s.eps / 2) * np.abs(np.arange(L + 1) - t)
+    i = np.argmax(logits + gumbel, axis=1)
+    every = np.arange(rows)
+    T = edges[every, i] + unif * widths[every, i]
+    g = np.minimum(sums, T[:, None]).sum(axis=1) / n_samples
+    akmv = np.abs(g + noise[2] * (T / ((s.eps / 2) * n_samples)) - f)
+    return {"laplace": laplace, "opt_wc": opt, "akmv": akmv}
+
+
+def _rt_reference(plan: _RTPlan, seed_seq, size):
+    """One block of §IV-D's three mechanisms through the public functions (the definition :func:`_rt_chunk`
+    reproduces bit for bit; kept for the tests)."""
     rng = np.random.default_rng(seed_seq)
     s = plan.setting
     m, U = s.m, s.U
@@ -35,11 +103,22 @@ def _rt_block(plan: _RTPlan, seed_seq, size):
     else:
         x = rameshwar_theory.samples(m, U=U, kind=plan.kind, rng=rng, size=size)
     starts = np.concatenate([[0], np.cumsum(m)[:-1]])
-    sums = np.add.reduceat(x, starts, axis=1)  # each user's sum; pre-processing: average = sum / m
-    f = sums.sum(axis=1) / float(m.sum())  # rameshwar.sample_mean, on the setting's checked m
+    sums = np.add.reduceat(x, starts, axis=1)
+    f = sums.sum(axis=1) / float(m.sum())
     return {"laplace": np.abs(rameshwar.laplace_mechanism(sums, s, rng=rng) - f),
             "opt_wc": np.abs(rameshwar.opt_wc(sums, s, rng=rng) - f),
             "akmv": np.abs(rameshwar.akmv(sums, s, rng=rng) - f)}
+
+
+def _chunks(plan: _RTPlan, reps: int, seed: SeedLike) -> list[tuple[list, list]]:
+    """:func:`bounds.simulate.map_blocks`' blocks (child ``b`` of the seed's ``SeedSequence`` draws block ``b`` of
+    ``BLOCK`` replications) grouped in order into chunks of at most :data:`CHUNK_VALUES` samples."""
+    n_blocks = -(-reps // BLOCK)
+    children = mechanisms.seed_sequence(seed).spawn(n_blocks)
+    sizes = [min(BLOCK, reps - b * BLOCK) for b in range(n_blocks)]
+    per_row = max(int(plan.setting.m.sum()), plan.setting.m.size + 1)
+    per_chunk = max(1, CHUNK_VALUES // (per_row * BLOCK))
+    return [(children[b:b + per_chunk], sizes[b:b + per_chunk]) for b in range(0, n_blocks, per_chunk)]
 
 
 def rameshwar_errors(m: ArrayLike, *, U: float, eps: float, samples: str = "uniform", reps: int, seed: SeedLike,
@@ -70,7 +149,14 @@ def rameshwar_errors(m: ArrayLike, *, U: float, eps: float, samples: str = "unif
     if float(plan.setting.m.sum(dtype=np.float64)) > mechanisms.MAX_DRAWS:  # float: an int64 sum wraps around
         raise ValueError(f"m: the users hold {plan.setting.m.sum(dtype=np.float64):.4g} samples in all, more than "
                          f"{mechanisms.MAX_DRAWS:.0e}; a replication draws every one")
-    parts = map_blocks(_rt_block, plan, reps, seed, executor, progress)
+    reps = check_integer("reps", reps, minimum=1, maximum=MAX_REPS)
+    if executor is not None and not callable(getattr(executor, "map", None)):
+        raise ValueError(f"executor must be None or a concurrent.futures.Executor, got {executor!r}")
+    if not isinstance(progress, (bool, np.bool_)):
+        raise TypeError(f"progress must be a bool, got {progress!r}")
+    chunks = _chunks(plan, reps, seed)
+    mapped = (executor.map if executor is not None else map)(_rt_chunk, [plan] * len(chunks), *zip(*chunks))
+    parts = list(tqdm(mapped, total=len(chunks), disable=None if progress else True, desc="replications"))
     out = {}
     for key in ("laplace", "opt_wc", "akmv"):
         e = np.concatenate([p[key] for p in parts])
