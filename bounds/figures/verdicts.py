@@ -79,6 +79,7 @@ class Judge:
     detail: Callable[..., str]
     own: Callable[[FigureData], AuditResult] | None = None
     paper: bool = True  # False: no paper figure, whose verdict describes it instead of grading a reproduction
+    thorough: bool = False  # the check's thorough run: its default run covers less than the figure plots
 
 
 def _figure_data(data: object, columns: tuple[str, ...] = (), meta: tuple[str, ...] = ()) -> FigureData:
@@ -100,11 +101,11 @@ def _result(id: str, source: str, claim: str, method: str, status: str, **eviden
 
 
 @functools.lru_cache(maxsize=None)
-def _audited(check: str) -> AuditResult:
-    """One audit check's result (each check is deterministic: run once per process)."""
+def _audited(check: str, thorough: bool = False) -> AuditResult:
+    """One audit check's result, default or thorough run (each check is deterministic: run once per process)."""
     from .. import audit
 
-    return audit.run([check])[0]
+    return audit.run([check], thorough=thorough)[0]
 
 
 def judge(fid: str, data: FigureData) -> Verdict:
@@ -119,7 +120,7 @@ def judge(fid: str, data: FigureData) -> Verdict:
     """
     j = JUDGES[check_choice("fid", fid, tuple(JUDGES))]
     data = _figure_data(data)
-    result = j.own(data) if j.own is not None else _audited(j.check)
+    result = j.own(data) if j.own is not None else _audited(j.check, j.thorough)
     status = VERDICT_STATUS[result.status] if j.paper else NOT_A_PAPER_FIGURE
     return Verdict(status, result.id, f"{status}: {j.detail(result, data)}")
 
@@ -559,6 +560,6 @@ JUDGES: dict[str, Judge] = {
     "rameshwar-fig1": Judge("rameshwar.theorem_iii_1", _rt_fig1),
     "rameshwar-fig2": Judge("figures.rameshwar_average", _rt_average, rameshwar_average_check),
     "rameshwar-fig3": Judge("figures.rameshwar_average", _rt_average, rameshwar_average_check),
-    "cummings-example1": Judge("cummings.example1_scalings", _cummings),
+    "cummings-example1": Judge("cummings.example1_scalings", _cummings, thorough=True),  # n to 2^40, as plotted
 }
 """Every figure's judge: the check deciding its verdict and the numbers its line states."""
