@@ -118,3 +118,11 @@ def test_dame_private_pipeline_spends_alpha():
     assert p["alpha_select"] + p["alpha_release"] <= 2.0 and p["alpha_select"] == 0.5
     assert sum(p["m_tilde_freq"]) == d.simulation.reps and "whole pipeline" in d.simulation.covers
     assert any("DAME's m̃ chosen privately" in line for line in rep.reads)
+
+
+def test_local_laws_at_a_vanishing_selection_budget_are_the_reports_frequencies():
+    """At alpha_sel = 1e-29 the k-RR keep and flip probabilities are equal in float64: no inversion, the
+    estimate is the reports' frequencies (a law on the grid summing to 1, never empty)."""
+    h = Histogram.of_counts(list(range(1, 60)))
+    laws = privacy.local_laws(h, privacy.grid(64), 1e-29, 3, np.random.default_rng(1))
+    assert all(law and abs(sum(law.values()) - 1) < 1e-12 and min(law.values()) > 0 for law in laws)

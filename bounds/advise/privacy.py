@@ -191,8 +191,10 @@ def local_laws(h: Histogram, g: np.ndarray, alpha_select: float, reps: int,
 
     .. math:: \hat f_b = \Big(\frac{\text{reports}_b}{n} - q\Big)\Big/(p - q),\qquad q = \frac{1-p}{k-1},
 
-    clips at 0 and renormalises: a law on the grid (counts rounded down to it).  Each user's report is
-    :math:`\alpha_{sel}`-LDP; the estimate is post-processing.
+    clips at 0 and renormalises: a law on the grid (counts rounded down to it); where the inversion gives
+    nothing (all clipped, or :math:`p = q` in float64 at a vanishing :math:`\alpha_{sel}`) the reports'
+    frequencies are the estimate.  Each user's report is :math:`\alpha_{sel}`-LDP; the estimate is
+    post-processing.
 
     Source: Kairouz, Oh & Viswanath (2016) (k-RR and its unbiased frequency estimate); the grid of :func:`grid`.
 
@@ -216,8 +218,9 @@ def local_laws(h: Histogram, g: np.ndarray, alpha_select: float, reps: int,
         for b in np.flatnonzero(n_b - kept):  # the others: uniform over the k − 1 other buckets
             spread = rng.multinomial(int(n_b[b] - kept[b]), np.full(k - 1, 1.0 / (k - 1)))
             reports += np.insert(spread, b, 0)
-        f = np.maximum((reports / n - q) / (p - q), 0.0) if k > 1 else np.ones(1)
-        if f.sum() <= 0:
+        with np.errstate(divide="ignore", invalid="ignore"):  # p = q in float64 at a vanishing alpha_select
+            f = np.maximum((reports / n - q) / (p - q), 0.0) if k > 1 else np.ones(1)
+        if not (np.all(np.isfinite(f)) and f.sum() > 0):  # no inversion: the reports' own frequencies
             f = reports / n
         f = f / f.sum()
         out.append({int(g[b]): float(f[b]) for b in np.flatnonzero(f > 0)})
