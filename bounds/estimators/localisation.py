@@ -119,9 +119,10 @@ def bin_ends(j: ArrayLike, tau: float) -> tuple[np.ndarray, np.ndarray]:
 
 
 def bin_ends_checked(j: np.ndarray, tau: float) -> tuple[np.ndarray, np.ndarray]:
-    """:func:`bin_ends` of checked bins."""
-    lo = -1 + 2 * tau * j
-    return lo, np.minimum(lo + 2 * tau, 1.0)
+    """:func:`bin_ends` of checked bins (bin 0 starts at −1 exactly, also where 2τ overflows: one bin)."""
+    step = 2 * tau
+    lo = -1 + np.multiply(step, j, out=np.zeros(np.shape(j)), where=np.asarray(j) != 0)
+    return lo, np.minimum(lo + step, 1.0)
 
 
 def enlarged_interval(j: ArrayLike, tau: float) -> tuple[np.ndarray, np.ndarray]:

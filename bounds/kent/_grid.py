@@ -127,7 +127,7 @@ def rate_grid(problem: str, *, n: int, T: ArrayLike, alpha: ArrayLike, d: int = 
 
     def ev(key: str) -> np.ndarray:
         with np.errstate(under="ignore", over="ignore"):
-            out = f[key](n, tt, aa, d, s if s is not None else 1, beta if beta is not None else 1.0,
+            out = f[key](n, tt, aa, np.float64(d), s if s is not None else 1, beta if beta is not None else 1.0,
                          consts.c, consts.C, consts.c1, consts.c2)
         return np.broadcast_to(np.asarray(out, dtype=float), (tt.size, aa.size)).copy()
 
