@@ -236,3 +236,10 @@ def test_unparametrised_discrepancies_say_so():
 def test_constants_and_lemma_s3_are_identities_without_slack():
     for cid in ("dame.constants", "dame.lemma_s3"):
         assert "no constant to tighten" in audit.CHECKS[cid].fn().evidence["slack"]["note"]
+
+
+def test_report_tabulates_evidence_rows_with_different_keys():
+    r = audit.AuditResult("x.y", "a source", "a claim", "exact", "holds",
+                          {"rows": [{"a": 1, "b": 2}, {"a": 3, "c": 4}]})
+    text = audit.report([r])
+    assert "| a | b | c |" in text and "| 1 | 2 |  |" in text and "| 3 |  | 4 |" in text

@@ -174,10 +174,10 @@ def report(results: list[AuditResult]) -> str:
         lines += ["", f"## `{r.id}` — {r.status}", "", f"*Source:* {_cell(r.source)}  ",
                   f"*Claim:* {_cell(r.claim)}  ", f"*Method:* {_cell(r.method)}", ""]
         for k, v in r.evidence.items():
-            if isinstance(v, list) and v and isinstance(v[0], dict):
-                keys = list(v[0])
+            if isinstance(v, list) and v and all(isinstance(row, dict) for row in v):
+                keys = list(dict.fromkeys(c for row in v for c in row))  # rows may differ: every key, first seen first
                 lines += [f"**{_cell(k)}**", "", "| " + " | ".join(_cell(c) for c in keys) + " |", "|" + "---|" * len(keys)]
-                lines += ["| " + " | ".join(_cell(_fmt(row[c])) for c in keys) + " |" for row in v]
+                lines += ["| " + " | ".join(_cell(_fmt(row[c])) if c in row else "" for c in keys) + " |" for row in v]
                 lines.append("")
             else:
                 lines.append(f"- **{_cell(k)}**: {_cell(_fmt(v))}")
