@@ -32,12 +32,12 @@ After the histogram, memory is :math:`O(J)` for ``J`` distinct counts, and so is
 rate and inverse search.  Simulations use grouped exact sufficient statistics where they exist (Duchi: one
 binomial; Rameshwar & Tandon: the clipped users only; Cummings et al.: one multinomial per count); DAME and
 Kent need per-user draws and run up to ``max_per_user`` users; Cummings et al.'s grouped simulation makes at
-most :data:`~bounds.advise.methods.cummings.MAX_DRAWS` draws (else it is not run, and the notes say so).  Work
+most ``MAX_DRAWS`` draws (else it is not run, and the notes say so).  Work
 that would repeat the :math:`O(J)` tuning many times is bounded: the central inverse searches run when one
-tuning weighs at most :data:`~bounds.advise.methods.capping.MAX_INVERSE_WORK` (DAME's at most
-:data:`~bounds.advise.methods.dame.MAX_DISTINCT_INVERSE` distinct counts), else they are reported as not
+tuning weighs at most ``MAX_INVERSE_WORK`` (DAME's at most
+``MAX_DISTINCT_INVERSE`` distinct counts), else they are reported as not
 searched; a curve against the privacy level has fewer (still exact) points past
-:data:`~bounds.advise.simulation.MAX_CURVE_WORK`.  A progress bar on stderr follows the methods (and, on the
+``MAX_CURVE_WORK``.  A progress bar on stderr follows the methods (and, on the
 command line, the reading of the file).
 
 Data beyond one machine

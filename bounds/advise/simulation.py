@@ -80,7 +80,7 @@ def curve_points(size: int, points: int = 25) -> int:
 
     .. math:: P = \min\big(\text{points}, \max(P_{min}, \lfloor W / \text{size} \rfloor)\big)
 
-    Source: the work limit :data:`MAX_CURVE_WORK` (defined here).
+    Source: the work limit ``MAX_CURVE_WORK`` (defined here).
 
     Examples
     --------

@@ -237,7 +237,7 @@ def first_step_counterexample(constants: tuple = (1570, 8, Fraction(1737, 2))) -
     r"""The smallest nα² (to relative 10⁻⁴, order: m = 2 first, then nα² increasing from 10³) at which Theorem 2's
     bound for M(2) = ρ, M(1) = 1 − ρ with ρ² = φ(2)(1 + 10⁻⁶) (so m̃ = 2) exceeds its value at m̃ = 1,
     :math:`c_3\ln(c_4\sqrt{n\alpha^2})/(n\alpha^2)`: bisection on log nα² with the implemented
-    :func:`bounds.dame.upper_bound`, both ends certified in ball arithmetic (:func:`_c3_first_gap`), no violation
+    :func:`bounds.dame.upper_bound`, both ends certified in ball arithmetic (``_c3_first_gap``), no violation
     on the decades 10³ .. 10⁶ below.
 
     .. math:: \frac{\ln(c_4\sqrt{2n\alpha^2})}{\ln(c_4\sqrt{n\alpha^2})} > (1 + \rho(\sqrt2 - 1))^2,\qquad
@@ -547,7 +547,7 @@ def _m_tilde_scan(q: dict, X: Any, c5: Any, power: int = 2) -> int:
           faults=(("the log factor ln(c4(√(m̃nα²) ∨ 1)) without m̃", {"log_with_m": False}),
                   ("eq. (12)'s P(m ≥ a)² taken unsquared", {"power": 1})))
 def theorem2_value(log_with_m: bool = True, c5: Any = _PAPER[4], power: int = 2) -> AuditResult:
-    r"""Eqs. (11)–(12) transcribed (30 digits): m̃ by :func:`_m_tilde_scan` (the printed ``∧ 1``), the denominator
+    r"""Eqs. (11)–(12) transcribed (30 digits): m̃ by ``_m_tilde_scan`` (the printed ``∧ 1``), the denominator
     summed over the atoms, against the implemented :func:`bounds.dame.upper_bound` (its ``m_tilde`` exactly, its
     value to relative 1e-9)."""
     c3, c4 = _PAPER[2], _PAPER[3]

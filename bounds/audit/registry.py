@@ -1,6 +1,6 @@
 r"""The statement atlas: every numbered statement of the four papers, with the checks that cover it.
 
-The registry is data (:data:`ENTRIES`): one :class:`Statement` per numbered statement (theorem, lemma,
+The registry is data (:data:`ENTRIES`): one ``Statement`` per numbered statement (theorem, lemma,
 corollary, proposition, assumption, example with a quantitative claim, numbered equation carrying a
 claim, and the steps of the proofs' chains of inequalities), with its kind —
 

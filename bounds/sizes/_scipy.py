@@ -13,7 +13,7 @@ gamma/beta at ``d`` digits; means exact.  :func:`from_scipy`: the distribution's
 tail first moments :math:`\lambda P(X \ge K)`, :math:`Np\,P(\mathrm{Bin}(N-1,p) \ge K)` and, for
 :func:`from_scipy`, a moment bound, the law's survival function on blocks and, for the families
 with a closed-form moment generating function (``logser``, ``nbinom``, ``geom``, ``poisson``,
-``planck``), Chernoff's bound from it (:func:`_mgf_tail`: geometric tails cut where their mass
+``planck``), Chernoff's bound from it (``_mgf_tail``: geometric tails cut where their mass
 ends at any precision).
 **Bulk engine**: a Poisson or binomial law whose bulk is too wide for a table (about
 :math:`\lambda, Np(1-p) \gtrsim 10^{7}`, to :math:`10^{12}` and beyond) is answered point by point
@@ -262,7 +262,7 @@ def from_scipy(dist: Any, *, zero: str = "error", name: str | None = None) -> Si
     A distribution charging negative integers is truncated (``zero="truncate"``) with the mean of
     :math:`X \mid X \ge 1` summed over its support when that support is finite (at most
     ``MAX_NEGATIVE_WIDTH`` points); an infinite one (``skellam``, ``dlaplace``) is refused by a
-    ``ValueError`` naming that limit (see :func:`_positive_part_mean`).
+    ``ValueError`` naming that limit (see ``_positive_part_mean``).
 
     .. math:: M(k) = P(X = k), \qquad k \ge 1
 

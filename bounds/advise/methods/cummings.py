@@ -6,7 +6,7 @@ only through its count, so the theory runs on the :math:`J` distinct counts with
 simulation is exact and grouped: the clipped means of the :math:`c_j` users with count :math:`d_j` are a
 multinomial draw over the Beta-binomial law of :math:`\mathrm{Bin}(d_j, p_i)` (or :math:`c_j` single draws
 when :math:`c_j \le d_j`, in blocks), so a replication costs :math:`\sum_j \min(c_j, d_j + 1)` draws, and a
-simulation of more than :data:`MAX_DRAWS` draws is not run (bounded work; the report says so).  The ideal
+simulation of more than ``MAX_DRAWS`` draws is not run (bounded work; the report says so).  The ideal
 estimator centres its intervals at the true :math:`p`: an oracle, compared but never recommended.
 """
 
@@ -193,7 +193,7 @@ _CHUNK = 2**15  # users per block of per-user draws (reps × _CHUNK floats at a 
 
 
 def simulation_draws(h: Histogram, reps: int) -> int:
-    r"""The draws :func:`_simulate` makes: ``reps`` times :math:`\sum_j \min(c_j, d_j + 1)`, in Python integers.
+    r"""The draws ``_simulate`` makes: ``reps`` times :math:`\sum_j \min(c_j, d_j + 1)`, in Python integers.
 
     Examples
     --------
