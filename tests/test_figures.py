@@ -503,7 +503,7 @@ def test_verdict_status_follows_the_audit_status(judged):
     for status, expected in verdicts.VERDICT_STATUS.items():
         fake = AuditResult("dame.figure_constants", "s", "c", "m", status, {"rows": []})
         original = verdicts._audited
-        verdicts._audited = lambda check, fake=fake: fake  # type: ignore[assignment]
+        verdicts._audited = lambda check, thorough=False, fake=fake: fake  # type: ignore[assignment]
         try:
             assert verdicts.judge("dame-fig1a-top", data).status == expected
         finally:
