@@ -207,3 +207,16 @@ def test_entries_path_equals_the_general_path_bit_for_bit(name, n, monkeypatch):
     assert got.keys() == want.keys()
     for k in want:
         np.testing.assert_array_equal(got[k].estimates, want[k].estimates, err_msg=k)
+
+
+def test_a_vote_cut_is_the_fewest_ones_reaching_its_bin_by_exhaustive_scan():
+    """``_kernels._ones_cut`` (a start guess and two stepping loops) against a scan of every number of ones:
+    the cut of bin b is the smallest k of 0..t whose local mean's bin is b or above (t where none is: the search's end)."""
+    for t in (1, 2, 3, 7, 10, 64, 101):
+        for tau in (0.05, 0.11, 0.25, 0.4):
+            N = localisation.n_bins(tau)
+            bins = _kernels._ones_bins(np.arange(t + 1), t, tau, N)
+            for b in range(1, N):
+                reach = np.flatnonzero(bins >= b)
+                want = int(reach[0]) if reach.size else t
+                assert _kernels._ones_cut(t, tau, N, b) == want, (t, tau, b)
