@@ -59,6 +59,43 @@ def _neg_inf_below(lo: int) -> Callable[[Callable[[np.ndarray], np.ndarray]], Ca
     return wrap
 
 
+class _RangeMemo:
+    r"""A log-pmf remembered on one range of integers ``[lo, hi]``: a query inside it is read by index, a query
+    near it recomputes the widened range once (its width doubled at least), any other query is computed directly.
+
+    .. math:: \log M(k),\quad lo \le k \le hi
+
+    The wrapped log-pmf must give each point's value independently of the other points of its array (Loader's
+    terms do, see ``_kernels``), so a value read from the range is the value a direct call returns, bit for bit.
+    A table's construction asks the same masses four or five times (its cut, its points, the tail beyond it):
+    one evaluation serves them all.
+    """
+
+    def __init__(self, f: Callable[[ArrayLike], np.ndarray]) -> None:
+        self.f, self.lo, self.hi, self.vals = f, 0, -1, np.zeros(0)
+
+    def __call__(self, k: ArrayLike) -> np.ndarray:
+        k = np.asarray(k)
+        if k.dtype.kind not in "iu" or not k.size:
+            return self.f(k)
+        k_lo, k_hi = int(k.min()), int(k.max())
+        if k_lo < self.lo or k_hi > self.hi:
+            if self.hi < self.lo:  # the first query: a margin on both sides (a table's next queries lie nearby)
+                lo, hi = k_lo - 64, k_hi + 128
+            else:
+                lo, hi = min(k_lo, self.lo), max(k_hi, self.hi + (self.hi - self.lo + 1))
+            lo = max(lo, -1)  # below 0 every family's mass is 0: one point of it suffices
+            if hi - lo + 1 > MEMO_POINTS or k_lo < lo:
+                return self.f(k)
+            self.lo, self.hi = lo, hi
+            self.vals = np.asarray(self.f(np.arange(lo, hi + 1, dtype=np.int64)), dtype=float)
+        return self.vals[k - self.lo]
+
+
+MEMO_POINTS = 4096
+"""Widest range of masses a Poisson or binomial law remembers (a light law's table and its tail fit in it)."""
+
+
 MAX_POISSON_LAM = float(2**61)
 r"""Largest ``lam`` of :func:`poisson`: the bulk, :math:`\lambda \pm 40\sqrt\lambda` (:math:`\pm 6\times10^{10}` here),
 stays below the largest size :math:`2^{62}`, and the searches over the infinite support within int64."""
@@ -93,11 +130,13 @@ def poisson(lam: float, *, zero: str = "truncate") -> SizeLaw:
                          "lam +- 40 sqrt(lam)) must lie below the largest size 2**62, and its searches within int64")
 
     @_neg_inf_below(0)
-    def logpmf(k: ArrayLike) -> np.ndarray:
+    def raw_logpmf(k: ArrayLike) -> np.ndarray:
         k = np.asarray(k, dtype=float)
         safe = np.maximum(k, 1.0)
         body = -_stirlerr(safe) - _bd0(safe, lam) - 0.5 * np.log(2 * math.pi * safe)
         return np.where(k == 0, -lam, body)
+
+    logpmf = _RangeMemo(raw_logpmf)
 
     at_zero = float(log1mexp(-lam))  # a = 0: log P(X >= 1) = log(1 - e^-lam), exactly
 
@@ -127,7 +166,7 @@ def poisson(lam: float, *, zero: str = "truncate") -> SizeLaw:
         mp_logpmf,
         lambda a: -mpmath.expm1(-mpmath.mpf(lam)) if a == 0 else mpmath.gammainc(a + 1, 0, lam, regularized=True),
         lambda: mpmath.mpf(lam),
-        log_concave=True, sf_in_table=False, sf_walked=True, log_p0=-lam,
+        log_concave=True, sf_in_table=False, sf_walked=True, log_p0=-lam, log_sf0=at_zero,
         mp_ratio=lambda k: mpmath.mpf(lam) / (k + 1),
         sampler=lambda size, rng: rng.poisson(lam, size=size), bulk=BulkFamily(lam),
         mode=max(0, math.ceil(lam) - 1),  # p(k+1)/p(k) = lam/(k+1) > 1 iff k < lam - 1
@@ -155,7 +194,7 @@ def binomial(N: int, p: float, *, zero: str = "truncate") -> SizeLaw:
     if p > 1:
         raise ValueError(f"p must be in (0, 1], got {p!r}")
 
-    def logpmf(k: ArrayLike) -> np.ndarray:
+    def raw_logpmf(k: ArrayLike) -> np.ndarray:
         k = np.asarray(k)
         # k and N - k from the integers: past 2**53 float(k) is rounded (to 1024 at 2**62), and N - float(k)
         # would move the failures N - k of a law near p = 1 by hundreds (its whole bulk)
@@ -170,6 +209,8 @@ def binomial(N: int, p: float, *, zero: str = "truncate") -> SizeLaw:
             ends = np.where(ki == 0, N * math.log1p(-p) if p < 1 else -np.inf, N * math.log(p))
         out = np.where((ki == 0) | (ki == N), ends, body)
         return np.where((k >= 0) & (k <= N), out, -np.inf)
+
+    logpmf = _RangeMemo(raw_logpmf)
 
     at_zero = float(log1mexp(N * math.log1p(-p))) if p < 1 else 0.0  # log P(X >= 1), exactly
 
@@ -212,6 +253,7 @@ def binomial(N: int, p: float, *, zero: str = "truncate") -> SizeLaw:
         logpmf, logsf, (0, N), N * p, tail_first_moment, mp_logpmf, mp_sf,
         lambda: N * mpmath.mpf(p), log_concave=True, sampler=lambda size, rng: rng.binomial(N, p, size=size),
         log_p0=N * math.log1p(-p) if p < 1 else -math.inf,  # logpmf(0)'s own expression
+        log_sf0=at_zero,  # logsf(0)'s own value
         mp_ratio=(lambda k: mpmath.mpf(N - k) / (k + 1) * mpmath.mpf(p) / (1 - mpmath.mpf(p))) if p < 1 else None,
         bulk=BulkFamily(N * p, N, p) if p < 1 else None,
         # p(k+1)/p(k) = (N-k) p / ((k+1)(1-p)) > 1 iff k < (N+1) p - 1, decided in exact rationals
