@@ -256,9 +256,13 @@ def _m_tilde_rows(laws: Sequence[SizeLaw], lid: np.ndarray, x: np.ndarray, x_exa
 
 
 def _table_end(law: SizeLaw) -> tuple[int, float]:
-    """A tabulated law with an infinite support: its search end and log P(m > end); else ``(-1, 0)``."""
-    if not (law.tabulated and not law.is_finite):
+    """A tabulated law with an infinite support: its search end and log P(m > end); a law with a cut prefix
+    (:func:`bounds.dame._scan.prefix`): the cut and log P(m > cut); else ``(-1, 0)``."""
+    if law.is_finite:
         return -1, 0.0
+    if not law.tabulated:
+        pre = _scan.prefix(law)
+        return (pre.K, float(pre.log_gt[pre.K])) if pre is not None and pre.cut else (-1, 0.0)
     end = law.search_end()
     pre = _scan.prefix(law)
     return end, float(pre.log_gt[pre.K]) if pre is not None else float(law.log_prob_gt(end))
