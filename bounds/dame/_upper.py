@@ -180,6 +180,10 @@ def _m_tilde_rows(laws: Sequence[SizeLaw], lid: np.ndarray, x: np.ndarray, x_exa
             out[rows] = _m_tilde_rows([laws[j] for j in group], lid[rows] - group[0], x[rows], x_exact.take(rows),
                                       c, reading)
         return out
+    if len(x) == 1 and len(laws) == 1 and c4 >= e:  # one budget of a light law: its bracket scanned directly
+        one = _m_tilde_one(laws[0], float(x[0]), x_exact, c, capped)
+        if one is not None:
+            return np.array([one], dtype=np.int64)
     every = Rows(laws, lid)
     # region B: y = c4 (a x ∨ 1) >= e, where φ is increasing and ψ non-increasing
     if c4 >= e:
@@ -253,6 +257,34 @@ def _m_tilde_rows(laws: Sequence[SizeLaw], lid: np.ndarray, x: np.ndarray, x_exa
                               x_exact.take(np.array([i])), c, capped)
         out[i] = int(a[ok].max()) if ok.any() else 1
     return out
+
+
+def _m_tilde_one(law: SizeLaw, x: float, x_exact: _Budgets, c: Constants, capped: bool) -> int | None:
+    r""":func:`_m_tilde_rows` for one budget of a law with a :func:`~bounds.dame._scan.prefix` whose bracket
+    :math:`[1, h]` it holds (``None`` otherwise): the same bracket (Markov's bound, the cut past a table), the same
+    decisions (:func:`_condition_float` on the prefix's :math:`\log P(m \ge a)`), the largest ``a`` where the
+    condition holds (``c4 >= e``: region B is all of :math:`a \ge 1`, where ψ is non-increasing).
+
+    .. math:: \tilde m = \max\{a \in [1, h] : P(m \ge a)^2 \ge \varphi(a) \wedge 1\} \quad (1 \text{ if none})
+    """
+    pre = _scan.prefix(law)
+    if pre is None:
+        return None
+    c5 = c.floats[4]
+    markov = float(law.mean()) * math.sqrt(max(x / c5, 1.0)) * (1 + 1e-9)
+    hi = math.floor(markov) + 2 if markov < 2.0**62 else MAX_SIZE  # inf where x is near the float range
+    if law.is_finite:
+        hi = min(hi, int(law.support_max))
+    end, log_gt_end = _table_end(law)
+    if end >= 0 and 2 * log_gt_end < min(math.log(c5) - math.log(x), 0.0):
+        hi = min(hi, end + 1)
+    hi = max(hi, 1)
+    if hi > pre.K + 1 or hi > _scan.PAIR_CELLS:
+        return None
+    a = np.arange(1, hi + 1, dtype=np.int64)
+    ok = _condition_float(Rows((law,), np.zeros(1, dtype=np.intp)), np.zeros(hi, dtype=np.intp), a, np.full(hi, x),
+                          x_exact, c, capped, pre.log_ge[a])
+    return int(a[ok][-1]) if ok[0] else 1  # ψ non-increasing: the last a where it holds; none: m~ = 1
 
 
 def _table_end(law: SizeLaw) -> tuple[int, float]:

@@ -71,8 +71,8 @@ class _RangeMemo:
     one evaluation serves them all.
     """
 
-    def __init__(self, f: Callable[[ArrayLike], np.ndarray]) -> None:
-        self.f, self.lo, self.hi, self.vals = f, 0, -1, np.zeros(0)
+    def __init__(self, f: Callable[[ArrayLike], np.ndarray], top: float = math.inf) -> None:
+        self.f, self.top, self.lo, self.hi, self.vals = f, top, 0, -1, np.zeros(0)
 
     def __call__(self, k: ArrayLike) -> np.ndarray:
         k = np.asarray(k)
@@ -84,8 +84,8 @@ class _RangeMemo:
                 lo, hi = k_lo - 64, k_hi + 128
             else:
                 lo, hi = min(k_lo, self.lo), max(k_hi, self.hi + (self.hi - self.lo + 1))
-            lo = max(lo, -1)  # below 0 every family's mass is 0: one point of it suffices
-            if hi - lo + 1 > MEMO_POINTS or k_lo < lo:
+            lo, hi = max(lo, -1), int(min(hi, self.top + 1))  # one point beyond the support on each side suffices
+            if hi - lo + 1 > MEMO_POINTS or k_lo < lo or k_hi > hi:
                 return self.f(k)
             self.lo, self.hi = lo, hi
             self.vals = np.asarray(self.f(np.arange(lo, hi + 1, dtype=np.int64)), dtype=float)
@@ -210,7 +210,7 @@ def binomial(N: int, p: float, *, zero: str = "truncate") -> SizeLaw:
         out = np.where((ki == 0) | (ki == N), ends, body)
         return np.where((k >= 0) & (k <= N), out, -np.inf)
 
-    logpmf = _RangeMemo(raw_logpmf)
+    logpmf = _RangeMemo(raw_logpmf, N)
 
     at_zero = float(log1mexp(N * math.log1p(-p))) if p < 1 else 0.0  # log P(X >= 1), exactly
 

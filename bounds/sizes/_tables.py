@@ -136,6 +136,8 @@ def _deep_logsfs(logpmf: Callable, a: np.ndarray) -> np.ndarray:
     """
     a = np.asarray(a, dtype=np.int64).reshape(-1)
     m = a.size
+    if m == 1:  # one walk (a table's tail beyond its end): the same operations without the bookkeeping of many
+        return _one_deep_logsf(logpmf, int(a[0]))
     out = np.full(m, math.nan)
     if not m:
         return out
@@ -186,6 +188,43 @@ def _deep_logsfs(logpmf: Callable, a: np.ndarray) -> np.ndarray:
             for i in live.tolist():
                 out[i] = _deep_logsf(logpmf, int(a[i]))
             return out
+        if done >= MAX_TERMS:  # pragma: no cover - as _walk_log_sums
+            raise ArithmeticError(f"a sum of masses did not converge within {MAX_TERMS} terms")
+        n = min(4 * n, 2**20)
+
+
+def _one_deep_logsf(logpmf: Callable, a: int) -> np.ndarray:
+    r""":func:`_deep_logsfs` for one point ``a``: the same chunks, operations (on arrays of one walk) and stopping
+    rule, so the same value; for a log-mass whose value at a point does not depend on the other points asked.
+
+    .. math:: \log P(X > a) = \log \sum_{k > a} p(k)
+    """
+    pos, n, done = a + 1, 64, 0
+    head = np.array([-math.inf])
+    f0 = None
+    while True:
+        lp_all = np.asarray(logpmf(np.arange(pos, pos + n + 1, dtype=np.int64)), dtype=float)[None, :]
+        if f0 is None:
+            f0 = lp_all[:, 0]
+        lp, nxt = lp_all[:, :-1], lp_all[:, -1]
+        head = np.logaddexp(head, np.logaddexp.reduce(lp, axis=1))
+        done += n
+        tail = lp[:, -1]
+        if not np.isfinite(head[0]) or nxt[0] == -math.inf:  # nothing summed, or the support has ended
+            return head
+        last = pos + n - 1
+        with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
+            log_r = nxt - tail
+            span = float(last - (a + 1))
+            if span > 0 and np.isfinite(f0[0]):  # the chord bounds every later ratio (see _walk_log_sums)
+                err = 64 * np.spacing(np.maximum(np.maximum(np.abs(f0), np.abs(tail)), np.abs(np.array([float(last)]))))
+                log_r = np.minimum(log_r, (tail - f0 + 2 * err) / span)
+            if log_r[0] < 0:
+                rem = nxt - np.log(-np.expm1(log_r))
+                gap = rem - head
+                if gap[0] < math.log(1e-17) or gap[0] < (np.log(np.spacing(np.abs(head))) - 1)[0]:
+                    return head + np.log1p(np.exp(np.minimum(gap, 0.0)))
+        pos += n
         if done >= MAX_TERMS:  # pragma: no cover - as _walk_log_sums
             raise ArithmeticError(f"a sum of masses did not converge within {MAX_TERMS} terms")
         n = min(4 * n, 2**20)
@@ -305,8 +344,9 @@ def float_table(law: SizeLaw) -> Table:
     tail = float(law._logsf(np.array([end]))[0]) if not law.is_finite else -np.inf
     above = _log_sums_from_top(lp)
     lsf = np.logaddexp(np.append(above[1:], -np.inf), tail)
-    shallow = (lsf > DEEP_LOG + 10) & law._table_sf_closed
-    lsf[shallow] = np.asarray(law._logsf(pts[shallow]), dtype=float)
+    if law._table_sf_closed:
+        shallow = lsf > DEEP_LOG + 10
+        lsf[shallow] = np.asarray(law._logsf(pts[shallow]), dtype=float)
     lsf[pts < law.support_min] = 0.0
     left_cdf, left_sqrt = -np.inf, -np.inf
     if pts[0] > law.support_min:  # a window on the bulk: the mass below it by local sums
