@@ -298,6 +298,28 @@ def _log_cumsum(lp: np.ndarray) -> np.ndarray:
     return ext if finite.all() else np.where(finite, ext, np.logaddexp.accumulate(lp))
 
 
+def _log_cumsums(rows: list[np.ndarray]) -> list[np.ndarray]:
+    r""":func:`_log_cumsum` of several arrays of one length at once: each row's values are its own call's (the
+    same scaling by its largest term, the same blocks and running sums, element by element), from one pass of
+    array operations where every row is within :math:`e^{-700}` of its largest term, else row by row.
+
+    .. math:: \log \sum_{j \le i} e^{\ell_{r,j}} \quad \text{for every row } r \text{ and every } i
+    """
+    L = np.array(rows, dtype=float)
+    r, n = L.shape
+    if not n:
+        return [_log_cumsum(row) for row in rows]
+    top = L.max(axis=1)
+    if not (np.isfinite(top).all() and (top - L.min(axis=1) <= 700.0).all()):
+        return [_log_cumsum(row) for row in rows]
+    B = math.isqrt(n - 1) + 1
+    w = np.zeros((r, B * -(-n // B)))
+    np.exp(L - top[:, None], out=w[:, :n])
+    run = np.cumsum(w.reshape(r, -1, B), axis=2)
+    run[:, 1:] += np.cumsum(run[:, :-1, -1], axis=1)[:, :, None]
+    return list(np.log(run.reshape(r, -1)[:, :n]) + top[:, None])
+
+
 def _log_sums_from_top(lp: np.ndarray) -> np.ndarray:
     """``log sum(exp(lp[i:]))`` for every ``i`` (:func:`_log_cumsum` from the top)."""
     return _log_cumsum(lp[::-1])[::-1]
@@ -342,7 +364,8 @@ def float_table(law: SizeLaw) -> Table:
     # log P(m > points[i]): summed from the top (exact in deep tails) plus the closed-form
     # tail beyond the table; the closed form itself wherever it is not deep
     tail = float(law._logsf(np.array([end]))[0]) if not law.is_finite else -np.inf
-    above = _log_sums_from_top(lp)
+    above, cum_pmf, cum_sqrt = _log_cumsums([lp[::-1], lp, lsq])  # the three running sums in one pass
+    above = above[::-1]  # summed from the top
     lsf = np.logaddexp(np.append(above[1:], -np.inf), tail)
     if law._table_sf_closed:
         shallow = lsf > DEEP_LOG + 10
@@ -351,7 +374,7 @@ def float_table(law: SizeLaw) -> Table:
     left_cdf, left_sqrt = -np.inf, -np.inf
     if pts[0] > law.support_min:  # a window on the bulk: the mass below it by local sums
         left_cdf, left_sqrt = (float(v[0]) for v in law._left_log_sums(pts[:1] - 1, None))
-    return Table(pts, lp, np.logaddexp(left_cdf, _log_cumsum(lp)), np.logaddexp(left_sqrt, _log_cumsum(lsq)), end, lsf)
+    return Table(pts, lp, np.logaddexp(left_cdf, cum_pmf), np.logaddexp(left_sqrt, cum_sqrt), end, lsf)
 
 
 def table_prefix(law: SizeLaw, K: int) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
