@@ -31,7 +31,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from ..numerics import binomial_sf, check_positive, log1mexp
-from ._common import MAX_SIZE, _check_size, _plain, _scipy_mean
+from ._common import MAX_SIZE, _check_size, _log1mexp_float, _plain, _scipy_mean
 from ._base import SizeLaw
 from ._kernels import _bd0, _stirlerr
 from ._bulk import BulkFamily
@@ -138,7 +138,7 @@ def poisson(lam: float, *, zero: str = "truncate") -> SizeLaw:
 
     logpmf = _RangeMemo(raw_logpmf)
 
-    at_zero = float(log1mexp(-lam))  # a = 0: log P(X >= 1) = log(1 - e^-lam), exactly
+    at_zero = _log1mexp_float(-lam)  # a = 0: log P(X >= 1) = log(1 - e^-lam), exactly
 
     def logsf(a: ArrayLike) -> np.ndarray:
         # local sums of the masses (log-concave, proven remainder): past the mode the tail itself,
@@ -194,17 +194,20 @@ def binomial(N: int, p: float, *, zero: str = "truncate") -> SizeLaw:
     if p > 1:
         raise ValueError(f"p must be in (0, 1], got {p!r}")
 
+    stir_n, top = _stirlerr(float(N)), max(N - 1.0, 1.0)  # once per law
+
     def raw_logpmf(k: ArrayLike) -> np.ndarray:
         k = np.asarray(k)
         # k and N - k from the integers: past 2**53 float(k) is rounded (to 1024 at 2**62), and N - float(k)
         # would move the failures N - k of a law near p = 1 by hundreds (its whole bulk)
-        ki = np.clip(k, 0, N).astype(np.int64) if np.issubdtype(k.dtype, np.integer) else np.clip(k, 0, N)
+        clipped = np.minimum(np.maximum(k, 0), N)  # np.clip's values (a minimum and a maximum), without its wrapper
+        ki = clipped.astype(np.int64) if np.issubdtype(k.dtype, np.integer) else clipped
         kf = ki.astype(float)
         rest_f = (N - ki).astype(float)
-        inner = np.clip(kf, 1.0, max(N - 1.0, 1.0))
-        rest = np.clip(rest_f, 1.0, max(N - 1.0, 1.0))  # interior points only (N = 1 has none: masked below)
+        inner = np.minimum(np.maximum(kf, 1.0), top)
+        rest = np.minimum(np.maximum(rest_f, 1.0), top)  # interior points only (N = 1 has none: masked below)
         with np.errstate(divide="ignore"):  # log 0 = -inf is exact at p = 1
-            body = (_stirlerr(float(N)) - _stirlerr(inner) - _stirlerr(rest) - _bd0(inner, N * p)
+            body = (stir_n - _stirlerr(inner) - _stirlerr(rest) - _bd0(inner, N * p)
                     - _bd0(rest, N * (1 - p)) + 0.5 * np.log(N / (2 * math.pi * inner * rest)))
             ends = np.where(ki == 0, N * math.log1p(-p) if p < 1 else -np.inf, N * math.log(p))
         out = np.where((ki == 0) | (ki == N), ends, body)
@@ -212,7 +215,7 @@ def binomial(N: int, p: float, *, zero: str = "truncate") -> SizeLaw:
 
     logpmf = _RangeMemo(raw_logpmf, N)
 
-    at_zero = float(log1mexp(N * math.log1p(-p))) if p < 1 else 0.0  # log P(X >= 1), exactly
+    at_zero = _log1mexp_float(N * math.log1p(-p)) if p < 1 else 0.0  # log P(X >= 1), exactly
 
     def logsf(a: ArrayLike) -> np.ndarray:
         a = np.asarray(a)
