@@ -181,9 +181,9 @@ def _m_tilde_rows(laws: Sequence[SizeLaw], lid: np.ndarray, x: np.ndarray, x_exa
                                       c, reading)
         return out
     if len(x) == 1 and len(laws) == 1 and c4 >= e:  # one budget of a light law: its bracket scanned directly
-        one = _m_tilde_one(laws[0], float(x[0]), x_exact, c, capped)
-        if one is not None:
-            return np.array([one], dtype=np.int64)
+        direct = _m_tilde_one(laws[0], float(x[0]), x_exact, c, capped)
+        if direct is not None:
+            return np.array([direct], dtype=np.int64)
     every = Rows(laws, lid)
     # region B: y = c4 (a x ∨ 1) >= e, where φ is increasing and ψ non-increasing
     if c4 >= e:
