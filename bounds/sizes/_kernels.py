@@ -162,6 +162,36 @@ def _stirlerr(n: ArrayLike) -> np.ndarray:
 
 
 
+_STIRLERR_AT: list[np.ndarray] = [np.zeros(0)]  # _stirlerr(k) at k = 0, 1, ... (k = 0: unused, never read)
+STIRLERR_POINTS = 2**16  # the integers up to which Stirling's error is remembered (512 KB at most)
+
+
+def _stirlerr_int(n: np.ndarray) -> np.ndarray:
+    r""":func:`_stirlerr` at integers ``n >= 1`` (an integer array), read from a table of its values at
+    :math:`0, 1, \dots` built once per process (doubled as far as asked, up to ``STIRLERR_POINTS``): the same
+    doubles, since :func:`_stirlerr` gives each point's value independently of the others.  A Poisson or
+    binomial law's log-masses on a small support then cost no series or ``lgamma``.
+
+    .. math:: \delta(n) = \log n! - \log\big(\sqrt{2\pi n}\,(n/e)^n\big)
+
+    Examples
+    --------
+    >>> bool(np.array_equal(_stirlerr_int(np.array([1, 15, 16, 900])), _stirlerr(np.array([1.0, 15.0, 16.0, 900.0]))))
+    True
+    """
+    n = np.asarray(n)
+    top = int(n.max()) if n.size else 0
+    if top >= STIRLERR_POINTS or (n.size and int(n.min()) < 1):
+        return _stirlerr(n.astype(float))
+    table = _STIRLERR_AT[0]
+    if top >= len(table):
+        size = max(2 * len(table), top + 1, 256)
+        grown = np.zeros(min(size, STIRLERR_POINTS))
+        grown[1:] = _stirlerr(np.arange(1, len(grown), dtype=float))
+        _STIRLERR_AT[0] = table = grown
+    return table[n]
+
+
 def _bd0(x: ArrayLike, mu: float) -> np.ndarray:
     r"""Deviance term :math:`x\log(x/\mu) + \mu - x \ge 0` without cancellation (Loader 2000).
 

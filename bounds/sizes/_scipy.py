@@ -33,7 +33,7 @@ from numpy.typing import ArrayLike
 from ..numerics import binomial_sf, check_positive, log1mexp
 from ._common import MAX_SIZE, _check_size, _log1mexp_float, _plain, _scipy_mean
 from ._base import SizeLaw
-from ._kernels import _bd0, _stirlerr
+from ._kernels import STIRLERR_POINTS, _bd0, _stirlerr, _stirlerr_int
 from ._bulk import BulkFamily
 from ._family import _Family, FamilyLaw
 from ._tables import _deep_logsfs, _left_log_sum_many
@@ -131,9 +131,12 @@ def poisson(lam: float, *, zero: str = "truncate") -> SizeLaw:
 
     @_neg_inf_below(0)
     def raw_logpmf(k: ArrayLike) -> np.ndarray:
-        k = np.asarray(k, dtype=float)
+        k = np.asarray(k)
+        ints = k.dtype.kind in "iu"
+        stir = _stirlerr_int(np.maximum(k, 1)) if ints else None  # Stirling's error at integers: a table's values
+        k = k.astype(float)
         safe = np.maximum(k, 1.0)
-        body = -_stirlerr(safe) - _bd0(safe, lam) - 0.5 * np.log(2 * math.pi * safe)
+        body = -(_stirlerr(safe) if stir is None else stir) - _bd0(safe, lam) - 0.5 * np.log(2 * math.pi * safe)
         return np.where(k == 0, -lam, body)
 
     logpmf = _RangeMemo(raw_logpmf)
@@ -195,6 +198,7 @@ def binomial(N: int, p: float, *, zero: str = "truncate") -> SizeLaw:
         raise ValueError(f"p must be in (0, 1], got {p!r}")
 
     stir_n, top = _stirlerr(float(N)), max(N - 1.0, 1.0)  # once per law
+    small = N < STIRLERR_POINTS  # every point's k and N - k exact in float64 and inside the table of Stirling's error
 
     def raw_logpmf(k: ArrayLike) -> np.ndarray:
         k = np.asarray(k)
@@ -206,8 +210,14 @@ def binomial(N: int, p: float, *, zero: str = "truncate") -> SizeLaw:
         rest_f = (N - ki).astype(float)
         inner = np.minimum(np.maximum(kf, 1.0), top)
         rest = np.minimum(np.maximum(rest_f, 1.0), top)  # interior points only (N = 1 has none: masked below)
+        if small and np.issubdtype(k.dtype, np.integer):  # Stirling's error at integers below 2**16: a table's values
+            edge = max(N - 1, 1)
+            stir_in = _stirlerr_int(np.minimum(np.maximum(ki, 1), edge))
+            stir_rest = _stirlerr_int(np.minimum(np.maximum(N - ki, 1), edge))
+        else:
+            stir_in, stir_rest = _stirlerr(inner), _stirlerr(rest)
         with np.errstate(divide="ignore"):  # log 0 = -inf is exact at p = 1
-            body = (stir_n - _stirlerr(inner) - _stirlerr(rest) - _bd0(inner, N * p)
+            body = (stir_n - stir_in - stir_rest - _bd0(inner, N * p)
                     - _bd0(rest, N * (1 - p)) + 0.5 * np.log(N / (2 * math.pi * inner * rest)))
             ends = np.where(ki == 0, N * math.log1p(-p) if p < 1 else -np.inf, N * math.log(p))
         out = np.where((ki == 0) | (ki == N), ends, body)
