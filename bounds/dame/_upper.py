@@ -282,8 +282,13 @@ def _m_tilde_one(law: SizeLaw, x: float, x_exact: _Budgets, c: Constants, capped
     if hi > pre.K + 1 or hi > _scan.PAIR_CELLS:
         return None
     a = np.arange(1, hi + 1, dtype=np.int64)
-    ok = _condition_float(Rows((law,), np.zeros(1, dtype=np.intp)), np.zeros(hi, dtype=np.intp), a, np.full(hi, x),
-                          x_exact, c, capped, pre.log_ge[a])
+    lp = pre.log_ge[1 : hi + 1]
+    lx = np.log(np.float64(x))  # _condition_float's log of its budgets, each the same double
+    with np.errstate(over="ignore"):
+        ok, margin = _condition(None, a, lx, c.floats, None, capped, lp, law.support_min)
+    if np.any(margin < _TIE * (1 + np.abs(lx))):  # within rounding of a tie somewhere: re-decided at 60 digits there
+        ok = _condition_float(Rows((law,), np.zeros(1, dtype=np.intp)), np.zeros(hi, dtype=np.intp), a,
+                              np.full(hi, x), x_exact, c, capped, lp)
     return int(a[ok][-1]) if ok[0] else 1  # ψ non-increasing: the last a where it holds; none: m~ = 1
 
 
