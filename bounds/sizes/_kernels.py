@@ -11,10 +11,13 @@ r"""Series kernels: Euler-Maclaurin sums of :math:`\sqrt k` and Loader's binomia
   :math:`2\cdot 10^{-3} n^{-11} < 2\cdot10^{-16}` absolute); for ``n <= 15`` the definition through
   ``gammaln`` (absolute error about 4e-15).
 * :func:`_bd0` - the deviance :math:`x\log(x/\mu) + \mu - x` (Loader 2000): near
-  :math:`x = \mu` (:math:`|v| < 0.1`) 24 terms of an odd series (remainder below
-  :math:`v^{50} < 10^{-50}` relative); elsewhere the closed form (relative error a few ulp).
+  :math:`x = \mu` (:math:`|v| < 0.1`) an odd series, per point to the first :math:`J \le 24` with
+  :math:`v^{2J} < 10^{-20}` (remainder below :math:`10^{-20}` of its first term); elsewhere the
+  closed form (relative error a few ulp).
 
-No closed form or table lives here.
+Every kernel gives each point's value independently of the other points of its array, so values
+computed once over a range (a law's log-masses, :func:`_stirlerr_int`'s table of Stirling's error at
+the integers) are the values of a direct call.  No closed form of a law lives here.
 """
 
 from __future__ import annotations
