@@ -89,10 +89,10 @@ def prefix(law: SizeLaw) -> Prefix | None:
     if K > SCAN_POINTS and cut is not None:  # a light tail in closed form: its cut, if near enough
         end = int(cut(CUT_TAIL))
         if end <= SCAN_POINTS:
-            a = np.arange(end + 2, dtype=np.int64)  # the queries' own float64 methods (their inputs are checked here)
-            out = Prefix(end, np.asarray(law._log_sf(a[:-1], None), dtype=float),
-                         np.asarray(law._log_partial_sqrt(a[:-1], None), dtype=float),
-                         np.asarray(law._log_ge(a, None), dtype=float), cut=True)
+            a = np.arange(end + 2, dtype=np.int64)
+            out = Prefix(end, np.asarray(law.log_prob_gt(a[:-1]), dtype=float),
+                         np.asarray(law.log_partial_sqrt_mean(a[:-1]), dtype=float),
+                         np.asarray(law.log_prob_ge(a), dtype=float), cut=True)
     elif K <= SCAN_POINTS:
         direct = getattr(law, "_table_prefix", None)
         cols = direct(K) if direct is not None else None  # the queries' values, read from the table by index

@@ -76,7 +76,7 @@ class _RangeMemo:
 
     def __call__(self, k: ArrayLike) -> np.ndarray:
         k = np.asarray(k)
-        if k.dtype.kind not in "iu" or not k.size:
+        if k.dtype.kind != "i" or not k.size:  # signed integers only (k - lo below is exact there)
             return self.f(k)
         k_lo, k_hi = int(k.min()), int(k.max())
         if k_lo < self.lo or k_hi > self.hi:
