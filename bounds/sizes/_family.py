@@ -172,8 +172,10 @@ class FamilyLaw(SizeLaw):
         """log P(X > a), exact in deep tails for log-concave families."""
         with np.errstate(divide="ignore"):
             out = np.array(self.family.logsf(a), dtype=float)
+        if not self.family.log_concave or self.family.sf_walked:  # no walk to add (a walked logsf is one already)
+            return out
         deep = (out < DEEP_LOG) & (np.asarray(a) < self.family.support[1])  # past X's top P(X > a) = 0 exactly
-        if self.family.log_concave and not self.family.sf_walked and np.any(deep):
+        if np.any(deep):
             flat, a_flat = out.reshape(-1), np.broadcast_to(a, out.shape).reshape(-1)
             at = np.flatnonzero(deep.reshape(-1))
             flat[at] = _deep_logsfs(self.family.logpmf, a_flat[at])  # all deep points in one pass of walks

@@ -147,6 +147,8 @@ def poisson(lam: float, *, zero: str = "truncate") -> SizeLaw:
         # local sums of the masses (log-concave, proven remainder): past the mode the tail itself,
         # below it the complement of the masses up to a (at most 1/2 of the mass: no cancellation)
         a = np.asarray(a)
+        if a.shape == (1,) and int(a[0]) >= max(mode, 1):  # one point past the mode (a table's tail): its walk
+            return _deep_logsfs(logpmf, a)
         out = np.where(a < 0, 0.0, at_zero)
         flat, a_flat = out.reshape(-1).copy(), np.broadcast_to(a, out.shape).reshape(-1)
         up = np.flatnonzero(a_flat >= max(mode, 1))
