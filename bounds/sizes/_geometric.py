@@ -315,6 +315,11 @@ def _em_correction(x: Any, weights: Any) -> np.ndarray:
     """``e^{beta x} sum_j B_2j/(2j)! g^(2j-1)(x)`` in float64: ``sqrt(x) sum_i w_i x^-i`` by Horner's rule (one
     square root), ``weights[i]`` one value or one per point."""
     x = np.asarray(x, dtype=float)
+    if x.ndim == 0 and np.ndim(weights) == 1:  # one point of one law (its constants): the same steps in Python floats
+        inv_f, acc_f = 1.0 / float(x), 0.0
+        for w in np.asarray(weights, dtype=float)[::-1].tolist():
+            acc_f = acc_f * inv_f + w
+        return np.sqrt(x) * acc_f
     inv, acc = 1.0 / x, np.zeros(x.shape)
     for w in weights[::-1]:
         acc = acc * inv + w
