@@ -5,7 +5,8 @@ plain numpy scan, mpmath points, 100 x 100 maps, `bounds figures` and `bounds ch
   slowest of the four (float64, the law reused; each the best of 5), and at precision 40 (nα² in {1e3, 1e12});
 * a law's first point: a NEW law object built and taken to both its bounds, against a plain scan written
   here that builds its pmf by numpy from scratch and does Theorems 1 and 2's searches directly over the
-  support (no scipy.stats); both timed from scratch, interleaved, each the best of 200 runs;
+  support (no scipy.stats); both timed from scratch, interleaved, each the best of 200 runs; then where a first
+  point's time goes (the law's construction, its tables, LB and UB on the law reused);
 * a 100 x 100 map: ``dame.grid`` over 100 parameters x nα² = geomspace(1, 1e12, 100), once;
 * ``bounds figures``, ``bounds figures --quick`` (into a temporary ``--out`` folder) and ``bounds check``:
   the CPU time (user + system) of the child processes (``resource.getrusage(RUSAGE_CHILDREN)``), on this tree.
@@ -164,6 +165,29 @@ def first_point(repeat=200):
             worst = max(worst, ours / plain)
             print(f"  {label:22s} {x:7.0e} {ours * 1e6:10.1f} {plain * 1e6:9.1f} {ours / plain:6.2f}")
     print(f"target: a first point <= 2x the plain scan (worst {worst:.2f}x)")
+    first_parts(repeat)
+
+
+def first_parts(repeat=200):
+    """Where a first point's CPU goes, per law at nα² = 1e3 (each part the best of ``repeat`` runs): building the
+    law; its first lower bound (its tables or prefix included) minus the lower bound on the law reused; the lower
+    and the upper bound on the law reused."""
+    print("  where it goes (µs): law built, its tables (first LB - reused LB), LB and UB on the law reused")
+    for label, (make, _) in FIRST.items():
+        build = fresh = lb = ub = math.inf
+        for _ in range(repeat):
+            t = time.process_time()
+            law = make()
+            t1 = time.process_time()
+            dame.lower_bound(law, n_alpha2=1e3)
+            t2 = time.process_time()
+            dame.lower_bound(law, n_alpha2=1e3)
+            t3 = time.process_time()
+            dame.upper_bound(law, n_alpha2=1e3)
+            t4 = time.process_time()
+            build, fresh, lb, ub = min(build, t1 - t), min(fresh, t2 - t1), min(lb, t3 - t2), min(ub, t4 - t3)
+        print(f"  {label:22s} law {build * 1e6:6.1f}  tables {(fresh - lb) * 1e6:6.1f}  LB {lb * 1e6:6.1f}  "
+              f"UB {ub * 1e6:6.1f}")
 
 
 def cli_cpu(args):

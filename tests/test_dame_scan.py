@@ -10,6 +10,8 @@ paths as well.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 
@@ -29,6 +31,8 @@ LIGHT = {
     "uniform(3, 9)": lambda: sizes.uniform(3, 9),
     "empirical": lambda: sizes.empirical([1, 1, 3, 5, 40]),
     "point(7)": lambda: sizes.point(7),
+    "geometric(0.5)": lambda: sizes.geometric(0.5),  # closed forms: a cut prefix (its searches run to 2**61)
+    "geometric(0.05)": lambda: sizes.geometric(0.05),
 }
 XS = np.geomspace(1e-3, 1e14, 40)
 
@@ -94,7 +98,39 @@ def test_prefix_holds_the_laws_own_functionals():
     np.testing.assert_array_equal(pre.log_s, law.log_partial_sqrt_mean(a[:-1]))
     np.testing.assert_array_equal(pre.log_ge, law.log_prob_ge(a))
     assert _scan.prefix(law) is pre  # computed once per law
-    assert _scan.prefix(sizes.geometric(0.2)) is None  # a closed-form law searches to 2**61
+    assert _scan.prefix(sizes.geometric(1e-6)) is None  # a closed-form tail past SCAN_POINTS: the searches, to 2**61
+    assert _scan.prefix(sizes.zipf(3.0)) is None
+
+
+@pytest.mark.parametrize("p", [0.9, 0.2, 0.03])
+def test_cut_prefix_of_a_closed_form_tail(p):
+    """geometric(p): its prefix stops at the first K with (1 - p)^K <= CUT_TAIL (closed form, not the search end
+    2**61), holding the law's own functionals."""
+    law = sizes.geometric(p)
+    pre = _scan.prefix(law)
+    K = math.ceil(math.log(_scan.CUT_TAIL) / math.log1p(-p))
+    assert pre.cut and abs(pre.K - K) <= 1 and pre.K <= _scan.SCAN_POINTS < law.search_end()
+    assert (1 - p) ** pre.K <= _scan.CUT_TAIL * (1 + 1e-12) and (1 - p) ** (pre.K - 1) > _scan.CUT_TAIL * (1 - 1e-12)
+    a = np.arange(pre.K + 2)
+    np.testing.assert_array_equal(pre.log_gt, law.log_prob_gt(a[:-1]))
+    np.testing.assert_array_equal(pre.log_s, law.log_partial_sqrt_mean(a[:-1]))
+    np.testing.assert_array_equal(pre.log_ge, law.log_prob_ge(a))
+
+
+def test_cut_prefix_leaves_huge_budgets_to_the_search():
+    """Past a cut the terms of eq. (10) may exceed the term at K by c2 x P(m > K)^2: where that is not below half
+    an ulp of the maximum (nα² = 1e90 for geometric(0.5), P(m > K) ~ 1e-40) the row is searched, and both paths
+    agree with the 40-digit bound."""
+    law = sizes.geometric(0.5)
+    pre = _scan.prefix(law)
+    x = np.array([1e3, 1e90])
+    _, _, decided = _scan.lower(law, pre, x, dame.Constants.paper().floats, dame.LB_TIE_RTOL)
+    assert decided.tolist() == [True, False]
+    for xv in x:
+        fl = dame.lower_bound(law, n_alpha2=xv)
+        mp = dame.lower_bound(law, n_alpha2=xv, precision=40)
+        assert fl.argmax == mp.argmax
+        assert fl.log_value == pytest.approx(float(mp.log_value), rel=1e-13)
 
 
 WIDE = {

@@ -479,12 +479,16 @@ def _lower_rows(laws: Sequence[SizeLaw], lid: np.ndarray, x: np.ndarray, c: Cons
     for j, law in enumerate(laws):
         rows = np.flatnonzero(lid == j) if len(laws) > 1 else np.arange(len(x))
         pre = _scan.prefix(law)
-        if pre is None or len(rows) * (pre.K + 1) > _scan.SCAN_CELLS:  # many budgets: a search on the arrays
-            searched.append(rows)
+        if pre is None or (len(rows) * (pre.K + 1) > _scan.SCAN_CELLS and not pre.cut):  # many budgets: a search
+            searched.append(rows)  # on the arrays
             continue
-        best[rows], scanned, decided = _scan.lower(law, pre, x[rows], c.floats, LB_TIE_RTOL)
-        args[rows] = [int(v) for v in scanned]  # a <= K <= SCAN_POINTS: exact in float64
-        searched.append(rows[~decided])
+        # a cut prefix is scanned in batches at any number of budgets: a map's cells as the law's points
+        step = max(1, _scan.SCAN_CELLS // (pre.K + 1))
+        for at in range(0, len(rows), step):
+            part = rows[at : at + step]
+            best[part], scanned, decided = _scan.lower(law, pre, x[part], c.floats, LB_TIE_RTOL)
+            args[part] = [int(v) for v in scanned]  # a <= K <= SCAN_POINTS: exact in float64
+            searched.append(part[~decided])
     rest = np.concatenate(searched) if searched else np.zeros(0, dtype=np.intp)
     if rest.size:
         used, local = np.unique(lid[rest], return_inverse=True)

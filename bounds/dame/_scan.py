@@ -31,6 +31,9 @@ SCAN_CELLS = 2**17
 """Most (budget, a) cells of one exhaustive scan of eq. (10); past it the search runs on the prefix's arrays."""
 PAIR_CELLS = 2**14
 """Most (budget, a) pairs of one exhaustive scan of eq. (12)'s condition (past it: the search, on the arrays)."""
+CUT_TAIL = 1e-40
+r"""A law whose searches run to :math:`2^{61}` (closed forms: ``geometric``) but whose tail :math:`P(m > K)` falls
+below this within ``SCAN_POINTS`` points is scanned on :math:`0..K` (a *cut* prefix, :func:`prefix`)."""
 WINDOW_POINTS = 2**18
 """Longest contiguous table whose functionals the searches read from arrays (:func:`window`)."""
 
@@ -43,7 +46,8 @@ class Prefix:
     r"""A law's functionals at :math:`a = lo, \dots, K + 1`, :math:`K` its search end (``lo = 0``: a prefix).
 
     ``log_gt[a - lo]`` :math:`= \log P(m > a)` and ``log_s[a - lo]`` :math:`= \log E[\sqrt m\,\mathbb 1\{m \le a\}]`
-    for :math:`a \le K`; ``log_ge[a - lo]`` :math:`= \log P(m \ge a)` for :math:`a \le K + 1`.
+    for :math:`a \le K`; ``log_ge[a - lo]`` :math:`= \log P(m \ge a)` for :math:`a \le K + 1`.  ``cut``: ``K`` is
+    not the law's search end but a point past which :math:`P(m > K) \le` ``CUT_TAIL`` (see :func:`prefix`).
     """
 
     K: int
@@ -51,12 +55,20 @@ class Prefix:
     log_s: np.ndarray
     log_ge: np.ndarray
     lo: int = 0
+    cut: bool = False  # K is a cut below the law's search end (:func:`prefix`: a light tail with closed forms)
 
 
 def prefix(law: SizeLaw) -> Prefix | None:
     r"""The law's :class:`Prefix` (computed once per law), or ``None`` when its search end exceeds ``SCAN_POINTS``.
 
     .. math:: \big(\log P(m > a),\ \log E[\sqrt m\,\mathbb 1\{m \le a\}],\ \log P(m \ge a)\big)_{a = 0, \dots, K(+1)}
+
+    A law whose search end is past ``SCAN_POINTS`` but which gives ``_tail_below(t)``, the first :math:`K` with
+    :math:`P(m > K) \le t` (a closed-form light tail: ``geometric(0.5)`` has :math:`K = 133` for ``CUT_TAIL``),
+    has a *cut* prefix on :math:`0..K` when :math:`K \le` ``SCAN_POINTS``, read by the law's own queries.  Past
+    :math:`K` eq. (10)'s terms exceed the term at :math:`K` by at most :math:`c_2 x P(m > K)^2` (:func:`lower`
+    decides only where that is below the search's own resolution) and Theorem 2's condition fails wherever
+    :math:`P(m > K)^2 < \varphi(a) \wedge 1` (``_upper``'s bracket).
 
     Source: Pla et al. (2024), Theorems 1–2 (the functionals of eqs. (10) and (12)).
 
@@ -73,7 +85,15 @@ def prefix(law: SizeLaw) -> Prefix | None:
         pass
     K = law.search_end()
     out = None
-    if K <= SCAN_POINTS:
+    cut = getattr(law, "_tail_below", None)
+    if K > SCAN_POINTS and cut is not None:  # a light tail in closed form: its cut, if near enough
+        end = int(cut(CUT_TAIL))
+        if end <= SCAN_POINTS:
+            a = np.arange(end + 2, dtype=np.int64)
+            out = Prefix(end, np.asarray(law.log_prob_gt(a[:-1]), dtype=float),
+                         np.asarray(law.log_partial_sqrt_mean(a[:-1]), dtype=float),
+                         np.asarray(law.log_prob_ge(a), dtype=float), cut=True)
+    elif K <= SCAN_POINTS:
         direct = getattr(law, "_table_prefix", None)
         cols = direct(K) if direct is not None else None  # the queries' values, read from the table by index
         if cols is not None:
@@ -93,7 +113,9 @@ def lower(law: SizeLaw, pre: Prefix, x: np.ndarray, c_vals: tuple[float, ...],
 
     Returns ``(log values, argmaxes, decided)``; ``decided[i]`` is false where :math:`x S(a)^2 < 1`
     for every :math:`a \le K` (the search's "never reaching" case: its maximum may be the limit
-    :math:`a \to \infty`), left to the search.  Elsewhere the search's own argument shows the scan
+    :math:`a \to \infty`), left to the search; on a cut prefix also where :math:`c_2 x P(m > K)^2`, the most
+    a term past :math:`K` can exceed the term at :math:`K` by (:math:`P` falls, :math:`S` grows), is not below
+    half an ulp of the maximum.  Elsewhere the search's own argument shows the scan
     is exact: the maximum over :math:`[0, \infty)` lies in :math:`[0, K]` (beyond the search end the
     search looks no further either), and the argmax is the smallest :math:`a` with
     :math:`\ell(a) \ge \ell^* + \log(1 - \rho)` (the tie rule), reported at its support point.
@@ -118,6 +140,10 @@ def lower(law: SizeLaw, pre: Prefix, x: np.ndarray, c_vals: tuple[float, ...],
         top = vals.max(axis=1)
         best[idx] = top
         arg[idx] = np.argmax(vals >= (top + math.log1p(-rtol))[:, None], axis=1)  # a plateau's first a: 0 or in supp M
+        if pre.cut:  # past a cut the terms exceed the term at K by at most c2 x P(m > K)^2: below half an ulp, or searched
+            with np.errstate(over="ignore", under="ignore"):
+                slack = np.exp(math.log(c_vals[1]) + logx[idx] + 2 * pre.log_gt[-1])
+            decided[idx[~(slack <= 2.0**-53 * np.abs(top))]] = False
     return best, arg, decided
 
 

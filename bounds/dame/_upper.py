@@ -180,6 +180,10 @@ def _m_tilde_rows(laws: Sequence[SizeLaw], lid: np.ndarray, x: np.ndarray, x_exa
             out[rows] = _m_tilde_rows([laws[j] for j in group], lid[rows] - group[0], x[rows], x_exact.take(rows),
                                       c, reading)
         return out
+    if len(x) == 1 and len(laws) == 1 and c4 >= e:  # one budget of a light law: its bracket scanned directly
+        direct = _m_tilde_one(laws[0], float(x[0]), x_exact, c, capped)
+        if direct is not None:
+            return np.array([direct], dtype=np.int64)
     every = Rows(laws, lid)
     # region B: y = c4 (a x ∨ 1) >= e, where φ is increasing and ψ non-increasing
     if c4 >= e:
@@ -255,10 +259,47 @@ def _m_tilde_rows(laws: Sequence[SizeLaw], lid: np.ndarray, x: np.ndarray, x_exa
     return out
 
 
+def _m_tilde_one(law: SizeLaw, x: float, x_exact: _Budgets, c: Constants, capped: bool) -> int | None:
+    r""":func:`_m_tilde_rows` for one budget of a law with a :func:`~bounds.dame._scan.prefix` whose bracket
+    :math:`[1, h]` it holds (``None`` otherwise): the same bracket (Markov's bound, the cut past a table), the same
+    decisions (:func:`_condition_float` on the prefix's :math:`\log P(m \ge a)`), the largest ``a`` where the
+    condition holds (``c4 >= e``: region B is all of :math:`a \ge 1`, where ψ is non-increasing).
+
+    .. math:: \tilde m = \max\{a \in [1, h] : P(m \ge a)^2 \ge \varphi(a) \wedge 1\} \quad (1 \text{ if none})
+    """
+    pre = _scan.prefix(law)
+    if pre is None:
+        return None
+    c5 = c.floats[4]
+    markov = float(law.mean()) * math.sqrt(max(x / c5, 1.0)) * (1 + 1e-9)
+    hi = math.floor(markov) + 2 if markov < 2.0**62 else MAX_SIZE  # inf where x is near the float range
+    if law.is_finite:
+        hi = min(hi, int(law.support_max))
+    end, log_gt_end = _table_end(law)
+    if end >= 0 and 2 * log_gt_end < min(math.log(c5) - math.log(x), 0.0):
+        hi = min(hi, end + 1)
+    hi = max(hi, 1)
+    if hi > pre.K + 1 or hi > _scan.PAIR_CELLS:
+        return None
+    a = np.arange(1, hi + 1, dtype=np.int64)
+    lp = pre.log_ge[1 : hi + 1]
+    lx = np.log(np.float64(x))  # _condition_float's log of its budgets, each the same double
+    with np.errstate(over="ignore"):
+        ok, margin = _condition(None, a, lx, c.floats, None, capped, lp, law.support_min)
+    if np.any(margin < _TIE * (1 + np.abs(lx))):  # within rounding of a tie somewhere: re-decided at 60 digits there
+        ok = _condition_float(Rows((law,), np.zeros(1, dtype=np.intp)), np.zeros(hi, dtype=np.intp), a,
+                              np.full(hi, x), x_exact, c, capped, lp)
+    return int(a[ok][-1]) if ok[0] else 1  # ψ non-increasing: the last a where it holds; none: m~ = 1
+
+
 def _table_end(law: SizeLaw) -> tuple[int, float]:
-    """A tabulated law with an infinite support: its search end and log P(m > end); else ``(-1, 0)``."""
-    if not (law.tabulated and not law.is_finite):
+    """A tabulated law with an infinite support: its search end and log P(m > end); a law with a cut prefix
+    (:func:`bounds.dame._scan.prefix`): the cut and log P(m > cut); else ``(-1, 0)``."""
+    if law.is_finite:
         return -1, 0.0
+    if not law.tabulated:
+        pre = _scan.prefix(law)
+        return (pre.K, float(pre.log_gt[pre.K])) if pre is not None and pre.cut else (-1, 0.0)
     end = law.search_end()
     pre = _scan.prefix(law)
     return end, float(pre.log_gt[pre.K]) if pre is not None else float(law.log_prob_gt(end))

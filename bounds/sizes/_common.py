@@ -69,6 +69,23 @@ def _plain(v: object) -> object:
     return v
 
 
+_LOG2_NEG = -math.log(2.0)
+
+
+def _log1mexp_float(x: float) -> float:
+    r""":func:`bounds.numerics.log1mexp` of one float ``x`` (not NaN), without its checks and arrays: the same switch and
+    operations on a numpy scalar, so the same double (a constructor's :math:`\log P(X \ge 1)`).
+
+    .. math:: \log(1 - e^{x}) = \log(-\mathrm{expm1}(x)) \ (x > -\log 2), \quad \mathrm{log1p}(-e^{x}) \ \text{else}
+    """
+    v = np.float64(min(x, 0.0))
+    if v == 0.0:
+        return -math.inf  # log(1 - e^0) = log 0
+    if v > _LOG2_NEG:
+        return float(np.log(-np.expm1(v)))
+    return float(np.log1p(-np.exp(v)))
+
+
 def _mp_log(v: Any) -> Any:
     return mpmath.log(v) if v > 0 else mpmath.ninf
 

@@ -62,6 +62,8 @@ class _Family:
     mode: int | None = None  # X's smallest mode in closed form (log-concave families; else found by bisection)
     sf_walked: bool = False  # logsf past the mode is already the walk of _tables._deep_logsfs (no second walk)
     log_p0: float | None = None  # log P(X = 0) in closed form, the value logpmf(0) returns (else read from it)
+    # log P(X > 0) in closed form, the value logsf(0) returns, for a family on X >= 0 (logsf(-1) = 0): neither is asked
+    log_sf0: float | None = None
     sampler: Callable = field(kw_only=True)  # (size, rng) -> draws of X; every constructor gives one
 
 
@@ -94,10 +96,14 @@ class FamilyLaw(SizeLaw):
         self.name, self.params, self.family, self.zero = name, params, family, zero
         self._table_sf_closed = family.sf_in_table
         lo, hi = family.support
-        with np.errstate(divide="ignore"):
-            self._log_p_ge1 = float(family.logsf(0))  # log P(X >= 1)
+        if family.log_sf0 is not None and lo >= 0:  # the closed forms: P(X < 0) = 0
+            self._log_p_ge1, p_neg = family.log_sf0, 0.0
             p_le0 = -math.expm1(self._log_p_ge1)
-            p_neg = -math.expm1(float(family.logsf(-1)))
+        else:
+            with np.errstate(divide="ignore"):
+                self._log_p_ge1 = float(family.logsf(0))  # log P(X >= 1)
+                p_le0 = -math.expm1(self._log_p_ge1)
+                p_neg = -math.expm1(float(family.logsf(-1)))
         if not math.isfinite(self._log_p_ge1):
             raise ValueError(f"{name}: the law puts all its mass on 0 (P(X >= 1) = 0)")
         if zero == "error" and p_le0 > 0:
@@ -166,8 +172,10 @@ class FamilyLaw(SizeLaw):
         """log P(X > a), exact in deep tails for log-concave families."""
         with np.errstate(divide="ignore"):
             out = np.array(self.family.logsf(a), dtype=float)
+        if not self.family.log_concave or self.family.sf_walked:  # no walk to add (a walked logsf is one already)
+            return out
         deep = (out < DEEP_LOG) & (np.asarray(a) < self.family.support[1])  # past X's top P(X > a) = 0 exactly
-        if self.family.log_concave and not self.family.sf_walked and np.any(deep):
+        if np.any(deep):
             flat, a_flat = out.reshape(-1), np.broadcast_to(a, out.shape).reshape(-1)
             at = np.flatnonzero(deep.reshape(-1))
             flat[at] = _deep_logsfs(self.family.logpmf, a_flat[at])  # all deep points in one pass of walks

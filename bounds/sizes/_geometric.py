@@ -113,12 +113,12 @@ class GeometricLaw(SizeLaw):
     @cached_property
     def _em_weights(self) -> np.ndarray:
         """``w_i`` with ``sum_j B_2j/(2j)! h_{2j-1}(x) = sum_i w_i x^(1/2 - i)`` (10 Bernoulli terms)."""
-        w = np.zeros(20)
+        w = [0.0] * 20
         for j in range(1, 11):
             n = 2 * j - 1
             for i in range(n + 1):
-                w[i] += _BERN[j] * math.comb(n, i) * (-self.beta) ** (n - i) * _sqrt_power_derivative(i)
-        return w
+                w[i] += _BERN[j] * _COMB[n][i] * (-self.beta) ** (n - i) * _DERIV[i]
+        return np.array(w)
 
     @cached_property
     def _small_log_w(self) -> np.ndarray:
@@ -291,6 +291,17 @@ class GeometricLaw(SizeLaw):
     def _search_end(self) -> int:
         return SEARCH_CAP
 
+    def _tail_below(self, tol: float) -> int:
+        r"""The first :math:`K \ge 1` with :math:`P(m > K) = q^K \le` ``tol`` (as the float64 closed form gives it),
+        capped at ``SEARCH_CAP``: where a scan of the searches may stop (``bounds.dame._scan.prefix``).
+
+        .. math:: K = \lceil \log(\mathrm{tol}) / \log q \rceil
+        """
+        K = min(max(1, math.ceil(math.log(tol) / self.log_q)), SEARCH_CAP)
+        while K < SEARCH_CAP and float(_log_sf(K, self.log_q)) > math.log(tol):
+            K += 1
+        return K
+
     def _floor_support(self, a: np.ndarray) -> np.ndarray:
         return np.maximum(np.asarray(a, dtype=np.int64), 0)
 
@@ -304,6 +315,11 @@ def _em_correction(x: Any, weights: Any) -> np.ndarray:
     """``e^{beta x} sum_j B_2j/(2j)! g^(2j-1)(x)`` in float64: ``sqrt(x) sum_i w_i x^-i`` by Horner's rule (one
     square root), ``weights[i]`` one value or one per point."""
     x = np.asarray(x, dtype=float)
+    if x.ndim == 0 and np.ndim(weights) == 1:  # one point of one law (its constants): the same steps in Python floats
+        inv_f, acc_f = 1.0 / float(x), 0.0
+        for w in np.asarray(weights, dtype=float)[::-1].tolist():
+            acc_f = acc_f * inv_f + w
+        return np.sqrt(x) * acc_f
     inv, acc = 1.0 / x, np.zeros(x.shape)
     for w in weights[::-1]:
         acc = acc * inv + w
@@ -417,6 +433,8 @@ def _lower_gamma_32(z: Any) -> Any:
 _BERNOULLI = (Fraction(1, 6), Fraction(-1, 30), Fraction(1, 42), Fraction(-1, 30), Fraction(5, 66), Fraction(-691, 2730),
               Fraction(7, 6), Fraction(-3617, 510), Fraction(43867, 798), Fraction(-174611, 330))
 _BERN = [0.0] + [float(b / math.factorial(2 * j)) for j, b in enumerate(_BERNOULLI, start=1)]
+_DERIV = [_sqrt_power_derivative(i) for i in range(20)]  # D_i of the weights (once, not per law)
+_COMB = [[math.comb(n, i) for i in range(n + 1)] for n in range(20)]
 
 
 def geometric(p: float) -> SizeLaw:

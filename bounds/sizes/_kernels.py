@@ -11,10 +11,13 @@ r"""Series kernels: Euler-Maclaurin sums of :math:`\sqrt k` and Loader's binomia
   :math:`2\cdot 10^{-3} n^{-11} < 2\cdot10^{-16}` absolute); for ``n <= 15`` the definition through
   ``gammaln`` (absolute error about 4e-15).
 * :func:`_bd0` - the deviance :math:`x\log(x/\mu) + \mu - x` (Loader 2000): near
-  :math:`x = \mu` (:math:`|v| < 0.1`) 24 terms of an odd series (remainder below
-  :math:`v^{50} < 10^{-50}` relative); elsewhere the closed form (relative error a few ulp).
+  :math:`x = \mu` (:math:`|v| < 0.1`) an odd series, per point to the first :math:`J \le 24` with
+  :math:`v^{2J} < 10^{-20}` (remainder below :math:`10^{-20}` of its first term); elsewhere the
+  closed form (relative error a few ulp).
 
-No closed form or table lives here.
+Every kernel gives each point's value independently of the other points of its array, so values
+computed once over a range (a law's log-masses, :func:`_stirlerr_int`'s table of Stirling's error at
+the integers) are the values of a direct call.  No closed form of a law lives here.
 """
 
 from __future__ import annotations
@@ -145,18 +148,51 @@ def _stirlerr(n: ArrayLike) -> np.ndarray:
     """
     n = np.asarray(n, dtype=float)
     small = n <= 15
-    safe_small = np.where(small, n, 1.0)
-    flat, flat_small = np.atleast_1d(n), np.atleast_1d(small)
-    log_gamma = np.zeros(flat.shape)  # math.lgamma on the few small points: no scipy at start-up
-    log_gamma[flat_small] = [math.lgamma(v + 1.0) for v in flat[flat_small].tolist()]  # Python floats: the same doubles
-    log_gamma = log_gamma.reshape(n.shape)
-    direct = log_gamma - (safe_small + 0.5) * np.log(safe_small) + safe_small - 0.5 * math.log(2 * math.pi)
     big = np.where(small, 16.0, n)
     with np.errstate(over="ignore"):  # n beyond 1e154: the series is 1/(12 n), its 1/n^2 terms 0
         inv2 = 1 / (big * big)
     s0, s1, s2, s3, s4 = _STIRLING
     series = (s0 - (s1 - (s2 - (s3 - s4 * inv2) * inv2) * inv2) * inv2) / big
-    return np.where(small, direct, series)
+    at = np.flatnonzero(small.reshape(-1))
+    if not at.size:
+        return series
+    # the definition on the few small points (math.lgamma: no scipy at start-up)
+    flat = series.reshape(-1)
+    v = n.reshape(-1)[at]
+    log_gamma = np.array([math.lgamma(t + 1.0) for t in v.tolist()])
+    flat[at] = log_gamma - (v + 0.5) * np.log(v) + v - 0.5 * math.log(2 * math.pi)
+    return flat.reshape(n.shape)
+
+
+
+_STIRLERR_AT: list[np.ndarray] = [np.zeros(0)]  # _stirlerr(k) at k = 0, 1, ... (k = 0: unused, never read)
+STIRLERR_POINTS = 2**16  # the integers up to which Stirling's error is remembered (512 KB at most)
+
+
+def _stirlerr_int(n: np.ndarray) -> np.ndarray:
+    r""":func:`_stirlerr` at integers ``n >= 1`` (an integer array), read from a table of its values at
+    :math:`0, 1, \dots` built once per process (doubled as far as asked, up to ``STIRLERR_POINTS``): the same
+    doubles, since :func:`_stirlerr` gives each point's value independently of the others.  A Poisson or
+    binomial law's log-masses on a small support then cost no series or ``lgamma``.
+
+    .. math:: \delta(n) = \log n! - \log\big(\sqrt{2\pi n}\,(n/e)^n\big)
+
+    Examples
+    --------
+    >>> bool(np.array_equal(_stirlerr_int(np.array([1, 15, 16, 900])), _stirlerr(np.array([1.0, 15.0, 16.0, 900.0]))))
+    True
+    """
+    n = np.asarray(n)
+    top = int(n.max()) if n.size else 0
+    if top >= STIRLERR_POINTS or (n.size and int(n.min()) < 1):
+        return _stirlerr(n.astype(float))
+    table = _STIRLERR_AT[0]
+    if top >= len(table):
+        size = max(2 * len(table), top + 1, 256)
+        grown = np.zeros(min(size, STIRLERR_POINTS))
+        grown[1:] = _stirlerr(np.arange(1, len(grown), dtype=float))
+        _STIRLERR_AT[0] = table = grown
+    return table[n]
 
 
 def _bd0(x: ArrayLike, mu: float) -> np.ndarray:
@@ -164,25 +200,60 @@ def _bd0(x: ArrayLike, mu: float) -> np.ndarray:
 
     For :math:`|x - \mu| < 0.1(x + \mu)`, with :math:`v = (x-\mu)/(x+\mu)`:
     :math:`(x-\mu)v + 2x\sum_{j \ge 1} v^{2j+1}/(2j+1)`, summed to the first :math:`J \le 24` with
-    :math:`(\max v^2)^J < 10^{-20}`: the rest is below :math:`10^{-20}` of the first term, since each
-    term is at most :math:`v^2` times the one before.
+    :math:`(v^2)^J < 10^{-20}`, per point: the rest is below :math:`10^{-20}` of the first term, since each
+    term is at most :math:`v^2` times the one before.  Each value depends on its own point alone (not on the
+    other points of the array), so a log-mass computed once over a range serves every later query inside it.
+
+    .. math:: \mathrm{bd0}(x, \mu) = x\log\frac{x}{\mu} + \mu - x = (x - \mu)v + 2x\sum_{j\ge1}\frac{v^{2j+1}}{2j+1}
+
+    Source: Loader (2000), *Fast and accurate computation of binomial probabilities*, eq. (5.2).
+
+    Examples
+    --------
+    >>> float(_bd0(np.array([5.0]), 5.0)[0]), round(float(_bd0(np.array([10.0]), 5.0)[0]), 12)
+    (0.0, 1.931471805599)
     """
     x = np.asarray(x, dtype=float)
-    near = np.abs(x - mu) < 0.1 * (x + mu)
-    v = np.where(near, (x - mu) / (x + mu), 0.0)
-    out = (x - mu) * v
-    v2_max = float(np.max(v * v)) if v.size else 0.0
-    if v2_max > 0:  # the series (v = 0 elsewhere: nothing to add)
-        terms = 24 if v2_max >= 0.01 else min(24, max(1, math.ceil(-20 / math.log10(v2_max))))
-        ej = 2 * x * v
-        v2 = v * v
-        for j in range(1, terms + 1):
-            ej = ej * v2
-            out = out + ej / (2 * j + 1)
     with np.errstate(divide="ignore", invalid="ignore"):
         x_log_x = np.where(x > 0, x * np.log(np.where(x > 0, x, 1.0)), 0.0)  # 0 log 0 = 0
         x_log_mu = np.where(x > 0, x * np.log(np.float64(mu)), 0.0)  # mu = 0 (p = 1): -inf where x > 0
-        far = x_log_x - x_log_mu + mu - x  # x log(x/mu), no overflow in x/mu
-    return np.where(near, out, far)
+        out = x_log_x - x_log_mu + mu - x  # x log(x/mu), no overflow in x/mu
+    near = np.flatnonzero(np.abs(x - mu).reshape(-1) < (0.1 * (x + mu)).reshape(-1))
+    if not near.size:
+        return out
+    out = out.reshape(-1)  # a fresh array: written in place
+    xs = x.reshape(-1)[near]
+    if near.size <= _BD0_SCALAR:  # a few points (a light law's mode): the series in Python floats, same operations
+        vals = [_bd0_near(xi, mu) for xi in xs.tolist()]
+        out[near] = vals
+        return out.reshape(x.shape)
+    v = (xs - mu) / (xs + mu)
+    acc = (xs - mu) * v
+    v2 = v * v
+    with np.errstate(divide="ignore"):
+        terms = np.where(v2 >= 0.01, 24, np.minimum(24, np.maximum(1, np.ceil(-20 / np.log10(v2)))))
+    terms = np.where(v2 > 0, terms, 0)
+    ej = 2 * xs * v
+    for j in range(1, int(terms.max()) + 1):
+        ej = ej * v2
+        acc = np.where(terms >= j, acc + ej / (2 * j + 1), acc)
+    out[near] = acc
+    return out.reshape(x.shape)
 
 
+_BD0_SCALAR = 32  # near points up to this many: the series point by point in Python floats
+
+
+def _bd0_near(x: float, mu: float) -> float:
+    """:func:`_bd0`'s series at one point with :math:`|x - \\mu| < 0.1(x + \\mu)` (the operations of the array path)."""
+    v = (x - mu) / (x + mu)
+    acc = (x - mu) * v
+    v2 = v * v
+    if v2 <= 0:
+        return acc
+    terms = 24 if v2 >= 0.01 else min(24, max(1, math.ceil(-20 / math.log10(v2))))
+    ej = 2 * x * v
+    for j in range(1, terms + 1):
+        ej = ej * v2
+        acc = acc + ej / (2 * j + 1)
+    return acc

@@ -31,9 +31,9 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from ..numerics import binomial_sf, check_positive, log1mexp
-from ._common import MAX_SIZE, _check_size, _plain, _scipy_mean
+from ._common import MAX_SIZE, _check_size, _log1mexp_float, _plain, _scipy_mean
 from ._base import SizeLaw
-from ._kernels import _bd0, _stirlerr
+from ._kernels import STIRLERR_POINTS, _bd0, _stirlerr, _stirlerr_int
 from ._bulk import BulkFamily
 from ._family import _Family, FamilyLaw
 from ._tables import _deep_logsfs, _left_log_sum_many
@@ -57,6 +57,43 @@ def _neg_inf_below(lo: int) -> Callable[[Callable[[np.ndarray], np.ndarray]], Ca
         return g
 
     return wrap
+
+
+class _RangeMemo:
+    r"""A log-pmf remembered on one range of integers ``[lo, hi]``: a query inside it is read by index, a query
+    near it recomputes the widened range once (its width doubled at least), any other query is computed directly.
+
+    .. math:: \log M(k),\quad lo \le k \le hi
+
+    The wrapped log-pmf must give each point's value independently of the other points of its array (Loader's
+    terms do, see ``_kernels``), so a value read from the range is the value a direct call returns, bit for bit.
+    A table's construction asks the same masses four or five times (its cut, its points, the tail beyond it):
+    one evaluation serves them all.
+    """
+
+    def __init__(self, f: Callable[[ArrayLike], np.ndarray], top: float = math.inf) -> None:
+        self.f, self.top, self.lo, self.hi, self.vals = f, top, 0, -1, np.zeros(0)
+
+    def __call__(self, k: ArrayLike) -> np.ndarray:
+        k = np.asarray(k)
+        if k.dtype.kind != "i" or not k.size:  # signed integers only (k - lo below is exact there)
+            return self.f(k)
+        k_lo, k_hi = int(k.min()), int(k.max())
+        if k_lo < self.lo or k_hi > self.hi:
+            if self.hi < self.lo:  # the first query: a margin on both sides (a table's next queries lie nearby)
+                lo, hi = k_lo - 64, k_hi + 128
+            else:
+                lo, hi = min(k_lo, self.lo), max(k_hi, self.hi + (self.hi - self.lo + 1))
+            lo, hi = max(lo, -1), int(min(hi, self.top + 1))  # one point beyond the support on each side suffices
+            if hi - lo + 1 > MEMO_POINTS or k_lo < lo or k_hi > hi:
+                return self.f(k)
+            self.lo, self.hi = lo, hi
+            self.vals = np.asarray(self.f(np.arange(lo, hi + 1, dtype=np.int64)), dtype=float)
+        return self.vals[k - self.lo]
+
+
+MEMO_POINTS = 4096
+"""Widest range of masses a Poisson or binomial law remembers (a light law's table and its tail fit in it)."""
 
 
 MAX_POISSON_LAM = float(2**61)
@@ -93,18 +130,25 @@ def poisson(lam: float, *, zero: str = "truncate") -> SizeLaw:
                          "lam +- 40 sqrt(lam)) must lie below the largest size 2**62, and its searches within int64")
 
     @_neg_inf_below(0)
-    def logpmf(k: ArrayLike) -> np.ndarray:
-        k = np.asarray(k, dtype=float)
+    def raw_logpmf(k: ArrayLike) -> np.ndarray:
+        k = np.asarray(k)
+        ints = k.dtype.kind in "iu"
+        stir = _stirlerr_int(np.maximum(k, 1)) if ints else None  # Stirling's error at integers: a table's values
+        k = k.astype(float)
         safe = np.maximum(k, 1.0)
-        body = -_stirlerr(safe) - _bd0(safe, lam) - 0.5 * np.log(2 * math.pi * safe)
+        body = -(_stirlerr(safe) if stir is None else stir) - _bd0(safe, lam) - 0.5 * np.log(2 * math.pi * safe)
         return np.where(k == 0, -lam, body)
 
-    at_zero = float(log1mexp(-lam))  # a = 0: log P(X >= 1) = log(1 - e^-lam), exactly
+    logpmf = _RangeMemo(raw_logpmf)
+
+    at_zero = _log1mexp_float(-lam)  # a = 0: log P(X >= 1) = log(1 - e^-lam), exactly
 
     def logsf(a: ArrayLike) -> np.ndarray:
         # local sums of the masses (log-concave, proven remainder): past the mode the tail itself,
         # below it the complement of the masses up to a (at most 1/2 of the mass: no cancellation)
         a = np.asarray(a)
+        if a.shape == (1,) and int(a[0]) >= max(mode, 1):  # one point past the mode (a table's tail): its walk
+            return _deep_logsfs(logpmf, a)
         out = np.where(a < 0, 0.0, at_zero)
         flat, a_flat = out.reshape(-1).copy(), np.broadcast_to(a, out.shape).reshape(-1)
         up = np.flatnonzero(a_flat >= max(mode, 1))
@@ -127,7 +171,7 @@ def poisson(lam: float, *, zero: str = "truncate") -> SizeLaw:
         mp_logpmf,
         lambda a: -mpmath.expm1(-mpmath.mpf(lam)) if a == 0 else mpmath.gammainc(a + 1, 0, lam, regularized=True),
         lambda: mpmath.mpf(lam),
-        log_concave=True, sf_in_table=False, sf_walked=True, log_p0=-lam,
+        log_concave=True, sf_in_table=False, sf_walked=True, log_p0=-lam, log_sf0=at_zero,
         mp_ratio=lambda k: mpmath.mpf(lam) / (k + 1),
         sampler=lambda size, rng: rng.poisson(lam, size=size), bulk=BulkFamily(lam),
         mode=max(0, math.ceil(lam) - 1),  # p(k+1)/p(k) = lam/(k+1) > 1 iff k < lam - 1
@@ -155,23 +199,35 @@ def binomial(N: int, p: float, *, zero: str = "truncate") -> SizeLaw:
     if p > 1:
         raise ValueError(f"p must be in (0, 1], got {p!r}")
 
-    def logpmf(k: ArrayLike) -> np.ndarray:
+    stir_n, top = _stirlerr(float(N)), max(N - 1.0, 1.0)  # once per law
+    small = N < STIRLERR_POINTS  # every point's k and N - k exact in float64 and inside the table of Stirling's error
+
+    def raw_logpmf(k: ArrayLike) -> np.ndarray:
         k = np.asarray(k)
         # k and N - k from the integers: past 2**53 float(k) is rounded (to 1024 at 2**62), and N - float(k)
         # would move the failures N - k of a law near p = 1 by hundreds (its whole bulk)
-        ki = np.clip(k, 0, N).astype(np.int64) if np.issubdtype(k.dtype, np.integer) else np.clip(k, 0, N)
+        clipped = np.minimum(np.maximum(k, 0), N)  # np.clip's values (a minimum and a maximum), without its wrapper
+        ki = clipped.astype(np.int64) if np.issubdtype(k.dtype, np.integer) else clipped
         kf = ki.astype(float)
         rest_f = (N - ki).astype(float)
-        inner = np.clip(kf, 1.0, max(N - 1.0, 1.0))
-        rest = np.clip(rest_f, 1.0, max(N - 1.0, 1.0))  # interior points only (N = 1 has none: masked below)
+        inner = np.minimum(np.maximum(kf, 1.0), top)
+        rest = np.minimum(np.maximum(rest_f, 1.0), top)  # interior points only (N = 1 has none: masked below)
+        if small and np.issubdtype(k.dtype, np.integer):  # Stirling's error at integers below 2**16: a table's values
+            edge = max(N - 1, 1)
+            stir_in = _stirlerr_int(np.minimum(np.maximum(ki, 1), edge))
+            stir_rest = _stirlerr_int(np.minimum(np.maximum(N - ki, 1), edge))
+        else:
+            stir_in, stir_rest = _stirlerr(inner), _stirlerr(rest)
         with np.errstate(divide="ignore"):  # log 0 = -inf is exact at p = 1
-            body = (_stirlerr(float(N)) - _stirlerr(inner) - _stirlerr(rest) - _bd0(inner, N * p)
+            body = (stir_n - stir_in - stir_rest - _bd0(inner, N * p)
                     - _bd0(rest, N * (1 - p)) + 0.5 * np.log(N / (2 * math.pi * inner * rest)))
             ends = np.where(ki == 0, N * math.log1p(-p) if p < 1 else -np.inf, N * math.log(p))
         out = np.where((ki == 0) | (ki == N), ends, body)
         return np.where((k >= 0) & (k <= N), out, -np.inf)
 
-    at_zero = float(log1mexp(N * math.log1p(-p))) if p < 1 else 0.0  # log P(X >= 1), exactly
+    logpmf = _RangeMemo(raw_logpmf, N)
+
+    at_zero = _log1mexp_float(N * math.log1p(-p)) if p < 1 else 0.0  # log P(X >= 1), exactly
 
     def logsf(a: ArrayLike) -> np.ndarray:
         a = np.asarray(a)
@@ -212,6 +268,7 @@ def binomial(N: int, p: float, *, zero: str = "truncate") -> SizeLaw:
         logpmf, logsf, (0, N), N * p, tail_first_moment, mp_logpmf, mp_sf,
         lambda: N * mpmath.mpf(p), log_concave=True, sampler=lambda size, rng: rng.binomial(N, p, size=size),
         log_p0=N * math.log1p(-p) if p < 1 else -math.inf,  # logpmf(0)'s own expression
+        log_sf0=at_zero,  # logsf(0)'s own value
         mp_ratio=(lambda k: mpmath.mpf(N - k) / (k + 1) * mpmath.mpf(p) / (1 - mpmath.mpf(p))) if p < 1 else None,
         bulk=BulkFamily(N * p, N, p) if p < 1 else None,
         # p(k+1)/p(k) = (N-k) p / ((k+1)(1-p)) > 1 iff k < (N+1) p - 1, decided in exact rationals

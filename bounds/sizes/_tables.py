@@ -136,6 +136,8 @@ def _deep_logsfs(logpmf: Callable, a: np.ndarray) -> np.ndarray:
     """
     a = np.asarray(a, dtype=np.int64).reshape(-1)
     m = a.size
+    if m == 1:  # one walk (a table's tail beyond its end): the same operations without the bookkeeping of many
+        return _one_deep_logsf(logpmf, int(a[0]))
     out = np.full(m, math.nan)
     if not m:
         return out
@@ -186,6 +188,43 @@ def _deep_logsfs(logpmf: Callable, a: np.ndarray) -> np.ndarray:
             for i in live.tolist():
                 out[i] = _deep_logsf(logpmf, int(a[i]))
             return out
+        if done >= MAX_TERMS:  # pragma: no cover - as _walk_log_sums
+            raise ArithmeticError(f"a sum of masses did not converge within {MAX_TERMS} terms")
+        n = min(4 * n, 2**20)
+
+
+def _one_deep_logsf(logpmf: Callable, a: int) -> np.ndarray:
+    r""":func:`_deep_logsfs` for one point ``a``: the same chunks, operations (on arrays of one walk) and stopping
+    rule, so the same value; for a log-mass whose value at a point does not depend on the other points asked.
+
+    .. math:: \log P(X > a) = \log \sum_{k > a} p(k)
+    """
+    pos, n, done = a + 1, 64, 0
+    head = np.array([-math.inf])
+    f0 = None
+    while True:
+        lp_all = np.asarray(logpmf(np.arange(pos, pos + n + 1, dtype=np.int64)), dtype=float)[None, :]
+        if f0 is None:
+            f0 = lp_all[:, 0]
+        lp, nxt = lp_all[:, :-1], lp_all[:, -1]
+        head = np.logaddexp(head, np.logaddexp.reduce(lp, axis=1))
+        done += n
+        tail = lp[:, -1]
+        if not np.isfinite(head[0]) or nxt[0] == -math.inf:  # nothing summed, or the support has ended
+            return head
+        last = pos + n - 1
+        with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
+            log_r = nxt - tail
+            span = float(last - (a + 1))
+            if span > 0 and np.isfinite(f0[0]):  # the chord bounds every later ratio (see _walk_log_sums)
+                err = 64 * np.spacing(np.maximum(np.maximum(np.abs(f0), np.abs(tail)), np.abs(np.array([float(last)]))))
+                log_r = np.minimum(log_r, (tail - f0 + 2 * err) / span)
+            if log_r[0] < 0:
+                rem = nxt - np.log(-np.expm1(log_r))
+                gap = rem - head
+                if gap[0] < math.log(1e-17) or gap[0] < (np.log(np.spacing(np.abs(head))) - 1)[0]:
+                    return head + np.log1p(np.exp(np.minimum(gap, 0.0)))
+        pos += n
         if done >= MAX_TERMS:  # pragma: no cover - as _walk_log_sums
             raise ArithmeticError(f"a sum of masses did not converge within {MAX_TERMS} terms")
         n = min(4 * n, 2**20)
@@ -259,6 +298,28 @@ def _log_cumsum(lp: np.ndarray) -> np.ndarray:
     return ext if finite.all() else np.where(finite, ext, np.logaddexp.accumulate(lp))
 
 
+def _log_cumsums(rows: list[np.ndarray]) -> list[np.ndarray]:
+    r""":func:`_log_cumsum` of several arrays of one length at once: each row's values are its own call's (the
+    same scaling by its largest term, the same blocks and running sums, element by element), from one pass of
+    array operations where every row is within :math:`e^{-700}` of its largest term, else row by row.
+
+    .. math:: \log \sum_{j \le i} e^{\ell_{r,j}} \quad \text{for every row } r \text{ and every } i
+    """
+    L = np.array(rows, dtype=float)
+    r, n = L.shape
+    if not n:
+        return [_log_cumsum(row) for row in rows]
+    top = L.max(axis=1)
+    if not (np.isfinite(top).all() and (top - L.min(axis=1) <= 700.0).all()):
+        return [_log_cumsum(row) for row in rows]
+    B = math.isqrt(n - 1) + 1
+    w = np.zeros((r, B * -(-n // B)))
+    np.exp(L - top[:, None], out=w[:, :n])
+    run = np.cumsum(w.reshape(r, -1, B), axis=2)
+    run[:, 1:] += np.cumsum(run[:, :-1, -1], axis=1)[:, :, None]
+    return list(np.log(run.reshape(r, -1)[:, :n]) + top[:, None])
+
+
 def _log_sums_from_top(lp: np.ndarray) -> np.ndarray:
     """``log sum(exp(lp[i:]))`` for every ``i`` (:func:`_log_cumsum` from the top)."""
     return _log_cumsum(lp[::-1])[::-1]
@@ -303,15 +364,17 @@ def float_table(law: SizeLaw) -> Table:
     # log P(m > points[i]): summed from the top (exact in deep tails) plus the closed-form
     # tail beyond the table; the closed form itself wherever it is not deep
     tail = float(law._logsf(np.array([end]))[0]) if not law.is_finite else -np.inf
-    above = _log_sums_from_top(lp)
+    above, cum_pmf, cum_sqrt = _log_cumsums([lp[::-1], lp, lsq])  # the three running sums in one pass
+    above = above[::-1]  # summed from the top
     lsf = np.logaddexp(np.append(above[1:], -np.inf), tail)
-    shallow = (lsf > DEEP_LOG + 10) & law._table_sf_closed
-    lsf[shallow] = np.asarray(law._logsf(pts[shallow]), dtype=float)
+    if law._table_sf_closed:
+        shallow = lsf > DEEP_LOG + 10
+        lsf[shallow] = np.asarray(law._logsf(pts[shallow]), dtype=float)
     lsf[pts < law.support_min] = 0.0
     left_cdf, left_sqrt = -np.inf, -np.inf
     if pts[0] > law.support_min:  # a window on the bulk: the mass below it by local sums
         left_cdf, left_sqrt = (float(v[0]) for v in law._left_log_sums(pts[:1] - 1, None))
-    return Table(pts, lp, np.logaddexp(left_cdf, _log_cumsum(lp)), np.logaddexp(left_sqrt, _log_cumsum(lsq)), end, lsf)
+    return Table(pts, lp, np.logaddexp(left_cdf, cum_pmf), np.logaddexp(left_sqrt, cum_sqrt), end, lsf)
 
 
 def table_prefix(law: SizeLaw, K: int) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
