@@ -164,7 +164,6 @@ def _stirlerr(n: ArrayLike) -> np.ndarray:
     return flat.reshape(n.shape)
 
 
-
 _STIRLERR_AT: list[np.ndarray] = [np.zeros(0)]  # _stirlerr(k) at k = 0, 1, ... (k = 0: unused, never read)
 STIRLERR_POINTS = 2**16  # the integers up to which Stirling's error is remembered (512 KB at most)
 
