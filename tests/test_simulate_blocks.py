@@ -55,6 +55,7 @@ def test_the_blocked_path_is_taken(monkeypatch):
     draw = _engine._draw_runs
     monkeypatch.setattr(_engine, "_draw_runs", lambda *a: calls.append(1) or draw(*a))
     monkeypatch.setattr(_kernels, "usable", lambda plan: False)  # the general path
+    monkeypatch.setattr(_engine, "CHUNK_USERS", N_BLOCKED)  # one replication a pass
     _run(sizes.point(10), {}, reps=3)
     assert len(calls) == 3  # one replication per call above 2**16 users
 
@@ -64,7 +65,10 @@ def test_the_entries_path_is_taken(monkeypatch):
     run = _kernels.run
     monkeypatch.setattr(_kernels, "run", lambda *a: calls.append(1) or run(*a))
     _run(sizes.point(10), {}, reps=3)
-    assert len(calls) == 3  # one replication per call above 2**16 users
+    assert len(calls) == 1  # the three replications in one pass (at most CHUNK_USERS users)
+    monkeypatch.setattr(_engine, "CHUNK_USERS", N_BLOCKED)
+    _run(sizes.point(10), {}, reps=3)
+    assert len(calls) == 4  # then one a pass
 
 
 @pytest.mark.parametrize("n", [7, 129, 2**16, 2**16 + 1, 3 * 2**16 + 17, 2**18 + 8])

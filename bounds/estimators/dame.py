@@ -276,7 +276,7 @@ def refine_checked(m: np.ndarray, xbar: np.ndarray, j: np.ndarray, m_tilde: int,
         else:
             w = _weights(m, m_tilde)
             xhat = w * xbar + (1 - w) * s[:, None]
-        theta_bar = np.clip(xhat, L[:, None], U[:, None]).mean(axis=1) + noise / h
+        theta_bar = localisation.clipped_row_means(xhat, L, U) + noise / h
         denom = np.minimum(m, math.sqrt(m_tilde)).mean(axis=1) if debias.official else debias.denominator
     return (math.sqrt(m_tilde) * theta_bar - debias.correction * s) / denom
 

@@ -141,7 +141,7 @@ def refine_checked(xbar: np.ndarray, j: np.ndarray, tau: float, alpha: float, rn
         buf = localisation.block_buffers()[0]  # each block clipped into it, then summed
         return localisation.row_sums(lambda r, a, e: np.clip(xbar[r, a:e], L[r], U[r], out=buf[:e - a]), B, h) / h \
             + noise / h
-    return np.clip(xbar, L[:, None], U[:, None]).mean(axis=1) + noise / h
+    return localisation.clipped_row_means(xbar, L, U) + noise / h
 
 
 def univariate(xbar: ArrayLike, *, tau: float, alpha: float, rng: RNGLike) -> np.ndarray:

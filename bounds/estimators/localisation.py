@@ -367,6 +367,7 @@ def _window_counts(xbar: np.ndarray, voting: np.ndarray, tau: float, N: int) -> 
 
 
 _buffers = threading.local()
+CLIP_BUFFER = 2**16  # entries of the buffer rows are clipped into before being summed (clipped_row_means)
 
 
 def block_buffers() -> tuple[np.ndarray, np.ndarray]:
@@ -375,6 +376,27 @@ def block_buffers() -> tuple[np.ndarray, np.ndarray]:
     if bufs is None or bufs[0].size != BLOCK_USERS:
         bufs = _buffers.arrays = (np.empty(BLOCK_USERS), np.empty(BLOCK_USERS, dtype=np.int64))
     return bufs
+
+
+def clipped_row_means(x: np.ndarray, L: np.ndarray, U: np.ndarray) -> np.ndarray:
+    """Each row's mean of ``x`` clipped to ``[L[r], U[r]]`` (rows of at most :data:`BLOCK_USERS` entries), with the
+    bits of ``np.clip(x, L[:, None], U[:, None]).mean(axis=1)``: rows are clipped a group at a time into a buffer of a
+    block (no array of the whole) and each row is summed along its contiguous entries, as numpy sums it there."""
+    B, h = x.shape
+    if h > CLIP_BUFFER:
+        return np.clip(x, L[:, None], U[:, None]).mean(axis=1)
+    buf = getattr(_buffers, "clip", None)
+    if buf is None:
+        buf = _buffers.clip = np.empty(CLIP_BUFFER)
+    out = np.empty(B)
+    step = CLIP_BUFFER // max(h, 1)
+    for a in range(0, B, step):
+        e = min(B, a + step)
+        c = buf[:(e - a) * h].reshape(e - a, h)
+        np.clip(x[a:e], L[a:e, None], U[a:e, None], out=c)
+        np.add.reduce(c, axis=1, out=out[a:e])
+    out /= h
+    return out
 
 
 def _window_counts_blocked(xbar: np.ndarray, voting: np.ndarray | tuple[np.ndarray, int], tau: float,

@@ -223,35 +223,71 @@ class _Vote:
         return localisation.elect_window(lo, w, h, N, alpha, n_voters, rng, _keep(alpha))
 
 
-def _count(votes: dict, draw, t: int, values: np.ndarray, row, buf: np.ndarray) -> None:
+def _count(votes: dict, draw, t: int, values: np.ndarray, row: int, buf: np.ndarray) -> None:
     """Every vote's voters of one size, from what they drew (``draw``: the size's table, or :data:`BINOMIAL`): table
-    entries or numbers of ones, ``values``, of one row (``row`` its index) or of every row (rows × users, ``row`` =
-    ``slice(None)``)."""
+    entries or numbers of ones, ``values``, of row ``row`` (1-d) or of rows ``row, row + 1, ...`` (rows × users)."""
+    rows = row if values.ndim == 1 else slice(row, row + values.shape[0])
     below: dict[int, object] = {}  # users below a cut, shared by the votes
-    total = values.shape[-1]
-    if draw is not BINOMIAL:
-        lo, entries = draw[0], draw[1].size
-    else:
-        vmin, vmax = int(values.min()), int(values.max())
     for v in votes.values():
-        if draw is not BINOMIAL:
-            cuts, bins, rel = _table_bins(lo, entries, t, v.tau, v.N)
-            if len(cuts) > MAX_CUTS:  # each entry's bin, counted
-                for r, vals in ([(row, values)] if values.ndim == 1 else enumerate(values)):
-                    v.add_bins(r, np.take(rel, vals, out=buf[:vals.size], mode="clip"), bins[0])
-                continue
-        else:
-            b_lo, b_hi = _ones_bins(np.array([vmin, vmax]), t, v.tau, v.N).tolist()
-            if b_hi - b_lo > MAX_CUTS:  # each user's bin, counted
-                for r, vals in ([(row, values)] if values.ndim == 1 else enumerate(values)):
-                    v.add_bins(r, _ones_bins(vals, t, v.tau, v.N) - b_lo, b_lo)
-                continue
-            bins = list(range(b_lo, b_hi + 1))  # the bins reached, and the cuts between them
-            cuts = [_ones_cut(t, v.tau, v.N, b) for b in bins[1:]]
+        cuts, bins = _cuts(v, draw, t, values)
+        if cuts is None:  # each user's bin, counted
+            for r, vals in ([(row, values)] if values.ndim == 1 else enumerate(values, row)):
+                v.add_bins(r, *_user_bins(v, draw, t, vals, bins, buf))
+            continue
         for c in cuts:
             if c not in below:
                 below[c] = np.count_nonzero(values < c, axis=-1)
-        v.add_ranges(row, bins, [0, *(below[c] for c in cuts), total])
+        v.add_ranges(rows, bins, [0, *(below[c] for c in cuts), values.shape[-1]])
+
+
+def _cuts(v: "_Vote", draw, t: int, values: np.ndarray) -> tuple:
+    """``(cuts, bins)``: the bins the values reach and the cuts between them (:data:`MAX_CUTS` at most); ``(None,
+    first)`` where there are more cuts (each user's bin is then counted from bin ``first``)."""
+    if draw is not BINOMIAL:
+        cuts, bins, _ = _table_bins(draw[0], draw[1].size, t, v.tau, v.N)
+        return (cuts, bins) if len(cuts) <= MAX_CUTS else (None, bins[0])
+    b_lo, b_hi = _ones_bins(np.array([int(values.min()), int(values.max())]), t, v.tau, v.N).tolist()
+    if b_hi - b_lo > MAX_CUTS:
+        return None, b_lo
+    return [_ones_cut(t, v.tau, v.N, b) for b in range(b_lo + 1, b_hi + 1)], list(range(b_lo, b_hi + 1))
+
+
+def _user_bins(v: "_Vote", draw, t: int, vals: np.ndarray, first: int, buf: np.ndarray) -> tuple[np.ndarray, int]:
+    """Each user's bin, from bin ``first`` (as :meth:`_Vote.add_bins` takes them)."""
+    if draw is not BINOMIAL:
+        rel = _table_bins(draw[0], draw[1].size, t, v.tau, v.N)[2]
+        return np.take(rel, vals, out=buf[:vals.size], mode="clip"), first
+    return _ones_bins(vals, t, v.tau, v.N) - first, first
+
+
+def _count_segments(votes: dict, draw, t: int, values: np.ndarray, a: np.ndarray, b: np.ndarray,
+                    buf: np.ndarray) -> None:
+    """:func:`_count` of every row at once, row ``r``'s voters being ``values[a[r]:b[r]]`` (numbers below each cut
+    from one running count over all the values)."""
+    below: dict[int, np.ndarray] = {}
+    for v in votes.values():
+        cuts, bins = _cuts(v, draw, t, values)
+        if cuts is None:
+            for r, (lo, hi) in enumerate(zip(a.tolist(), b.tolist())):
+                if hi > lo:
+                    v.add_bins(r, *_user_bins(v, draw, t, values[lo:hi], bins, buf))
+            continue
+        for c in cuts:
+            if c not in below:
+                run = np.zeros(values.size + 1, dtype=np.int64)
+                np.cumsum(values < c, out=run[1:])
+                below[c] = run[b] - run[a]
+        v.add_ranges(slice(None), bins, [0, *(below[c] for c in cuts), b - a])
+
+
+def _buffer(name: str, n: int, dtype: type) -> np.ndarray:
+    """The first ``n`` entries of this thread's array ``name``, grown (doubling) only when too short."""
+    with _SCRATCH_LOCK:
+        arrays = _SCRATCH.setdefault(threading.get_ident(), {})
+    a = arrays.get(name)
+    if a is None or a.size < n or a.dtype != dtype:
+        arrays[name] = a = np.empty(max(n, 2 * (0 if a is None else a.size)), dtype)
+    return a[:n]
 
 
 def run(plan, counts: np.ndarray, tabs: list, size: int, rng: np.random.Generator) -> dict[str, np.ndarray]:
@@ -259,7 +295,9 @@ def run(plan, counts: np.ndarray, tabs: list, size: int, rng: np.random.Generato
 
     The draws of the engine's general path (:func:`_draw_by_size`, or :func:`_draw_runs` past
     :data:`BLOCK_USERS` users), in its order; then Kent's vote and release, DAME's, and those of
-    DAME's further runs, each from the same counts and local means as there.
+    DAME's further runs, each from the same counts and local means as there.  Users are drawn
+    a group of rows (at most :data:`INVERTER_DRAWS` users) or a block of a row's half at a time,
+    and nothing is kept of the voting halves but their counts per bin.
     """
     n, alpha = plan.n, plan.alpha
     h = n // 2
@@ -273,7 +311,7 @@ def run(plan, counts: np.ndarray, tabs: list, size: int, rng: np.random.Generato
     if dame_on:
         for key, mt, _ in dame_runs:
             votes[key] = _Vote(_dame_tau(mt, n, alpha), size)
-    x = (_scratch("x_rel", h, np.float64) if size == 1 else np.empty(size * h)).reshape(size, h)
+    x = _buffer("x_rel", size * h, np.float64).reshape(size, h)
     buf = _scratch("bins", BLOCK_USERS, np.intp)
     K = counts.shape[1]
     for k, tab in enumerate(tabs):
@@ -291,40 +329,42 @@ def run(plan, counts: np.ndarray, tabs: list, size: int, rng: np.random.Generato
         else:
             inv, means = _inverter(tab), _entry_means(tab[0], tab[1].size, t)
 
-            def draw(count: int) -> np.ndarray:
+            def draw(count: int) -> np.ndarray:  # a view of the inverter's buffer, overwritten by the next call
                 return inv.indices(count, rng)
 
             def write(values: np.ndarray, out: np.ndarray) -> None:
                 np.take(means, values, out=out, mode="clip")  # entries in range: no check
-        if size == 1 and n > BLOCK_USERS:  # _draw_runs' pieces: each half's run, a block at a time
-            for half in range(2):
-                start = int(counts[half, :k].sum())
-                c = int(counts[half, k])
+        if n > BLOCK_USERS:  # _draw_runs' pieces: each row's halves' runs of this size, a block at a time
+            starts = (np.cumsum(counts, axis=1) - counts)[:, k].tolist()  # each segment's first user of size k
+            for seg, c in enumerate(counts[:, k].tolist()):
+                r = seg // 2
                 for s in range(0, c, BLOCK_USERS):
                     e = draw(min(BLOCK_USERS, c - s))
-                    if half == 0:
-                        _count(votes, tab, t, e, 0, buf)
+                    if seg % 2 == 0:
+                        _count(votes, tab, t, e, r, buf)
                     else:
-                        write(e, x[0, start + s:start + s + e.size])
+                        write(e, x[r, starts[seg] + s:starts[seg] + s + e.size])
+            continue
+        if K == 1:  # every segment is a half: rows × (voting half, releasing half), a group of rows a call
+            step = max(1, INVERTER_DRAWS // n)
+            for a in range(0, size, step):
+                e = min(size, a + step)
+                d3 = draw((e - a) * n).reshape(e - a, 2, h)
+                _count(votes, tab, t, d3[:, 0], a, buf)
+                write(d3[:, 1], x[a:e])
             continue
         total = int(counts[:, k].sum())
-        if tab is BINOMIAL or total <= INVERTER_DRAWS:
-            drawn = draw(total)
-        else:
-            drawn = np.concatenate([draw(min(INVERTER_DRAWS, total - s)) for s in range(0, total, INVERTER_DRAWS)])
-        if K == 1:  # every segment is a half: rows × (voting half, releasing half)
-            d3 = drawn.reshape(size, 2, h)
-            _count(votes, tab, t, d3[:, 0], slice(None), buf)
-            write(d3[:, 1], x)
-            continue
+        drawn = _buffer("drawn", total, np.int64)
+        for s in range(0, total, INVERTER_DRAWS):
+            piece = draw(min(INVERTER_DRAWS, total - s))
+            drawn[s:s + piece.size] = piece
         ends = np.cumsum(counts[:, k])  # segment s's users of size k: drawn[ends[s] - counts[s, k]:ends[s]]
-        for r in range(size):
-            a, b = int(ends[2 * r] - counts[2 * r, k]), int(ends[2 * r])
+        firsts = ends - counts[:, k]
+        _count_segments(votes, tab, t, drawn, firsts[0::2], ends[0::2], buf)
+        offs = (np.cumsum(counts[1::2], axis=1) - counts[1::2])[:, k].tolist()  # releasing halves' first of size k
+        for r, (a, b, off) in enumerate(zip(firsts[1::2].tolist(), ends[1::2].tolist(), offs)):
             if b > a:
-                _count(votes, tab, t, drawn[a:b], r, buf)
-            off = int(counts[2 * r + 1, :k].sum())
-            a, b = b, int(ends[2 * r + 1])
-            write(drawn[a:b], x[r, off:off + b - a])
+                write(drawn[a:b], x[r, off:off + b - a])
     out = {}
     if kent_on:
         j = votes["kent"].elect(alpha, max(h, 1), rng)
