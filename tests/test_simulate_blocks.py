@@ -186,6 +186,8 @@ ENTRIES = {  # (law, compare's options) the entries path takes: one size, two si
     "table-and-sampler": (sizes.finite({10**5: 0.95, 10**6: 0.05}), {"estimators": ("dame",)}),  # few large users
     "many-cuts-table": (sizes.point(100), {"T": 10**6}),  # Kent's bins narrow: more than MAX_CUTS cuts
     "many-cuts-sampler": (sizes.point(10**9), {"T": 10**12}),
+    "two-parts": (sizes.finite({10**5: 0.5, 10**6: 0.5}), {}),  # DAME and Kent, sizes above T*: two draws a user
+    "two-parts-sampler": (sizes.finite({10**9: 0.4, 10**12: 0.6}), {"m_tilde": 10**8, "T": 10**7}),
 }
 
 

@@ -59,17 +59,16 @@ def _release() -> None:
 
 
 def usable(plan) -> bool:
-    """Whether the plan's users can run on table entries: the two-point law, a finite law's table of sizes, one draw
-    a user (DAME and Kent together only where no size exceeds Kent's :math:`T^*`), every DAME weight 1 (every size at
-    least each m̃, so every user votes) and eq. (9)'s denominator."""
+    """Whether the plan's users can run on table entries: the two-point law, a finite law's table of sizes, every
+    DAME weight 1 (every size at least each m̃, so every user votes) and eq. (9)'s denominator.  A user draws one
+    binomial, or two where DAME and Kent both run and its size exceeds Kent's :math:`T^*` (its first :math:`T^*`
+    samples for Kent, the rest added for DAME)."""
     if not isinstance(plan.population, TwoPoint) or plan.size_table is None:
         return False
     kent_on, dame_on = "kent" in plan.estimators, "dame" in plan.estimators
     if not (kent_on or dame_on):
         return False
-    low, high = int(plan.size_table[0].min()), int(plan.size_table[0].max())
-    if kent_on and dame_on and high > plan.kent_T:
-        return False
+    low = int(plan.size_table[0].min())
     if dame_on:
         runs = ((plan.m_tilde, plan.dame_debiasing), *plan.more_dame)
         if any(low < mt or d.official for mt, d in runs):
@@ -77,30 +76,39 @@ def usable(plan) -> bool:
     return True
 
 
-def _draw_sizes(plan) -> list[int]:
-    """The number of samples each support point's users draw (one binomial a user)."""
+def _parts(plan) -> list[tuple[int, ...]]:
+    r"""The samples each support point's users draw, one binomial a part: ``(t,)``, or ``(T*, m - T*)`` where DAME
+    and Kent both run and the size ``m`` exceeds Kent's :math:`T^*` (the general path's
+    :math:`S_m = S_T + \mathrm{Bin}(m - T, q)`)."""
     pts = plan.size_table[0].tolist()
-    return [min(a, plan.kent_T) for a in pts] if "dame" not in plan.estimators else pts
+    if "dame" not in plan.estimators:
+        return [(min(a, plan.kent_T),) for a in pts]
+    if "kent" not in plan.estimators:
+        return [(a,) for a in pts]
+    return [(a,) if a <= plan.kent_T else (plan.kent_T, a - plan.kent_T) for a in pts]
 
 
 BINOMIAL = "binomial"  # a size whose users draw by numpy's sampler (no table, or too few users for one)
 
 
 def tables(plan, counts: np.ndarray) -> list:
-    """How each support point's users draw: its table where inverted, :data:`BINOMIAL` where by numpy's sampler,
-    ``None`` where no user holds it.
+    """How each support point's users draw each part (:func:`_parts`): its table where inverted, :data:`BINOMIAL`
+    where by numpy's sampler; ``None`` where no user holds the point.
 
     The rule of :meth:`TwoPoint.sums` and :meth:`TwoPoint.means_into` for ``count`` users of one size: a table where
     ``count`` reaches :data:`TABLE_MIN_DRAWS` and the table's entries.
     """
     q = (1 + plan.population.theta) / 2
     out: list = []
-    for t, c in zip(_draw_sizes(plan), counts.sum(axis=0).tolist()):
+    for parts, c in zip(_parts(plan), counts.sum(axis=0).tolist()):
         if c == 0:
             out.append(None)
             continue
-        table = _binomial_table(t, q) if c >= TABLE_MIN_DRAWS else None
-        out.append(BINOMIAL if table is None or c < table[1].size else table)
+        hows = []
+        for t in parts:
+            table = _binomial_table(t, q) if c >= TABLE_MIN_DRAWS else None
+            hows.append(BINOMIAL if table is None or c < table[1].size else table)
+        out.append(hows)
     return out
 
 
@@ -262,9 +270,14 @@ def _user_bins(v: "_Vote", draw, t: int, vals: np.ndarray, first: int, buf: np.n
 
 def _count_segments(votes: dict, draw, t: int, values: np.ndarray, a: np.ndarray, b: np.ndarray,
                     buf: np.ndarray) -> None:
-    """:func:`_count` of every row at once, row ``r``'s voters being ``values[a[r]:b[r]]`` (numbers below each cut
-    from one running count over all the values)."""
+    """:func:`_count` of every row at once, row ``r``'s voters being ``values[a[r]:b[r]]`` (the numbers below each
+    cut summed segment by segment, ``np.add.reduceat``)."""
     below: dict[int, np.ndarray] = {}
+    flags = _buffer("flags", values.size + 1, np.bool_)  # a last False: segments may end at the values' end
+    flags[-1] = False
+    bounds = np.empty(2 * a.size, dtype=np.intp)
+    bounds[0::2], bounds[1::2] = a, b
+    empty = b == a  # reduceat gives flags[a] for an empty segment
     for v in votes.values():
         cuts, bins = _cuts(v, draw, t, values)
         if cuts is None:
@@ -274,9 +287,9 @@ def _count_segments(votes: dict, draw, t: int, values: np.ndarray, a: np.ndarray
             continue
         for c in cuts:
             if c not in below:
-                run = np.zeros(values.size + 1, dtype=np.int64)
-                np.cumsum(values < c, out=run[1:])
-                below[c] = run[b] - run[a]
+                np.less(values, c, out=flags[:-1])
+                below[c] = np.add.reduceat(flags, bounds, dtype=np.int64)[0::2]
+                below[c][empty] = 0
         v.add_ranges(slice(None), bins, [0, *(below[c] for c in cuts), b - a])
 
 
@@ -290,6 +303,29 @@ def _buffer(name: str, n: int, dtype: type) -> np.ndarray:
     return a[:n]
 
 
+def _sampler(how, t: int, q: float, rng: np.random.Generator) -> tuple:
+    """``(draw, write, lo)`` of one part of ``t`` samples: ``draw(count)`` the users' values (table entries, or
+    numbers of ones), ``write(values, out)`` their local means with :class:`TwoPoint`'s bits, ``lo`` the number of
+    ones of value 0."""
+    if how is BINOMIAL:  # numbers of ones, as TwoPoint.sums and means_into draw them
+        def draw(count: int) -> np.ndarray:
+            return rng.binomial(t, q, size=count)
+
+        def write(values: np.ndarray, out: np.ndarray) -> None:  # the local means, TwoPoint's arithmetic
+            np.multiply(values, 2.0, out=out)
+            out -= t
+            out /= t
+        return draw, write, 0
+    inv, means = _inverter(how), _entry_means(how[0], how[1].size, t)
+
+    def draw_entries(count: int) -> np.ndarray:  # a view of the inverter's buffer, overwritten by the next call
+        return inv.indices(count, rng)
+
+    def write_entries(values: np.ndarray, out: np.ndarray) -> None:
+        np.take(means, values, out=out, mode="clip")  # entries in range: no check
+    return draw_entries, write_entries, how[0]
+
+
 def run(plan, counts: np.ndarray, tabs: list, size: int, rng: np.random.Generator) -> dict[str, np.ndarray]:
     """Kent's and DAME's estimates of ``size`` replications whose sizes are ``counts`` ((2 size) × support).
 
@@ -297,13 +333,17 @@ def run(plan, counts: np.ndarray, tabs: list, size: int, rng: np.random.Generato
     :data:`BLOCK_USERS` users), in its order; then Kent's vote and release, DAME's, and those of
     DAME's further runs, each from the same counts and local means as there.  Users are drawn
     a group of rows (at most :data:`INVERTER_DRAWS` users) or a block of a row's half at a time,
-    and nothing is kept of the voting halves but their counts per bin.
+    and nothing is kept of the voting halves but their counts per bin.  A size above Kent's
+    :math:`T^*` (DAME and Kent together) draws its users' first :math:`T^*` samples, then the rest,
+    as the general path does: Kent votes from the first part, DAME from the sum of ones
+    :math:`k_1 + k_2` (its local mean :math:`(2(k_1 + k_2) - m)/m`, the general path's bits).
     """
     n, alpha = plan.n, plan.alpha
     h = n // 2
     q = (1 + plan.population.theta) / 2
     kent_on, dame_on = "kent" in plan.estimators, "dame" in plan.estimators
-    sizes = _draw_sizes(plan)
+    parts = _parts(plan)
+    pts = plan.size_table[0].tolist()
     votes: dict[str, _Vote] = {}
     if kent_on:
         votes["kent"] = _Vote(plan.kent_tau, size)
@@ -311,31 +351,50 @@ def run(plan, counts: np.ndarray, tabs: list, size: int, rng: np.random.Generato
     if dame_on:
         for key, mt, _ in dame_runs:
             votes[key] = _Vote(_dame_tau(mt, n, alpha), size)
+    first_votes = {k: v for k, v in votes.items() if k == "kent"}  # a two-part size's votes: Kent's from its
+    sum_votes = {k: v for k, v in votes.items() if k != "kent"}  # first part, DAME's from the sum
     x = _buffer("x_rel", size * h, np.float64).reshape(size, h)
+    split = any(len(p) == 2 and c for p, c in zip(parts, counts.sum(axis=0).tolist()))
+    x_m = _buffer("x_m", size * h, np.float64).reshape(size, h) if split else x  # DAME's releasing means
     buf = _scratch("bins", BLOCK_USERS, np.intp)
     K = counts.shape[1]
-    for k, tab in enumerate(tabs):
-        if tab is None:
+    ends_all = np.cumsum(counts, axis=0)  # segment s's users of size k: drawn[ends[s, k] - counts[s, k]:ends[s, k]]
+    offs_all = np.cumsum(counts, axis=1) - counts  # each segment's first user of size k within its half
+    for k, hows in enumerate(tabs):
+        if hows is None:
             continue
-        t = sizes[k]
-        if tab is BINOMIAL:  # numbers of ones, as TwoPoint.sums and means_into draw them
-            def draw(count: int) -> np.ndarray:
-                return rng.binomial(t, q, size=count)
+        t = parts[k][0]
+        draw, write, lo = _sampler(hows[0], t, q, rng)
 
-            def write(values: np.ndarray, out: np.ndarray) -> None:  # the local means, TwoPoint's arithmetic
-                np.multiply(values, 2.0, out=out)
-                out -= t
-                out /= t
-        else:
-            inv, means = _inverter(tab), _entry_means(tab[0], tab[1].size, t)
-
-            def draw(count: int) -> np.ndarray:  # a view of the inverter's buffer, overwritten by the next call
-                return inv.indices(count, rng)
-
-            def write(values: np.ndarray, out: np.ndarray) -> None:
-                np.take(means, values, out=out, mode="clip")  # entries in range: no check
+        def emit(values: np.ndarray, where: tuple, _write=write) -> None:  # a one-part size: Kent's means are DAME's
+            _write(values, x[where])
+            if split:
+                x_m[where] = x[where]
+        if len(hows) == 2:  # every user's two parts, then the votes and means in the segments' layout
+            total = int(counts[:, k].sum())
+            first = _buffer("first", total, np.int64)
+            ones = _buffer("ones", total, np.int64)
+            for dst, (d, _, base) in ((first, (draw, write, lo)), (ones, _sampler(hows[1], parts[k][1], q, rng))):
+                for s in range(0, total, INVERTER_DRAWS):
+                    piece = d(min(INVERTER_DRAWS, total - s))
+                    np.add(piece, base, out=dst[s:s + piece.size])
+            ones += first  # the size's number of ones: DAME's statistic
+            first -= lo  # Kent's values: entries of the first part's table (or numbers of ones)
+            ends = ends_all[:, k]
+            firsts = ends - counts[:, k]
+            _count_segments(first_votes, hows[0], t, first, firsts[0::2], ends[0::2], buf)
+            _count_segments(sum_votes, BINOMIAL, pts[k], ones, firsts[0::2], ends[0::2], buf)
+            a_size = pts[k]
+            for r, (a, b, off) in enumerate(zip(firsts[1::2].tolist(), ends[1::2].tolist(), offs_all[1::2, k].tolist())):
+                if b > a:
+                    write(first[a:b], x[r, off:off + b - a])
+                    out = x_m[r, off:off + b - a]
+                    np.multiply(ones[a:b], 2.0, out=out)
+                    out -= a_size
+                    out /= a_size
+            continue
+        tab = hows[0]
         if n > BLOCK_USERS:  # _draw_runs' pieces: each row's halves' runs of this size, a block at a time
-            starts = (np.cumsum(counts, axis=1) - counts)[:, k].tolist()  # each segment's first user of size k
             for seg, c in enumerate(counts[:, k].tolist()):
                 r = seg // 2
                 for s in range(0, c, BLOCK_USERS):
@@ -343,7 +402,7 @@ def run(plan, counts: np.ndarray, tabs: list, size: int, rng: np.random.Generato
                     if seg % 2 == 0:
                         _count(votes, tab, t, e, r, buf)
                     else:
-                        write(e, x[r, starts[seg] + s:starts[seg] + s + e.size])
+                        emit(e, (r, slice(offs_all[seg, k] + s, offs_all[seg, k] + s + e.size)))
             continue
         if K == 1:  # every segment is a half: rows × (voting half, releasing half), a group of rows a call
             step = max(1, INVERTER_DRAWS // n)
@@ -351,20 +410,19 @@ def run(plan, counts: np.ndarray, tabs: list, size: int, rng: np.random.Generato
                 e = min(size, a + step)
                 d3 = draw((e - a) * n).reshape(e - a, 2, h)
                 _count(votes, tab, t, d3[:, 0], a, buf)
-                write(d3[:, 1], x[a:e])
+                emit(d3[:, 1], (slice(a, e),))
             continue
         total = int(counts[:, k].sum())
-        drawn = _buffer("drawn", total, np.int64)
+        drawn = _buffer("drawn", total, np.int64 if tab is BINOMIAL else tab[2].dtype)  # the inverter's entries' type
         for s in range(0, total, INVERTER_DRAWS):
             piece = draw(min(INVERTER_DRAWS, total - s))
             drawn[s:s + piece.size] = piece
-        ends = np.cumsum(counts[:, k])  # segment s's users of size k: drawn[ends[s] - counts[s, k]:ends[s]]
+        ends = ends_all[:, k]
         firsts = ends - counts[:, k]
         _count_segments(votes, tab, t, drawn, firsts[0::2], ends[0::2], buf)
-        offs = (np.cumsum(counts[1::2], axis=1) - counts[1::2])[:, k].tolist()  # releasing halves' first of size k
-        for r, (a, b, off) in enumerate(zip(firsts[1::2].tolist(), ends[1::2].tolist(), offs)):
+        for r, (a, b, off) in enumerate(zip(firsts[1::2].tolist(), ends[1::2].tolist(), offs_all[1::2, k].tolist())):
             if b > a:
-                write(drawn[a:b], x[r, off:off + b - a])
+                emit(drawn[a:b], (r, slice(off, off + b - a)))
     out = {}
     if kent_on:
         j = votes["kent"].elect(alpha, max(h, 1), rng)
@@ -374,5 +432,6 @@ def run(plan, counts: np.ndarray, tabs: list, size: int, rng: np.random.Generato
         for key, mt, d in dame_runs:
             v = votes[key]
             j = v.elect(alpha, max(h, 1), rng)
-            out[key] = dame.refine_checked(m, x, j, mt, v.tau, alpha, d, rng, plan.dame_scale, every=True)
+            out[key] = dame.refine_checked(m, x_m, j, mt, v.tau, alpha, d, rng, plan.dame_scale, every=True)
     return out
+
