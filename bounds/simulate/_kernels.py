@@ -248,48 +248,55 @@ def _count(votes: dict, draw, t: int, values: np.ndarray, row: int, buf: np.ndar
         v.add_ranges(rows, bins, [0, *(below[c] for c in cuts), values.shape[-1]])
 
 
+def _ones_base(draw) -> int | None:
+    """``None`` for a table's entries; for numbers of ones, what is added to the values to give them
+    (:data:`BINOMIAL`: 0; ``(BINOMIAL, base)``: ``base``)."""
+    if draw is BINOMIAL:
+        return 0
+    if len(draw) == 2 and draw[0] is BINOMIAL:
+        return int(draw[1])
+    return None
+
+
 def _cuts(v: "_Vote", draw, t: int, values: np.ndarray) -> tuple:
     """``(cuts, bins)``: the bins the values reach and the cuts between them (:data:`MAX_CUTS` at most); ``(None,
     first)`` where there are more cuts (each user's bin is then counted from bin ``first``)."""
-    if draw is not BINOMIAL:
+    base = _ones_base(draw)
+    if base is None:
         cuts, bins, _ = _table_bins(draw[0], draw[1].size, t, v.tau, v.N)
         return (cuts, bins) if len(cuts) <= MAX_CUTS else (None, bins[0])
-    b_lo, b_hi = _ones_bins(np.array([int(values.min()), int(values.max())]), t, v.tau, v.N).tolist()
+    b_lo, b_hi = _ones_bins(np.array([int(values.min()) + base, int(values.max()) + base]), t, v.tau, v.N).tolist()
     if b_hi - b_lo > MAX_CUTS:
         return None, b_lo
-    return [_ones_cut(t, v.tau, v.N, b) for b in range(b_lo + 1, b_hi + 1)], list(range(b_lo, b_hi + 1))
+    return [_ones_cut(t, v.tau, v.N, b) - base for b in range(b_lo + 1, b_hi + 1)], list(range(b_lo, b_hi + 1))
 
 
 def _user_bins(v: "_Vote", draw, t: int, vals: np.ndarray, first: int, buf: np.ndarray) -> tuple[np.ndarray, int]:
     """Each user's bin, from bin ``first`` (as :meth:`_Vote.add_bins` takes them)."""
-    if draw is not BINOMIAL:
+    base = _ones_base(draw)
+    if base is None:
         rel = _table_bins(draw[0], draw[1].size, t, v.tau, v.N)[2]
         return np.take(rel, vals, out=buf[:vals.size], mode="clip"), first
-    return _ones_bins(vals, t, v.tau, v.N) - first, first
+    return _ones_bins(vals.astype(np.int64) + base, t, v.tau, v.N) - first, first
 
 
 def _count_segments(votes: dict, draw, t: int, values: np.ndarray, a: np.ndarray, b: np.ndarray,
                     buf: np.ndarray) -> None:
     """:func:`_count` of every row at once, row ``r``'s voters being ``values[a[r]:b[r]]`` (the numbers below each
-    cut summed segment by segment, ``np.add.reduceat``)."""
+    cut counted segment by segment: one pass over the voters, none over the releasing halves)."""
+    segments = [(r, lo, hi) for r, (lo, hi) in enumerate(zip(a.tolist(), b.tolist())) if hi > lo]
     below: dict[int, np.ndarray] = {}
-    flags = _buffer("flags", values.size + 1, np.bool_)  # a last False: segments may end at the values' end
-    flags[-1] = False
-    bounds = np.empty(2 * a.size, dtype=np.intp)
-    bounds[0::2], bounds[1::2] = a, b
-    empty = b == a  # reduceat gives flags[a] for an empty segment
     for v in votes.values():
         cuts, bins = _cuts(v, draw, t, values)
         if cuts is None:
-            for r, (lo, hi) in enumerate(zip(a.tolist(), b.tolist())):
-                if hi > lo:
-                    v.add_bins(r, *_user_bins(v, draw, t, values[lo:hi], bins, buf))
+            for r, lo, hi in segments:
+                v.add_bins(r, *_user_bins(v, draw, t, values[lo:hi], bins, buf))
             continue
         for c in cuts:
             if c not in below:
-                np.less(values, c, out=flags[:-1])
-                below[c] = np.add.reduceat(flags, bounds, dtype=np.int64)[0::2]
-                below[c][empty] = 0
+                below[c] = np.zeros(a.size, dtype=np.int64)
+                for r, lo, hi in segments:
+                    below[c][r] = np.count_nonzero(values[lo:hi] < c)
         v.add_ranges(slice(None), bins, [0, *(below[c] for c in cuts), b - a])
 
 
@@ -372,24 +379,33 @@ def run(plan, counts: np.ndarray, tabs: list, size: int, rng: np.random.Generato
                 x_m[where] = x[where]
         if len(hows) == 2:  # every user's two parts, then the votes and means in the segments' layout
             total = int(counts[:, k].sum())
-            first = _buffer("first", total, np.int64)
-            ones = _buffer("ones", total, np.int64)
-            for dst, (d, _, base) in ((first, (draw, write, lo)), (ones, _sampler(hows[1], parts[k][1], q, rng))):
-                for s in range(0, total, INVERTER_DRAWS):
-                    piece = d(min(INVERTER_DRAWS, total - s))
-                    np.add(piece, base, out=dst[s:s + piece.size])
-            ones += first  # the size's number of ones: DAME's statistic
-            first -= lo  # Kent's values: entries of the first part's table (or numbers of ones)
+            draw2, _, lo2 = _sampler(hows[1], parts[k][1], q, rng)
+            tables2 = hows[0] is not BINOMIAL and hows[1] is not BINOMIAL
+            dtype = np.int32 if tables2 else np.int64  # table entries (below 2^16 each), or numbers of ones
+            first = _buffer("first", total, dtype)  # Kent's values: the first part's entries (or numbers of ones)
+            for s in range(0, total, INVERTER_DRAWS):
+                piece = draw(min(INVERTER_DRAWS, total - s))
+                first[s:s + piece.size] = piece
+            both = _buffer("both", total, dtype)  # DAME's: the two parts' values added (ones: both + lo + lo2)
+            for s in range(0, total, INVERTER_DRAWS):
+                piece = draw2(min(INVERTER_DRAWS, total - s))
+                np.add(piece, first[s:s + piece.size], out=both[s:s + piece.size])
             ends = ends_all[:, k]
             firsts = ends - counts[:, k]
+            a_size, base = pts[k], lo + lo2
             _count_segments(first_votes, hows[0], t, first, firsts[0::2], ends[0::2], buf)
-            _count_segments(sum_votes, BINOMIAL, pts[k], ones, firsts[0::2], ends[0::2], buf)
-            a_size = pts[k]
+            _count_segments(sum_votes, (BINOMIAL, base), a_size, both, firsts[0::2], ends[0::2], buf)
+            if tables2:
+                sum_means = _entry_means(base, hows[0][1].size + hows[1][1].size - 1, a_size)
             for r, (a, b, off) in enumerate(zip(firsts[1::2].tolist(), ends[1::2].tolist(), offs_all[1::2, k].tolist())):
                 if b > a:
                     write(first[a:b], x[r, off:off + b - a])
                     out = x_m[r, off:off + b - a]
-                    np.multiply(ones[a:b], 2.0, out=out)
+                    if tables2:  # the mean of each sum of entries, tabulated with the general path's bits
+                        np.take(sum_means, both[a:b], out=out, mode="clip")
+                        continue
+                    np.add(both[a:b], base, out=out)  # exact: integers below 2^53
+                    out *= 2.0
                     out -= a_size
                     out /= a_size
             continue
