@@ -393,7 +393,8 @@ def clipped_row_means(x: np.ndarray, L: np.ndarray, U: np.ndarray) -> np.ndarray
     for a in range(0, B, step):
         e = min(B, a + step)
         c = buf[:(e - a) * h].reshape(e - a, h)
-        np.clip(x[a:e], L[a:e, None], U[a:e, None], out=c)
+        np.maximum(x[a:e], L[a:e, None], out=c)  # np.clip's values (L <= U), in two plain passes
+        np.minimum(c, U[a:e, None], out=c)
         np.add.reduce(c, axis=1, out=out[a:e])
     out /= h
     return out
