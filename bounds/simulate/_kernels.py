@@ -307,8 +307,8 @@ def _count_segments(votes: dict, draw, t: int, values: np.ndarray, a: np.ndarray
         for c in cuts:
             if c not in below:
                 below[c] = np.zeros(a.size, dtype=np.int64)
-                for r, lo, hi in segments:
-                    below[c][r] = _below(values[lo:hi], c)
+                for r, lo, hi in segments:  # a row's voters of this size: at most n/2 (2^15 here, or one half)
+                    below[c][r] = np.count_nonzero(values[lo:hi] < c)
         v.add_ranges(slice(None), bins, [0, *(below[c] for c in cuts), b - a])
 
 
@@ -484,7 +484,11 @@ def run(plan, counts: np.ndarray, tabs: list, size: int, rng: np.random.Generato
                 e = min(size, a + step)
                 d3 = draw((e - a) * n).reshape(e - a, 2, h)
                 _count(votes, tab, t, d3[:, 0], a, buf)
-                emit(d3[:, 1], (slice(a, e),))
+                if e - a > 16:
+                    emit(d3[:, 1], (slice(a, e),))
+                    continue
+                for r in range(a, e):  # each row's contiguous half: no copy of strided indices
+                    emit(d3[r - a, 1], (r,))
             continue
         total = int(counts[:, k].sum())
         drawn = _buffer("drawn", total, np.int64 if tab is BINOMIAL else np.intp)
