@@ -32,6 +32,7 @@ MAX_REPS = 10**9
 CHUNK_USERS = 2**20  # users of Kent and DAME processed in one pass within a block: n // CHUNK_USERS rows (clipped to
 # 1 .. the block's size), a function of n only, so also part of the seed contract
 ESTIMATORS = ("duchi", "kent", "dame")
+MAX_BLOCK_REPS = 16 * BLOCK  # replications of a block of compare at most (small n: a pass of them shares its fixed costs)
 PROCESS_TASKS = 8  # tasks a process pool's map is cut into (each a chunk of blocks: the plan pickled once a chunk)
 BLOCK_USERS = 2**16  # users drawn at a time in a replication of more users (one array per user quantity, reused)
 RUN_USERS = 64  # users per run (a half's users of one size) above which a finite law's sizes draw run by run
@@ -160,7 +161,7 @@ def _block_reps(n: int) -> int:
     >>> _block_reps(1000), _block_reps(10**4), _block_reps(10**7)
     (1024, 64, 64)
     """
-    return max(BLOCK, min(16 * BLOCK, CHUNK_USERS // n) // BLOCK * BLOCK)
+    return max(BLOCK, min(MAX_BLOCK_REPS, CHUNK_USERS // n) // BLOCK * BLOCK)
 
 
 def _more(m_tilde: int) -> str:

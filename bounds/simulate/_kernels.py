@@ -257,7 +257,7 @@ def _below(values: np.ndarray, c: int) -> int | np.ndarray:
         return sum(_below(values[s:s + BLOCK_USERS], c) for s in range(0, values.size, BLOCK_USERS))
     bools = _scratch("bools", BLOCK_USERS, np.bool_)[:values.size].reshape(values.shape)
     np.less(values, c, out=bools)
-    return np.count_nonzero(bools) if values.ndim == 1 else np.array([np.count_nonzero(r) for r in bools])
+    return int(np.count_nonzero(bools)) if values.ndim == 1 else np.array([np.count_nonzero(r) for r in bools])
 
 
 def _ones_base(draw) -> int | None:
@@ -458,14 +458,14 @@ def run(plan, counts: np.ndarray, tabs: list, size: int, rng: np.random.Generato
             for r, (a, b, off) in enumerate(zip(firsts[1::2].tolist(), ends[1::2].tolist(), offs_all[1::2, k].tolist())):
                 if b > a:
                     write(first[a:b], x[r, off:off + b - a])
-                    out = x_m[r, off:off + b - a]
+                    dst = x_m[r, off:off + b - a]
                     if tables2:  # the mean of each sum of entries, tabulated with the general path's bits
-                        np.take(sum_means, both[a:b], out=out, mode="clip")
+                        np.take(sum_means, both[a:b], out=dst, mode="clip")
                         continue
-                    np.add(both[a:b], base, out=out)  # exact: integers below 2^53
-                    out *= 2.0
-                    out -= a_size
-                    out /= a_size
+                    np.add(both[a:b], base, out=dst)  # exact: integers below 2^53
+                    dst *= 2.0
+                    dst -= a_size
+                    dst /= a_size
             continue
         tab = hows[0]
         if n > BLOCK_USERS:  # _draw_runs' pieces: each row's halves' runs of this size, a block at a time
