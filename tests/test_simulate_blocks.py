@@ -4,11 +4,14 @@ The reference for every comparison is the unblocked computation (the blocks swit
 raising the block size past the row), which the rest of the suite tests against the papers.
 """
 
+import math
 import tracemalloc
 import warnings
+from fractions import Fraction
 
 import numpy as np
 import pytest
+from scipy import stats
 
 from bounds import simulate, sizes
 from bounds.estimators import dame, kent, localisation
@@ -37,13 +40,16 @@ def _run(law, options, theta=0.3, reps=2):
     return {k: v.estimates for k, v in res.items()}
 
 
+@pytest.mark.parametrize("path", ["entries", "general"])
 @pytest.mark.parametrize("name", sorted(SETTINGS))
-def test_blocked_replications_equal_unblocked_bit_for_bit(name, monkeypatch):
+def test_blocked_replications_equal_unblocked_bit_for_bit(name, path, monkeypatch):
     law, options = SETTINGS[name]
+    if path == "general":
+        monkeypatch.setattr(_kernels, "usable", lambda plan: False)  # every user's local mean, the estimators' votes
     blocked = _run(law, options)
     monkeypatch.setattr(_engine, "BLOCK_USERS", 10**9)  # the users drawn in one call per size, as before blocks
     monkeypatch.setattr(localisation, "BLOCK_USERS", 10**9)  # the estimators read whole rows
-    monkeypatch.setattr(_kernels, "usable", lambda plan: False)  # every user's local mean, the estimators' own votes
+    monkeypatch.setattr(_kernels, "BLOCK_USERS", 10**9)  # the entries path reads a row's halves in one go
     whole = _run(law, options)
     assert blocked.keys() == whole.keys()
     for k in whole:
@@ -194,9 +200,9 @@ ENTRIES = {  # (law, compare's options) the entries path takes: one size, two si
 @pytest.mark.parametrize("n", [10, 1000, 4002, N_BLOCKED])
 @pytest.mark.parametrize("name", sorted(ENTRIES))
 def test_entries_path_equals_the_general_path_bit_for_bit(name, n, monkeypatch):
-    """Votes counted from what the users drew (table entries or numbers of ones, by cuts between bins or bin by
-    bin), and the releasing half's means alone, give the general path's estimates exactly (rows of one and of many
-    replications, one and several sizes, blocks of users)."""
+    """With every voter drawn (no counts per cell), votes counted from what the users drew (table entries or numbers
+    of ones, by cuts between bins or bin by bin), and the releasing half's means alone, give the general path's
+    estimates exactly (rows of one and of many replications, one and several sizes, blocks of users)."""
     law, options = ENTRIES[name]
     options = dict(options)
     theta = options.pop("theta", 0.3)
@@ -204,6 +210,7 @@ def test_entries_path_equals_the_general_path_bit_for_bit(name, n, monkeypatch):
     calls = []
     run = _kernels.run
     monkeypatch.setattr(_kernels, "run", lambda *a: calls.append(1) or run(*a))
+    monkeypatch.setattr(_kernels, "MULTINOMIAL_VOTES", False)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", PaperAssumptionWarning)
         got = simulate.compare(theta=theta, sizes=law, n=n, alpha=ALPHA, reps=reps, seed=[3, n], **options)
@@ -226,3 +233,70 @@ def test_a_vote_cut_is_the_fewest_ones_reaching_its_bin_by_exhaustive_scan():
                 reach = np.flatnonzero(bins >= b)
                 want = int(reach[0]) if reach.size else t
                 assert _kernels._ones_cut(t, tau, N, b) == want, (t, tau, b)
+
+
+@pytest.mark.parametrize("name", sorted(ENTRIES))
+def test_voters_counted_per_cell_give_the_general_paths_law(name):
+    """Voters counted per cell by one multinomial (no voter drawn) against every voter drawn and binned (the general
+    path): the estimates of each estimator have the same law (two-sample Kolmogorov–Smirnov, rejected beyond 4σ,
+    p < 6.3e-5), 640 replications each at n = 1000."""
+    law, options = ENTRIES[name]
+    options = dict(options)
+    theta = options.pop("theta", 0.3)
+    kw = dict(theta=theta, sizes=law, n=1000, alpha=ALPHA, reps=640, **options)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", PaperAssumptionWarning)
+        cells = simulate.compare(seed=[7, 1], **kw)
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setattr(_kernels, "usable", lambda plan: False)
+            drawn = simulate.compare(seed=[7, 2], **kw)
+    for k in drawn:
+        assert stats.ks_2samp(cells[k].estimates, drawn[k].estimates).pvalue > 6.3e-5, k
+
+
+def _exact_pmf(t, q):
+    """Bin(t, q)'s pmf in exact rationals."""
+    return [Fraction(math.comb(t, k)) * q**k * (1 - q) ** (t - k) for k in range(t + 1)]
+
+
+@pytest.mark.parametrize("t", [1, 7, 60])
+@pytest.mark.parametrize("sampler", ["table", "numpy"])
+def test_cell_probabilities_are_the_binomials_mass_between_cuts(t, sampler):
+    """Each cell's probability (a table's cdf at the cuts, or boost's cdf and survival function) against exact
+    rational sums of the binomial pmf over the numbers of ones in the cell; every vote's bin is constant on a cell."""
+    q = Fraction(13, 20)
+    pmf = _exact_pmf(t, q)
+    votes = {f"v{i}": _kernels._Vote(tau, 1) for i, tau in enumerate((0.05, 0.11, 0.3))}
+    how = _kernels.BINOMIAL if sampler == "numpy" else _populations._binomial_table(t, float(q))
+    cuts, p, first = _kernels._cells(votes, how, t, float(q))
+    lo = 0 if sampler == "numpy" else how[0]  # the numbers of ones of value 0 (a table's first entry)
+    edges = [0, *(c + lo for c in cuts), t + 1]  # cell i: ones edges[i] .. edges[i + 1] - 1
+    want = [float(sum(pmf[a:b], Fraction(0))) for a, b in zip(edges[:-1], edges[1:])]
+    np.testing.assert_allclose(p, want, rtol=0, atol=1e-13)
+    top = t if sampler == "numpy" else lo + how[1].size - 1  # the values drawn: a table's entries (the mass outside
+    bottom = first if sampler == "numpy" else lo  # it goes to its ends), numpy's over the cuts' window
+    for v in votes.values():
+        bins = _kernels._ones_bins(np.arange(t + 1), t, v.tau, v.N)
+        for a, b in zip(edges[:-1], edges[1:]):
+            assert np.unique(bins[max(a, bottom):min(b, top + 1)]).size <= 1, (v.tau, a, b)
+
+
+@pytest.mark.parametrize("sampler", ["table", "numpy"])
+def test_votes_from_cells_equal_votes_from_each_users_bin(sampler):
+    """Voters per bin from the voters per cell equal the counts of every user's bin (users drawn, cells counted)."""
+    t, q = 40, 0.65
+    rng = np.random.default_rng(3)
+    ones = rng.binomial(t, q, size=(5, 300))
+    how = _kernels.BINOMIAL if sampler == "numpy" else _populations._binomial_table(t, q)
+    lo = 0 if sampler == "numpy" else how[0]
+    votes = {f"v{i}": _kernels._Vote(tau, 5) for i, tau in enumerate((0.05, 0.11, 0.3))}
+    cells = _kernels._cells(votes, how, t, q)
+    per_cell = np.stack([np.bincount(np.searchsorted(np.array(cells[0]) + lo, row, side="right"),
+                                     minlength=len(cells[0]) + 1) for row in ones])
+    _kernels._vote_cells(votes, how, t, cells, per_cell, slice(None))
+    for v in votes.values():
+        N = v.N
+        want = np.stack([np.bincount(_kernels._ones_bins(row, t, v.tau, N), minlength=N) for row in ones])
+        got = np.zeros((5, N), dtype=np.int64)
+        got[:, v.base:v.base + v.width] = v.counts
+        np.testing.assert_array_equal(got, want)

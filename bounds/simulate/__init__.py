@@ -19,12 +19,13 @@ of :data:`BLOCK` (in :func:`compare`, a multiple of it, up to 1024, fixed by the
 so the estimates for a seed are identical whatever the executor (none, a thread or process
 pool, a ``dask.distributed`` client's executor) and however blocks are spread over workers.
 
-Votes from the draws.  Under the two-point :math:`\mu` and a finite law with few support points
-(each user drawing one binomial: DAME's sizes all at least m̃, Kent's :math:`T^*` at least
-every size when both run), a voter's bin is a non-decreasing function of what it drew (a
-table's entry, or its number of ones), so each bin's voters are counted from the draws at the
-few cuts between bins, and only the releasing half's local means are written: the same draws
-and the same bits as the general path (tested), with fewer passes over the users.
+Votes without voters.  Under the two-point :math:`\mu` and a finite law with few support points
+(DAME's sizes all at least m̃), a voter's bin in every vote is a non-decreasing function of its
+number of ones, constant between a few cuts, so each row's voters of one size are counted per
+cell between the cuts by one multinomial draw (their exact law: the cells' probabilities are
+the binomial's, as its inversion draws it; tested against exact rational sums and, estimate by
+estimate, against drawing every voter), and only the releasing half's local means are drawn
+and written.  A size above Kent's :math:`T^*` (DAME and Kent together) draws every voter.
 
 Memory.  A replication of more than :math:`2^{16}` users (a finite law with few support points,
 the two-point :math:`\mu`) is drawn and read in blocks of :math:`2^{16}` users: the same draws in

@@ -1,17 +1,21 @@
-r"""Kent et al. and DAME on the drawn entries of a binomial's table: the votes counted without local means.
+r"""Kent et al. and DAME on a binomial's table (or numpy's sampler): votes counted per cell, releases from entries.
 
-Where every user of a size draws its sum by inversion of that size's table
-(:func:`~bounds.simulate.binomial_inversion`), a user's local mean is a function of the
-entry drawn, so is its bin.  The voting half's counts per bin are then the counts of the
-entries drawn, mapped through a table of bins (one gather and one ``bincount`` a user),
-and only the releasing half's local means are written (read from the table of means at the
-entries, as the engine writes them).  The same uniforms are drawn in the same order, each
-entry gives the bits its local mean has on the general path, and the election and the
-release run the estimators' own functions on the same counts and means: the results are
+A user's bin in every vote is a non-decreasing function of its number of ones (of the entry
+its inversion draws), constant between a few cuts.  The votes read nothing else from the
+voting half, so a row's voters of one size are counted per cell between the votes' cuts by
+one multinomial draw over the cells' probabilities (the table's cdf at the cuts, or the
+binomial's): the voters themselves are not drawn.  This is their exact law, as the inversion
+draws it (an entry is below a cut :math:`c` iff its uniform is below :math:`F_{c-1}`), tested
+against exact rational sums of the pmf and, estimate by estimate, against the general path
+(same law).  Only the releasing half's local means are drawn and written (read from the
+table of means at the entries, the general path's bits).  DAME's further runs split the
+first runs' cells after those runs' noise, so the first runs draw what they draw alone.
+Where every voter is drawn (a size above Kent's :math:`T^*`, too many cells, or
+:data:`MULTINOMIAL_VOTES` off), the counts come from the entries drawn, and the results are
 the general path's bit for bit (tested).
 
-.. math:: c_j = \#\{u \le n/2 : j(\bar X_u) \in \{j - 1, j, j + 1\}\},\qquad
-          j(\bar X_u) = \mathrm{bin}[i_u],\quad \bar X_u = \mathrm{mean}[i_u]
+.. math:: (N_{r,1}, \dots, N_{r,J}) \sim \mathrm{Mult}\big(n_{r,k};\ F_{c_1 - 1},\ F_{c_2 - 1} - F_{c_1 - 1},\ \dots,\ 1 - F_{c_{J-1} - 1}\big),\qquad
+          c_j = \#\{u \le n/2 : j(\bar X_u) \in \{j - 1, j, j + 1\}\}
 
 Source: Pla et al. (2024), eqs. (5)–(9); Kent et al. (2024), eqs. (26)–(30).
 """
@@ -26,12 +30,13 @@ import numpy as np
 
 from .. import mechanisms
 from ..estimators import dame, kent, localisation
-from ._populations import (INVERTER_DRAWS, TABLE_MIN_DRAWS, TwoPoint, _binomial_table,
+from ._populations import (INVERTER_DRAWS, TABLE_MIN_DRAWS, TwoPoint, _binom_functions, _binomial_table,
                            _signed_sum)
 
 __all__: list[str] = []
 
 BLOCK_USERS = 2**16  # users drawn at a time in a replication of more users (the engine's BLOCK_USERS)
+SCRATCH_USERS = 2**16  # entries of the per-thread buffers of a block's bins and comparisons
 RUN_USERS = 64  # users per run above which a finite law's sizes draw run by run (the engine's RUN_USERS)
 
 _SCRATCH: dict[int, dict[str, np.ndarray]] = {}  # per thread: per-user arrays reused across replications
@@ -251,11 +256,11 @@ def _count(votes: dict, draw, t: int, values: np.ndarray, row: int, buf: np.ndar
 def _below(values: np.ndarray, c: int) -> int | np.ndarray:
     """The number of ``values`` below ``c`` (of each row, rows × users); ``count_nonzero`` without an axis, row by
     row where rows are few (with an axis it takes a slower path: 3.5x at a row of 5·10⁴)."""
-    if values.ndim == 2 and (values.shape[0] > 16 or values.size > BLOCK_USERS):
+    if values.ndim == 2 and (values.shape[0] > 16 or values.size > SCRATCH_USERS):
         return (values < c).sum(axis=-1)
-    if values.size > BLOCK_USERS:
-        return sum(_below(values[s:s + BLOCK_USERS], c) for s in range(0, values.size, BLOCK_USERS))
-    bools = _scratch("bools", BLOCK_USERS, np.bool_)[:values.size].reshape(values.shape)
+    if values.size > SCRATCH_USERS:
+        return sum(_below(values[s:s + SCRATCH_USERS], c) for s in range(0, values.size, SCRATCH_USERS))
+    bools = _scratch("bools", SCRATCH_USERS, np.bool_)[:values.size].reshape(values.shape)
     np.less(values, c, out=bools)
     return int(np.count_nonzero(bools)) if values.ndim == 1 else np.array([np.count_nonzero(r) for r in bools])
 
@@ -288,7 +293,7 @@ def _user_bins(v: "_Vote", draw, t: int, vals: np.ndarray, first: int, buf: np.n
     base = _ones_base(draw)
     if base is None:
         rel = _table_bins(draw[0], draw[1].size, t, v.tau, v.N)[2]
-        return np.take(rel, vals, out=buf[:vals.size], mode="clip"), first
+        return np.take(rel, vals, out=buf[:vals.size] if vals.size <= buf.size else None, mode="clip"), first
     return _ones_bins(vals.astype(np.int64) + base, t, v.tau, v.N) - first, first
 
 
@@ -320,6 +325,66 @@ def _buffer(name: str, n: int, dtype: type) -> np.ndarray:
     if a is None or a.size < n or a.dtype != dtype:
         arrays[name] = a = np.empty(max(n, 2 * (0 if a is None else a.size)), dtype)
     return a[:n]
+
+
+MULTINOMIAL_VOTES = True  # a one-part size's voters counted per cell by a multinomial (else drawn one by one)
+MAX_CELLS = 4096  # cells between the votes' cuts up to which a size's voters are drawn as counts per cell
+WINDOW_SIGMAS = 15  # numpy's sampler's values: cuts sought over the mean ± 15 sd + 40 (the tables' window)
+
+
+def _cells(votes: dict, how, t: int, q: float) -> tuple[list[int], np.ndarray, int] | None:
+    r"""The cuts between every vote's bins for users drawing one part of ``t`` samples (their union, in the space of
+    the values drawn: table entries, or numbers of ones), each cell's probability, and a value of the first cell
+    whose bins are that cell's (the window's first value for numpy's sampler); ``None`` where the cells exceed
+    :data:`MAX_CELLS`.
+
+    A voter's bins (one per vote) are a function of the cell holding its value, so a row's voters of one size
+    are counted per cell by one multinomial draw over the cells' probabilities: for a table, the differences of
+    its cdf at the cuts, :math:`P(\text{entry} < c) = F_{c-1}` (exactly the law its inversion draws: an entry is
+    below :math:`c` iff its uniform is below :math:`F_{c-1}`); for numpy's sampler, the binomial's cdf below the
+    mode and its survival function above (boost's, as the tables), the cuts sought over the mean ± 15 sd + 40
+    (beyond, a probability below :math:`10^{-45}`, the edge cells' bins).
+    """
+    if how is not BINOMIAL:
+        cuts = sorted(set().union(*(_table_bins(how[0], how[1].size, t, v.tau, v.N)[0] for v in votes.values())))
+        if len(cuts) + 1 > MAX_CELLS:
+            return None
+        F = how[1]
+        below = np.array([0.0, *F[np.array(cuts, dtype=np.intp) - 1].tolist(), 1.0]) if cuts else np.array([0.0, 1.0])
+        return cuts, np.diff(below), 0
+    sd = math.sqrt(t * q * (1 - q))
+    lo = max(0, math.floor(t * q - WINDOW_SIGMAS * sd) - 40)
+    hi = min(t, math.ceil(t * q + WINDOW_SIGMAS * sd) + 40)
+    found: set[int] = set()
+    for v in votes.values():
+        b_lo, b_hi = _ones_bins(np.array([lo, hi]), t, v.tau, v.N).tolist()
+        if len(found) + b_hi - b_lo + 1 > MAX_CELLS:
+            return None
+        found.update(_ones_cut(t, v.tau, v.N, b) for b in range(b_lo + 1, b_hi + 1))
+    cuts = sorted(found)
+    _, cdf, sf = _binom_functions()
+    mode = math.floor((t + 1) * q)
+    edges = [-1, *(c - 1 for c in cuts), t]  # cell i: values edges[i] + 1 .. edges[i + 1]
+    p = np.array([cdf(b, t, q) - cdf(a, t, q) if b <= mode else sf(a, t, q) - sf(b, t, q)
+                  for a, b in zip(edges[:-1], edges[1:])])
+    return cuts, p, lo
+
+
+def _vote_cells(votes: dict, how, t: int, cells: tuple, drawn: np.ndarray, rows) -> None:
+    """Every vote's voters per bin from the voters per cell ``drawn`` (rows × the cells of :func:`_cells`)."""
+    cuts, _, first = cells
+    below = np.cumsum(drawn, axis=1)  # voters below each cut: below[:, i] for cuts[i]
+    at = {c: i for i, c in enumerate(cuts)}
+    total = below[:, -1]
+    for v in votes.values():
+        if how is not BINOMIAL:
+            own, bins, _ = _table_bins(how[0], how[1].size, t, v.tau, v.N)
+        else:  # the bins met over the cells, from the bin of each cell's first value
+            firsts = np.array([first, *cuts], dtype=np.int64)
+            cell_bins = _ones_bins(firsts, t, v.tau, v.N).tolist()
+            own = [c for c, a, b in zip(cuts, cell_bins[:-1], cell_bins[1:]) if b != a]
+            bins = [cell_bins[0], *(cell_bins[at[c] + 1] for c in own)]
+        v.add_ranges(rows, bins, [0, *(below[:, at[c]] for c in own), total])
 
 
 class _EntryDraws:
@@ -416,12 +481,16 @@ def run(plan, counts: np.ndarray, tabs: list, size: int, rng: np.random.Generato
     if dame_on:
         for key, mt, _ in dame_runs:
             votes[key] = _Vote(_dame_tau(mt, n, alpha), size)
+    main_votes = {k: v for k, v in votes.items() if k in ("kent", "dame")}  # the first runs
+    more_votes = {k: v for k, v in votes.items() if k not in main_votes}  # DAME's further runs
+    later: list[tuple] = []  # sizes whose voters per cell the further runs split (after the first runs' noise)
     first_votes = {k: v for k, v in votes.items() if k == "kent"}  # a two-part size's votes: Kent's from its
     sum_votes = {k: v for k, v in votes.items() if k != "kent"}  # first part, DAME's from the sum
     x = _buffer("x_rel", size * h, np.float64).reshape(size, h)
     split = any(len(p) == 2 and c for p, c in zip(parts, counts.sum(axis=0).tolist()))
     x_m = _buffer("x_m", size * h, np.float64).reshape(size, h) if split else x  # DAME's releasing means
-    buf = _scratch("bins", BLOCK_USERS, np.intp)
+    xf, xmf = x.reshape(-1), x_m.reshape(-1)
+    buf = _scratch("bins", SCRATCH_USERS, np.intp)
     K = counts.shape[1]
     ends_all = np.cumsum(counts, axis=0)  # segment s's users of size k: drawn[ends[s, k] - counts[s, k]:ends[s, k]]
     offs_all = np.cumsum(counts, axis=1) - counts  # each segment's first user of size k within its half
@@ -435,6 +504,11 @@ def run(plan, counts: np.ndarray, tabs: list, size: int, rng: np.random.Generato
             _write(values, x[where])
             if split:
                 x_m[where] = x[where]
+
+        def emit_flat(values: np.ndarray, at: int, _write=write) -> None:  # the same, from flat position ``at``
+            _write(values, xf[at:at + values.size])
+            if split:
+                xmf[at:at + values.size] = xf[at:at + values.size]
         if len(hows) == 2:  # every user's two parts, then the votes and means in the segments' layout
             total = int(counts[:, k].sum())
             draw2, _, lo2 = _sampler(hows[1], parts[k][1], q, rng)
@@ -468,6 +542,37 @@ def run(plan, counts: np.ndarray, tabs: list, size: int, rng: np.random.Generato
                     dst /= a_size
             continue
         tab = hows[0]
+        cells = _cells(votes, tab, t, q) if MULTINOMIAL_VOTES else None
+        if cells is not None:  # the voters counted per cell, one multinomial a row: only the releasing halves drawn
+            first_cells = _cells(main_votes, tab, t, q) if more_votes else cells
+            assert first_cells is not None  # its cuts are some of the cells' cuts
+            per_cell = rng.multinomial(counts[0::2, k], first_cells[1])
+            _vote_cells(main_votes, tab, t, first_cells, per_cell, slice(None))
+            if more_votes:  # DAME's further runs: the cells split later (the first runs' draws as without them)
+                later.append((tab, t, first_cells, cells, per_cell))
+            rel = counts[1::2, k].tolist()
+            if K == 1:  # every releasing half is a whole row of x: drawn straight through it
+                for s in range(0, xf.size, INVERTER_DRAWS):
+                    emit_flat(draw(min(INVERTER_DRAWS, xf.size - s)), s)
+                continue
+            if n > BLOCK_USERS:  # each row's run drawn into its place, a block at a time
+                for r, c in enumerate(rel):
+                    at = r * h + int(offs_all[2 * r + 1, k])
+                    for s in range(0, c, BLOCK_USERS):
+                        emit_flat(draw(min(BLOCK_USERS, c - s)), at + s)
+                continue
+            total = sum(rel)
+            drawn = _buffer("drawn", total, np.int64 if tab is BINOMIAL else np.intp)
+            for s in range(0, total, INVERTER_DRAWS):
+                piece = draw(min(INVERTER_DRAWS, total - s))
+                drawn[s:s + piece.size] = piece
+            a = 0
+            for r, c in enumerate(rel):
+                if c:
+                    off = int(offs_all[2 * r + 1, k])
+                    emit(drawn[a:a + c], (r, slice(off, off + c)))
+                    a += c
+            continue
         if n > BLOCK_USERS:  # _draw_runs' pieces: each row's halves' runs of this size, a block at a time
             for seg, c in enumerate(counts[:, k].tolist()):
                 r = seg // 2
@@ -509,7 +614,28 @@ def run(plan, counts: np.ndarray, tabs: list, size: int, rng: np.random.Generato
         m = np.broadcast_to(plan.size_table[0][:1].astype(np.int64), x.shape)  # not read: every weight is 1
         for key, mt, d in dame_runs:
             v = votes[key]
+            if key in more_votes:
+                for tab_k, t_k, coarse, fine, per_cell in later:  # once, before the first further run's election
+                    _vote_cells(more_votes, tab_k, t_k, fine, _split_cells(coarse, fine, per_cell, rng), slice(None))
+                later = []
             j = v.elect(alpha, max(h, 1), rng)
             out[key] = dame.refine_checked(m, x_m, j, mt, v.tau, alpha, d, rng, plan.dame_scale, every=True)
+    return out
+
+
+def _split_cells(coarse: tuple, fine: tuple, per_cell: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Voters per cell of ``fine`` (cells of :func:`_cells` whose cuts include ``coarse``'s) from those per cell of
+    ``coarse``: each coarse cell's voters spread over its fine cells by a multinomial of their conditional
+    probabilities (drawn together, they have the law of one multinomial over the fine cells)."""
+    starts = np.array([fine[2], *fine[0]], dtype=np.int64)  # each fine cell's first value
+    owner = np.searchsorted(np.array(coarse[0], dtype=np.int64), starts, side="right")  # its coarse cell
+    out = np.zeros((per_cell.shape[0], owner.size), dtype=np.int64)
+    for i in range(per_cell.shape[1]):
+        inside = np.flatnonzero(owner == i)
+        mass = float(fine[1][inside].sum())
+        if inside.size == 1 or mass <= 0:
+            out[:, inside[0]] = per_cell[:, i]
+            continue
+        out[:, inside] = rng.multinomial(per_cell[:, i], fine[1][inside] / mass)
     return out
 
