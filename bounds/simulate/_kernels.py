@@ -387,6 +387,65 @@ def _vote_cells(votes: dict, how, t: int, cells: tuple, drawn: np.ndarray, rows)
         v.add_ranges(rows, bins, [0, *(below[:, at[c]] for c in own), total])
 
 
+def _joint_cells(kent_vote: "_Vote", dame_votes: dict, hows: list, parts: tuple, m: int) -> tuple | None:
+    r"""Cells for users of size ``m`` above Kent's :math:`T^*` drawing two parts (both by tables): Kent's cells of the
+    first part's entries × the DAME votes' cells of the number of ones of both, and their probabilities
+    ``P[i, j]`` (``None`` beyond :data:`MAX_CELLS`): ``(kent_cuts, kent_bins, dame_cuts, first_sum, P)``.
+
+    .. math:: P_{ij} = \sum_{e \in I_i} p_1(e)\, \big[G(d_j - lo_1 - e) - G(d_{j-1} - lo_1 - e)\big],\qquad
+              G(x) = P(lo_2 + E_2 < x)
+
+    with :math:`p_1` the first table's masses and :math:`G` the second's cdf (the law both inversions draw).
+    """
+    (lo1, F1, _), (lo2, F2, _) = hows
+    t1 = parts[0]
+    kcuts, kbins, _ = _table_bins(lo1, F1.size, t1, kent_vote.tau, kent_vote.N)
+    smin, smax = lo1 + lo2, lo1 + lo2 + F1.size + F2.size - 2
+    found: set[int] = set()
+    for v in dame_votes.values():
+        b_lo, b_hi = _ones_bins(np.array([smin, smax]), m, v.tau, v.N).tolist()
+        if b_hi - b_lo > MAX_CELLS:
+            return None
+        found.update(_ones_cut(m, v.tau, v.N, b) for b in range(b_lo + 1, b_hi + 1))
+    dcuts = sorted(found)
+    if (len(kcuts) + 1) * (len(dcuts) + 1) > MAX_CELLS:
+        return None
+    p1 = np.diff(np.concatenate(([0.0], F1[:-1], [1.0])))
+    e1 = np.arange(F1.size)
+    E2 = F2.size
+
+    def below(x: np.ndarray) -> np.ndarray:  # P(lo2 + e2 < x)
+        y = x - lo2
+        return np.where(y <= 0, 0.0, np.where(y >= E2, 1.0, F2[np.clip(y - 1, 0, E2 - 1)]))
+
+    Q = np.column_stack([np.zeros(F1.size), *(below(c - lo1 - e1) for c in dcuts), np.ones(F1.size)])
+    P = np.add.reduceat(np.diff(Q, axis=1) * p1[:, None], np.array([0, *kcuts], dtype=np.intp), axis=0)
+    return kcuts, kbins, dcuts, smin, P
+
+
+def _add_cells(v: "_Vote", cell_bins: list[int], per_cell: np.ndarray) -> None:
+    """Add voters per cell (rows × cells, in order) to vote ``v``, cell ``i`` being in bin ``cell_bins[i]``."""
+    change = [i for i in range(1, len(cell_bins)) if cell_bins[i] != cell_bins[i - 1]]
+    below = np.cumsum(per_cell, axis=1)
+    v.add_ranges(slice(None), [cell_bins[0], *(cell_bins[i] for i in change)],
+                 [0, *(below[:, i - 1] for i in change), below[:, -1]])
+
+
+def _split(per_cell: np.ndarray, owner: np.ndarray, fine_p: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Voters per fine cell (rows × fine cells) from those per coarse cell: fine cell ``f`` lies in coarse cell
+    ``owner[f]``; each coarse cell's voters spread over its fine cells by a multinomial of their conditional
+    probabilities (drawn together, they have the law of one multinomial over the fine cells)."""
+    out = np.zeros((per_cell.shape[0], owner.size), dtype=np.int64)
+    for i in range(per_cell.shape[1]):
+        inside = np.flatnonzero(owner == i)
+        mass = float(fine_p[inside].sum())
+        if inside.size == 1 or mass <= 0:
+            out[:, inside[0]] = per_cell[:, i]
+            continue
+        out[:, inside] = rng.multinomial(per_cell[:, i], fine_p[inside] / mass)
+    return out
+
+
 class _EntryDraws:
     """The drawn entries of one table, as :meth:`~bounds.simulate._populations._Inverter.indices` draws them (the
     same uniforms, the same search: the same entries), into index-sized buffers of :data:`INVERTER_DRAWS` reused
@@ -483,7 +542,7 @@ def run(plan, counts: np.ndarray, tabs: list, size: int, rng: np.random.Generato
             votes[key] = _Vote(_dame_tau(mt, n, alpha), size)
     main_votes = {k: v for k, v in votes.items() if k in ("kent", "dame")}  # the first runs
     more_votes = {k: v for k, v in votes.items() if k not in main_votes}  # DAME's further runs
-    later: list[tuple] = []  # sizes whose voters per cell the further runs split (after the first runs' noise)
+    later: list = []  # sizes whose voters per cell the further runs split (after the first runs' noise)
     first_votes = {k: v for k, v in votes.items() if k == "kent"}  # a two-part size's votes: Kent's from its
     sum_votes = {k: v for k, v in votes.items() if k != "kent"}  # first part, DAME's from the sum
     x = _buffer("x_rel", size * h, np.float64).reshape(size, h)
@@ -509,6 +568,15 @@ def run(plan, counts: np.ndarray, tabs: list, size: int, rng: np.random.Generato
             _write(values, xf[at:at + values.size])
             if split:
                 xmf[at:at + values.size] = xf[at:at + values.size]
+        if len(hows) == 2 and MULTINOMIAL_VOTES and hows[0] is not BINOMIAL and hows[1] is not BINOMIAL:
+            main_dame = {key: v for key, v in main_votes.items() if key != "kent"}
+            joint = _joint_cells(votes["kent"], main_dame, hows, parts[k], pts[k])
+            fine = _joint_cells(votes["kent"], sum_votes, hows, parts[k], pts[k]) if more_votes else joint
+            if joint is not None and fine is not None:  # voters per joint cell, then the releasing users' two parts
+                _two_part_votes(votes, main_dame, more_votes, joint, fine, counts[0::2, k], pts[k], later, rng)
+                _two_part_release(draw, write, _sampler(hows[1], parts[k][1], q, rng), lo, hows, pts[k],
+                                  counts[1::2, k], offs_all[1::2, k], x, x_m)
+                continue
         if len(hows) == 2:  # every user's two parts, then the votes and means in the segments' layout
             total = int(counts[:, k].sum())
             draw2, _, lo2 = _sampler(hows[1], parts[k][1], q, rng)
@@ -549,7 +617,7 @@ def run(plan, counts: np.ndarray, tabs: list, size: int, rng: np.random.Generato
             per_cell = rng.multinomial(counts[0::2, k], first_cells[1])
             _vote_cells(main_votes, tab, t, first_cells, per_cell, slice(None))
             if more_votes:  # DAME's further runs: the cells split later (the first runs' draws as without them)
-                later.append((tab, t, first_cells, cells, per_cell))
+                later.append(functools.partial(_later_cells, more_votes, tab, t, first_cells, cells, per_cell))
             rel = counts[1::2, k].tolist()
             if K == 1:  # every releasing half is a whole row of x: drawn straight through it
                 for s in range(0, xf.size, INVERTER_DRAWS):
@@ -615,12 +683,66 @@ def run(plan, counts: np.ndarray, tabs: list, size: int, rng: np.random.Generato
         for key, mt, d in dame_runs:
             v = votes[key]
             if key in more_votes:
-                for tab_k, t_k, coarse, fine, per_cell in later:  # once, before the first further run's election
-                    _vote_cells(more_votes, tab_k, t_k, fine, _split_cells(coarse, fine, per_cell, rng), slice(None))
+                for step in later:  # once, before the first further run's election
+                    step(rng)
                 later = []
             j = v.elect(alpha, max(h, 1), rng)
             out[key] = dame.refine_checked(m, x_m, j, mt, v.tau, alpha, d, rng, plan.dame_scale, every=True)
     return out
+
+
+def _later_cells(more_votes: dict, how, t: int, coarse: tuple, fine: tuple, per_cell: np.ndarray,
+                 rng: np.random.Generator) -> None:
+    """DAME's further runs' voters of a one-part size: the first runs' cells split into theirs."""
+    _vote_cells(more_votes, how, t, fine, _split_cells(coarse, fine, per_cell, rng), slice(None))
+
+
+def _two_part_votes(votes: dict, main_dame: dict, more_votes: dict, joint: tuple, fine: tuple, voters: np.ndarray,
+                    m: int, later: list, rng: np.random.Generator) -> None:
+    """Kent's and DAME's voters of a two-part size, per joint cell (:func:`_joint_cells`): one multinomial a row;
+    DAME's further runs split the cells later (``later``)."""
+    kcuts, kbins, dcuts, smin, P = joint
+    I, J = P.shape
+    per = rng.multinomial(voters, P.ravel()).reshape(-1, I, J)
+    _add_cells(votes["kent"], kbins, per.sum(axis=2))
+    starts = np.array([smin, *dcuts], dtype=np.int64)
+    for v in main_dame.values():
+        _add_cells(v, _ones_bins(starts, m, v.tau, v.N).tolist(), per.sum(axis=1))
+    if not more_votes:
+        return
+    fstarts = np.array([smin, *fine[2]], dtype=np.int64)
+    owner_j = np.searchsorted(np.array(dcuts, dtype=np.int64), fstarts, side="right")  # each fine column's coarse one
+    Jf = fstarts.size
+    owner = (np.arange(I)[:, None] * J + owner_j[None, :]).ravel()  # fine cell (i, j') in coarse (i, owner_j[j'])
+
+    def split(rng: np.random.Generator) -> None:
+        fine_per = _split(per.reshape(-1, I * J), owner, fine[4].ravel(), rng).reshape(-1, I, Jf).sum(axis=1)
+        for v in more_votes.values():
+            _add_cells(v, _ones_bins(fstarts, m, v.tau, v.N).tolist(), fine_per)
+    later.append(split)
+
+
+def _two_part_release(draw, write, second: tuple, lo: int, hows: list, m: int, releasing: np.ndarray,
+                      offsets: np.ndarray, x: np.ndarray, x_m: np.ndarray) -> None:
+    """The releasing users of a two-part size: their first parts (Kent's means, into ``x``), then their second
+    parts (DAME's means of the sums, into ``x_m``, read from a table of the sums' means: the general path's bits)."""
+    draw2, _, lo2 = second
+    total = int(releasing.sum())
+    first = _buffer("first", total, np.intp)
+    for s in range(0, total, INVERTER_DRAWS):
+        piece = draw(min(INVERTER_DRAWS, total - s))
+        first[s:s + piece.size] = piece
+    both = _buffer("both", total, np.intp)
+    for s in range(0, total, INVERTER_DRAWS):
+        piece = draw2(min(INVERTER_DRAWS, total - s))
+        np.add(piece, first[s:s + piece.size], out=both[s:s + piece.size])
+    sum_means = _entry_means(lo + lo2, hows[0][1].size + hows[1][1].size - 1, m)
+    a = 0
+    for r, (c, off) in enumerate(zip(releasing.tolist(), offsets.tolist())):
+        if c:
+            write(first[a:a + c], x[r, off:off + c])
+            np.take(sum_means, both[a:a + c], out=x_m[r, off:off + c], mode="clip")
+            a += c
 
 
 def _split_cells(coarse: tuple, fine: tuple, per_cell: np.ndarray, rng: np.random.Generator) -> np.ndarray:
