@@ -629,17 +629,10 @@ def run(plan, counts: np.ndarray, tabs: list, size: int, rng: np.random.Generato
                     for s in range(0, c, BLOCK_USERS):
                         emit_flat(draw(min(BLOCK_USERS, c - s)), at + s)
                 continue
-            total = sum(rel)
-            drawn = _buffer("drawn", total, np.int64 if tab is BINOMIAL else np.intp)
-            for s in range(0, total, INVERTER_DRAWS):
-                piece = draw(min(INVERTER_DRAWS, total - s))
-                drawn[s:s + piece.size] = piece
-            a = 0
-            for r, c in enumerate(rel):
-                if c:
-                    off = int(offs_all[2 * r + 1, k])
-                    emit(drawn[a:a + c], (r, slice(off, off + c)))
-                    a += c
+            for group, size in _row_groups(rel, offs_all[1::2, k].tolist(), INVERTER_DRAWS):  # rows' runs, together
+                e = draw(size)
+                for r, a, c, off in group:
+                    emit(e[a:a + c], (r, slice(off, off + c)))
             continue
         if n > BLOCK_USERS:  # _draw_runs' pieces: each row's halves' runs of this size, a block at a time
             for seg, c in enumerate(counts[:, k].tolist()):
@@ -722,27 +715,42 @@ def _two_part_votes(votes: dict, main_dame: dict, more_votes: dict, joint: tuple
     later.append(split)
 
 
+def _row_groups(lengths: list[int], offsets: list[int], cap: int):
+    """Rows' runs (row ``r``: ``lengths[r]`` users from column ``offsets[r]``) in groups of at most ``cap`` users drawn
+    together, row after row (a longer run cut into pieces): each group a list of ``(row, first in the group's draws,
+    length, column)``."""
+    group: list[tuple[int, int, int, int]] = []
+    size = 0
+    for r, (c, off) in enumerate(zip(lengths, offsets)):
+        s = 0
+        while s < c:
+            take = min(c - s, cap - size)
+            group.append((r, size, take, off + s))
+            size += take
+            s += take
+            if size == cap:
+                yield group, size
+                group, size = [], 0
+    if group:
+        yield group, size
+
+
 def _two_part_release(draw, write, second: tuple, lo: int, hows: list, m: int, releasing: np.ndarray,
                       offsets: np.ndarray, x: np.ndarray, x_m: np.ndarray) -> None:
-    """The releasing users of a two-part size: their first parts (Kent's means, into ``x``), then their second
-    parts (DAME's means of the sums, into ``x_m``, read from a table of the sums' means: the general path's bits)."""
+    """The releasing users of a two-part size, a group of rows at a time: their first parts (Kent's means, into
+    ``x``), then their second parts (DAME's means of the sums, into ``x_m``, read from a table of the sums' means:
+    the general path's bits)."""
     draw2, _, lo2 = second
-    total = int(releasing.sum())
-    first = _buffer("first", total, np.intp)
-    for s in range(0, total, INVERTER_DRAWS):
-        piece = draw(min(INVERTER_DRAWS, total - s))
-        first[s:s + piece.size] = piece
-    both = _buffer("both", total, np.intp)
-    for s in range(0, total, INVERTER_DRAWS):
-        piece = draw2(min(INVERTER_DRAWS, total - s))
-        np.add(piece, first[s:s + piece.size], out=both[s:s + piece.size])
     sum_means = _entry_means(lo + lo2, hows[0][1].size + hows[1][1].size - 1, m)
-    a = 0
-    for r, (c, off) in enumerate(zip(releasing.tolist(), offsets.tolist())):
-        if c:
-            write(first[a:a + c], x[r, off:off + c])
+    both = _scratch("both", INVERTER_DRAWS, np.intp)
+    for group, size in _row_groups(releasing.tolist(), offsets.tolist(), INVERTER_DRAWS):
+        e = draw(size)
+        for r, a, c, off in group:
+            write(e[a:a + c], x[r, off:off + c])
+        np.copyto(both[:size], e)
+        np.add(both[:size], draw2(size), out=both[:size])
+        for r, a, c, off in group:
             np.take(sum_means, both[a:a + c], out=x_m[r, off:off + c], mode="clip")
-            a += c
 
 
 def _split_cells(coarse: tuple, fine: tuple, per_cell: np.ndarray, rng: np.random.Generator) -> np.ndarray:
