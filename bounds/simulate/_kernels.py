@@ -25,6 +25,7 @@ from __future__ import annotations
 import functools
 import math
 import threading
+from typing import Callable
 
 import numpy as np
 
@@ -683,12 +684,13 @@ def run(plan, counts: np.ndarray, tabs: list, size: int, rng: np.random.Generato
         for r, (a, b, off) in enumerate(zip(firsts[1::2].tolist(), ends[1::2].tolist(), offs_all[1::2, k].tolist())):
             if b > a:
                 emit(drawn[a:b], (r, slice(off, off + b - a)))
-    out = {}
+    # the elections and noises in the estimators' order; then every clipped mean of an array in one pass over it
+    pending: list[tuple[str, np.ndarray, tuple[np.ndarray, np.ndarray], Callable[[np.ndarray], np.ndarray]]] = []
     if kent_on:
         j = votes["kent"].elect(alpha, max(h, 1), rng)
-        out["kent"] = kent.refine_checked(x, j, plan.kent_tau, alpha, rng)
+        L, U, noise = kent.release_checked(j, plan.kent_tau, alpha, x.shape, rng)
+        pending.append(("kent", x, (L, U), functools.partial(_plus_noise, noise=noise, h=h)))
     if dame_on:
-        m = np.broadcast_to(plan.size_table[0][:1].astype(np.int64), x.shape)  # not read: every weight is 1
         for key, mt, d in dame_runs:
             v = votes[key]
             if key in more_votes:
@@ -696,7 +698,14 @@ def run(plan, counts: np.ndarray, tabs: list, size: int, rng: np.random.Generato
                     step(rng)
                 later = []
             j = v.elect(alpha, max(h, 1), rng)
-            out[key] = dame.refine_checked(m, x_m, j, mt, v.tau, alpha, d, rng, plan.dame_scale, every=True)
+            L, U, finish = dame.release_checked(j, mt, v.tau, alpha, d, rng, plan.dame_scale, x_m.shape)
+            pending.append((key, x_m, (L, U), finish))
+    out = {}
+    for arr in (x, x_m) if x_m is not x else (x,):
+        mine = [p for p in pending if p[1] is arr]
+        if mine:
+            for (key, _, _, finish), mean in zip(mine, localisation.clipped_means_checked(arr, [p[2] for p in mine])):
+                out[key] = finish(mean)
     return out
 
 
@@ -767,6 +776,11 @@ def _two_part_release(draw, write, second: tuple, lo: int, hows: list, m: int, r
         np.add(both[:size], draw2(size), out=both[:size])
         for r, a, c, off in group:
             np.take(sum_means, both[a:a + c], out=x_m[r, off:off + c], mode="clip")
+
+
+def _plus_noise(mean: np.ndarray, noise: np.ndarray, h: int) -> np.ndarray:
+    """Kent's estimate from each row's clipped mean (:func:`~bounds.estimators.kent.refine_checked`'s arithmetic)."""
+    return mean + noise / h
 
 
 def _split_cells(coarse: tuple, fine: tuple, per_cell: np.ndarray, rng: np.random.Generator) -> np.ndarray:
