@@ -47,8 +47,8 @@ which the targets allow for).  Per replication of n users (n even, two halves of
 So the floor of DAME alone is: sizes + a multinomial per row and size + n/2 releasing sums +
 one vote + one Laplace sum; of all three: sizes + a multinomial per row and size + n/2
 releasing sums (+ the second binomial of those above T*) + two votes + two Laplace sums + one
-binomial.  (Until this round the floor drew every voter's sum too: about twice the cost at
-every setting, work an exact simulation need not do.)
+binomial.  (The floor used to draw every voter's sum too: about twice the cost at every
+setting, work an exact simulation need not do.)
 
 Measurement
 -----------
@@ -67,12 +67,13 @@ in a fresh process.
 Targets (issue 36): DAME alone <= 1.3x the floor, all three <= 1.5x, at every setting.
 
 What the engine does beyond the floor (``simulate/_kernels.py``): it counts each row's voters
-per cell by one multinomial as the floor does (where a size exceeds Kent's T*, it draws every
-voter's two sums and counts them at the cuts); the releasing users draw what the floor draws,
+per cell by one multinomial as the floor does (jointly for a size above Kent's T*; it draws
+every voter only where a part has no table or the cells exceed 4096); the releasing users draw
+what the floor draws,
 in the same way (one uniform per user and inversion of the same kind of table, or numpy's
 sampler), their local means are written once, then clipped and summed (twice with Kent: two
 intervals); then the election and the release's noise; and the run's plan (m~ of Theorem 2,
-eq. (9)'s constants, Kent's T*: about 1.4 ms a call, computed outside ``simulate``).
+eq. (9)'s constants, Kent's T*: 0.7 to 1.4 ms a call, mostly m~ in ``bounds.dame``).
 
 A second table times one call of ``count`` binomial draws of one size, numpy's ``rng.binomial``
 against ``simulate.binomial_inversion`` (its table built beforehand), per draw.

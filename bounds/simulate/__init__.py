@@ -15,8 +15,8 @@ has the same law (tested).
 Reproducibility.  ``seed`` is an int (or a sequence of ints), a ``SeedSequence`` or a
 ``Generator`` (:func:`~bounds.mechanisms.seed_sequence`).  Replications run in fixed blocks
 of :data:`BLOCK` (in :func:`compare`, a multiple of it, up to 1024, fixed by the number of users
-``n``: about :math:`2^{20}` users a block where ``n`` is small); block ``b`` draws from the ``b``-th child of the seed's ``SeedSequence``,
-so the estimates for a seed are identical whatever the executor (none, a thread or process
+``n``: about :math:`2^{20}` users a block where ``n`` is small); block ``b`` draws from the
+``b``-th child of the seed's ``SeedSequence``, so the estimates for a seed are identical whatever the executor (none, a thread or process
 pool, a ``dask.distributed`` client's executor) and however blocks are spread over workers.
 
 Votes without voters.  Under the two-point :math:`\mu` and a finite law with few support points
@@ -25,15 +25,17 @@ number of ones, constant between a few cuts, so each row's voters of one size ar
 cell between the cuts by one multinomial draw (their exact law: the cells' probabilities are
 the binomial's, as its inversion draws it; tested against exact rational sums and, estimate by
 estimate, against drawing every voter), and only the releasing half's local means are drawn
-and written.  A size above Kent's :math:`T^*` (DAME and Kent together) draws every voter.
+and written.  A size above Kent's :math:`T^*` (DAME and Kent together) is counted per joint cell
+(Kent's cell of the first :math:`T^*` samples × DAME's of the whole sum).
 
 Memory.  A replication of more than :math:`2^{16}` users (a finite law with few support points,
 the two-point :math:`\mu`) is drawn and read in blocks of :math:`2^{16}` users: the same draws in
-the same order and the same arithmetic, so the same bits as one call over all users (tested,
-and the committed Figure 1b reproduced).  What it holds beyond a few blocks is its per-user
-state: 4 bytes a user (the releasing half's local means) where the votes come from the draws;
-otherwise 8 bytes a user for the local means (16 where Kent's :math:`T^*` is below some sizes,
-8 more for the sizes of a law with several support points), in arrays reused from one
+the same order and the same arithmetic, so the same bits as one call over all users
+(tested).  What it holds beyond a few blocks is its per-user state: 4 bytes a user (the
+releasing half's local means; 8 where a size is above Kent's :math:`T^*`: Kent's and DAME's)
+where the votes are counted per cell, and, for small ``n``, that of a pass of up to
+:math:`2^{20}` users; otherwise 8 bytes a user for the local means (16 where Kent's
+:math:`T^*` is below some sizes, 8 more for the sizes of a law with several support points), in arrays reused from one
 replication to the next and freed when :func:`compare` returns (a process pool's workers keep
 theirs until they end); 10⁸ users need about 0.4 GB (0.8–2.4 GB on the general path).
 
