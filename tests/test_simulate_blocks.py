@@ -321,3 +321,29 @@ def test_joint_cells_of_two_parts_are_the_exact_joint_masses():
                                    Fraction(0)))
     np.testing.assert_allclose(P, want, rtol=0, atol=1e-13)
     assert smin == lo1 + hows[1][0]
+
+
+@pytest.mark.parametrize("h", [7, 5000, 2**16 + 3, 3 * 2**16 + 11])
+def test_streamed_release_has_the_bits_of_the_whole_array(h):
+    """The releasing users read as they are drawn (a block of rows, or a leaf of a long row's pairwise sums, at a
+    time) give each interval's clipped means with the bits of the array of every user's local mean."""
+    rows = 3
+    rng = np.random.default_rng(h)
+    table = np.sort(rng.uniform(-1, 1, 101))
+    entries = rng.integers(0, table.size, rows * h)
+    at = [0]
+
+    def draw(count):
+        out = entries[at[0]:at[0] + count]
+        at[0] += count
+        return out
+
+    def write(values, out):
+        np.take(table, values, out=out)
+
+    intervals = [(np.full(rows, -0.3) + 0.1 * r, np.full(rows, 0.4) - 0.05 * r) for r in range(2)]
+    got = _kernels._streamed_means(draw, write, rows, h, intervals)
+    assert at[0] == rows * h  # every user drawn once, in order
+    want = localisation.clipped_means_checked(table[entries].reshape(rows, h), intervals)
+    for g, w in zip(got, want):
+        np.testing.assert_array_equal(g, w)

@@ -328,6 +328,7 @@ def _buffer(name: str, n: int, dtype: type) -> np.ndarray:
     return a[:n]
 
 
+STREAM_RELEASE = True  # one size, no further runs: elections first, then the releasing users read as drawn
 MULTINOMIAL_VOTES = True  # a one-part size's voters counted per cell by a multinomial (else drawn one by one)
 MAX_CELLS = 4096  # cells between the votes' cuts up to which a size's voters are drawn as counts per cell
 WINDOW_SIGMAS = 15  # numpy's sampler's values: cuts sought over the mean ± 15 sd + 40 (the tables' window)
@@ -562,6 +563,11 @@ def run(plan, counts: np.ndarray, tabs: list, size: int, rng: np.random.Generato
     later: list = []  # sizes whose voters per cell the further runs split (after the first runs' noise)
     first_votes = {k: v for k, v in votes.items() if k == "kent"}  # a two-part size's votes: Kent's from its
     sum_votes = {k: v for k, v in votes.items() if k != "kent"}  # first part, DAME's from the sum
+    if MULTINOMIAL_VOTES and STREAM_RELEASE and counts.shape[1] == 1 and not more_votes and tabs[0] is not None \
+            and len(tabs[0]) == 1:  # one size: the elections first, then the releasing users read as drawn
+        cells = _cells(votes, tabs[0][0], parts[0][0], q)
+        if cells is not None:
+            return _run_streaming(plan, counts, tabs[0][0], parts[0][0], cells, votes, size, rng)
     x = _buffer("x_rel", size * h, np.float64).reshape(size, h)
     split = any(len(p) == 2 and c for p, c in zip(parts, counts.sum(axis=0).tolist()))
     x_m = _buffer("x_m", size * h, np.float64).reshape(size, h) if split else x  # DAME's releasing means
@@ -776,6 +782,71 @@ def _two_part_release(draw, write, second: tuple, lo: int, hows: list, m: int, r
         np.add(both[:size], draw2(size), out=both[:size])
         for r, a, c, off in group:
             np.take(sum_means, both[a:a + c], out=x_m[r, off:off + c], mode="clip")
+
+
+def _run_streaming(plan, counts: np.ndarray, how, t: int, cells: tuple, votes: dict, size: int,
+                   rng: np.random.Generator) -> dict[str, np.ndarray]:
+    """:func:`run` for one size and no further DAME runs: the voters per cell, the elections and the release's
+    noise, then the releasing users drawn a block at a time and read at once (their local means clipped to every
+    interval and summed while in cache: no array of them), with the bits of the clipped means of :func:`run`'s."""
+    n, alpha = plan.n, plan.alpha
+    h = n // 2
+    _vote_cells(votes, how, t, cells, rng.multinomial(counts[0::2, 0], cells[1]), slice(None))
+    pending: list[tuple[str, tuple[np.ndarray, np.ndarray], Callable[[np.ndarray], np.ndarray]]] = []
+    if "kent" in votes:
+        j = votes["kent"].elect(alpha, max(h, 1), rng)
+        L, U, noise = kent.release_checked(j, plan.kent_tau, alpha, (size, h), rng)
+        pending.append(("kent", (L, U), functools.partial(_plus_noise, noise=noise, h=h)))
+    if "dame" in votes:
+        v = votes["dame"]
+        j = v.elect(alpha, max(h, 1), rng)
+        L, U, finish = dame.release_checked(j, plan.m_tilde, v.tau, alpha, plan.dame_debiasing, rng, plan.dame_scale,
+                                            (size, h))
+        pending.append(("dame", (L, U), finish))
+    draw, write, _ = _sampler(how, t, (1 + plan.population.theta) / 2, rng)
+    means = _streamed_means(draw, write, size, h, [p[1] for p in pending])
+    return {key: finish(mean) for (key, _, finish), mean in zip(pending, means)}
+
+
+def _streamed_means(draw: Callable[[int], np.ndarray], write: Callable[[np.ndarray, np.ndarray], None], rows: int,
+                    h: int, intervals: list[tuple[np.ndarray, np.ndarray]]) -> list[np.ndarray]:
+    """Each row's mean of ``h`` local means drawn in order (``draw``, then ``write``: row after row), clipped to
+    each interval: :func:`~bounds.estimators.localisation.clipped_means_checked`'s bits on the array they would
+    make (rows of at most a block summed along the row; longer rows by the same blocked pairwise sums, each leaf
+    drawn when reached)."""
+    vals = _scratch("stream_vals", INVERTER_DRAWS, np.float64)
+    clip = _scratch("stream_clip", INVERTER_DRAWS, np.float64)
+    sums = np.empty((len(intervals), rows))
+    if h <= localisation.BLOCK_USERS and h <= INVERTER_DRAWS:
+        g = max(1, INVERTER_DRAWS // h)
+        for a in range(0, rows, g):
+            e = min(rows, a + g)
+            v = vals[:(e - a) * h].reshape(e - a, h)
+            write(draw((e - a) * h).reshape(e - a, h), v)
+            c = clip[:(e - a) * h].reshape(e - a, h)
+            for i, (L, U) in enumerate(intervals):
+                np.maximum(v, L[a:e, None], out=c)  # np.clip's values (L <= U)
+                np.minimum(c, U[a:e, None], out=c)
+                np.add.reduce(c, axis=1, out=sums[i, a:e])
+    else:
+        def leaf(r: int, a: int, e: int) -> list[float]:
+            k = e - a
+            v = vals[:k] if k <= vals.size else np.empty(k)
+            c = clip[:k] if k <= clip.size else np.empty(k)
+            for s in range(0, k, INVERTER_DRAWS):
+                piece = draw(min(INVERTER_DRAWS, k - s))
+                write(piece, v[s:s + piece.size])
+            out = []
+            for L, U in intervals:
+                np.maximum(v, L[r], out=c)
+                np.minimum(c, U[r], out=c)
+                out.append(float(np.add.reduce(c)))
+            return out
+
+        for r in range(rows):
+            sums[:, r] = localisation._pairwise_many(leaf, r, 0, h)
+    sums /= h
+    return list(sums)
 
 
 def _plus_noise(mean: np.ndarray, noise: np.ndarray, h: int) -> np.ndarray:
