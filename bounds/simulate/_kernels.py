@@ -9,8 +9,10 @@ draws it (an entry is below a cut :math:`c` iff its uniform is below :math:`F_{c
 against exact rational sums of the pmf and, estimate by estimate, against the general path
 (same law).  Only the releasing half's local means are drawn and written (read from the
 table of means at the entries, the general path's bits).  DAME's further runs split the
-first runs' cells after those runs' noise, so the first runs draw what they draw alone.
-Where every voter is drawn (a size above Kent's :math:`T^*`, too many cells, or
+first runs' cells after those runs' noise, so where the first runs keep every releasing
+user's mean (several sizes) they draw what they draw alone; with one size and no further run,
+the elections come first and the releasing users are read as they are drawn (no array of them).
+Where every voter is drawn (a size above Kent's :math:`T^*` with a part drawn by numpy's sampler, too many cells, or
 :data:`MULTINOMIAL_VOTES` off), the counts come from the entries drawn, and the results are
 the general path's bit for bit (tested).
 
