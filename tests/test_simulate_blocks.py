@@ -135,10 +135,10 @@ def test_long_rows_of_the_estimators_equal_their_unblocked_values(monkeypatch):
         np.testing.assert_array_equal(a, b)
 
 
-def test_memory_of_a_replication_is_its_per_user_state_and_a_few_blocks():
-    """At 2**20 users of one size, DAME and Kent share one array of the releasing half's local means (4 bytes a
-    user: the voting half's are counted from the table entries drawn); everything else is a few blocks of 2**16
-    users (the unblocked engine held about 10 arrays of n)."""
+def test_memory_of_a_replication_is_a_few_blocks():
+    """At 2**20 users of one size, the voters are counted per cell and the releasing users read as they are drawn:
+    no per-user array, a few blocks of 2**16 users (the unblocked engine held about 10 arrays of n; the last one
+    an array of the releasing half's local means, 4 bytes a user)."""
     n = 2**20
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", PaperAssumptionWarning)
@@ -149,9 +149,8 @@ def test_memory_of_a_replication_is_its_per_user_state_and_a_few_blocks():
             _, peak = tracemalloc.get_traced_memory()
         finally:
             tracemalloc.stop()
-    per_user = 4 * n
     block = 8 * 2**16
-    assert peak < per_user + 6 * block, (peak, per_user, block)
+    assert peak < 6 * block, (peak, block)
     assert not _engine._SCRATCH  # released when compare returns
 
 
