@@ -322,8 +322,9 @@ def test_joint_cells_of_two_parts_are_the_exact_joint_masses():
     assert smin == lo1 + hows[1][0]
 
 
+@pytest.mark.parametrize("by_table", [False, True])
 @pytest.mark.parametrize("h", [7, 5000, 2**16 + 3, 3 * 2**16 + 11])
-def test_streamed_release_has_the_bits_of_the_whole_array(h):
+def test_streamed_release_has_the_bits_of_the_whole_array(h, by_table):
     """The releasing users read as they are drawn (a block of rows, or a leaf of a long row's pairwise sums, at a
     time) give each interval's clipped means with the bits of the array of every user's local mean."""
     rows = 3
@@ -341,7 +342,7 @@ def test_streamed_release_has_the_bits_of_the_whole_array(h):
         np.take(table, values, out=out)
 
     intervals = [(np.full(rows, -0.3) + 0.1 * r, np.full(rows, 0.4) - 0.05 * r) for r in range(2)]
-    got = _kernels._streamed_means(draw, write, rows, h, intervals)
+    got = _kernels._streamed_means(draw, write, rows, h, intervals, table if by_table else None)
     assert at[0] == rows * h  # every user drawn once, in order
     want = localisation.clipped_means_checked(table[entries].reshape(rows, h), intervals)
     for g, w in zip(got, want):

@@ -806,35 +806,66 @@ def _run_streaming(plan, counts: np.ndarray, how, t: int, cells: tuple, votes: d
                                             (size, h))
         pending.append(("dame", (L, U), finish))
     draw, write, _ = _sampler(how, t, (1 + plan.population.theta) / 2, rng)
-    means = _streamed_means(draw, write, size, h, [p[1] for p in pending])
+    table = None if how is BINOMIAL else _entry_means(how[0], how[1].size, t)
+    means = _streamed_means(draw, write, size, h, [p[1] for p in pending], table)
     return {key: finish(mean) for (key, _, finish), mean in zip(pending, means)}
 
 
+TABLE_CLIP_USERS = 4096  # a row's releasing users from which a table is clipped per row (then read at the entries)
+
+
 def _streamed_means(draw: Callable[[int], np.ndarray], write: Callable[[np.ndarray, np.ndarray], None], rows: int,
-                    h: int, intervals: list[tuple[np.ndarray, np.ndarray]]) -> list[np.ndarray]:
+                    h: int, intervals: list[tuple[np.ndarray, np.ndarray]],
+                    table: np.ndarray | None = None) -> list[np.ndarray]:
     """Each row's mean of ``h`` local means drawn in order (``draw``, then ``write``: row after row), clipped to
     each interval: :func:`~bounds.estimators.localisation.clipped_means_checked`'s bits on the array they would
     make (rows of at most a block summed along the row; longer rows by the same blocked pairwise sums, each leaf
-    drawn when reached)."""
+    drawn when reached).  Where ``draw`` gives entries of ``table`` (their local means) and rows hold at least
+    :data:`TABLE_CLIP_USERS` users, each row's table is clipped once and read at the entries (the same values:
+    one gather a user and interval instead of a gather, two comparisons and a write)."""
     vals = _scratch("stream_vals", INVERTER_DRAWS, np.float64)
     clip = _scratch("stream_clip", INVERTER_DRAWS, np.float64)
     sums = np.empty((len(intervals), rows))
+    by_table = table is not None and h >= TABLE_CLIP_USERS and 2 * table.size <= h  # a table cheaper than the reads
+    clipped = np.empty(0 if table is None else table.size)
     if h <= localisation.BLOCK_USERS and h <= INVERTER_DRAWS:
         g = max(1, INVERTER_DRAWS // h)
         for a in range(0, rows, g):
             e = min(rows, a + g)
-            v = vals[:(e - a) * h].reshape(e - a, h)
-            write(draw((e - a) * h).reshape(e - a, h), v)
+            d = draw((e - a) * h).reshape(e - a, h)
             c = clip[:(e - a) * h].reshape(e - a, h)
+            if by_table:
+                assert table is not None
+                for r in range(a, e):
+                    for i, (L, U) in enumerate(intervals):
+                        np.clip(table, L[r], U[r], out=clipped)
+                        np.take(clipped, d[r - a], out=c[r - a], mode="clip")
+                        sums[i, r] = np.add.reduce(c[r - a])
+                continue
+            v = vals[:(e - a) * h].reshape(e - a, h)
+            write(d, v)
             for i, (L, U) in enumerate(intervals):
                 np.maximum(v, L[a:e, None], out=c)  # np.clip's values (L <= U)
                 np.minimum(c, U[a:e, None], out=c)
                 np.add.reduce(c, axis=1, out=sums[i, a:e])
     else:
+        row_tables: dict[int, list[np.ndarray]] = {}
+
         def leaf(r: int, a: int, e: int) -> list[float]:
             k = e - a
             v = vals[:k] if k <= vals.size else np.empty(k)
             c = clip[:k] if k <= clip.size else np.empty(k)
+            if by_table and k <= INVERTER_DRAWS:
+                assert table is not None
+                if r not in row_tables:
+                    row_tables.clear()
+                    row_tables[r] = [np.clip(table, L[r], U[r]) for L, U in intervals]
+                d = draw(k)
+                out = []
+                for t in row_tables[r]:
+                    np.take(t, d, out=c, mode="clip")
+                    out.append(float(np.add.reduce(c)))
+                return out
             for s in range(0, k, INVERTER_DRAWS):
                 piece = draw(min(INVERTER_DRAWS, k - s))
                 write(piece, v[s:s + piece.size])
