@@ -9,9 +9,11 @@ draws it (an entry is below a cut :math:`c` iff its uniform is below :math:`F_{c
 against exact rational sums of the pmf and, estimate by estimate, against the general path
 (same law).  Only the releasing half's local means are drawn and written (read from the
 table of means at the entries, the general path's bits).  DAME's further runs split the
-first runs' cells after those runs' noise, so where the first runs keep every releasing
-user's mean (several sizes) they draw what they draw alone; with one size and no further run,
-the elections come first and the releasing users are read as they are drawn (no array of them).
+first runs' cells after the first runs' draws.  The elections come first and the releasing
+users are read as they are drawn (their clipped means summed per row while in cache: no
+array of them); with several sizes a row's sum is gathered size after size, and the further
+runs, last, read the releasing users' means kept for them, so the first runs draw what they
+draw alone (with one size, a further run keeps every releasing user's mean instead).
 Where every voter is drawn (a size above Kent's :math:`T^*` with a part drawn by numpy's sampler, too many cells, or
 :data:`MULTINOMIAL_VOTES` off), the counts come from the entries drawn, and the results are
 the general path's bit for bit (tested).
@@ -570,6 +572,10 @@ def run(plan, counts: np.ndarray, tabs: list, size: int, rng: np.random.Generato
         cells = _cells(votes, tabs[0][0], parts[0][0], q)
         if cells is not None:
             return _run_streaming(plan, counts, tabs[0][0], parts[0][0], cells, votes, size, rng)
+    if MULTINOMIAL_VOTES and STREAM_RELEASE and counts.shape[1] > 1:
+        every = _all_cells(main_votes, more_votes, tabs, parts, pts, q)
+        if every is not None:  # several sizes: the same, each row's sums gathered size after size
+            return _run_streaming_sizes(plan, counts, tabs, parts, every, main_votes, more_votes, size, rng)
     x = _buffer("x_rel", size * h, np.float64).reshape(size, h)
     split = any(len(p) == 2 and c for p, c in zip(parts, counts.sum(axis=0).tolist()))
     x_m = _buffer("x_m", size * h, np.float64).reshape(size, h) if split else x  # DAME's releasing means
@@ -809,6 +815,119 @@ def _run_streaming(plan, counts: np.ndarray, how, t: int, cells: tuple, votes: d
     table = None if how is BINOMIAL else _entry_means(how[0], how[1].size, t)
     means = _streamed_means(draw, write, size, h, [p[1] for p in pending], table)
     return {key: finish(mean) for (key, _, finish), mean in zip(pending, means)}
+
+
+def _all_cells(main_votes: dict, more_votes: dict, tabs: list, parts: list, pts: list, q: float) -> list | None:
+    """Each size's cells of the first runs and of every run (:func:`_cells`, or :func:`_joint_cells` for two
+    parts): ``(first, every)`` a size, ``None`` for a size no user holds; ``None`` if a size has none."""
+    out: list = []
+    votes = {**main_votes, **more_votes}
+    for hows, part, m in zip(tabs, parts, pts):
+        if hows is None:
+            out.append(None)
+            continue
+        if len(hows) == 1:
+            pair = (_cells(main_votes, hows[0], part[0], q), _cells(votes, hows[0], part[0], q))
+        elif hows[0] is BINOMIAL or hows[1] is BINOMIAL:
+            return None
+        else:
+            dame_main = {k: v for k, v in main_votes.items() if k != "kent"}
+            dame_all = {k: v for k, v in votes.items() if k != "kent"}
+            pair = (_joint_cells(main_votes["kent"], dame_main, hows, part, m),
+                    _joint_cells(main_votes["kent"], dame_all, hows, part, m))
+        if pair[0] is None or pair[1] is None:
+            return None
+        out.append(pair)
+    return out
+
+
+def _run_streaming_sizes(plan, counts: np.ndarray, tabs: list, parts: list, every: list, main_votes: dict,
+                         more_votes: dict, size: int, rng: np.random.Generator) -> dict[str, np.ndarray]:
+    """:func:`run` for several sizes on counts per cell: every size's voters per cell (one multinomial a row and
+    size), the first runs' elections and noise, then each size's releasing users drawn a block at a time in row
+    order, their clipped local means summed per row's run (``np.add.reduceat``, pairwise like a row's sum) and the
+    runs added size after size (the row's sum in that order); DAME's further runs last (their cells split from the
+    first runs', their elections, noise and sums, from the releasing users' means kept for them), so the first
+    runs draw what they draw alone."""
+    n, alpha = plan.n, plan.alpha
+    h = n // 2
+    q = (1 + plan.population.theta) / 2
+    pts = plan.size_table[0].tolist()
+    later: list = []
+    for k, (hows, pair) in enumerate(zip(tabs, every)):
+        if hows is None:
+            continue
+        first, fine = pair
+        if len(hows) == 1:
+            per_cell = rng.multinomial(counts[0::2, k], first[1])
+            _vote_cells(main_votes, hows[0], parts[k][0], first, per_cell, slice(None))
+            if more_votes:
+                later.append(functools.partial(_later_cells, more_votes, hows[0], parts[k][0], first, fine, per_cell))
+        else:
+            dame_main = {key: v for key, v in main_votes.items() if key != "kent"}
+            _two_part_votes({**main_votes, **more_votes}, dame_main, more_votes, first, fine, counts[0::2, k], pts[k],
+                            later, rng)
+    intervals: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+    finish: dict[str, Callable[[np.ndarray], np.ndarray]] = {}
+    if "kent" in main_votes:
+        j = main_votes["kent"].elect(alpha, max(h, 1), rng)
+        L, U, noise = kent.release_checked(j, plan.kent_tau, alpha, (size, h), rng)
+        intervals["kent"], finish["kent"] = (L, U), functools.partial(_plus_noise, noise=noise, h=h)
+    if "dame" in main_votes:
+        v = main_votes["dame"]
+        j = v.elect(alpha, max(h, 1), rng)
+        L, U, finish["dame"] = dame.release_checked(j, plan.m_tilde, v.tau, alpha, plan.dame_debiasing, rng,
+                                                    plan.dame_scale, (size, h))
+        intervals["dame"] = (L, U)
+    sums = {key: np.zeros(size) for key in intervals}
+    kept: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []  # DAME's releasing means for the further runs
+    vals = _scratch("stream_vals", INVERTER_DRAWS, np.float64)
+    vals2 = _scratch("stream_vals2", INVERTER_DRAWS, np.float64)
+    clip = _scratch("stream_clip", INVERTER_DRAWS, np.float64)
+    both = _scratch("both", INVERTER_DRAWS, np.intp)
+    for k, hows in enumerate(tabs):
+        if hows is None:
+            continue
+        draw, write, lo = _sampler(hows[0], parts[k][0], q, rng)
+        second = _sampler(hows[1], parts[k][1], q, rng) if len(hows) == 2 else None
+        if second is not None:
+            sum_means = _entry_means(lo + second[2], hows[0][1].size + hows[1][1].size - 1, pts[k])
+        rel = counts[1::2, k].tolist()
+        for group, total in _row_groups(rel, [0] * len(rel), INVERTER_DRAWS):
+            rows = np.array([g[0] for g in group], dtype=np.intp)
+            lengths = np.array([g[2] for g in group], dtype=np.intp)
+            starts = np.array([g[1] for g in group], dtype=np.intp)
+            e = draw(total)
+            v1 = vals[:total]
+            write(e, v1)
+            v2 = v1  # DAME's local means: the same, or those of the two parts' sum
+            if second is not None:
+                np.copyto(both[:total], e)
+                np.add(both[:total], second[0](total), out=both[:total])
+                v2 = vals2[:total]
+                np.take(sum_means, both[:total], out=v2, mode="clip")
+            for key, (L, U) in intervals.items():
+                c = clip[:total]
+                np.maximum(v1 if key == "kent" else v2, np.repeat(L[rows], lengths), out=c)
+                np.minimum(c, np.repeat(U[rows], lengths), out=c)
+                sums[key][rows] += np.add.reduceat(c, starts)
+            if more_votes:
+                kept.append((rows, lengths, v2.copy()))
+    out = {key: finish[key](sums[key] / h) for key in intervals}
+    if more_votes:
+        for step in later:
+            step(rng)
+        for key, mt, d in ((f"dame@{mt}", mt, d) for mt, d in plan.more_dame):
+            v = more_votes[key]
+            j = v.elect(alpha, max(h, 1), rng)
+            L, U, fin = dame.release_checked(j, mt, v.tau, alpha, d, rng, plan.dame_scale, (size, h))
+            total_sums = np.zeros(size)
+            for rows, lengths, values in kept:
+                c = np.maximum(values, np.repeat(L[rows], lengths))
+                np.minimum(c, np.repeat(U[rows], lengths), out=c)
+                total_sums[rows] += np.add.reduceat(c, np.concatenate(([0], np.cumsum(lengths)[:-1])))
+            out[key] = fin(total_sums / h)
+    return out
 
 
 TABLE_CLIP_USERS = 4096  # a row's releasing users from which a table is clipped per row (then read at the entries)
