@@ -31,15 +31,13 @@ and written.  A size above Kent's :math:`T^*` (DAME and Kent together) is counte
 Memory.  A replication of more than :math:`2^{16}` users (a finite law with few support points,
 the two-point :math:`\mu`) is drawn and read in blocks of :math:`2^{16}` users: the same draws in
 the same order and the same arithmetic, so the same bits as one call over all users
-(tested).  What it holds beyond a few blocks is its per-user state: none for one size (the
-votes counted per cell, the releasing users read as they are drawn: about 4 MiB at 10⁷ users);
-4 bytes a user for several sizes (the releasing half's local means; 8 where a size is above
-Kent's :math:`T^*`: Kent's and DAME's), and, for small ``n``, that of a pass of up to
-:math:`2^{20}` users; otherwise 8 bytes a user for the local means (16 where Kent's
+(tested).  What it holds beyond a few blocks is its per-user state: none where the votes are
+counted per cell (the releasing users read as they are drawn: about 4 MiB at 10⁷ users), but
+4 bytes a user of DAME's releasing means kept for its further runs (``more_m_tildes``; 8 with
+one size); otherwise 8 bytes a user for the local means (16 where Kent's
 :math:`T^*` is below some sizes, 8 more for the sizes of a law with several support points), in arrays
 reused from one replication to the next and freed when :func:`compare` returns (a process pool's workers keep
-theirs until they end); 10⁸ users need a few MiB for one size, about 0.4 GB for several (0.8–2.4 GB on the
-general path).
+theirs until they end); 10⁸ users need a few MiB (0.8–2.4 GB on the general path).
 
 Examples
 --------
