@@ -33,8 +33,8 @@ the two-point :math:`\mu`) is drawn and read in blocks of :math:`2^{16}` users: 
 the same order and the same arithmetic, so the same bits as one call over all users
 (tested).  What it holds beyond a few blocks is its per-user state: none where the votes are
 counted per cell (the releasing users read as they are drawn: about 4 MiB at 10⁷ users), but
-4 bytes a user of DAME's releasing means kept for its further runs (``more_m_tildes``; 8 with
-one size); otherwise 8 bytes a user for the local means (16 where Kent's
+4 bytes a user (the releasing half's local means) kept for DAME's further runs
+(``more_m_tildes``); otherwise 8 bytes a user for the local means (16 where Kent's
 :math:`T^*` is below some sizes, 8 more for the sizes of a law with several support points), in arrays
 reused from one replication to the next and freed when :func:`compare` returns (a process pool's workers keep
 theirs until they end); 10⁸ users need a few MiB (0.8–2.4 GB on the general path).
