@@ -930,7 +930,7 @@ def _run_streaming_sizes(plan, counts: np.ndarray, tabs: list, parts: list, ever
     return out
 
 
-TABLE_CLIP_USERS = 4096  # a row's releasing users from which a table is clipped per row (then read at the entries)
+TABLE_CLIP_USERS = 2**14  # a row's releasing users from which a table is clipped per row (then read at the entries)
 
 
 def _streamed_means(draw: Callable[[int], np.ndarray], write: Callable[[np.ndarray, np.ndarray], None], rows: int,
