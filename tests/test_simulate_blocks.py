@@ -323,7 +323,7 @@ def test_joint_cells_of_two_parts_are_the_exact_joint_masses():
 
 
 @pytest.mark.parametrize("by_table", [False, True])
-@pytest.mark.parametrize("h", [7, 5000, 2**16 + 3, 3 * 2**16 + 11])
+@pytest.mark.parametrize("h", [7, 5000, 20000, 2**16 + 3, 3 * 2**16 + 11])
 def test_streamed_release_has_the_bits_of_the_whole_array(h, by_table):
     """The releasing users read as they are drawn (a block of rows, or a leaf of a long row's pairwise sums, at a
     time) give each interval's clipped means with the bits of the array of every user's local mean."""
