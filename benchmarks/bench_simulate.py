@@ -50,6 +50,13 @@ releasing sums (+ the second binomial of those above T*) + two votes + two Lapla
 binomial.  (The floor used to draw every voter's sum too: about twice the cost at every
 setting, work an exact simulation need not do.)
 
+Known to be cheaper still, and used by neither side: where a size has few possible sums (m + 1,
+or a table's entries, against the n/2 releasing users of a row: m = 10, and m = 10^3 from
+n = 10^4), a row's releasing users are also one multinomial over those values, the clipped sum
+being the counts times the clipped means; both sides would then cost little more than their
+fixed costs per replication (the plan, the elections), and the ratios would be those of fixed
+costs.
+
 Measurement
 -----------
 Every timed call is one ``simulate.compare`` (its plan included, its tables built just before) or
