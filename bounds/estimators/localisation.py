@@ -585,3 +585,5 @@ bin_index_checked = _bin_index
 """The engine's name for :func:`_bin_index` (a checked float array's bins)."""
 window_checked = _window
 """The engine's name for :func:`_window` (each row's window of bins, from its lowest and highest voters' bins)."""
+pairwise_sums_checked = _pairwise_many
+"""The engine's name for :func:`_pairwise_many` (a long row's sums of several parts in numpy's pairwise order)."""

@@ -224,7 +224,7 @@ def _streamed_means(draw: Callable[[int], np.ndarray], write: Callable[[np.ndarr
             return out
 
         for r in range(rows):
-            sums[:, r] = localisation._pairwise_many(leaf, r, 0, h)
+            sums[:, r] = localisation.pairwise_sums_checked(leaf, r, 0, h)
     sums /= h
     return list(sums)
 
