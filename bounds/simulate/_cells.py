@@ -8,6 +8,7 @@ Source: Pla et al. (2024), eqs. (5)–(7); Kent et al. (2024), eqs. (26)–(28).
 from __future__ import annotations
 
 import math
+import threading
 
 import numpy as np
 
@@ -86,17 +87,20 @@ def _joint_cells(kent_vote: "_Vote", dame_votes: dict, hows: list, parts: tuple,
     with :math:`p_1` the first table's masses and :math:`G` the second's cdf (the law both inversions draw).
     """
     key = (parts, m, id(hows[0]), id(hows[1]), kent_vote.tau, kent_vote.N, tuple((v.tau, v.N) for v in dame_votes.values()))
-    hit = _joint_cache.get(key)
+    with _JOINT_LOCK:
+        hit = _joint_cache.get(key)
     if hit is not None and hit[0] is hows[0] and hit[1] is hows[1]:  # the same tables (held: their ids not reused)
         return hit[2]
     out = _joint_cells_of(kent_vote, dame_votes, hows, parts, m)
-    if len(_joint_cache) >= 16:
-        _joint_cache.pop(next(iter(_joint_cache)))
-    _joint_cache[key] = (hows[0], hows[1], out)
+    with _JOINT_LOCK:  # threads share the cache
+        if len(_joint_cache) >= 16:
+            _joint_cache.pop(next(iter(_joint_cache)))
+        _joint_cache[key] = (hows[0], hows[1], out)
     return out
 
 
 _joint_cache: dict = {}  # the last few joint cells, with the tables they were summed from
+_JOINT_LOCK = threading.Lock()
 
 
 def _joint_cells_of(kent_vote: "_Vote", dame_votes: dict, hows: list, parts: tuple, m: int) -> tuple | None:
