@@ -13,29 +13,49 @@ which the targets allow for).  Per replication of n users (n even, two halves of
 
 * **the users' sizes**: a point law draws nothing; a finite law draws each half's multiset of
   sizes, one multinomial (n/2 over the support) per half;
-* **the users' sums**: each user's sum of m samples under the two-point law (mean theta) is one
-  Bin(m, q), q = (1 + theta)/2, drawn per user (the estimators clip each user's mean, so no
-  coarser statistic will do).  All users of one size draw together, several replications per
-  call (about 2^16 draws a call, into preallocated buffers), by the cheaper, at that setting, of
-  (a) numpy's ``Generator.binomial`` and (b) inversion of the cdf tabulated here with
-  ``scipy.stats.binom.cdf`` over mean +- 15 sd + 40 (where that window holds at most 2^16
-  points): one uniform per draw, a guide table of 2^k >= 2 x entries, one step up, bisection for
-  the rare draws still short.  Both are timed in every round; the floor is the smaller.  Tables are
-  a run's fixed cost, outside the timings on both sides: the floor's are built at its first run
-  (before the rounds), the engine's by an untimed call of one replication (at most 2^16 users)
-  just before each timed call (otherwise its table cache, 8 tables, is cycled through by the
-  interleaved settings and every timed call rebuilds its tables: at n = 10^5, m = 10^6, 20
-  replications, a 3 ms table adds about 16% of the floor);
+* **the voters' bins**: the votes read nothing of a voter but its bin in each vote, and a
+  voter's bins are a function of its sum, constant between a few cuts; so a row's voters of one
+  size are one multinomial over the cells between the cuts (the sum's law summed over each
+  cell), and no voter's sum is drawn.  The floor draws that multinomial per row and size over
+  3 cells for DAME alone and 5 for Kent and DAME together (their cuts joined: a vote's voters
+  reach 2 to 4 bins at these settings; the cells' masses, computed once a run, are not timed);
+  a user above Kent's T* is counted the same way, its cells those of (first T* samples,
+  whole sum) jointly;
+* **the releasing users' sums**: each releasing user's sum of m samples under the two-point
+  law (mean theta) is one Bin(m, q), q = (1 + theta)/2, drawn per user (the estimators clip
+  each releasing user's mean, so no coarser statistic will do).  All users of one size draw
+  together, several replications per call (about 2^16 draws a call, into preallocated
+  buffers), by the cheaper, at that setting, of (a) numpy's ``Generator.binomial`` and (b)
+  inversion of the cdf tabulated here with ``scipy.stats.binom.cdf`` over mean +- 15 sd + 40
+  (where that window holds at most 2^16 points): one uniform per draw, a guide table of
+  2^k >= 2 x entries, one step up, bisection for the rare draws still short.  Both are timed in
+  every round; the floor is the smaller.  Tables are a run's fixed cost, outside the timings on
+  both sides: the floor's are built at its first run (before the rounds), the engine's by an
+  untimed call of one replication (at most 2^16 users) just before each timed call (otherwise
+  its table cache, 8 tables, is cycled through by the interleaved settings and every timed call
+  rebuilds its tables: at n = 10^5, m = 10^6, 20 replications, a 3 ms table adds about 16% of
+  the floor);
 * **Kent et al.'s sums**: over T* = min(T, e^{n alpha^2}) samples, T the law's smallest size (at
   every setting here n alpha^2 >= 395, so T* = T).  Where every m <= T* they are DAME's sums; a
-  user with m > T* draws two binomials (Bin(T*, q) for Kent, and Bin(m - T*, q) which DAME adds);
+  releasing user with m > T* draws two binomials (Bin(T*, q) for Kent, and Bin(m - T*, q) which
+  DAME adds);
 * **DAME and Kent's privacy noise**: the localisation vote's noisy totals over 3 bins (a voter's
   bin and its two neighbours: two binomials and one uniform each) and the Laplace noise of the
   releasing half, whose sum is two Gamma(n/2, 1) variables; each estimator draws its own;
 * **Duchi's**: the count of +B outputs, one Bin(n, 1/2 + theta/(2B)) (no user-level draw).
 
-So the floor of DAME alone is: sizes + n sums + one vote + one Laplace sum; of all three: sizes
-+ n sums (+ the second binomial of users above T*) + two votes + two Laplace sums + one binomial.
+So the floor of DAME alone is: sizes + a multinomial per row and size + n/2 releasing sums +
+one vote + one Laplace sum; of all three: sizes + a multinomial per row and size + n/2
+releasing sums (+ the second binomial of those above T*) + two votes + two Laplace sums + one
+binomial.  (The floor used to draw every voter's sum too: about twice the cost at every
+setting, work an exact simulation need not do.)
+
+Known to be cheaper still, and used by neither side: where a size has few possible sums (m + 1,
+or a table's entries, against the n/2 releasing users of a row: m = 10, and m = 10^3 from
+n = 10^4), a row's releasing users are also one multinomial over those values, the clipped sum
+being the counts times the clipped means; both sides would then cost little more than their
+fixed costs per replication (the plan, the elections), and the ratios would be those of fixed
+costs.
 
 Measurement
 -----------
@@ -53,12 +73,14 @@ in a fresh process.
 
 Targets (issue 36): DAME alone <= 1.3x the floor, all three <= 1.5x, at every setting.
 
-What the engine does beyond the floor (``simulate/_kernels.py``): the users draw what the floor
-draws, in the same order (one uniform per user and inversion of the same kind of table, or
-numpy's sampler); the voting half's votes are counted from what was drawn (a table's entries,
-or numbers of ones, compared with the few cuts between bins) without writing local means; the
-releasing half's local means are written once and clipped and summed; then the election and
-the release's noise (per replication, a fixed cost in Python).
+What the engine does beyond the floor (``simulate/_kernels.py``): it counts each row's voters
+per cell by one multinomial as the floor does (jointly for a size above Kent's T*; it draws
+every voter only where a part has no table or the cells exceed 4096); the releasing users draw
+what the floor draws,
+in the same way (one uniform per user and inversion of the same kind of table, or numpy's
+sampler), their local means are written once, then clipped and summed (twice with Kent: two
+intervals); then the election and the release's noise; and the run's plan (m~ of Theorem 2,
+eq. (9)'s constants, Kent's T*: 0.7 to 1.4 ms a call, mostly m~ in ``bounds.dame``).
 
 A second table times one call of ``count`` binomial draws of one size, numpy's ``rng.binomial``
 against ``simulate.binomial_inversion`` (its table built beforehand), per draw.
@@ -193,13 +215,17 @@ class Floor:
             self.tables = {}
         n, h = self.n, self.n // 2
         both = "kent" in estimators
-        for start in range(0, reps, max(1, CALL_DRAWS // n)):
-            r = min(max(1, CALL_DRAWS // n), reps - start)  # replications drawn together
+        cells = np.full(5 if both else 3, 0.2 if both else 1 / 3)  # a vote's cells (Kent's and DAME's joined)
+        step = max(1, CALL_DRAWS // h)  # replications drawn together (about CALL_DRAWS releasing users)
+        for start in range(0, reps, step):
+            r = min(step, reps - start)
             if len(self.pts) > 1:
-                counts = rng.multinomial(h, self.p, size=2 * r).sum(axis=0)
+                counts = rng.multinomial(h, self.p, size=2 * r)
+                voters, releasing = counts[0::2], counts[1::2].sum(axis=0)
             else:
-                counts = [n * r]
-            for a, c in zip(self.pts, counts):
+                voters, releasing = np.full((r, 1), h), [h * r]
+            for k, (a, c) in enumerate(zip(self.pts, releasing)):
+                rng.multinomial(voters[:, k], cells)  # each row's voters of this size, per cell
                 if both and a > self.T:
                     self.sums(self.T, c, rng, method)
                     self.sums(a - self.T, c, rng, method)

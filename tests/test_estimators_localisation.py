@@ -256,3 +256,19 @@ def test_law_of_the_elected_bin_against_the_bin_by_bin_sampler(alpha):
     table = table[:, table.sum(axis=0) > 0]
     assert (~near[fast]).mean() > 0.05  # the empty bins do win: the order-statistics path is exercised
     assert stats.chi2_contingency(table).pvalue > FOUR_SIGMA
+
+
+@pytest.mark.parametrize("h", [7, 5000, 2**16 + 3, 3 * 2**16 + 11])
+def test_clipped_means_of_several_intervals_equal_each_interval_alone(h):
+    """One pass over the local means for several intervals gives, interval by interval, the bits of the mean of the
+    clipped rows computed alone (numpy's clip and mean; rows longer than a block by the blocked pairwise sums)."""
+    rng = np.random.default_rng(h)
+    x = rng.uniform(-1, 1, size=(5, h))
+    intervals = [(np.full(5, -0.2) + 0.01 * r, np.full(5, 0.3) - 0.02 * r) for r in range(3)]
+    got = loc.clipped_means_checked(x, intervals)
+    for (L, U), g in zip(intervals, got):
+        if h > loc.BLOCK_USERS:
+            want = loc.row_sums(lambda r, a, e: np.clip(x[r, a:e], L[r], U[r]), 5, h) / h
+        else:
+            want = np.clip(x, L[:, None], U[:, None]).mean(axis=1)
+        np.testing.assert_array_equal(g, want)

@@ -4,11 +4,14 @@ The reference for every comparison is the unblocked computation (the blocks swit
 raising the block size past the row), which the rest of the suite tests against the papers.
 """
 
+import math
 import tracemalloc
 import warnings
+from fractions import Fraction
 
 import numpy as np
 import pytest
+from scipy import stats
 
 from bounds import simulate, sizes
 from bounds.estimators import dame, kent, localisation
@@ -37,13 +40,16 @@ def _run(law, options, theta=0.3, reps=2):
     return {k: v.estimates for k, v in res.items()}
 
 
+@pytest.mark.parametrize("path", ["entries", "general"])
 @pytest.mark.parametrize("name", sorted(SETTINGS))
-def test_blocked_replications_equal_unblocked_bit_for_bit(name, monkeypatch):
+def test_blocked_replications_equal_unblocked_bit_for_bit(name, path, monkeypatch):
     law, options = SETTINGS[name]
+    if path == "general":
+        monkeypatch.setattr(_kernels, "usable", lambda plan: False)  # every user's local mean, the estimators' votes
     blocked = _run(law, options)
     monkeypatch.setattr(_engine, "BLOCK_USERS", 10**9)  # the users drawn in one call per size, as before blocks
     monkeypatch.setattr(localisation, "BLOCK_USERS", 10**9)  # the estimators read whole rows
-    monkeypatch.setattr(_kernels, "usable", lambda plan: False)  # every user's local mean, the estimators' own votes
+    monkeypatch.setattr(_kernels, "BLOCK_USERS", 10**9)  # the entries path reads a row's halves in one go
     whole = _run(law, options)
     assert blocked.keys() == whole.keys()
     for k in whole:
@@ -55,6 +61,7 @@ def test_the_blocked_path_is_taken(monkeypatch):
     draw = _engine._draw_runs
     monkeypatch.setattr(_engine, "_draw_runs", lambda *a: calls.append(1) or draw(*a))
     monkeypatch.setattr(_kernels, "usable", lambda plan: False)  # the general path
+    monkeypatch.setattr(_engine, "CHUNK_USERS", N_BLOCKED)  # one replication a pass
     _run(sizes.point(10), {}, reps=3)
     assert len(calls) == 3  # one replication per call above 2**16 users
 
@@ -64,7 +71,10 @@ def test_the_entries_path_is_taken(monkeypatch):
     run = _kernels.run
     monkeypatch.setattr(_kernels, "run", lambda *a: calls.append(1) or run(*a))
     _run(sizes.point(10), {}, reps=3)
-    assert len(calls) == 3  # one replication per call above 2**16 users
+    assert len(calls) == 1  # the three replications in one pass (at most CHUNK_USERS users)
+    monkeypatch.setattr(_engine, "CHUNK_USERS", N_BLOCKED)
+    _run(sizes.point(10), {}, reps=3)
+    assert len(calls) == 4  # then one a pass
 
 
 @pytest.mark.parametrize("n", [7, 129, 2**16, 2**16 + 1, 3 * 2**16 + 17, 2**18 + 8])
@@ -125,10 +135,10 @@ def test_long_rows_of_the_estimators_equal_their_unblocked_values(monkeypatch):
         np.testing.assert_array_equal(a, b)
 
 
-def test_memory_of_a_replication_is_its_per_user_state_and_a_few_blocks():
-    """At 2**20 users of one size, DAME and Kent share one array of the releasing half's local means (4 bytes a
-    user: the voting half's are counted from the table entries drawn); everything else is a few blocks of 2**16
-    users (the unblocked engine held about 10 arrays of n)."""
+def test_memory_of_a_replication_is_a_few_blocks():
+    """At 2**20 users of one size, the voters are counted per cell and the releasing users read as they are drawn:
+    no per-user array, a few blocks of 2**16 users (the unblocked engine held about 10 arrays of n; the last one
+    an array of the releasing half's local means, 4 bytes a user)."""
     n = 2**20
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", PaperAssumptionWarning)
@@ -139,9 +149,8 @@ def test_memory_of_a_replication_is_its_per_user_state_and_a_few_blocks():
             _, peak = tracemalloc.get_traced_memory()
         finally:
             tracemalloc.stop()
-    per_user = 4 * n
     block = 8 * 2**16
-    assert peak < per_user + 6 * block, (peak, per_user, block)
+    assert peak < 6 * block, (peak, block)
     assert not _engine._SCRATCH  # released when compare returns
 
 
@@ -182,15 +191,17 @@ ENTRIES = {  # (law, compare's options) the entries path takes: one size, two si
     "table-and-sampler": (sizes.finite({10**5: 0.95, 10**6: 0.05}), {"estimators": ("dame",)}),  # few large users
     "many-cuts-table": (sizes.point(100), {"T": 10**6}),  # Kent's bins narrow: more than MAX_CUTS cuts
     "many-cuts-sampler": (sizes.point(10**9), {"T": 10**12}),
+    "two-parts": (sizes.finite({10**5: 0.5, 10**6: 0.5}), {}),  # DAME and Kent, sizes above T*: two draws a user
+    "two-parts-sampler": (sizes.finite({10**9: 0.4, 10**12: 0.6}), {"m_tilde": 10**8, "T": 10**7}),
 }
 
 
 @pytest.mark.parametrize("n", [10, 1000, 4002, N_BLOCKED])
 @pytest.mark.parametrize("name", sorted(ENTRIES))
 def test_entries_path_equals_the_general_path_bit_for_bit(name, n, monkeypatch):
-    """Votes counted from what the users drew (table entries or numbers of ones, by cuts between bins or bin by
-    bin), and the releasing half's means alone, give the general path's estimates exactly (rows of one and of many
-    replications, one and several sizes, blocks of users)."""
+    """With every voter drawn (no counts per cell), votes counted from what the users drew (table entries or numbers
+    of ones, by cuts between bins or bin by bin), and the releasing half's means alone, give the general path's
+    estimates exactly (rows of one and of many replications, one and several sizes, blocks of users)."""
     law, options = ENTRIES[name]
     options = dict(options)
     theta = options.pop("theta", 0.3)
@@ -198,6 +209,7 @@ def test_entries_path_equals_the_general_path_bit_for_bit(name, n, monkeypatch):
     calls = []
     run = _kernels.run
     monkeypatch.setattr(_kernels, "run", lambda *a: calls.append(1) or run(*a))
+    monkeypatch.setattr(_kernels, "MULTINOMIAL_VOTES", False)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", PaperAssumptionWarning)
         got = simulate.compare(theta=theta, sizes=law, n=n, alpha=ALPHA, reps=reps, seed=[3, n], **options)
@@ -220,3 +232,118 @@ def test_a_vote_cut_is_the_fewest_ones_reaching_its_bin_by_exhaustive_scan():
                 reach = np.flatnonzero(bins >= b)
                 want = int(reach[0]) if reach.size else t
                 assert _kernels._ones_cut(t, tau, N, b) == want, (t, tau, b)
+
+
+@pytest.mark.parametrize("name", sorted(ENTRIES))
+def test_voters_counted_per_cell_give_the_general_paths_law(name):
+    """Voters counted per cell by one multinomial (no voter drawn) against every voter drawn and binned (the general
+    path): the estimates of each estimator have the same law (two-sample Kolmogorov–Smirnov, rejected beyond 4σ,
+    p < 6.3e-5), 640 replications each at n = 1000."""
+    law, options = ENTRIES[name]
+    options = dict(options)
+    theta = options.pop("theta", 0.3)
+    kw = dict(theta=theta, sizes=law, n=1000, alpha=ALPHA, reps=640, **options)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", PaperAssumptionWarning)
+        cells = simulate.compare(seed=[7, 1], **kw)
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setattr(_kernels, "usable", lambda plan: False)
+            drawn = simulate.compare(seed=[7, 2], **kw)
+    for k in drawn:
+        assert stats.ks_2samp(cells[k].estimates, drawn[k].estimates).pvalue > 6.3e-5, k
+
+
+def _exact_pmf(t, q):
+    """Bin(t, q)'s pmf in exact rationals."""
+    return [Fraction(math.comb(t, k)) * q**k * (1 - q) ** (t - k) for k in range(t + 1)]
+
+
+@pytest.mark.parametrize("t", [1, 7, 60])
+@pytest.mark.parametrize("sampler", ["table", "numpy"])
+def test_cell_probabilities_are_the_binomials_mass_between_cuts(t, sampler):
+    """Each cell's probability (a table's cdf at the cuts, or boost's cdf and survival function) against exact
+    rational sums of the binomial pmf over the numbers of ones in the cell; every vote's bin is constant on a cell."""
+    q = Fraction(13, 20)
+    pmf = _exact_pmf(t, q)
+    votes = {f"v{i}": _kernels._Vote(tau, 1) for i, tau in enumerate((0.05, 0.11, 0.3))}
+    how = _kernels.BINOMIAL if sampler == "numpy" else _populations._binomial_table(t, float(q))
+    cuts, p, first = _kernels._cells(votes, how, t, float(q))
+    lo = 0 if sampler == "numpy" else how[0]  # the numbers of ones of value 0 (a table's first entry)
+    edges = [0, *(c + lo for c in cuts), t + 1]  # cell i: ones edges[i] .. edges[i + 1] - 1
+    want = [float(sum(pmf[a:b], Fraction(0))) for a, b in zip(edges[:-1], edges[1:])]
+    np.testing.assert_allclose(p, want, rtol=0, atol=1e-13)
+    top = t if sampler == "numpy" else lo + how[1].size - 1  # the values drawn: a table's entries (the mass outside
+    bottom = first if sampler == "numpy" else lo  # it goes to its ends), numpy's over the cuts' window
+    for v in votes.values():
+        bins = _kernels._ones_bins(np.arange(t + 1), t, v.tau, v.N)
+        for a, b in zip(edges[:-1], edges[1:]):
+            assert np.unique(bins[max(a, bottom):min(b, top + 1)]).size <= 1, (v.tau, a, b)
+
+
+@pytest.mark.parametrize("sampler", ["table", "numpy"])
+def test_votes_from_cells_equal_votes_from_each_users_bin(sampler):
+    """Voters per bin from the voters per cell equal the counts of every user's bin (users drawn, cells counted)."""
+    t, q = 40, 0.65
+    rng = np.random.default_rng(3)
+    ones = rng.binomial(t, q, size=(5, 300))
+    how = _kernels.BINOMIAL if sampler == "numpy" else _populations._binomial_table(t, q)
+    lo = 0 if sampler == "numpy" else how[0]
+    votes = {f"v{i}": _kernels._Vote(tau, 5) for i, tau in enumerate((0.05, 0.11, 0.3))}
+    cells = _kernels._cells(votes, how, t, q)
+    per_cell = np.stack([np.bincount(np.searchsorted(np.array(cells[0]) + lo, row, side="right"),
+                                     minlength=len(cells[0]) + 1) for row in ones])
+    _kernels._vote_cells(votes, how, t, cells, per_cell, slice(None))
+    for v in votes.values():
+        N = v.N
+        want = np.stack([np.bincount(_kernels._ones_bins(row, t, v.tau, N), minlength=N) for row in ones])
+        got = np.zeros((5, N), dtype=np.int64)
+        got[:, v.base:v.base + v.width] = v.counts
+        np.testing.assert_array_equal(got, want)
+
+
+def test_joint_cells_of_two_parts_are_the_exact_joint_masses():
+    """A user above Kent's T* (first part t1 samples, then t2 more): each joint cell's probability (Kent's cell of the
+    first part's entry × DAME's cell of the number of ones of both) against exact rational sums of the two pmfs."""
+    t1, t2, q = 12, 30, Fraction(13, 20)
+    p1, p2 = _exact_pmf(t1, q), _exact_pmf(t2, q)
+    hows = [_populations._binomial_table(t1, float(q)), _populations._binomial_table(t2, float(q))]
+    kent_vote = _kernels._Vote(0.11, 1)
+    dame_votes = {"dame": _kernels._Vote(0.05, 1), "dame@x": _kernels._Vote(0.3, 1)}
+    kcuts, kbins, dcuts, smin, P = _kernels._joint_cells(kent_vote, dame_votes, hows, (t1, t2), t1 + t2)
+    lo1 = hows[0][0]
+    k_edges = [0, *(c + lo1 for c in kcuts), t1 + 1]  # Kent's cell i: first-part ones k_edges[i] .. k_edges[i+1]-1
+    d_edges = [0, *dcuts, t1 + t2 + 1]  # DAME's cell j: ones of both d_edges[j] .. d_edges[j+1]-1
+    want = np.zeros(P.shape)
+    for i, (a, b) in enumerate(zip(k_edges[:-1], k_edges[1:])):
+        for j, (c, d) in enumerate(zip(d_edges[:-1], d_edges[1:])):
+            want[i, j] = float(sum((p1[k1] * p2[k2] for k1 in range(a, b) for k2 in range(t2 + 1) if c <= k1 + k2 < d),
+                                   Fraction(0)))
+    np.testing.assert_allclose(P, want, rtol=0, atol=1e-13)
+    assert smin == lo1 + hows[1][0]
+
+
+@pytest.mark.parametrize("by_table", [False, True])
+@pytest.mark.parametrize("h", [7, 5000, 20000, 2**16 + 3, 3 * 2**16 + 11])
+def test_streamed_release_has_the_bits_of_the_whole_array(h, by_table):
+    """The releasing users read as they are drawn (a block of rows, or a leaf of a long row's pairwise sums, at a
+    time) give each interval's clipped means with the bits of the array of every user's local mean."""
+    rows = 3
+    rng = np.random.default_rng(h)
+    table = np.sort(rng.uniform(-1, 1, 101))
+    entries = rng.integers(0, table.size, rows * h)
+    at = [0]
+
+    def draw(count):
+        out = entries[at[0]:at[0] + count]
+        at[0] += count
+        return out
+
+    def write(values, out):
+        np.take(table, values, out=out)
+
+    intervals = [(np.full(rows, -0.3) + 0.1 * r, np.full(rows, 0.4) - 0.05 * r) for r in range(2)]
+    got = _kernels._streamed_means(draw, write, rows, h, intervals, table if by_table else None)
+    assert at[0] == rows * h  # every user drawn once, in order
+    want = localisation.clipped_means_checked(table[entries].reshape(rows, h), intervals)
+    for g, w in zip(got, want):
+        np.testing.assert_array_equal(g, w)

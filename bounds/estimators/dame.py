@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Callable
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -242,6 +243,24 @@ def refine(m: ArrayLike, xbar: ArrayLike, j: ArrayLike, *, m_tilde: int, tau: fl
     return refine_checked(m, xbar, j, m_tilde, tau, alpha, debias, check_rng("rng", rng), scale)
 
 
+def release_checked(j: np.ndarray, m_tilde: int, tau: float, alpha: float, debias: Debiasing, rng: np.random.Generator,
+                    scale: str, shape: tuple[int, int]) -> tuple[np.ndarray, np.ndarray, Callable[[np.ndarray], np.ndarray]]:
+    """:func:`refine_checked` where every size is at least ``m_tilde`` and the denominator is eq. (9)'s: the
+    interval ``(L, U)``, the noise drawn here as there, and the map from each row's clipped mean to the estimate
+    (its arithmetic, so its bits)."""
+    lo, hi = localisation.bin_ends_checked(j, tau)
+    s = (lo + hi) / 2
+    L, U = localisation.enlarged_checked(lo, hi, tau)  # interval(j, tau)
+    B, h = shape
+    b = localisation.refinement_scale_checked(tau, alpha) if scale == "paper" else (U - L) / alpha
+    noise = mechanisms.laplace_sum_checked(b, h, rng, B)
+
+    def finish(mean: np.ndarray) -> np.ndarray:
+        theta_bar = mean + noise / h
+        return (math.sqrt(m_tilde) * theta_bar - debias.correction * s) / debias.denominator
+    return L, U, finish
+
+
 def refine_checked(m: np.ndarray, xbar: np.ndarray, j: np.ndarray, m_tilde: int, tau: float, alpha: float,
                    debias: Debiasing, rng: np.random.Generator, scale: str, every: bool | None = None) -> np.ndarray:
     """:func:`refine` of checked inputs (``every``: whether every size is at least ``m_tilde``, found from ``m`` if
@@ -276,7 +295,7 @@ def refine_checked(m: np.ndarray, xbar: np.ndarray, j: np.ndarray, m_tilde: int,
         else:
             w = _weights(m, m_tilde)
             xhat = w * xbar + (1 - w) * s[:, None]
-        theta_bar = np.clip(xhat, L[:, None], U[:, None]).mean(axis=1) + noise / h
+        theta_bar = localisation.clipped_row_means(xhat, L, U) + noise / h
         denom = np.minimum(m, math.sqrt(m_tilde)).mean(axis=1) if debias.official else debias.denominator
     return (math.sqrt(m_tilde) * theta_bar - debias.correction * s) / denom
 

@@ -131,17 +131,25 @@ def refine(xbar: ArrayLike, j: ArrayLike, *, tau: float, alpha: float, rng: RNGL
     return refine_checked(xbar, j, float(tau), float(check_positive("alpha", alpha)), check_rng("rng", rng))
 
 
+def release_checked(j: np.ndarray, tau: float, alpha: float, shape: tuple[int, int],
+                    rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`refine_checked`'s interval ``(L, U)`` and summed noise of rows × users ``shape`` (the noise drawn here,
+    as there): the estimate is each row's clipped mean plus ``noise / h``."""
+    L, U = localisation.enlarged_checked(*localisation.bin_ends_checked(j, tau), tau)  # interval(j, tau)
+    # the users' noises, summed exactly (mechanisms.laplace_sum at laplace_scale(tau, alpha))
+    noise = mechanisms.laplace_sum_checked(localisation.refinement_scale_checked(tau, alpha), shape[1], rng, shape[0])
+    return L, U, noise
+
+
 def refine_checked(xbar: np.ndarray, j: np.ndarray, tau: float, alpha: float, rng: np.random.Generator) -> np.ndarray:
     """:func:`refine` of checked inputs: local means in [-1, 1], at least one user a row, bins of ``tau``."""
-    L, U = localisation.enlarged_checked(*localisation.bin_ends_checked(j, tau), tau)  # interval(j, tau)
+    L, U, noise = release_checked(j, tau, alpha, xbar.shape, rng)
     B, h = xbar.shape
-    # the users' noises, summed exactly (mechanisms.laplace_sum at laplace_scale(tau, alpha))
-    noise = mechanisms.laplace_sum_checked(localisation.refinement_scale_checked(tau, alpha), h, rng, B)
     if h > localisation.BLOCK_USERS:  # a long row block by block: the same values, summed in numpy's order
         buf = localisation.block_buffers()[0]  # each block clipped into it, then summed
         return localisation.row_sums(lambda r, a, e: np.clip(xbar[r, a:e], L[r], U[r], out=buf[:e - a]), B, h) / h \
             + noise / h
-    return np.clip(xbar, L[:, None], U[:, None]).mean(axis=1) + noise / h
+    return localisation.clipped_row_means(xbar, L, U) + noise / h
 
 
 def univariate(xbar: ArrayLike, *, tau: float, alpha: float, rng: RNGLike) -> np.ndarray:

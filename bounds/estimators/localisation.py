@@ -367,6 +367,7 @@ def _window_counts(xbar: np.ndarray, voting: np.ndarray, tau: float, N: int) -> 
 
 
 _buffers = threading.local()
+CLIP_BUFFER = 2**16  # entries of the buffer rows are clipped into before being summed (clipped_row_means)
 
 
 def block_buffers() -> tuple[np.ndarray, np.ndarray]:
@@ -375,6 +376,71 @@ def block_buffers() -> tuple[np.ndarray, np.ndarray]:
     if bufs is None or bufs[0].size != BLOCK_USERS:
         bufs = _buffers.arrays = (np.empty(BLOCK_USERS), np.empty(BLOCK_USERS, dtype=np.int64))
     return bufs
+
+
+def clipped_row_means(x: np.ndarray, L: np.ndarray, U: np.ndarray) -> np.ndarray:
+    """Each row's mean of ``x`` clipped to ``[L[r], U[r]]`` (rows of at most :data:`BLOCK_USERS` entries), with the
+    bits of ``np.clip(x, L[:, None], U[:, None]).mean(axis=1)``: rows are clipped a group at a time into a buffer of a
+    block (no array of the whole) and each row is summed along its contiguous entries, as numpy sums it there."""
+    B, h = x.shape
+    if h > CLIP_BUFFER:
+        return np.clip(x, L[:, None], U[:, None]).mean(axis=1)
+    buf = getattr(_buffers, "clip", None)
+    if buf is None:
+        buf = _buffers.clip = np.empty(CLIP_BUFFER)
+    out = np.empty(B)
+    step = CLIP_BUFFER // max(h, 1)
+    for a in range(0, B, step):
+        e = min(B, a + step)
+        c = buf[:(e - a) * h].reshape(e - a, h)
+        np.maximum(x[a:e], L[a:e, None], out=c)  # np.clip's values (L <= U), in two plain passes
+        np.minimum(c, U[a:e, None], out=c)
+        np.add.reduce(c, axis=1, out=out[a:e])
+    out /= h
+    return out
+
+
+def clipped_means_checked(x: np.ndarray, intervals: list[tuple[np.ndarray, np.ndarray]]) -> list[np.ndarray]:
+    """Each row's mean of ``x`` clipped to each interval ``(L, U)`` (per-row bounds), reading ``x`` once: a block of
+    rows (or of a long row) is clipped to every interval while in cache.  Each result has the bits of
+    :func:`clipped_row_means` (rows of at most :data:`BLOCK_USERS`) or of :func:`row_sums` of the clipped row over
+    ``h`` (longer rows), as one interval alone gives them."""
+    B, h = x.shape
+    if h > BLOCK_USERS:
+        buf = block_buffers()[0]
+
+        def leaf(r: int, a: int, e: int) -> list[float]:  # each interval's sum of a block, clipped in turn
+            return [float(np.add.reduce(np.clip(x[r, a:e], L[r], U[r], out=buf[:e - a]))) for L, U in intervals]
+
+        sums = np.array([_pairwise_many(leaf, r, 0, h) for r in range(B)], dtype=np.float64)
+        return [sums[:, i] / h for i in range(len(intervals))]
+    if h > CLIP_BUFFER or len(intervals) == 1:
+        return [clipped_row_means(x, L, U) for L, U in intervals]
+    clip_buf = getattr(_buffers, "clip", None)
+    if clip_buf is None:
+        clip_buf = _buffers.clip = np.empty(CLIP_BUFFER)
+    outs = [np.empty(B) for _ in intervals]
+    step = CLIP_BUFFER // max(h, 1)
+    for a in range(0, B, step):
+        e = min(B, a + step)
+        c = clip_buf[:(e - a) * h].reshape(e - a, h)
+        for (L, U), out in zip(intervals, outs):
+            np.maximum(x[a:e], L[a:e, None], out=c)
+            np.minimum(c, U[a:e, None], out=c)
+            np.add.reduce(c, axis=1, out=out[a:e])
+    for out in outs:
+        out /= h
+    return outs
+
+
+def _pairwise_many(leaf: Callable[[int, int, int], list[float]], r: int, a: int, k: int) -> list[float]:
+    """:func:`_pairwise` of several parts at once (the same cuts; ``leaf`` gives each part's sum of a leaf)."""
+    if k <= BLOCK_USERS:
+        return leaf(r, a, a + k)
+    k2 = k // 2
+    k2 -= k2 % 8
+    left, right = _pairwise_many(leaf, r, a, k2), _pairwise_many(leaf, r, a + k2, k - k2)
+    return [u + v for u, v in zip(left, right)]
 
 
 def _window_counts_blocked(xbar: np.ndarray, voting: np.ndarray | tuple[np.ndarray, int], tau: float,
@@ -519,3 +585,5 @@ bin_index_checked = _bin_index
 """The engine's name for :func:`_bin_index` (a checked float array's bins)."""
 window_checked = _window
 """The engine's name for :func:`_window` (each row's window of bins, from its lowest and highest voters' bins)."""
+pairwise_sums_checked = _pairwise_many
+"""The engine's name for :func:`_pairwise_many` (a long row's sums of several parts in numpy's pairwise order)."""

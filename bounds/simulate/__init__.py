@@ -14,26 +14,30 @@ has the same law (tested).
 
 Reproducibility.  ``seed`` is an int (or a sequence of ints), a ``SeedSequence`` or a
 ``Generator`` (:func:`~bounds.mechanisms.seed_sequence`).  Replications run in fixed blocks
-of :data:`BLOCK`; block ``b`` draws from the ``b``-th child of the seed's ``SeedSequence``,
-so the estimates for a seed are identical whatever the executor (none, a thread or process
+of :data:`BLOCK` (in :func:`compare`, a multiple of it, up to 1024, fixed by the number of users
+``n``: about :math:`2^{20}` users a block where ``n`` is small); block ``b`` draws from the
+``b``-th child of the seed's ``SeedSequence``, so the estimates for a seed are identical whatever the executor (none, a thread or process
 pool, a ``dask.distributed`` client's executor) and however blocks are spread over workers.
 
-Votes from the draws.  Under the two-point :math:`\mu` and a finite law with few support points
-(each user drawing one binomial: DAME's sizes all at least m̃, Kent's :math:`T^*` at least
-every size when both run), a voter's bin is a non-decreasing function of what it drew (a
-table's entry, or its number of ones), so each bin's voters are counted from the draws at the
-few cuts between bins, and only the releasing half's local means are written: the same draws
-and the same bits as the general path (tested), with fewer passes over the users.
+Votes without voters.  Under the two-point :math:`\mu` and a finite law with few support points
+(DAME's sizes all at least m̃), a voter's bin in every vote is a non-decreasing function of its
+number of ones, constant between a few cuts, so each row's voters of one size are counted per
+cell between the cuts by one multinomial draw (their exact law: the cells' probabilities are
+the binomial's, as its inversion draws it; tested against exact rational sums and, estimate by
+estimate, against drawing every voter), and only the releasing half's local means are drawn
+and written.  A size above Kent's :math:`T^*` (DAME and Kent together) is counted per joint cell
+(Kent's cell of the first :math:`T^*` samples × DAME's of the whole sum).
 
 Memory.  A replication of more than :math:`2^{16}` users (a finite law with few support points,
 the two-point :math:`\mu`) is drawn and read in blocks of :math:`2^{16}` users: the same draws in
-the same order and the same arithmetic, so the same bits as one call over all users (tested,
-and the committed Figure 1b reproduced).  What it holds beyond a few blocks is its per-user
-state: 4 bytes a user (the releasing half's local means) where the votes come from the draws;
-otherwise 8 bytes a user for the local means (16 where Kent's :math:`T^*` is below some sizes,
-8 more for the sizes of a law with several support points), in arrays reused from one
-replication to the next and freed when :func:`compare` returns (a process pool's workers keep
-theirs until they end); 10⁸ users need about 0.4 GB (0.8–2.4 GB on the general path).
+the same order and the same arithmetic, so the same bits as one call over all users
+(tested).  What it holds beyond a few blocks is its per-user state: none where the votes are
+counted per cell (the releasing users read as they are drawn: about 4 MiB at 10⁷ users), but
+4 bytes a user (the releasing half's local means) kept for DAME's further runs
+(``more_m_tildes``); otherwise 8 bytes a user for the local means (16 where Kent's
+:math:`T^*` is below some sizes, 8 more for the sizes of a law with several support points), in arrays
+reused from one replication to the next and freed when :func:`compare` returns (a process pool's workers keep
+theirs until they end); 10⁸ users need a few MiB (0.8–2.4 GB on the general path).
 
 Examples
 --------

@@ -29,9 +29,10 @@ results do not depend on the number of workers (part of the seed contract: chang
 number)."""
 MAX_USERS = 10**8  # users per replication (arrays of chunk rows × n)
 MAX_REPS = 10**9
-CHUNK_USERS = 2**16  # users of Kent and DAME processed at a time within a block: n // CHUNK_USERS rows (clipped to
-# 1 .. BLOCK), a function of n only, so also part of the seed contract
+CHUNK_USERS = 2**20  # users of Kent and DAME processed in one pass within a block: n // CHUNK_USERS rows (clipped to
+# 1 .. the block's size), a function of n only, so also part of the seed contract
 ESTIMATORS = ("duchi", "kent", "dame")
+MAX_BLOCK_REPS = 16 * BLOCK  # replications of a block of compare at most (small n: a pass of them shares its fixed costs)
 PROCESS_TASKS = 8  # tasks a process pool's map is cut into (each a chunk of blocks: the plan pickled once a chunk)
 BLOCK_USERS = 2**16  # users drawn at a time in a replication of more users (one array per user quantity, reused)
 RUN_USERS = 64  # users per run (a half's users of one size) above which a finite law's sizes draw run by run
@@ -96,9 +97,10 @@ class _Plan:
 def _block(plan: _Plan, seed_seq, size: int) -> dict:
     """One block of replications of every requested estimator, on shared data.
 
-    Kent and DAME run on chunks of about :data:`CHUNK_USERS` users (whole replications, 1 to
-    :data:`BLOCK` of them, a function of ``n`` only), so that a chunk's arrays stay in cache and
-    the fixed cost of a chunk is shared by many replications when ``n`` is small; the block's
+    Kent and DAME run on passes of about :data:`CHUNK_USERS` users (whole replications, 1 to
+    the block's size of them, a function of ``n`` only), so that the fixed cost of a pass is
+    shared by many replications when ``n`` is small (users are drawn and counted a few
+    :math:`2^{16}` at a time within a pass on the entries path); the block's
     stream is consumed chunk after chunk: the users, Kent's noise, DAME's, then that of DAME's
     further runs (``plan.more_dame``, in order).  A replication of more than :data:`BLOCK_USERS`
     users is drawn block by block into arrays reused across replications (:func:`_draw_runs`).
@@ -117,7 +119,7 @@ def _block(plan: _Plan, seed_seq, size: int) -> dict:
         return out
     parts: dict[str, list[np.ndarray]] = {"kent": [], "dame": [], **{_more(mt): [] for mt, _ in plan.more_dame}}
     debias = plan.dame_debiasing if dame_on else None  # set whenever DAME is requested
-    chunk = max(1, min(BLOCK, CHUNK_USERS // n))
+    chunk = max(1, min(size, CHUNK_USERS // n))
     on_entries = _kernels.usable(plan)
     # sizes from a finite law's table and two-point sums: valid by construction, not read again to be checked (a
     # Sampler's means, or another law's sizes, go through the estimators' checks)
@@ -142,6 +144,24 @@ def _block(plan: _Plan, seed_seq, size: int) -> dict:
                                                 scale=plan.dame_scale))
     out.update({k: np.concatenate(v) for k, v in parts.items() if v})
     return out
+
+
+def _block_reps(n: int) -> int:
+    r"""Replications per random stream of :func:`compare` at ``n`` users: :data:`BLOCK`, or up to 16 times it (a
+    multiple of it) where a pass of :data:`CHUNK_USERS` users holds more replications (part of the seed contract).
+
+    A pass's fixed costs (the elections, the release's noise, a few dozen numpy calls) are shared
+    by the replications of the pass, which cannot outnumber those of the block (a block draws from
+    one stream): at n = 10³, 1024 replications a block, against 64.
+
+    .. math:: B(n) = 64 \max\big(1, \min(16, \lfloor \lfloor 2^{20}/n \rfloor / 64 \rfloor)\big)
+
+    Examples
+    --------
+    >>> _block_reps(1000), _block_reps(10**4), _block_reps(10**7)
+    (1024, 64, 64)
+    """
+    return max(BLOCK, min(MAX_BLOCK_REPS, CHUNK_USERS // n) // BLOCK * BLOCK)
 
 
 def _more(m_tilde: int) -> str:
@@ -318,8 +338,8 @@ def _draw_runs(pop: TwoPoint, pts: np.ndarray, counts: np.ndarray, kT: int | Non
 
 
 def map_blocks(block: Callable[[Any, np.random.SeedSequence, int], Any], plan: Any, reps: int, seed: SeedLike,
-               executor: Executor | None, progress: bool) -> list:
-    r"""Run ``block(plan, seed_seq, size)`` over fixed blocks of :data:`BLOCK` replications.
+               executor: Executor | None, progress: bool, block_size: int = BLOCK) -> list:
+    r"""Run ``block(plan, seed_seq, size)`` over fixed blocks of ``block_size`` (:data:`BLOCK`) replications.
 
     Block ``b`` draws from the ``b``-th child of ``SeedSequence(seed).spawn``: the results do
     not depend on the executor (``None``: in process) nor on how it spreads the blocks.  A
@@ -339,9 +359,10 @@ def map_blocks(block: Callable[[Any, np.random.SeedSequence, int], Any], plan: A
     if not callable(block):
         raise ValueError(f"block must be callable, got {format_value(block)}")
     reps = check_integer("reps", reps, minimum=1, maximum=MAX_REPS)
-    n_blocks = -(-reps // BLOCK)
+    block_size = check_integer("block_size", block_size, minimum=1, maximum=MAX_REPS)
+    n_blocks = -(-reps // block_size)
     children = mechanisms.seed_sequence(seed).spawn(n_blocks)
-    sizes_ = [min(BLOCK, reps - b * BLOCK) for b in range(n_blocks)]
+    sizes_ = [min(block_size, reps - b * block_size) for b in range(n_blocks)]
     if executor is not None and not callable(getattr(executor, "map", None)):
         raise ValueError(f"executor must be None or a concurrent.futures.Executor, got {executor!r}")
     if not isinstance(progress, (bool, np.bool_)):
@@ -404,11 +425,11 @@ def compare(*, theta: float | None = None, sizes: SizeLaw, n: int, alpha: float,
         raise ValueError(f"estimators must be a sequence of names from {ESTIMATORS}, got {format_value(estimators)}")
     plan = _plan(tuple(estimators), sizes, n, alpha, pop, m_tilde, constants, denominator, scale, T, K, more_m_tildes)
     try:
-        parts = map_blocks(_block, plan, reps, seed, executor, progress)
+        parts = map_blocks(_block, plan, reps, seed, executor, progress, _block_reps(plan.n))
     finally:
         _release()
     settings = {"n": plan.n, "alpha": plan.alpha, "sizes": repr(sizes), "m_tilde": plan.m_tilde,
-                "kent_T": plan.kent_T, "reps": reps, "seed": seed, "block": BLOCK}
+                "kent_T": plan.kent_T, "reps": reps, "seed": seed, "block": _block_reps(plan.n)}
     out = {e: _result(e, pop.mean, np.concatenate([p[e] for p in parts]), settings) for e in plan.estimators}
     for mt, _ in plan.more_dame:
         out[_more(mt)] = _result("dame", pop.mean, np.concatenate([p[_more(mt)] for p in parts]),

@@ -1,75 +1,63 @@
-r"""Kent et al. and DAME on the drawn entries of a binomial's table: the votes counted without local means.
+r"""Kent et al. and DAME on a binomial's table (or numpy's sampler): votes counted per cell, releases from entries.
 
-Where every user of a size draws its sum by inversion of that size's table
-(:func:`~bounds.simulate.binomial_inversion`), a user's local mean is a function of the
-entry drawn, so is its bin.  The voting half's counts per bin are then the counts of the
-entries drawn, mapped through a table of bins (one gather and one ``bincount`` a user),
-and only the releasing half's local means are written (read from the table of means at the
-entries, as the engine writes them).  The same uniforms are drawn in the same order, each
-entry gives the bits its local mean has on the general path, and the election and the
-release run the estimators' own functions on the same counts and means: the results are
+A user's bin in every vote is a non-decreasing function of its number of ones (of the entry
+its inversion draws), constant between a few cuts.  The votes read nothing else from the
+voting half, so a row's voters of one size are counted per cell between the votes' cuts by
+one multinomial draw over the cells' probabilities (the table's cdf at the cuts, or the
+binomial's): the voters themselves are not drawn.  This is their exact law, as the inversion
+draws it (an entry is below a cut :math:`c` iff its uniform is below :math:`F_{c-1}`), tested
+against exact rational sums of the pmf and, estimate by estimate, against the general path
+(same law).  Only the releasing half's local means are drawn and written (read from the
+table of means at the entries, the general path's bits).  DAME's further runs split the
+first runs' cells after the first runs' draws.  The elections come first and the releasing
+users are read as they are drawn (their clipped means summed per row while in cache: no
+array of them); with several sizes a row's sum is gathered size after size, and the further
+runs, last, read the releasing users' means kept for them, so the first runs draw what they
+draw alone (with one size, a further run keeps every releasing user's mean instead).
+Where every voter is drawn (a size above Kent's :math:`T^*` with a part drawn by numpy's sampler, too many cells, or
+:data:`MULTINOMIAL_VOTES` off), the counts come from the entries drawn, and the results are
 the general path's bit for bit (tested).
 
-.. math:: c_j = \#\{u \le n/2 : j(\bar X_u) \in \{j - 1, j, j + 1\}\},\qquad
-          j(\bar X_u) = \mathrm{bin}[i_u],\quad \bar X_u = \mathrm{mean}[i_u]
+.. math:: (N_{r,1}, \dots, N_{r,J}) \sim \mathrm{Mult}\big(n_{r,k};\ F_{c_1 - 1},\ F_{c_2 - 1} - F_{c_1 - 1},\ \dots,\ 1 - F_{c_{J-1} - 1}\big),\qquad
+          c_j = \#\{u \le n/2 : j(\bar X_u) \in \{j - 1, j, j + 1\}\}
 
 Source: Pla et al. (2024), eqs. (5)–(9); Kent et al. (2024), eqs. (26)–(30).
 """
 
+
 from __future__ import annotations
 
 import functools
-import math
-import threading
+from typing import Callable
 
 import numpy as np
 
-from .. import mechanisms
 from ..estimators import dame, kent, localisation
-from ._populations import (INVERTER_DRAWS, TABLE_MIN_DRAWS, TwoPoint, _binomial_table, _inverter,
-                           _signed_sum)
+from ._cells import _cells, _joint_cells, _later_cells, _two_part_votes, _vote_cells  # noqa: F401
+from ._populations import INVERTER_DRAWS, TABLE_MIN_DRAWS, TwoPoint, _binomial_table
+from ._stream import _all_cells, _plus_noise, _run_streaming, _run_streaming_sizes, _streamed_means  # noqa: F401
+from ._tables import (BINOMIAL, SCRATCH_USERS, _SCRATCH, _buffer, _dame_tau, _entry_means, _ones_bins,  # noqa: F401
+                      _ones_cut, _release, _row_groups, _sampler, _scratch, _table_bins, _Vote)
 
 __all__: list[str] = []
-
 BLOCK_USERS = 2**16  # users drawn at a time in a replication of more users (the engine's BLOCK_USERS)
 RUN_USERS = 64  # users per run above which a finite law's sizes draw run by run (the engine's RUN_USERS)
-
-_SCRATCH: dict[int, dict[str, np.ndarray]] = {}  # per thread: per-user arrays reused across replications
-_SCRATCH_LOCK = threading.Lock()
-
-
-def _scratch(name: str, n: int, dtype: type) -> np.ndarray:
-    """This thread's array ``name`` of ``n`` entries, reused from the last call (freed by :func:`_release`).
-
-    Fresh arrays of 10⁷ entries per replication cost more in page faults (system time) than the
-    draws written into them; reusing them costs nothing after the first replication.
-    """
-    with _SCRATCH_LOCK:
-        arrays = _SCRATCH.setdefault(threading.get_ident(), {})
-    a = arrays.get(name)
-    if a is None or a.shape != (n,) or a.dtype != dtype:
-        arrays[name] = a = np.empty(n, dtype)
-    return a
-
-
-def _release() -> None:
-    """Free the per-user arrays of every thread of this process (the end of a run)."""
-    with _SCRATCH_LOCK:
-        _SCRATCH.clear()
+STREAM_RELEASE = True  # one size, no further runs: elections first, then the releasing users read as drawn
+MULTINOMIAL_VOTES = True  # a one-part size's voters counted per cell by a multinomial (else drawn one by one)
+MAX_CUTS = 3  # cuts between bins up to which a vote is counted by comparisons (else each user's bin is counted)
 
 
 def usable(plan) -> bool:
-    """Whether the plan's users can run on table entries: the two-point law, a finite law's table of sizes, one draw
-    a user (DAME and Kent together only where no size exceeds Kent's :math:`T^*`), every DAME weight 1 (every size at
-    least each m̃, so every user votes) and eq. (9)'s denominator."""
+    """Whether the plan's users can run on table entries: the two-point law, a finite law's table of sizes, every
+    DAME weight 1 (every size at least each m̃, so every user votes) and eq. (9)'s denominator.  A user draws one
+    binomial, or two where DAME and Kent both run and its size exceeds Kent's :math:`T^*` (its first :math:`T^*`
+    samples for Kent, the rest added for DAME)."""
     if not isinstance(plan.population, TwoPoint) or plan.size_table is None:
         return False
     kent_on, dame_on = "kent" in plan.estimators, "dame" in plan.estimators
     if not (kent_on or dame_on):
         return False
-    low, high = int(plan.size_table[0].min()), int(plan.size_table[0].max())
-    if kent_on and dame_on and high > plan.kent_T:
-        return False
+    low = int(plan.size_table[0].min())
     if dame_on:
         runs = ((plan.m_tilde, plan.dame_debiasing), *plan.more_dame)
         if any(low < mt or d.official for mt, d in runs):
@@ -77,181 +65,118 @@ def usable(plan) -> bool:
     return True
 
 
-def _draw_sizes(plan) -> list[int]:
-    """The number of samples each support point's users draw (one binomial a user)."""
+def _parts(plan) -> list[tuple[int, ...]]:
+    r"""The samples each support point's users draw, one binomial a part: ``(t,)``, or ``(T*, m - T*)`` where DAME
+    and Kent both run and the size ``m`` exceeds Kent's :math:`T^*` (the general path's
+    :math:`S_m = S_T + \mathrm{Bin}(m - T, q)`)."""
     pts = plan.size_table[0].tolist()
-    return [min(a, plan.kent_T) for a in pts] if "dame" not in plan.estimators else pts
-
-
-BINOMIAL = "binomial"  # a size whose users draw by numpy's sampler (no table, or too few users for one)
+    if "dame" not in plan.estimators:
+        return [(min(a, plan.kent_T),) for a in pts]
+    if "kent" not in plan.estimators:
+        return [(a,) for a in pts]
+    return [(a,) if a <= plan.kent_T else (plan.kent_T, a - plan.kent_T) for a in pts]
 
 
 def tables(plan, counts: np.ndarray) -> list:
-    """How each support point's users draw: its table where inverted, :data:`BINOMIAL` where by numpy's sampler,
-    ``None`` where no user holds it.
+    """How each support point's users draw each part (:func:`_parts`): its table where inverted, :data:`BINOMIAL`
+    where by numpy's sampler; ``None`` where no user holds the point.
 
     The rule of :meth:`TwoPoint.sums` and :meth:`TwoPoint.means_into` for ``count`` users of one size: a table where
     ``count`` reaches :data:`TABLE_MIN_DRAWS` and the table's entries.
     """
     q = (1 + plan.population.theta) / 2
     out: list = []
-    for t, c in zip(_draw_sizes(plan), counts.sum(axis=0).tolist()):
+    for parts, c in zip(_parts(plan), counts.sum(axis=0).tolist()):
         if c == 0:
             out.append(None)
             continue
-        table = _binomial_table(t, q) if c >= TABLE_MIN_DRAWS else None
-        out.append(BINOMIAL if table is None or c < table[1].size else table)
+        hows = []
+        for t in parts:
+            table = _binomial_table(t, q) if c >= TABLE_MIN_DRAWS else None
+            hows.append(BINOMIAL if table is None or c < table[1].size else table)
+        out.append(hows)
     return out
 
 
-@functools.lru_cache(maxsize=32)
-def _dame_tau(m_tilde: int, n: int, alpha: float) -> float:
-    """DAME's bins' half-width (:func:`bounds.estimators.dame.tau`), once a run."""
-    return dame.tau(m_tilde, n=n, alpha=alpha)
-
-
-@functools.lru_cache(maxsize=32)
-def _keep(alpha: float) -> float:
-    """The vote's keep probability at ``alpha`` (:func:`~bounds.mechanisms.rr_keep_probability`, ``k = 3``)."""
-    return mechanisms.rr_keep_probability(alpha, k=localisation.VOTE_ONES)
-
-
-@functools.lru_cache(maxsize=32)
-def _entry_means(lo: int, entries: int, t: int) -> np.ndarray:
-    """The local mean of each entry of a table of ``t`` samples (the bits of :meth:`TwoPoint.means_into`)."""
-    v = _signed_sum(np.arange(lo, lo + entries, dtype=np.int64), t)
-    v /= t
-    v.flags.writeable = False
-    return v
-
-
-@functools.lru_cache(maxsize=32)
-def _entry_bins(lo: int, entries: int, t: int, tau: float, N: int) -> np.ndarray:
-    """The bin of each entry's local mean (the bits of the vote's bin index)."""
-    b = localisation.bin_index_checked(_entry_means(lo, entries, t), tau, N)
-    b.flags.writeable = False
-    return b
-
-
-@functools.lru_cache(maxsize=32)
-def _table_bins(lo: int, entries: int, t: int, tau: float, N: int) -> tuple:
-    """A table's bins: its entries' cuts between bins, the bin of each range between cuts, and each entry's bin
-    from the first (the entries are sorted by local mean, so by bin)."""
-    b = _entry_bins(lo, entries, t, tau, N)
-    cuts = (np.flatnonzero(np.diff(b)) + 1).tolist()
-    return cuts, b[[0, *cuts]].tolist(), (b - b[0]).astype(np.intp)
-
-
-def _ones_bins(ones: np.ndarray, t: int, tau: float, N: int) -> np.ndarray:
-    """The bin of the local mean of ``ones`` ones in ``t`` samples (the engine's arithmetic, so its bits)."""
-    x = _signed_sum(ones, t)
-    x /= t
-    return localisation.bin_index_checked(x, tau, N)
-
-
-@functools.lru_cache(maxsize=4096)
-def _ones_cut(t: int, tau: float, N: int, b: int) -> int:
-    r"""The fewest ones (of ``t`` samples) whose local mean is in bin ``b`` or above (``1 <= b <= N - 1``).
-
-    The bin of :math:`k` ones is non-decreasing in :math:`k` (each step of the local mean and of
-    the bin index rounds monotonically), so a user's bin is the number of cuts at or below its
-    ones.  The search starts from :math:`\lceil b\,t\,\tau\rceil` and steps to where the
-    engine's own arithmetic changes bin.
-    """
-    k = min(max(math.ceil(b * (t * tau)), 0), t)
-    while k < t and int(_ones_bins(np.array([k]), t, tau, N)[0]) < b:
-        k += 1
-    while k > 0 and int(_ones_bins(np.array([k - 1]), t, tau, N)[0]) >= b:
-        k -= 1
-    return k
-
-
-MAX_CUTS = 3  # cuts between bins up to which a vote is counted by comparisons (else each user's bin is counted)
-
-
-class _Vote:
-    """One estimator's vote: the voting half's users per bin, rows × bins from ``base`` (grown as bins are reached).
-
-    A size's users are sorted into bins by what they drew: a table's entries are sorted by local
-    mean, so by bin (the entries of one bin are a range between two cuts); so are the numbers of
-    ones numpy's sampler draws (:func:`_ones_cut`).  Where at most :data:`MAX_CUTS` cuts lie
-    among the values drawn, the users per bin are differences of the numbers of users below each
-    cut; otherwise each user's bin is counted.
-    """
-
-    def __init__(self, tau: float, rows: int) -> None:
-        self.tau, self.N = tau, localisation.n_bins(tau)
-        self.base, self.width = 0, 0
-        self.counts = np.zeros((rows, 0), dtype=np.int64)
-
-    def reach(self, lo: int, hi: int) -> None:
-        """Make room for bins ``lo .. hi``."""
-        if self.width and lo >= self.base and hi < self.base + self.width:
-            return
-        base = lo if not self.width else min(lo, self.base)
-        top = hi if not self.width else max(hi, self.base + self.width - 1)
-        grown = np.zeros((self.counts.shape[0], top - base + 1), dtype=np.int64)
-        grown[:, self.base - base:self.base - base + self.width] = self.counts
-        self.counts, self.base, self.width = grown, base, top - base + 1
-
-    def add_ranges(self, row, bins: list[int], lows: list) -> None:
-        """Bin ``bins[t]`` gets ``lows[t + 1] - lows[t]`` users (``lows``: users below each cut, then all)."""
-        self.reach(bins[0], bins[-1])
-        for t, b in enumerate(bins):
-            self.counts[row, b - self.base] += lows[t + 1] - lows[t]
-
-    def add_bins(self, row: int, bins: np.ndarray, first: int) -> None:
-        """Count one row's users of bins ``first + bins`` (``bins`` >= 0)."""
-        c = np.bincount(bins)
-        self.reach(first, first + c.size - 1)
-        self.counts[row, first - self.base:first - self.base + c.size] += c
-
-    def elect(self, alpha: float, n_voters: int, rng: np.random.Generator) -> np.ndarray:
-        """The elected bins: :func:`~bounds.estimators.localisation.localise` from these counts."""
-        cnt, N = self.counts, self.N
-        if not self.width:
-            self.reach(0, 0)
-            cnt = self.counts
-        nz = cnt > 0
-        any_ = nz.any(axis=1)
-        first = np.where(any_, self.base + nz.argmax(axis=1), N)
-        last = np.where(any_, self.base + self.width - 1 - nz[:, ::-1].argmax(axis=1), -1)
-        lo, w = localisation.window_checked(first, last, N, self.tau)
-        cols = lo[:, None] + np.arange(w) - self.base  # window bin c of row r is counts[r, lo_r + c - base]
-        inside = (cols >= 0) & (cols < self.width)
-        h = np.where(inside, np.take_along_axis(cnt, np.clip(cols, 0, self.width - 1), axis=1), 0)
-        return localisation.elect_window(lo, w, h, N, alpha, n_voters, rng, _keep(alpha))
-
-
-def _count(votes: dict, draw, t: int, values: np.ndarray, row, buf: np.ndarray) -> None:
+def _count(votes: dict, draw, t: int, values: np.ndarray, row: int, buf: np.ndarray) -> None:
     """Every vote's voters of one size, from what they drew (``draw``: the size's table, or :data:`BINOMIAL`): table
-    entries or numbers of ones, ``values``, of one row (``row`` its index) or of every row (rows × users, ``row`` =
-    ``slice(None)``)."""
+    entries or numbers of ones, ``values``, of row ``row`` (1-d) or of rows ``row, row + 1, ...`` (rows × users)."""
+    rows = row if values.ndim == 1 else slice(row, row + values.shape[0])
     below: dict[int, object] = {}  # users below a cut, shared by the votes
-    total = values.shape[-1]
-    if draw is not BINOMIAL:
-        lo, entries = draw[0], draw[1].size
-    else:
-        vmin, vmax = int(values.min()), int(values.max())
     for v in votes.values():
-        if draw is not BINOMIAL:
-            cuts, bins, rel = _table_bins(lo, entries, t, v.tau, v.N)
-            if len(cuts) > MAX_CUTS:  # each entry's bin, counted
-                for r, vals in ([(row, values)] if values.ndim == 1 else enumerate(values)):
-                    v.add_bins(r, np.take(rel, vals, out=buf[:vals.size], mode="clip"), bins[0])
-                continue
-        else:
-            b_lo, b_hi = _ones_bins(np.array([vmin, vmax]), t, v.tau, v.N).tolist()
-            if b_hi - b_lo > MAX_CUTS:  # each user's bin, counted
-                for r, vals in ([(row, values)] if values.ndim == 1 else enumerate(values)):
-                    v.add_bins(r, _ones_bins(vals, t, v.tau, v.N) - b_lo, b_lo)
-                continue
-            bins = list(range(b_lo, b_hi + 1))  # the bins reached, and the cuts between them
-            cuts = [_ones_cut(t, v.tau, v.N, b) for b in bins[1:]]
+        cuts, bins = _cuts(v, draw, t, values)
+        if cuts is None:  # each user's bin, counted
+            for r, vals in ([(row, values)] if values.ndim == 1 else enumerate(values, row)):
+                v.add_bins(r, *_user_bins(v, draw, t, vals, bins, buf))
+            continue
         for c in cuts:
             if c not in below:
-                below[c] = np.count_nonzero(values < c, axis=-1)
-        v.add_ranges(row, bins, [0, *(below[c] for c in cuts), total])
+                below[c] = _below(values, c)
+        v.add_ranges(rows, bins, [0, *(below[c] for c in cuts), values.shape[-1]])
+
+
+def _below(values: np.ndarray, c: int) -> int | np.ndarray:
+    """The number of ``values`` below ``c`` (of each row, rows × users); ``count_nonzero`` without an axis, row by
+    row where rows are few (with an axis it takes a slower path: 3.5x at a row of 5·10⁴)."""
+    if values.ndim == 2 and (values.shape[0] > 16 or values.size > SCRATCH_USERS):
+        return (values < c).sum(axis=-1)
+    if values.size > SCRATCH_USERS:
+        return sum(_below(values[s:s + SCRATCH_USERS], c) for s in range(0, values.size, SCRATCH_USERS))
+    bools = _scratch("bools", SCRATCH_USERS, np.bool_)[:values.size].reshape(values.shape)
+    np.less(values, c, out=bools)
+    return int(np.count_nonzero(bools)) if values.ndim == 1 else np.array([np.count_nonzero(r) for r in bools])
+
+
+def _ones_base(draw) -> int | None:
+    """``None`` for a table's entries; for numbers of ones, what is added to the values to give them
+    (:data:`BINOMIAL`: 0; ``(BINOMIAL, base)``: ``base``)."""
+    if draw is BINOMIAL:
+        return 0
+    if len(draw) == 2 and draw[0] is BINOMIAL:
+        return int(draw[1])
+    return None
+
+
+def _cuts(v: "_Vote", draw, t: int, values: np.ndarray) -> tuple:
+    """``(cuts, bins)``: the bins the values reach and the cuts between them (:data:`MAX_CUTS` at most); ``(None,
+    first)`` where there are more cuts (each user's bin is then counted from bin ``first``)."""
+    base = _ones_base(draw)
+    if base is None:
+        cuts, bins, _ = _table_bins(draw[0], draw[1].size, t, v.tau, v.N)
+        return (cuts, bins) if len(cuts) <= MAX_CUTS else (None, bins[0])
+    b_lo, b_hi = _ones_bins(np.array([int(values.min()) + base, int(values.max()) + base]), t, v.tau, v.N).tolist()
+    if b_hi - b_lo > MAX_CUTS:
+        return None, b_lo
+    return [_ones_cut(t, v.tau, v.N, b) - base for b in range(b_lo + 1, b_hi + 1)], list(range(b_lo, b_hi + 1))
+
+
+def _user_bins(v: "_Vote", draw, t: int, vals: np.ndarray, first: int, buf: np.ndarray) -> tuple[np.ndarray, int]:
+    """Each user's bin, from bin ``first`` (as :meth:`_Vote.add_bins` takes them)."""
+    base = _ones_base(draw)
+    if base is None:
+        rel = _table_bins(draw[0], draw[1].size, t, v.tau, v.N)[2]
+        return np.take(rel, vals, out=buf[:vals.size] if vals.size <= buf.size else None, mode="clip"), first
+    return _ones_bins(vals.astype(np.int64) + base, t, v.tau, v.N) - first, first
+
+
+def _count_segments(votes: dict, draw, t: int, values: np.ndarray, a: np.ndarray, b: np.ndarray,
+                    buf: np.ndarray) -> None:
+    """:func:`_count` of every row at once, row ``r``'s voters being ``values[a[r]:b[r]]`` (the numbers below each
+    cut counted segment by segment: one pass over the voters, none over the releasing halves)."""
+    segments = [(r, lo, hi) for r, (lo, hi) in enumerate(zip(a.tolist(), b.tolist())) if hi > lo]
+    below: dict[int, np.ndarray] = {}
+    for v in votes.values():
+        cuts, bins = _cuts(v, draw, t, values)
+        if cuts is None:
+            for r, lo, hi in segments:
+                v.add_bins(r, *_user_bins(v, draw, t, values[lo:hi], bins, buf))
+            continue
+        for c in cuts:
+            if c not in below:
+                below[c] = np.zeros(a.size, dtype=np.int64)
+                for r, lo, hi in segments:  # a row's voters of this size: at most n/2 (2^15 here, or one half)
+                    below[c][r] = np.count_nonzero(values[lo:hi] < c)
+        v.add_ranges(slice(None), bins, [0, *(below[c] for c in cuts), b - a])
 
 
 def run(plan, counts: np.ndarray, tabs: list, size: int, rng: np.random.Generator) -> dict[str, np.ndarray]:
@@ -259,13 +184,19 @@ def run(plan, counts: np.ndarray, tabs: list, size: int, rng: np.random.Generato
 
     The draws of the engine's general path (:func:`_draw_by_size`, or :func:`_draw_runs` past
     :data:`BLOCK_USERS` users), in its order; then Kent's vote and release, DAME's, and those of
-    DAME's further runs, each from the same counts and local means as there.
+    DAME's further runs, each from the same counts and local means as there.  Users are drawn
+    a group of rows (at most :data:`INVERTER_DRAWS` users) or a block of a row's half at a time,
+    and nothing is kept of the voting halves but their counts per bin.  A size above Kent's
+    :math:`T^*` (DAME and Kent together) draws its users' first :math:`T^*` samples, then the rest,
+    as the general path does: Kent votes from the first part, DAME from the sum of ones
+    :math:`k_1 + k_2` (its local mean :math:`(2(k_1 + k_2) - m)/m`, the general path's bits).
     """
     n, alpha = plan.n, plan.alpha
     h = n // 2
     q = (1 + plan.population.theta) / 2
     kent_on, dame_on = "kent" in plan.estimators, "dame" in plan.estimators
-    sizes = _draw_sizes(plan)
+    parts = _parts(plan)
+    pts = plan.size_table[0].tolist()
     votes: dict[str, _Vote] = {}
     if kent_on:
         votes["kent"] = _Vote(plan.kent_tau, size)
@@ -273,66 +204,180 @@ def run(plan, counts: np.ndarray, tabs: list, size: int, rng: np.random.Generato
     if dame_on:
         for key, mt, _ in dame_runs:
             votes[key] = _Vote(_dame_tau(mt, n, alpha), size)
-    x = (_scratch("x_rel", h, np.float64) if size == 1 else np.empty(size * h)).reshape(size, h)
-    buf = _scratch("bins", BLOCK_USERS, np.intp)
+    main_votes = {k: v for k, v in votes.items() if k in ("kent", "dame")}  # the first runs
+    more_votes = {k: v for k, v in votes.items() if k not in main_votes}  # DAME's further runs
+    later: list = []  # sizes whose voters per cell the further runs split (after the first runs' noise)
+    first_votes = {k: v for k, v in votes.items() if k == "kent"}  # a two-part size's votes: Kent's from its
+    sum_votes = {k: v for k, v in votes.items() if k != "kent"}  # first part, DAME's from the sum
+    if MULTINOMIAL_VOTES and STREAM_RELEASE and counts.shape[1] == 1 and not more_votes and tabs[0] is not None \
+            and len(tabs[0]) == 1:  # one size: the elections first, then the releasing users read as drawn
+        cells = _cells(votes, tabs[0][0], parts[0][0], q)
+        if cells is not None:
+            return _run_streaming(plan, counts, tabs[0][0], parts[0][0], cells, votes, size, rng)
+    if MULTINOMIAL_VOTES and STREAM_RELEASE and counts.shape[1] > 1:
+        every = _all_cells(main_votes, more_votes, tabs, parts, pts, q)
+        if every is not None:  # several sizes: the same, each row's sums gathered size after size
+            return _run_streaming_sizes(plan, counts, tabs, parts, every, main_votes, more_votes, size, rng)
+    x = _buffer("x_rel", size * h, np.float64).reshape(size, h)
+    split = any(len(p) == 2 and c for p, c in zip(parts, counts.sum(axis=0).tolist()))
+    x_m = _buffer("x_m", size * h, np.float64).reshape(size, h) if split else x  # DAME's releasing means
+    xf, xmf = x.reshape(-1), x_m.reshape(-1)
+    buf = _scratch("bins", SCRATCH_USERS, np.intp)
     K = counts.shape[1]
-    for k, tab in enumerate(tabs):
-        if tab is None:
+    ends_all = np.cumsum(counts, axis=0)  # segment s's users of size k: drawn[ends[s, k] - counts[s, k]:ends[s, k]]
+    offs_all = np.cumsum(counts, axis=1) - counts  # each segment's first user of size k within its half
+    for k, hows in enumerate(tabs):
+        if hows is None:
             continue
-        t = sizes[k]
-        if tab is BINOMIAL:  # numbers of ones, as TwoPoint.sums and means_into draw them
-            def draw(count: int) -> np.ndarray:
-                return rng.binomial(t, q, size=count)
+        t = parts[k][0]
+        draw, write, lo = _sampler(hows[0], t, q, rng)
 
-            def write(values: np.ndarray, out: np.ndarray) -> None:  # the local means, TwoPoint's arithmetic
-                np.multiply(values, 2.0, out=out)
-                out -= t
-                out /= t
-        else:
-            inv, means = _inverter(tab), _entry_means(tab[0], tab[1].size, t)
+        def emit(values: np.ndarray, where: tuple, _write=write) -> None:  # a one-part size: Kent's means are DAME's
+            _write(values, x[where])
+            if split:
+                x_m[where] = x[where]
 
-            def draw(count: int) -> np.ndarray:
-                return inv.indices(count, rng)
-
-            def write(values: np.ndarray, out: np.ndarray) -> None:
-                np.take(means, values, out=out, mode="clip")  # entries in range: no check
-        if size == 1 and n > BLOCK_USERS:  # _draw_runs' pieces: each half's run, a block at a time
-            for half in range(2):
-                start = int(counts[half, :k].sum())
-                c = int(counts[half, k])
+        def emit_flat(values: np.ndarray, at: int, _write=write) -> None:  # the same, from flat position ``at``
+            _write(values, xf[at:at + values.size])
+            if split:
+                xmf[at:at + values.size] = xf[at:at + values.size]
+        if len(hows) == 2 and MULTINOMIAL_VOTES and hows[0] is not BINOMIAL and hows[1] is not BINOMIAL:
+            main_dame = {key: v for key, v in main_votes.items() if key != "kent"}
+            joint = _joint_cells(votes["kent"], main_dame, hows, parts[k], pts[k])
+            fine = _joint_cells(votes["kent"], sum_votes, hows, parts[k], pts[k]) if more_votes else joint
+            if joint is not None and fine is not None:  # voters per joint cell, then the releasing users' two parts
+                _two_part_votes(votes, main_dame, more_votes, joint, fine, counts[0::2, k], pts[k], later, rng)
+                _two_part_release(draw, write, _sampler(hows[1], parts[k][1], q, rng), lo, hows, pts[k],
+                                  counts[1::2, k], offs_all[1::2, k], x, x_m)
+                continue
+        if len(hows) == 2:  # every user's two parts, then the votes and means in the segments' layout
+            total = int(counts[:, k].sum())
+            draw2, _, lo2 = _sampler(hows[1], parts[k][1], q, rng)
+            tables2 = hows[0] is not BINOMIAL and hows[1] is not BINOMIAL
+            dtype = np.intp if tables2 else np.int64  # table entries, or numbers of ones
+            first = _buffer("first", total, dtype)  # Kent's values: the first part's entries (or numbers of ones)
+            for s in range(0, total, INVERTER_DRAWS):
+                piece = draw(min(INVERTER_DRAWS, total - s))
+                first[s:s + piece.size] = piece
+            both = _buffer("both", total, dtype)  # DAME's: the two parts' values added (ones: both + lo + lo2)
+            for s in range(0, total, INVERTER_DRAWS):
+                piece = draw2(min(INVERTER_DRAWS, total - s))
+                np.add(piece, first[s:s + piece.size], out=both[s:s + piece.size])
+            ends = ends_all[:, k]
+            firsts = ends - counts[:, k]
+            a_size, base = pts[k], lo + lo2
+            _count_segments(first_votes, hows[0], t, first, firsts[0::2], ends[0::2], buf)
+            _count_segments(sum_votes, (BINOMIAL, base), a_size, both, firsts[0::2], ends[0::2], buf)
+            if tables2:
+                sum_means = _entry_means(base, hows[0][1].size + hows[1][1].size - 1, a_size)
+            for r, (a, b, off) in enumerate(zip(firsts[1::2].tolist(), ends[1::2].tolist(), offs_all[1::2, k].tolist())):
+                if b > a:
+                    write(first[a:b], x[r, off:off + b - a])
+                    dst = x_m[r, off:off + b - a]
+                    if tables2:  # the mean of each sum of entries, tabulated with the general path's bits
+                        np.take(sum_means, both[a:b], out=dst, mode="clip")
+                        continue
+                    np.add(both[a:b], base, out=dst)  # exact: integers below 2^53
+                    dst *= 2.0
+                    dst -= a_size
+                    dst /= a_size
+            continue
+        tab = hows[0]
+        cells = _cells(votes, tab, t, q) if MULTINOMIAL_VOTES else None
+        if cells is not None:  # the voters counted per cell, one multinomial a row: only the releasing halves drawn
+            first_cells = _cells(main_votes, tab, t, q) if more_votes else cells
+            assert first_cells is not None  # its cuts are some of the cells' cuts
+            per_cell = rng.multinomial(counts[0::2, k], first_cells[1])
+            _vote_cells(main_votes, tab, t, first_cells, per_cell, slice(None))
+            if more_votes:  # DAME's further runs: the cells split later (the first runs' draws as without them)
+                later.append(functools.partial(_later_cells, more_votes, tab, t, first_cells, cells, per_cell))
+            rel = counts[1::2, k].tolist()
+            if K == 1:  # every releasing half is a whole row of x: drawn straight through it
+                for s in range(0, xf.size, INVERTER_DRAWS):
+                    emit_flat(draw(min(INVERTER_DRAWS, xf.size - s)), s)
+                continue
+            if n > BLOCK_USERS:  # each row's run drawn into its place, a block at a time
+                for r, c in enumerate(rel):
+                    at = r * h + int(offs_all[2 * r + 1, k])
+                    for s in range(0, c, BLOCK_USERS):
+                        emit_flat(draw(min(BLOCK_USERS, c - s)), at + s)
+                continue
+            for group, size in _row_groups(rel, offs_all[1::2, k].tolist(), INVERTER_DRAWS):  # rows' runs, together
+                e = draw(size)
+                for r, a, c, off in group:
+                    emit(e[a:a + c], (r, slice(off, off + c)))
+            continue
+        if n > BLOCK_USERS:  # _draw_runs' pieces: each row's halves' runs of this size, a block at a time
+            for seg, c in enumerate(counts[:, k].tolist()):
+                r = seg // 2
                 for s in range(0, c, BLOCK_USERS):
                     e = draw(min(BLOCK_USERS, c - s))
-                    if half == 0:
-                        _count(votes, tab, t, e, 0, buf)
+                    if seg % 2 == 0:
+                        _count(votes, tab, t, e, r, buf)
                     else:
-                        write(e, x[0, start + s:start + s + e.size])
+                        emit(e, (r, slice(offs_all[seg, k] + s, offs_all[seg, k] + s + e.size)))
+            continue
+        if K == 1:  # every segment is a half: rows × (voting half, releasing half), a group of rows a call
+            step = max(1, INVERTER_DRAWS // n)
+            for a in range(0, size, step):
+                e = min(size, a + step)
+                d3 = draw((e - a) * n).reshape(e - a, 2, h)
+                _count(votes, tab, t, d3[:, 0], a, buf)
+                if e - a > 16:
+                    emit(d3[:, 1], (slice(a, e),))
+                    continue
+                for r in range(a, e):  # each row's contiguous half: no copy of strided indices
+                    emit(d3[r - a, 1], (r,))
             continue
         total = int(counts[:, k].sum())
-        if tab is BINOMIAL or total <= INVERTER_DRAWS:
-            drawn = draw(total)
-        else:
-            drawn = np.concatenate([draw(min(INVERTER_DRAWS, total - s)) for s in range(0, total, INVERTER_DRAWS)])
-        if K == 1:  # every segment is a half: rows × (voting half, releasing half)
-            d3 = drawn.reshape(size, 2, h)
-            _count(votes, tab, t, d3[:, 0], slice(None), buf)
-            write(d3[:, 1], x)
-            continue
-        ends = np.cumsum(counts[:, k])  # segment s's users of size k: drawn[ends[s] - counts[s, k]:ends[s]]
-        for r in range(size):
-            a, b = int(ends[2 * r] - counts[2 * r, k]), int(ends[2 * r])
+        drawn = _buffer("drawn", total, np.int64 if tab is BINOMIAL else np.intp)
+        for s in range(0, total, INVERTER_DRAWS):
+            piece = draw(min(INVERTER_DRAWS, total - s))
+            drawn[s:s + piece.size] = piece
+        ends = ends_all[:, k]
+        firsts = ends - counts[:, k]
+        _count_segments(votes, tab, t, drawn, firsts[0::2], ends[0::2], buf)
+        for r, (a, b, off) in enumerate(zip(firsts[1::2].tolist(), ends[1::2].tolist(), offs_all[1::2, k].tolist())):
             if b > a:
-                _count(votes, tab, t, drawn[a:b], r, buf)
-            off = int(counts[2 * r + 1, :k].sum())
-            a, b = b, int(ends[2 * r + 1])
-            write(drawn[a:b], x[r, off:off + b - a])
-    out = {}
+                emit(drawn[a:b], (r, slice(off, off + b - a)))
+    # the elections and noises in the estimators' order; then every clipped mean of an array in one pass over it
+    pending: list[tuple[str, np.ndarray, tuple[np.ndarray, np.ndarray], Callable[[np.ndarray], np.ndarray]]] = []
     if kent_on:
         j = votes["kent"].elect(alpha, max(h, 1), rng)
-        out["kent"] = kent.refine_checked(x, j, plan.kent_tau, alpha, rng)
+        L, U, noise = kent.release_checked(j, plan.kent_tau, alpha, x.shape, rng)
+        pending.append(("kent", x, (L, U), functools.partial(_plus_noise, noise=noise, h=h)))
     if dame_on:
-        m = np.broadcast_to(plan.size_table[0][:1].astype(np.int64), x.shape)  # not read: every weight is 1
         for key, mt, d in dame_runs:
             v = votes[key]
+            if key in more_votes:
+                for step in later:  # once, before the first further run's election
+                    step(rng)
+                later = []
             j = v.elect(alpha, max(h, 1), rng)
-            out[key] = dame.refine_checked(m, x, j, mt, v.tau, alpha, d, rng, plan.dame_scale, every=True)
+            L, U, finish = dame.release_checked(j, mt, v.tau, alpha, d, rng, plan.dame_scale, x_m.shape)
+            pending.append((key, x_m, (L, U), finish))
+    out = {}
+    for arr in (x, x_m) if x_m is not x else (x,):
+        mine = [p for p in pending if p[1] is arr]
+        if mine:
+            for (key, _, _, finish), mean in zip(mine, localisation.clipped_means_checked(arr, [p[2] for p in mine])):
+                out[key] = finish(mean)
     return out
+
+
+def _two_part_release(draw, write, second: tuple, lo: int, hows: list, m: int, releasing: np.ndarray,
+                      offsets: np.ndarray, x: np.ndarray, x_m: np.ndarray) -> None:
+    """The releasing users of a two-part size, a group of rows at a time: their first parts (Kent's means, into
+    ``x``), then their second parts (DAME's means of the sums, into ``x_m``, read from a table of the sums' means:
+    the general path's bits)."""
+    draw2, _, lo2 = second
+    sum_means = _entry_means(lo + lo2, hows[0][1].size + hows[1][1].size - 1, m)
+    both = _scratch("both", INVERTER_DRAWS, np.intp)
+    for group, size in _row_groups(releasing.tolist(), offsets.tolist(), INVERTER_DRAWS):
+        e = draw(size)
+        for r, a, c, off in group:
+            write(e[a:a + c], x[r, off:off + c])
+        np.copyto(both[:size], e)
+        np.add(both[:size], draw2(size), out=both[:size])
+        for r, a, c, off in group:
+            np.take(sum_means, both[a:a + c], out=x_m[r, off:off + c], mode="clip")

@@ -1,0 +1,234 @@
+r"""The entries path's releases read as drawn: the elections first, then each releasing user's clipped local mean
+summed per row while in cache (no array of the users).
+
+.. math:: \hat\theta_r = \frac{1}{h}\sum_{u \le h} \Pi_{[L_r, U_r]}(\bar X_{r,u}) + \frac{\text{noise}_r}{h}
+
+Source: Pla et al. (2024), eqs. (8)–(9); Kent et al. (2024), eqs. (29)–(30).
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Callable
+
+import numpy as np
+
+from ..estimators import dame, kent, localisation
+from ._cells import _cells, _joint_cells, _later_cells, _two_part_votes, _vote_cells
+from ._populations import INVERTER_DRAWS
+from ._tables import BINOMIAL, _entry_means, _row_groups, _sampler, _scratch
+
+__all__: list[str] = []
+
+TABLE_CLIP_USERS = 2**14  # a row's releasing users from which a table is clipped per row (then read at the entries)
+
+
+def _run_streaming(plan, counts: np.ndarray, how, t: int, cells: tuple, votes: dict, size: int,
+                   rng: np.random.Generator) -> dict[str, np.ndarray]:
+    """:func:`run` for one size and no further DAME runs: the voters per cell, the elections and the release's
+    noise, then the releasing users drawn a block at a time and read at once (their local means clipped to every
+    interval and summed while in cache: no array of them), with the bits of the clipped means of :func:`run`'s."""
+    n, alpha = plan.n, plan.alpha
+    h = n // 2
+    _vote_cells(votes, how, t, cells, rng.multinomial(counts[0::2, 0], cells[1]), slice(None))
+    pending: list[tuple[str, tuple[np.ndarray, np.ndarray], Callable[[np.ndarray], np.ndarray]]] = []
+    if "kent" in votes:
+        j = votes["kent"].elect(alpha, max(h, 1), rng)
+        L, U, noise = kent.release_checked(j, plan.kent_tau, alpha, (size, h), rng)
+        pending.append(("kent", (L, U), functools.partial(_plus_noise, noise=noise, h=h)))
+    if "dame" in votes:
+        v = votes["dame"]
+        j = v.elect(alpha, max(h, 1), rng)
+        L, U, finish = dame.release_checked(j, plan.m_tilde, v.tau, alpha, plan.dame_debiasing, rng, plan.dame_scale,
+                                            (size, h))
+        pending.append(("dame", (L, U), finish))
+    draw, write, _ = _sampler(how, t, (1 + plan.population.theta) / 2, rng)
+    table = None if how is BINOMIAL else _entry_means(how[0], how[1].size, t)
+    means = _streamed_means(draw, write, size, h, [p[1] for p in pending], table)
+    return {key: finish(mean) for (key, _, finish), mean in zip(pending, means)}
+
+
+def _all_cells(main_votes: dict, more_votes: dict, tabs: list, parts: list, pts: list, q: float) -> list | None:
+    """Each size's cells of the first runs and of every run (:func:`_cells`, or :func:`_joint_cells` for two
+    parts): ``(first, every)`` a size, ``None`` for a size no user holds; ``None`` if a size has none."""
+    out: list = []
+    votes = {**main_votes, **more_votes}
+    for hows, part, m in zip(tabs, parts, pts):
+        if hows is None:
+            out.append(None)
+            continue
+        if len(hows) == 1:
+            pair = (_cells(main_votes, hows[0], part[0], q), _cells(votes, hows[0], part[0], q))
+        elif hows[0] is BINOMIAL or hows[1] is BINOMIAL:
+            return None
+        else:
+            dame_main = {k: v for k, v in main_votes.items() if k != "kent"}
+            dame_all = {k: v for k, v in votes.items() if k != "kent"}
+            pair = (_joint_cells(main_votes["kent"], dame_main, hows, part, m),
+                    _joint_cells(main_votes["kent"], dame_all, hows, part, m))
+        if pair[0] is None or pair[1] is None:
+            return None
+        out.append(pair)
+    return out
+
+
+def _run_streaming_sizes(plan, counts: np.ndarray, tabs: list, parts: list, every: list, main_votes: dict,
+                         more_votes: dict, size: int, rng: np.random.Generator) -> dict[str, np.ndarray]:
+    """:func:`run` for several sizes on counts per cell: every size's voters per cell (one multinomial a row and
+    size), the first runs' elections and noise, then each size's releasing users drawn a block at a time in row
+    order, their clipped local means summed per row's run (``np.add.reduceat``, pairwise like a row's sum) and the
+    runs added size after size (the row's sum in that order); DAME's further runs last (their cells split from the
+    first runs', their elections, noise and sums, from the releasing users' means kept for them), so the first
+    runs draw what they draw alone."""
+    n, alpha = plan.n, plan.alpha
+    h = n // 2
+    q = (1 + plan.population.theta) / 2
+    pts = plan.size_table[0].tolist()
+    later: list = []
+    for k, (hows, pair) in enumerate(zip(tabs, every)):
+        if hows is None:
+            continue
+        first, fine = pair
+        if len(hows) == 1:
+            per_cell = rng.multinomial(counts[0::2, k], first[1])
+            _vote_cells(main_votes, hows[0], parts[k][0], first, per_cell, slice(None))
+            if more_votes:
+                later.append(functools.partial(_later_cells, more_votes, hows[0], parts[k][0], first, fine, per_cell))
+        else:
+            dame_main = {key: v for key, v in main_votes.items() if key != "kent"}
+            _two_part_votes({**main_votes, **more_votes}, dame_main, more_votes, first, fine, counts[0::2, k], pts[k],
+                            later, rng)
+    intervals: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+    finish: dict[str, Callable[[np.ndarray], np.ndarray]] = {}
+    if "kent" in main_votes:
+        j = main_votes["kent"].elect(alpha, max(h, 1), rng)
+        L, U, noise = kent.release_checked(j, plan.kent_tau, alpha, (size, h), rng)
+        intervals["kent"], finish["kent"] = (L, U), functools.partial(_plus_noise, noise=noise, h=h)
+    if "dame" in main_votes:
+        v = main_votes["dame"]
+        j = v.elect(alpha, max(h, 1), rng)
+        L, U, finish["dame"] = dame.release_checked(j, plan.m_tilde, v.tau, alpha, plan.dame_debiasing, rng,
+                                                    plan.dame_scale, (size, h))
+        intervals["dame"] = (L, U)
+    sums = {key: np.zeros(size) for key in intervals}
+    kept: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []  # DAME's releasing means for the further runs
+    vals = _scratch("stream_vals", INVERTER_DRAWS, np.float64)
+    vals2 = _scratch("stream_vals2", INVERTER_DRAWS, np.float64)
+    clip = _scratch("stream_clip", INVERTER_DRAWS, np.float64)
+    both = _scratch("both", INVERTER_DRAWS, np.intp)
+    for k, hows in enumerate(tabs):
+        if hows is None:
+            continue
+        draw, write, lo = _sampler(hows[0], parts[k][0], q, rng)
+        second = _sampler(hows[1], parts[k][1], q, rng) if len(hows) == 2 else None
+        if second is not None:
+            sum_means = _entry_means(lo + second[2], hows[0][1].size + hows[1][1].size - 1, pts[k])
+        rel = counts[1::2, k].tolist()
+        for group, total in _row_groups(rel, [0] * len(rel), INVERTER_DRAWS):
+            rows = np.array([g[0] for g in group], dtype=np.intp)
+            lengths = np.array([g[2] for g in group], dtype=np.intp)
+            starts = np.array([g[1] for g in group], dtype=np.intp)
+            e = draw(total)
+            v1 = vals[:total]
+            write(e, v1)
+            v2 = v1  # DAME's local means: the same, or those of the two parts' sum
+            if second is not None:
+                np.copyto(both[:total], e)
+                np.add(both[:total], second[0](total), out=both[:total])
+                v2 = vals2[:total]
+                np.take(sum_means, both[:total], out=v2, mode="clip")
+            for key, (L, U) in intervals.items():
+                c = clip[:total]
+                np.maximum(v1 if key == "kent" else v2, np.repeat(L[rows], lengths), out=c)
+                np.minimum(c, np.repeat(U[rows], lengths), out=c)
+                sums[key][rows] += np.add.reduceat(c, starts)
+            if more_votes:
+                kept.append((rows, lengths, v2.copy()))
+    out = {key: finish[key](sums[key] / h) for key in intervals}
+    if more_votes:
+        for step in later:
+            step(rng)
+        for key, mt, d in ((f"dame@{mt}", mt, d) for mt, d in plan.more_dame):
+            v = more_votes[key]
+            j = v.elect(alpha, max(h, 1), rng)
+            L, U, fin = dame.release_checked(j, mt, v.tau, alpha, d, rng, plan.dame_scale, (size, h))
+            total_sums = np.zeros(size)
+            for rows, lengths, values in kept:
+                c = np.maximum(values, np.repeat(L[rows], lengths))
+                np.minimum(c, np.repeat(U[rows], lengths), out=c)
+                total_sums[rows] += np.add.reduceat(c, np.concatenate(([0], np.cumsum(lengths)[:-1])))
+            out[key] = fin(total_sums / h)
+    return out
+
+
+def _streamed_means(draw: Callable[[int], np.ndarray], write: Callable[[np.ndarray, np.ndarray], None], rows: int,
+                    h: int, intervals: list[tuple[np.ndarray, np.ndarray]],
+                    table: np.ndarray | None = None) -> list[np.ndarray]:
+    """Each row's mean of ``h`` local means drawn in order (``draw``, then ``write``: row after row), clipped to
+    each interval: :func:`~bounds.estimators.localisation.clipped_means_checked`'s bits on the array they would
+    make (rows of at most a block summed along the row; longer rows by the same blocked pairwise sums, each leaf
+    drawn when reached).  Where ``draw`` gives entries of ``table`` (their local means) and rows hold at least
+    :data:`TABLE_CLIP_USERS` users, each row's table is clipped once and read at the entries (the same values:
+    one gather a user and interval instead of a gather, two comparisons and a write)."""
+    vals = _scratch("stream_vals", INVERTER_DRAWS, np.float64)
+    clip = _scratch("stream_clip", INVERTER_DRAWS, np.float64)
+    sums = np.empty((len(intervals), rows))
+    by_table = table is not None and h >= TABLE_CLIP_USERS and 2 * table.size <= h  # a table cheaper than the reads
+    clipped = np.empty(0 if table is None else table.size)
+    if h <= localisation.BLOCK_USERS and h <= INVERTER_DRAWS:
+        g = max(1, INVERTER_DRAWS // h)
+        for a in range(0, rows, g):
+            e = min(rows, a + g)
+            d = draw((e - a) * h).reshape(e - a, h)
+            c = clip[:(e - a) * h].reshape(e - a, h)
+            if by_table:
+                assert table is not None
+                for r in range(a, e):
+                    for i, (L, U) in enumerate(intervals):
+                        np.clip(table, L[r], U[r], out=clipped)
+                        np.take(clipped, d[r - a], out=c[r - a], mode="clip")
+                        sums[i, r] = np.add.reduce(c[r - a])
+                continue
+            v = vals[:(e - a) * h].reshape(e - a, h)
+            write(d, v)
+            for i, (L, U) in enumerate(intervals):
+                np.maximum(v, L[a:e, None], out=c)  # np.clip's values (L <= U)
+                np.minimum(c, U[a:e, None], out=c)
+                np.add.reduce(c, axis=1, out=sums[i, a:e])
+    else:
+        row_tables: dict[int, list[np.ndarray]] = {}
+
+        def leaf(r: int, a: int, e: int) -> list[float]:
+            k = e - a
+            v = vals[:k] if k <= vals.size else np.empty(k)
+            c = clip[:k] if k <= clip.size else np.empty(k)
+            if by_table and k <= INVERTER_DRAWS:
+                assert table is not None
+                if r not in row_tables:
+                    row_tables.clear()
+                    row_tables[r] = [np.clip(table, L[r], U[r]) for L, U in intervals]
+                d = draw(k)
+                out = []
+                for t in row_tables[r]:
+                    np.take(t, d, out=c, mode="clip")
+                    out.append(float(np.add.reduce(c)))
+                return out
+            for s in range(0, k, INVERTER_DRAWS):
+                piece = draw(min(INVERTER_DRAWS, k - s))
+                write(piece, v[s:s + piece.size])
+            out = []
+            for L, U in intervals:
+                np.maximum(v, L[r], out=c)
+                np.minimum(c, U[r], out=c)
+                out.append(float(np.add.reduce(c)))
+            return out
+
+        for r in range(rows):
+            sums[:, r] = localisation.pairwise_sums_checked(leaf, r, 0, h)
+    sums /= h
+    return list(sums)
+
+
+def _plus_noise(mean: np.ndarray, noise: np.ndarray, h: int) -> np.ndarray:
+    """Kent's estimate from each row's clipped mean (:func:`~bounds.estimators.kent.refine_checked`'s arithmetic)."""
+    return mean + noise / h

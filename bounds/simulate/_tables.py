@@ -1,0 +1,265 @@
+r"""The entries path's tables and buffers: a binomial's table of means and bins, the inversion's buffers, a vote.
+
+A user's local mean and its bin in a vote are functions of the entry of its size's table it
+draws (or of its number of ones): tabulated once, read at the entries.
+
+.. math:: \bar X = \frac{2(lo + i) - t}{t},\qquad j(\bar X) = \min\Big(\Big\lfloor\frac{\bar X + 1}{2\tau}\Big\rfloor, N - 1\Big)
+
+Source: Pla et al. (2024), eq. (5); Kent et al. (2024), the partition before eq. (26).
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import threading
+
+import numpy as np
+
+from .. import mechanisms
+from ..estimators import dame, localisation
+from ._populations import INVERTER_DRAWS, _signed_sum
+
+__all__: list[str] = []
+
+SCRATCH_USERS = 2**16  # entries of the per-thread buffers of a block's bins and comparisons
+_SCRATCH: dict[int, dict[str, np.ndarray]] = {}  # per thread: per-user arrays reused across replications
+_SCRATCH_LOCK = threading.Lock()
+
+
+def _scratch(name: str, n: int, dtype: type) -> np.ndarray:
+    """This thread's array ``name`` of ``n`` entries, reused from the last call (freed by :func:`_release`).
+
+    Fresh arrays of 10⁷ entries per replication cost more in page faults (system time) than the
+    draws written into them; reusing them costs nothing after the first replication.
+    """
+    with _SCRATCH_LOCK:
+        arrays = _SCRATCH.setdefault(threading.get_ident(), {})
+    a = arrays.get(name)
+    if a is None or a.shape != (n,) or a.dtype != dtype:
+        arrays[name] = a = np.empty(n, dtype)
+    return a
+
+
+def _release() -> None:
+    """Free the per-user arrays of every thread of this process (the end of a run)."""
+    with _SCRATCH_LOCK:
+        _SCRATCH.clear()
+
+
+def _buffer(name: str, n: int, dtype: type) -> np.ndarray:
+    """The first ``n`` entries of this thread's array ``name``, grown (doubling) only when too short."""
+    with _SCRATCH_LOCK:
+        arrays = _SCRATCH.setdefault(threading.get_ident(), {})
+    a = arrays.get(name)
+    if a is None or a.size < n or a.dtype != dtype:
+        arrays[name] = a = np.empty(max(n, 2 * (0 if a is None else a.size)), dtype)
+    return a[:n]
+
+
+BINOMIAL = "binomial"  # a size whose users draw by numpy's sampler (no table, or too few users for one)
+
+
+@functools.lru_cache(maxsize=32)
+def _dame_tau(m_tilde: int, n: int, alpha: float) -> float:
+    """DAME's bins' half-width (:func:`bounds.estimators.dame.tau`), once a run."""
+    return dame.tau(m_tilde, n=n, alpha=alpha)
+
+
+@functools.lru_cache(maxsize=32)
+def _keep(alpha: float) -> float:
+    """The vote's keep probability at ``alpha`` (:func:`~bounds.mechanisms.rr_keep_probability`, ``k = 3``)."""
+    return mechanisms.rr_keep_probability(alpha, k=localisation.VOTE_ONES)
+
+
+@functools.lru_cache(maxsize=32)
+def _entry_means(lo: int, entries: int, t: int) -> np.ndarray:
+    """The local mean of each entry of a table of ``t`` samples (the bits of :meth:`TwoPoint.means_into`)."""
+    v = _signed_sum(np.arange(lo, lo + entries, dtype=np.int64), t)
+    v /= t
+    v.flags.writeable = False
+    return v
+
+
+@functools.lru_cache(maxsize=32)
+def _entry_bins(lo: int, entries: int, t: int, tau: float, N: int) -> np.ndarray:
+    """The bin of each entry's local mean (the bits of the vote's bin index)."""
+    b = localisation.bin_index_checked(_entry_means(lo, entries, t), tau, N)
+    b.flags.writeable = False
+    return b
+
+
+@functools.lru_cache(maxsize=32)
+def _table_bins(lo: int, entries: int, t: int, tau: float, N: int) -> tuple:
+    """A table's bins: its entries' cuts between bins, the bin of each range between cuts, and each entry's bin
+    from the first (the entries are sorted by local mean, so by bin)."""
+    b = _entry_bins(lo, entries, t, tau, N)
+    cuts = (np.flatnonzero(np.diff(b)) + 1).tolist()
+    return cuts, b[[0, *cuts]].tolist(), (b - b[0]).astype(np.intp)
+
+
+def _ones_bins(ones: np.ndarray, t: int, tau: float, N: int) -> np.ndarray:
+    """The bin of the local mean of ``ones`` ones in ``t`` samples (the engine's arithmetic, so its bits)."""
+    x = _signed_sum(ones, t)
+    x /= t
+    return localisation.bin_index_checked(x, tau, N)
+
+
+@functools.lru_cache(maxsize=4096)
+def _ones_cut(t: int, tau: float, N: int, b: int) -> int:
+    r"""The fewest ones (of ``t`` samples) whose local mean is in bin ``b`` or above (``1 <= b <= N - 1``).
+
+    The bin of :math:`k` ones is non-decreasing in :math:`k` (each step of the local mean and of
+    the bin index rounds monotonically), so a user's bin is the number of cuts at or below its
+    ones.  The search starts from :math:`\lceil b\,t\,\tau\rceil` and steps to where the
+    engine's own arithmetic changes bin.
+    """
+    k = min(max(math.ceil(b * (t * tau)), 0), t)
+    while k < t and int(_ones_bins(np.array([k]), t, tau, N)[0]) < b:
+        k += 1
+    while k > 0 and int(_ones_bins(np.array([k - 1]), t, tau, N)[0]) >= b:
+        k -= 1
+    return k
+
+
+class _Vote:
+    """One estimator's vote: the voting half's users per bin, rows × bins from ``base`` (grown as bins are reached).
+
+    A size's users are sorted into bins by what they drew: a table's entries are sorted by local
+    mean, so by bin (the entries of one bin are a range between two cuts); so are the numbers of
+    ones numpy's sampler draws (:func:`_ones_cut`).  Where at most :data:`MAX_CUTS` cuts lie
+    among the values drawn, the users per bin are differences of the numbers of users below each
+    cut; otherwise each user's bin is counted.
+    """
+
+    def __init__(self, tau: float, rows: int) -> None:
+        self.tau, self.N = tau, localisation.n_bins(tau)
+        self.base, self.width = 0, 0
+        self.counts = np.zeros((rows, 0), dtype=np.int64)
+
+    def reach(self, lo: int, hi: int) -> None:
+        """Make room for bins ``lo .. hi``."""
+        if self.width and lo >= self.base and hi < self.base + self.width:
+            return
+        base = lo if not self.width else min(lo, self.base)
+        top = hi if not self.width else max(hi, self.base + self.width - 1)
+        grown = np.zeros((self.counts.shape[0], top - base + 1), dtype=np.int64)
+        grown[:, self.base - base:self.base - base + self.width] = self.counts
+        self.counts, self.base, self.width = grown, base, top - base + 1
+
+    def add_ranges(self, row, bins: list[int], lows: list) -> None:
+        """Bin ``bins[t]`` gets ``lows[t + 1] - lows[t]`` users (``lows``: users below each cut, then all)."""
+        self.reach(bins[0], bins[-1])
+        for t, b in enumerate(bins):
+            self.counts[row, b - self.base] += lows[t + 1] - lows[t]
+
+    def add_bins(self, row: int, bins: np.ndarray, first: int) -> None:
+        """Count one row's users of bins ``first + bins`` (``bins`` >= 0)."""
+        c = np.bincount(bins)
+        self.reach(first, first + c.size - 1)
+        self.counts[row, first - self.base:first - self.base + c.size] += c
+
+    def elect(self, alpha: float, n_voters: int, rng: np.random.Generator) -> np.ndarray:
+        """The elected bins: :func:`~bounds.estimators.localisation.localise` from these counts."""
+        cnt, N = self.counts, self.N
+        if not self.width:
+            self.reach(0, 0)
+            cnt = self.counts
+        nz = cnt > 0
+        any_ = nz.any(axis=1)
+        first = np.where(any_, self.base + nz.argmax(axis=1), N)
+        last = np.where(any_, self.base + self.width - 1 - nz[:, ::-1].argmax(axis=1), -1)
+        lo, w = localisation.window_checked(first, last, N, self.tau)
+        cols = lo[:, None] + np.arange(w) - self.base  # window bin c of row r is counts[r, lo_r + c - base]
+        inside = (cols >= 0) & (cols < self.width)
+        h = np.where(inside, np.take_along_axis(cnt, np.clip(cols, 0, self.width - 1), axis=1), 0)
+        return localisation.elect_window(lo, w, h, N, alpha, n_voters, rng, _keep(alpha))
+
+
+class _EntryDraws:
+    """The drawn entries of one table, as :meth:`~bounds.simulate._populations._Inverter.indices` draws them (the
+    same uniforms, the same search: the same entries), into index-sized buffers of :data:`INVERTER_DRAWS` reused
+    from call to call: reading the table's means or bins at them needs no conversion of the indices."""
+
+    def __init__(self, table: tuple[int, np.ndarray, np.ndarray]) -> None:
+        _, self.F, guide = table
+        self.guide = guide.astype(np.intp)
+        self.G = self.guide.size
+        self.u, self.f = np.empty(INVERTER_DRAWS), np.empty(INVERTER_DRAWS)
+        self.g, self.i = np.empty(INVERTER_DRAWS, dtype=np.intp), np.empty(INVERTER_DRAWS, dtype=np.intp)
+        self.b = np.empty(INVERTER_DRAWS, dtype=bool)
+
+    def __call__(self, count: int, rng: np.random.Generator) -> np.ndarray:
+        """``count`` (at most :data:`INVERTER_DRAWS`) entries, in a buffer overwritten by the next call."""
+        u, f, g, i, b = self.u[:count], self.f[:count], self.g[:count], self.i[:count], self.b[:count]
+        rng.random(out=u)
+        np.multiply(u, self.G, out=f)
+        np.copyto(g, f, casting="unsafe")  # truncation of u G >= 0: its floor
+        np.take(self.guide, g, out=i, mode="clip")  # indices in range: mode="raise" would buffer
+        np.take(self.F, i, out=f, mode="clip")
+        np.less_equal(f, u, out=b)
+        i += b
+        np.take(self.F, i, out=f, mode="clip")
+        np.less_equal(f, u, out=b)
+        if b.any():
+            late = np.flatnonzero(b)
+            i[late] = np.searchsorted(self.F, u[late], side="right")
+        return i
+
+
+_entry_cache = threading.local()
+
+
+def _entry_draws(table: tuple[int, np.ndarray, np.ndarray]) -> _EntryDraws:
+    """This thread's :class:`_EntryDraws` of ``table`` (the last four tables kept)."""
+    cache: dict = getattr(_entry_cache, "cache", None) or {}
+    _entry_cache.cache = cache
+    hit = cache.pop(id(table), None)  # each entry holds its table: its id is not reused while cached
+    draws = hit[1] if hit is not None else _EntryDraws(table)
+    cache[id(table)] = (table, draws)
+    while len(cache) > 4:
+        del cache[next(iter(cache))]
+    return draws
+
+
+def _sampler(how, t: int, q: float, rng: np.random.Generator) -> tuple:
+    """``(draw, write, lo)`` of one part of ``t`` samples: ``draw(count)`` the users' values (table entries, or
+    numbers of ones), ``write(values, out)`` their local means with :class:`TwoPoint`'s bits, ``lo`` the number of
+    ones of value 0."""
+    if how is BINOMIAL:  # numbers of ones, as TwoPoint.sums and means_into draw them
+        def draw(count: int) -> np.ndarray:
+            return rng.binomial(t, q, size=count)
+
+        def write(values: np.ndarray, out: np.ndarray) -> None:  # the local means, TwoPoint's arithmetic
+            np.multiply(values, 2.0, out=out)
+            out -= t
+            out /= t
+        return draw, write, 0
+    inv, means = _entry_draws(how), _entry_means(how[0], how[1].size, t)
+
+    def draw_entries(count: int) -> np.ndarray:  # a view of the buffer, overwritten by the next call
+        return inv(count, rng)
+
+    def write_entries(values: np.ndarray, out: np.ndarray) -> None:
+        np.take(means, values, out=out, mode="clip")  # entries in range: no check
+    return draw_entries, write_entries, how[0]
+
+
+def _row_groups(lengths: list[int], offsets: list[int], cap: int):
+    """Rows' runs (row ``r``: ``lengths[r]`` users from column ``offsets[r]``) in groups of at most ``cap`` users drawn
+    together, row after row (a longer run cut into pieces): each group a list of ``(row, first in the group's draws,
+    length, column)``."""
+    group: list[tuple[int, int, int, int]] = []
+    size = 0
+    for r, (c, off) in enumerate(zip(lengths, offsets)):
+        s = 0
+        while s < c:
+            take = min(c - s, cap - size)
+            group.append((r, size, take, off + s))
+            size += take
+            s += take
+            if size == cap:
+                yield group, size
+                group, size = [], 0
+    if group:
+        yield group, size
