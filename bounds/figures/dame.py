@@ -348,7 +348,7 @@ def _draw_regimes(data):
                 (mt, f"{name}: m̃ (Theorem 2)", LogNorm(vmin=1, vmax=max(2, mt.max())), "magma",
                  "m̃ (users' samples used)"))):
             ax = fig.add_subplot(grid[row, col])
-            mesh = ax.pcolormesh(xmap(p), x, vals.T, shading="nearest", norm=norm, cmap=cmap)
+            mesh = ax.pcolormesh(xmap(p), x, vals.T, shading="nearest", norm=norm, cmap=cmap, rasterized=True)
             ax.set_xscale("log")
             ax.set_yscale("log")
             ax.set_xlabel(xlabel)
