@@ -169,8 +169,9 @@ def akmv_threshold(sums: ArrayLike, s: Setting, *, rng: RNGLike) -> np.ndarray:
     of_type("s", s, Setting)
     rng = check_rng("rng", rng)
     sums = np.atleast_2d(_sums(sums, s.m))
-    u = rng.random(sums.shape[0])
-    return _threshold_by_inversion(sums, s, u, rng.random(sums.shape[0]))
+    n: int = sums.shape[0]
+    u = rng.random(n)
+    return _threshold_by_inversion(sums, s, u, rng.random(n))
 
 
 NORMAL_WEIGHT = 1e-280  # a row's largest weight below this is recomputed in log space (float64's normal range
