@@ -43,7 +43,7 @@ from .. import dame as _dame_theory
 # each paper's module registers its figures on import, in this order
 from . import dame, kent, rameshwar, cummings  # noqa: F401, I001
 from .core import PALETTE, REGISTRY, SEED, STYLE, FigureData, FigureSpec, render, saving
-from .files import PDF_METADATA, PNG_METADATA, rounded
+from .files import PDF_METADATA, PNG_METADATA, pdf_fonts_without_layout_tables, rounded
 from .verdicts import Verdict, judge, not_computed
 
 __all__ = ["FigureData", "FigureSpec", "Made", "REGISTRY", "run", "render", "judge", "Verdict", "PALETTE", "STYLE",
@@ -128,8 +128,9 @@ def _write(fid: str, data: FigureData, out: Path, meta: dict) -> tuple[list[Path
 
             Image.fromarray(np.asarray(fig.canvas.buffer_rgba())).convert("RGB").save(  # type: ignore[attr-defined]
                 pdf, "PDF", resolution=SAVE_DPI, title=spec.id, creationDate=None, modDate=None)
-        else:  # the PDF keeps the PNG's layout
-            fig.savefig(pdf, metadata=PDF_METADATA)
+        else:  # the PDF keeps the PNG's layout; its fonts subset without the tables no PDF page uses
+            with pdf_fonts_without_layout_tables():
+                fig.savefig(pdf, metadata=PDF_METADATA)
     paths += [png, pdf, _write_json(out / f"{spec.id}.json", meta)]
     return paths, time.perf_counter() - start
 

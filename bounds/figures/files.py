@@ -34,14 +34,16 @@ Examples
 
 from __future__ import annotations
 
+import contextlib
 import math
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 import numpy as np
 
-__all__ = ["DIGITS", "RTOL", "LOG_DECIMALS", "PNG_METADATA", "PDF_METADATA", "rounded"]
+__all__ = ["DIGITS", "RTOL", "LOG_DECIMALS", "PNG_METADATA", "PDF_METADATA", "LAYOUT_TABLES", "rounded",
+           "pdf_fonts_without_layout_tables"]
 
 DIGITS = 10
 """Significant digits of every number a figure writes (and draws): see the module's note."""
@@ -99,3 +101,43 @@ def rounded(value: Any, key: str = "") -> Any:
     if isinstance(value, np.ndarray):
         return [rounded(v, key) for v in value.tolist()]
     return value
+
+
+LAYOUT_TABLES = ("GSUB", "GPOS", "GDEF", "kern")
+"""The font tables a PDF's embedded subset leaves out: glyph substitution and positioning, which no PDF viewer
+applies (the page places every glyph itself, kerned when the figure was drawn), so that leaving them out changes
+no page, only the work of subsetting them (most of the PDF's writing) and the file."""
+
+
+@contextlib.contextmanager
+def pdf_fonts_without_layout_tables() -> Iterator[None]:
+    r"""While in this block, the TrueType subsets embedded in PDFs (matplotlib's ``pdf.fonttype`` 42, subset by
+    fontTools) leave out :data:`LAYOUT_TABLES`; the subsetter's defaults are restored on exit.  A fontTools
+    without that default leaves the subsets as they were.
+
+    .. math:: \text{subset} = \text{glyf} \cup \text{cmap} \cup \text{hmtx} \cup \dots \setminus
+              \{\text{GSUB}, \text{GPOS}, \text{GDEF}, \text{kern}\}
+
+    Source: ISO 32000-1 (PDF 1.7), §9.9, embedded font programs: a ``FontFile2`` TrueType program supplies glyph
+    outlines and metrics; where each glyph goes is the content stream's.
+
+    Examples
+    --------
+    >>> from fontTools import subset
+    >>> with pdf_fonts_without_layout_tables():
+    ...     "GPOS" in subset.Options().drop_tables
+    True
+    >>> "GPOS" in subset.Options().drop_tables
+    False
+    """
+    from fontTools import subset
+
+    default = getattr(subset.Options, "_drop_tables_default", None)
+    if not isinstance(default, list):
+        yield
+        return
+    subset.Options._drop_tables_default = default + [t for t in LAYOUT_TABLES if t not in default]
+    try:
+        yield
+    finally:
+        subset.Options._drop_tables_default = default
