@@ -112,8 +112,9 @@ no page, only the work of subsetting them (most of the PDF's writing) and the fi
 @contextlib.contextmanager
 def pdf_fonts_without_layout_tables() -> Iterator[None]:
     r"""While in this block, the TrueType subsets embedded in PDFs (matplotlib's ``pdf.fonttype`` 42, subset by
-    fontTools) leave out :data:`LAYOUT_TABLES`; the subsetter's defaults are restored on exit.  A fontTools
-    without that default leaves the subsets as they were.
+    fontTools) leave out :data:`LAYOUT_TABLES`: each font the subsetter loads has them removed as it is loaded
+    (before the subsetter reads them at all); its loader is restored on exit.  A fontTools without that loader
+    leaves the subsets as they were.
 
     .. math:: \text{subset} = \text{glyf} \cup \text{cmap} \cup \text{hmtx} \cup \dots \setminus
               \{\text{GSUB}, \text{GPOS}, \text{GDEF}, \text{kern}\}
@@ -124,20 +125,30 @@ def pdf_fonts_without_layout_tables() -> Iterator[None]:
     Examples
     --------
     >>> from fontTools import subset
+    >>> from matplotlib import font_manager
+    >>> path = font_manager.findfont("DejaVu Sans")
     >>> with pdf_fonts_without_layout_tables():
-    ...     "GPOS" in subset.Options().drop_tables
-    True
-    >>> "GPOS" in subset.Options().drop_tables
+    ...     "GPOS" in subset.load_font(path, subset.Options())
     False
+    >>> "GPOS" in subset.load_font(path, subset.Options())
+    True
     """
     from fontTools import subset
 
-    default = getattr(subset.Options, "_drop_tables_default", None)
-    if not isinstance(default, list):
+    load = getattr(subset, "load_font", None)
+    if not callable(load):
         yield
         return
-    subset.Options._drop_tables_default = default + [t for t in LAYOUT_TABLES if t not in default]
+
+    def lean(*args: Any, **kwargs: Any) -> Any:
+        font = load(*args, **kwargs)
+        for tag in LAYOUT_TABLES:
+            if tag in font:
+                del font[tag]
+        return font
+
+    setattr(subset, "load_font", lean)
     try:
         yield
     finally:
-        subset.Options._drop_tables_default = default
+        setattr(subset, "load_font", load)
