@@ -29,6 +29,7 @@ from collections.abc import Sequence
 import contextlib
 import inspect
 import math
+import operator
 import re
 import textwrap
 import warnings
@@ -77,7 +78,12 @@ class FigureData:
 
     def column(self, key: str, **where: Any) -> np.ndarray:
         """Values of ``key`` in the rows matching ``where`` (in row order)."""
-        return np.array([r[key] for r in self.rows if all(r[k] == v for k, v in where.items())])
+        if not where:
+            return np.array([r[key] for r in self.rows])
+        get, want = operator.itemgetter(*where), tuple(where.values())
+        if len(want) == 1:
+            return np.array([r[key] for r in self.rows if get(r) == want[0]])
+        return np.array([r[key] for r in self.rows if get(r) == want])
 
 
 @dataclass(frozen=True)

@@ -35,6 +35,7 @@ Examples
 from __future__ import annotations
 
 import contextlib
+import functools
 import math
 import re
 from collections.abc import Iterator, Mapping
@@ -59,6 +60,7 @@ PDF_METADATA: dict[str, Any] = {"Creator": None, "Producer": None, "CreationDate
 _LOG_KEY = re.compile(r"(^|_)log(10|2)?($|_)")
 
 
+@functools.lru_cache(maxsize=None)
 def _is_log(key: str) -> bool:
     return bool(_LOG_KEY.search(key))
 
@@ -88,6 +90,13 @@ def rounded(value: Any, key: str = "") -> Any:
     >>> rounded({"curve": {"log_T_dagger": 1.2345678901234, "slope": -0.9013642876640008}})
     {'curve': {'log_T_dagger': 1.2345678901, 'slope': -0.9013642877}}
     """
+    kind = type(value)  # the plain types first: rows are dicts of them
+    if kind is float:
+        return _float(value, _is_log(str(key)))
+    if kind is str or kind is int or value is None:
+        return value
+    if kind is dict:
+        return {k: rounded(v, str(k)) for k, v in value.items()}
     if isinstance(value, (bool, np.bool_)):
         return bool(value)
     if isinstance(value, (int, np.integer)):
