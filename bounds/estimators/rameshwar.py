@@ -174,8 +174,8 @@ def akmv_threshold(sums: ArrayLike, s: Setting, *, rng: RNGLike) -> np.ndarray:
     return _threshold_by_inversion(sums, s, u, rng.random(n))
 
 
-NORMAL_WEIGHT = 1e-280  # a row's largest weight below this is recomputed in log space (float64's normal range
-# starts at 2.2e-308: weights 1e-28 of the largest and smaller, whose precision a subnormal loses, weigh nothing)
+NORMAL_WEIGHT = 1e-280  # a row whose total weight is below this is recomputed in log space (float64's normal range
+# starts at 2.2e-308: weights under 1e-25 of the total, whose precision a subnormal loses, weigh nothing)
 
 
 def _threshold_by_inversion(sums: np.ndarray, s: Setting, u: np.ndarray, v: np.ndarray) -> np.ndarray:
@@ -192,12 +192,12 @@ def _threshold_by_inversion(sums: np.ndarray, s: Setting, u: np.ndarray, v: np.n
     widths = np.diff(edges, axis=1)
     distance = np.abs(np.arange(L + 1) - max(L - s.rank + 1, 0))
     w = widths * np.exp(-0.5 * (s.eps / 2) * distance)
-    tiny = w.max(axis=1) < NORMAL_WEIGHT
+    cum = np.cumsum(w, axis=1)
+    tiny = cum[:, -1] < NORMAL_WEIGHT
     if tiny.any():  # a huge budget (or tiny widths): each weight relative to the row's largest, in log space
         with np.errstate(divide="ignore"):
             logw = np.log(widths[tiny]) - 0.5 * (s.eps / 2) * distance
-        w[tiny] = np.exp(logw - logw.max(axis=1, keepdims=True))
-    cum = np.cumsum(w, axis=1)
+        cum[tiny] = np.cumsum(np.exp(logw - logw.max(axis=1, keepdims=True)), axis=1)
     total = cum[:, -1]
     if repeated:
         thr = np.minimum(u * total[0], np.nextafter(total[0], 0.0))  # below the total, whatever the rounding

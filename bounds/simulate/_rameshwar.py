@@ -41,7 +41,8 @@ def _rt_chunk(plan: _RTPlan, seeds: list, sizes: list) -> dict:
     n_samples = float(m.sum())
     rows = sum(sizes)
     draws = []
-    x = np.full((rows, int(m.sum())), float(U)) if plan.kind == "worst" else np.empty((rows, int(m.sum())))
+    x = np.full((rows, int(m.sum())), float(U)) if plan.kind == "worst" else \
+        np.empty((rows, int(m.sum()))) if plan.kind == "uniform" else np.empty((0, int(m.sum())))  # gaussian: below
     sd = lo = 0.0
     if plan.kind == "gaussian":
         from scipy import special
