@@ -74,7 +74,7 @@ def test_akmv_threshold_picks_only_intervals_of_positive_weight_at_the_ends_of_t
     s = rameshwar.setting(np.ones(3, dtype=np.int64), U=10.0, eps=1.0)
     sums = np.array([[2.0, 10.0, 10.0]] * 3)
     u = np.array([0.0, 1 - 2.0**-53, 0.5])
-    T = rameshwar._threshold_by_inversion(sums, s, u, np.array([0.0, 1 - 2.0**-53, 0.0]))
+    T = rameshwar.akmv_threshold_checked(sums, s, u, np.array([0.0, 1 - 2.0**-53, 0.0]))
     assert T[0] == 0.0 and 2.0 <= T[1] <= 10.0 and T[2] in (0.0, 2.0)
 
 

@@ -171,14 +171,14 @@ def akmv_threshold(sums: ArrayLike, s: Setting, *, rng: RNGLike) -> np.ndarray:
     sums = np.atleast_2d(_sums(sums, s.m))
     n: int = sums.shape[0]
     u = rng.random(n)
-    return _threshold_by_inversion(sums, s, u, rng.random(n))
+    return akmv_threshold_checked(sums, s, u, rng.random(n))
 
 
 NORMAL_WEIGHT = 1e-280  # a row whose total weight is below this is recomputed in log space (float64's normal range
 # starts at 2.2e-308: weights under 1e-25 of the total, whose precision a subnormal loses, weigh nothing)
 
 
-def _threshold_by_inversion(sums: np.ndarray, s: Setting, u: np.ndarray, v: np.ndarray) -> np.ndarray:
+def akmv_threshold_checked(sums: np.ndarray, s: Setting, u: np.ndarray, v: np.ndarray) -> np.ndarray:
     """:func:`akmv_threshold` of checked 2-D ``sums`` given its uniforms ``u`` (the interval) and ``v`` (the point
     inside), one a row; row by row the same operations whatever the number of rows (the replications' chunks rely
     on it)."""

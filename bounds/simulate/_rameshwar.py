@@ -79,7 +79,7 @@ def _rt_chunk(plan: _RTPlan, seeds: list, sizes: list) -> dict:
     fstar = np.concatenate([clipped[i:i + k] @ m for i, k in zip(np.cumsum([0] + sizes[:-1]), sizes)])
     opt = np.abs(fstar / n_samples + noise[1] * s.opt_wc_scale - f)
     # AKMV: rameshwar.akmv_threshold's private quantile at eps / 2, rank s.rank, on [0, U m*]
-    T = rameshwar._threshold_by_inversion(sums, s, unif[0], unif[1])
+    T = rameshwar.akmv_threshold_checked(sums, s, unif[0], unif[1])
     g = np.minimum(sums, T[:, None]).sum(axis=1) / n_samples
     akmv = np.abs(g + noise[2] * (T / ((s.eps / 2) * n_samples)) - f)
     return {"laplace": laplace, "opt_wc": opt, "akmv": akmv}
