@@ -188,8 +188,10 @@ def akmv_threshold_checked(sums: np.ndarray, s: Setting, u: np.ndarray, v: np.nd
     rows = sums[:1] if repeated else sums
     edges = np.empty((rows.shape[0], L + 2))
     edges[:, 0], edges[:, -1] = 0.0, upper
-    edges[:, 1:-1] = np.sort(np.clip(rows, 0.0, upper), axis=1)
-    widths = np.diff(edges, axis=1)
+    inner = edges[:, 1:-1]
+    np.clip(rows, 0.0, upper, out=inner)  # clipped and sorted in place: no temporaries of the chunk's size
+    inner.sort(axis=1)
+    widths = np.subtract(edges[:, 1:], edges[:, :-1])
     distance = np.abs(np.arange(L + 1) - max(L - s.rank + 1, 0))
     w = widths * np.exp(-0.5 * (s.eps / 2) * distance)
     cum = np.cumsum(w, axis=1)
