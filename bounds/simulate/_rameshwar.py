@@ -26,7 +26,7 @@ class _RTPlan:
     kind: str
 
 
-CHUNK_VALUES = 2**17  # samples (or Gumbel draws) held at a time by one chunk of blocks: 1 MiB per array, which
+CHUNK_VALUES = 2**17  # samples (or threshold weights) held at a time by one chunk of blocks: 1 MiB per array, which
 # stays in cache and is reused by the allocator (arrays of 16 MiB were mapped and page-faulted anew at every chunk)
 
 
