@@ -57,6 +57,41 @@ def test_akmv_threshold_law_is_the_exponential_mechanism_at_half_the_budget():
     assert stats.chisquare(observed, R * weights / weights.sum()).pvalue > 1e-4
 
 
+def test_akmv_threshold_of_one_dataset_repeated_is_the_same_draws_as_its_copies():
+    """A broadcast view (one dataset repeated, sorted and weighed once) and its materialised copies give the same
+    thresholds bit for bit from the same stream."""
+    s = rameshwar.setting(M, U=65.0, eps=0.3)
+    one = 65.0 * M.astype(float) * np.linspace(0.2, 1.0, M.size)
+    view = np.broadcast_to(one, (5000, M.size))
+    a = rameshwar.akmv_threshold(view, s, rng=np.random.default_rng(SEED))
+    b = rameshwar.akmv_threshold(np.array(view), s, rng=np.random.default_rng(SEED))
+    assert view.strides[0] == 0 and np.array_equal(a, b)
+
+
+def test_akmv_threshold_picks_only_intervals_of_positive_weight_at_the_ends_of_the_uniforms():
+    """Inversion at u = 0 and at the largest uniform below 1 lands on the first and the last interval of positive
+    width (here [0, 2] and [2, 10]: the sums 10, 10 leave two empty intervals at the top)."""
+    s = rameshwar.setting(np.ones(3, dtype=np.int64), U=10.0, eps=1.0)
+    sums = np.array([[2.0, 10.0, 10.0]] * 3)
+    u = np.array([0.0, 1 - 2.0**-53, 0.5])
+    T = rameshwar.akmv_threshold_checked(sums, s, u, np.array([0.0, 1 - 2.0**-53, 0.0]))
+    assert T[0] == 0.0 and 2.0 <= T[1] <= 10.0 and T[2] in (0.0, 2.0)
+
+
+def test_akmv_threshold_weighs_in_log_space_where_the_weights_underflow():
+    """Two intervals of width 1/2 at 202 and 201 steps from the target, at ε'/2 = 5: weights e^-1010 and e^-1005
+    (0 in float64), in the ratio e^5, so that T < 1/2 has probability 1 / (1 + e^5) (closed form)."""
+    L, R = 202, 40000
+    s = rameshwar.setting(np.ones(L, dtype=np.int64), U=1.0, eps=20.0)
+    assert s.rank == 1  # the target is the top interval [1, 1], of width 0
+    sums = np.full(L, 1.0)
+    sums[0] = 0.5
+    T = rameshwar.akmv_threshold(np.tile(sums, (R, 1)), s, rng=np.random.default_rng(SEED))
+    p = 1 / (1 + math.exp(5.0))
+    assert np.all((T >= 0) & (T <= 1))
+    assert abs(np.mean(T < 0.5) - p) < 4 * math.sqrt(p * (1 - p) / R)
+
+
 def test_akmv_release_is_the_clipped_mean_plus_noise_at_2T_over_eps_total():
     U, eps = 65.0, 0.7
     s = rameshwar.setting(M, U=U, eps=eps)

@@ -399,6 +399,35 @@ def test_log_axes_build_only_the_ticks_they_draw():
     assert png_in_view == png and shown_in_view == shown and len(shown) <= built_in_view < built
 
 
+@pytest.mark.parametrize("span, both", [((0.02, 5.0), False), ((1.0, 50.0), False), ((2.0, 7.0), False),
+                                        ((0.02, 5.0), True)])
+def test_unlabelled_minor_ticks_become_marks_drawn_pixel_for_pixel(span, both, monkeypatch):
+    """Minor ticks without labels (axes over more than a decade) are drawn as marks: the same PNG as the ticks
+    they replace, with no minor tick built; minor ticks that carry labels (under a decade) or stick out on a side
+    without major ticks (which the layout counts) stay ticks, with the same PNG."""
+    from bounds.figures import core
+
+    def drawn(marks):
+        if not marks:
+            monkeypatch.setattr(core, "_minor_marks", lambda axis: False)
+        fig = Figure(figsize=(3, 2), layout="constrained")
+        ax = fig.subplots()
+        ax.loglog(list(span), [1.0, 300.0])
+        if both:
+            ax.tick_params(which="minor", top=True, right=True)
+        core._plain_log_labels(fig)
+        png = io.BytesIO()
+        with matplotlib.rc_context(figures.STYLE):
+            fig.savefig(png, format="png", dpi=150)
+        monkeypatch.undo()
+        return png.getvalue(), len(ax.xaxis.minorTicks), ax.xaxis.get_minorticklocs().size
+
+    (ticks, built, locs), (marks, built_marks, locs_marks) = drawn(False), drawn(True)
+    assert marks == ticks and built > 5 and locs > 5  # the ticks to replace were there
+    kept = both or math.log10(span[1] / span[0]) < 1
+    assert (built_marks, locs_marks) == ((built, locs) if kept else (1, 0))
+
+
 # kent-fig1 (colour bars, log axes) and dame-fig1b (shared axes, a figure legend) hold every feature the other
 # two have: those two in the slow run
 @pytest.mark.parametrize("fid", ["kent-fig1", pytest.param("dame-regimes", marks=pytest.mark.slow), "dame-fig1b",

@@ -160,3 +160,54 @@ def test_binomial_tables_use_scipy_stats_bits_without_importing_it(N, q):
     assert np.array_equal(pmf(k, N, q), stats.binom.pmf(k, N, q))
     for x in {-3, -1, 0, int(k[0]) - 1, int(k[-1]), N - 1, N, N + 2}:
         assert cdf(x, N, q) == stats.binom.cdf(x, N, q) and sf(x, N, q) == stats.binom.sf(x, N, q), x
+
+
+# --------------------------------------------------------------------------- the PDFs' fonts
+
+
+def _embedded_fonts(pdf: bytes):
+    """The TrueType programs a PDF embeds (its Flate streams that decompress to a TrueType font)."""
+    import io
+    import re
+    import zlib
+
+    from fontTools.ttLib import TTFont
+
+    fonts = []
+    for m in re.finditer(rb"stream\r?\n", pdf):
+        end = pdf.find(b"endstream", m.end())
+        try:
+            raw = zlib.decompress(pdf[m.end():end])
+        except zlib.error:
+            continue
+        if raw[:4] in (b"\x00\x01\x00\x00", b"true"):
+            fonts.append(TTFont(io.BytesIO(raw)))
+    return fonts
+
+
+def test_pdf_fonts_leave_out_only_the_layout_tables(tmp_path):
+    """Inside ``pdf_fonts_without_layout_tables`` a PDF embeds the same glyphs (outlines, advance widths, names) as
+    matplotlib's own subset, without GSUB, GPOS, GDEF and kern; outside it, the subset is matplotlib's again."""
+    import matplotlib
+
+    from bounds.figures.core import STYLE, new_figure
+    from bounds.figures.files import LAYOUT_TABLES, PDF_METADATA, pdf_fonts_without_layout_tables
+
+    fig, (ax,) = new_figure()
+    ax.set_title("AVATAR Wave: ε = 0.5, nα² ≥ 10⁴")
+    with matplotlib.rc_context(STYLE):
+        fig.savefig(tmp_path / "plain.pdf", metadata=PDF_METADATA)
+        with pdf_fonts_without_layout_tables():
+            fig.savefig(tmp_path / "lean.pdf", metadata=PDF_METADATA)
+        fig.savefig(tmp_path / "again.pdf", metadata=PDF_METADATA)
+    plain, lean = (_embedded_fonts((tmp_path / f"{k}.pdf").read_bytes()) for k in ("plain", "lean"))
+    assert len(plain) == len(lean) >= 1
+    assert (tmp_path / "again.pdf").read_bytes() == (tmp_path / "plain.pdf").read_bytes()
+    for a, b in zip(plain, lean):
+        assert {"GPOS", "GSUB"} <= set(a.keys())  # DejaVu Sans has them: the comparison tests something
+        assert not set(LAYOUT_TABLES) & set(b.keys())
+        assert set(a.keys()) - set(b.keys()) == set(LAYOUT_TABLES) & set(a.keys())
+        assert a.getGlyphOrder() == b.getGlyphOrder()
+        assert a["hmtx"].metrics == b["hmtx"].metrics
+        assert all(a["glyf"][g].getCoordinates(a["glyf"])[0] == b["glyf"][g].getCoordinates(b["glyf"])[0]
+                   for g in a.getGlyphOrder())

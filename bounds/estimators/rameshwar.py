@@ -146,9 +146,19 @@ def opt_wc(sums: ArrayLike, s: Setting, *, rng: RNGLike) -> np.ndarray:
 def akmv_threshold(sums: ArrayLike, s: Setting, *, rng: RNGLike) -> np.ndarray:
     r"""AKMV's private clipping threshold: the rank-:math:`r` largest user sum by the exponential mechanism at :math:`\varepsilon' = \varepsilon/2`.
 
-    .. math:: \hat T = \mathrm{PrivQuantile}_{\varepsilon/2}\big(S_1, \dots, S_L;\ r\big) \in [0, U m^*]
+    With each row's sums clipped to :math:`[0, U m^*]` and sorted, :math:`z_0 = 0 \le z_1 \le \dots \le z_L \le
+    z_{L+1} = U m^*`, and the target index :math:`t = L - r + 1`, the interval :math:`[z_i, z_{i+1}]` is chosen with
+    probability
 
-    Source: Rameshwar and Tandon (2025), §IV-A steps 1–2 (:func:`~bounds.mechanisms.private_quantile`).
+    .. math:: p_i = \frac{w_i}{\sum_j w_j},\qquad w_i = (z_{i+1} - z_i)\,e^{-\frac{\varepsilon'}{2}|i - t|},
+              \qquad \hat T = z_i + V (z_{i+1} - z_i)
+
+    (the law of :func:`~bounds.mechanisms.private_quantile`), drawn by inversion: two uniforms a row, the first
+    ``U`` picking the first :math:`i` whose cumulative weight exceeds :math:`U\sum_j w_j`, the second ``V`` placing
+    :math:`\hat T` inside the interval (the weights in log space, relative to a row's largest, where they
+    would leave float64's normal range).  One dataset repeated (a broadcast view) is sorted and weighed once.
+
+    Source: Rameshwar and Tandon (2025), §IV-A steps 1–2; Smith (2011), Algorithm 2.
 
     Examples
     --------
@@ -157,9 +167,48 @@ def akmv_threshold(sums: ArrayLike, s: Setting, *, rng: RNGLike) -> np.ndarray:
     True
     """
     of_type("s", s, Setting)
+    rng = check_rng("rng", rng)
     sums = np.atleast_2d(_sums(sums, s.m))
-    T = mechanisms.private_quantile(sums, s.rank, lower=0.0, upper=s.U * float(s.m.max()), eps=s.eps / 2, rng=rng)
-    return np.atleast_1d(T)
+    n: int = sums.shape[0]
+    u = rng.random(n)
+    return akmv_threshold_checked(sums, s, u, rng.random(n))
+
+
+NORMAL_WEIGHT = 1e-280  # a row whose total weight is below this is recomputed in log space (float64's normal range
+# starts at 2.2e-308: weights under 1e-25 of the total, whose precision a subnormal loses, weigh nothing)
+
+
+def akmv_threshold_checked(sums: np.ndarray, s: Setting, u: np.ndarray, v: np.ndarray) -> np.ndarray:
+    """:func:`akmv_threshold` of checked 2-D ``sums`` given its uniforms ``u`` (the interval) and ``v`` (the point
+    inside), one a row; row by row the same operations whatever the number of rows (the replications' chunks rely
+    on it)."""
+    L = sums.shape[1]
+    upper = s.U * float(s.m.max())
+    repeated = sums.shape[0] > 1 and sums.strides[0] == 0  # one dataset repeated: its weights computed once
+    rows = sums[:1] if repeated else sums
+    edges = np.empty((rows.shape[0], L + 2))
+    edges[:, 0], edges[:, -1] = 0.0, upper
+    inner = edges[:, 1:-1]
+    np.clip(rows, 0.0, upper, out=inner)  # clipped and sorted in place: no temporaries of the chunk's size
+    inner.sort(axis=1)
+    widths = np.subtract(edges[:, 1:], edges[:, :-1])
+    distance = np.abs(np.arange(L + 1) - max(L - s.rank + 1, 0))
+    w = widths * np.exp(-0.5 * (s.eps / 2) * distance)
+    cum = np.cumsum(w, axis=1)
+    tiny = cum[:, -1] < NORMAL_WEIGHT
+    if tiny.any():  # a huge budget (or tiny widths): each weight relative to the row's largest, in log space
+        with np.errstate(divide="ignore"):
+            logw = np.log(widths[tiny]) - 0.5 * (s.eps / 2) * distance
+        cum[tiny] = np.cumsum(np.exp(logw - logw.max(axis=1, keepdims=True)), axis=1)
+    total = cum[:, -1]
+    if repeated:
+        thr = np.minimum(u * total[0], np.nextafter(total[0], 0.0))  # below the total, whatever the rounding
+        i = np.searchsorted(cum[0], thr, side="right")  # the first interval whose cumulative weight exceeds thr
+        return edges[0, i] + v * widths[0, i]
+    thr = np.minimum(u * total, np.nextafter(total, 0.0))
+    i = np.count_nonzero(cum <= thr[:, None], axis=1)  # as searchsorted, row by row: a positive weight is chosen
+    every = np.arange(rows.shape[0])
+    return edges[every, i] + v * widths[every, i]
 
 
 def akmv_scale(T: ArrayLike, s: Setting) -> np.ndarray:

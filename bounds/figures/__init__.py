@@ -43,7 +43,7 @@ from .. import dame as _dame_theory
 # each paper's module registers its figures on import, in this order
 from . import dame, kent, rameshwar, cummings  # noqa: F401, I001
 from .core import PALETTE, REGISTRY, SEED, STYLE, FigureData, FigureSpec, render, saving
-from .files import PDF_METADATA, PNG_METADATA, rounded
+from .files import PDF_METADATA, PNG_METADATA, pdf_fonts_without_layout_tables, rounded
 from .verdicts import Verdict, judge, not_computed
 
 __all__ = ["FigureData", "FigureSpec", "Made", "REGISTRY", "run", "render", "judge", "Verdict", "PALETTE", "STYLE",
@@ -124,12 +124,13 @@ def _write(fid: str, data: FigureData, out: Path, meta: dict) -> tuple[list[Path
         fig.savefig(png, metadata=PNG_METADATA,
                     pil_kwargs={"compress_level": QUICK_PNG_COMPRESSION} if meta.get("quick") else None)
         if meta.get("quick"):  # a quick run's PDF is the PNG's raster (the canvas' buffer): drawing twice costs twice
-            from PIL import Image
+            from PIL import Image, PdfImagePlugin  # noqa: F401  (the PDF writer registered: no scan of every plugin)
 
             Image.fromarray(np.asarray(fig.canvas.buffer_rgba())).convert("RGB").save(  # type: ignore[attr-defined]
                 pdf, "PDF", resolution=SAVE_DPI, title=spec.id, creationDate=None, modDate=None)
-        else:  # the PDF keeps the PNG's layout
-            fig.savefig(pdf, metadata=PDF_METADATA)
+        else:  # the PDF keeps the PNG's layout; its fonts subset without the tables no PDF page uses
+            with pdf_fonts_without_layout_tables():
+                fig.savefig(pdf, metadata=PDF_METADATA)
     paths += [png, pdf, _write_json(out / f"{spec.id}.json", meta)]
     return paths, time.perf_counter() - start
 
@@ -206,6 +207,9 @@ def run(ids: Sequence[str] | None = None, *, quick: bool = False, out: str | Pat
             paths, took = future.result()
             made(fid, data, paths, seconds + took)
 
+    if jobs > 1:  # what every worker's drawing imports, imported once before they are forked
+        import matplotlib.backends.backend_agg  # noqa: F401
+        import matplotlib.backends.backend_pdf  # noqa: F401
     executor = ProcessPoolExecutor(jobs) if jobs > 1 else None
     # drawing and saving overlap the next figure's computation when there are workers
     written: dict[str, tuple[FigureData, Future[tuple[list[Path], float]] | list[Path]]] = {}

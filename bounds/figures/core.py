@@ -29,6 +29,7 @@ from collections.abc import Sequence
 import contextlib
 import inspect
 import math
+import operator
 import re
 import textwrap
 import warnings
@@ -77,7 +78,12 @@ class FigureData:
 
     def column(self, key: str, **where: Any) -> np.ndarray:
         """Values of ``key`` in the rows matching ``where`` (in row order)."""
-        return np.array([r[key] for r in self.rows if all(r[k] == v for k, v in where.items())])
+        if not where:
+            return np.array([r[key] for r in self.rows])
+        get, want = operator.itemgetter(*where), tuple(where.values())
+        if len(want) == 1:
+            return np.array([r[key] for r in self.rows if get(r) == want[0]])
+        return np.array([r[key] for r in self.rows if get(r) == want])
 
 
 @dataclass(frozen=True)
@@ -332,12 +338,14 @@ class _InView(Locator):
 
 
 MINOR_DECADES = 4  # log axes over more decades than this carry no minor ticks (each tick is costly to lay out)
+TICK_RTOL = 1e-10  # matplotlib's tolerance (of the view's width, in the axis' scale) for drawing a tick at the edge
 
 
 def _plain_log_labels(fig: Figure) -> None:
     """Give every log axis of ``fig`` :class:`_UnicodeLogFormatter` tick labels (major and minor), ticks only
     where they are drawn (:class:`_InView`), and drop the minor ticks of those spanning more than
-    ``MINOR_DECADES`` decades (the gridded decades suffice there)."""
+    ``MINOR_DECADES`` decades (the gridded decades suffice there); minor ticks without labels or grid lines
+    become marks (:func:`_minor_marks`)."""
     for ax in fig.axes:
         for axis in (ax.xaxis, ax.yaxis):
             if axis.get_scale() == "log":
@@ -352,6 +360,78 @@ def _plain_log_labels(fig: Figure) -> None:
                 axis.set_major_formatter(_UnicodeLogFormatter())
                 axis.set_minor_formatter(_UnicodeLogFormatter(
                     labelOnlyBase=False, minor_thresholds=getattr(minor, "minor_thresholds", (1, 0.4))))
+                _minor_marks(axis)
+
+
+def _minor_marks(axis: Any) -> bool:
+    """Draw ``axis``' minor ticks as marks when none carries a label or a grid line: one marker line (the minor
+    tick's own line, its style and transform, at every minor location drawn) instead of one tick of five artists
+    per mark, built, laid out and drawn each; the same marks in the same places, drawn by the axis after its
+    ticks.  Only where the marks are on the ticks' first side alone, in the major ticks' direction and no longer
+    than them (so that the axes' extent, which counts the longest tick mark of each side, is unchanged).
+    Returns whether the axis' minor ticks became marks.
+
+    Examples
+    --------
+    >>> fig, (ax,) = new_figure()
+    >>> _ = ax.loglog([1.0, 1000.0], [1.0, 1000.0])
+    >>> _plain_log_labels(fig)
+    >>> len(ax.xaxis.get_minorticklocs()), callable(ax.xaxis.__dict__.get("draw"))
+    (0, True)
+    """
+    locator = axis.get_minor_locator()
+    if isinstance(locator, NullLocator) or "draw" in axis.__dict__:
+        return False
+    template, major = axis.get_minor_ticks(1)[0], axis.get_major_ticks(1)[0]
+    locs = axis.get_minorticklocs()
+    labels = axis.get_minor_formatter().format_ticks(locs) if len(locs) else []
+    mark, major_mark = template.tick1line, major.tick1line
+    if template.gridline.get_visible() or template.label1.get_visible() and any(labels) \
+            or template.label2.get_visible() and any(labels) or template.tick2line.get_visible() \
+            or not (mark.get_visible() and major_mark.get_visible()) or mark.get_marker() != major_mark.get_marker() \
+            or mark.get_markersize() > major_mark.get_markersize():
+        return False  # the spine's extent counts a minor tick only where no major tick outreaches it: keep those
+    from matplotlib.lines import Line2D
+
+    line = Line2D([], [])
+    line.update_from(mark)  # style, marker, transform and clipping of the tick's own mark
+    line.set_figure(axis.get_figure(root=False))
+    across = float((mark.get_ydata() if axis.axis_name == "x" else mark.get_xdata())[0])
+    lines = [(line, across)]
+    axis.set_minor_locator(NullLocator())
+    draw = axis.draw  # the axis' own (bound) draw: ticks, labels, then the marks
+
+    def drawn(renderer: Any) -> None:
+        draw(renderer)
+        if not axis.get_visible() or not lines:
+            return
+        at = _minor_locs(axis, locator)
+        for line, across in lines:
+            other = np.full(at.size, across)
+            line.set_data((at, other) if axis.axis_name == "x" else (other, at))
+            line.draw(renderer)
+
+    setattr(axis, "draw", drawn)
+    return True
+
+
+def _minor_locs(axis: Any, locator: Locator) -> np.ndarray:
+    """The minor locations ``axis`` would draw with ``locator``: those not on a major tick (matplotlib's own rule,
+    run with ``locator`` in place) and inside the view (within ``TICK_RTOL``, in the axis' scale)."""
+    held = axis.minor.locator
+    axis.minor.locator = locator
+    try:
+        locs = np.asarray(axis.get_minorticklocs(), dtype=float)
+    finally:
+        axis.minor.locator = held
+    if not locs.size:
+        return locs
+    to_scale = axis.get_transform().transform
+    lo, hi = sorted(to_scale(np.asarray(axis.get_view_interval(), dtype=float)))
+    tol = TICK_RTOL * (hi - lo)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        t = to_scale(locs)
+    return locs[(t >= lo - tol) & (t <= hi + tol)]
 
 
 def render(spec: FigureSpec, data: FigureData, verdict: Mapping | None = None) -> Figure:

@@ -331,12 +331,7 @@ def _regimes(quick, constants, seed, executor):
 def _draw_regimes(data):
     from matplotlib.colors import LogNorm
 
-    fig, axes = new_figure(2, 3.3, 2.6)
-    fig = axes[0].figure
-    fig.set_size_inches(6.8, 5.0)
-    grid = fig.add_gridspec(2, 2)
-    for ax in axes:
-        ax.remove()
+    fig, axes = new_figure(2, 3.4, 2.5, nrows=2)  # 6.8 × 5.0 inches
     labels = {"poisson": ("Poisson(λ)", "λ", lambda p: p), "zipf": ("Zipf(s)", "s − 2", lambda p: p - 2)}
     for row, (fam, (name, xlabel, xmap)) in enumerate(labels.items()):
         p = np.unique(data.column("parameter", family=fam))
@@ -347,8 +342,8 @@ def _draw_regimes(data):
                 (gap, f"{name}: log₁₀(UB / LB), paper constants", None, "viridis", "log₁₀(UB / LB), bounds on MSE"),
                 (mt, f"{name}: m̃ (Theorem 2)", LogNorm(vmin=1, vmax=max(2, mt.max())), "magma",
                  "m̃ (users' samples used)"))):
-            ax = fig.add_subplot(grid[row, col])
-            mesh = ax.pcolormesh(xmap(p), x, vals.T, shading="nearest", norm=norm, cmap=cmap)
+            ax = axes[2 * row + col]
+            mesh = ax.pcolormesh(xmap(p), x, vals.T, shading="nearest", norm=norm, cmap=cmap, rasterized=True)
             ax.set_xscale("log")
             ax.set_yscale("log")
             ax.set_xlabel(xlabel)

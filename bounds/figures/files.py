@@ -34,14 +34,17 @@ Examples
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import math
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 import numpy as np
 
-__all__ = ["DIGITS", "RTOL", "LOG_DECIMALS", "PNG_METADATA", "PDF_METADATA", "rounded"]
+__all__ = ["DIGITS", "RTOL", "LOG_DECIMALS", "PNG_METADATA", "PDF_METADATA", "LAYOUT_TABLES", "rounded",
+           "pdf_fonts_without_layout_tables"]
 
 DIGITS = 10
 """Significant digits of every number a figure writes (and draws): see the module's note."""
@@ -57,6 +60,7 @@ PDF_METADATA: dict[str, Any] = {"Creator": None, "Producer": None, "CreationDate
 _LOG_KEY = re.compile(r"(^|_)log(10|2)?($|_)")
 
 
+@functools.lru_cache(maxsize=None)
 def _is_log(key: str) -> bool:
     return bool(_LOG_KEY.search(key))
 
@@ -86,6 +90,13 @@ def rounded(value: Any, key: str = "") -> Any:
     >>> rounded({"curve": {"log_T_dagger": 1.2345678901234, "slope": -0.9013642876640008}})
     {'curve': {'log_T_dagger': 1.2345678901, 'slope': -0.9013642877}}
     """
+    kind = type(value)  # the plain types first: rows are dicts of them
+    if kind is float:
+        return _float(value, _is_log(str(key)))
+    if kind is str or kind is int or value is None:
+        return value
+    if kind is dict:
+        return {k: rounded(v, str(k)) for k, v in value.items()}
     if isinstance(value, (bool, np.bool_)):
         return bool(value)
     if isinstance(value, (int, np.integer)):
@@ -99,3 +110,54 @@ def rounded(value: Any, key: str = "") -> Any:
     if isinstance(value, np.ndarray):
         return [rounded(v, key) for v in value.tolist()]
     return value
+
+
+LAYOUT_TABLES = ("GSUB", "GPOS", "GDEF", "kern")
+"""The font tables a PDF's embedded subset leaves out: glyph substitution and positioning, which no PDF viewer
+applies (the page places every glyph itself, kerned when the figure was drawn), so that leaving them out changes
+no page, only the work of subsetting them (most of the PDF's writing) and the file."""
+
+
+@contextlib.contextmanager
+def pdf_fonts_without_layout_tables() -> Iterator[None]:
+    r"""While in this block, the TrueType subsets embedded in PDFs (matplotlib's ``pdf.fonttype`` 42, subset by
+    fontTools) leave out :data:`LAYOUT_TABLES`: each font the subsetter loads has them removed as it is loaded
+    (before the subsetter reads them at all); its loader is restored on exit.  A fontTools without that loader
+    leaves the subsets as they were.
+
+    .. math:: \text{subset} = \text{glyf} \cup \text{cmap} \cup \text{hmtx} \cup \dots \setminus
+              \{\text{GSUB}, \text{GPOS}, \text{GDEF}, \text{kern}\}
+
+    Source: ISO 32000-1 (PDF 1.7), §9.9, embedded font programs: a ``FontFile2`` TrueType program supplies glyph
+    outlines and metrics; where each glyph goes is the content stream's.
+
+    Examples
+    --------
+    >>> from fontTools import subset
+    >>> from matplotlib import font_manager
+    >>> path = font_manager.findfont("DejaVu Sans")
+    >>> with pdf_fonts_without_layout_tables():
+    ...     "GPOS" in subset.load_font(path, subset.Options())
+    False
+    >>> "GPOS" in subset.load_font(path, subset.Options())
+    True
+    """
+    from fontTools import subset
+
+    load = getattr(subset, "load_font", None)
+    if not callable(load):
+        yield
+        return
+
+    def lean(*args: Any, **kwargs: Any) -> Any:
+        font = load(*args, **kwargs)
+        for tag in LAYOUT_TABLES:
+            if tag in font:
+                del font[tag]
+        return font
+
+    setattr(subset, "load_font", lean)
+    try:
+        yield
+    finally:
+        setattr(subset, "load_font", load)

@@ -57,12 +57,12 @@ def _draw_kent_fig1(data):
         lo, hi = float(Z.min()), max(float(Z.max()), 1e-9)
         wins = lo < -1e-12
         norm = TwoSlopeNorm(0.0, vmin=lo, vmax=hi) if wins else Normalize(-hi, hi)
-        mesh = ax.pcolormesh(Ts, xs, Z, shading="nearest", cmap="PuOr_r", norm=norm)
+        mesh = ax.pcolormesh(Ts, xs, Z, shading="nearest", cmap="PuOr_r", norm=norm, rasterized=True)
         inside = ok.reshape(Z.shape).astype(bool)
         if wins:
             ax.contour(Ts, xs, np.where(inside, Z, np.nan), levels=[-1e-9], colors="k", linewidths=0.6)
         out = np.ma.masked_where(inside, np.ones(Z.shape))
-        ax.pcolormesh(Ts, xs, out, shading="nearest", cmap=ListedColormap(["0.75"]), vmin=0, vmax=1)
+        ax.pcolormesh(Ts, xs, out, shading="nearest", cmap=ListedColormap(["0.75"]), vmin=0, vmax=1, rasterized=True)
         ax.set_xscale("log")
         ax.set_yscale("log")
         # the notes go under the panel, never on the data

@@ -26,22 +26,23 @@ class _RTPlan:
     kind: str
 
 
-CHUNK_VALUES = 2**17  # samples (or Gumbel draws) held at a time by one chunk of blocks: 1 MiB per array, which
+CHUNK_VALUES = 2**17  # samples (or threshold weights) held at a time by one chunk of blocks: 1 MiB per array, which
 # stays in cache and is reused by the allocator (arrays of 16 MiB were mapped and page-faulted anew at every chunk)
 
 
 def _rt_chunk(plan: _RTPlan, seeds: list, sizes: list) -> dict:
     """Blocks of §IV-D's three mechanisms, each block drawing from its own stream exactly what
     :func:`_rt_reference` draws (same calls, same order: samples; Laplace, OPT-wc's and AKMV's noise; the private
-    quantile's Gumbel and uniform draws), the arithmetic done once over the chunk's rows: each row's values are
+    threshold's two uniforms), the arithmetic done once over the chunk's rows: each row's values are
     computed by the same operations as in a block of its own (row by row reductions), so the errors are the same
     bits (tested), without a block's checks and calls repeated per 64 replications."""
     s = plan.setting
     m, U = s.m, s.U
-    L, n_samples = m.size, float(m.sum())
+    n_samples = float(m.sum())
     rows = sum(sizes)
     draws = []
-    x = np.full((rows, int(m.sum())), float(U)) if plan.kind == "worst" else np.empty((rows, int(m.sum())))
+    x = np.full((rows, int(m.sum())), float(U)) if plan.kind == "worst" else \
+        np.empty((rows, int(m.sum()))) if plan.kind == "uniform" else np.empty((0, int(m.sum())))  # gaussian: below
     sd = lo = 0.0
     if plan.kind == "gaussian":
         from scipy import special
@@ -49,19 +50,21 @@ def _rt_chunk(plan: _RTPlan, seeds: list, sizes: list) -> dict:
         sd = math.sqrt(U / 4)
         lo = float(special.ndtr(-(U / 2) / sd))
     noise = np.empty((3, rows))
-    gumbel = np.empty((rows, L + 1))
-    unif = np.empty(rows)
+    unif = np.empty((2, rows))  # the threshold's interval, and its point inside
     r = 0
     for seed_seq, size in zip(seeds, sizes):  # each block's stream, in rameshwar_theory.samples' and the
         rng = np.random.default_rng(seed_seq)  # mechanisms' order
-        if plan.kind == "uniform":
-            x[r:r + size] = U - rng.uniform(0.0, U, size=(size, x.shape[1]))
+        if plan.kind == "uniform":  # U - rng.uniform(0, U): the same draws and bits, without temporaries
+            block = x[r:r + size]
+            rng.random(out=block)
+            np.multiply(block, U, out=block)
+            np.subtract(U, block, out=block)
         elif plan.kind == "gaussian":
             draws.append(rng.random((size, x.shape[1])))
         for k in range(3):
             noise[k, r:r + size] = rng.laplace(0.0, 1.0, size=size)
-        gumbel[r:r + size] = rng.gumbel(size=(size, L + 1))
-        unif[r:r + size] = rng.random(size)
+        for k in range(2):
+            unif[k, r:r + size] = rng.random(size)
         r += size
     if plan.kind == "gaussian":
         from scipy import special
@@ -75,18 +78,8 @@ def _rt_chunk(plan: _RTPlan, seeds: list, sizes: list) -> dict:
     clipped = np.clip(sums / m, s.a, s.b)
     fstar = np.concatenate([clipped[i:i + k] @ m for i, k in zip(np.cumsum([0] + sizes[:-1]), sizes)])
     opt = np.abs(fstar / n_samples + noise[1] * s.opt_wc_scale - f)
-    # AKMV: the private quantile of mechanisms.private_quantile at eps / 2, rank s.rank, on [0, U m*]
-    upper = U * float(m.max())
-    edges = np.empty((rows, L + 2))
-    edges[:, 0], edges[:, -1] = 0.0, upper
-    edges[:, 1:-1] = np.sort(np.clip(sums, 0.0, upper), axis=1)
-    widths = np.diff(edges, axis=1)
-    t = max(L - s.rank + 1, 0)
-    with np.errstate(divide="ignore"):
-        logits = np.log(widths) - 0.5 * (s.eps / 2) * np.abs(np.arange(L + 1) - t)
-    i = np.argmax(logits + gumbel, axis=1)
-    every = np.arange(rows)
-    T = edges[every, i] + unif * widths[every, i]
+    # AKMV: rameshwar.akmv_threshold's private quantile at eps / 2, rank s.rank, on [0, U m*]
+    T = rameshwar.akmv_threshold_checked(sums, s, unif[0], unif[1])
     g = np.minimum(sums, T[:, None]).sum(axis=1) / n_samples
     akmv = np.abs(g + noise[2] * (T / ((s.eps / 2) * n_samples)) - f)
     return {"laplace": laplace, "opt_wc": opt, "akmv": akmv}
