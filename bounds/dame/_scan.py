@@ -3,11 +3,14 @@ r"""Whole scans of eq. (10) and eq. (12) for laws whose searches end early (floa
 For a law whose integer searches need only :math:`a \le K` (:meth:`~bounds.sizes.SizeLaw.search_end`,
 :math:`K \le` ``SCAN_POINTS``: light-tailed laws such as ``poisson(5)`` or ``binomial(50, 0.3)``),
 the three functionals the bounds read — :math:`\log P(m > a)`, :math:`\log S(a) = \log E[\sqrt m\,
-\mathbb 1\{m \le a\}]` and :math:`\log P(m \ge a)` for :math:`a = 0, \dots, K + 1` — are read from the
-law once and kept (:func:`prefix`); Theorem 1's maximum and Theorem 2's :math:`\tilde m` are then
+\mathbb 1\{m \le a\}]` and :math:`\log P(m \ge a)` for :math:`a = 0, \dots, K + 1` — are computed once
+and kept (:func:`prefix`): for a law that gives its masses on :math:`0..K` and its tail beyond (``poisson``,
+``binomial``, ``geometric``) by one pass of log-space sums over them (:func:`fused`, no table built), else read
+from the law's queries; Theorem 1's maximum and Theorem 2's :math:`\tilde m` are then
 an exhaustive scan of those arrays, vectorised over :math:`n\alpha^2`, instead of the branch and
-bound and the integer searches (which make tens of calls into the law).  The values are those of the
-searches (the same functionals, the same expressions, the same tie rule); the searches remain for
+bound and the integer searches (which make tens of calls into the law).  Every float64 path of a law
+(points, curves, maps, the searches on its window) reads the same prefix, so they agree bit for bit; its values
+agree with the law's 40-digit functionals to a few ulps (``tests/test_dame_scan.py``).  The searches remain for
 every law with a longer range, for the mpmath path, and for the cases a scan cannot decide.
 
 Source: Pla et al. (2024), Theorem 1 (eq. (10)) and Theorem 2 (eq. (12)).
@@ -34,6 +37,7 @@ PAIR_CELLS = 2**14
 CUT_TAIL = 1e-40
 r"""A law whose searches run to :math:`2^{61}` (closed forms: ``geometric``) but whose tail :math:`P(m > K)` falls
 below this within ``SCAN_POINTS`` points is scanned on :math:`0..K` (a *cut* prefix, :func:`prefix`)."""
+_LOG_HALF = math.log(0.5)
 WINDOW_POINTS = 2**18
 """Longest contiguous table whose functionals the searches read from arrays (:func:`window`)."""
 
@@ -63,7 +67,9 @@ def prefix(law: SizeLaw) -> Prefix | None:
 
     .. math:: \big(\log P(m > a),\ \log E[\sqrt m\,\mathbb 1\{m \le a\}],\ \log P(m \ge a)\big)_{a = 0, \dots, K(+1)}
 
-    A law whose search end is past ``SCAN_POINTS`` but which gives ``_tail_below(t)``, the first :math:`K` with
+    A law with ``_light_prefix(cap, tail)`` (its search end or its cut :math:`K \le` ``cap``, its log-masses on
+    :math:`0..K` and :math:`\log P(m > K)`) has its prefix summed by :func:`fused`.  Otherwise, a law whose search
+    end is past ``SCAN_POINTS`` but which gives ``_tail_below(t)``, the first :math:`K` with
     :math:`P(m > K) \le t` (a closed-form light tail: ``geometric(0.5)`` has :math:`K = 133` for ``CUT_TAIL``),
     has a *cut* prefix on :math:`0..K` when :math:`K \le` ``SCAN_POINTS``, read by the law's own queries.  Past
     :math:`K` eq. (10)'s terms exceed the term at :math:`K` by at most :math:`c_2 x P(m > K)^2` (:func:`lower`
@@ -83,6 +89,13 @@ def prefix(law: SizeLaw) -> Prefix | None:
         return _PREFIXES[law]
     except KeyError:
         pass
+    light = getattr(law, "_light_prefix", None)  # a light law's masses on 0..K: one pass (:func:`fused`)
+    got = light(SCAN_POINTS, CUT_TAIL) if light is not None else None
+    if got is not None:
+        K, is_cut, lp, log_tail, log_gt = got
+        out: Prefix | None = Prefix(K, *fused(lp, log_tail, log_gt, law.support_min), cut=is_cut)
+        _PREFIXES[law] = out
+        return out
     K = law.search_end()
     out = None
     cut = getattr(law, "_tail_below", None)
@@ -105,6 +118,54 @@ def prefix(law: SizeLaw) -> Prefix | None:
                          np.asarray(law.log_prob_ge(a), dtype=float))
     _PREFIXES[law] = out
     return out
+
+
+def fused(lp: np.ndarray, log_tail: float, log_gt: np.ndarray | None,
+          support_min: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    r"""A :class:`Prefix`'s three columns from the log-masses ``lp`` on :math:`0..K` and :math:`\log P(m > K)`, in
+    one pass of log-space running sums (no underflow in deep tails: each sum is a ``logaddexp`` accumulation).
+
+    .. math::
+
+        \log P(m > a) = \log\Big(P(m > K) + \sum_{k = a + 1}^{K} M(k)\Big), \qquad
+        \log S(a) = \log \sum_{k \le a} \sqrt k\, M(k), \qquad P(m \ge a) = P(m > a - 1)
+
+    Where :math:`P(m > a) > 1/2` it is :math:`1 - P(m \le a)`, the masses summed from the bottom (``log1p``: the
+    small side carries the digits).  ``log_gt`` given (a closed form): used as :math:`\log P(m > a)` instead of the sums.  Below the support the
+    values are exact: :math:`P(m > a) = 1` for :math:`a <` ``support_min``, :math:`P(m \ge a) = 1` for
+    :math:`a \le` ``support_min``, :math:`S(a) = 0`.  Each sum of positive terms carries a relative error of a
+    few ulps per term of its log (``tests/test_dame_scan.py`` checks it against mpmath).
+
+    Source: Pla et al. (2024), Theorems 1–2 (the functionals of eqs. (10) and (12)).
+
+    Examples
+    --------
+    >>> import math
+    >>> gt, s, ge = fused(np.array([-math.inf, math.log(0.5), math.log(0.5)]), -math.inf, None, 1)  # m uniform on {1, 2}
+    >>> np.exp(gt).round(12).tolist(), np.exp(ge).round(12).tolist()
+    ([1.0, 0.5, 0.0], [1.0, 1.0, 0.5, 0.0])
+    >>> round(float(np.exp(s[2])), 12) == round(0.5 + 0.5 * math.sqrt(2), 12)
+    True
+    """
+    K = len(lp) - 1
+    with np.errstate(divide="ignore"):
+        if log_gt is None:
+            top = np.empty(K + 1)
+            top[0] = log_tail
+            top[1:] = lp[:0:-1]  # P(m > K), then M(K), ..., M(1): P(m > a) summed from the top
+            log_gt = np.logaddexp.accumulate(top)[::-1].copy()
+            high = np.flatnonzero(log_gt > _LOG_HALF)  # P(m > a) > 1/2: 1 - P(m <= a), the small side summed
+            if high.size:
+                log_cdf = np.logaddexp.accumulate(lp[: int(high[-1]) + 1])
+                log_gt[high] = np.log1p(-np.exp(log_cdf[high]))
+        else:
+            log_gt = np.array(log_gt, dtype=float)
+        log_gt[: max(support_min, 0)] = 0.0
+        log_s = np.logaddexp.accumulate(lp + 0.5 * np.log(np.arange(K + 1, dtype=float)))
+    log_ge = np.empty(K + 2)
+    log_ge[1:] = log_gt
+    log_ge[: max(support_min, 0) + 1] = 0.0
+    return log_gt, log_s, log_ge
 
 
 def lower(law: SizeLaw, pre: Prefix, x: np.ndarray, c_vals: tuple[float, ...],
@@ -148,7 +209,7 @@ def lower(law: SizeLaw, pre: Prefix, x: np.ndarray, c_vals: tuple[float, ...],
 
 
 def log_sqrt_min(pre: Prefix, m: int) -> float:
-    r""":math:`\log E[\sqrt{m \wedge \tilde m}]` from the prefix (:math:`1 \le \tilde m \le K`), as the law computes it.
+    r""":math:`\log E[\sqrt{m \wedge \tilde m}]` from the prefix (:math:`1 \le \tilde m \le K`), by the law's formula.
 
     .. math:: E[\sqrt{m \wedge a}] = E[\sqrt m\,\mathbb 1\{m \le a\}] + \sqrt a\,P(m > a)
 

@@ -412,6 +412,10 @@ def _log_upper(
         ld = np.zeros(np.shape(m)) if precision is None else np.full(np.shape(m), mpmath.mpf(0), dtype=object)
     elif precision is None and np.ndim(m) == 0 and (pre := _scan.prefix(law)) is not None and 1 <= m <= pre.K:
         ld = np.asarray(_scan.log_sqrt_min(pre, int(m)))  # the law's own formula on its prefix
+    elif (precision is None and (pre := _scan.prefix(law)) is not None
+          and bool(np.all((np.asarray(m) >= 1) & (np.asarray(m) <= pre.K)))):
+        # a curve's m~ on the prefix: each the point's double (the scalar formula, element by element)
+        ld = np.array([0.0 if int(v) == 1 else _scan.log_sqrt_min(pre, int(v)) for v in np.ravel(m)]).reshape(np.shape(m))
     else:
         ld = law.log_sqrt_min_mean(np.asarray(m, dtype=np.int64), precision=precision)
         if np.any(one):

@@ -364,6 +364,25 @@ class FamilyLaw(SizeLaw):
         width = 2 * (self._mode - self._start)
         return width > (FLOAT_BULK_WIDTH if precision is None and fam.N is None else MP_BULK_WIDTH)
 
+    def _light_prefix(self, cap: int, cut_tail: float) -> tuple[int, bool, np.ndarray, float, None] | None:
+        r"""``(K, False, log M(k) for k = 0..K, log P(m > K), None)``, ``K`` the search end, where the table would
+        hold every integer of ``[support_min, K]`` and ``K <= cap``; ``None`` otherwise (a bulk, a wide law).
+
+        The masses are the table's (each point's Loader terms, independent of the others); the table itself is
+        not built (``bounds.dame._scan.prefix`` sums them in one pass).  ``cut_tail`` is unused: the search end
+        of a tabulated law already bounds its tail.
+        """
+        lo = self.support_min
+        if lo < 0 or self._bulk_mode(None) or self._start != lo:
+            return None
+        K = self.search_end()
+        if K > cap:
+            return None
+        lp = np.array(self._logpmf(np.arange(K + 1, dtype=np.int64)), dtype=float)
+        lp[:lo] = -np.inf
+        tail = -math.inf if K >= self.support_max else float(self._logsf(np.array([K], dtype=np.int64))[0])
+        return K, False, lp, tail, None
+
     def _table_prefix(self, K: int) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
         """The three float64 functionals on ``0..K(+1)`` read from the table (``_tables.table_prefix``), or ``None``."""
         return None if self._bulk_mode(None) else _tables_prefix(self, K)

@@ -356,7 +356,7 @@ def table_end(law: SizeLaw, tol: float) -> int:
 
 def float_table(law: SizeLaw) -> Table:
     """The float64 table of ``law`` (log-space cumulative sums, survival from the top)."""
-    end = law._table_end(FLOAT_TOL)
+    end = law._float_end
     pts = law._points(end)
     lp = np.asarray(law._logpmf(pts), dtype=float)
     with np.errstate(divide="ignore"):
