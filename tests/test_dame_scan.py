@@ -277,3 +277,68 @@ def test_tie_search_below_a_window_at_tiny_budgets(monkeypatch):
     assert on_window[0] == on_law[0]
     np.testing.assert_allclose(on_window[1], on_law[1], rtol=1e-14)
     assert len(set(on_law[0])) > 5  # the argmax moves through the bulk
+
+
+FUSED = {  # laws whose prefix is summed in one pass over their masses (``_scan.fused``): the first point's path
+    "poisson(5)": lambda: sizes.poisson(5),
+    "poisson(20)": lambda: sizes.poisson(20),
+    "poisson(0.01)": lambda: sizes.poisson(0.01),
+    "poisson(300)": lambda: sizes.poisson(300),
+    "poisson(5, shift)": lambda: sizes.poisson(5, zero="shift"),
+    "binomial(50, 0.3)": lambda: sizes.binomial(50, 0.3),
+    "binomial(100, 0.05)": lambda: sizes.binomial(100, 0.05),
+    "binomial(20, 0.97)": lambda: sizes.binomial(20, 0.97),
+    "geometric(0.5)": lambda: sizes.geometric(0.5),
+    "geometric(0.05)": lambda: sizes.geometric(0.05),
+}
+
+
+def _first_points_against_40_digits(make, xs, constants):
+    """A NEW law's first point (LB then UB, float64) at each budget against the 40-digit path (mpmath, the oracle,
+    which never reads a prefix): argmax and m~ exactly; values within a relative 1e-12 (the largest seen on the
+    sweep below is 7.4e-15), logs within 1e-13 of the larger of 1 and their size (``-inf`` exactly)."""
+    for x in xs:
+        law = make()
+        assert getattr(law, "_light_prefix")(_scan.SCAN_POINTS, _scan.CUT_TAIL) is not None  # the fused path
+        lb = dame.lower_bound(law, n_alpha2=x, constants=constants)
+        ub = dame.upper_bound(law, n_alpha2=x, constants=constants)
+        lbm = dame.lower_bound(make(), n_alpha2=x, constants=constants, precision=40)
+        ubm = dame.upper_bound(make(), n_alpha2=x, constants=constants, precision=40)
+        assert (lb.argmax, ub.m_tilde, ub.capped) == (lbm.argmax, ubm.m_tilde, ubm.capped), x
+        for got, exact in ((lb.value, lbm.value), (ub.value, ubm.value)):
+            assert got == pytest.approx(float(exact), rel=1e-12, abs=0.0), x
+        for got, exact in ((lb.log_value, lbm.log_value), (ub.log_value, ubm.log_value)):
+            if not math.isfinite(float(exact)):  # eq. (11) not positive (unit constants, small x): -inf on both
+                assert got == float(exact), x
+            else:
+                assert abs(got - float(exact)) <= 1e-13 * max(1.0, abs(float(exact))), x
+
+
+@pytest.mark.parametrize("label", ["poisson(5)", "binomial(50, 0.3)", "geometric(0.5)", "poisson(5, shift)",
+                                   "binomial(20, 0.97)"])
+@pytest.mark.parametrize("constants", ["paper", "unit"])
+def test_fused_first_point_matches_40_digits(label, constants):
+    _first_points_against_40_digits(FUSED[label], [1e-3, 0.7, 30.0, 1e3, 1e6, 1e9, 1e12, 1e16, 1e30], constants)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("label", list(FUSED))
+@pytest.mark.parametrize("constants", ["paper", "unit"])
+def test_fused_first_point_matches_40_digits_broad(label, constants):
+    _first_points_against_40_digits(FUSED[label], np.geomspace(1e-3, 1e16, 25), constants)
+
+
+@pytest.mark.parametrize("label", [pytest.param(k, marks=pytest.mark.slow) if k == "geometric(0.05)" else k
+                                   for k in FUSED])  # 40-digit geometric sums on 900 points: seconds
+def test_fused_prefix_matches_40_digits(label):
+    law = FUSED[label]()
+    _assert_prefix_matches_40_digits(law, _scan.prefix(law))
+
+
+def test_fused_prefix_deep_tails_stay_in_log_space():
+    """Masses far below the float range (poisson(700)'s first ones, e^-690 and less; binomial(100, 0.05)'s last,
+    e^-300) are summed as logs: finite where the law's are, and the 40-digit values."""
+    for law in (sizes.poisson(700), sizes.binomial(100, 0.05)):
+        pre = _scan.prefix(law)
+        assert np.min(pre.log_s[1:]) < -650 or np.min(pre.log_gt[:-1]) < -290
+        _assert_prefix_matches_40_digits(law, pre)

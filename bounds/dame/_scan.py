@@ -208,6 +208,33 @@ def lower(law: SizeLaw, pre: Prefix, x: np.ndarray, c_vals: tuple[float, ...],
     return best, arg, decided
 
 
+def lower_one(law: SizeLaw, pre: Prefix, x: float, c_vals: tuple[float, ...], rtol: float) -> tuple[float, int] | None:
+    r""":func:`lower` at one budget ``x``: ``(log value, argmax)``, or ``None`` where :func:`lower` leaves it to the
+    search.  The same elementwise operations on the same doubles (one row of :func:`lower`'s array, contiguous as
+    there), without the bookkeeping of many rows: the values are :func:`lower`'s (a map's cell equals its point).
+
+    .. math:: \max_{0 \le a \le K}\ \log c_1 - c_2 x P(m > a)^2 - \log\big(x S(a)^2 \vee 1\big)
+
+    Source: Pla et al. (2024), Theorem 1, eq. (10).
+    """
+    from ._lower import _lb_from_parts  # the expression the search evaluates
+
+    logx = np.log(np.array([x]))
+    if not logx[0] + 2 * pre.log_s[-1] >= 0:  # "never reaching": the search's case
+        return None
+    with np.errstate(over="ignore", under="ignore"):
+        vals = _lb_from_parts(pre.log_gt, pre.log_s, logx[0], c_vals, None)
+        vals[: min(law.support_min, pre.K + 1)] = math.log(c_vals[0]) - c_vals[1] * x
+    top = vals.max()
+    arg = int(np.argmax(vals >= top + math.log1p(-rtol)))
+    if pre.cut:  # as :func:`lower`: past the cut, decided only below half an ulp of the maximum
+        with np.errstate(over="ignore", under="ignore"):
+            slack = np.exp(math.log(c_vals[1]) + logx + 2 * pre.log_gt[-1])
+        if not slack[0] <= 2.0**-53 * abs(top):
+            return None
+    return float(top), arg
+
+
 def log_sqrt_min(pre: Prefix, m: int) -> float:
     r""":math:`\log E[\sqrt{m \wedge \tilde m}]` from the prefix (:math:`1 \le \tilde m \le K`), by the law's formula.
 
