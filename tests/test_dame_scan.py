@@ -184,8 +184,11 @@ def test_window_searches_equal_the_searches_on_the_law(make, constants):
     (arg_w, lv_w, mt_w, ub_w), (arg_l, lv_l, mt_l, ub_l) = _both(make, run)
     np.testing.assert_array_equal(arg_w, arg_l)
     np.testing.assert_array_equal(mt_w, mt_l)
-    np.testing.assert_allclose(lv_w, lv_l, rtol=1e-14, atol=1e-14)
-    np.testing.assert_allclose(ub_w, ub_l, rtol=1e-14, atol=1e-14)
+    # a light law's prefix is summed apart from its table (each within 2.8e-14 of the exact sums): at nα² >= 1e20 the
+    # log of eq. (10) is -c2 x P(m > a)^2, whose relative error is twice P's; a window reads the table itself
+    rtol = 1e-13 if _scan.prefix(make()) is not None else 1e-14
+    np.testing.assert_allclose(lv_w, lv_l, rtol=rtol, atol=1e-14)
+    np.testing.assert_allclose(ub_w, ub_l, rtol=rtol, atol=1e-14)
     assert len(set(mt_w.tolist())) > 10  # m~ = 1, the jump and the bulk all occur
 
 

@@ -120,10 +120,43 @@ def prefix(law: SizeLaw) -> Prefix | None:
     return out
 
 
+def _log_runs(t: np.ndarray) -> np.ndarray:
+    r""":math:`\log \sum_{j \le i} e^{t_j}` for every ``i``: the terms scaled by the largest and summed left to right
+    (up to 256 terms: a partial sum of :math:`i` positive terms within :math:`i\,2^{-53}`, 2.8e-14, of its value) or in
+    blocks of :math:`B = \lceil \sqrt n\,\rceil` (each block's running sums, then the running sum of the block totals:
+    within :math:`(2B + n/B + 2)\,2^{-53}`, 1.6e-14 at :math:`n = 4096`).  The partial sums below :math:`10^{-290}` of
+    the largest term (a deep tail, where scaled terms underflow; the first ones, since the sums grow) are a
+    ``logaddexp`` accumulation of those terms instead.
+
+    .. math:: \log \sum_{j \le i} e^{t_j} = t^* + \log \sum_{j \le i} e^{t_j - t^*}, \qquad t^* = \max_j t_j
+    """
+    n = len(t)
+    top = t.max() if n else -math.inf
+    if not top > -math.inf:
+        return np.logaddexp.accumulate(t)
+    if n <= 256:
+        s = np.cumsum(np.exp(t - top))
+    else:
+        B = math.isqrt(n - 1) + 1
+        w = np.zeros(B * -(-n // B))
+        np.exp(t - top, out=w[:n])
+        run = np.cumsum(w.reshape(-1, B), axis=1)
+        run[1:] += np.cumsum(run[:-1, -1])[:, None]
+        s = run.ravel()[:n]
+    deep = int(np.searchsorted(s, 1e-290))  # s is non-decreasing: its first `deep` sums are deep
+    if not deep:
+        return np.log(s) + top
+    out = np.empty(n)
+    out[:deep] = np.logaddexp.accumulate(t[:deep])
+    out[deep:] = np.log(s[deep:]) + top
+    return out
+
+
 def fused(lp: np.ndarray, log_tail: float, log_gt: np.ndarray | None,
           support_min: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     r"""A :class:`Prefix`'s three columns from the log-masses ``lp`` on :math:`0..K` and :math:`\log P(m > K)`, in
-    one pass of log-space running sums (no underflow in deep tails: each sum is a ``logaddexp`` accumulation).
+    one pass of running sums (:func:`_log_runs`: scaled, relative error below 2.8e-14 for :math:`K \le 4096`;
+    log-space where a deep tail would underflow).
 
     .. math::
 
@@ -133,8 +166,7 @@ def fused(lp: np.ndarray, log_tail: float, log_gt: np.ndarray | None,
     Where :math:`P(m > a) > 1/2` it is :math:`1 - P(m \le a)`, the masses summed from the bottom (``log1p``: the
     small side carries the digits).  ``log_gt`` given (a closed form): used as :math:`\log P(m > a)` instead of the sums.  Below the support the
     values are exact: :math:`P(m > a) = 1` for :math:`a <` ``support_min``, :math:`P(m \ge a) = 1` for
-    :math:`a \le` ``support_min``, :math:`S(a) = 0`.  Each sum of positive terms carries a relative error of a
-    few ulps per term of its log (``tests/test_dame_scan.py`` checks it against mpmath).
+    :math:`a \le` ``support_min``, :math:`S(a) = 0` (``tests/test_dame_scan.py`` checks them against mpmath).
 
     Source: Pla et al. (2024), Theorems 1–2 (the functionals of eqs. (10) and (12)).
 
@@ -153,15 +185,15 @@ def fused(lp: np.ndarray, log_tail: float, log_gt: np.ndarray | None,
             top = np.empty(K + 1)
             top[0] = log_tail
             top[1:] = lp[:0:-1]  # P(m > K), then M(K), ..., M(1): P(m > a) summed from the top
-            log_gt = np.logaddexp.accumulate(top)[::-1].copy()
+            log_gt = _log_runs(top)[::-1].copy()
             high = np.flatnonzero(log_gt > _LOG_HALF)  # P(m > a) > 1/2: 1 - P(m <= a), the small side summed
             if high.size:
-                log_cdf = np.logaddexp.accumulate(lp[: int(high[-1]) + 1])
+                log_cdf = _log_runs(lp[: int(high[-1]) + 1])
                 log_gt[high] = np.log1p(-np.exp(log_cdf[high]))
         else:
             log_gt = np.array(log_gt, dtype=float)
         log_gt[: max(support_min, 0)] = 0.0
-        log_s = np.logaddexp.accumulate(lp + 0.5 * np.log(np.arange(K + 1, dtype=float)))
+        log_s = _log_runs(lp + 0.5 * np.log(np.arange(K + 1, dtype=float)))
     log_ge = np.empty(K + 2)
     log_ge[1:] = log_gt
     log_ge[: max(support_min, 0) + 1] = 0.0

@@ -369,8 +369,13 @@ class FamilyLaw(SizeLaw):
         hold every integer of ``[support_min, K]`` and ``K <= cap``; ``None`` otherwise (a bulk, a wide law).
 
         The masses are the table's (each point's Loader terms, independent of the others); the table itself is
-        not built (``bounds.dame._scan.prefix`` sums them in one pass).  ``cut_tail`` is unused: the search end
-        of a tabulated law already bounds its tail.
+        not built (``bounds.dame._scan.prefix`` sums them in one pass).  A log-concave law past its mode takes
+        :math:`P(m > K)` from the same evaluation: the masses on :math:`K < k \le E = K + 64` summed, and beyond
+        :math:`E` the geometric series of the ratio :math:`r = M(E)/M(E-1)`, which bounds every later ratio
+        (log-concavity), used only where it is below ``1e-17`` of the sum; else the law's own tail.
+        ``cut_tail`` is unused: the search end of a tabulated law already bounds its tail.
+
+        .. math:: P(m > K) = \sum_{K < k \le E} M(k) + \theta\, M(E)\,\frac{r}{1 - r}, \quad 0 \le \theta \le 1
         """
         lo = self.support_min
         if lo < 0 or self._bulk_mode(None) or self._start != lo:
@@ -378,10 +383,27 @@ class FamilyLaw(SizeLaw):
         K = self.search_end()
         if K > cap:
             return None
-        lp = np.array(self._logpmf(np.arange(K + 1, dtype=np.int64)), dtype=float)
+        finite = K >= self.support_max
+        walk = not finite and self.family.log_concave and K >= self._mode
+        E = K + 64 if walk else K
+        lp = np.array(self._logpmf(np.arange(E + 1, dtype=np.int64)), dtype=float)
         lp[:lo] = -np.inf
-        tail = -math.inf if K >= self.support_max else float(self._logsf(np.array([K], dtype=np.int64))[0])
-        return K, False, lp, tail, None
+        tail = -math.inf
+        if walk:
+            log_r = float(lp[E] - lp[E - 1])
+            if log_r < 0:
+                with np.errstate(divide="ignore"):
+                    head = float(np.logaddexp.reduce(lp[K + 1 :]))
+                    rem = float(lp[E]) + log_r - math.log(-math.expm1(log_r))  # M(E) r / (1 - r)
+                if math.isfinite(head) and rem - head < math.log(1e-17):
+                    tail = float(np.logaddexp(head, rem))
+                else:
+                    walk = False
+            else:
+                walk = False
+        if not finite and not walk:
+            tail = float(self._logsf(np.array([K], dtype=np.int64))[0])
+        return K, False, lp[: K + 1], tail, None
 
     def _table_prefix(self, K: int) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
         """The three float64 functionals on ``0..K(+1)`` read from the table (``_tables.table_prefix``), or ``None``."""
