@@ -437,8 +437,14 @@ def _log_upper(
     law: SizeLaw, m: int | np.ndarray, x: Any, c_vals: tuple[Any, ...], precision: int | None
 ) -> tuple[Any, Any, Any]:
     """log of eq. (11) before the cap, and the log-factor L = ln(c4 (√(m x) ∨ 1))."""
-    be = backend(precision)
     c3, c4 = c_vals[2], c_vals[3]
+    if (precision is None and isinstance(m, (int, np.integer)) and (pre := _scan.prefix(law)) is not None
+            and 1 <= m <= pre.K and x > 0):  # one m~ of a light law: the array path's operations on scalars
+        lx = np.log(x)
+        lf = np.log(c4) + max(0.5 * (np.log(m) + lx), 0.0)
+        d = 0.0 if m == 1 else _scan.log_sqrt_min(pre, int(m))
+        return float(np.log(c3) + np.log(lf if lf > 0 else 1) - lx - 2 * d), float(lf), d
+    be = backend(precision)
     logx = be.log(x)
     lfac = be.log(c4) + np.maximum(0.5 * (be.log(m) + logx), 0)
     one = np.asarray(m) == 1  # E[sqrt(m ∧ 1)] = 1 exactly: log 0, no sum over the law (a map's cells as a point's)
