@@ -180,23 +180,27 @@ def fused(lp: np.ndarray, log_tail: float, log_gt: np.ndarray | None,
     True
     """
     K = len(lp) - 1
-    with np.errstate(divide="ignore"):
-        if log_gt is None:
-            top = np.empty(K + 1)
-            top[0] = log_tail
-            top[1:] = lp[:0:-1]  # P(m > K), then M(K), ..., M(1): P(m > a) summed from the top
-            log_gt = _log_runs(top)[::-1].copy()
-            high = np.flatnonzero(log_gt > _LOG_HALF)  # P(m > a) > 1/2: 1 - P(m <= a), the small side summed
-            if high.size:
-                log_cdf = _log_runs(lp[: int(high[-1]) + 1])
-                log_gt[high] = np.log1p(-np.exp(log_cdf[high]))
-        else:
-            log_gt = np.array(log_gt, dtype=float)
-        log_gt[: max(support_min, 0)] = 0.0
-        log_s = _log_runs(lp + 0.5 * np.log(np.arange(K + 1, dtype=float)))
+    lo = min(max(support_min, 0), K)  # below it P(m > a) = 1 and S(a) = 0: no sums
+    if log_gt is None:
+        top = np.empty(K + 1 - lo)
+        top[0] = log_tail
+        top[1:] = lp[K:lo:-1]  # P(m > K), then M(K), ..., M(lo + 1): P(m > a) summed from the top
+        log_gt = np.zeros(K + 1)
+        log_gt[lo:] = _log_runs(top)[::-1]
+        high = np.flatnonzero(log_gt[lo:] > _LOG_HALF)  # P(m > a) > 1/2: 1 - P(m <= a), the small side summed
+        if high.size:
+            log_cdf = _log_runs(lp[lo : lo + int(high[-1]) + 1])
+            log_gt[lo + high] = np.log1p(-np.exp(log_cdf[high]))
+    else:
+        log_gt = np.array(log_gt, dtype=float)
+        log_gt[:lo] = 0.0
+    first = max(lo, 1)  # sqrt(0) M(0) = 0
+    log_s = np.full(K + 1, -np.inf)
+    if first <= K:
+        log_s[first:] = _log_runs(lp[first:] + 0.5 * np.log(np.arange(first, K + 1, dtype=float)))
     log_ge = np.empty(K + 2)
     log_ge[1:] = log_gt
-    log_ge[: max(support_min, 0) + 1] = 0.0
+    log_ge[: lo + 1] = 0.0
     return log_gt, log_s, log_ge
 
 
