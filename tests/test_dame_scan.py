@@ -14,6 +14,7 @@ import math
 
 import numpy as np
 import pytest
+from scipy import stats
 
 from bounds import dame, sizes
 from bounds.dame import _scan
@@ -293,6 +294,11 @@ FUSED = {  # laws whose prefix is summed in one pass over their masses (``_scan.
     "binomial(20, 0.97)": lambda: sizes.binomial(20, 0.97),
     "geometric(0.5)": lambda: sizes.geometric(0.5),
     "geometric(0.05)": lambda: sizes.geometric(0.05),
+    "poisson(1e-300)": lambda: sizes.poisson(1e-300),  # almost a point mass at 1
+    "binomial(2, 1)": lambda: sizes.binomial(2, 1.0),  # a point mass at N
+    "binomial(7, 1e-9)": lambda: sizes.binomial(7, 1e-9),
+    "geometric(0.999999)": lambda: sizes.geometric(0.999999),
+    "scipy nbinom(5, 0.5), shift": lambda: sizes.from_scipy(stats.nbinom(5, 0.5), zero="shift"),  # scipy's: its tail by its sf
 }
 
 
