@@ -25,7 +25,6 @@ from typing import Any, cast
 
 import numpy as np
 
-from ..numerics import backend
 from ..sizes import MAX_SIZE, SizeLaw
 
 SCAN_POINTS = 4096
@@ -276,10 +275,14 @@ def log_sqrt_min(pre: Prefix, m: int) -> float:
 
     .. math:: E[\sqrt{m \wedge a}] = E[\sqrt m\,\mathbb 1\{m \le a\}] + \sqrt a\,P(m > a)
 
+    Every float64 path (a point, a curve's and a map's cells) calls this one function: the same double for the
+    same :math:`\tilde m`.  In Python floats: ``logaddexp`` as :math:`h + \log(1 + e^{l - h})`, :math:`h \ge l`.
+
     Source: Pla et al. (2024), eq. (11) (the denominator, canonical form of ``docs/choices.md`` §1.2).
     """
-    be = backend(None)
-    return float(be.logaddexp(pre.log_s[m], 0.5 * be.log(np.int64(m)) + pre.log_gt[m]))
+    a, b = pre.log_s.item(m), 0.5 * math.log(m) + pre.log_gt.item(m)
+    hi, lo = (a, b) if a >= b else (b, a)
+    return hi + math.log1p(math.exp(lo - hi)) if hi > -math.inf else -math.inf
 
 
 def condition_scan(pre: Prefix, lo: np.ndarray, hi: np.ndarray) -> tuple[np.ndarray, np.ndarray, Any] | None:

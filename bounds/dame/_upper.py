@@ -314,7 +314,7 @@ def _holds_one(law: SizeLaw, pre: _scan.Prefix, x: float, x_exact: _Budgets, c: 
         if lphi >= 0:
             ok, margin = a <= smin and (capped or lphi <= 0), abs(lphi)
         else:
-            d = 2 * float(log_ge[a]) - lphi
+            d = 2 * log_ge.item(a) - lphi
             ok, margin = d >= 0, min(abs(d), abs(lphi))
         if margin < close:  # within rounding of a tie: 60 digits decide
             with mpmath.workdps(_TIE_DPS):
