@@ -31,7 +31,7 @@ import numpy as np
 
 from ..numerics import last_true
 from ._common import _mp_log, DEEP_LOG, FLOAT_TOL, LOG_HALF, MAX_LISTED, MAX_SIZE, MAX_TABLE, MAX_WALK, WHOLE_TABLE
-from ._tables import _deep_logsfs, _left_log_sums, _log_sums_from_top, table_prefix as _tables_prefix
+from ._tables import _deep_logsfs, _left_log_sums, _log_sums_from_top, tail_past, table_prefix as _tables_prefix
 from ._base import _rebuild, SizeLaw
 from ._bulk import BulkFamily
 from . import _bulk, _fixed
@@ -366,16 +366,11 @@ class FamilyLaw(SizeLaw):
 
     def _light_prefix(self, cap: int, cut_tail: float) -> tuple[int, bool, np.ndarray, float, None] | None:
         r"""``(K, False, log M(k) for k = 0..K, log P(m > K), None)``, ``K`` the search end, where the table would
-        hold every integer of ``[support_min, K]`` and ``K <= cap``; ``None`` otherwise (a bulk, a wide law).
+        hold every integer of ``[support_min, K]`` and ``K <= cap`` (else ``None``): the table's masses without the
+        table (``bounds.dame._scan.prefix`` sums them); a log-concave law's tail from the same evaluation
+        (:func:`~bounds.sizes._tables.tail_past`), else its own.  ``cut_tail`` is unused (``K`` bounds the tail).
 
-        The masses are the table's (each point's Loader terms, independent of the others); the table itself is
-        not built (``bounds.dame._scan.prefix`` sums them in one pass).  A log-concave law past its mode takes
-        :math:`P(m > K)` from the same evaluation: the masses on :math:`K < k \le E = K + 64` summed, and beyond
-        :math:`E` the geometric series of the ratio :math:`r = M(E)/M(E-1)`, which bounds every later ratio
-        (log-concavity), used only where it is below ``1e-17`` of the sum; else the law's own tail.
-        ``cut_tail`` is unused: the search end of a tabulated law already bounds its tail.
-
-        .. math:: P(m > K) = \sum_{K < k \le E} M(k) + \theta\, M(E)\,\frac{r}{1 - r}, \quad 0 \le \theta \le 1
+        .. math:: \log M(k),\ k = 0, \dots, K, \qquad \log P(m > K)
         """
         lo = self.support_min
         if lo < 0 or self._bulk_mode(None) or self._start != lo:
@@ -385,23 +380,10 @@ class FamilyLaw(SizeLaw):
             return None
         finite = K >= self.support_max
         walk = not finite and self.family.log_concave and K >= self._mode
-        E = K + 64 if walk else K
-        lp = np.array(self._logpmf(np.arange(E + 1, dtype=np.int64)), dtype=float)
+        lp = np.array(self._logpmf(np.arange(K + 65 if walk else K + 1, dtype=np.int64)), dtype=float)
         lp[:lo] = -np.inf
-        tail = -math.inf
-        if walk:
-            log_r = float(lp[E] - lp[E - 1])
-            if log_r < 0:
-                with np.errstate(divide="ignore"):
-                    head = float(np.logaddexp.reduce(lp[K + 1 :]))
-                    rem = float(lp[E]) + log_r - math.log(-math.expm1(log_r))  # M(E) r / (1 - r)
-                if math.isfinite(head) and rem - head < math.log(1e-17):
-                    tail = float(np.logaddexp(head, rem))
-                else:
-                    walk = False
-            else:
-                walk = False
-        if not finite and not walk:
+        tail = -math.inf if finite else (tail_past(lp, K) if walk else None)
+        if tail is None:
             tail = float(self._logsf(np.array([K], dtype=np.int64))[0])
         return K, False, lp[: K + 1], tail, None
 
