@@ -298,7 +298,8 @@ FUSED = {  # laws whose prefix is summed in one pass over their masses (``_scan.
     "binomial(2, 1)": lambda: sizes.binomial(2, 1.0),  # a point mass at N
     "binomial(7, 1e-9)": lambda: sizes.binomial(7, 1e-9),
     "geometric(0.999999)": lambda: sizes.geometric(0.999999),
-    "scipy nbinom(5, 0.5), shift": lambda: sizes.from_scipy(stats.nbinom(5, 0.5), zero="shift"),  # scipy's: its tail by its sf
+    # a scipy law: its tail beyond K by its own survival function
+    "scipy nbinom(5, 0.5), shift": lambda: sizes.from_scipy(stats.nbinom(5, 0.5), zero="shift"),
 }
 
 

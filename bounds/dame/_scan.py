@@ -163,8 +163,8 @@ def fused(lp: np.ndarray, log_tail: float, log_gt: np.ndarray | None,
         \log S(a) = \log \sum_{k \le a} \sqrt k\, M(k), \qquad P(m \ge a) = P(m > a - 1)
 
     Where :math:`P(m > a) > 1/2` it is :math:`1 - P(m \le a)`, the masses summed from the bottom (``log1p``: the
-    small side carries the digits).  ``log_gt`` given (a closed form): used as :math:`\log P(m > a)` instead of the sums.  Below the support the
-    values are exact: :math:`P(m > a) = 1` for :math:`a <` ``support_min``, :math:`P(m \ge a) = 1` for
+    small side carries the digits).  ``log_gt`` given (a closed form): used as :math:`\log P(m > a)` instead of the
+    sums.  Below the support the values are exact: :math:`P(m > a) = 1` for :math:`a <` ``support_min``, :math:`P(m \ge a) = 1` for
     :math:`a \le` ``support_min``, :math:`S(a) = 0` (``tests/test_dame_scan.py`` checks them against mpmath).
 
     Source: Pla et al. (2024), Theorems 1–2 (the functionals of eqs. (10) and (12)).
@@ -172,7 +172,8 @@ def fused(lp: np.ndarray, log_tail: float, log_gt: np.ndarray | None,
     Examples
     --------
     >>> import math
-    >>> gt, s, ge = fused(np.array([-math.inf, math.log(0.5), math.log(0.5)]), -math.inf, None, 1)  # m uniform on {1, 2}
+    >>> lp = np.array([-math.inf, math.log(0.5), math.log(0.5)])  # m uniform on {1, 2}
+    >>> gt, s, ge = fused(lp, -math.inf, None, 1)
     >>> np.exp(gt).round(12).tolist(), np.exp(ge).round(12).tolist()
     ([1.0, 0.5, 0.0], [1.0, 1.0, 0.5, 0.0])
     >>> round(float(np.exp(s[2])), 12) == round(0.5 + 0.5 * math.sqrt(2), 12)

@@ -455,7 +455,8 @@ def _log_upper(
     elif (precision is None and (pre := _scan.prefix(law)) is not None
           and bool(np.all((np.asarray(m) >= 1) & (np.asarray(m) <= pre.K)))):
         # a curve's m~ on the prefix: each the point's double (the scalar formula, element by element)
-        ld = np.array([0.0 if int(v) == 1 else _scan.log_sqrt_min(pre, int(v)) for v in np.ravel(m)]).reshape(np.shape(m))
+        each = [0.0 if int(v) == 1 else _scan.log_sqrt_min(pre, int(v)) for v in np.ravel(m)]
+        ld = np.array(each).reshape(np.shape(m))
     else:
         ld = law.log_sqrt_min_mean(np.asarray(m, dtype=np.int64), precision=precision)
         if np.any(one):
