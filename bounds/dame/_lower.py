@@ -559,7 +559,15 @@ def lower_bound(
     priv = privacy_budget(n, alpha, n_alpha2)
     c = Constants.resolve(constants)
     precision = check_precision(precision)
-    if precision is None:
+    one: tuple[float, int] | None = None
+    logv: Any
+    arg: Any
+    if precision is None and (pre := _scan.prefix(law)) is not None:  # a light law: its scan at this budget alone
+        one = _scan.lower_one(law, pre, priv.n_alpha2, c.floats, LB_TIE_RTOL)
+    if one is not None:
+        logv, arg = one
+        value = math.exp(logv) if logv > _LOG_UNDERFLOW else 0.0
+    elif precision is None:
         logs, args = _lower_many(law, np.array([priv.n_alpha2]), c)
         logv, arg = float(logs[0]), args[0]
         value = math.exp(logv) if logv > _LOG_UNDERFLOW else 0.0

@@ -3,11 +3,15 @@ r"""Whole scans of eq. (10) and eq. (12) for laws whose searches end early (floa
 For a law whose integer searches need only :math:`a \le K` (:meth:`~bounds.sizes.SizeLaw.search_end`,
 :math:`K \le` ``SCAN_POINTS``: light-tailed laws such as ``poisson(5)`` or ``binomial(50, 0.3)``),
 the three functionals the bounds read — :math:`\log P(m > a)`, :math:`\log S(a) = \log E[\sqrt m\,
-\mathbb 1\{m \le a\}]` and :math:`\log P(m \ge a)` for :math:`a = 0, \dots, K + 1` — are read from the
-law once and kept (:func:`prefix`); Theorem 1's maximum and Theorem 2's :math:`\tilde m` are then
+\mathbb 1\{m \le a\}]` and :math:`\log P(m \ge a)` for :math:`a = 0, \dots, K + 1` — are computed once
+and kept (:func:`prefix`): for a law that gives its masses on :math:`0..K` and its tail beyond (``poisson``,
+``binomial``, ``geometric``) by one pass of running sums over them (:func:`fused`, no table built), else read
+from the law's queries; Theorem 1's maximum and Theorem 2's :math:`\tilde m` are then
 an exhaustive scan of those arrays, vectorised over :math:`n\alpha^2`, instead of the branch and
-bound and the integer searches (which make tens of calls into the law).  The values are those of the
-searches (the same functionals, the same expressions, the same tie rule); the searches remain for
+bound and the integer searches (which make tens of calls into the law).  Every float64 path of a law
+(points, curves, maps, the searches on its window) reads the same prefix, so they agree bit for bit; its logs
+agree with the law's 40-digit functionals within 1e-13 of the larger of 1 and their size (``tests/test_dame_scan.py``;
+a few 1e-15 are seen).  The searches remain for
 every law with a longer range, for the mpmath path, and for the cases a scan cannot decide.
 
 Source: Pla et al. (2024), Theorem 1 (eq. (10)) and Theorem 2 (eq. (12)).
@@ -22,7 +26,6 @@ from typing import Any, cast
 
 import numpy as np
 
-from ..numerics import backend
 from ..sizes import MAX_SIZE, SizeLaw
 
 SCAN_POINTS = 4096
@@ -34,6 +37,7 @@ PAIR_CELLS = 2**14
 CUT_TAIL = 1e-40
 r"""A law whose searches run to :math:`2^{61}` (closed forms: ``geometric``) but whose tail :math:`P(m > K)` falls
 below this within ``SCAN_POINTS`` points is scanned on :math:`0..K` (a *cut* prefix, :func:`prefix`)."""
+_LOG_HALF = math.log(0.5)
 WINDOW_POINTS = 2**18
 """Longest contiguous table whose functionals the searches read from arrays (:func:`window`)."""
 
@@ -63,7 +67,9 @@ def prefix(law: SizeLaw) -> Prefix | None:
 
     .. math:: \big(\log P(m > a),\ \log E[\sqrt m\,\mathbb 1\{m \le a\}],\ \log P(m \ge a)\big)_{a = 0, \dots, K(+1)}
 
-    A law whose search end is past ``SCAN_POINTS`` but which gives ``_tail_below(t)``, the first :math:`K` with
+    A law with ``_light_prefix(cap, tail)`` (its search end or its cut :math:`K \le` ``cap``, its log-masses on
+    :math:`0..K` and :math:`\log P(m > K)`) has its prefix summed by :func:`fused`.  Otherwise, a law whose search
+    end is past ``SCAN_POINTS`` but which gives ``_tail_below(t)``, the first :math:`K` with
     :math:`P(m > K) \le t` (a closed-form light tail: ``geometric(0.5)`` has :math:`K = 133` for ``CUT_TAIL``),
     has a *cut* prefix on :math:`0..K` when :math:`K \le` ``SCAN_POINTS``, read by the law's own queries.  Past
     :math:`K` eq. (10)'s terms exceed the term at :math:`K` by at most :math:`c_2 x P(m > K)^2` (:func:`lower`
@@ -83,6 +89,13 @@ def prefix(law: SizeLaw) -> Prefix | None:
         return _PREFIXES[law]
     except KeyError:
         pass
+    light = getattr(law, "_light_prefix", None)  # a light law's masses on 0..K: one pass (:func:`fused`)
+    got = light(SCAN_POINTS, CUT_TAIL) if light is not None else None
+    if got is not None:
+        K, is_cut, lp, log_tail, log_gt = got
+        out: Prefix | None = Prefix(K, *fused(lp, log_tail, log_gt, law.support_min), cut=is_cut)
+        _PREFIXES[law] = out
+        return out
     K = law.search_end()
     out = None
     cut = getattr(law, "_tail_below", None)
@@ -105,6 +118,91 @@ def prefix(law: SizeLaw) -> Prefix | None:
                          np.asarray(law.log_prob_ge(a), dtype=float))
     _PREFIXES[law] = out
     return out
+
+
+def _log_runs(t: np.ndarray) -> np.ndarray:
+    r""":math:`\log \sum_{j \le i} e^{t_j}` for every ``i``: the terms scaled by the largest and summed left to right
+    (up to 256 terms: a partial sum of :math:`i` positive terms within :math:`i\,2^{-53}`, 2.8e-14, of its value) or in
+    blocks of :math:`B = \lceil \sqrt n\,\rceil` (each block's running sums, then the running sum of the block totals:
+    within :math:`(2B + n/B + 2)\,2^{-53}`, 1.6e-14 at :math:`n = 4096`).  The partial sums below :math:`10^{-290}` of
+    the largest term (a deep tail, where scaled terms underflow; the first ones, since the sums grow) are a
+    ``logaddexp`` accumulation of those terms instead.
+
+    .. math:: \log \sum_{j \le i} e^{t_j} = t^* + \log \sum_{j \le i} e^{t_j - t^*}, \qquad t^* = \max_j t_j
+    """
+    n = len(t)
+    top = t.max() if n else -math.inf
+    if not top > -math.inf:
+        return np.logaddexp.accumulate(t)
+    if n <= 256:
+        s = np.cumsum(np.exp(t - top))
+    else:
+        B = math.isqrt(n - 1) + 1
+        w = np.zeros(B * -(-n // B))
+        np.exp(t - top, out=w[:n])
+        run = np.cumsum(w.reshape(-1, B), axis=1)
+        run[1:] += np.cumsum(run[:-1, -1])[:, None]
+        s = run.ravel()[:n]
+    deep = int(np.searchsorted(s, 1e-290))  # s is non-decreasing: its first `deep` sums are deep
+    if not deep:
+        return np.log(s) + top
+    out = np.empty(n)
+    out[:deep] = np.logaddexp.accumulate(t[:deep])
+    out[deep:] = np.log(s[deep:]) + top
+    return out
+
+
+def fused(lp: np.ndarray, log_tail: float, log_gt: np.ndarray | None,
+          support_min: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    r"""A :class:`Prefix`'s three columns from the log-masses ``lp`` on :math:`0..K` and :math:`\log P(m > K)`, in
+    one pass of running sums (:func:`_log_runs`: scaled, relative error below 2.8e-14 for :math:`K \le 4096`;
+    log-space where a deep tail would underflow).
+
+    .. math::
+
+        \log P(m > a) = \log\Big(P(m > K) + \sum_{k = a + 1}^{K} M(k)\Big), \qquad
+        \log S(a) = \log \sum_{k \le a} \sqrt k\, M(k), \qquad P(m \ge a) = P(m > a - 1)
+
+    Where :math:`P(m > a) > 1/2` it is :math:`1 - P(m \le a)`, the masses summed from the bottom (``log1p``: the
+    small side carries the digits).  ``log_gt`` given (a closed form): used as :math:`\log P(m > a)` instead of the
+    sums.  Below the support the values are exact: :math:`P(m > a) = 1` for :math:`a <` ``support_min``, :math:`P(m \ge a) = 1` for
+    :math:`a \le` ``support_min``, :math:`S(a) = 0` (``tests/test_dame_scan.py`` checks them against mpmath).
+
+    Source: Pla et al. (2024), Theorems 1–2 (the functionals of eqs. (10) and (12)).
+
+    Examples
+    --------
+    >>> import math
+    >>> lp = np.array([-math.inf, math.log(0.5), math.log(0.5)])  # m uniform on {1, 2}
+    >>> gt, s, ge = fused(lp, -math.inf, None, 1)
+    >>> np.exp(gt).round(12).tolist(), np.exp(ge).round(12).tolist()
+    ([1.0, 0.5, 0.0], [1.0, 1.0, 0.5, 0.0])
+    >>> round(float(np.exp(s[2])), 12) == round(0.5 + 0.5 * math.sqrt(2), 12)
+    True
+    """
+    K = len(lp) - 1
+    lo = min(max(support_min, 0), K)  # below it P(m > a) = 1 and S(a) = 0: no sums
+    if log_gt is None:
+        top = np.empty(K + 1 - lo)
+        top[0] = log_tail
+        top[1:] = lp[K:lo:-1]  # P(m > K), then M(K), ..., M(lo + 1): P(m > a) summed from the top
+        log_gt = np.zeros(K + 1)
+        log_gt[lo:] = _log_runs(top)[::-1]
+        high = np.flatnonzero(log_gt[lo:] > _LOG_HALF)  # P(m > a) > 1/2: 1 - P(m <= a), the small side summed
+        if high.size:
+            log_cdf = _log_runs(lp[lo : lo + int(high[-1]) + 1])
+            log_gt[lo + high] = np.log1p(-np.exp(log_cdf[high]))
+    else:
+        log_gt = np.array(log_gt, dtype=float)
+        log_gt[:lo] = 0.0
+    first = max(lo, 1)  # sqrt(0) M(0) = 0
+    log_s = np.full(K + 1, -np.inf)
+    if first <= K:
+        log_s[first:] = _log_runs(lp[first:] + 0.5 * np.log(np.arange(first, K + 1, dtype=float)))
+    log_ge = np.empty(K + 2)
+    log_ge[1:] = log_gt
+    log_ge[: lo + 1] = 0.0
+    return log_gt, log_s, log_ge
 
 
 def lower(law: SizeLaw, pre: Prefix, x: np.ndarray, c_vals: tuple[float, ...],
@@ -147,15 +245,46 @@ def lower(law: SizeLaw, pre: Prefix, x: np.ndarray, c_vals: tuple[float, ...],
     return best, arg, decided
 
 
+def lower_one(law: SizeLaw, pre: Prefix, x: float, c_vals: tuple[float, ...], rtol: float) -> tuple[float, int] | None:
+    r""":func:`lower` at one budget ``x``: ``(log value, argmax)``, or ``None`` where :func:`lower` leaves it to the
+    search.  The same elementwise operations on the same doubles (one row of :func:`lower`'s array, contiguous as
+    there), without the bookkeeping of many rows: the values are :func:`lower`'s (a map's cell equals its point).
+
+    .. math:: \max_{0 \le a \le K}\ \log c_1 - c_2 x P(m > a)^2 - \log\big(x S(a)^2 \vee 1\big)
+
+    Source: Pla et al. (2024), Theorem 1, eq. (10).
+    """
+    from ._lower import _lb_from_parts  # the expression the search evaluates
+
+    logx = np.log(np.array([x]))
+    if not logx[0] + 2 * pre.log_s[-1] >= 0:  # "never reaching": the search's case
+        return None
+    with np.errstate(over="ignore", under="ignore"):
+        vals = _lb_from_parts(pre.log_gt, pre.log_s, logx[0], c_vals, None)
+        vals[: min(law.support_min, pre.K + 1)] = math.log(c_vals[0]) - c_vals[1] * x
+    top = vals.max()
+    arg = int(np.argmax(vals >= top + math.log1p(-rtol)))
+    if pre.cut:  # as :func:`lower`: past the cut, decided only below half an ulp of the maximum
+        with np.errstate(over="ignore", under="ignore"):
+            slack = np.exp(math.log(c_vals[1]) + logx + 2 * pre.log_gt[-1])
+        if not slack[0] <= 2.0**-53 * abs(top):
+            return None
+    return float(top), arg
+
+
 def log_sqrt_min(pre: Prefix, m: int) -> float:
-    r""":math:`\log E[\sqrt{m \wedge \tilde m}]` from the prefix (:math:`1 \le \tilde m \le K`), as the law computes it.
+    r""":math:`\log E[\sqrt{m \wedge \tilde m}]` from the prefix (:math:`1 \le \tilde m \le K`), by the law's formula.
 
     .. math:: E[\sqrt{m \wedge a}] = E[\sqrt m\,\mathbb 1\{m \le a\}] + \sqrt a\,P(m > a)
 
+    Every float64 path (a point, a curve's and a map's cells) calls this one function: the same double for the
+    same :math:`\tilde m`.  In Python floats: ``logaddexp`` as :math:`h + \log(1 + e^{l - h})`, :math:`h \ge l`.
+
     Source: Pla et al. (2024), eq. (11) (the denominator, canonical form of ``docs/choices.md`` §1.2).
     """
-    be = backend(None)
-    return float(be.logaddexp(pre.log_s[m], 0.5 * be.log(np.int64(m)) + pre.log_gt[m]))
+    a, b = pre.log_s.item(m), 0.5 * math.log(m) + pre.log_gt.item(m)
+    hi, lo = (a, b) if a >= b else (b, a)
+    return hi + math.log1p(math.exp(lo - hi)) if hi > -math.inf else -math.inf
 
 
 def condition_scan(pre: Prefix, lo: np.ndarray, hi: np.ndarray) -> tuple[np.ndarray, np.ndarray, Any] | None:

@@ -281,15 +281,49 @@ def _m_tilde_one(law: SizeLaw, x: float, x_exact: _Budgets, c: Constants, capped
     hi = max(hi, 1)
     if hi > pre.K + 1 or hi > _scan.PAIR_CELLS:
         return None
-    a = np.arange(1, hi + 1, dtype=np.int64)
-    lp = pre.log_ge[1 : hi + 1]
-    lx = np.log(np.float64(x))  # _condition_float's log of its budgets, each the same double
-    with np.errstate(over="ignore"):
-        ok, margin = _condition(None, a, lx, c.floats, None, capped, lp, law.support_min)
-    if np.any(margin < _TIE * (1 + np.abs(lx))):  # within rounding of a tie somewhere: re-decided at 60 digits there
-        ok = _condition_float(Rows((law,), np.zeros(1, dtype=np.intp)), np.zeros(hi, dtype=np.intp), a,
-                              np.full(hi, x), x_exact, c, capped, lp)
-    return int(a[ok][-1]) if ok[0] else 1  # ψ non-increasing: the last a where it holds; none: m~ = 1
+    holds = _holds_one(law, pre, x, x_exact, c, capped)
+    if not holds(1):
+        return 1  # none holds: m~ = 1
+    lo = 1  # the condition holds at lo; the answer lies in [lo, hi]
+    while lo < hi:  # ψ non-increasing: the decisions hold on [1, m~] and fail after (a bisection, as last_true)
+        mid = (lo + hi + 1) // 2
+        if holds(mid):
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
+
+
+def _holds_one(law: SizeLaw, pre: _scan.Prefix, x: float, x_exact: _Budgets, c: Constants,
+               capped: bool) -> Callable[[int], bool]:
+    r"""Theorem 2's condition :math:`P(m \ge a)^2 \ge \varphi(a) \wedge 1` at one ``a`` and one budget, in Python
+    floats on the prefix's :math:`\log P(m \ge a)` (:func:`_condition`'s expressions, ``c4 >= e``), re-decided at
+    60 digits within ``_TIE`` of a tie as :func:`_condition_float` does: each decision is the exact one, so a
+    bisection finds the :math:`\tilde m` of a whole scan.
+
+    .. math:: \varphi(a) = \frac{c_5}{x}\log\frac{y}{\log y},\quad y = c_4\,(a x \vee 1)
+    """
+    _, _, _, c4, c5 = c.floats
+    lx = math.log(x)
+    log_c4, log_c5, close = math.log(c4), math.log(c5), _TIE * (1 + abs(lx))
+    smin, log_ge = law.support_min, pre.log_ge
+
+    def holds(a: int) -> bool:
+        ly = log_c4 + max(math.log(a) + lx, 0.0)  # > 0: c4 >= e
+        lphi = log_c5 - lx + math.log(ly - math.log(ly))
+        if lphi >= 0:
+            ok, margin = a <= smin and (capped or lphi <= 0), abs(lphi)
+        else:
+            d = 2 * log_ge.item(a) - lphi
+            ok, margin = d >= 0, min(abs(d), abs(lphi))
+        if margin < close:  # within rounding of a tie: 60 digits decide
+            with mpmath.workdps(_TIE_DPS):
+                h, _ = _condition(law, np.array([a], dtype=np.int64), mpmath.log(x_exact[0]), c.values(_TIE_DPS),
+                                  _TIE_DPS, capped)
+            return bool(h[0])
+        return bool(ok)
+
+    return holds
 
 
 def _table_end(law: SizeLaw) -> tuple[int, float]:
@@ -403,8 +437,14 @@ def _log_upper(
     law: SizeLaw, m: int | np.ndarray, x: Any, c_vals: tuple[Any, ...], precision: int | None
 ) -> tuple[Any, Any, Any]:
     """log of eq. (11) before the cap, and the log-factor L = ln(c4 (√(m x) ∨ 1))."""
-    be = backend(precision)
     c3, c4 = c_vals[2], c_vals[3]
+    if (precision is None and isinstance(m, (int, np.integer)) and (pre := _scan.prefix(law)) is not None
+            and 1 <= m <= pre.K and x > 0):  # one m~ of a light law: the array path's operations on scalars
+        lx = np.log(x)
+        lf = np.log(c4) + max(0.5 * (np.log(m) + lx), 0.0)
+        d = 0.0 if m == 1 else _scan.log_sqrt_min(pre, int(m))
+        return float(np.log(c3) + np.log(lf if lf > 0 else 1) - lx - 2 * d), float(lf), d
+    be = backend(precision)
     logx = be.log(x)
     lfac = be.log(c4) + np.maximum(0.5 * (be.log(m) + logx), 0)
     one = np.asarray(m) == 1  # E[sqrt(m ∧ 1)] = 1 exactly: log 0, no sum over the law (a map's cells as a point's)
@@ -412,6 +452,11 @@ def _log_upper(
         ld = np.zeros(np.shape(m)) if precision is None else np.full(np.shape(m), mpmath.mpf(0), dtype=object)
     elif precision is None and np.ndim(m) == 0 and (pre := _scan.prefix(law)) is not None and 1 <= m <= pre.K:
         ld = np.asarray(_scan.log_sqrt_min(pre, int(m)))  # the law's own formula on its prefix
+    elif (precision is None and (pre := _scan.prefix(law)) is not None
+          and bool(np.all((np.asarray(m) >= 1) & (np.asarray(m) <= pre.K)))):
+        # a curve's m~ on the prefix: each the point's double (the scalar formula, element by element)
+        each = [0.0 if int(v) == 1 else _scan.log_sqrt_min(pre, int(v)) for v in np.ravel(m)]
+        ld = np.array(each).reshape(np.shape(m))
     else:
         ld = law.log_sqrt_min_mean(np.asarray(m, dtype=np.int64), precision=precision)
         if np.any(one):
@@ -478,7 +523,12 @@ def upper_bound(
     priv = privacy_budget(n, alpha, n_alpha2)
     c = Constants.resolve(constants)
     precision = check_precision(precision)
-    m = _m_tilde_point(law, priv, c, _reading(reading))
+    capped = _reading(reading) == "printed"
+    m = None
+    if c.floats[3] >= math.e:  # one budget of a light law: its bracket bisected on the prefix (the same m~)
+        m = _m_tilde_one(law, priv.n_alpha2, _Budgets(lambda i: priv.exact()), c, capped)
+    if m is None:
+        m = _m_tilde_point(law, priv, c, _reading(reading))
     if precision is None:
         x, cv = priv.n_alpha2, c.floats
         core, lfac, ld = _log_upper(law, m, x, cv, None)

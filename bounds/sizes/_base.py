@@ -25,7 +25,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from ..numerics import backend, check_integer, check_precision, check_rng, workdps
-from ._common import _as_int_array, _log1mexp, _mp_log, LOG_HALF, MAX_DRAWS
+from ._common import _as_int_array, _log1mexp, _mp_log, FLOAT_TOL, LOG_HALF, MAX_DRAWS
 from . import _tables
 from ._tables import Table
 from .._lazy import lazy
@@ -121,6 +121,11 @@ class SizeLaw(ABC):
 
     def _points(self, end: int) -> np.ndarray:
         return np.arange(self._window_start(), end + 1, dtype=np.int64)
+
+    @cached_property
+    def _float_end(self) -> int:
+        """The float64 table's last point (its search end), found without building the table."""
+        return int(self._table_end(FLOAT_TOL))
 
     @cached_property
     def _float_table(self) -> Table:
@@ -525,7 +530,7 @@ class SizeLaw(ABC):
         return np.asarray(self._floor_support(_as_int_array(a)))
 
     def _search_end(self) -> int:
-        return int(self._float_table.end)
+        return self._float_end  # the table's end, without the table (a light law's prefix needs no table)
 
     def _floor_support(self, a: np.ndarray) -> np.ndarray:
         pts = self._float_table.points

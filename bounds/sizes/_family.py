@@ -31,7 +31,7 @@ import numpy as np
 
 from ..numerics import last_true
 from ._common import _mp_log, DEEP_LOG, FLOAT_TOL, LOG_HALF, MAX_LISTED, MAX_SIZE, MAX_TABLE, MAX_WALK, WHOLE_TABLE
-from ._tables import _deep_logsfs, _left_log_sums, _log_sums_from_top, table_prefix as _tables_prefix
+from ._tables import _deep_logsfs, _left_log_sums, _log_sums_from_top, tail_past, table_prefix as _tables_prefix
 from ._base import _rebuild, SizeLaw
 from ._bulk import BulkFamily
 from . import _bulk, _fixed
@@ -363,6 +363,29 @@ class FamilyLaw(SizeLaw):
             return False
         width = 2 * (self._mode - self._start)
         return width > (FLOAT_BULK_WIDTH if precision is None and fam.N is None else MP_BULK_WIDTH)
+
+    def _light_prefix(self, cap: int, cut_tail: float) -> tuple[int, bool, np.ndarray, float, None] | None:
+        r"""``(K, False, log M(k) for k = 0..K, log P(m > K), None)``, ``K`` the search end, where the table would
+        hold every integer of ``[support_min, K]`` and ``K <= cap`` (else ``None``): the table's masses without the
+        table (``bounds.dame._scan.prefix`` sums them); a log-concave law's tail from the same evaluation
+        (:func:`~bounds.sizes._tables.tail_past`), else its own.  ``cut_tail`` is unused (``K`` bounds the tail).
+
+        .. math:: \log M(k),\ k = 0, \dots, K, \qquad \log P(m > K)
+        """
+        lo = self.support_min
+        if lo < 0 or self._bulk_mode(None) or self._start != lo:
+            return None
+        K = self.search_end()
+        if K > cap:
+            return None
+        finite = K >= self.support_max
+        walk = not finite and self.family.log_concave and K >= self._mode
+        lp = np.array(self._logpmf(np.arange(K + 65 if walk else K + 1, dtype=np.int64)), dtype=float)
+        lp[:lo] = -np.inf
+        tail = -math.inf if finite else (tail_past(lp, K) if walk else None)
+        if tail is None:
+            tail = float(self._logsf(np.array([K], dtype=np.int64))[0])
+        return K, False, lp[: K + 1], tail, None
 
     def _table_prefix(self, K: int) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
         """The three float64 functionals on ``0..K(+1)`` read from the table (``_tables.table_prefix``), or ``None``."""

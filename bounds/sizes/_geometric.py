@@ -302,6 +302,19 @@ class GeometricLaw(SizeLaw):
             K += 1
         return K
 
+    def _light_prefix(self, cap: int, cut_tail: float) -> tuple[int, bool, np.ndarray, float, np.ndarray] | None:
+        r"""``(K, True, log M(k) for k = 0..K, log P(m > K), log P(m > a) for a = 0..K)``, ``K`` the cut of
+        :meth:`_tail_below` (``cut_tail``), or ``None`` when ``K > cap``: the closed forms on a short range.
+
+        .. math:: \log M(k) = \log p + (k - 1)\log q, \qquad \log P(m > a) = a \log q
+        """
+        K = self._tail_below(cut_tail)
+        if K > cap:
+            return None
+        a = np.arange(K + 1, dtype=np.int64)
+        log_gt = _log_sf(a, self.log_q)
+        return K, True, np.asarray(self._logpmf(a), dtype=float), float(log_gt[-1]), log_gt
+
     def _floor_support(self, a: np.ndarray) -> np.ndarray:
         return np.maximum(np.asarray(a, dtype=np.int64), 0)
 

@@ -199,8 +199,10 @@ def binomial(N: int, p: float, *, zero: str = "truncate") -> SizeLaw:
     if p > 1:
         raise ValueError(f"p must be in (0, 1], got {p!r}")
 
-    stir_n, top = _stirlerr(float(N)), max(N - 1.0, 1.0)  # once per law
     small = N < STIRLERR_POINTS  # every point's k and N - k exact in float64 and inside the table of Stirling's error
+    # once per law (the table's value where N is in it: the same double, without the series' array operations)
+    stir_n = _stirlerr_int(np.array([N]))[0] if small else _stirlerr(float(N))
+    top = max(N - 1.0, 1.0)
 
     def raw_logpmf(k: ArrayLike) -> np.ndarray:
         k = np.asarray(k)
@@ -272,12 +274,31 @@ def binomial(N: int, p: float, *, zero: str = "truncate") -> SizeLaw:
         mp_ratio=(lambda k: mpmath.mpf(N - k) / (k + 1) * mpmath.mpf(p) / (1 - mpmath.mpf(p))) if p < 1 else None,
         bulk=BulkFamily(N * p, N, p) if p < 1 else None,
         # p(k+1)/p(k) = (N-k) p / ((k+1)(1-p)) > 1 iff k < (N+1) p - 1, decided in exact rationals
-        mode=max(0, math.ceil((N + 1) * Fraction(p) - 1)),
+        mode=_binomial_mode(N, p),
     )
     law = FamilyLaw("binomial", (("N", N), ("p", p), ("zero", zero)), fam, zero)
     law._recipe = ("binomial", {"N": N, "p": p, "zero": zero})
     return law
 
+
+
+def _binomial_mode(N: int, p: float) -> int:
+    r"""The smallest mode of :math:`\mathcal B(N, p)`: :math:`\max(0, \lceil (N + 1)p - 1 \rceil)`, since
+    :math:`p(k+1)/p(k) = (N-k)p/((k+1)(1-p)) > 1` iff :math:`k < (N+1)p - 1`.  In float64 where :math:`(N+1)p - 1`
+    lies farther than a relative ``1e-9`` from an integer (its rounding error is below ``1e-15`` relative: the same
+    ceiling), else in exact rationals.
+
+    .. math:: \operatorname{mode} = \max\big(0, \lceil (N + 1)\,p - 1 \rceil\big)
+
+    Examples
+    --------
+    >>> _binomial_mode(50, 0.3), _binomial_mode(9, 0.5), _binomial_mode(10, 0.5)
+    (15, 4, 5)
+    """
+    t = (N + 1) * p - 1
+    if abs(t - round(t)) > 1e-9 * max(1.0, abs(t)):
+        return max(0, math.ceil(t))
+    return max(0, math.ceil((N + 1) * Fraction(p) - 1))
 
 
 def _binomial_sf_inside(y: np.ndarray, n: int, p: float) -> np.ndarray:

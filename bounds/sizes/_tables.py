@@ -356,7 +356,7 @@ def table_end(law: SizeLaw, tol: float) -> int:
 
 def float_table(law: SizeLaw) -> Table:
     """The float64 table of ``law`` (log-space cumulative sums, survival from the top)."""
-    end = law._table_end(FLOAT_TOL)
+    end = law._float_end
     pts = law._points(end)
     lp = np.asarray(law._logpmf(pts), dtype=float)
     with np.errstate(divide="ignore"):
@@ -375,6 +375,25 @@ def float_table(law: SizeLaw) -> Table:
     if pts[0] > law.support_min:  # a window on the bulk: the mass below it by local sums
         left_cdf, left_sqrt = (float(v[0]) for v in law._left_log_sums(pts[:1] - 1, None))
     return Table(pts, lp, np.logaddexp(left_cdf, cum_pmf), np.logaddexp(left_sqrt, cum_sqrt), end, lsf)
+
+
+def tail_past(lp: np.ndarray, K: int) -> float | None:
+    r""":math:`\log P(m > K)` from log-masses ``lp`` on :math:`0..E` of a log-concave law past its mode: the masses on
+    :math:`K < k \le E` summed, and beyond :math:`E` the geometric series of :math:`r = M(E)/M(E-1)`, which bounds
+    every later ratio (log-concavity); ``None`` unless that remainder is below ``1e-17`` of the sum.
+
+    .. math:: P(m > K) = \sum_{K < k \le E} M(k) + \theta\, M(E)\,\frac{r}{1 - r}, \qquad 0 \le \theta \le 1
+    """
+    E = len(lp) - 1
+    log_r = float(lp[E] - lp[E - 1])
+    if not (E > K and log_r < 0):
+        return None
+    with np.errstate(divide="ignore"):
+        head = float(np.logaddexp.reduce(lp[K + 1 :]))
+    rem = float(lp[E]) + log_r - math.log(-math.expm1(log_r))  # M(E) r / (1 - r)
+    if not (math.isfinite(head) and rem - head < math.log(1e-17)):
+        return None
+    return float(np.logaddexp(head, rem))
 
 
 def table_prefix(law: SizeLaw, K: int) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
