@@ -347,3 +347,32 @@ def test_streamed_release_has_the_bits_of_the_whole_array(h, by_table):
     want = localisation.clipped_means_checked(table[entries].reshape(rows, h), intervals)
     for g, w in zip(got, want):
         np.testing.assert_array_equal(g, w)
+
+
+def test_clipped_tables_hold_each_rows_clipped_means():
+    """Each row's copy of the table, read at an entry, is np.clip of that entry's mean to the row's interval; an L
+    with two U's, or more entries than draws, gives no tables."""
+    from bounds.simulate import _stream
+    means = np.linspace(-1, 1, 41)
+    L = np.array([-0.5, 0.1, -0.5, 0.3, 0.1])
+    U = np.array([0.2, 0.6, 0.2, 0.9, 0.6])
+    tables, offsets = _stream._clipped_tables({"dame": means}, {"dame": (L, U)}, 10**4)["dame"]
+    assert tables.size == 3 * means.size  # one copy per distinct interval
+    for r in range(L.size):
+        np.testing.assert_array_equal(tables[offsets[r] + np.arange(means.size)], np.clip(means, L[r], U[r]))
+    assert _stream._clipped_tables({"dame": means}, {"dame": (L, U + [0, 0, 0.1, 0, 0])}, 10**4) is None
+    assert _stream._clipped_tables({"dame": means}, {"dame": (L, U)}, 3 * means.size - 1) is None
+
+
+@pytest.mark.parametrize("estimators", [("dame",), ("kent", "dame")])
+def test_the_clipped_tables_are_read_where_rows_are_long(estimators, monkeypatch):
+    """At Fig. 1b's sizes (two sizes, with Kent two parts above T*), the releasing users read clipped tables."""
+    from bounds.simulate import _stream
+    made = []
+    clipped = _stream._clipped_tables
+    monkeypatch.setattr(_stream, "_clipped_tables", lambda *a: made.append(clipped(*a)) or made[-1])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", PaperAssumptionWarning)
+        simulate.compare(theta=0.0, sizes=sizes.finite({10**5: 0.5, 10**6: 0.5}), n=10**4, alpha=ALPHA, reps=32,
+                         seed=1, estimators=estimators)
+    assert made and all(m is not None and set(m) == set(estimators) for m in made)
