@@ -322,12 +322,14 @@ def test_joint_cells_of_two_parts_are_the_exact_joint_masses():
     assert smin == lo1 + hows[1][0]
 
 
+@pytest.mark.parametrize("intervals_count", [1, 2])
 @pytest.mark.parametrize("by_table", [False, True])
 @pytest.mark.parametrize("h", [7, 5000, 20000, 2**16 + 3, 3 * 2**16 + 11])
-def test_streamed_release_has_the_bits_of_the_whole_array(h, by_table):
+def test_streamed_release_has_the_bits_of_the_whole_array(h, by_table, intervals_count):
     """The releasing users read as they are drawn (a block of rows, or a leaf of a long row's pairwise sums, at a
-    time) give each interval's clipped means with the bits of the array of every user's local mean."""
-    rows = 3
+    time) give each interval's clipped means with the bits of the array of every user's local mean (one interval:
+    short rows read each distinct interval's clipped table)."""
+    rows = 3 if intervals_count == 2 else 40
     rng = np.random.default_rng(h)
     table = np.sort(rng.uniform(-1, 1, 101))
     entries = rng.integers(0, table.size, rows * h)
@@ -341,7 +343,9 @@ def test_streamed_release_has_the_bits_of_the_whole_array(h, by_table):
     def write(values, out):
         np.take(table, values, out=out)
 
-    intervals = [(np.full(rows, -0.3) + 0.1 * r, np.full(rows, 0.4) - 0.05 * r) for r in range(2)]
+    intervals = [(np.full(rows, -0.3) + 0.1 * r, np.full(rows, 0.4) - 0.05 * r) for r in range(intervals_count)]
+    if intervals_count == 1:  # rows of three intervals, in no order
+        intervals = [(np.resize([-0.3, 0.1, -0.6], rows), np.resize([0.4, 0.2, 0.5], rows))]
     got = _kernels._streamed_means(draw, write, rows, h, intervals, table if by_table else None)
     assert at[0] == rows * h  # every user drawn once, in order
     want = localisation.clipped_means_checked(table[entries].reshape(rows, h), intervals)

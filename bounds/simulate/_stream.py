@@ -229,10 +229,21 @@ def _streamed_means(draw: Callable[[int], np.ndarray], write: Callable[[np.ndarr
     clipped = np.empty(0 if table is None else table.size)
     if h <= localisation.BLOCK_USERS and h <= INVERTER_DRAWS:
         g = max(1, INVERTER_DRAWS // h)
+        one = None  # one interval: its table clipped per distinct interval and read at the entries (the same values)
+        if table is not None and not by_table and len(intervals) == 1:
+            one = _clipped_tables({"one": table}, {"one": intervals[0]}, rows * h)
+        at_buf = _scratch("stream_at", INVERTER_DRAWS, np.intp)
         for a in range(0, rows, g):
             e = min(rows, a + g)
             d = draw((e - a) * h).reshape(e - a, h)
             c = clip[:(e - a) * h].reshape(e - a, h)
+            if one is not None:
+                tab, offsets = one["one"]
+                at = at_buf[:(e - a) * h].reshape(e - a, h)
+                np.add(d, offsets[a:e, None], out=at)
+                np.take(tab, at, out=c, mode="clip")  # in range: no check
+                np.add.reduce(c, axis=1, out=sums[0, a:e])
+                continue
             if by_table:
                 assert table is not None
                 for r in range(a, e):
