@@ -192,6 +192,7 @@ ENTRIES = {  # (law, compare's options) the entries path takes: one size, two si
     "many-cuts-table": (sizes.point(100), {"T": 10**6}),  # Kent's bins narrow: more than MAX_CUTS cuts
     "many-cuts-sampler": (sizes.point(10**9), {"T": 10**12}),
     "two-parts": (sizes.finite({10**5: 0.5, 10**6: 0.5}), {}),  # DAME and Kent, sizes above T*: two draws a user
+    "two-parts-one-table": (sizes.finite({10**5: 0.5, 2 * 10**5: 0.5}), {}),  # both parts of 2 x 10^5 one table
     "two-parts-sampler": (sizes.finite({10**9: 0.4, 10**12: 0.6}), {"m_tilde": 10**8, "T": 10**7}),
 }
 
@@ -380,3 +381,32 @@ def test_the_clipped_tables_are_read_where_rows_are_long(estimators, monkeypatch
         simulate.compare(theta=0.0, sizes=sizes.finite({10**5: 0.5, 10**6: 0.5}), n=10**4, alpha=ALPHA, reps=32,
                          seed=1, estimators=estimators)
     assert made and all(m is not None and set(m) == set(estimators) for m in made)
+
+
+NARROW = {  # Kent's bins narrow (T far above every size): its interval clips many users' means
+    "narrow-one-size": (sizes.point(100), {"T": 10**6, "estimators": ("kent",)}),
+    "narrow-two-sizes": (sizes.finite({100: 0.5, 200: 0.5}), {"T": 10**6, "estimators": ("kent",)}),
+}
+
+
+@pytest.mark.parametrize("name", ["two-sizes-dame", "two-parts", "two-parts-one-table", "more-m-tildes",
+                                  "one-size-dame", *NARROW])
+def test_clipped_tables_give_the_bits_of_clipping_each_mean(name, monkeypatch):
+    """Voters counted per cell: the releasing users read from clipped tables give the estimates of the same draws'
+    local means written out, then clipped and summed (the tables switched off), bit for bit."""
+    from bounds.simulate import _stream
+    law, options = {**ENTRIES, **NARROW}.get(name, (sizes.point(10**5), {"estimators": ("dame",), "theta": 0.0}))
+    options = dict(options)
+    theta = options.pop("theta", 0.3)
+    made = []
+    clipped = _stream._clipped_tables
+    monkeypatch.setattr(_stream, "_clipped_tables", lambda *a: made.append(clipped(*a)) or made[-1])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", PaperAssumptionWarning)
+        got = simulate.compare(theta=theta, sizes=law, n=4002, alpha=ALPHA, reps=70, seed=[3, 7], **options)
+        assert any(m is not None for m in made)  # the tables were read
+        monkeypatch.setattr(_stream, "_clipped_tables", lambda *a: None)
+        want = simulate.compare(theta=theta, sizes=law, n=4002, alpha=ALPHA, reps=70, seed=[3, 7], **options)
+    assert got.keys() == want.keys()
+    for k in want:
+        np.testing.assert_array_equal(got[k].estimates, want[k].estimates, err_msg=k)

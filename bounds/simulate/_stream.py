@@ -117,6 +117,7 @@ def _run_streaming_sizes(plan, counts: np.ndarray, tabs: list, parts: list, ever
     clip = _scratch("stream_clip", INVERTER_DRAWS, np.float64)
     both = _scratch("both", INVERTER_DRAWS, np.intp)
     at_buf = _scratch("stream_at", INVERTER_DRAWS, np.intp)
+    first = _scratch("stream_first", INVERTER_DRAWS, np.intp)  # a shared table's first draws, kept from the second
     for k, hows in enumerate(tabs):
         if hows is None:
             continue
@@ -125,6 +126,7 @@ def _run_streaming_sizes(plan, counts: np.ndarray, tabs: list, parts: list, ever
         if second is not None:
             sum_means = _entry_means(lo + second[2], hows[0][1].size + hows[1][1].size - 1, pts[k])
         rel = counts[1::2, k].tolist()
+        shared = second is not None and hows[0] is hows[1]  # one table: one buffer of drawn entries
         clipped = None
         if hows[0] is not BINOMIAL and (second is None or hows[1] is not BINOMIAL):
             means = _entry_means(lo, hows[0][1].size, parts[k][0])
@@ -140,8 +142,10 @@ def _run_streaming_sizes(plan, counts: np.ndarray, tabs: list, parts: list, ever
                 e2 = e  # DAME's entries: the same, or those of the two parts' sum
                 if second is not None:
                     e2 = both[:total]
-                    np.copyto(e2, e)
-                    np.add(e2, second[0](total), out=e2)
+                    if shared:  # one table for both parts: its buffer is overwritten by the second draw
+                        np.copyto(first[:total], e)
+                        e = first[:total]
+                    np.add(e, second[0](total), out=e2)
                 at = at_buf[:total]
                 c = clip[:total]
                 for key, (tab, offsets) in clipped.items():
