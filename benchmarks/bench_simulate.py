@@ -79,13 +79,13 @@ every voter only where a part has no table or the cells exceed 4096); the releas
 what the floor draws,
 in the same way (one uniform per user and inversion of the same kind of table, or numpy's
 sampler), their local means are written once, then clipped and summed (twice with Kent: two
-intervals); where a table's entries are drawn and its clipped copies (one per distinct interval
-of a run) hold fewer entries than the draws they serve, each user's clipped mean is instead read
-from its row's copy at its entry (an offset and a gather an estimator: several sizes, or one
-size read by one estimator); then the election and the release's noise; and the run's plan (m~
-of Theorem 2, eq. (9)'s constants, Kent's T*: 0.7 to 1.7 ms a call, mostly m~ in
-``bounds.dame``; 1.2 ms of the 1.7 at Fig. 1b, measured alone, is 6 us a replication at its 200
-replications a call).
+intervals); then the election and the release's noise; and the run's plan (m~ of Theorem 2,
+eq. (9)'s constants, Kent's T*: 0.7 to 1.7 ms a call, mostly m~ in ``bounds.dame``: at Fig. 1b,
+m~ alone is 1.2 ms a call, 6 us of a replication at 200 replications a call).  Reading each
+user's clipped mean from a copy of its table clipped to its row's interval (an offset and a
+gather instead of a gather and two comparisons) was measured no faster at Fig. 1b and n = 10^4
+(0.98-1.02x, both ways interleaved in one process): the larger tables' gathers cost what the
+comparisons saved.
 
 A second table times one call of ``count`` binomial draws of one size, numpy's ``rng.binomial``
 against ``simulate.binomial_inversion`` (its table built beforehand), per draw.

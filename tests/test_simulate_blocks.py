@@ -192,7 +192,6 @@ ENTRIES = {  # (law, compare's options) the entries path takes: one size, two si
     "many-cuts-table": (sizes.point(100), {"T": 10**6}),  # Kent's bins narrow: more than MAX_CUTS cuts
     "many-cuts-sampler": (sizes.point(10**9), {"T": 10**12}),
     "two-parts": (sizes.finite({10**5: 0.5, 10**6: 0.5}), {}),  # DAME and Kent, sizes above T*: two draws a user
-    "two-parts-one-table": (sizes.finite({10**5: 0.5, 2 * 10**5: 0.5}), {}),  # both parts of 2 x 10^5 one table
     "two-parts-sampler": (sizes.finite({10**9: 0.4, 10**12: 0.6}), {"m_tilde": 10**8, "T": 10**7}),
 }
 
@@ -323,14 +322,12 @@ def test_joint_cells_of_two_parts_are_the_exact_joint_masses():
     assert smin == lo1 + hows[1][0]
 
 
-@pytest.mark.parametrize("intervals_count", [1, 2])
 @pytest.mark.parametrize("by_table", [False, True])
 @pytest.mark.parametrize("h", [7, 5000, 20000, 2**16 + 3, 3 * 2**16 + 11])
-def test_streamed_release_has_the_bits_of_the_whole_array(h, by_table, intervals_count):
+def test_streamed_release_has_the_bits_of_the_whole_array(h, by_table):
     """The releasing users read as they are drawn (a block of rows, or a leaf of a long row's pairwise sums, at a
-    time) give each interval's clipped means with the bits of the array of every user's local mean (one interval:
-    short rows read each distinct interval's clipped table)."""
-    rows = 3 if intervals_count == 2 else 40
+    time) give each interval's clipped means with the bits of the array of every user's local mean."""
+    rows = 3
     rng = np.random.default_rng(h)
     table = np.sort(rng.uniform(-1, 1, 101))
     entries = rng.integers(0, table.size, rows * h)
@@ -344,69 +341,9 @@ def test_streamed_release_has_the_bits_of_the_whole_array(h, by_table, intervals
     def write(values, out):
         np.take(table, values, out=out)
 
-    intervals = [(np.full(rows, -0.3) + 0.1 * r, np.full(rows, 0.4) - 0.05 * r) for r in range(intervals_count)]
-    if intervals_count == 1:  # rows of three intervals, in no order
-        intervals = [(np.resize([-0.3, 0.1, -0.6], rows), np.resize([0.4, 0.2, 0.5], rows))]
+    intervals = [(np.full(rows, -0.3) + 0.1 * r, np.full(rows, 0.4) - 0.05 * r) for r in range(2)]
     got = _kernels._streamed_means(draw, write, rows, h, intervals, table if by_table else None)
     assert at[0] == rows * h  # every user drawn once, in order
     want = localisation.clipped_means_checked(table[entries].reshape(rows, h), intervals)
     for g, w in zip(got, want):
         np.testing.assert_array_equal(g, w)
-
-
-def test_clipped_tables_hold_each_rows_clipped_means():
-    """Each row's copy of the table, read at an entry, is np.clip of that entry's mean to the row's interval; an L
-    with two U's, or more entries than draws, gives no tables."""
-    from bounds.simulate import _stream
-    means = np.linspace(-1, 1, 41)
-    L = np.array([-0.5, 0.1, -0.5, 0.3, 0.1])
-    U = np.array([0.2, 0.6, 0.2, 0.9, 0.6])
-    tables, offsets = _stream._clipped_tables({"dame": means}, {"dame": (L, U)}, 10**4)["dame"]
-    assert tables.size == 3 * means.size  # one copy per distinct interval
-    for r in range(L.size):
-        np.testing.assert_array_equal(tables[offsets[r] + np.arange(means.size)], np.clip(means, L[r], U[r]))
-    assert _stream._clipped_tables({"dame": means}, {"dame": (L, U + [0, 0, 0.1, 0, 0])}, 10**4) is None
-    assert _stream._clipped_tables({"dame": means}, {"dame": (L, U)}, 3 * means.size - 1) is None
-
-
-@pytest.mark.parametrize("estimators", [("dame",), ("kent", "dame")])
-def test_the_clipped_tables_are_read_where_rows_are_long(estimators, monkeypatch):
-    """At Fig. 1b's sizes (two sizes, with Kent two parts above T*), the releasing users read clipped tables."""
-    from bounds.simulate import _stream
-    made = []
-    clipped = _stream._clipped_tables
-    monkeypatch.setattr(_stream, "_clipped_tables", lambda *a: made.append(clipped(*a)) or made[-1])
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", PaperAssumptionWarning)
-        simulate.compare(theta=0.0, sizes=sizes.finite({10**5: 0.5, 10**6: 0.5}), n=10**4, alpha=ALPHA, reps=32,
-                         seed=1, estimators=estimators)
-    assert made and all(m is not None and set(m) == set(estimators) for m in made)
-
-
-NARROW = {  # Kent's bins narrow (T far above every size): its interval clips many users' means
-    "narrow-one-size": (sizes.point(100), {"T": 10**6, "estimators": ("kent",)}),
-    "narrow-two-sizes": (sizes.finite({100: 0.5, 200: 0.5}), {"T": 10**6, "estimators": ("kent",)}),
-}
-
-
-@pytest.mark.parametrize("name", ["two-sizes-dame", "two-parts", "two-parts-one-table", "more-m-tildes",
-                                  "one-size-dame", *NARROW])
-def test_clipped_tables_give_the_bits_of_clipping_each_mean(name, monkeypatch):
-    """Voters counted per cell: the releasing users read from clipped tables give the estimates of the same draws'
-    local means written out, then clipped and summed (the tables switched off), bit for bit."""
-    from bounds.simulate import _stream
-    law, options = {**ENTRIES, **NARROW}.get(name, (sizes.point(10**5), {"estimators": ("dame",), "theta": 0.0}))
-    options = dict(options)
-    theta = options.pop("theta", 0.3)
-    made = []
-    clipped = _stream._clipped_tables
-    monkeypatch.setattr(_stream, "_clipped_tables", lambda *a: made.append(clipped(*a)) or made[-1])
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", PaperAssumptionWarning)
-        got = simulate.compare(theta=theta, sizes=law, n=4002, alpha=ALPHA, reps=70, seed=[3, 7], **options)
-        assert any(m is not None for m in made)  # the tables were read
-        monkeypatch.setattr(_stream, "_clipped_tables", lambda *a: None)
-        want = simulate.compare(theta=theta, sizes=law, n=4002, alpha=ALPHA, reps=70, seed=[3, 7], **options)
-    assert got.keys() == want.keys()
-    for k in want:
-        np.testing.assert_array_equal(got[k].estimates, want[k].estimates, err_msg=k)

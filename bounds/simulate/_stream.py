@@ -116,8 +116,6 @@ def _run_streaming_sizes(plan, counts: np.ndarray, tabs: list, parts: list, ever
     vals2 = _scratch("stream_vals2", INVERTER_DRAWS, np.float64)
     clip = _scratch("stream_clip", INVERTER_DRAWS, np.float64)
     both = _scratch("both", INVERTER_DRAWS, np.intp)
-    at_buf = _scratch("stream_at", INVERTER_DRAWS, np.intp)
-    first = _scratch("stream_first", INVERTER_DRAWS, np.intp)  # a shared table's first draws, kept from the second
     for k, hows in enumerate(tabs):
         if hows is None:
             continue
@@ -126,41 +124,12 @@ def _run_streaming_sizes(plan, counts: np.ndarray, tabs: list, parts: list, ever
         if second is not None:
             sum_means = _entry_means(lo + second[2], hows[0][1].size + hows[1][1].size - 1, pts[k])
         rel = counts[1::2, k].tolist()
-        shared = second is not None and hows[0] is hows[1]  # one table: one buffer of drawn entries
-        clipped = None
-        if hows[0] is not BINOMIAL and (second is None or hows[1] is not BINOMIAL):
-            means = _entry_means(lo, hows[0][1].size, parts[k][0])
-            clipped = _clipped_tables({key: means if key == "kent" or second is None else sum_means
-                                       for key in intervals}, intervals, sum(rel))
         for group, total in _row_groups(rel, [0] * len(rel), INVERTER_DRAWS):
             rows = np.array([g[0] for g in group], dtype=np.intp)
             lengths = np.array([g[2] for g in group], dtype=np.intp)
             starts = np.array([g[1] for g in group], dtype=np.intp)
             e = draw(total)
             v1 = vals[:total]
-            if clipped is not None:  # each row's clipped table read at the entries: the same values
-                e2 = e  # DAME's entries: the same, or those of the two parts' sum
-                if second is not None:
-                    e2 = both[:total]
-                    if shared:  # one table for both parts: its buffer is overwritten by the second draw
-                        np.copyto(first[:total], e)
-                        e = first[:total]
-                    np.add(e, second[0](total), out=e2)
-                at = at_buf[:total]
-                c = clip[:total]
-                for key, (tab, offsets) in clipped.items():
-                    np.add(np.repeat(offsets[rows], lengths), e if key == "kent" else e2, out=at)
-                    np.take(tab, at, out=c, mode="clip")  # in range: no check
-                    sums[key][rows] += np.add.reduceat(c, starts)
-                if more_votes:
-                    v2 = v1
-                    if second is None:
-                        write(e, v1)
-                    else:
-                        v2 = vals2[:total]
-                        np.take(sum_means, e2, out=v2, mode="clip")
-                    kept.append((rows, lengths, v2.copy()))
-                continue
             write(e, v1)
             v2 = v1  # DAME's local means: the same, or those of the two parts' sum
             if second is not None:
@@ -192,31 +161,6 @@ def _run_streaming_sizes(plan, counts: np.ndarray, tabs: list, parts: list, ever
     return out
 
 
-CLIPPED_TABLE_ENTRIES = 2**20  # the most entries of a size's clipped tables (all intervals), a run and estimator
-
-
-def _clipped_tables(means: dict[str, np.ndarray], intervals: dict, draws: int) -> dict | None:
-    """Each estimator's table of clipped local means (``means[key]``, a table's entries' means), one copy per distinct
-    interval, and each row's offset into it (``{key: (tables, offsets)}``: row ``r``'s user of entry ``e`` has the
-    clipped mean ``tables[offsets[r] + e]``, the bits of ``np.clip(mean, L[r], U[r])``); ``None`` where the tables
-    would cost more than the ``draws`` reads they save (more entries than draws, or than
-    :data:`CLIPPED_TABLE_ENTRIES`) or an ``L`` comes with two ``U``'s."""
-    out = {}
-    for key, (L, U) in intervals.items():
-        table = means[key]
-        lows, inverse = np.unique(L, return_inverse=True)
-        highs = np.empty_like(lows)
-        highs[inverse] = U
-        if not np.array_equal(highs[inverse], U) or lows.size * table.size > min(draws, CLIPPED_TABLE_ENTRIES):
-            return None
-        tables = np.empty((lows.size, table.size))
-        for i, (lo, hi) in enumerate(zip(lows, highs)):
-            np.maximum(table, lo, out=tables[i])  # np.clip's values (L <= U), as the other paths clip
-            np.minimum(tables[i], hi, out=tables[i])
-        out[key] = (tables.ravel(), inverse.astype(np.intp).reshape(-1) * table.size)
-    return out
-
-
 def _streamed_means(draw: Callable[[int], np.ndarray], write: Callable[[np.ndarray, np.ndarray], None], rows: int,
                     h: int, intervals: list[tuple[np.ndarray, np.ndarray]],
                     table: np.ndarray | None = None) -> list[np.ndarray]:
@@ -233,21 +177,10 @@ def _streamed_means(draw: Callable[[int], np.ndarray], write: Callable[[np.ndarr
     clipped = np.empty(0 if table is None else table.size)
     if h <= localisation.BLOCK_USERS and h <= INVERTER_DRAWS:
         g = max(1, INVERTER_DRAWS // h)
-        one = None  # one interval: its table clipped per distinct interval and read at the entries (the same values)
-        if table is not None and not by_table and len(intervals) == 1:
-            one = _clipped_tables({"one": table}, {"one": intervals[0]}, rows * h)
-        at_buf = _scratch("stream_at", INVERTER_DRAWS, np.intp)
         for a in range(0, rows, g):
             e = min(rows, a + g)
             d = draw((e - a) * h).reshape(e - a, h)
             c = clip[:(e - a) * h].reshape(e - a, h)
-            if one is not None:
-                tab, offsets = one["one"]
-                at = at_buf[:(e - a) * h].reshape(e - a, h)
-                np.add(d, offsets[a:e, None], out=at)
-                np.take(tab, at, out=c, mode="clip")  # in range: no check
-                np.add.reduce(c, axis=1, out=sums[0, a:e])
-                continue
             if by_table:
                 assert table is not None
                 for r in range(a, e):
