@@ -162,6 +162,48 @@ def test_m_tilde_equals_linear_scan(law_masses, x, constants):
     assert dame.m_tilde(law, n_alpha2=x, constants=constants) == expect
 
 
+def _m_tilde_by_steps(masses, x, c4, c5):
+    """max{a >= 1 : P(m >= a)^2 >= φ(a) ∧ 1} (1 if none) for exact masses, at 50 digits, without a scan of every a:
+    P(m >= a) is constant on each step (s_{i-1}, s_i] of the support, where φ is increasing (c4 >= e), so the
+    condition holds on a first part of each step; its last a there by bisection."""
+    r = ref.Law(masses)
+    best, prev, smin = 1, 0, min(r.points)
+    with mpmath.workdps(ref.DPS):
+        x = mpmath.mpf(x)
+        for s in r.points:
+            p2 = ref._mp(r.ge(s)) ** 2
+
+            def holds(a, p2=p2):
+                ph = ref.phi(a, x, c4, c5)
+                return smin >= a if ph >= 1 else p2 >= ph
+
+            if holds(prev + 1):
+                lo, hi = prev + 1, s
+                while lo < hi:
+                    mid = (lo + hi + 1) // 2
+                    lo, hi = (mid, hi) if holds(mid) else (lo, mid - 1)
+                best = max(best, lo)
+            prev = s
+    return best
+
+
+wide_finite = st.dictionaries(st.integers(1, 10**12), st.integers(1, 1000), min_size=1, max_size=12).map(
+    lambda d: {k: Fraction(v, sum(d.values())) for k, v in d.items()})
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(masses=wide_finite, x=st.sampled_from([0.7, 50.0, 1e4, 1e6, 1e9, 1e12, 1e15]),
+       c=st.sampled_from([dame.Constants.resolve("paper"), dame.Constants(1.0, 1.0, 1.0, 3.0, 1.0),
+                          dame.Constants(1.0, 1.0, 1.0, 8.0, 200.0)]))
+def test_m_tilde_of_a_few_wide_steps_equals_the_exact_steps(masses, x, c):
+    # a few support points spread to 10^12: one budget is bisected on the law's steps (dame._upper._m_tilde_few),
+    # several budgets searched (galloping); both against the steps' exact bisection at 50 digits
+    law = sizes.finite(masses)
+    expect = _m_tilde_by_steps(masses, x, c.values(50)[3], c.values(50)[4])
+    assert dame.m_tilde(law, n_alpha2=x, constants=c) == expect
+    assert dame.curve(law, n_alpha2=[x, 2 * x], constants=c).m_tilde[0] == expect
+
+
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(law_masses=finite_laws(), x=xs, constants=consts)
 def test_lower_bound_equals_scan_over_all_a(law_masses, x, constants):

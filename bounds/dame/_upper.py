@@ -182,6 +182,8 @@ def _m_tilde_rows(laws: Sequence[SizeLaw], lid: np.ndarray, x: np.ndarray, x_exa
         return out
     if len(x) == 1 and len(laws) == 1 and c4 >= e:  # one budget of a light law: its bracket scanned directly
         direct = _m_tilde_one(laws[0], float(x[0]), x_exact, c, capped)
+        if direct is None:
+            direct = _m_tilde_few(laws[0], float(x[0]), x_exact, c, capped)
         if direct is not None:
             return np.array([direct], dtype=np.int64)
     every = Rows(laws, lid)
@@ -281,11 +283,50 @@ def _m_tilde_one(law: SizeLaw, x: float, x_exact: _Budgets, c: Constants, capped
     hi = max(hi, 1)
     if hi > pre.K + 1 or hi > _scan.PAIR_CELLS:
         return None
-    holds = _holds_one(law, pre, x, x_exact, c, capped)
+    return _last_holding(_holds_one(law, pre.log_ge.item, x, x_exact, c, capped), hi)
+
+
+FEW_POINTS = 64
+"""Most support points of a finite law whose :math:`\tilde m` at one budget is bisected on its steps (:func:`_m_tilde_few`)."""
+
+
+def _m_tilde_few(law: SizeLaw, x: float, x_exact: _Budgets, c: Constants, capped: bool) -> int | None:
+    r""":func:`_m_tilde_rows` for one budget of a finite law on at most ``FEW_POINTS`` support points (``None``
+    otherwise), ``c4 >= e``: :math:`P(m \ge a)` is a step function, constant on each :math:`(s_{i-1}, s_i]` between
+    consecutive support points (:math:`s_0 = 0`), so the law is asked once, at its support points, and the
+    condition is bisected on :math:`[1, h]` (the searches' bracket: Markov's bound, capped at the largest support
+    point) with the same decisions (:func:`_holds_one`, re-decided at 60 digits near a tie).
+
+    .. math:: \tilde m = \max\{a \in [1, h] : P(m \ge s_{i(a)})^2 \ge \varphi(a) \wedge 1\},\quad
+              s_{i(a)} = \min\{s \in \mathrm{supp}\,M : s \ge a\}
+
+    Source: Pla et al. (2024), Theorem 2, eq. (12).
+    """
+    if not law.is_finite or int(law.support_max) > MAX_SIZE:
+        return None
+    points = law.support_points()
+    if len(points) > FEW_POINTS:
+        return None
+    steps = np.asarray(points, dtype=np.int64)
+    log_ge = np.asarray(law.log_prob_ge(steps), dtype=float)  # the law's own values, one per step
+    c5 = c.floats[4]
+    markov = float(law.mean()) * math.sqrt(max(x / c5, 1.0)) * (1 + 1e-9)
+    hi = math.floor(markov) + 2 if markov < 2.0**62 else MAX_SIZE
+    hi = max(min(hi, int(law.support_max)), 1)
+
+    def log_ge_at(a: int) -> float:  # a <= hi <= the largest support point: its step is s_i >= a
+        return float(log_ge[int(np.searchsorted(steps, a, side="left"))])
+
+    return _last_holding(_holds_one(law, log_ge_at, x, x_exact, c, capped), hi)
+
+
+def _last_holding(holds: Callable[[int], bool], hi: int) -> int:
+    """The last ``a`` in ``[1, hi]`` where ``holds`` (true, then false: ψ non-increasing in region B), ``1`` where
+    it fails at ``1`` (no ``a`` qualifies); a bisection, as :func:`bounds.dame._search.last_true`."""
     if not holds(1):
         return 1  # none holds: m~ = 1
     lo = 1  # the condition holds at lo; the answer lies in [lo, hi]
-    while lo < hi:  # ψ non-increasing: the decisions hold on [1, m~] and fail after (a bisection, as last_true)
+    while lo < hi:
         mid = (lo + hi + 1) // 2
         if holds(mid):
             lo = mid
@@ -294,10 +335,10 @@ def _m_tilde_one(law: SizeLaw, x: float, x_exact: _Budgets, c: Constants, capped
     return lo
 
 
-def _holds_one(law: SizeLaw, pre: _scan.Prefix, x: float, x_exact: _Budgets, c: Constants,
+def _holds_one(law: SizeLaw, log_ge_at: Callable[[int], float], x: float, x_exact: _Budgets, c: Constants,
                capped: bool) -> Callable[[int], bool]:
     r"""Theorem 2's condition :math:`P(m \ge a)^2 \ge \varphi(a) \wedge 1` at one ``a`` and one budget, in Python
-    floats on the prefix's :math:`\log P(m \ge a)` (:func:`_condition`'s expressions, ``c4 >= e``), re-decided at
+    floats on :math:`\log P(m \ge a)` read by ``log_ge_at`` (:func:`_condition`'s expressions, ``c4 >= e``), re-decided at
     60 digits within ``_TIE`` of a tie as :func:`_condition_float` does: each decision is the exact one, so a
     bisection finds the :math:`\tilde m` of a whole scan.
 
@@ -306,7 +347,7 @@ def _holds_one(law: SizeLaw, pre: _scan.Prefix, x: float, x_exact: _Budgets, c: 
     _, _, _, c4, c5 = c.floats
     lx = math.log(x)
     log_c4, log_c5, close = math.log(c4), math.log(c5), _TIE * (1 + abs(lx))
-    smin, log_ge = law.support_min, pre.log_ge
+    smin = law.support_min
 
     def holds(a: int) -> bool:
         ly = log_c4 + max(math.log(a) + lx, 0.0)  # > 0: c4 >= e
@@ -314,7 +355,7 @@ def _holds_one(law: SizeLaw, pre: _scan.Prefix, x: float, x_exact: _Budgets, c: 
         if lphi >= 0:
             ok, margin = a <= smin and (capped or lphi <= 0), abs(lphi)
         else:
-            d = 2 * log_ge.item(a) - lphi
+            d = 2 * log_ge_at(a) - lphi
             ok, margin = d >= 0, min(abs(d), abs(lphi))
         if margin < close:  # within rounding of a tie: 60 digits decide
             with mpmath.workdps(_TIE_DPS):
