@@ -356,7 +356,8 @@ def private_quantile(data: ArrayLike, rank_from_top: int, *, lower: float, upper
     (replications × L) gives one independent estimate per row in one vectorised draw.
     A rank beyond ``L`` targets the lower end.
 
-    Source: Smith (2011), Algorithm 2, as used by Rameshwar and Tandon (2025), §IV-A (the AKMV baseline).
+    Source: Smith (2011), Algorithm 2, as used by Rameshwar and Tandon (2025), §IV-A (the AKMV baseline, whose
+    :func:`bounds.estimators.rameshwar.akmv_threshold` draws this same law by inversion of its CDF).
 
     Examples
     --------
