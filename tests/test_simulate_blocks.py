@@ -25,6 +25,7 @@ SETTINGS = {  # (law, compare's options): one size, two sizes around Kent's T*, 
     "point": (sizes.point(10), {}),
     "point-numpy": (sizes.point(10**12), {}),
     "fig1b-script": (sizes.finite({10**5: 0.5, 10**8: 0.5}), {"more_m_tildes": [10**4]}),
+    "fig1b-as-plotted": (sizes.finite({10**5: 0.5, 10**6: 0.5}), {"m_tilde": 10**5, "more_m_tildes": [3 * 10**5, 10**6]}),
     "weights-official": (sizes.finite({10: 0.3, 1000: 0.3, 10**6: 0.4}),
                          {"m_tilde": 5000, "denominator": "official", "scale": "width"}),
     "many-bins": (sizes.finite({10**9: 0.5, 10**12: 0.5}), {"m_tilde": 5 * 10**11, "T": 10**8}),
@@ -64,6 +65,17 @@ def test_the_blocked_path_is_taken(monkeypatch):
     monkeypatch.setattr(_engine, "CHUNK_USERS", N_BLOCKED)  # one replication a pass
     _run(sizes.point(10), {}, reps=3)
     assert len(calls) == 3  # one replication per call above 2**16 users
+
+
+def test_figure_1b_call_takes_the_entries_path(monkeypatch):
+    """Figure 1b's call (paper m̃ above the smallest size, further runs at a support point and above it): no user's
+    local mean drawn by the general path."""
+    monkeypatch.setattr(_engine, "_draw_users", lambda *a: pytest.fail("general path"))
+    law = sizes.finite({10**5: 0.2, 10**8: 0.8})
+    res = _run(law, {"m_tilde": 87647421, "more_m_tildes": [10**8, 10**5]}, theta=0.0)
+    assert set(res) == {"duchi", "kent", "dame", "dame@100000000", "dame@100000"}
+    res = _run(sizes.finite({10**5: 0.5, 10**6: 0.5}), {"m_tilde": 10**5, "more_m_tildes": [10**6]}, theta=0.0)
+    assert set(res) == {"duchi", "kent", "dame", "dame@1000000"}
 
 
 def test_the_entries_path_is_taken(monkeypatch):
@@ -193,6 +205,13 @@ ENTRIES = {  # (law, compare's options) the entries path takes: one size, two si
     "many-cuts-sampler": (sizes.point(10**9), {"T": 10**12}),
     "two-parts": (sizes.finite({10**5: 0.5, 10**6: 0.5}), {}),  # DAME and Kent, sizes above T*: two draws a user
     "two-parts-sampler": (sizes.finite({10**9: 0.4, 10**12: 0.6}), {"m_tilde": 10**8, "T": 10**7}),
+    # m̃ above a size (its users neither vote nor keep their whole mean, eq. (8)), m̃ equal to a support point
+    "weights-further": (sizes.finite({20: 0.3, 50: 0.7}), {"more_m_tildes": [35, 50], "m_tilde": 20, "T": 50}),
+    "weights-first": (sizes.finite({20: 0.3, 50: 0.7}), {"m_tilde": 35, "more_m_tildes": [20, 50], "T": 10}),
+    "weights-one-size": (sizes.point(40), {"estimators": ("dame",), "m_tilde": 40, "more_m_tildes": [60]}),
+    "fig1b-two-parts": (sizes.finite({10**5: 0.5, 10**6: 0.5}), {"m_tilde": 10**5, "more_m_tildes": [3 * 10**5, 10**6]}),
+    "fig1b-two-parts-sampler": (sizes.finite({10**5: 0.5, 10**8: 0.5}), {"m_tilde": 10**5, "more_m_tildes": [10**8]}),
+    "fig1b-first-above": (sizes.finite({10**5: 0.2, 10**8: 0.8}), {"m_tilde": 87647421, "more_m_tildes": [10**8, 10**5]}),
 }
 
 
