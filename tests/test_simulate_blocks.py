@@ -320,15 +320,18 @@ def test_votes_from_cells_equal_votes_from_each_users_bin(sampler):
         np.testing.assert_array_equal(got, want)
 
 
-def test_joint_cells_of_two_parts_are_the_exact_joint_masses():
-    """A user above Kent's T* (first part t1 samples, then t2 more): each joint cell's probability (Kent's cell of the
-    first part's entry × DAME's cell of the number of ones of both) against exact rational sums of the two pmfs."""
+@pytest.mark.parametrize("second", ["table", "sampler"])
+def test_joint_cells_of_two_parts_are_the_exact_joint_masses(second):
+    """A user above Kent's T* (first part t1 samples, then t2 more, by a table or by numpy's sampler): each joint
+    cell's probability (Kent's cell of the first part's entry × DAME's cell of the number of ones of both) against
+    exact rational sums of the two pmfs."""
     t1, t2, q = 12, 30, Fraction(13, 20)
     p1, p2 = _exact_pmf(t1, q), _exact_pmf(t2, q)
-    hows = [_populations._binomial_table(t1, float(q)), _populations._binomial_table(t2, float(q))]
+    hows = [_populations._binomial_table(t1, float(q)),
+            _populations._binomial_table(t2, float(q)) if second == "table" else _kernels.BINOMIAL]
     kent_vote = _kernels._Vote(0.11, 1)
     dame_votes = {"dame": _kernels._Vote(0.05, 1), "dame@x": _kernels._Vote(0.3, 1)}
-    kcuts, kbins, dcuts, smin, P = _kernels._joint_cells(kent_vote, dame_votes, hows, (t1, t2), t1 + t2)
+    kcuts, kbins, dcuts, smin, P = _kernels._joint_cells(kent_vote, dame_votes, hows, (t1, t2), t1 + t2, float(q))
     lo1 = hows[0][0]
     k_edges = [0, *(c + lo1 for c in kcuts), t1 + 1]  # Kent's cell i: first-part ones k_edges[i] .. k_edges[i+1]-1
     d_edges = [0, *dcuts, t1 + t2 + 1]  # DAME's cell j: ones of both d_edges[j] .. d_edges[j+1]-1
@@ -338,7 +341,7 @@ def test_joint_cells_of_two_parts_are_the_exact_joint_masses():
             want[i, j] = float(sum((p1[k1] * p2[k2] for k1 in range(a, b) for k2 in range(t2 + 1) if c <= k1 + k2 < d),
                                    Fraction(0)))
     np.testing.assert_allclose(P, want, rtol=0, atol=1e-13)
-    assert smin == lo1 + hows[1][0]
+    assert smin == lo1 + (hows[1][0] if second == "table" else 0)
 
 
 @pytest.mark.parametrize("by_table", [False, True])

@@ -65,13 +65,13 @@ def _all_cells(main_votes: dict, more_votes: dict, tabs: list, parts: list, pts:
         if len(hows) == 1:
             first = _cells(main, hows[0], part[0], q)
             pair = (first, _cells(votes, hows[0], part[0], q) if mine else first)
-        elif hows[0] is BINOMIAL or hows[1] is BINOMIAL:
+        elif hows[0] is BINOMIAL:
             return None
-        else:
+        else:  # the second part by a table or by numpy's sampler
             dame_main = {k: v for k, v in main.items() if k != "kent"}
             dame_all = {k: v for k, v in votes.items() if k != "kent"}
-            first = _joint_cells(main_votes["kent"], dame_main, hows, part, m)
-            pair = (first, _joint_cells(main_votes["kent"], dame_all, hows, part, m) if mine else first)
+            first = _joint_cells(main_votes["kent"], dame_main, hows, part, m, q)
+            pair = (first, _joint_cells(main_votes["kent"], dame_all, hows, part, m, q) if mine else first)
         if pair[0] is None or pair[1] is None:
             return None
         out.append((*pair, main, mine))
@@ -128,7 +128,7 @@ def _run_streaming_sizes(plan, counts: np.ndarray, tabs: list, parts: list, ever
             continue
         draw, write, lo = _sampler(hows[0], parts[k][0], q, rng)
         second = _sampler(hows[1], parts[k][1], q, rng) if len(hows) == 2 else None
-        if second is not None:
+        if second is not None and hows[1] is not BINOMIAL:
             sum_means = _entry_means(lo + second[2], hows[0][1].size + hows[1][1].size - 1, pts[k])
         rel = counts[1::2, k].tolist()
         for group, total in _row_groups(rel, [0] * len(rel), INVERTER_DRAWS):
@@ -143,7 +143,13 @@ def _run_streaming_sizes(plan, counts: np.ndarray, tabs: list, parts: list, ever
                 np.copyto(both[:total], e)
                 np.add(both[:total], second[0](total), out=both[:total])
                 v2 = vals2[:total]
-                np.take(sum_means, both[:total], out=v2, mode="clip")
+                if hows[1] is BINOMIAL:  # entries plus numbers of ones: the mean of the sum, TwoPoint's arithmetic
+                    np.add(both[:total], lo, out=v2)  # exact: integers below 2^53
+                    v2 *= 2.0
+                    v2 -= pts[k]
+                    v2 /= pts[k]
+                else:
+                    np.take(sum_means, both[:total], out=v2, mode="clip")
             for key, (L, U) in intervals.items():
                 c = clip[:total]
                 src = v1 if key == "kent" else v2
