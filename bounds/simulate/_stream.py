@@ -153,11 +153,9 @@ def _run_streaming_sizes(plan, counts: np.ndarray, tabs: list, parts: list, ever
             for key, (L, U) in intervals.items():
                 c = clip[:total]
                 src = v1 if key == "kent" else v2
-                if key == "dame" and pts[k] < plan.m_tilde:  # eq. (8): w x + (1 - w) s (refine's arithmetic)
-                    w = dame.weights_checked(np.array([pts[k]]), plan.m_tilde)[0]
-                    src = w * v2 + (1 - w) * np.repeat(centre[rows], lengths)
-                np.maximum(src, np.repeat(L[rows], lengths), out=c)
-                np.minimum(c, np.repeat(U[rows], lengths), out=c)
+                if key == "dame" and pts[k] < plan.m_tilde:
+                    src = _shrink(v2, pts[k], plan.m_tilde, centre, rows, starts, lengths)
+                _clip_runs(src, L, U, rows, starts, lengths, c)
                 sums[key][rows] += np.add.reduceat(c, starts)
             if more_votes:
                 kept.append((pts[k], rows, lengths, v2.copy()))
@@ -174,13 +172,43 @@ def _run_streaming_sizes(plan, counts: np.ndarray, tabs: list, parts: list, ever
                 centre = (lo_j + hi_j) / 2
             total_sums = np.zeros(size)
             for m, rows, lengths, values in kept:
-                if m < mt:  # eq. (8): w x + (1 - w) s, w = sqrt(m / m̃) (refine's arithmetic, so its bits a user)
-                    w = dame.weights_checked(np.array([m]), mt)[0]
-                    values = w * values + (1 - w) * np.repeat(centre[rows], lengths)
-                c = np.maximum(values, np.repeat(L[rows], lengths))
-                np.minimum(c, np.repeat(U[rows], lengths), out=c)
-                total_sums[rows] += np.add.reduceat(c, np.concatenate(([0], np.cumsum(lengths)[:-1])))
+                starts = np.concatenate(([0], np.cumsum(lengths)[:-1]))
+                if m < mt:
+                    values = _shrink(values, m, mt, centre, rows, starts, lengths)
+                c = clip[:values.size]
+                _clip_runs(values, L, U, rows, starts, lengths, c)
+                total_sums[rows] += np.add.reduceat(c, starts)
             out[key] = fin(total_sums / h)
+    return out
+
+
+FEW_RUNS = 32  # a group's runs up to which each run is clipped to its row's bounds (else through repeated bounds)
+
+
+def _clip_runs(src: np.ndarray, L: np.ndarray, U: np.ndarray, rows: np.ndarray, starts: np.ndarray,
+               lengths: np.ndarray, out: np.ndarray) -> None:
+    """``out``: each run of ``src`` (row ``rows[i]``'s users ``starts[i] ..``, ``lengths[i]`` of them) clipped to its
+    row's interval, np.clip's values (L <= U): run by run where runs are few, else against repeated bounds."""
+    if rows.size <= FEW_RUNS:
+        for r, a, n in zip(rows.tolist(), starts.tolist(), lengths.tolist()):
+            np.maximum(src[a:a + n], L[r], out=out[a:a + n])
+            np.minimum(out[a:a + n], U[r], out=out[a:a + n])
+        return
+    np.maximum(src, np.repeat(L[rows], lengths), out=out)
+    np.minimum(out, np.repeat(U[rows], lengths), out=out)
+
+
+def _shrink(values: np.ndarray, m: int, m_tilde: int, centre: np.ndarray, rows: np.ndarray, starts: np.ndarray,
+            lengths: np.ndarray) -> np.ndarray:
+    r"""Eq. (8)'s shrunk means of users of size ``m`` below ``m_tilde``, each run towards its row's bin centre:
+    :math:`w \bar X + (1 - w) s_r`, :math:`w = \sqrt{m / \tilde m}` (refine's arithmetic, so its bits a user)."""
+    w = dame.weights_checked(np.array([m]), m_tilde)[0]
+    out = w * values
+    if rows.size <= FEW_RUNS:
+        for r, a, n in zip(rows.tolist(), starts.tolist(), lengths.tolist()):
+            out[a:a + n] += (1 - w) * centre[r]
+        return out
+    out += (1 - w) * np.repeat(centre[rows], lengths)
     return out
 
 
