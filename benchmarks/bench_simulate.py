@@ -40,14 +40,28 @@ which the targets allow for).  Per replication of n users (n even, two halves of
   releasing user with m > T* draws two binomials (Bin(T*, q) for Kent, and Bin(m - T*, q) which
   DAME adds);
 * **DAME and Kent's privacy noise**: the localisation vote's noisy totals over 3 bins (a voter's
-  bin and its two neighbours: two binomials and one uniform each) and the Laplace noise of the
-  releasing half, whose sum is two Gamma(n/2, 1) variables; each estimator draws its own;
+  bin and its two neighbours: two binomials and one uniform each), the largest noisy total of
+  the bins no voter reached (an exact election compares the window's best with it: the maximum
+  of K iid Bin(n/2, flip) + U/2, drawn as one variable by inversion, one uniform a row: the
+  uniform's K-th root through the piecewise-linear cdf of Bin + U/2, its binomial cdf tabulated
+  once a run over mean +- 15 sd + 40, untimed), and the Laplace noise of the releasing half,
+  whose sum is two Gamma(n/2, 1) variables; each estimator draws its own;
 * **Duchi's**: the count of +B outputs, one Bin(n, 1/2 + theta/(2B)) (no user-level draw).
 
 So the floor of DAME alone is: sizes + a multinomial per row and size + n/2 releasing sums +
-one vote + one Laplace sum; of all three: sizes + a multinomial per row and size + n/2
-releasing sums (+ the second binomial of those above T*) + two votes + two Laplace sums + one
-binomial.  (The floor used to draw every voter's sum too: about twice the cost at every
+one vote (with its noise-only maximum) + one Laplace sum; of all three: sizes + a multinomial per
+row and size + n/2 releasing sums (+ the second binomial of those above T*) + two votes + two
+Laplace sums + one binomial.
+
+**Fig. 1b as plotted**: the figure's own call (``bounds figures``, Figure 1b): all three
+estimators, DAME at the paper's m~ with further DAME runs on the same users at the unit
+constants' m~ and at the smallest size (those distinct from the paper's m~), at both of the
+figure's settings (n = 10^4, sizes {10^5, 10^6}, 1000 replications; n = 10^5, sizes
+{10^5, 10^8}, 100 replications) and a few rho.  Its floor is all three's, extended to what each
+further run must draw over the same users: its own vote (noisy totals, noise-only maximum) and
+its own Laplace sum, and 2 more cells in each row's multinomial of voters (its cuts joined to
+the others'); the releasing users' sums are drawn once for all runs.  A run's m~ above a size
+changes no draw (those users neither vote in it nor draw anything more).  (The floor used to draw every voter's sum too: about twice the cost at every
 setting, work an exact simulation need not do.)
 
 Known to be cheaper still, and used by neither side: where a size has few possible sums (m + 1,
@@ -90,7 +104,8 @@ comparisons saved.
 A second table times one call of ``count`` binomial draws of one size, numpy's ``rng.binomial``
 against ``simulate.binomial_inversion`` (its table built beforehand), per draw.
 
-Run: ``python benchmarks/bench_simulate.py`` (``--quick``: fewer settings, 2 rounds).
+Run: ``python benchmarks/bench_simulate.py`` (``--quick``: fewer settings, 2 rounds; ``--plotted-only``: the
+Fig. 1b as plotted table alone).
 """
 
 import argparse
@@ -103,7 +118,7 @@ import warnings
 import numpy as np
 from scipy import stats
 
-from bounds import simulate, sizes
+from bounds import dame, simulate, sizes
 from bounds.numerics import PaperAssumptionWarning
 
 ALPHA = 22 / 35
@@ -125,11 +140,11 @@ def fig1b_law(rho):
 
 
 def support(rho_or_m, kind):
-    """(sizes, masses) of a setting's law, written out here."""
+    """(sizes, masses) of a setting's law, written out here (``kind`` "plotted": ``(rho, m1, m2)``)."""
     if kind == "size":
         return [rho_or_m], [1.0]
-    rho = rho_or_m
-    return [s for s, p in ((10**5, 1 - rho), (10**6, rho)) if p > 0], [p for p in (1 - rho, rho) if p > 0]
+    rho, m1, m2 = rho_or_m if kind == "plotted" else (rho_or_m, 10**5, 10**6)
+    return [s for s, p in ((m1, 1 - rho), (m2, rho)) if p > 0], [p for p in (1 - rho, rho) if p > 0]
 
 
 def reps_for(n):
@@ -166,6 +181,27 @@ class InversionTable:
         self.guide = np.searchsorted(F, np.arange(self.G) / self.G, side="right").astype(np.intp)
 
 
+class NoiseMaximum:
+    """The largest of K iid Bin(N, flip) + U/2 (U uniform on [0, 1)), one uniform a draw, by inversion of its cdf
+    G(y)^K: V = U'^(1/K) is the maximum's G-value; G is linear on each [b, b + 1/2) (slope pmf(b) / (1/2)), so
+    y = b + (V - F(b - 1)) / (2 pmf(b)) with b the first value of F(b) > V (F the binomial cdf, tabulated once)."""
+
+    def __init__(self, N, flip, K):
+        self.table = InversionTable(N, flip)  # F over the window lo .. hi (its last entry inf)
+        F = self.table.F.copy()
+        F[-1] = 1.0
+        self.below = np.concatenate(([0.0], F[:-1]))  # F(b - 1)
+        self.pmf = np.maximum(F - self.below, 1e-300)
+        self.K = K
+
+    def draw(self, rows, rng):
+        v = rng.random(rows)
+        np.power(v, 1.0 / self.K, out=v)
+        i = np.searchsorted(self.table.F, v, side="right")
+        np.minimum(i, self.pmf.size - 1, out=i)
+        return self.table.lo + i + (v - self.below[i]) / (2 * self.pmf[i])
+
+
 class Floor:
     """The floor's draws for one setting, with buffers of CALL_DRAWS reused across calls and settings.
 
@@ -184,6 +220,7 @@ class Floor:
         self.pts, self.p = support(param, kind)
         self.T = min(self.pts)  # Kent's T* (n alpha^2 >= 395 here: the cap e^{n alpha^2} never binds)
         self.tables = {}
+        self.empty = NoiseMaximum(n // 2, RR_FLIP, 100)  # K = 100 empty bins: its cost does not depend on K
 
     def invert(self, tab, count, rng):
         u, g, i, f, b = (a[:count] for a in (self.u, self.g, self.i, self.f, self.b))
@@ -215,12 +252,14 @@ class Floor:
             else:
                 rng.binomial(N, self.q, size=k)
 
-    def run(self, estimators, reps, method, rng, fresh=False):
+    def run(self, estimators, reps, method, rng, fresh=False, further=0):
+        """One timed run; ``further``: DAME's further runs on the same users (their votes and noise)."""
         if fresh:  # tabulate the cdfs again (to time them with a run)
             self.tables = {}
         n, h = self.n, self.n // 2
         both = "kent" in estimators
-        cells = np.full(5 if both else 3, 0.2 if both else 1 / 3)  # a vote's cells (Kent's and DAME's joined)
+        n_cells = (5 if both else 3) + 2 * further
+        cells = np.full(n_cells, 1 / n_cells)  # the votes' cells (their cuts joined)
         step = max(1, CALL_DRAWS // h)  # replications drawn together (about CALL_DRAWS releasing users)
         for start in range(0, reps, step):
             r = min(step, reps - start)
@@ -236,14 +275,66 @@ class Floor:
                     self.sums(a - self.T, c, rng, method)
                 else:
                     self.sums(a, c, rng, method)
-            for _ in range(2 if both else 1):  # votes and Laplace sums: one set per estimator
+            for _ in range((2 if both else 1) + further):  # votes and Laplace sums: one set per estimator and run
                 rng.binomial(np.zeros((r, 3), np.int64) + h // 2, 1 - RR_FLIP)
                 rng.binomial(np.zeros((r, 3), np.int64) + h - h // 2, RR_FLIP)
                 rng.random((r, 3))
+                self.empty.draw(r, rng)  # the bins no voter reached: their largest noisy total
                 rng.standard_gamma(h, size=r)
                 rng.standard_gamma(h, size=r)
             if "duchi" in estimators:
                 rng.binomial(n, 0.5 + self.theta / (2 * DUCHI_B), size=r)
+
+
+PLOTTED = ((10**4, 10**5, 10**6, 1000), (10**5, 10**5, 10**8, 100))  # Fig. 1b's settings: n, m1, m2, replications
+
+
+def ms(v):
+    """User + system CPU of a timing, in ms."""
+    return f"{v[0] * 1e3:.4g}+{v[1] * 1e3:.3g}"
+
+
+def plotted_call(rho, n, m1, m2):
+    """Fig. 1b's call at ``rho`` as the figure makes it: (law, m_tilde, more_m_tildes)."""
+    law = sizes.finite({m1: 1 - rho, m2: rho})
+    paper, unit = (dame.m_tilde(law, n=n, alpha=ALPHA, constants=c) for c in ("paper", "unit"))
+    return law, paper, [m for m in dict.fromkeys((unit, m1)) if m != paper]
+
+
+def plotted_table(rounds, rhos, rng):
+    """Fig. 1b as plotted (the figure's exact call) against the floor of all three extended to its further runs."""
+    cells = []
+    for n, m1, m2, reps in PLOTTED:
+        for rho in rhos:
+            law, mt, more = plotted_call(rho, n, m1, m2)
+            fl = Floor("plotted", (rho, m1, m2), n, 0.0)
+            fl.run(RUNS["all three"], 1, "inversion", rng, further=len(more))  # the floor's tables (untimed)
+            cells.append((f"n=1e{round(math.log10(n))} m2=1e{round(math.log10(m2))} rho={rho:.1f}", law, n, reps, mt,
+                          more, fl))
+    times = {c[0]: ([], []) for c in cells}
+    for _ in range(rounds):
+        for label, law, n, reps, mt, more, fl in cells:
+            t = [timed(lambda: fl.run(RUNS["all three"], reps, method, rng, further=len(more)), reps)
+                 for method in ("numpy", "inversion")]
+            times[label][0].append(min(t, key=lambda v: v[0] + v[1]))
+
+            def call(r, seed):
+                return simulate.compare(theta=0.0, sizes=law, n=n, alpha=ALPHA, reps=r, seed=seed, m_tilde=mt,
+                                        more_m_tildes=more)
+            call(1, 2)  # tables (untimed)
+            times[label][1].append(timed(lambda: call(reps, 1), reps))
+    print(f"\nFig. 1b as plotted (the figure's call: all three, DAME at the paper's m~ and further runs), CPU ms per "
+          f"replication (user + system; best of {rounds} interleaved rounds)")
+    print(f"{'setting':28s} {'further m~':>22s} {'floor u+s':>14s} {'engine u+s':>16s} {'ratio':>7s}")
+    worst = (0.0, "")
+    for label, _, _, reps, mt, more, _ in cells:
+        f = min(times[label][0], key=lambda v: v[0] + v[1])
+        e = min(times[label][1], key=lambda v: v[0] + v[1])
+        r = (e[0] + e[1]) / (f[0] + f[1])
+        worst = max(worst, (r, label))
+        print(f"{label:28s} {','.join(str(m) for m in more) or '-':>22s} {ms(f):>14s} {ms(e):>16s} {r:6.2f}x")
+    ok = "met" if worst[0] <= TARGETS["all three"] else "NOT met"
+    print(f"worst Fig. 1b as plotted: {worst[0]:.2f}x the floor at {worst[1]} (target <= {TARGETS['all three']}x: {ok})")
 
 
 def per_replication(estimators, law, n, theta, reps):
@@ -281,7 +372,7 @@ def draw_table(rounds):
 
 MEMORY_PROBE = """
 import sys, tracemalloc, warnings
-from bounds import simulate, sizes
+from bounds import dame, simulate, sizes
 warnings.simplefilter("ignore")
 n, est = int(sys.argv[1]), tuple(sys.argv[2].split(","))
 run = lambda n, reps: simulate.compare(theta=0.3, sizes=sizes.point(10**6), n=n, alpha=22 / 35, reps=reps, seed=0,
@@ -317,12 +408,16 @@ def main():
     ap.add_argument("--memory", action="store_true", help="also the peak memory of one run at n = 10^7 (10^8)")
     ap.add_argument("--no-draws", action="store_true", help="skip the table of single binomial calls")
     ap.add_argument("--memory-only", action="store_true", help="only the peak memory table")
+    ap.add_argument("--plotted-only", action="store_true", help="only the Fig. 1b as plotted table")
     args = ap.parse_args()
     warnings.simplefilter("ignore", PaperAssumptionWarning)
     if args.memory_only:
         memory_table([10**6, 10**7] + ([10**8] if args.big else []))
         return
     rounds = 2 if args.quick else args.rounds
+    if args.plotted_only:
+        plotted_table(rounds, (0.5,) if args.quick else (0.1, 0.5, 0.9), np.random.default_rng(0))
+        return
     ms = (10, 10**6, 10**12) if args.quick else (10, 10**3, 10**6, 10**9, 10**12)
     ns = (10**3, 10**5, 10**7) if args.quick else (10**3, 10**4, 10**5, 10**6, 10**7)
     ns += (10**8,) if args.big else ()
@@ -368,6 +463,7 @@ def main():
         ok = "met" if r <= TARGETS[name] else "NOT met"
         print(f"worst {name}: {r:.2f}x the floor at {where} (target <= {TARGETS[name]}x: {ok})")
     print(f"peak resident memory of this process: {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MiB")
+    plotted_table(rounds, (0.5,) if args.quick else (0.1, 0.5, 0.9), rng)
     if args.memory:
         memory_table([n for n in ns if n >= 10**6])
     if not args.no_draws:

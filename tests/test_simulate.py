@@ -268,8 +268,12 @@ def test_same_seed_same_estimates_whatever_the_executor():
 
 
 def _finite_estimates(seed, executor=None):
+    # DAME's further runs: m̃ = 40 above a size (its users there neither vote nor keep their whole mean), 60 a support
+    # point (votes per cell on the entries path)
     res = simulate.compare(theta=0.2, sizes=sizes.finite({20: 0.5, 60: 0.5}), n=600, alpha=0.6,
-                           reps=2 * simulate.BLOCK + 9, seed=seed, executor=executor)
+                           reps=2 * simulate.BLOCK + 9, seed=seed, executor=executor, m_tilde=20,
+                           more_m_tildes=[40, 60])
+    assert {"dame@40", "dame@60"} <= set(res)
     return np.concatenate([res[k].estimates for k in sorted(res)])
 
 

@@ -25,6 +25,7 @@ SETTINGS = {  # (law, compare's options): one size, two sizes around Kent's T*, 
     "point": (sizes.point(10), {}),
     "point-numpy": (sizes.point(10**12), {}),
     "fig1b-script": (sizes.finite({10**5: 0.5, 10**8: 0.5}), {"more_m_tildes": [10**4]}),
+    "fig1b-as-plotted": (sizes.finite({10**5: 0.5, 10**6: 0.5}), {"m_tilde": 10**5, "more_m_tildes": [3 * 10**5, 10**6]}),
     "weights-official": (sizes.finite({10: 0.3, 1000: 0.3, 10**6: 0.4}),
                          {"m_tilde": 5000, "denominator": "official", "scale": "width"}),
     "many-bins": (sizes.finite({10**9: 0.5, 10**12: 0.5}), {"m_tilde": 5 * 10**11, "T": 10**8}),
@@ -64,6 +65,17 @@ def test_the_blocked_path_is_taken(monkeypatch):
     monkeypatch.setattr(_engine, "CHUNK_USERS", N_BLOCKED)  # one replication a pass
     _run(sizes.point(10), {}, reps=3)
     assert len(calls) == 3  # one replication per call above 2**16 users
+
+
+def test_figure_1b_call_takes_the_entries_path(monkeypatch):
+    """Figure 1b's call (paper m̃ above the smallest size, further runs at a support point and above it): no user's
+    local mean drawn by the general path."""
+    monkeypatch.setattr(_engine, "_draw_users", lambda *a: pytest.fail("general path"))
+    law = sizes.finite({10**5: 0.2, 10**8: 0.8})
+    res = _run(law, {"m_tilde": 87647421, "more_m_tildes": [10**8, 10**5]}, theta=0.0)
+    assert set(res) == {"duchi", "kent", "dame", "dame@100000000", "dame@100000"}
+    res = _run(sizes.finite({10**5: 0.5, 10**6: 0.5}), {"m_tilde": 10**5, "more_m_tildes": [10**6]}, theta=0.0)
+    assert set(res) == {"duchi", "kent", "dame", "dame@1000000"}
 
 
 def test_the_entries_path_is_taken(monkeypatch):
@@ -193,6 +205,13 @@ ENTRIES = {  # (law, compare's options) the entries path takes: one size, two si
     "many-cuts-sampler": (sizes.point(10**9), {"T": 10**12}),
     "two-parts": (sizes.finite({10**5: 0.5, 10**6: 0.5}), {}),  # DAME and Kent, sizes above T*: two draws a user
     "two-parts-sampler": (sizes.finite({10**9: 0.4, 10**12: 0.6}), {"m_tilde": 10**8, "T": 10**7}),
+    # m̃ above a size (its users neither vote nor keep their whole mean, eq. (8)), m̃ equal to a support point
+    "weights-further": (sizes.finite({20: 0.3, 50: 0.7}), {"more_m_tildes": [35, 50], "m_tilde": 20, "T": 50}),
+    "weights-first": (sizes.finite({20: 0.3, 50: 0.7}), {"m_tilde": 35, "more_m_tildes": [20, 50], "T": 10}),
+    "weights-one-size": (sizes.point(40), {"estimators": ("dame",), "m_tilde": 40, "more_m_tildes": [60]}),
+    "fig1b-two-parts": (sizes.finite({10**5: 0.5, 10**6: 0.5}), {"m_tilde": 10**5, "more_m_tildes": [3 * 10**5, 10**6]}),
+    "fig1b-two-parts-sampler": (sizes.finite({10**5: 0.5, 10**8: 0.5}), {"m_tilde": 10**5, "more_m_tildes": [10**8]}),
+    "fig1b-first-above": (sizes.finite({10**5: 0.2, 10**8: 0.8}), {"m_tilde": 87647421, "more_m_tildes": [10**8, 10**5]}),
 }
 
 
@@ -301,15 +320,18 @@ def test_votes_from_cells_equal_votes_from_each_users_bin(sampler):
         np.testing.assert_array_equal(got, want)
 
 
-def test_joint_cells_of_two_parts_are_the_exact_joint_masses():
-    """A user above Kent's T* (first part t1 samples, then t2 more): each joint cell's probability (Kent's cell of the
-    first part's entry × DAME's cell of the number of ones of both) against exact rational sums of the two pmfs."""
+@pytest.mark.parametrize("second", ["table", "sampler"])
+def test_joint_cells_of_two_parts_are_the_exact_joint_masses(second):
+    """A user above Kent's T* (first part t1 samples, then t2 more, by a table or by numpy's sampler): each joint
+    cell's probability (Kent's cell of the first part's entry × DAME's cell of the number of ones of both) against
+    exact rational sums of the two pmfs."""
     t1, t2, q = 12, 30, Fraction(13, 20)
     p1, p2 = _exact_pmf(t1, q), _exact_pmf(t2, q)
-    hows = [_populations._binomial_table(t1, float(q)), _populations._binomial_table(t2, float(q))]
+    hows = [_populations._binomial_table(t1, float(q)),
+            _populations._binomial_table(t2, float(q)) if second == "table" else _kernels.BINOMIAL]
     kent_vote = _kernels._Vote(0.11, 1)
     dame_votes = {"dame": _kernels._Vote(0.05, 1), "dame@x": _kernels._Vote(0.3, 1)}
-    kcuts, kbins, dcuts, smin, P = _kernels._joint_cells(kent_vote, dame_votes, hows, (t1, t2), t1 + t2)
+    kcuts, kbins, dcuts, smin, P = _kernels._joint_cells(kent_vote, dame_votes, hows, (t1, t2), t1 + t2, float(q))
     lo1 = hows[0][0]
     k_edges = [0, *(c + lo1 for c in kcuts), t1 + 1]  # Kent's cell i: first-part ones k_edges[i] .. k_edges[i+1]-1
     d_edges = [0, *dcuts, t1 + t2 + 1]  # DAME's cell j: ones of both d_edges[j] .. d_edges[j+1]-1
@@ -319,7 +341,7 @@ def test_joint_cells_of_two_parts_are_the_exact_joint_masses():
             want[i, j] = float(sum((p1[k1] * p2[k2] for k1 in range(a, b) for k2 in range(t2 + 1) if c <= k1 + k2 < d),
                                    Fraction(0)))
     np.testing.assert_allclose(P, want, rtol=0, atol=1e-13)
-    assert smin == lo1 + hows[1][0]
+    assert smin == lo1 + (hows[1][0] if second == "table" else 0)
 
 
 @pytest.mark.parametrize("by_table", [False, True])

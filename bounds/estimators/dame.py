@@ -151,6 +151,11 @@ def _weights(m: np.ndarray, m_tilde: int) -> np.ndarray:
     return np.sqrt(np.minimum(m, m_tilde) / m_tilde)
 
 
+def weights_checked(m: np.ndarray, m_tilde: int) -> np.ndarray:
+    """:func:`weights` of checked sizes (the simulation engine's name for it: the same arithmetic, so its bits)."""
+    return _weights(m, m_tilde)
+
+
 @dataclass(frozen=True)
 class Debiasing:
     r"""The two constants of eq. (9), from the law :math:`M`: ``correction`` and ``denominator``.
@@ -245,9 +250,9 @@ def refine(m: ArrayLike, xbar: ArrayLike, j: ArrayLike, *, m_tilde: int, tau: fl
 
 def release_checked(j: np.ndarray, m_tilde: int, tau: float, alpha: float, debias: Debiasing, rng: np.random.Generator,
                     scale: str, shape: tuple[int, int]) -> tuple[np.ndarray, np.ndarray, Callable[[np.ndarray], np.ndarray]]:
-    """:func:`refine_checked` where every size is at least ``m_tilde`` and the denominator is eq. (9)'s: the
-    interval ``(L, U)``, the noise drawn here as there, and the map from each row's clipped mean to the estimate
-    (its arithmetic, so its bits)."""
+    """:func:`refine_checked` with eq. (9)'s denominator: the interval ``(L, U)``, the noise drawn here as there, and
+    the map from each row's mean of clipped (shrunk, where a size is below ``m_tilde``) means to the estimate (its
+    arithmetic, so its bits)."""
     lo, hi = localisation.bin_ends_checked(j, tau)
     s = (lo + hi) / 2
     L, U = localisation.enlarged_checked(lo, hi, tau)  # interval(j, tau)

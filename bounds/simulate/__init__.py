@@ -20,7 +20,8 @@ of :data:`BLOCK` (in :func:`compare`, a multiple of it, up to 1024, fixed by the
 pool, a ``dask.distributed`` client's executor) and however blocks are spread over workers.
 
 Votes without voters.  Under the two-point :math:`\mu` and a finite law with few support points
-(DAME's sizes all at least m̃), a voter's bin in every vote is a non-decreasing function of its
+(a DAME run's voters the users of sizes at least its m̃; the others shrink their means towards the
+elected bin's centre), a voter's bin in every vote is a non-decreasing function of its
 number of ones, constant between a few cuts, so each row's voters of one size are counted per
 cell between the cuts by one multinomial draw (their exact law: the cells' probabilities are
 the binomial's, as its inversion draws it; tested against exact rational sums and, estimate by

@@ -76,7 +76,8 @@ def _vote_cells(votes: dict, how, t: int, cells: tuple, drawn: np.ndarray, rows)
         v.add_ranges(rows, bins, [0, *(below[:, at[c]] for c in own), total])
 
 
-def _joint_cells(kent_vote: "_Vote", dame_votes: dict, hows: list, parts: tuple, m: int) -> tuple | None:
+def _joint_cells(kent_vote: "_Vote", dame_votes: dict, hows: list, parts: tuple, m: int,
+                 q: float | None = None) -> tuple | None:
     r"""Cells for users of size ``m`` above Kent's :math:`T^*` drawing two parts (both by tables): Kent's cells of the
     first part's entries × the DAME votes' cells of the number of ones of both, and their probabilities
     ``P[i, j]`` (``None`` beyond :data:`MAX_CELLS`): ``(kent_cuts, kent_bins, dame_cuts, first_sum, P)``.
@@ -86,12 +87,12 @@ def _joint_cells(kent_vote: "_Vote", dame_votes: dict, hows: list, parts: tuple,
 
     with :math:`p_1` the first table's masses and :math:`G` the second's cdf (the law both inversions draw).
     """
-    key = (parts, m, id(hows[0]), id(hows[1]), kent_vote.tau, kent_vote.N, tuple((v.tau, v.N) for v in dame_votes.values()))
+    key = (parts, m, q, id(hows[0]), id(hows[1]), kent_vote.tau, kent_vote.N, tuple((v.tau, v.N) for v in dame_votes.values()))
     with _JOINT_LOCK:
         hit = _joint_cache.get(key)
     if hit is not None and hit[0] is hows[0] and hit[1] is hows[1]:  # the same tables (held: their ids not reused)
         return hit[2]
-    out = _joint_cells_of(kent_vote, dame_votes, hows, parts, m)
+    out = _joint_cells_of(kent_vote, dame_votes, hows, parts, m, q)
     with _JOINT_LOCK:  # threads share the cache
         if len(_joint_cache) >= 16:
             _joint_cache.pop(next(iter(_joint_cache)))
@@ -103,12 +104,30 @@ _joint_cache: dict = {}  # the last few joint cells, with the tables they were s
 _JOINT_LOCK = threading.Lock()
 
 
-def _joint_cells_of(kent_vote: "_Vote", dame_votes: dict, hows: list, parts: tuple, m: int) -> tuple | None:
-    """:func:`_joint_cells`, computed."""
-    (lo1, F1, _), (lo2, F2, _) = hows
+def _joint_cells_of(kent_vote: "_Vote", dame_votes: dict, hows: list, parts: tuple, m: int,
+                    q: float | None = None) -> tuple | None:
+    """:func:`_joint_cells`, computed (the second part by a table, or by numpy's sampler: its binomial's cdf below
+    the mode and survival function above, boost's, the sums' cuts sought over its mean ± 15 sd + 40, as
+    :func:`_cells`)."""
+    lo1, F1, _ = hows[0]
     t1 = parts[0]
     kcuts, kbins, _ = _table_bins(lo1, F1.size, t1, kent_vote.tau, kent_vote.N)
-    smin, smax = lo1 + lo2, lo1 + lo2 + F1.size + F2.size - 2
+    if hows[1] is BINOMIAL:
+        if q is None:
+            return None  # the second part's law unknown
+        t2 = parts[1]
+        sd = math.sqrt(t2 * q * (1 - q))
+        w_lo = max(0, math.floor(t2 * q - WINDOW_SIGMAS * sd) - 40)
+        w_hi = min(t2, math.ceil(t2 * q + WINDOW_SIGMAS * sd) + 40)
+        smin, smax = lo1 + w_lo, lo1 + F1.size - 1 + w_hi
+        _, cdf, sf = _binom_functions()
+        mode = math.floor((t2 + 1) * q)
+
+        def below_ones(x: np.ndarray) -> np.ndarray:  # P(K2 < x), K2 ~ Bin(t2, q)
+            return np.array([cdf(k, t2, q) if k <= mode else 1.0 - sf(k, t2, q) for k in (x - 1).tolist()])
+    else:
+        lo2, F2, _ = hows[1]
+        smin, smax = lo1 + lo2, lo1 + lo2 + F1.size + F2.size - 2
     found: set[int] = set()
     for v in dame_votes.values():
         b_lo, b_hi = _ones_bins(np.array([smin, smax]), m, v.tau, v.N).tolist()
@@ -120,11 +139,12 @@ def _joint_cells_of(kent_vote: "_Vote", dame_votes: dict, hows: list, parts: tup
         return None
     p1 = np.diff(np.concatenate(([0.0], F1[:-1], [1.0])))
     e1 = np.arange(F1.size)
-    E2 = F2.size
 
     def below(x: np.ndarray) -> np.ndarray:  # P(lo2 + e2 < x)
+        if hows[1] is BINOMIAL:
+            return below_ones(x)
         y = x - lo2
-        return np.where(y <= 0, 0.0, np.where(y >= E2, 1.0, F2[np.clip(y - 1, 0, E2 - 1)]))
+        return np.where(y <= 0, 0.0, np.where(y >= F2.size, 1.0, F2[np.clip(y - 1, 0, F2.size - 1)]))
 
     Q = np.column_stack([np.zeros(F1.size), *(below(c - lo1 - e1) for c in dcuts), np.ones(F1.size)])
     P = np.add.reduceat(np.diff(Q, axis=1) * p1[:, None], np.array([0, *kcuts], dtype=np.intp), axis=0)

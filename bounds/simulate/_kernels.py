@@ -48,8 +48,9 @@ MAX_CUTS = 3  # cuts between bins up to which a vote is counted by comparisons (
 
 
 def usable(plan) -> bool:
-    """Whether the plan's users can run on table entries: the two-point law, a finite law's table of sizes, every
-    DAME weight 1 (every size at least each m̃, so every user votes) and eq. (9)'s denominator.  A user draws one
+    """Whether the plan's users can run on table entries: the two-point law, a finite law's table of sizes and eq.
+    (9)'s denominator (users of a size below a DAME run's m̃ do not vote in it and release their means shrunk
+    towards the elected bin's centre, eq. (8)).  A user draws one
     binomial, or two where DAME and Kent both run and its size exceeds Kent's :math:`T^*` (its first :math:`T^*`
     samples for Kent, the rest added for DAME)."""
     if not isinstance(plan.population, TwoPoint) or plan.size_table is None:
@@ -57,10 +58,9 @@ def usable(plan) -> bool:
     kent_on, dame_on = "kent" in plan.estimators, "dame" in plan.estimators
     if not (kent_on or dame_on):
         return False
-    low = int(plan.size_table[0].min())
-    if dame_on:
+    if dame_on:  # an m̃ may exceed sizes: their users do not vote and shrink their means (eq. (8)), as in refine
         runs = ((plan.m_tilde, plan.dame_debiasing), *plan.more_dame)
-        if any(low < mt or d.official for mt, d in runs):
+        if any(d.official for _, d in runs):
             return False
     return True
 
@@ -181,6 +181,8 @@ def _count_segments(votes: dict, draw, t: int, values: np.ndarray, a: np.ndarray
 
 def run(plan, counts: np.ndarray, tabs: list, size: int, rng: np.random.Generator) -> dict[str, np.ndarray]:
     """Kent's and DAME's estimates of ``size`` replications whose sizes are ``counts`` ((2 size) × support).
+    A DAME run's votes count the sizes at least its m̃ only, and its releasing users of smaller sizes
+    shrink their means towards the elected bin's centre (:func:`_shrunk`, eq. (8)).
 
     The draws of the engine's general path (:func:`_draw_by_size`, or :func:`_draw_runs` past
     :data:`BLOCK_USERS` users), in its order; then Kent's vote and release, DAME's, and those of
@@ -209,13 +211,14 @@ def run(plan, counts: np.ndarray, tabs: list, size: int, rng: np.random.Generato
     later: list = []  # sizes whose voters per cell the further runs split (after the first runs' noise)
     first_votes = {k: v for k, v in votes.items() if k == "kent"}  # a two-part size's votes: Kent's from its
     sum_votes = {k: v for k, v in votes.items() if k != "kent"}  # first part, DAME's from the sum
+    mts = {key: mt for key, mt, _ in dame_runs} if dame_on else {}  # each DAME run's m̃
     if MULTINOMIAL_VOTES and STREAM_RELEASE and counts.shape[1] == 1 and not more_votes and tabs[0] is not None \
-            and len(tabs[0]) == 1:  # one size: the elections first, then the releasing users read as drawn
+            and len(tabs[0]) == 1 and (not dame_on or plan.m_tilde <= pts[0]):  # one size: the elections first, then the releasing users read as drawn
         cells = _cells(votes, tabs[0][0], parts[0][0], q)
         if cells is not None:
             return _run_streaming(plan, counts, tabs[0][0], parts[0][0], cells, votes, size, rng)
     if MULTINOMIAL_VOTES and STREAM_RELEASE and counts.shape[1] > 1:
-        every = _all_cells(main_votes, more_votes, tabs, parts, pts, q)
+        every = _all_cells(main_votes, more_votes, tabs, parts, pts, q, mts)
         if every is not None:  # several sizes: the same, each row's sums gathered size after size
             return _run_streaming_sizes(plan, counts, tabs, parts, every, main_votes, more_votes, size, rng)
     x = _buffer("x_rel", size * h, np.float64).reshape(size, h)
@@ -230,6 +233,8 @@ def run(plan, counts: np.ndarray, tabs: list, size: int, rng: np.random.Generato
         if hows is None:
             continue
         t = parts[k][0]
+        votes_k = _voting(votes, mts, pts[k])  # the votes this size's voters enter (DAME's where m >= m̃)
+        main_k, more_k, sum_k = (_voting(d, mts, pts[k]) for d in (main_votes, more_votes, sum_votes))
         draw, write, lo = _sampler(hows[0], t, q, rng)
 
         def emit(values: np.ndarray, where: tuple, _write=write) -> None:  # a one-part size: Kent's means are DAME's
@@ -242,11 +247,11 @@ def run(plan, counts: np.ndarray, tabs: list, size: int, rng: np.random.Generato
             if split:
                 xmf[at:at + values.size] = xf[at:at + values.size]
         if len(hows) == 2 and MULTINOMIAL_VOTES and hows[0] is not BINOMIAL and hows[1] is not BINOMIAL:
-            main_dame = {key: v for key, v in main_votes.items() if key != "kent"}
+            main_dame = {key: v for key, v in main_k.items() if key != "kent"}
             joint = _joint_cells(votes["kent"], main_dame, hows, parts[k], pts[k])
-            fine = _joint_cells(votes["kent"], sum_votes, hows, parts[k], pts[k]) if more_votes else joint
+            fine = _joint_cells(votes["kent"], sum_k, hows, parts[k], pts[k]) if more_k else joint
             if joint is not None and fine is not None:  # voters per joint cell, then the releasing users' two parts
-                _two_part_votes(votes, main_dame, more_votes, joint, fine, counts[0::2, k], pts[k], later, rng)
+                _two_part_votes(votes_k, main_dame, more_k, joint, fine, counts[0::2, k], pts[k], later, rng)
                 _two_part_release(draw, write, _sampler(hows[1], parts[k][1], q, rng), lo, hows, pts[k],
                                   counts[1::2, k], offs_all[1::2, k], x, x_m)
                 continue
@@ -267,7 +272,7 @@ def run(plan, counts: np.ndarray, tabs: list, size: int, rng: np.random.Generato
             firsts = ends - counts[:, k]
             a_size, base = pts[k], lo + lo2
             _count_segments(first_votes, hows[0], t, first, firsts[0::2], ends[0::2], buf)
-            _count_segments(sum_votes, (BINOMIAL, base), a_size, both, firsts[0::2], ends[0::2], buf)
+            _count_segments(sum_k, (BINOMIAL, base), a_size, both, firsts[0::2], ends[0::2], buf)
             if tables2:
                 sum_means = _entry_means(base, hows[0][1].size + hows[1][1].size - 1, a_size)
             for r, (a, b, off) in enumerate(zip(firsts[1::2].tolist(), ends[1::2].tolist(), offs_all[1::2, k].tolist())):
@@ -283,14 +288,14 @@ def run(plan, counts: np.ndarray, tabs: list, size: int, rng: np.random.Generato
                     dst /= a_size
             continue
         tab = hows[0]
-        cells = _cells(votes, tab, t, q) if MULTINOMIAL_VOTES else None
+        cells = _cells(votes_k, tab, t, q) if MULTINOMIAL_VOTES else None
         if cells is not None:  # the voters counted per cell, one multinomial a row: only the releasing halves drawn
-            first_cells = _cells(main_votes, tab, t, q) if more_votes else cells
+            first_cells = _cells(main_k, tab, t, q) if more_k else cells
             assert first_cells is not None  # its cuts are some of the cells' cuts
             per_cell = rng.multinomial(counts[0::2, k], first_cells[1])
-            _vote_cells(main_votes, tab, t, first_cells, per_cell, slice(None))
-            if more_votes:  # DAME's further runs: the cells split later (the first runs' draws as without them)
-                later.append(functools.partial(_later_cells, more_votes, tab, t, first_cells, cells, per_cell))
+            _vote_cells(main_k, tab, t, first_cells, per_cell, slice(None))
+            if more_k:  # DAME's further runs: the cells split later (the first runs' draws as without them)
+                later.append(functools.partial(_later_cells, more_k, tab, t, first_cells, cells, per_cell))
             rel = counts[1::2, k].tolist()
             if K == 1:  # every releasing half is a whole row of x: drawn straight through it
                 for s in range(0, xf.size, INVERTER_DRAWS):
@@ -313,7 +318,7 @@ def run(plan, counts: np.ndarray, tabs: list, size: int, rng: np.random.Generato
                 for s in range(0, c, BLOCK_USERS):
                     e = draw(min(BLOCK_USERS, c - s))
                     if seg % 2 == 0:
-                        _count(votes, tab, t, e, r, buf)
+                        _count(votes_k, tab, t, e, r, buf)
                     else:
                         emit(e, (r, slice(offs_all[seg, k] + s, offs_all[seg, k] + s + e.size)))
             continue
@@ -322,7 +327,7 @@ def run(plan, counts: np.ndarray, tabs: list, size: int, rng: np.random.Generato
             for a in range(0, size, step):
                 e = min(size, a + step)
                 d3 = draw((e - a) * n).reshape(e - a, 2, h)
-                _count(votes, tab, t, d3[:, 0], a, buf)
+                _count(votes_k, tab, t, d3[:, 0], a, buf)
                 if e - a > 16:
                     emit(d3[:, 1], (slice(a, e),))
                     continue
@@ -336,7 +341,7 @@ def run(plan, counts: np.ndarray, tabs: list, size: int, rng: np.random.Generato
             drawn[s:s + piece.size] = piece
         ends = ends_all[:, k]
         firsts = ends - counts[:, k]
-        _count_segments(votes, tab, t, drawn, firsts[0::2], ends[0::2], buf)
+        _count_segments(votes_k, tab, t, drawn, firsts[0::2], ends[0::2], buf)
         for r, (a, b, off) in enumerate(zip(firsts[1::2].tolist(), ends[1::2].tolist(), offs_all[1::2, k].tolist())):
             if b > a:
                 emit(drawn[a:b], (r, slice(off, off + b - a)))
@@ -355,13 +360,46 @@ def run(plan, counts: np.ndarray, tabs: list, size: int, rng: np.random.Generato
                 later = []
             j = v.elect(alpha, max(h, 1), rng)
             L, U, finish = dame.release_checked(j, mt, v.tau, alpha, d, rng, plan.dame_scale, x_m.shape)
-            pending.append((key, x_m, (L, U), finish))
+            pending.append((key, _shrunk(x_m, j, v.tau, mt, pts, counts, offs_all), (L, U), finish))
     out = {}
-    for arr in (x, x_m) if x_m is not x else (x,):
+    arrays: list[np.ndarray] = []
+    for p in pending:
+        if not any(p[1] is a for a in arrays):
+            arrays.append(p[1])
+    for arr in arrays:
         mine = [p for p in pending if p[1] is arr]
         if mine:
             for (key, _, _, finish), mean in zip(mine, localisation.clipped_means_checked(arr, [p[2] for p in mine])):
                 out[key] = finish(mean)
+    return out
+
+
+def _voting(votes: dict, mts: dict, m: int) -> dict:
+    """The votes users of size ``m`` enter: Kent's, and each DAME run's whose m̃ (``mts``, by key) is at most
+    ``m`` (Pla et al. (2024), Algorithm 1: users with :math:`m < \tilde m` do not vote)."""
+    return {k: v for k, v in votes.items() if k not in mts or mts[k] <= m}
+
+
+def _shrunk(x_m: np.ndarray, j: np.ndarray, tau: float, m_tilde: int, pts: list, counts: np.ndarray,
+            offs: np.ndarray) -> np.ndarray:
+    r"""DAME's releasing means (rows × users, sizes in the segments' layout: size ``k``'s users of row ``r`` from
+    ``offs[2r + 1, k]``) shrunk towards the elected bin's centre :math:`s_r` where a size is below ``m_tilde``
+    (eq. (8), :func:`~bounds.estimators.dame.refine`'s arithmetic); ``x_m`` itself where none is.
+
+    .. math:: \hat x_u = w_u \bar X_u + (1 - w_u) s_r,\qquad w_u = \sqrt{(m_u \wedge \tilde m)/\tilde m}
+    """
+    below = [k for k, m in enumerate(pts) if m < m_tilde and counts[1::2, k].any()]
+    if not below:
+        return x_m
+    lo, hi = localisation.bin_ends_checked(j, tau)
+    centre = (lo + hi) / 2
+    out = x_m.copy()
+    for k in below:
+        w = float(dame.weights_checked(np.array([pts[k]]), m_tilde)[0])
+        for r, (off, c) in enumerate(zip(offs[1::2, k].tolist(), counts[1::2, k].tolist())):
+            seg = out[r, off:off + c]
+            seg *= w
+            seg += (1 - w) * centre[r]
     return out
 
 

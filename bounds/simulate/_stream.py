@@ -48,27 +48,33 @@ def _run_streaming(plan, counts: np.ndarray, how, t: int, cells: tuple, votes: d
     return {key: finish(mean) for (key, _, finish), mean in zip(pending, means)}
 
 
-def _all_cells(main_votes: dict, more_votes: dict, tabs: list, parts: list, pts: list, q: float) -> list | None:
-    """Each size's cells of the first runs and of every run (:func:`_cells`, or :func:`_joint_cells` for two
-    parts): ``(first, every)`` a size, ``None`` for a size no user holds; ``None`` if a size has none."""
+def _all_cells(main_votes: dict, more_votes: dict, tabs: list, parts: list, pts: list, q: float,
+               mts: dict[str, int] | None = None) -> list | None:
+    r"""Each size's cells of the first runs and of every run, among those its voters enter (:func:`_cells`, or
+    :func:`_joint_cells` for two parts), and those first and further runs' votes: ``(first, every, main, more)`` a
+    size, ``None`` for a size no user holds; ``None`` if a size has none.  A DAME run of :math:`\tilde m` (``mts``:
+    each DAME run's key to its :math:`\tilde m`) counts the voters of sizes :math:`m \ge \tilde m` only."""
     out: list = []
-    votes = {**main_votes, **more_votes}
     for hows, part, m in zip(tabs, parts, pts):
         if hows is None:
             out.append(None)
             continue
+        main, mine = ({k: v for k, v in d.items() if mts is None or k not in mts or mts[k] <= m}
+                      for d in (main_votes, more_votes))
+        votes = {**main, **mine}
         if len(hows) == 1:
-            pair = (_cells(main_votes, hows[0], part[0], q), _cells(votes, hows[0], part[0], q))
-        elif hows[0] is BINOMIAL or hows[1] is BINOMIAL:
+            first = _cells(main, hows[0], part[0], q)
+            pair = (first, _cells(votes, hows[0], part[0], q) if mine else first)
+        elif hows[0] is BINOMIAL:
             return None
-        else:
-            dame_main = {k: v for k, v in main_votes.items() if k != "kent"}
+        else:  # the second part by a table or by numpy's sampler
+            dame_main = {k: v for k, v in main.items() if k != "kent"}
             dame_all = {k: v for k, v in votes.items() if k != "kent"}
-            pair = (_joint_cells(main_votes["kent"], dame_main, hows, part, m),
-                    _joint_cells(main_votes["kent"], dame_all, hows, part, m))
+            first = _joint_cells(main_votes["kent"], dame_main, hows, part, m, q)
+            pair = (first, _joint_cells(main_votes["kent"], dame_all, hows, part, m, q) if mine else first)
         if pair[0] is None or pair[1] is None:
             return None
-        out.append(pair)
+        out.append((*pair, main, mine))
     return out
 
 
@@ -88,16 +94,15 @@ def _run_streaming_sizes(plan, counts: np.ndarray, tabs: list, parts: list, ever
     for k, (hows, pair) in enumerate(zip(tabs, every)):
         if hows is None:
             continue
-        first, fine = pair
+        first, fine, main, mine = pair  # the first and further runs whose votes this size's voters enter
         if len(hows) == 1:
             per_cell = rng.multinomial(counts[0::2, k], first[1])
-            _vote_cells(main_votes, hows[0], parts[k][0], first, per_cell, slice(None))
-            if more_votes:
-                later.append(functools.partial(_later_cells, more_votes, hows[0], parts[k][0], first, fine, per_cell))
+            _vote_cells(main, hows[0], parts[k][0], first, per_cell, slice(None))
+            if mine:
+                later.append(functools.partial(_later_cells, mine, hows[0], parts[k][0], first, fine, per_cell))
         else:
-            dame_main = {key: v for key, v in main_votes.items() if key != "kent"}
-            _two_part_votes({**main_votes, **more_votes}, dame_main, more_votes, first, fine, counts[0::2, k], pts[k],
-                            later, rng)
+            dame_main = {key: v for key, v in main.items() if key != "kent"}
+            _two_part_votes({**main, **mine}, dame_main, mine, first, fine, counts[0::2, k], pts[k], later, rng)
     intervals: dict[str, tuple[np.ndarray, np.ndarray]] = {}
     finish: dict[str, Callable[[np.ndarray], np.ndarray]] = {}
     if "kent" in main_votes:
@@ -110,8 +115,10 @@ def _run_streaming_sizes(plan, counts: np.ndarray, tabs: list, parts: list, ever
         L, U, finish["dame"] = dame.release_checked(j, plan.m_tilde, v.tau, alpha, plan.dame_debiasing, rng,
                                                     plan.dame_scale, (size, h))
         intervals["dame"] = (L, U)
+        lo_j, hi_j = localisation.bin_ends_checked(j, v.tau)
+        centre = (lo_j + hi_j) / 2  # where users below m̃ shrink towards it
     sums = {key: np.zeros(size) for key in intervals}
-    kept: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []  # DAME's releasing means for the further runs
+    kept: list[tuple[int, np.ndarray, np.ndarray, np.ndarray]] = []  # DAME's releasing means for the further runs
     vals = _scratch("stream_vals", INVERTER_DRAWS, np.float64)
     vals2 = _scratch("stream_vals2", INVERTER_DRAWS, np.float64)
     clip = _scratch("stream_clip", INVERTER_DRAWS, np.float64)
@@ -121,7 +128,7 @@ def _run_streaming_sizes(plan, counts: np.ndarray, tabs: list, parts: list, ever
             continue
         draw, write, lo = _sampler(hows[0], parts[k][0], q, rng)
         second = _sampler(hows[1], parts[k][1], q, rng) if len(hows) == 2 else None
-        if second is not None:
+        if second is not None and hows[1] is not BINOMIAL:
             sum_means = _entry_means(lo + second[2], hows[0][1].size + hows[1][1].size - 1, pts[k])
         rel = counts[1::2, k].tolist()
         for group, total in _row_groups(rel, [0] * len(rel), INVERTER_DRAWS):
@@ -136,14 +143,22 @@ def _run_streaming_sizes(plan, counts: np.ndarray, tabs: list, parts: list, ever
                 np.copyto(both[:total], e)
                 np.add(both[:total], second[0](total), out=both[:total])
                 v2 = vals2[:total]
-                np.take(sum_means, both[:total], out=v2, mode="clip")
+                if hows[1] is BINOMIAL:  # entries plus numbers of ones: the mean of the sum, TwoPoint's arithmetic
+                    np.add(both[:total], lo, out=v2)  # exact: integers below 2^53
+                    v2 *= 2.0
+                    v2 -= pts[k]
+                    v2 /= pts[k]
+                else:
+                    np.take(sum_means, both[:total], out=v2, mode="clip")
             for key, (L, U) in intervals.items():
                 c = clip[:total]
-                np.maximum(v1 if key == "kent" else v2, np.repeat(L[rows], lengths), out=c)
-                np.minimum(c, np.repeat(U[rows], lengths), out=c)
+                src = v1 if key == "kent" else v2
+                if key == "dame" and pts[k] < plan.m_tilde:
+                    src = _shrink(v2, pts[k], plan.m_tilde, centre, rows, starts, lengths)
+                _clip_runs(src, L, U, rows, starts, lengths, c)
                 sums[key][rows] += np.add.reduceat(c, starts)
             if more_votes:
-                kept.append((rows, lengths, v2.copy()))
+                kept.append((pts[k], rows, lengths, v2.copy()))
     out = {key: finish[key](sums[key] / h) for key in intervals}
     if more_votes:
         for step in later:
@@ -152,12 +167,48 @@ def _run_streaming_sizes(plan, counts: np.ndarray, tabs: list, parts: list, ever
             v = more_votes[key]
             j = v.elect(alpha, max(h, 1), rng)
             L, U, fin = dame.release_checked(j, mt, v.tau, alpha, d, rng, plan.dame_scale, (size, h))
+            if any(m < mt for m, *_ in kept):  # each bin's centre, where users below m̃ shrink towards it
+                lo_j, hi_j = localisation.bin_ends_checked(j, v.tau)
+                centre = (lo_j + hi_j) / 2
             total_sums = np.zeros(size)
-            for rows, lengths, values in kept:
-                c = np.maximum(values, np.repeat(L[rows], lengths))
-                np.minimum(c, np.repeat(U[rows], lengths), out=c)
-                total_sums[rows] += np.add.reduceat(c, np.concatenate(([0], np.cumsum(lengths)[:-1])))
+            for m, rows, lengths, values in kept:
+                starts = np.concatenate(([0], np.cumsum(lengths)[:-1]))
+                if m < mt:
+                    values = _shrink(values, m, mt, centre, rows, starts, lengths)
+                c = clip[:values.size]
+                _clip_runs(values, L, U, rows, starts, lengths, c)
+                total_sums[rows] += np.add.reduceat(c, starts)
             out[key] = fin(total_sums / h)
+    return out
+
+
+FEW_RUNS = 32  # a group's runs up to which each run is clipped to its row's bounds (else through repeated bounds)
+
+
+def _clip_runs(src: np.ndarray, L: np.ndarray, U: np.ndarray, rows: np.ndarray, starts: np.ndarray,
+               lengths: np.ndarray, out: np.ndarray) -> None:
+    """``out``: each run of ``src`` (row ``rows[i]``'s users ``starts[i] ..``, ``lengths[i]`` of them) clipped to its
+    row's interval, np.clip's values (L <= U): run by run where runs are few, else against repeated bounds."""
+    if rows.size <= FEW_RUNS:
+        for r, a, n in zip(rows.tolist(), starts.tolist(), lengths.tolist()):
+            np.maximum(src[a:a + n], L[r], out=out[a:a + n])
+            np.minimum(out[a:a + n], U[r], out=out[a:a + n])
+        return
+    np.maximum(src, np.repeat(L[rows], lengths), out=out)
+    np.minimum(out, np.repeat(U[rows], lengths), out=out)
+
+
+def _shrink(values: np.ndarray, m: int, m_tilde: int, centre: np.ndarray, rows: np.ndarray, starts: np.ndarray,
+            lengths: np.ndarray) -> np.ndarray:
+    r"""Eq. (8)'s shrunk means of users of size ``m`` below ``m_tilde``, each run towards its row's bin centre:
+    :math:`w \bar X + (1 - w) s_r`, :math:`w = \sqrt{m / \tilde m}` (refine's arithmetic, so its bits a user)."""
+    w = dame.weights_checked(np.array([m]), m_tilde)[0]
+    out = w * values
+    if rows.size <= FEW_RUNS:
+        for r, a, n in zip(rows.tolist(), starts.tolist(), lengths.tolist()):
+            out[a:a + n] += (1 - w) * centre[r]
+        return out
+    out += (1 - w) * np.repeat(centre[rows], lengths)
     return out
 
 
