@@ -270,17 +270,22 @@ def _invert(table: tuple[int, np.ndarray, np.ndarray], count: int, rng: np.rando
 
 
 class _Inverter:
-    """:func:`_invert` for many calls of at most ``size`` draws, with its temporaries allocated once (same draws)."""
+    """:func:`_invert` for many calls of at most ``size`` draws, with its temporaries allocated once (same draws);
+    ``index``: the dtype of the drawn entries (default the guide table's; ``np.intp`` to read arrays at them
+    without a conversion)."""
 
-    def __init__(self, table: tuple[int, np.ndarray, np.ndarray], size: int) -> None:
-        self.lo, self.F, self.guide = table
+    def __init__(self, table: tuple[int, np.ndarray, np.ndarray], size: int, index: type | None = None) -> None:
+        self.lo, self.F, guide = table
+        self.guide = guide if index is None else guide.astype(index)
         self.u, self.f = np.empty(size), np.empty(size)
         self.g = np.empty(size, dtype=np.intp)
         self.i = np.empty(size, dtype=self.guide.dtype)
         self.b = np.empty(size, dtype=bool)
-        self.out = np.empty(size, dtype=np.int64)
+        self.out: np.ndarray | None = None  # the draws' buffer, made at the first call (entries alone need none)
 
     def __call__(self, count: int, rng: np.random.Generator) -> np.ndarray:
+        if self.out is None:
+            self.out = np.empty(self.u.size, dtype=np.int64)
         return np.add(self.indices(count, rng), self.lo, out=self.out[:count], dtype=np.int64)
 
     def means(self, size: int) -> np.ndarray:

@@ -18,7 +18,7 @@ import numpy as np
 
 from .. import mechanisms
 from ..estimators import dame, localisation
-from ._populations import INVERTER_DRAWS, _signed_sum
+from ._populations import INVERTER_DRAWS, _Inverter, _signed_sum
 
 __all__: list[str] = []
 
@@ -176,46 +176,17 @@ class _Vote:
         return localisation.elect_window(lo, w, h, N, alpha, n_voters, rng, _keep(alpha))
 
 
-class _EntryDraws:
-    """The drawn entries of one table, as :meth:`~bounds.simulate._populations._Inverter.indices` draws them (the
-    same uniforms, the same search: the same entries), into index-sized buffers of :data:`INVERTER_DRAWS` reused
-    from call to call: reading the table's means or bins at them needs no conversion of the indices."""
-
-    def __init__(self, table: tuple[int, np.ndarray, np.ndarray]) -> None:
-        _, self.F, guide = table
-        self.guide = guide.astype(np.intp)
-        self.G = self.guide.size
-        self.u, self.f = np.empty(INVERTER_DRAWS), np.empty(INVERTER_DRAWS)
-        self.g, self.i = np.empty(INVERTER_DRAWS, dtype=np.intp), np.empty(INVERTER_DRAWS, dtype=np.intp)
-        self.b = np.empty(INVERTER_DRAWS, dtype=bool)
-
-    def __call__(self, count: int, rng: np.random.Generator) -> np.ndarray:
-        """``count`` (at most :data:`INVERTER_DRAWS`) entries, in a buffer overwritten by the next call."""
-        u, f, g, i, b = self.u[:count], self.f[:count], self.g[:count], self.i[:count], self.b[:count]
-        rng.random(out=u)
-        np.multiply(u, self.G, out=f)
-        np.copyto(g, f, casting="unsafe")  # truncation of u G >= 0: its floor
-        np.take(self.guide, g, out=i, mode="clip")  # indices in range: mode="raise" would buffer
-        np.take(self.F, i, out=f, mode="clip")
-        np.less_equal(f, u, out=b)
-        i += b
-        np.take(self.F, i, out=f, mode="clip")
-        np.less_equal(f, u, out=b)
-        if b.any():
-            late = np.flatnonzero(b)
-            i[late] = np.searchsorted(self.F, u[late], side="right")
-        return i
-
-
 _entry_cache = threading.local()
 
 
-def _entry_draws(table: tuple[int, np.ndarray, np.ndarray]) -> _EntryDraws:
-    """This thread's :class:`_EntryDraws` of ``table`` (the last four tables kept)."""
+def _entry_draws(table: tuple[int, np.ndarray, np.ndarray]) -> _Inverter:
+    """This thread's inverter of ``table`` drawing entries as index-sized integers into buffers of
+    :data:`INVERTER_DRAWS` reused from call to call (reading the table's means or bins at them needs no conversion),
+    the last four tables kept."""
     cache: dict = getattr(_entry_cache, "cache", None) or {}
     _entry_cache.cache = cache
     hit = cache.pop(id(table), None)  # each entry holds its table: its id is not reused while cached
-    draws = hit[1] if hit is not None else _EntryDraws(table)
+    draws = hit[1] if hit is not None else _Inverter(table, INVERTER_DRAWS, index=np.intp)
     cache[id(table)] = (table, draws)
     while len(cache) > 4:
         del cache[next(iter(cache))]
@@ -238,7 +209,7 @@ def _sampler(how, t: int, q: float, rng: np.random.Generator) -> tuple:
     inv, means = _entry_draws(how), _entry_means(how[0], how[1].size, t)
 
     def draw_entries(count: int) -> np.ndarray:  # a view of the buffer, overwritten by the next call
-        return inv(count, rng)
+        return inv.indices(count, rng)
 
     def write_entries(values: np.ndarray, out: np.ndarray) -> None:
         np.take(means, values, out=out, mode="clip")  # entries in range: no check
