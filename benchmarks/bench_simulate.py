@@ -94,8 +94,9 @@ what the floor draws,
 in the same way (one uniform per user and inversion of the same kind of table, or numpy's
 sampler), their local means are written once, then clipped and summed (twice with Kent: two
 intervals); then the election and the release's noise; and the run's plan (m~ of Theorem 2,
-eq. (9)'s constants, Kent's T*: 0.7 to 1.7 ms a call, mostly m~ in ``bounds.dame``: at Fig. 1b,
-m~ alone is 1.2 ms a call, 6 us of a replication at 200 replications a call).  Reading each
+eq. (9)'s constants, Kent's T*: 0.7 to 1.7 ms a call when m~ was searched; at Fig. 1b m~ alone took
+1.2 ms a call, 6 us of a replication at 200 replications a call, and now, bisected on the law's two
+steps, 0.1 to 0.25 ms).  Reading each
 user's clipped mean from a copy of its table clipped to its row's interval (an offset and a
 gather instead of a gather and two comparisons) was measured no faster at Fig. 1b and n = 10^4
 (0.98-1.02x, both ways interleaved in one process): the larger tables' gathers cost what the
@@ -404,7 +405,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--quick", action="store_true", help="fewer settings, 2 rounds")
     ap.add_argument("--rounds", type=int, default=3)
-    ap.add_argument("--big", action="store_true", help="also n = 10^8 (needs several GiB)")
+    ap.add_argument("--big", action="store_true", help="also n = 10^8 (slow; memory: a few MiB beyond the interpreter)")
     ap.add_argument("--memory", action="store_true", help="also the peak memory of one run at n = 10^7 (10^8)")
     ap.add_argument("--no-draws", action="store_true", help="skip the table of single binomial calls")
     ap.add_argument("--memory-only", action="store_true", help="only the peak memory table")
