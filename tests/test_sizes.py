@@ -660,6 +660,22 @@ def test_loader_deviance_against_50_digits():
             assert abs(g - float(r)) <= 2e-15 * float(r), (mu, g, r)
 
 
+@pytest.mark.parametrize("mu", [5.0, 1000.0, 3e5, 3.7e9])
+def test_loader_deviance_away_from_the_mean_against_40_digits(mu):
+    """bd0 past the series' edge (|x - mu| >= 0.1 (x + mu)), deep tails of both sides: against a 40-digit
+    evaluation to 2e-14 relative (its log-mass inherits that error times bd0).  Computed as
+    x log x - x log mu it cancels: 2.1e-14 at mu = 1000, 6.5e-14 at 3e5, 1.6e-13 at 3.7e9."""
+    from bounds.sizes._kernels import _bd0
+
+    x = np.unique(np.round(mu * np.geomspace(0.02, 50.0, 400)) + 1.0)
+    x = x[np.abs(x - mu) >= 0.1 * (x + mu)]
+    got = _bd0(x, mu)
+    with mpmath.workdps(40):
+        ref = [mpmath.mpf(v) * mpmath.log(mpmath.mpf(v) / mu) + mu - v for v in x.tolist()]
+    err = max(abs(g - float(r)) / float(r) for g, r in zip(got, ref))
+    assert err <= 2e-14, (mu, err)
+
+
 @pytest.mark.parametrize(("n", "spread"), [(n, s) for n in (1, 2, 3, 15, 16, 17, 1000) for s in (30.0, 699.0, 2000.0)]
                          + [(20925, 699.0)])
 def test_table_running_sums_against_30_digit_sums(n, spread):

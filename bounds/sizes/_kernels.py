@@ -213,8 +213,10 @@ def _bd0(x: ArrayLike, mu: float) -> np.ndarray:
     (0.0, 1.931471805599)
     """
     x = np.asarray(x, dtype=float)
-    if 0 < mu < 2.0**64 and x.size and x.min() > 0 and x.max() < 2.0**64:  # a law's points: no mask, no overflow
-        out = x * np.log(x) - x * np.log(np.float64(mu)) + mu - x
+    if 2.0**-900 < mu < 2.0**64 and x.size and x.min() >= 2.0**-64 and x.max() < 2.0**64:  # a law's points
+        # x log(x/mu) from the ratio (rounded once, its log to an ulp): x log x - x log mu cancels where x is
+        # near mu and loses up to 1.6e-13 of bd0 at mu ~ 1e9; no overflow or underflow of x/mu in this range
+        out = x * np.log(x / mu) + mu - x
     else:
         with np.errstate(divide="ignore", invalid="ignore"):
             x_log_x = np.where(x > 0, x * np.log(np.where(x > 0, x, 1.0)), 0.0)  # 0 log 0 = 0
