@@ -248,17 +248,27 @@ def refine(m: ArrayLike, xbar: ArrayLike, j: ArrayLike, *, m_tilde: int, tau: fl
     return refine_checked(m, xbar, j, m_tilde, tau, alpha, debias, check_rng("rng", rng), scale)
 
 
+def _release(j: np.ndarray, tau: float, alpha: float, rng: np.random.Generator, scale: str,
+             shape: tuple[int, int]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The elected bins' centres ``s``, the intervals ``(L, U)`` and each row's sum of the ``h`` users' Laplace noises,
+    ``shape = (B, h)``: :func:`refine`'s release before its clipped means."""
+    lo, hi = localisation.bin_ends_checked(j, tau)
+    s = (lo + hi) / 2
+    L, U = localisation.enlarged_checked(lo, hi, tau)  # interval(j, tau)
+    B, h = shape
+    # laplace_scale(tau, alpha, scale=scale, L=L, U=U) of checked inputs
+    b = localisation.refinement_scale_checked(tau, alpha) if scale == "paper" else (U - L) / alpha
+    # the users' noises enter only through their sum: drawn exactly in one go (mechanisms.laplace_sum)
+    return s, L, U, mechanisms.laplace_sum_checked(b, h, rng, B)
+
+
 def release_checked(j: np.ndarray, m_tilde: int, tau: float, alpha: float, debias: Debiasing, rng: np.random.Generator,
                     scale: str, shape: tuple[int, int]) -> tuple[np.ndarray, np.ndarray, Callable[[np.ndarray], np.ndarray]]:
     """:func:`refine_checked` with eq. (9)'s denominator: the interval ``(L, U)``, the noise drawn here as there, and
     the map from each row's mean of clipped (shrunk, where a size is below ``m_tilde``) means to the estimate (its
     arithmetic, so its bits)."""
-    lo, hi = localisation.bin_ends_checked(j, tau)
-    s = (lo + hi) / 2
-    L, U = localisation.enlarged_checked(lo, hi, tau)  # interval(j, tau)
-    B, h = shape
-    b = localisation.refinement_scale_checked(tau, alpha) if scale == "paper" else (U - L) / alpha
-    noise = mechanisms.laplace_sum_checked(b, h, rng, B)
+    s, L, U, noise = _release(j, tau, alpha, rng, scale, shape)
+    h = shape[1]
 
     def finish(mean: np.ndarray) -> np.ndarray:
         theta_bar = mean + noise / h
@@ -270,16 +280,10 @@ def refine_checked(m: np.ndarray, xbar: np.ndarray, j: np.ndarray, m_tilde: int,
                    debias: Debiasing, rng: np.random.Generator, scale: str, every: bool | None = None) -> np.ndarray:
     """:func:`refine` of checked inputs (``every``: whether every size is at least ``m_tilde``, found from ``m`` if
     ``None``; ``m`` is read only where it is not, or for the official denominator)."""
-    lo, hi = localisation.bin_ends_checked(j, tau)
-    s = (lo + hi) / 2
-    L, U = localisation.enlarged_checked(lo, hi, tau)  # interval(j, tau)
     if every is None:
         every = bool(extremes(m)[0] >= m_tilde)  # every weight is 1: the shrunk mean is the local mean itself
     B, h = xbar.shape
-    # laplace_scale(tau, alpha, scale=scale, L=L, U=U) of checked inputs
-    b = localisation.refinement_scale_checked(tau, alpha) if scale == "paper" else (U - L) / alpha
-    # the users' noises enter only through their sum: drawn exactly in one go (mechanisms.laplace_sum)
-    noise = mechanisms.laplace_sum_checked(b, h, rng, B)
+    s, L, U, noise = _release(j, tau, alpha, rng, scale, (B, h))
     if h > localisation.BLOCK_USERS:  # a long row block by block: the same values, summed in numpy's order
 
         buf = localisation.block_buffers()[0]  # each block clipped into it, then summed

@@ -382,22 +382,30 @@ def clipped_row_means(x: np.ndarray, L: np.ndarray, U: np.ndarray) -> np.ndarray
     """Each row's mean of ``x`` clipped to ``[L[r], U[r]]`` (rows of at most :data:`BLOCK_USERS` entries), with the
     bits of ``np.clip(x, L[:, None], U[:, None]).mean(axis=1)``: rows are clipped a group at a time into a buffer of a
     block (no array of the whole) and each row is summed along its contiguous entries, as numpy sums it there."""
-    B, h = x.shape
-    if h > CLIP_BUFFER:
+    if x.shape[1] > CLIP_BUFFER:
         return np.clip(x, L[:, None], U[:, None]).mean(axis=1)
+    return _clipped_in_buffer(x, [(L, U)])[0]
+
+
+def _clipped_in_buffer(x: np.ndarray, intervals: list[tuple[np.ndarray, np.ndarray]]) -> list[np.ndarray]:
+    """:func:`clipped_row_means` of rows of at most ``CLIP_BUFFER`` entries for each interval, each group of rows
+    clipped to every interval in turn while in cache."""
+    B, h = x.shape
     buf = getattr(_buffers, "clip", None)
     if buf is None:
         buf = _buffers.clip = np.empty(CLIP_BUFFER)
-    out = np.empty(B)
+    outs = [np.empty(B) for _ in intervals]
     step = CLIP_BUFFER // max(h, 1)
     for a in range(0, B, step):
         e = min(B, a + step)
         c = buf[:(e - a) * h].reshape(e - a, h)
-        np.maximum(x[a:e], L[a:e, None], out=c)  # np.clip's values (L <= U), in two plain passes
-        np.minimum(c, U[a:e, None], out=c)
-        np.add.reduce(c, axis=1, out=out[a:e])
-    out /= h
-    return out
+        for (L, U), out in zip(intervals, outs):
+            np.maximum(x[a:e], L[a:e, None], out=c)  # np.clip's values (L <= U), in two plain passes
+            np.minimum(c, U[a:e, None], out=c)
+            np.add.reduce(c, axis=1, out=out[a:e])
+    for out in outs:
+        out /= h
+    return outs
 
 
 def clipped_means_checked(x: np.ndarray, intervals: list[tuple[np.ndarray, np.ndarray]]) -> list[np.ndarray]:
@@ -414,23 +422,9 @@ def clipped_means_checked(x: np.ndarray, intervals: list[tuple[np.ndarray, np.nd
 
         sums = np.array([_pairwise_many(leaf, r, 0, h) for r in range(B)], dtype=np.float64)
         return [sums[:, i] / h for i in range(len(intervals))]
-    if h > CLIP_BUFFER or len(intervals) == 1:
+    if h > CLIP_BUFFER:
         return [clipped_row_means(x, L, U) for L, U in intervals]
-    clip_buf = getattr(_buffers, "clip", None)
-    if clip_buf is None:
-        clip_buf = _buffers.clip = np.empty(CLIP_BUFFER)
-    outs = [np.empty(B) for _ in intervals]
-    step = CLIP_BUFFER // max(h, 1)
-    for a in range(0, B, step):
-        e = min(B, a + step)
-        c = clip_buf[:(e - a) * h].reshape(e - a, h)
-        for (L, U), out in zip(intervals, outs):
-            np.maximum(x[a:e], L[a:e, None], out=c)
-            np.minimum(c, U[a:e, None], out=c)
-            np.add.reduce(c, axis=1, out=out[a:e])
-    for out in outs:
-        out /= h
-    return outs
+    return _clipped_in_buffer(x, intervals)
 
 
 def _pairwise_many(leaf: Callable[[int, int, int], list[float]], r: int, a: int, k: int) -> list[float]:
