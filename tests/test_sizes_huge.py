@@ -108,7 +108,7 @@ def test_poisson_with_a_vanishing_rate_tends_to_a_point_at_one(lam):
         L = mpmath.mpf(lam)
         mean = L / -mpmath.expm1(-L)
         ge2 = (-mpmath.expm1(-L) - L * mpmath.exp(-L)) / -mpmath.expm1(-L)
-    assert law.mean() >= 1.0 and abs(law.mean() - float(mean)) <= 1e-15
+    assert law.mean() >= 1.0 and abs(law.mean() - float(mean)) <= 1e-12
     assert float(law.prob_ge(2)) == pytest.approx(float(ge2), rel=1e-12)
     assert 1.0 <= law.sqrt_mean() <= 1.0 + 1e-15
     assert np.all(law.sample(100, rng=np.random.default_rng(0)) == 1)
