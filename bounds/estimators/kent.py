@@ -306,6 +306,8 @@ def padded_dimension(d: int) -> int:
 
     .. math:: d' = 2^{\lceil \log_2 d\rceil}
 
+    Source: Kent et al. (2024), §3.3, eq. (33) (the Walsh–Hadamard matrix :math:`H_{d'}` needs :math:`d'` a power of 2).
+
     Examples
     --------
     >>> padded_dimension(5), padded_dimension(8)
