@@ -16,7 +16,7 @@ from scipy import stats
 from bounds import simulate, sizes
 from bounds.estimators import dame, kent, localisation
 from bounds.numerics import PaperAssumptionWarning
-from bounds.simulate import _engine, _kernels, _populations
+from bounds.simulate import _engine, _kernels, _populations, _stream
 
 ALPHA = 22 / 35
 N_BLOCKED = 2**16 + 2 * 3001  # above one block of users, not a multiple of it
@@ -369,3 +369,45 @@ def test_streamed_release_has_the_bits_of_the_whole_array(h, by_table):
     want = localisation.clipped_means_checked(table[entries].reshape(rows, h), intervals)
     for g, w in zip(got, want):
         np.testing.assert_array_equal(g, w)
+
+
+@pytest.mark.parametrize("h", [1, 7, 128, 500, 5001])
+def test_rows_read_by_their_extents_have_the_bits_of_every_row_clipped(h):
+    """Rows inside an interval (summed unclipped), wholly below or above it (the sum of a constant row) and reaching
+    into its ends (clipped: one by one, or gathered when many), against every row clipped then summed along it."""
+    rng = np.random.default_rng(h)
+    rows = 40
+    v = rng.uniform(-0.1, 0.1, (rows, h)) + rng.uniform(-0.5, 0.5, (rows, 1))
+    i = np.arange(rows)
+    centre = np.select([i % 4 == 0, i % 4 == 2], [0.8, -0.8], v.mean(axis=1))  # half the rows' intervals miss them
+    widths = [np.full(rows, 0.3), np.where(i % 2 == 1, 0.05, 0.3), np.where(i == 5, 0.05, 0.3)]  # rows reaching
+    # the ends: one (the zero-width interval), many, two
+    for width in widths:
+        L, U = centre - width / 2, centre + width / 2
+        L[1] = U[1] = float(v[1, 0])  # a zero-width interval
+        want = np.add.reduce(np.minimum(np.maximum(v, L[:, None]), U[:, None]), axis=1)
+        got = np.empty((1, rows))
+        gate = _stream._Unclipped()
+        _stream._clipped_row_sums(v, [(L, U)], got, np.empty((rows, h)), gate)
+        np.testing.assert_array_equal(got[0], want)
+        off = np.empty((1, rows))
+        gate.rows, gate.clipped = 1, 1  # turned off: every row clipped
+        _stream._clipped_row_sums(v, [(L, U)], off, np.empty((rows, h)), gate)
+        np.testing.assert_array_equal(off[0], want)
+
+
+def test_runs_read_by_their_extents_have_the_bits_of_every_run_clipped():
+    """A group's runs summed unclipped where all lie inside their rows' intervals, else clipped: each run's sum equals
+    ``np.add.reduceat`` of the clipped runs (the estimators' arithmetic), the extents read once for several reads."""
+    rng = np.random.default_rng(4)
+    lengths = rng.integers(1, 3000, 50)
+    starts = np.concatenate(([0], np.cumsum(lengths)[:-1]))
+    rows = rng.permutation(60)[:50]
+    src = rng.uniform(-0.01, 0.01, lengths.sum()) + 0.2
+    runs = _stream._Runs(rows, starts, lengths)
+    gate = _stream._Unclipped()
+    clip = np.empty(src.size)
+    for half in (0.5, 0.0105, 0.005):  # every run inside, a few reaching the ends, most
+        L, U = np.full(60, 0.2 - half), np.full(60, 0.2 + half)
+        want = np.add.reduceat(np.clip(src, np.repeat(L[rows], lengths), np.repeat(U[rows], lengths)), starts)
+        np.testing.assert_array_equal(runs.clipped_sums(src, L, U, clip, gate), want)

@@ -21,6 +21,7 @@ from ._tables import BINOMIAL, _entry_means, _row_groups, _sampler, _scratch
 __all__: list[str] = []
 
 TABLE_CLIP_USERS = 2**14  # a row's releasing users from which a table is clipped per row (then read at the entries)
+EXTENTS_FIRST = True  # rows' least and greatest means read before clipping (only rows reaching an interval's ends clipped)
 
 
 def _run_streaming(plan, counts: np.ndarray, how, t: int, cells: tuple, votes: dict, size: int,
@@ -118,7 +119,8 @@ def _run_streaming_sizes(plan, counts: np.ndarray, tabs: list, parts: list, ever
         lo_j, hi_j = localisation.bin_ends_checked(j, v.tau)
         centre = (lo_j + hi_j) / 2  # where users below m̃ shrink towards it
     sums = {key: np.zeros(size) for key in intervals}
-    kept: list[tuple[int, np.ndarray, np.ndarray, np.ndarray]] = []  # DAME's releasing means for the further runs
+    kept: list[tuple[int, _Runs, np.ndarray]] = []  # DAME's releasing means for the further runs
+    gate = _Unclipped()
     vals = _scratch("stream_vals", INVERTER_DRAWS, np.float64)
     vals2 = _scratch("stream_vals2", INVERTER_DRAWS, np.float64)
     clip = _scratch("stream_clip", INVERTER_DRAWS, np.float64)
@@ -150,15 +152,14 @@ def _run_streaming_sizes(plan, counts: np.ndarray, tabs: list, parts: list, ever
                     v2 /= pts[k]
                 else:
                     np.take(sum_means, both[:total], out=v2, mode="clip")
+            runs = _Runs(rows, starts, lengths)
             for key, (L, U) in intervals.items():
-                c = clip[:total]
                 src = v1 if key == "kent" else v2
                 if key == "dame" and pts[k] < plan.m_tilde:
                     src = _shrink(v2, pts[k], plan.m_tilde, centre, rows, starts, lengths)
-                _clip_runs(src, L, U, rows, starts, lengths, c)
-                sums[key][rows] += np.add.reduceat(c, starts)
+                sums[key][rows] += runs.clipped_sums(src, L, U, clip, gate)
             if more_votes:
-                kept.append((pts[k], rows, lengths, v2.copy()))
+                kept.append((pts[k], _Runs(rows, starts, lengths), v2.copy()))
     out = {key: finish[key](sums[key] / h) for key in intervals}
     if more_votes:
         for step in later:
@@ -171,15 +172,60 @@ def _run_streaming_sizes(plan, counts: np.ndarray, tabs: list, parts: list, ever
                 lo_j, hi_j = localisation.bin_ends_checked(j, v.tau)
                 centre = (lo_j + hi_j) / 2
             total_sums = np.zeros(size)
-            for m, rows, lengths, values in kept:
-                starts = np.concatenate(([0], np.cumsum(lengths)[:-1]))
+            for m, runs, values in kept:  # a kept group's extents are read once for every further run
                 if m < mt:
-                    values = _shrink(values, m, mt, centre, rows, starts, lengths)
-                c = clip[:values.size]
-                _clip_runs(values, L, U, rows, starts, lengths, c)
-                total_sums[rows] += np.add.reduceat(c, starts)
+                    values = _shrink(values, m, mt, centre, runs.rows, runs.starts, runs.lengths)
+                total_sums[runs.rows] += runs.clipped_sums(values, L, U, clip, gate)
             out[key] = fin(total_sums / h)
     return out
+
+
+class _Unclipped:
+    """Whether to read rows' extents first (:func:`_clipped_row_sums`): while at most a quarter of the rows seen
+    reached into an interval's ends (where most do, the extents are read for nothing and the rows are clipped at
+    once)."""
+
+    def __init__(self) -> None:
+        self.rows, self.clipped = 0, 0
+
+    @property
+    def on(self) -> bool:
+        return EXTENTS_FIRST and 4 * self.clipped <= self.rows
+
+    def seen(self, rows: int, clipped: int) -> None:
+        self.rows += rows
+        self.clipped += clipped
+
+
+class _Runs:
+    """A group's runs of one size (row ``rows[i]``: users ``starts[i]`` to ``starts[i] + lengths[i] - 1`` of an array
+    of their means, every run non-empty) and their sums clipped to each row's interval.
+
+    Each array's least and greatest mean and its sum are read once a run (``reduceat``); where every run lies
+    strictly inside its row's interval the clip changes no value and the sums are the plain sums, the same bits
+    (each run is reduced alone: tested); otherwise every run is clipped (:func:`_clip_runs`) and summed alike.
+    """
+
+    def __init__(self, rows: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> None:
+        self.rows, self.starts, self.lengths = rows, starts, lengths
+        self._extents: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = {}
+
+    def clipped_sums(self, src: np.ndarray, L: np.ndarray, U: np.ndarray, clip: np.ndarray,
+                     gate: _Unclipped) -> np.ndarray:
+        """Each run's sum of ``src`` clipped to its row's ``[L, U]`` (``clip``: a buffer of at least ``src.size``)."""
+        if gate.on:
+            ext = self._extents.get(id(src))
+            if ext is None or ext[0] is not src:  # the array itself held: its id is not reused while cached
+                ext = self._extents[id(src)] = (src, np.minimum.reduceat(src, self.starts),
+                                                np.maximum.reduceat(src, self.starts), np.add.reduceat(src, self.starts))
+            _, lo, hi, whole = ext
+            inside = int(np.count_nonzero((lo > L[self.rows]) & (hi < U[self.rows])))
+            gate.seen(self.rows.size, self.rows.size - inside)
+            if inside == self.rows.size:
+                return whole
+        c = clip[:src.size]
+        _clip_runs(src, L, U, self.rows, self.starts, self.lengths, c)
+        return np.add.reduceat(c, self.starts)
 
 
 FEW_RUNS = 32  # a group's runs up to which each run is clipped to its row's bounds (else through repeated bounds)
@@ -225,6 +271,7 @@ def _streamed_means(draw: Callable[[int], np.ndarray], write: Callable[[np.ndarr
     clip = _scratch("stream_clip", INVERTER_DRAWS, np.float64)
     sums = np.empty((len(intervals), rows))
     by_table = table is not None and h >= TABLE_CLIP_USERS and 2 * table.size <= h  # a table cheaper than the reads
+    gate = _Unclipped()
     clipped = np.empty(0 if table is None else table.size)
     if h <= localisation.BLOCK_USERS and h <= INVERTER_DRAWS:
         g = max(1, INVERTER_DRAWS // h)
@@ -242,10 +289,7 @@ def _streamed_means(draw: Callable[[int], np.ndarray], write: Callable[[np.ndarr
                 continue
             v = vals[:(e - a) * h].reshape(e - a, h)
             write(d, v)
-            for i, (L, U) in enumerate(intervals):
-                np.maximum(v, L[a:e, None], out=c)  # np.clip's values (L <= U)
-                np.minimum(c, U[a:e, None], out=c)
-                np.add.reduce(c, axis=1, out=sums[i, a:e])
+            _clipped_row_sums(v, [(L[a:e], U[a:e]) for L, U in intervals], sums[:, a:e], c, gate)
     else:
         row_tables: dict[int, list[np.ndarray]] = {}
 
@@ -267,17 +311,64 @@ def _streamed_means(draw: Callable[[int], np.ndarray], write: Callable[[np.ndarr
             for s in range(0, k, INVERTER_DRAWS):
                 piece = draw(min(INVERTER_DRAWS, k - s))
                 write(piece, v[s:s + piece.size])
-            out = []
-            for L, U in intervals:
-                np.maximum(v, L[r], out=c)
-                np.minimum(c, U[r], out=c)
-                out.append(float(np.add.reduce(c)))
-            return out
+            leaf_sums = np.empty((len(intervals), 1))
+            _clipped_row_sums(v.reshape(1, k), [(L[r:r + 1], U[r:r + 1]) for L, U in intervals], leaf_sums,
+                              c.reshape(1, k), gate)
+            return leaf_sums[:, 0].tolist()
 
         for r in range(rows):
             sums[:, r] = localisation.pairwise_sums_checked(leaf, r, 0, h)
     sums /= h
     return list(sums)
+
+
+FEW_ROWS = 8  # rows of a group reaching into an interval up to which they are clipped one by one (else gathered)
+
+
+def _clipped_row_sums(v: np.ndarray, bounds: list[tuple[np.ndarray, np.ndarray]], out: np.ndarray, clip: np.ndarray,
+                      gate: _Unclipped) -> None:
+    r"""``out[i]``: each row's sum of ``v`` (rows × users) clipped to ``bounds[i]`` (each row's ``L <= U``), with the
+    bits of ``np.add.reduce(np.minimum(np.maximum(v, L), U), axis=1)``.
+
+    Each row's least and greatest value and its sum are read once (three reductions, no write).  A row strictly
+    inside an interval is the same array clipped or not: its clipped sum is its sum, the same bits.  A row
+    strictly below (above) it is clipped to a row of :math:`L_r` (:math:`U_r`): its sum is that of the constant
+    row, summed as numpy sums any row (pairwise, the same bits: tested).  Only rows reaching into an interval's
+    ends are clipped (one by one where few, else gathered), instead of two passes writing every user and a sum
+    per interval.  ``gate`` turns the first reads off where most rows reach into the ends anyway (a few possible
+    means, as at :math:`m = 10`).
+
+    .. math:: \Pi_{[L_r, U_r]}(x_{r,u}) = x_{r,u}\ \forall u \text{ if } L_r < \min_u x_{r,u},\ \max_u x_{r,u} < U_r;
+              \quad = L_r\ \forall u \text{ if } \max_u x_{r,u} < L_r;\quad = U_r\ \forall u \text{ if } \min_u x_{r,u} > U_r
+    """
+    rows, h = v.shape
+    if not gate.on:
+        for (L, U), o in zip(bounds, out):
+            np.maximum(v, L[:, None], out=clip)  # np.clip's values (L <= U)
+            np.minimum(clip, U[:, None], out=clip)
+            np.add.reduce(clip, axis=1, out=o)
+        return
+    lo, hi = np.minimum.reduce(v, axis=1), np.maximum.reduce(v, axis=1)
+    whole = np.add.reduce(v, axis=1)  # a contiguous row's sum: the bits of the same row clipped to no effect
+    for (L, U), o in zip(bounds, out):
+        below, above = hi < L, lo > U
+        reach = np.flatnonzero(~((lo > L) & (hi < U)) & ~below & ~above)
+        gate.seen(rows, reach.size)
+        o[...] = whole
+        for side, ends in ((below, L), (above, U)):
+            at = np.flatnonzero(side)
+            if at.size:
+                o[at] = np.add.reduce(np.broadcast_to(ends[at][:, None], (at.size, h)), axis=1)
+        if reach.size > FEW_ROWS:  # the rows reaching into the ends, gathered and clipped (each row summed alone)
+            part = v[reach]
+            np.maximum(part, L[reach][:, None], out=part)
+            np.minimum(part, U[reach][:, None], out=part)
+            o[reach] = np.add.reduce(part, axis=1)
+            continue
+        for r in reach.tolist():  # a row alone is summed as it is within its group (contiguous, along the row)
+            np.maximum(v[r], L[r], out=clip[r])
+            np.minimum(clip[r], U[r], out=clip[r])
+            o[r] = np.add.reduce(clip[r])
 
 
 def _plus_noise(mean: np.ndarray, noise: np.ndarray, h: int) -> np.ndarray:
