@@ -386,3 +386,25 @@ def test_risk_result_moments_against_statistics():
     assert r.stderr == pytest.approx(statistics.stdev(sq) / math.sqrt(R), rel=1e-14)  # se of a mean: sd / sqrt(R)
     err = [e - 0.5 for e in est.tolist()]
     assert r.bias == pytest.approx(statistics.fmean(err), rel=1e-12)
+
+
+def test_a_laws_set_up_is_kept_per_law_object():
+    """A law's size table and eq. (9)'s constants are computed once per law object and reused: the plan of a second
+    call equals a fresh one's, another law object (even of equal parameters) gets its own, and a bad option raises
+    every time (nothing kept)."""
+    from bounds.estimators import dame as dame_est
+    law = sizes.finite({10: 0.3, 1000: 0.7})
+    twin = sizes.finite({10: 0.3, 1000: 0.7})
+    other = sizes.finite({10: 0.6, 1000: 0.4})
+    pop = _engine.TwoPoint(0.3)
+    args = (("dame",), law, 2000, 0.5, pop, 300, "paper", "canonical", "paper", None, 1.0, (40,))
+    first, again = _engine._plan(*args), _engine._plan(*args)
+    assert again.dame_debiasing is first.dame_debiasing and again.size_table is first.size_table
+    assert first.dame_debiasing == dame_est.debiasing(law, 300) and first.more_dame[0][1] == dame_est.debiasing(law, 40)
+    assert _engine._plan(("dame",), twin, *args[2:]).dame_debiasing is not first.dame_debiasing
+    mine = _engine._plan(("dame",), other, *args[2:])
+    assert mine.dame_debiasing == dame_est.debiasing(other, 300) != first.dame_debiasing
+    np.testing.assert_array_equal(mine.size_table[1], [0.6, 0.4])
+    for _ in range(2):
+        with pytest.raises(ValueError, match="denominator"):
+            _engine._plan(("dame",), law, 2000, 0.5, pop, 300, "paper", "bogus", "paper", None, 1.0)
