@@ -16,7 +16,7 @@ import numpy as np
 from ..estimators import dame, kent, localisation
 from ._cells import _cells, _joint_cells, _later_cells, _two_part_votes, _vote_cells
 from ._populations import INVERTER_DRAWS
-from ._tables import BINOMIAL, _entry_means, _row_groups, _sampler, _scratch
+from ._tables import BINOMIAL, _buffer, _entry_means, _row_groups, _sampler, _scratch
 
 __all__: list[str] = []
 
@@ -120,6 +120,8 @@ def _run_streaming_sizes(plan, counts: np.ndarray, tabs: list, parts: list, ever
         centre = (lo_j + hi_j) / 2  # where users below m̃ shrink towards it
     sums = {key: np.zeros(size) for key in intervals}
     kept: list[tuple[int, _Runs, np.ndarray]] = []  # DAME's releasing means for the further runs
+    store = _buffer("stream_kept", size * h if more_votes else 0, np.float64)
+    at = 0
     gate = _Unclipped()
     vals = _scratch("stream_vals", INVERTER_DRAWS, np.float64)
     vals2 = _scratch("stream_vals2", INVERTER_DRAWS, np.float64)
@@ -158,8 +160,10 @@ def _run_streaming_sizes(plan, counts: np.ndarray, tabs: list, parts: list, ever
                 if key == "dame" and pts[k] < plan.m_tilde:
                     src = _shrink(v2, pts[k], plan.m_tilde, centre, rows, starts, lengths)
                 sums[key][rows] += runs.clipped_sums(src, L, U, clip, gate)
-            if more_votes:
-                kept.append((pts[k], _Runs(rows, starts, lengths), v2.copy()))
+            if more_votes:  # kept in a buffer of the block's releasing users (reused from block to block)
+                np.copyto(store[at:at + total], v2)
+                kept.append((pts[k], _Runs(rows, starts, lengths), store[at:at + total]))
+                at += total
     out = {key: finish[key](sums[key] / h) for key in intervals}
     if more_votes:
         for step in later:
@@ -247,9 +251,11 @@ def _clip_runs(src: np.ndarray, L: np.ndarray, U: np.ndarray, rows: np.ndarray, 
 def _shrink(values: np.ndarray, m: int, m_tilde: int, centre: np.ndarray, rows: np.ndarray, starts: np.ndarray,
             lengths: np.ndarray) -> np.ndarray:
     r"""Eq. (8)'s shrunk means of users of size ``m`` below ``m_tilde``, each run towards its row's bin centre:
-    :math:`w \bar X + (1 - w) s_r`, :math:`w = \sqrt{m / \tilde m}` (refine's arithmetic, so its bits a user)."""
+    :math:`w \bar X + (1 - w) s_r`, :math:`w = \sqrt{m / \tilde m}` (refine's arithmetic, so its bits a user), in this
+    thread's buffer of a group (overwritten by the next call; a fresh array where ``values`` is longer)."""
     w = dame.weights_checked(np.array([m]), m_tilde)[0]
-    out = w * values
+    buf = _scratch("stream_shrunk", INVERTER_DRAWS, np.float64)
+    out = np.multiply(w, values, out=buf[:values.size] if values.size <= buf.size else None)
     if rows.size <= FEW_RUNS:
         for r, a, n in zip(rows.tolist(), starts.tolist(), lengths.tolist()):
             out[a:a + n] += (1 - w) * centre[r]
