@@ -83,8 +83,8 @@ def test_the_entries_path_is_taken(monkeypatch):
     run = _kernels.run
     monkeypatch.setattr(_kernels, "run", lambda *a: calls.append(1) or run(*a))
     _run(sizes.point(10), {}, reps=3)
-    assert len(calls) == 1  # the three replications in one pass (at most CHUNK_USERS users)
-    monkeypatch.setattr(_engine, "CHUNK_USERS", N_BLOCKED)
+    assert len(calls) == 1  # the three replications in one pass (at most ENTRY_CHUNK_USERS users)
+    monkeypatch.setattr(_engine, "ENTRY_CHUNK_USERS", N_BLOCKED)
     _run(sizes.point(10), {}, reps=3)
     assert len(calls) == 4  # then one a pass
 

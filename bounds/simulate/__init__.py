@@ -15,7 +15,7 @@ has the same law (tested).
 Reproducibility.  ``seed`` is an int (or a sequence of ints), a ``SeedSequence`` or a
 ``Generator`` (:func:`~bounds.mechanisms.seed_sequence`).  Replications run in fixed blocks
 of :data:`BLOCK` (in :func:`compare`, a multiple of it, up to 1024, fixed by the number of users
-``n``: about :math:`2^{20}` users a block where ``n`` is small); block ``b`` draws from the
+``n``: about :math:`2^{22}` users a block where ``n`` is small); block ``b`` draws from the
 ``b``-th child of the seed's ``SeedSequence``, so the estimates for a seed are identical whatever the executor (none, a thread or process
 pool, a ``dask.distributed`` client's executor) and however blocks are spread over workers.
 

@@ -32,7 +32,9 @@ number)."""
 MAX_USERS = 10**8  # users per replication (arrays of chunk rows × n)
 MAX_REPS = 10**9
 CHUNK_USERS = 2**20  # users of Kent and DAME processed in one pass within a block: n // CHUNK_USERS rows (clipped to
-# 1 .. the block's size), a function of n only, so also part of the seed contract
+# 1 .. the block's size), a function of n and of the path only, so also part of the seed contract
+ENTRY_CHUNK_USERS = 2**22  # the same on the entries path (no array of every user where the releases stream; else
+# 8 or 16 bytes a releasing user), and the users of a block of compare: a block is one pass there
 ESTIMATORS = ("duchi", "kent", "dame")
 MAX_BLOCK_REPS = 16 * BLOCK  # replications of a block of compare at most (small n: a pass of them shares its fixed costs)
 PROCESS_TASKS = 8  # tasks a process pool's map is cut into (each a chunk of blocks: the plan pickled once a chunk)
@@ -99,8 +101,8 @@ class _Plan:
 def _block(plan: _Plan, seed_seq, size: int) -> dict:
     """One block of replications of every requested estimator, on shared data.
 
-    Kent and DAME run on passes of about :data:`CHUNK_USERS` users (whole replications, 1 to
-    the block's size of them, a function of ``n`` only), so that the fixed cost of a pass is
+    Kent and DAME run on passes of about :data:`CHUNK_USERS` users (:data:`ENTRY_CHUNK_USERS` on the entries path:
+    whole replications, 1 to the block's size of them, a function of ``n`` and of the path), so that the fixed cost of a pass is
     shared by many replications when ``n`` is small (users are drawn and counted a few
     :math:`2^{16}` at a time within a pass on the entries path); the block's
     stream is consumed chunk after chunk: the users, Kent's noise, DAME's, then that of DAME's
@@ -121,8 +123,8 @@ def _block(plan: _Plan, seed_seq, size: int) -> dict:
         return out
     parts: dict[str, list[np.ndarray]] = {"kent": [], "dame": [], **{_more(mt): [] for mt, _ in plan.more_dame}}
     debias = plan.dame_debiasing if dame_on else None  # set whenever DAME is requested
-    chunk = max(1, min(size, CHUNK_USERS // n))
     on_entries = _kernels.usable(plan)
+    chunk = max(1, min(size, (ENTRY_CHUNK_USERS if on_entries else CHUNK_USERS) // n))
     # sizes from a finite law's table and two-point sums: valid by construction, not read again to be checked (a
     # Sampler's means, or another law's sizes, go through the estimators' checks)
     built = isinstance(plan.population, TwoPoint) and plan.size_table is not None
@@ -150,20 +152,21 @@ def _block(plan: _Plan, seed_seq, size: int) -> dict:
 
 def _block_reps(n: int) -> int:
     r"""Replications per random stream of :func:`compare` at ``n`` users: :data:`BLOCK`, or up to 16 times it (a
-    multiple of it) where a pass of :data:`CHUNK_USERS` users holds more replications (part of the seed contract).
+    multiple of it) where a pass of :data:`ENTRY_CHUNK_USERS` users holds more replications (part of the seed
+    contract).
 
-    A pass's fixed costs (the elections, the release's noise, a few dozen numpy calls) are shared
-    by the replications of the pass, which cannot outnumber those of the block (a block draws from
-    one stream): at n = 10³, 1024 replications a block, against 64.
+    A pass's fixed costs (the elections, the release's noise, a few dozen numpy calls: about 0.5 to 1 ms at
+    n = 10⁴) are shared by the replications of the pass, which cannot outnumber those of the block (a block draws
+    from one stream): at n = 10³, 1024 replications a block, against 64; at n = 10⁴, 384.
 
-    .. math:: B(n) = 64 \max\big(1, \min(16, \lfloor \lfloor 2^{20}/n \rfloor / 64 \rfloor)\big)
+    .. math:: B(n) = 64 \max\big(1, \min(16, \lfloor \lfloor 2^{22}/n \rfloor / 64 \rfloor)\big)
 
     Examples
     --------
-    >>> _block_reps(1000), _block_reps(10**4), _block_reps(10**7)
-    (1024, 64, 64)
+    >>> _block_reps(1000), _block_reps(10**4), _block_reps(10**5), _block_reps(10**7)
+    (1024, 384, 64, 64)
     """
-    return max(BLOCK, min(MAX_BLOCK_REPS, CHUNK_USERS // n) // BLOCK * BLOCK)
+    return max(BLOCK, min(MAX_BLOCK_REPS, ENTRY_CHUNK_USERS // n) // BLOCK * BLOCK)
 
 
 def _more(m_tilde: int) -> str:
