@@ -408,3 +408,19 @@ def test_a_laws_set_up_is_kept_per_law_object():
     for _ in range(2):
         with pytest.raises(ValueError, match="denominator"):
             _engine._plan(("dame",), law, 2000, 0.5, pop, 300, "paper", "bogus", "paper", None, 1.0)
+
+
+def test_theorem_m_tilde_is_kept_per_law_and_warns_at_every_call():
+    """Theorem 2's m̃ is searched once per law object, n, alpha and constants (the same value as a fresh search, a
+    different one for other constants), and a call breaking H3 (alpha > 22/35) warns every time, kept or not."""
+    from bounds import dame as dame_theory
+    from bounds.numerics import PaperAssumptionWarning
+    law = sizes.finite({10: 0.3, 1000: 0.7})
+    for constants in ("paper", "unit", "paper"):
+        want = dame_theory.m_tilde(law, n=4000, alpha=0.5, constants=constants)
+        assert _engine._theorem_m_tilde(law, 4000, 0.5, constants) == want
+    assert dame_theory.m_tilde(law, n=4000, alpha=0.5, constants="unit") != dame_theory.m_tilde(law, n=4000,
+                                                                                                alpha=0.5)
+    for _ in range(2):
+        with pytest.warns(PaperAssumptionWarning, match="H3"):
+            simulate.compare(theta=0.0, sizes=law, n=400, alpha=0.7, reps=2, seed=0, estimators=("dame",))

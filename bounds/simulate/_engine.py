@@ -194,7 +194,7 @@ def _plan(estimators, sizes, n, alpha, population, m_tilde, constants, denominat
     if not isinstance(more_m_tildes, (list, tuple)):
         raise ValueError(f"more_m_tildes must be a sequence of dataset sizes, got {format_value(more_m_tildes)}")
     if "dame" in estimators:
-        mt = m_tilde if m_tilde is not None else dame_theory.m_tilde(sizes, n=n, alpha=alpha, constants=constants)
+        mt = m_tilde if m_tilde is not None else _theorem_m_tilde(sizes, n, alpha, constants)
         mt = check_integer("m_tilde", mt, minimum=1)
         debias = _of_law(sizes, ("debiasing", mt, denominator),
                          functools.partial(dame.debiasing, sizes, mt, denominator=denominator))
@@ -215,6 +215,19 @@ def _plan(estimators, sizes, n, alpha, population, m_tilde, constants, denominat
         kT, ktau = kent.cap(n=n, T=base, alpha=alpha, K=K)
     return _Plan(sizes, n, alpha, population, tuple(estimators), _of_law(sizes, "size table", functools.partial(_size_table, sizes)),
                  mt, debias, scale, kT, ktau, more)
+
+
+def _theorem_m_tilde(sizes: SizeLaw, n: int, alpha: float, constants: Any) -> int:
+    """Theorem 2's m̃ (:func:`bounds.dame.m_tilde`), searched once per law object, ``n``, ``alpha`` and ``constants``
+    (of a hashable kind; others at every call).  Its one warning, hypothesis H3's, is the privacy budget's, which
+    :func:`_plan` checks at every call before asking for m̃."""
+    search = functools.partial(dame_theory.m_tilde, sizes, n=n, alpha=alpha, constants=constants)
+    key = ("m_tilde", n, alpha, type(constants), constants)
+    try:
+        hash(key)
+    except TypeError:
+        return search()
+    return _of_law(sizes, key, search)
 
 
 LAWS_KEPT = 8  # laws whose size table and eq. (9)'s constants are kept between calls (the last used)
