@@ -38,7 +38,8 @@ counted per cell (the releasing users read as they are drawn: about 4 MiB at 10�
 (``more_m_tildes``); otherwise 8 bytes a user for the local means (16 where Kent's
 :math:`T^*` is below some sizes, 8 more for the sizes of a law with several support points), in arrays
 reused from one replication to the next and freed when :func:`compare` returns (a process pool's workers keep
-theirs until they end); 10⁸ users need a few MiB (0.8–2.4 GB on the general path).
+theirs until they end; each thread keeps its buffers of a block, a few MiB, for the next call); 10⁸ users need a
+few MiB (0.8–2.4 GB on the general path).
 
 Examples
 --------

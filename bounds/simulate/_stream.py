@@ -1,5 +1,7 @@
 r"""The entries path's releases read as drawn: the elections first, then each releasing user's clipped local mean
-summed per row while in cache (no array of the users).
+summed per row while in cache (no array of the users).  A row's (or a run's) least and greatest mean and its sum
+are read first: where it lies inside an interval (or wholly outside it) the clip changes no value (or makes a
+constant row), so only rows reaching into an interval's ends are clipped, with the same bits.
 
 .. math:: \hat\theta_r = \frac{1}{h}\sum_{u \le h} \Pi_{[L_r, U_r]}(\bar X_{r,u}) + \frac{\text{noise}_r}{h}
 
