@@ -412,3 +412,35 @@ def test_runs_read_by_their_extents_have_the_bits_of_every_run_clipped():
         L, U = np.full(60, 0.2 - half), np.full(60, 0.2 + half)
         want = np.add.reduceat(np.clip(src, np.repeat(L[rows], lengths), np.repeat(U[rows], lengths)), starts)
         np.testing.assert_array_equal(runs.clipped_sums(src, L, U, clip, gate), want)
+
+
+@pytest.mark.parametrize("inside", [False, True])
+def test_streamed_release_of_a_table_of_few_means_has_the_bits_of_the_whole_array(inside):
+    """A table of few means (at most a quarter of a row's users): rows reaching the interval's ends read their own
+    clipped copy of the table at their entries once the first group showed most rows do (and rows inside read
+    their extents first): each interval's clipped means have the bits of the array of every user's mean."""
+    rows, h = 40, 5000  # 13 rows a group: four groups
+    rng = np.random.default_rng(9)
+    table = np.sort(rng.uniform(-1, 1, 11))
+    entries = rng.integers(0, table.size, rows * h)
+    at = [0]
+
+    def draw(count):
+        out = entries[at[0]:at[0] + count]
+        at[0] += count
+        return out
+
+    def write(values, out):
+        np.take(table, values, out=out)
+
+    ends = (-2.0, 2.0) if inside else (-0.3, 0.4)
+    intervals = [(np.full(rows, ends[0]) + 0.01 * r, np.full(rows, ends[1]) - 0.02 * r) for r in range(2)]
+    calls = []
+    with pytest.MonkeyPatch.context() as mp:
+        reads = _stream._clipped_row_sums
+        mp.setattr(_stream, "_clipped_row_sums", lambda *a: calls.append(1) or reads(*a))
+        got = _kernels._streamed_means(draw, write, rows, h, intervals, table)
+    assert len(calls) == (4 if inside else 1)  # outside: the extents of the first group alone
+    want = localisation.clipped_means_checked(table[entries].reshape(rows, h), intervals)
+    for g, w in zip(got, want):
+        np.testing.assert_array_equal(g, w)

@@ -23,6 +23,7 @@ from ._tables import BINOMIAL, _buffer, _entry_means, _row_groups, _sampler, _sc
 __all__: list[str] = []
 
 TABLE_CLIP_USERS = 2**14  # a row's releasing users from which a table is clipped per row (then read at the entries)
+FEW_MEANS = 4  # a table's means at most a row's users over this: rows read their own clipped copy of the table
 EXTENTS_FIRST = True  # rows' least and greatest means read before clipping (only rows reaching an interval's ends clipped)
 
 
@@ -283,6 +284,10 @@ def _streamed_means(draw: Callable[[int], np.ndarray], write: Callable[[np.ndarr
     clipped = np.empty(0 if table is None else table.size)
     if h <= localisation.BLOCK_USERS and h <= INVERTER_DRAWS:
         g = max(1, INVERTER_DRAWS // h)
+        few = None  # where a table has at most h / 4 means, a group's clipped copies cost less than the reads saved
+        if table is not None and not by_table and FEW_MEANS * table.size <= h:
+            few = _scratch("stream_at", INVERTER_DRAWS, np.intp)
+            offsets = np.arange(g, dtype=np.intp) * table.size
         for a in range(0, rows, g):
             e = min(rows, a + g)
             d = draw((e - a) * h).reshape(e - a, h)
@@ -294,6 +299,17 @@ def _streamed_means(draw: Callable[[int], np.ndarray], write: Callable[[np.ndarr
                         np.clip(table, L[r], U[r], out=clipped)
                         np.take(clipped, d[r - a], out=c[r - a], mode="clip")
                         sums[i, r] = np.add.reduce(c[r - a])
+                continue
+            if few is not None and not gate.on:  # rows reaching the ends of a table of few means: each row's copy
+                # of the table clipped, read at the row's entries (no means written, no clip of every user)
+                assert table is not None
+                at = few[:(e - a) * h].reshape(e - a, h)
+                np.add(d, offsets[:e - a, None], out=at)  # row r's entries in row r's copy of the table
+                for i, (L, U) in enumerate(intervals):
+                    tabs = np.maximum(table, L[a:e, None])  # np.clip's values (L <= U), on rows × entries
+                    np.minimum(tabs, U[a:e, None], out=tabs)
+                    np.take(tabs.reshape(-1), at, out=c, mode="clip")  # in range: no check
+                    np.add.reduce(c, axis=1, out=sums[i, a:e])
                 continue
             v = vals[:(e - a) * h].reshape(e - a, h)
             write(d, v)
