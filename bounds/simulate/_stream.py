@@ -147,8 +147,11 @@ def _run_streaming_sizes(plan, counts: np.ndarray, tabs: list, parts: list, ever
             write(e, v1)
             v2 = v1  # DAME's local means: the same, or those of the two parts' sum
             if second is not None:
-                np.copyto(both[:total], e)
-                np.add(both[:total], second[0](total), out=both[:total])
+                if hows[1] is hows[0]:  # one table, one inverter: its next draws overwrite these entries
+                    np.copyto(both[:total], e)
+                    np.add(both[:total], second[0](total), out=both[:total])
+                else:
+                    np.add(e, second[0](total), out=both[:total])
                 v2 = vals2[:total]
                 if hows[1] is BINOMIAL:  # entries plus numbers of ones: the mean of the sum, TwoPoint's arithmetic
                     np.add(both[:total], lo, out=v2)  # exact: integers below 2^53
@@ -165,7 +168,7 @@ def _run_streaming_sizes(plan, counts: np.ndarray, tabs: list, parts: list, ever
                 sums[key][rows] += runs.clipped_sums(src, L, U, clip, gate)
             if more_votes:  # kept in a buffer of the block's releasing users (reused from block to block)
                 np.copyto(store[at:at + total], v2)
-                kept.append((pts[k], _Runs(rows, starts, lengths), store[at:at + total]))
+                kept.append((pts[k], runs.same(v2, store[at:at + total]), store[at:at + total]))
                 at += total
     out = {key: finish[key](sums[key] / h) for key in intervals}
     if more_votes:
@@ -216,6 +219,13 @@ class _Runs:
     def __init__(self, rows: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> None:
         self.rows, self.starts, self.lengths = rows, starts, lengths
         self._extents: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = {}
+
+    def same(self, src: np.ndarray, copy: np.ndarray) -> "_Runs":
+        """These runs, ``copy`` (a copy of ``src``) known to have ``src``'s extents where they were read."""
+        ext = self._extents.get(id(src))
+        if ext is not None and ext[0] is src:
+            self._extents[id(copy)] = (copy, *ext[1:])
+        return self
 
     def clipped_sums(self, src: np.ndarray, L: np.ndarray, U: np.ndarray, clip: np.ndarray,
                      gate: _Unclipped) -> np.ndarray:
