@@ -143,7 +143,8 @@ def _run_streaming_sizes(plan, counts: np.ndarray, tabs: list, parts: list, ever
             lengths = np.array([g[2] for g in group], dtype=np.intp)
             starts = np.array([g[1] for g in group], dtype=np.intp)
             e = draw(total)
-            v1 = vals[:total]
+            keep = store[at:at + total] if more_votes else None  # DAME's means kept for the further runs: written
+            v1 = vals[:total] if keep is None or len(hows) == 2 else keep  # there, in a buffer of the block's users
             write(e, v1)
             v2 = v1  # DAME's local means: the same, or those of the two parts' sum
             if second is not None:
@@ -152,7 +153,7 @@ def _run_streaming_sizes(plan, counts: np.ndarray, tabs: list, parts: list, ever
                     np.add(both[:total], second[0](total), out=both[:total])
                 else:
                     np.add(e, second[0](total), out=both[:total])
-                v2 = vals2[:total]
+                v2 = vals2[:total] if keep is None else keep
                 if hows[1] is BINOMIAL:  # entries plus numbers of ones: the mean of the sum, TwoPoint's arithmetic
                     np.add(both[:total], lo, out=v2)  # exact: integers below 2^53
                     v2 *= 2.0
@@ -166,9 +167,8 @@ def _run_streaming_sizes(plan, counts: np.ndarray, tabs: list, parts: list, ever
                 if key == "dame" and pts[k] < plan.m_tilde:
                     src = _shrink(v2, pts[k], plan.m_tilde, centre, rows, starts, lengths)
                 sums[key][rows] += runs.clipped_sums(src, L, U, clip, gate)
-            if more_votes:  # kept in a buffer of the block's releasing users (reused from block to block)
-                np.copyto(store[at:at + total], v2)
-                kept.append((pts[k], runs.same(v2, store[at:at + total]), store[at:at + total]))
+            if keep is not None:  # the buffer is reused from block to block; its extents are read already
+                kept.append((pts[k], runs, keep))
                 at += total
     out = {key: finish[key](sums[key] / h) for key in intervals}
     if more_votes:
@@ -219,13 +219,6 @@ class _Runs:
     def __init__(self, rows: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> None:
         self.rows, self.starts, self.lengths = rows, starts, lengths
         self._extents: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = {}
-
-    def same(self, src: np.ndarray, copy: np.ndarray) -> "_Runs":
-        """These runs, ``copy`` (a copy of ``src``) known to have ``src``'s extents where they were read."""
-        ext = self._extents.get(id(src))
-        if ext is not None and ext[0] is src:
-            self._extents[id(copy)] = (copy, *ext[1:])
-        return self
 
     def clipped_sums(self, src: np.ndarray, L: np.ndarray, U: np.ndarray, clip: np.ndarray,
                      gate: _Unclipped) -> np.ndarray:
