@@ -101,8 +101,9 @@ class _Plan:
 def _block(plan: _Plan, seed_seq, size: int) -> dict:
     """One block of replications of every requested estimator, on shared data.
 
-    Kent and DAME run on passes of about :data:`CHUNK_USERS` users (:data:`ENTRY_CHUNK_USERS` on the entries path:
-    whole replications, 1 to the block's size of them, a function of ``n`` and of the path), so that the fixed cost of a pass is
+    Kent and DAME run on passes of about :data:`CHUNK_USERS` users (:data:`ENTRY_CHUNK_USERS` on the entries
+    path: whole replications, 1 to the block's size of them, a function of ``n`` and of the path), so that the
+    fixed cost of a pass is
     shared by many replications when ``n`` is small (users are drawn and counted a few
     :math:`2^{16}` at a time within a pass on the entries path); the block's
     stream is consumed chunk after chunk: the users, Kent's noise, DAME's, then that of DAME's
@@ -213,8 +214,8 @@ def _plan(estimators, sizes, n, alpha, population, m_tilde, constants, denominat
     if "kent" in estimators:
         base = check_integer("T", T, minimum=1) if T is not None else sizes.support_min
         kT, ktau = kent.cap(n=n, T=base, alpha=alpha, K=K)
-    return _Plan(sizes, n, alpha, population, tuple(estimators), _of_law(sizes, "size table", functools.partial(_size_table, sizes)),
-                 mt, debias, scale, kT, ktau, more)
+    table = _of_law(sizes, "size table", functools.partial(_size_table, sizes))
+    return _Plan(sizes, n, alpha, population, tuple(estimators), table, mt, debias, scale, kT, ktau, more)
 
 
 def _theorem_m_tilde(sizes: SizeLaw, n: int, alpha: float, constants: Any) -> int:

@@ -24,7 +24,7 @@ __all__: list[str] = []
 
 TABLE_CLIP_USERS = 2**14  # a row's releasing users from which a table is clipped per row (then read at the entries)
 FEW_MEANS = 4  # a table's means at most a row's users over this: rows read their own clipped copy of the table
-EXTENTS_FIRST = True  # rows' least and greatest means read before clipping (only rows reaching an interval's ends clipped)
+EXTENTS_FIRST = True  # rows' least and greatest means read first (only rows reaching an interval's ends clipped)
 
 
 def _run_streaming(plan, counts: np.ndarray, how, t: int, cells: tuple, votes: dict, size: int,
@@ -226,8 +226,8 @@ class _Runs:
         if gate.on:
             ext = self._extents.get(id(src))
             if ext is None or ext[0] is not src:  # the array itself held: its id is not reused while cached
-                ext = self._extents[id(src)] = (src, np.minimum.reduceat(src, self.starts),
-                                                np.maximum.reduceat(src, self.starts), np.add.reduceat(src, self.starts))
+                lo, hi = np.minimum.reduceat(src, self.starts), np.maximum.reduceat(src, self.starts)
+                ext = self._extents[id(src)] = (src, lo, hi, np.add.reduceat(src, self.starts))
             _, lo, hi, whole = ext
             inside = int(np.count_nonzero((lo > L[self.rows]) & (hi < U[self.rows])))
             gate.seen(self.rows.size, self.rows.size - inside)
@@ -366,7 +366,8 @@ def _clipped_row_sums(v: np.ndarray, bounds: list[tuple[np.ndarray, np.ndarray]]
     means, as at :math:`m = 10`).
 
     .. math:: \Pi_{[L_r, U_r]}(x_{r,u}) = x_{r,u}\ \forall u \text{ if } L_r < \min_u x_{r,u},\ \max_u x_{r,u} < U_r;
-              \quad = L_r\ \forall u \text{ if } \max_u x_{r,u} < L_r;\quad = U_r\ \forall u \text{ if } \min_u x_{r,u} > U_r
+              \quad = L_r\ \forall u \text{ if } \max_u x_{r,u} < L_r;
+              \quad = U_r\ \forall u \text{ if } \min_u x_{r,u} > U_r
     """
     rows, h = v.shape
     if not gate.on:
