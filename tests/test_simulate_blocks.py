@@ -444,3 +444,27 @@ def test_streamed_release_of_a_table_of_few_means_has_the_bits_of_the_whole_arra
     want = localisation.clipped_means_checked(table[entries].reshape(rows, h), intervals)
     for g, w in zip(got, want):
         np.testing.assert_array_equal(g, w)
+
+
+def test_shrunk_runs_extents_are_the_shrunk_arrays_extents():
+    """Eq. (8)'s shrink (w x + (1 - w) s_r, rounded step by step) is non-decreasing, so the extents of a group's
+    shrunk runs, derived from the unshrunk extents, are the least and greatest shrunk means themselves (bit for
+    bit), and the clipped sums read through them equal every run clipped then summed."""
+    rng = np.random.default_rng(12)
+    for count in (20, 40):  # few runs (shrunk run by run) and many (through repeated centres)
+        lengths = rng.integers(1, 2000, count)
+        starts = np.concatenate(([0], np.cumsum(lengths)[:-1]))
+        rows = rng.permutation(50)[:count]
+        base = rng.uniform(-0.02, 0.02, lengths.sum()) + 0.1
+        centre = rng.uniform(-0.2, 0.2, 50)
+        runs, gate, clip = _stream._Runs(rows, starts, lengths), _stream._Unclipped(), np.empty(base.size)
+        wide = (np.full(50, -1.0), np.full(50, 1.0))
+        runs.clipped_sums(base, *wide, clip, gate)  # the base's extents read
+        shrunk = _stream._shrink(base, 10**5, 10**6, centre, rows, starts, lengths)
+        runs.shrunk(shrunk, base, 10**5, 10**6, centre)
+        _, lo, hi, _ = runs._extents[id(shrunk)]
+        np.testing.assert_array_equal(lo, np.minimum.reduceat(shrunk, starts))
+        np.testing.assert_array_equal(hi, np.maximum.reduceat(shrunk, starts))
+        for L, U in (wide, (np.full(50, 0.0), np.full(50, 0.05))):
+            want = np.add.reduceat(np.clip(shrunk, np.repeat(L[rows], lengths), np.repeat(U[rows], lengths)), starts)
+            np.testing.assert_array_equal(runs.clipped_sums(shrunk, L, U, clip, gate), want)

@@ -184,7 +184,9 @@ def _run_streaming_sizes(plan, counts: np.ndarray, tabs: list, parts: list, ever
             total_sums = np.zeros(size)
             for m, runs, values in kept:  # a kept group's extents are read once for every further run
                 if m < mt:
+                    base = values
                     values = _shrink(values, m, mt, centre, runs.rows, runs.starts, runs.lengths)
+                    runs.shrunk(values, base, m, mt, centre)
                 total_sums[runs.rows] += runs.clipped_sums(values, L, U, clip, gate)
             out[key] = fin(total_sums / h)
     return out
@@ -218,7 +220,22 @@ class _Runs:
 
     def __init__(self, rows: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> None:
         self.rows, self.starts, self.lengths = rows, starts, lengths
-        self._extents: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = {}
+        self._extents: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray | None]] = {}
+
+    def shrunk(self, src: np.ndarray, base: np.ndarray, m: int, m_tilde: int, centre: np.ndarray) -> None:
+        r"""Make ``src`` (:func:`_shrink` of ``base``) known to have ``base``'s extents shrunk alike, where those were
+        read: :math:`x \mapsto w x + (1 - w) s_r` rounded step by step is non-decreasing (:math:`w > 0`), so it maps
+        each run's least and greatest mean to the least and greatest shrunk mean (the same operations, the same
+        bits: tested); only their sums are read then."""
+        ext = self._extents.get(id(base))
+        if ext is None or ext[0] is not base:
+            return
+        w = dame.weights_checked(np.array([m]), m_tilde)[0]
+        shift = (1 - w) * centre[self.rows]
+        lo, hi = np.multiply(w, ext[1]), np.multiply(w, ext[2])
+        lo += shift
+        hi += shift
+        self._extents[id(src)] = (src, lo, hi, None)
 
     def clipped_sums(self, src: np.ndarray, L: np.ndarray, U: np.ndarray, clip: np.ndarray,
                      gate: _Unclipped) -> np.ndarray:
@@ -228,10 +245,12 @@ class _Runs:
             if ext is None or ext[0] is not src:  # the array itself held: its id is not reused while cached
                 lo, hi = np.minimum.reduceat(src, self.starts), np.maximum.reduceat(src, self.starts)
                 ext = self._extents[id(src)] = (src, lo, hi, np.add.reduceat(src, self.starts))
+            elif ext[3] is None:  # extents known, sums not read yet
+                ext = self._extents[id(src)] = (*ext[:3], np.add.reduceat(src, self.starts))
             _, lo, hi, whole = ext
             inside = int(np.count_nonzero((lo > L[self.rows]) & (hi < U[self.rows])))
             gate.seen(self.rows.size, self.rows.size - inside)
-            if inside == self.rows.size:
+            if inside == self.rows.size and whole is not None:
                 return whole
         c = clip[:src.size]
         _clip_runs(src, L, U, self.rows, self.starts, self.lengths, c)
