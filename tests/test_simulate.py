@@ -386,3 +386,41 @@ def test_risk_result_moments_against_statistics():
     assert r.stderr == pytest.approx(statistics.stdev(sq) / math.sqrt(R), rel=1e-14)  # se of a mean: sd / sqrt(R)
     err = [e - 0.5 for e in est.tolist()]
     assert r.bias == pytest.approx(statistics.fmean(err), rel=1e-12)
+
+
+def test_a_laws_set_up_is_kept_per_law_object():
+    """A law's size table and eq. (9)'s constants are computed once per law object and reused: the plan of a second
+    call equals a fresh one's, another law object (even of equal parameters) gets its own, and a bad option raises
+    every time (nothing kept)."""
+    from bounds.estimators import dame as dame_est
+    law = sizes.finite({10: 0.3, 1000: 0.7})
+    twin = sizes.finite({10: 0.3, 1000: 0.7})
+    other = sizes.finite({10: 0.6, 1000: 0.4})
+    pop = _engine.TwoPoint(0.3)
+    args = (("dame",), law, 2000, 0.5, pop, 300, "paper", "canonical", "paper", None, 1.0, (40,))
+    first, again = _engine._plan(*args), _engine._plan(*args)
+    assert again.dame_debiasing is first.dame_debiasing and again.size_table is first.size_table
+    assert first.dame_debiasing == dame_est.debiasing(law, 300) and first.more_dame[0][1] == dame_est.debiasing(law, 40)
+    assert _engine._plan(("dame",), twin, *args[2:]).dame_debiasing is not first.dame_debiasing
+    mine = _engine._plan(("dame",), other, *args[2:])
+    assert mine.dame_debiasing == dame_est.debiasing(other, 300) != first.dame_debiasing
+    np.testing.assert_array_equal(mine.size_table[1], [0.6, 0.4])
+    for _ in range(2):
+        with pytest.raises(ValueError, match="denominator"):
+            _engine._plan(("dame",), law, 2000, 0.5, pop, 300, "paper", "bogus", "paper", None, 1.0)
+
+
+def test_theorem_m_tilde_is_kept_per_law_and_warns_at_every_call():
+    """Theorem 2's m̃ is searched once per law object, n, alpha and constants (the same value as a fresh search, a
+    different one for other constants), and a call breaking H3 (alpha > 22/35) warns every time, kept or not."""
+    from bounds import dame as dame_theory
+    from bounds.numerics import PaperAssumptionWarning
+    law = sizes.finite({10: 0.3, 1000: 0.7})
+    for constants in ("paper", "unit", "paper"):
+        want = dame_theory.m_tilde(law, n=4000, alpha=0.5, constants=constants)
+        assert _engine._theorem_m_tilde(law, 4000, 0.5, constants) == want
+    assert dame_theory.m_tilde(law, n=4000, alpha=0.5, constants="unit") != dame_theory.m_tilde(law, n=4000,
+                                                                                                alpha=0.5)
+    for _ in range(2):
+        with pytest.warns(PaperAssumptionWarning, match="H3"):
+            simulate.compare(theta=0.0, sizes=law, n=400, alpha=0.7, reps=2, seed=0, estimators=("dame",))

@@ -16,7 +16,7 @@ from scipy import stats
 from bounds import simulate, sizes
 from bounds.estimators import dame, kent, localisation
 from bounds.numerics import PaperAssumptionWarning
-from bounds.simulate import _engine, _kernels, _populations
+from bounds.simulate import _engine, _kernels, _populations, _stream
 
 ALPHA = 22 / 35
 N_BLOCKED = 2**16 + 2 * 3001  # above one block of users, not a multiple of it
@@ -83,8 +83,8 @@ def test_the_entries_path_is_taken(monkeypatch):
     run = _kernels.run
     monkeypatch.setattr(_kernels, "run", lambda *a: calls.append(1) or run(*a))
     _run(sizes.point(10), {}, reps=3)
-    assert len(calls) == 1  # the three replications in one pass (at most CHUNK_USERS users)
-    monkeypatch.setattr(_engine, "CHUNK_USERS", N_BLOCKED)
+    assert len(calls) == 1  # the three replications in one pass (at most ENTRY_CHUNK_USERS users)
+    monkeypatch.setattr(_engine, "ENTRY_CHUNK_USERS", N_BLOCKED)
     _run(sizes.point(10), {}, reps=3)
     assert len(calls) == 4  # then one a pass
 
@@ -163,7 +163,8 @@ def test_memory_of_a_replication_is_a_few_blocks():
             tracemalloc.stop()
     block = 8 * 2**16
     assert peak < 6 * block, (peak, block)
-    assert not _engine._SCRATCH  # released when compare returns
+    held = [a.size for arrays in _engine._SCRATCH.values() for a in arrays.values()]
+    assert max(held, default=0) <= 2**16  # per-user arrays released when compare returns; a block's buffers kept
 
 
 def test_cached_inverters_draw_as_invert():
@@ -369,3 +370,101 @@ def test_streamed_release_has_the_bits_of_the_whole_array(h, by_table):
     want = localisation.clipped_means_checked(table[entries].reshape(rows, h), intervals)
     for g, w in zip(got, want):
         np.testing.assert_array_equal(g, w)
+
+
+@pytest.mark.parametrize("h", [1, 7, 128, 500, 5001])
+def test_rows_read_by_their_extents_have_the_bits_of_every_row_clipped(h):
+    """Rows inside an interval (summed unclipped), wholly below or above it (the sum of a constant row) and reaching
+    into its ends (clipped: one by one, or gathered when many), against every row clipped then summed along it."""
+    rng = np.random.default_rng(h)
+    rows = 40
+    v = rng.uniform(-0.1, 0.1, (rows, h)) + rng.uniform(-0.5, 0.5, (rows, 1))
+    i = np.arange(rows)
+    centre = np.select([i % 4 == 0, i % 4 == 2], [0.8, -0.8], v.mean(axis=1))  # half the rows' intervals miss them
+    widths = [np.full(rows, 0.3), np.where(i % 2 == 1, 0.05, 0.3), np.where(i == 5, 0.05, 0.3)]  # rows reaching
+    # the ends: one (the zero-width interval), many, two
+    for width in widths:
+        L, U = centre - width / 2, centre + width / 2
+        L[1] = U[1] = float(v[1, 0])  # a zero-width interval
+        want = np.add.reduce(np.minimum(np.maximum(v, L[:, None]), U[:, None]), axis=1)
+        got = np.empty((1, rows))
+        gate = _stream._Unclipped()
+        _stream._clipped_row_sums(v, [(L, U)], got, np.empty((rows, h)), gate)
+        np.testing.assert_array_equal(got[0], want)
+        off = np.empty((1, rows))
+        gate.rows, gate.clipped = 1, 1  # turned off: every row clipped
+        _stream._clipped_row_sums(v, [(L, U)], off, np.empty((rows, h)), gate)
+        np.testing.assert_array_equal(off[0], want)
+
+
+def test_runs_read_by_their_extents_have_the_bits_of_every_run_clipped():
+    """A group's runs summed unclipped where all lie inside their rows' intervals, else clipped: each run's sum equals
+    ``np.add.reduceat`` of the clipped runs (the estimators' arithmetic), the extents read once for several reads."""
+    rng = np.random.default_rng(4)
+    lengths = rng.integers(1, 3000, 50)
+    starts = np.concatenate(([0], np.cumsum(lengths)[:-1]))
+    rows = rng.permutation(60)[:50]
+    src = rng.uniform(-0.01, 0.01, lengths.sum()) + 0.2
+    runs = _stream._Runs(rows, starts, lengths)
+    gate = _stream._Unclipped()
+    clip = np.empty(src.size)
+    for half in (0.5, 0.0105, 0.005):  # every run inside, a few reaching the ends, most
+        L, U = np.full(60, 0.2 - half), np.full(60, 0.2 + half)
+        want = np.add.reduceat(np.clip(src, np.repeat(L[rows], lengths), np.repeat(U[rows], lengths)), starts)
+        np.testing.assert_array_equal(runs.clipped_sums(src, L, U, clip, gate), want)
+
+
+@pytest.mark.parametrize("inside", [False, True])
+def test_streamed_release_of_a_table_of_few_means_has_the_bits_of_the_whole_array(inside):
+    """A table of few means (at most a quarter of a row's users): rows reaching the interval's ends read their own
+    clipped copy of the table at their entries once the first group showed most rows do (and rows inside read
+    their extents first): each interval's clipped means have the bits of the array of every user's mean."""
+    rows, h = 40, 5000  # 13 rows a group: four groups
+    rng = np.random.default_rng(9)
+    table = np.sort(rng.uniform(-1, 1, 11))
+    entries = rng.integers(0, table.size, rows * h)
+    at = [0]
+
+    def draw(count):
+        out = entries[at[0]:at[0] + count]
+        at[0] += count
+        return out
+
+    def write(values, out):
+        np.take(table, values, out=out)
+
+    ends = (-2.0, 2.0) if inside else (-0.3, 0.4)
+    intervals = [(np.full(rows, ends[0]) + 0.01 * r, np.full(rows, ends[1]) - 0.02 * r) for r in range(2)]
+    calls = []
+    with pytest.MonkeyPatch.context() as mp:
+        reads = _stream._clipped_row_sums
+        mp.setattr(_stream, "_clipped_row_sums", lambda *a: calls.append(1) or reads(*a))
+        got = _kernels._streamed_means(draw, write, rows, h, intervals, table)
+    assert len(calls) == (4 if inside else 1)  # outside: the extents of the first group alone
+    want = localisation.clipped_means_checked(table[entries].reshape(rows, h), intervals)
+    for g, w in zip(got, want):
+        np.testing.assert_array_equal(g, w)
+
+
+def test_shrunk_runs_extents_are_the_shrunk_arrays_extents():
+    """Eq. (8)'s shrink (w x + (1 - w) s_r, rounded step by step) is non-decreasing, so the extents of a group's
+    shrunk runs, derived from the unshrunk extents, are the least and greatest shrunk means themselves (bit for
+    bit), and the clipped sums read through them equal every run clipped then summed."""
+    rng = np.random.default_rng(12)
+    for count in (20, 40):  # few runs (shrunk run by run) and many (through repeated centres)
+        lengths = rng.integers(1, 2000, count)
+        starts = np.concatenate(([0], np.cumsum(lengths)[:-1]))
+        rows = rng.permutation(50)[:count]
+        base = rng.uniform(-0.02, 0.02, lengths.sum()) + 0.1
+        centre = rng.uniform(-0.2, 0.2, 50)
+        runs, gate, clip = _stream._Runs(rows, starts, lengths), _stream._Unclipped(), np.empty(base.size)
+        wide = (np.full(50, -1.0), np.full(50, 1.0))
+        runs.clipped_sums(base, *wide, clip, gate)  # the base's extents read
+        shrunk = _stream._shrink(base, 10**5, 10**6, centre, rows, starts, lengths)
+        runs.shrunk(shrunk, base, 10**5, 10**6, centre)
+        _, lo, hi, _ = runs._extents[id(shrunk)]
+        np.testing.assert_array_equal(lo, np.minimum.reduceat(shrunk, starts))
+        np.testing.assert_array_equal(hi, np.maximum.reduceat(shrunk, starts))
+        for L, U in (wide, (np.full(50, 0.0), np.full(50, 0.05))):
+            want = np.add.reduceat(np.clip(shrunk, np.repeat(L[rows], lengths), np.repeat(U[rows], lengths)), starts)
+            np.testing.assert_array_equal(runs.clipped_sums(shrunk, L, U, clip, gate), want)

@@ -15,7 +15,7 @@ has the same law (tested).
 Reproducibility.  ``seed`` is an int (or a sequence of ints), a ``SeedSequence`` or a
 ``Generator`` (:func:`~bounds.mechanisms.seed_sequence`).  Replications run in fixed blocks
 of :data:`BLOCK` (in :func:`compare`, a multiple of it, up to 1024, fixed by the number of users
-``n``: about :math:`2^{20}` users a block where ``n`` is small); block ``b`` draws from the
+``n``: about :math:`2^{22}` users a block where ``n`` is small); block ``b`` draws from the
 ``b``-th child of the seed's ``SeedSequence``, so the estimates for a seed are identical whatever the executor (none, a thread or process
 pool, a ``dask.distributed`` client's executor) and however blocks are spread over workers.
 
@@ -38,7 +38,8 @@ counted per cell (the releasing users read as they are drawn: about 4 MiB at 10�
 (``more_m_tildes``); otherwise 8 bytes a user for the local means (16 where Kent's
 :math:`T^*` is below some sizes, 8 more for the sizes of a law with several support points), in arrays
 reused from one replication to the next and freed when :func:`compare` returns (a process pool's workers keep
-theirs until they end); 10⁸ users need a few MiB (0.8–2.4 GB on the general path).
+theirs until they end; each thread keeps its buffers of a block, a few MiB, for the next call); 10⁸ users need a
+few MiB (0.8–2.4 GB on the general path).
 
 Examples
 --------

@@ -2,7 +2,9 @@ r"""DAME, Kent and Duchi on shared data: plans, blocks of replications, seeds, e
 
 from __future__ import annotations
 
+import functools
 import math
+import threading
 from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from statistics import NormalDist
@@ -30,7 +32,9 @@ number)."""
 MAX_USERS = 10**8  # users per replication (arrays of chunk rows × n)
 MAX_REPS = 10**9
 CHUNK_USERS = 2**20  # users of Kent and DAME processed in one pass within a block: n // CHUNK_USERS rows (clipped to
-# 1 .. the block's size), a function of n only, so also part of the seed contract
+# 1 .. the block's size), a function of n and of the path only, so also part of the seed contract
+ENTRY_CHUNK_USERS = 2**22  # the same on the entries path (no array of every user where the releases stream; else
+# 8 or 16 bytes a releasing user), and the users of a block of compare: a block is one pass there
 ESTIMATORS = ("duchi", "kent", "dame")
 MAX_BLOCK_REPS = 16 * BLOCK  # replications of a block of compare at most (small n: a pass of them shares its fixed costs)
 PROCESS_TASKS = 8  # tasks a process pool's map is cut into (each a chunk of blocks: the plan pickled once a chunk)
@@ -97,8 +101,9 @@ class _Plan:
 def _block(plan: _Plan, seed_seq, size: int) -> dict:
     """One block of replications of every requested estimator, on shared data.
 
-    Kent and DAME run on passes of about :data:`CHUNK_USERS` users (whole replications, 1 to
-    the block's size of them, a function of ``n`` only), so that the fixed cost of a pass is
+    Kent and DAME run on passes of about :data:`CHUNK_USERS` users (:data:`ENTRY_CHUNK_USERS` on the entries
+    path: whole replications, 1 to the block's size of them, a function of ``n`` and of the path), so that the
+    fixed cost of a pass is
     shared by many replications when ``n`` is small (users are drawn and counted a few
     :math:`2^{16}` at a time within a pass on the entries path); the block's
     stream is consumed chunk after chunk: the users, Kent's noise, DAME's, then that of DAME's
@@ -119,8 +124,8 @@ def _block(plan: _Plan, seed_seq, size: int) -> dict:
         return out
     parts: dict[str, list[np.ndarray]] = {"kent": [], "dame": [], **{_more(mt): [] for mt, _ in plan.more_dame}}
     debias = plan.dame_debiasing if dame_on else None  # set whenever DAME is requested
-    chunk = max(1, min(size, CHUNK_USERS // n))
     on_entries = _kernels.usable(plan)
+    chunk = max(1, min(size, (ENTRY_CHUNK_USERS if on_entries else CHUNK_USERS) // n))
     # sizes from a finite law's table and two-point sums: valid by construction, not read again to be checked (a
     # Sampler's means, or another law's sizes, go through the estimators' checks)
     built = isinstance(plan.population, TwoPoint) and plan.size_table is not None
@@ -148,20 +153,21 @@ def _block(plan: _Plan, seed_seq, size: int) -> dict:
 
 def _block_reps(n: int) -> int:
     r"""Replications per random stream of :func:`compare` at ``n`` users: :data:`BLOCK`, or up to 16 times it (a
-    multiple of it) where a pass of :data:`CHUNK_USERS` users holds more replications (part of the seed contract).
+    multiple of it) where a pass of :data:`ENTRY_CHUNK_USERS` users holds more replications (part of the seed
+    contract).
 
-    A pass's fixed costs (the elections, the release's noise, a few dozen numpy calls) are shared
-    by the replications of the pass, which cannot outnumber those of the block (a block draws from
-    one stream): at n = 10³, 1024 replications a block, against 64.
+    A pass's fixed costs (the elections, the release's noise, a few dozen numpy calls: about 0.5 to 1 ms at
+    n = 10⁴) are shared by the replications of the pass, which cannot outnumber those of the block (a block draws
+    from one stream): at n = 10³, 1024 replications a block, against 64; at n = 10⁴, 384.
 
-    .. math:: B(n) = 64 \max\big(1, \min(16, \lfloor \lfloor 2^{20}/n \rfloor / 64 \rfloor)\big)
+    .. math:: B(n) = 64 \max\big(1, \min(16, \lfloor \lfloor 2^{22}/n \rfloor / 64 \rfloor)\big)
 
     Examples
     --------
-    >>> _block_reps(1000), _block_reps(10**4), _block_reps(10**7)
-    (1024, 64, 64)
+    >>> _block_reps(1000), _block_reps(10**4), _block_reps(10**5), _block_reps(10**7)
+    (1024, 384, 64, 64)
     """
-    return max(BLOCK, min(MAX_BLOCK_REPS, CHUNK_USERS // n) // BLOCK * BLOCK)
+    return max(BLOCK, min(MAX_BLOCK_REPS, ENTRY_CHUNK_USERS // n) // BLOCK * BLOCK)
 
 
 def _more(m_tilde: int) -> str:
@@ -189,14 +195,16 @@ def _plan(estimators, sizes, n, alpha, population, m_tilde, constants, denominat
     if not isinstance(more_m_tildes, (list, tuple)):
         raise ValueError(f"more_m_tildes must be a sequence of dataset sizes, got {format_value(more_m_tildes)}")
     if "dame" in estimators:
-        mt = m_tilde if m_tilde is not None else dame_theory.m_tilde(sizes, n=n, alpha=alpha, constants=constants)
+        mt = m_tilde if m_tilde is not None else _theorem_m_tilde(sizes, n, alpha, constants)
         mt = check_integer("m_tilde", mt, minimum=1)
-        debias = dame.debiasing(sizes, mt, denominator=denominator)
+        debias = _of_law(sizes, ("debiasing", mt, denominator),
+                         functools.partial(dame.debiasing, sizes, mt, denominator=denominator))
         extra = [check_integer("more_m_tildes", v, minimum=1) for v in more_m_tildes]
         if mt in extra or len(set(extra)) < len(extra):
             raise ValueError(f"more_m_tildes must hold distinct sizes other than m_tilde = {mt}, "
                              f"got {format_value(more_m_tildes)}")
-        more = tuple((v, dame.debiasing(sizes, v, denominator=denominator)) for v in extra)
+        more = tuple((v, _of_law(sizes, ("debiasing", v, denominator),
+                                 functools.partial(dame.debiasing, sizes, v, denominator=denominator))) for v in extra)
     else:
         if denominator not in ("canonical", "official"):
             raise ValueError(f"denominator must be 'canonical' or 'official', got {denominator!r}")
@@ -206,7 +214,45 @@ def _plan(estimators, sizes, n, alpha, population, m_tilde, constants, denominat
     if "kent" in estimators:
         base = check_integer("T", T, minimum=1) if T is not None else sizes.support_min
         kT, ktau = kent.cap(n=n, T=base, alpha=alpha, K=K)
-    return _Plan(sizes, n, alpha, population, tuple(estimators), _size_table(sizes), mt, debias, scale, kT, ktau, more)
+    table = _of_law(sizes, "size table", functools.partial(_size_table, sizes))
+    return _Plan(sizes, n, alpha, population, tuple(estimators), table, mt, debias, scale, kT, ktau, more)
+
+
+def _theorem_m_tilde(sizes: SizeLaw, n: int, alpha: float, constants: Any) -> int:
+    """Theorem 2's m̃ (:func:`bounds.dame.m_tilde`), searched once per law object, ``n``, ``alpha`` and ``constants``
+    (of a hashable kind; others at every call).  Its one warning, hypothesis H3's, is the privacy budget's, which
+    :func:`_plan` checks at every call before asking for m̃."""
+    search = functools.partial(dame_theory.m_tilde, sizes, n=n, alpha=alpha, constants=constants)
+    key = ("m_tilde", n, alpha, type(constants), constants)
+    try:
+        hash(key)
+    except TypeError:
+        return search()
+    return _of_law(sizes, key, search)
+
+
+LAWS_KEPT = 8  # laws whose size table and eq. (9)'s constants are kept between calls (the last used)
+_LAWS: dict[int, tuple[SizeLaw, dict]] = {}
+_LAWS_LOCK = threading.Lock()
+
+
+def _of_law(sizes: SizeLaw, key: Any, make: Callable[[], Any]) -> Any:
+    """``make()`` for this law object and ``key``, computed at its first call and kept (a law is immutable; each
+    entry holds its law, so its id is not reused while kept): a call's set-up reads nothing of the law again
+    when the same law is simulated again (the figures' loops; 0.4 of the plan's 0.7 ms at Figure 1b's law)."""
+    with _LAWS_LOCK:
+        hit = _LAWS.get(id(sizes))
+        if hit is not None and hit[0] is sizes and key in hit[1]:
+            return hit[1][key]
+    value = make()  # outside the lock: it may raise (a bad option), and then nothing is kept
+    with _LAWS_LOCK:
+        hit = _LAWS.pop(id(sizes), None)
+        entry = hit if hit is not None and hit[0] is sizes else (sizes, {})
+        entry[1][key] = value
+        _LAWS[id(sizes)] = entry  # the most recent last
+        while len(_LAWS) > LAWS_KEPT:
+            del _LAWS[next(iter(_LAWS))]
+    return value
 
 
 def _size_table(sizes: SizeLaw, max_points: int = 4096):

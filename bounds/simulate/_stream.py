@@ -1,5 +1,7 @@
 r"""The entries path's releases read as drawn: the elections first, then each releasing user's clipped local mean
-summed per row while in cache (no array of the users).
+summed per row while in cache (no array of the users).  A row's (or a run's) least and greatest mean and its sum
+are read first: where it lies inside an interval (or wholly outside it) the clip changes no value (or makes a
+constant row), so only rows reaching into an interval's ends are clipped, with the same bits.
 
 .. math:: \hat\theta_r = \frac{1}{h}\sum_{u \le h} \Pi_{[L_r, U_r]}(\bar X_{r,u}) + \frac{\text{noise}_r}{h}
 
@@ -16,11 +18,13 @@ import numpy as np
 from ..estimators import dame, kent, localisation
 from ._cells import _cells, _joint_cells, _later_cells, _two_part_votes, _vote_cells
 from ._populations import INVERTER_DRAWS
-from ._tables import BINOMIAL, _entry_means, _row_groups, _sampler, _scratch
+from ._tables import BINOMIAL, _buffer, _entry_means, _row_groups, _sampler, _scratch
 
 __all__: list[str] = []
 
 TABLE_CLIP_USERS = 2**14  # a row's releasing users from which a table is clipped per row (then read at the entries)
+FEW_MEANS = 4  # a table's means at most a row's users over this: rows read their own clipped copy of the table
+EXTENTS_FIRST = True  # rows' least and greatest means read first (only rows reaching an interval's ends clipped)
 
 
 def _run_streaming(plan, counts: np.ndarray, how, t: int, cells: tuple, votes: dict, size: int,
@@ -118,7 +122,10 @@ def _run_streaming_sizes(plan, counts: np.ndarray, tabs: list, parts: list, ever
         lo_j, hi_j = localisation.bin_ends_checked(j, v.tau)
         centre = (lo_j + hi_j) / 2  # where users below m̃ shrink towards it
     sums = {key: np.zeros(size) for key in intervals}
-    kept: list[tuple[int, np.ndarray, np.ndarray, np.ndarray]] = []  # DAME's releasing means for the further runs
+    kept: list[tuple[int, _Runs, np.ndarray]] = []  # DAME's releasing means for the further runs
+    store = _buffer("stream_kept", size * h if more_votes else 0, np.float64)
+    at = 0
+    gate = _Unclipped()
     vals = _scratch("stream_vals", INVERTER_DRAWS, np.float64)
     vals2 = _scratch("stream_vals2", INVERTER_DRAWS, np.float64)
     clip = _scratch("stream_clip", INVERTER_DRAWS, np.float64)
@@ -136,13 +143,17 @@ def _run_streaming_sizes(plan, counts: np.ndarray, tabs: list, parts: list, ever
             lengths = np.array([g[2] for g in group], dtype=np.intp)
             starts = np.array([g[1] for g in group], dtype=np.intp)
             e = draw(total)
-            v1 = vals[:total]
+            keep = store[at:at + total] if more_votes else None  # DAME's means kept for the further runs: written
+            v1 = vals[:total] if keep is None or len(hows) == 2 else keep  # there, in a buffer of the block's users
             write(e, v1)
             v2 = v1  # DAME's local means: the same, or those of the two parts' sum
             if second is not None:
-                np.copyto(both[:total], e)
-                np.add(both[:total], second[0](total), out=both[:total])
-                v2 = vals2[:total]
+                if hows[1] is hows[0]:  # one table, one inverter: its next draws overwrite these entries
+                    np.copyto(both[:total], e)
+                    np.add(both[:total], second[0](total), out=both[:total])
+                else:
+                    np.add(e, second[0](total), out=both[:total])
+                v2 = vals2[:total] if keep is None else keep
                 if hows[1] is BINOMIAL:  # entries plus numbers of ones: the mean of the sum, TwoPoint's arithmetic
                     np.add(both[:total], lo, out=v2)  # exact: integers below 2^53
                     v2 *= 2.0
@@ -150,15 +161,15 @@ def _run_streaming_sizes(plan, counts: np.ndarray, tabs: list, parts: list, ever
                     v2 /= pts[k]
                 else:
                     np.take(sum_means, both[:total], out=v2, mode="clip")
+            runs = _Runs(rows, starts, lengths)
             for key, (L, U) in intervals.items():
-                c = clip[:total]
                 src = v1 if key == "kent" else v2
                 if key == "dame" and pts[k] < plan.m_tilde:
                     src = _shrink(v2, pts[k], plan.m_tilde, centre, rows, starts, lengths)
-                _clip_runs(src, L, U, rows, starts, lengths, c)
-                sums[key][rows] += np.add.reduceat(c, starts)
-            if more_votes:
-                kept.append((pts[k], rows, lengths, v2.copy()))
+                sums[key][rows] += runs.clipped_sums(src, L, U, clip, gate)
+            if keep is not None:  # the buffer is reused from block to block; its extents are read already
+                kept.append((pts[k], runs, keep))
+                at += total
     out = {key: finish[key](sums[key] / h) for key in intervals}
     if more_votes:
         for step in later:
@@ -171,15 +182,79 @@ def _run_streaming_sizes(plan, counts: np.ndarray, tabs: list, parts: list, ever
                 lo_j, hi_j = localisation.bin_ends_checked(j, v.tau)
                 centre = (lo_j + hi_j) / 2
             total_sums = np.zeros(size)
-            for m, rows, lengths, values in kept:
-                starts = np.concatenate(([0], np.cumsum(lengths)[:-1]))
+            for m, runs, values in kept:  # a kept group's extents are read once for every further run
                 if m < mt:
-                    values = _shrink(values, m, mt, centre, rows, starts, lengths)
-                c = clip[:values.size]
-                _clip_runs(values, L, U, rows, starts, lengths, c)
-                total_sums[rows] += np.add.reduceat(c, starts)
+                    base = values
+                    values = _shrink(values, m, mt, centre, runs.rows, runs.starts, runs.lengths)
+                    runs.shrunk(values, base, m, mt, centre)
+                total_sums[runs.rows] += runs.clipped_sums(values, L, U, clip, gate)
             out[key] = fin(total_sums / h)
     return out
+
+
+class _Unclipped:
+    """Whether to read rows' extents first (:func:`_clipped_row_sums`): while at most a quarter of the rows seen
+    reached into an interval's ends (where most do, the extents are read for nothing and the rows are clipped at
+    once)."""
+
+    def __init__(self) -> None:
+        self.rows, self.clipped = 0, 0
+
+    @property
+    def on(self) -> bool:
+        return EXTENTS_FIRST and 4 * self.clipped <= self.rows
+
+    def seen(self, rows: int, clipped: int) -> None:
+        self.rows += rows
+        self.clipped += clipped
+
+
+class _Runs:
+    """A group's runs of one size (row ``rows[i]``: users ``starts[i]`` to ``starts[i] + lengths[i] - 1`` of an array
+    of their means, every run non-empty) and their sums clipped to each row's interval.
+
+    Each array's least and greatest mean and its sum are read once a run (``reduceat``); where every run lies
+    strictly inside its row's interval the clip changes no value and the sums are the plain sums, the same bits
+    (each run is reduced alone: tested); otherwise every run is clipped (:func:`_clip_runs`) and summed alike.
+    """
+
+    def __init__(self, rows: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> None:
+        self.rows, self.starts, self.lengths = rows, starts, lengths
+        self._extents: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray | None]] = {}
+
+    def shrunk(self, src: np.ndarray, base: np.ndarray, m: int, m_tilde: int, centre: np.ndarray) -> None:
+        r"""Make ``src`` (:func:`_shrink` of ``base``) known to have ``base``'s extents shrunk alike, where those were
+        read: :math:`x \mapsto w x + (1 - w) s_r` rounded step by step is non-decreasing (:math:`w > 0`), so it maps
+        each run's least and greatest mean to the least and greatest shrunk mean (the same operations, the same
+        bits: tested); only their sums are read then."""
+        ext = self._extents.get(id(base))
+        if ext is None or ext[0] is not base:
+            return
+        w = dame.weights_checked(np.array([m]), m_tilde)[0]
+        shift = (1 - w) * centre[self.rows]
+        lo, hi = np.multiply(w, ext[1]), np.multiply(w, ext[2])
+        lo += shift
+        hi += shift
+        self._extents[id(src)] = (src, lo, hi, None)
+
+    def clipped_sums(self, src: np.ndarray, L: np.ndarray, U: np.ndarray, clip: np.ndarray,
+                     gate: _Unclipped) -> np.ndarray:
+        """Each run's sum of ``src`` clipped to its row's ``[L, U]`` (``clip``: a buffer of at least ``src.size``)."""
+        if gate.on:
+            ext = self._extents.get(id(src))
+            if ext is None or ext[0] is not src:  # the array itself held: its id is not reused while cached
+                lo, hi = np.minimum.reduceat(src, self.starts), np.maximum.reduceat(src, self.starts)
+                ext = self._extents[id(src)] = (src, lo, hi, np.add.reduceat(src, self.starts))
+            elif ext[3] is None:  # extents known, sums not read yet
+                ext = self._extents[id(src)] = (*ext[:3], np.add.reduceat(src, self.starts))
+            _, lo, hi, whole = ext
+            inside = int(np.count_nonzero((lo > L[self.rows]) & (hi < U[self.rows])))
+            gate.seen(self.rows.size, self.rows.size - inside)
+            if inside == self.rows.size and whole is not None:
+                return whole
+        c = clip[:src.size]
+        _clip_runs(src, L, U, self.rows, self.starts, self.lengths, c)
+        return np.add.reduceat(c, self.starts)
 
 
 FEW_RUNS = 32  # a group's runs up to which each run is clipped to its row's bounds (else through repeated bounds)
@@ -201,9 +276,11 @@ def _clip_runs(src: np.ndarray, L: np.ndarray, U: np.ndarray, rows: np.ndarray, 
 def _shrink(values: np.ndarray, m: int, m_tilde: int, centre: np.ndarray, rows: np.ndarray, starts: np.ndarray,
             lengths: np.ndarray) -> np.ndarray:
     r"""Eq. (8)'s shrunk means of users of size ``m`` below ``m_tilde``, each run towards its row's bin centre:
-    :math:`w \bar X + (1 - w) s_r`, :math:`w = \sqrt{m / \tilde m}` (refine's arithmetic, so its bits a user)."""
+    :math:`w \bar X + (1 - w) s_r`, :math:`w = \sqrt{m / \tilde m}` (refine's arithmetic, so its bits a user), in this
+    thread's buffer of a group (overwritten by the next call; a fresh array where ``values`` is longer)."""
     w = dame.weights_checked(np.array([m]), m_tilde)[0]
-    out = w * values
+    buf = _scratch("stream_shrunk", INVERTER_DRAWS, np.float64)
+    out = np.multiply(w, values, out=buf[:values.size] if values.size <= buf.size else None)
     if rows.size <= FEW_RUNS:
         for r, a, n in zip(rows.tolist(), starts.tolist(), lengths.tolist()):
             out[a:a + n] += (1 - w) * centre[r]
@@ -225,9 +302,14 @@ def _streamed_means(draw: Callable[[int], np.ndarray], write: Callable[[np.ndarr
     clip = _scratch("stream_clip", INVERTER_DRAWS, np.float64)
     sums = np.empty((len(intervals), rows))
     by_table = table is not None and h >= TABLE_CLIP_USERS and 2 * table.size <= h  # a table cheaper than the reads
+    gate = _Unclipped()
     clipped = np.empty(0 if table is None else table.size)
     if h <= localisation.BLOCK_USERS and h <= INVERTER_DRAWS:
         g = max(1, INVERTER_DRAWS // h)
+        few = None  # where a table has at most h / 4 means, a group's clipped copies cost less than the reads saved
+        if table is not None and not by_table and FEW_MEANS * table.size <= h:
+            few = _scratch("stream_at", INVERTER_DRAWS, np.intp)
+            offsets = np.arange(g, dtype=np.intp) * table.size
         for a in range(0, rows, g):
             e = min(rows, a + g)
             d = draw((e - a) * h).reshape(e - a, h)
@@ -240,12 +322,20 @@ def _streamed_means(draw: Callable[[int], np.ndarray], write: Callable[[np.ndarr
                         np.take(clipped, d[r - a], out=c[r - a], mode="clip")
                         sums[i, r] = np.add.reduce(c[r - a])
                 continue
+            if few is not None and not gate.on:  # rows reaching the ends of a table of few means: each row's copy
+                # of the table clipped, read at the row's entries (no means written, no clip of every user)
+                assert table is not None
+                at = few[:(e - a) * h].reshape(e - a, h)
+                np.add(d, offsets[:e - a, None], out=at)  # row r's entries in row r's copy of the table
+                for i, (L, U) in enumerate(intervals):
+                    tabs = np.maximum(table, L[a:e, None])  # np.clip's values (L <= U), on rows × entries
+                    np.minimum(tabs, U[a:e, None], out=tabs)
+                    np.take(tabs.reshape(-1), at, out=c, mode="clip")  # in range: no check
+                    np.add.reduce(c, axis=1, out=sums[i, a:e])
+                continue
             v = vals[:(e - a) * h].reshape(e - a, h)
             write(d, v)
-            for i, (L, U) in enumerate(intervals):
-                np.maximum(v, L[a:e, None], out=c)  # np.clip's values (L <= U)
-                np.minimum(c, U[a:e, None], out=c)
-                np.add.reduce(c, axis=1, out=sums[i, a:e])
+            _clipped_row_sums(v, [(L[a:e], U[a:e]) for L, U in intervals], sums[:, a:e], c, gate)
     else:
         row_tables: dict[int, list[np.ndarray]] = {}
 
@@ -267,17 +357,65 @@ def _streamed_means(draw: Callable[[int], np.ndarray], write: Callable[[np.ndarr
             for s in range(0, k, INVERTER_DRAWS):
                 piece = draw(min(INVERTER_DRAWS, k - s))
                 write(piece, v[s:s + piece.size])
-            out = []
-            for L, U in intervals:
-                np.maximum(v, L[r], out=c)
-                np.minimum(c, U[r], out=c)
-                out.append(float(np.add.reduce(c)))
-            return out
+            leaf_sums = np.empty((len(intervals), 1))
+            _clipped_row_sums(v.reshape(1, k), [(L[r:r + 1], U[r:r + 1]) for L, U in intervals], leaf_sums,
+                              c.reshape(1, k), gate)
+            return leaf_sums[:, 0].tolist()
 
         for r in range(rows):
             sums[:, r] = localisation.pairwise_sums_checked(leaf, r, 0, h)
     sums /= h
     return list(sums)
+
+
+FEW_ROWS = 8  # rows of a group reaching into an interval up to which they are clipped one by one (else gathered)
+
+
+def _clipped_row_sums(v: np.ndarray, bounds: list[tuple[np.ndarray, np.ndarray]], out: np.ndarray, clip: np.ndarray,
+                      gate: _Unclipped) -> None:
+    r"""``out[i]``: each row's sum of ``v`` (rows × users) clipped to ``bounds[i]`` (each row's ``L <= U``), with the
+    bits of ``np.add.reduce(np.minimum(np.maximum(v, L), U), axis=1)``.
+
+    Each row's least and greatest value and its sum are read once (three reductions, no write).  A row strictly
+    inside an interval is the same array clipped or not: its clipped sum is its sum, the same bits.  A row
+    strictly below (above) it is clipped to a row of :math:`L_r` (:math:`U_r`): its sum is that of the constant
+    row, summed as numpy sums any row (pairwise, the same bits: tested).  Only rows reaching into an interval's
+    ends are clipped (one by one where few, else gathered), instead of two passes writing every user and a sum
+    per interval.  ``gate`` turns the first reads off where most rows reach into the ends anyway (a few possible
+    means, as at :math:`m = 10`).
+
+    .. math:: \Pi_{[L_r, U_r]}(x_{r,u}) = x_{r,u}\ \forall u \text{ if } L_r < \min_u x_{r,u},\ \max_u x_{r,u} < U_r;
+              \quad = L_r\ \forall u \text{ if } \max_u x_{r,u} < L_r;
+              \quad = U_r\ \forall u \text{ if } \min_u x_{r,u} > U_r
+    """
+    rows, h = v.shape
+    if not gate.on:
+        for (L, U), o in zip(bounds, out):
+            np.maximum(v, L[:, None], out=clip)  # np.clip's values (L <= U)
+            np.minimum(clip, U[:, None], out=clip)
+            np.add.reduce(clip, axis=1, out=o)
+        return
+    lo, hi = np.minimum.reduce(v, axis=1), np.maximum.reduce(v, axis=1)
+    whole = np.add.reduce(v, axis=1)  # a contiguous row's sum: the bits of the same row clipped to no effect
+    for (L, U), o in zip(bounds, out):
+        below, above = hi < L, lo > U
+        reach = np.flatnonzero(~((lo > L) & (hi < U)) & ~below & ~above)
+        gate.seen(rows, reach.size)
+        o[...] = whole
+        for side, ends in ((below, L), (above, U)):
+            at = np.flatnonzero(side)
+            if at.size:
+                o[at] = np.add.reduce(np.broadcast_to(ends[at][:, None], (at.size, h)), axis=1)
+        if reach.size > FEW_ROWS:  # the rows reaching into the ends, gathered and clipped (each row summed alone)
+            part = v[reach]
+            np.maximum(part, L[reach][:, None], out=part)
+            np.minimum(part, U[reach][:, None], out=part)
+            o[reach] = np.add.reduce(part, axis=1)
+            continue
+        for r in reach.tolist():  # a row alone is summed as it is within its group (contiguous, along the row)
+            np.maximum(v[r], L[r], out=clip[r])
+            np.minimum(clip[r], U[r], out=clip[r])
+            o[r] = np.add.reduce(clip[r])
 
 
 def _plus_noise(mean: np.ndarray, noise: np.ndarray, h: int) -> np.ndarray:
