@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from bounds import figures
-from bounds.figures import _rounded_data, _write_csv, _write_json
+from bounds.figures import _rounded_data, _write_csv, _write_json, _write_png
 from bounds.figures.files import DIGITS, LOG_DECIMALS, rounded
 
 COMMITTED = Path(__file__).resolve().parent.parent / "figures"
@@ -63,6 +63,47 @@ def test_writers_use_one_line_end_and_utf8(tmp_path):
     p = _write_csv(tmp_path / "a.csv", [{"curve": "nα² = 2", "x": 0.5}])
     assert p.read_bytes() == "curve,x\nnα² = 2,0.5\n".encode()
     assert _write_json(tmp_path / "a.json", {"ε": 1.0}).read_bytes() == b'{\n  "\\u03b5": 1.0\n}\n'
+
+
+def test_png_writer_gives_back_its_pixels_as_pillow_decodes_them(tmp_path):
+    from PIL import Image
+
+    rng = np.random.default_rng(5)
+    opaque = rng.integers(0, 256, (7, 5, 4), dtype=np.uint8)
+    opaque[..., 3] = 255
+    seethrough = opaque.copy()
+    seethrough[2, 3, 3] = 17  # one pixel not opaque: the alpha channel is kept
+    for px, mode in ((opaque, "RGB"), (seethrough, "RGBA")):
+        with Image.open(_write_png(tmp_path / f"{mode}.png", px, 150.0)) as im:
+            im.load()
+            assert (im.mode, im.size) == (mode, (5, 7))
+            assert np.array_equal(np.asarray(im.convert("RGBA")), px)
+            assert im.info["dpi"] == pytest.approx((150.0, 150.0), abs=0.0127)  # ppm rounded: 0.5 ppm = 0.0127 dpi
+    for bad in (opaque[..., :3], opaque.astype(np.uint16), np.zeros((0, 5, 4), np.uint8)):
+        with pytest.raises(ValueError, match="^rgba must be"):
+            _write_png(tmp_path / "x.png", bad, 150.0)
+    with pytest.raises(ValueError, match="^dpi must be"):
+        _write_png(tmp_path / "x.png", opaque, 0.0)
+
+
+def test_a_quick_png_has_the_pixels_savefig_would_write(tmp_path):
+    import io
+
+    import matplotlib
+    from PIL import Image
+
+    from bounds.figures import REGISTRY, SAVE_DPI, STYLE, render, saving
+
+    fid = "dame-fig1a-bottom"
+    data = figures.run([fid], quick=True, out=tmp_path, progress=False)[fid][0]
+    verdict = json.loads((tmp_path / f"{fid}.json").read_text())["verdict"]
+    fig = render(REGISTRY[fid], data, verdict)
+    buf = io.BytesIO()
+    with matplotlib.rc_context(STYLE), saving(fig, SAVE_DPI):
+        fig.savefig(buf, format="png")  # matplotlib's own PNG (through Pillow, rows filtered, level 6)
+    with Image.open(buf) as ref, Image.open(tmp_path / f"{fid}.png") as quick:
+        assert ref.size == quick.size
+        assert np.array_equal(np.asarray(ref.convert("RGBA")), np.asarray(quick.convert("RGBA")))
 
 
 # --------------------------------------------------------------------------- nothing volatile

@@ -27,9 +27,12 @@ from collections.abc import Mapping, Sequence
 
 import csv
 import functools
+import io
 import json
+import struct
 import threading
 import time
+import zlib
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -51,6 +54,8 @@ __all__ = ["FigureData", "FigureSpec", "Made", "REGISTRY", "run", "render", "jud
 
 SAVE_DPI = 200.0  # STYLE's savefig.dpi: a quick run's raster PDF keeps the PNG's size
 QUICK_PNG_COMPRESSION = 1  # zlib level of a quick run's PNGs: the default level's pixels, larger files, faster
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+INCHES_PER_METRE = 1 / 0.0254
 
 
 @dataclass(frozen=True)
@@ -110,6 +115,53 @@ def _write_json(path: Path, meta: Mapping) -> Path:
     return Path(path)
 
 
+def _png_chunk(kind: bytes, body: bytes) -> bytes:
+    """One PNG chunk: length, type, data and the CRC-32 of type and data (PNG specification, §5.3)."""
+    return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
+
+
+def _write_png(path: Path, rgba: np.ndarray, dpi: float, level: int = QUICK_PNG_COMPRESSION) -> Path:
+    r"""Write the pixels ``rgba`` (height × width × 4, ``uint8``: a canvas' buffer) to ``path`` as a PNG whose
+    decoded pixels are ``rgba``'s: 8-bit RGB when every pixel is opaque (colour type 2, the alpha channel all 255
+    left out), else RGBA (colour type 6); rows unfiltered (filter type 0), one zlib stream at ``level``, the
+    resolution ``dpi`` in a pHYs chunk, no text chunk.  A quick run's PNG: the same pixels as ``savefig``'s, for
+    about a third of its encoding time (Pillow chooses a filter for every row, which costs more than
+    compressing at level 1; the unfiltered rows of a plot compress as well).
+
+    .. math:: 	ext{IDAT} = \operatorname{zlib}igl(\Vert_{r} (0 \,\Vert\, 	ext{row}_r)igr)
+
+    Source: the PNG specification (W3C, 2003), §§5.3, 11.2.2 (IHDR), 11.3.5.3 (pHYs), 12.8 (filter type 0).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from PIL import Image
+    >>> px = np.zeros((2, 3, 4), np.uint8); px[..., 3] = 255; px[0, 1] = (255, 0, 0, 255)
+    >>> with Image.open(_write_png(Path(tempfile.mkdtemp()) / "a.png", px, 200.0)) as im:
+    ...     im.mode, im.size, np.array_equal(np.asarray(im), px[..., :3]), [round(v) for v in im.info["dpi"]]
+    ('RGB', (3, 2), True, [200, 200])
+    """
+    rgba = np.asarray(rgba)
+    if rgba.dtype != np.uint8 or rgba.ndim != 3 or rgba.shape[2] != 4 or not rgba.shape[0] or not rgba.shape[1]:
+        raise ValueError(f"rgba must be a non-empty height x width x 4 uint8 array, got {rgba.dtype} {rgba.shape}")
+    dpi = float(dpi)
+    if not (0 < dpi < 1e6):
+        raise ValueError(f"dpi must be in (0, 1e6), got {dpi!r}")
+    opaque = bool((rgba[..., 3] == 255).all())
+    pixels = rgba[..., :3] if opaque else rgba
+    height, width, channels = pixels.shape
+    rows = np.zeros((height, 1 + width * channels), np.uint8)  # each row's first byte: filter type 0
+    rows[:, 1:] = pixels.reshape(height, width * channels)
+    ppm = int(dpi * INCHES_PER_METRE + 0.5)  # pixels per metre, as Pillow writes a PNG's dpi
+    blob = b"".join([PNG_SIGNATURE,
+                     _png_chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2 if opaque else 6, 0, 0, 0)),
+                     _png_chunk(b"pHYs", struct.pack(">IIB", ppm, ppm, 1)),
+                     _png_chunk(b"IDAT", zlib.compress(rows.data, level)),
+                     _png_chunk(b"IEND", b"")])
+    Path(path).write_bytes(blob)
+    return Path(path)
+
+
 def _write(fid: str, data: FigureData, out: Path, meta: dict) -> tuple[list[Path], float]:
     """Write ``fid``'s CSV, PNG, PDF and JSON; return the paths and the seconds it took (run in a worker process
     when ``jobs > 1``: by ID, since some registered callables are lambdas)."""
@@ -121,14 +173,17 @@ def _write(fid: str, data: FigureData, out: Path, meta: dict) -> tuple[list[Path
     png, pdf = out / f"{spec.id}.png", out / f"{spec.id}.pdf"
     # the layout solved and the ticks computed once for both files (the images savefig alone would give)
     with matplotlib.rc_context(STYLE), saving(fig, SAVE_DPI):  # type: ignore[arg-type]  # keys typed as literals
-        fig.savefig(png, metadata=PNG_METADATA,
-                    pil_kwargs={"compress_level": QUICK_PNG_COMPRESSION} if meta.get("quick") else None)
-        if meta.get("quick"):  # a quick run's PDF is the PNG's raster (the canvas' buffer): drawing twice costs twice
+        if meta.get("quick"):  # the canvas' pixels (savefig's own drawing), encoded once for the PNG and the PDF
             from PIL import Image, PdfImagePlugin  # noqa: F401  (the PDF writer registered: no scan of every plugin)
 
-            Image.fromarray(np.asarray(fig.canvas.buffer_rgba())).convert("RGB").save(  # type: ignore[attr-defined]
+            fig.savefig(io.BytesIO(), format="raw")  # what savefig's PNG encodes: the drawn canvas' RGBA buffer
+            rgba = np.asarray(fig.canvas.buffer_rgba())  # type: ignore[attr-defined]
+            _write_png(png, rgba, SAVE_DPI)
+            # the PDF is the PNG's raster: drawing twice costs twice
+            Image.fromarray(np.ascontiguousarray(rgba[..., :3])).save(
                 pdf, "PDF", resolution=SAVE_DPI, title=spec.id, creationDate=None, modDate=None)
         else:  # the PDF keeps the PNG's layout; its fonts subset without the tables no PDF page uses
+            fig.savefig(png, metadata=PNG_METADATA)
             with pdf_fonts_without_layout_tables():
                 fig.savefig(pdf, metadata=PDF_METADATA)
     paths += [png, pdf, _write_json(out / f"{spec.id}.json", meta)]
