@@ -128,7 +128,7 @@ def _write_png(path: Path, rgba: np.ndarray, dpi: float, level: int = QUICK_PNG_
     about a third of its encoding time (Pillow chooses a filter for every row, which costs more than
     compressing at level 1; the unfiltered rows of a plot compress as well).
 
-    .. math:: 	ext{IDAT} = \operatorname{zlib}igl(\Vert_{r} (0 \,\Vert\, 	ext{row}_r)igr)
+    .. math:: \text{IDAT} = \operatorname{zlib}\bigl(\Vert_{r} (0 \,\Vert\, \text{row}_r)\bigr)
 
     Source: the PNG specification (W3C, 2003), §§5.3, 11.2.2 (IHDR), 11.3.5.3 (pHYs), 12.8 (filter type 0).
 
