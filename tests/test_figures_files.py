@@ -5,13 +5,14 @@ numpy/scipy build may move it)."""
 import csv
 import json
 import math
+import zlib
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 from bounds import figures
-from bounds.figures import _rounded_data, _write_csv, _write_json
+from bounds.figures import _raster, _rounded_data, _write_csv, _write_json, _write_pdf, _write_png
 from bounds.figures.files import DIGITS, LOG_DECIMALS, rounded
 
 COMMITTED = Path(__file__).resolve().parent.parent / "figures"
@@ -63,6 +64,91 @@ def test_writers_use_one_line_end_and_utf8(tmp_path):
     p = _write_csv(tmp_path / "a.csv", [{"curve": "nα² = 2", "x": 0.5}])
     assert p.read_bytes() == "curve,x\nnα² = 2,0.5\n".encode()
     assert _write_json(tmp_path / "a.json", {"ε": 1.0}).read_bytes() == b'{\n  "\\u03b5": 1.0\n}\n'
+
+
+def test_png_writer_gives_back_its_pixels_as_pillow_decodes_them(tmp_path):
+    from PIL import Image
+
+    rng = np.random.default_rng(5)
+    opaque = rng.integers(0, 256, (7, 5, 4), dtype=np.uint8)
+    opaque[..., 3] = 255
+    seethrough = opaque.copy()
+    seethrough[2, 3, 3] = 17  # one pixel not opaque: the alpha channel is kept
+    for px, mode in ((opaque, "RGB"), (seethrough, "RGBA")):
+        with Image.open(_write_png(tmp_path / f"{mode}.png", _raster(px), 150.0)) as im:
+            im.load()
+            assert (im.mode, im.size) == (mode, (5, 7))
+            assert np.array_equal(np.asarray(im.convert("RGBA")), px)
+            assert im.info["dpi"] == pytest.approx((150.0, 150.0), abs=0.0127)  # ppm rounded: 0.5 ppm = 0.0127 dpi
+    assert _raster(seethrough, alpha=False).channels == 3
+    for bad in (opaque[..., :3], opaque.astype(np.uint16), np.zeros((0, 5, 4), np.uint8)):
+        with pytest.raises(ValueError, match="^rgba must be"):
+            _raster(bad)
+    with pytest.raises(ValueError, match="^dpi must be"):
+        _write_png(tmp_path / "x.png", _raster(opaque), 0.0)
+
+
+def _pdf_objects(pdf: bytes) -> dict:
+    """The objects of a PDF as its cross-reference table places them (each offset must start ``N 0 obj``)."""
+    import re
+
+    start = int(re.search(rb"startxref\n(\d+)\n%%EOF\n$", pdf).group(1))
+    head = re.match(rb"xref\n0 (\d+)\n", pdf[start:])
+    size = int(head.group(1))
+    table = pdf[start + head.end():start + head.end() + 20 * size]
+    objects = {}
+    for number in range(1, size):
+        entry = table[20 * number:20 * number + 20]
+        assert entry.endswith(b" 00000 n \n"), entry
+        at = int(entry[:10])
+        assert pdf[at:].startswith(b"%d 0 obj\n" % number)
+        objects[number] = pdf[at:pdf.index(b"\nendobj\n", at)]
+    return objects
+
+
+def test_pdf_writer_stores_the_pixels_losslessly_on_a_page_of_their_size(tmp_path):
+    import re
+
+    rng = np.random.default_rng(6)
+    px = rng.integers(0, 256, (9, 4, 4), dtype=np.uint8)
+    px[..., 3] = 255
+    pdf = _write_pdf(tmp_path / "a.pdf", _raster(px), 144.0, "dame-fig1b (ρ)").read_bytes()
+    assert pdf.startswith(b"%PDF-1.4\n") and b"CreationDate" not in pdf and b"Producer" not in pdf
+    objects = _pdf_objects(pdf)
+    page = objects[3].decode()
+    assert "/MediaBox [0 0 2 4.5]" in page  # 4 x 9 pixels at 144 dpi: 2 x 4.5 points
+    image = objects[4]
+    length = int(re.search(rb"/Length (\d+)", image).group(1))
+    stream = image[image.index(b"stream\n") + 7:]
+    assert stream[length:] == b"\nendstream"
+    rows = np.frombuffer(zlib.decompress(stream[:length]), np.uint8).reshape(9, 1 + 4 * 3)
+    assert (rows[:, 0] == 0).all()  # PNG predictor, filter type none on every row: the bytes are the pixels
+    assert np.array_equal(rows[:, 1:].reshape(9, 4, 3), px[..., :3])
+    assert b"/Width 4 /Height 9" in image and b"/Predictor 15 /Colors 3" in image
+    title = re.search(rb"/Title <FEFF([0-9A-F]*)>", objects[6]).group(1)
+    assert bytes.fromhex(title.decode()).decode("utf-16-be") == "dame-fig1b (ρ)"
+    with pytest.raises(ValueError, match="^raster must hold RGB"):
+        _write_pdf(tmp_path / "b.pdf", _raster(np.zeros((2, 2, 4), np.uint8)), 144.0, "x")
+
+
+def test_a_quick_png_has_the_pixels_savefig_would_write(tmp_path):
+    import io
+
+    import matplotlib
+    from PIL import Image
+
+    from bounds.figures import REGISTRY, SAVE_DPI, STYLE, render, saving
+
+    fid = "dame-fig1a-bottom"
+    data = figures.run([fid], quick=True, out=tmp_path, progress=False)[fid][0]
+    verdict = json.loads((tmp_path / f"{fid}.json").read_text())["verdict"]
+    fig = render(REGISTRY[fid], data, verdict)
+    buf = io.BytesIO()
+    with matplotlib.rc_context(STYLE), saving(fig, SAVE_DPI):
+        fig.savefig(buf, format="png")  # matplotlib's own PNG (through Pillow, rows filtered, level 6)
+    with Image.open(buf) as ref, Image.open(tmp_path / f"{fid}.png") as quick:
+        assert ref.size == quick.size
+        assert np.array_equal(np.asarray(ref.convert("RGBA")), np.asarray(quick.convert("RGBA")))
 
 
 # --------------------------------------------------------------------------- nothing volatile
