@@ -31,7 +31,7 @@ import numpy as np
 
 from ..numerics import last_true
 from ._common import _mp_log, DEEP_LOG, FLOAT_TOL, LOG_HALF, MAX_LISTED, MAX_SIZE, MAX_TABLE, MAX_WALK, WHOLE_TABLE
-from ._tables import _deep_logsfs, _left_log_sums, _log_sums_from_top, tail_past, table_prefix as _tables_prefix
+from ._tables import _deep_logsfs, _left_log_sums, tail_past, table_prefix as _tables_prefix
 from ._base import _rebuild, SizeLaw
 from ._bulk import BulkFamily
 from . import _bulk, _fixed
@@ -344,7 +344,14 @@ class FamilyLaw(SizeLaw):
                     r = math.exp(log_r)  # may underflow to 0 (poisson(5e-324)): the sum's log taken in parts
                     rem = float(lp[-2]) + log_r + math.log(e / (1 - r) + 1 / (1 - r) ** 2)
                     k, lp, lt = k[:-1], lp[:-1], lt[:-1]
-                above = np.logaddexp(np.append(_log_sums_from_top(lt)[1:], -np.inf), rem)  # log E[m 1{m > k}]
+                # log E[m 1{m > k}]: the terms scaled by the largest and summed from the top (the remainder first); a
+                # sum whose terms all underflow there is below e^-700 of the largest, far below tol: -inf decides alike
+                big = max(float(lt.max()), rem)
+                w = np.zeros(len(lt))
+                if big > -math.inf:
+                    w[0] = math.exp(rem - big)
+                    np.exp(lt[:0:-1] - big, out=w[1:])
+                above = np.log(np.cumsum(w)[::-1]) + big
                 bound = above - 0.5 * np.log(k + 1.0)
             ok = np.flatnonzero(bound <= log_tol)
             if ok.size:

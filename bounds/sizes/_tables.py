@@ -320,11 +320,6 @@ def _log_cumsums(rows: list[np.ndarray]) -> list[np.ndarray]:
     return list(np.log(run.reshape(r, -1)[:, :n]) + top[:, None])
 
 
-def _log_sums_from_top(lp: np.ndarray) -> np.ndarray:
-    """``log sum(exp(lp[i:]))`` for every ``i`` (:func:`_log_cumsum` from the top)."""
-    return _log_cumsum(lp[::-1])[::-1]
-
-
 def _below(bound: float, tol: float) -> bool:
     """Whether a tail bound proves the neglected part below ``tol`` (a NaN bound proves nothing)."""
     return bool(bound <= tol)
