@@ -345,15 +345,9 @@ def test_joint_cells_of_two_parts_are_the_exact_joint_masses(second):
     assert smin == lo1 + (hows[1][0] if second == "table" else 0)
 
 
-@pytest.mark.parametrize("by_table", [False, True])
-@pytest.mark.parametrize("h", [7, 5000, 20000, 2**16 + 3, 3 * 2**16 + 11])
-def test_streamed_release_has_the_bits_of_the_whole_array(h, by_table):
-    """The releasing users read as they are drawn (a block of rows, or a leaf of a long row's pairwise sums, at a
-    time) give each interval's clipped means with the bits of the array of every user's local mean."""
-    rows = 3
-    rng = np.random.default_rng(h)
-    table = np.sort(rng.uniform(-1, 1, 101))
-    entries = rng.integers(0, table.size, rows * h)
+def _entries_source(table, entries):
+    """``(entries, draw, write, at)``: ``draw(count)`` hands out the next ``count`` of ``entries`` in order (``at[0]``:
+    how many so far), ``write(values, out)`` writes their means ``table[values]`` into ``out``."""
     at = [0]
 
     def draw(count):
@@ -364,6 +358,18 @@ def test_streamed_release_has_the_bits_of_the_whole_array(h, by_table):
     def write(values, out):
         np.take(table, values, out=out)
 
+    return entries, draw, write, at
+
+
+@pytest.mark.parametrize("by_table", [False, True])
+@pytest.mark.parametrize("h", [7, 5000, 20000, 2**16 + 3, 3 * 2**16 + 11])
+def test_streamed_release_has_the_bits_of_the_whole_array(h, by_table):
+    """The releasing users read as they are drawn (a block of rows, or a leaf of a long row's pairwise sums, at a
+    time) give each interval's clipped means with the bits of the array of every user's local mean."""
+    rows = 3
+    rng = np.random.default_rng(h)
+    table = np.sort(rng.uniform(-1, 1, 101))
+    entries, draw, write, at = _entries_source(table, rng.integers(0, table.size, rows * h))
     intervals = [(np.full(rows, -0.3) + 0.1 * r, np.full(rows, 0.4) - 0.05 * r) for r in range(2)]
     got = _kernels._streamed_means(draw, write, rows, h, intervals, table if by_table else None)
     assert at[0] == rows * h  # every user drawn once, in order
@@ -422,17 +428,7 @@ def test_streamed_release_of_a_table_of_few_means_has_the_bits_of_the_whole_arra
     rows, h = 40, 5000  # 13 rows a group: four groups
     rng = np.random.default_rng(9)
     table = np.sort(rng.uniform(-1, 1, 11))
-    entries = rng.integers(0, table.size, rows * h)
-    at = [0]
-
-    def draw(count):
-        out = entries[at[0]:at[0] + count]
-        at[0] += count
-        return out
-
-    def write(values, out):
-        np.take(table, values, out=out)
-
+    entries, draw, write, _ = _entries_source(table, rng.integers(0, table.size, rows * h))
     ends = (-2.0, 2.0) if inside else (-0.3, 0.4)
     intervals = [(np.full(rows, ends[0]) + 0.01 * r, np.full(rows, ends[1]) - 0.02 * r) for r in range(2)]
     calls = []
