@@ -9,7 +9,8 @@ plain numpy scan, mpmath points, 100 x 100 maps, `bounds figures` and `bounds ch
   point's time goes (the law's construction, its tables, LB and UB on the law reused);
 * a 100 x 100 map: ``dame.grid`` over 100 parameters x nα² = geomspace(1, 1e12, 100), once;
 * ``bounds figures``, ``bounds figures --quick`` (into a temporary ``--out`` folder) and ``bounds check``:
-  the CPU time (user + system) of the child processes (``resource.getrusage(RUSAGE_CHILDREN)``), on this tree, its byte code compiled first (as an installed package runs).
+  the CPU time (user + system) of the child processes (``resource.getrusage(RUSAGE_CHILDREN)``), on this tree,
+  its byte code compiled first (as an installed package runs); ``--quick`` the median of three runs.
 
 Targets (issues 24 and 36): a float point <= 0.5 ms for poisson(5) and binomial(50, 0.3); a first point
 <= 2x the plain scan; one precision-40 point < 0.3 s for every law; a map < 1 s; figures < 40 s (--quick
@@ -37,6 +38,7 @@ from scipy import stats
 from bench_dame import timed  # this directory's shared timer (CPU time, best of repeats)
 import bounds
 from bounds import dame, sizes
+from bounds.dame import _scan  # a first point's parts: the range its scan reads
 from bounds.numerics import PaperAssumptionWarning
 
 LAWS = {
@@ -174,12 +176,23 @@ def first_point(repeat=200):
 def first_parts(repeat=200):
     """Where a first point's CPU goes, per law at nα² = 1e3 (each part the best of ``repeat`` runs): building the
     law; its first lower bound (its tables or prefix included) minus the lower bound on the law reused; the lower
-    and the upper bound on the law reused."""
+    and the upper bound on the law reused; and, beside them, the log-masses alone on ``0..K`` (``K`` the end of
+    its scan; Loader's terms for Poisson and binomial; the law's own log-masses, on a new law) against the plain
+    scan's pmf alone: the law, LB, UB and the masses together bound a first point from below."""
     print("  where it goes (µs): law built, its tables (first LB - reused LB; of which its search end, the masses it "
-          "evaluates included), LB and UB on the law reused")
-    for label, (make, _) in FIRST.items():
-        build = fresh = lb = ub = end = math.inf
+          "evaluates included), LB and UB on the law reused; the log-masses on 0..K alone (new law) and the plain "
+          "scan's pmf alone")
+    for label, (make, pmf) in FIRST.items():
+        build = fresh = lb = ub = end = masses = plain_pmf = math.inf
+        ks = np.arange(_scan.prefix(make()).K + 1)  # the scan's range (a light geometric law: its cut prefix)
         for _ in range(repeat):
+            other = make()
+            t = time.process_time()
+            other._logpmf(ks)
+            masses = min(masses, time.process_time() - t)
+            t = time.process_time()
+            pmf()
+            plain_pmf = min(plain_pmf, time.process_time() - t)
             t = time.process_time()
             law = make()
             t1 = time.process_time()
@@ -195,7 +208,7 @@ def first_parts(repeat=200):
             other.search_end()
             end = min(end, time.process_time() - t5)
         print(f"  {label:22s} law {build * 1e6:6.1f}  tables {(fresh - lb) * 1e6:6.1f} (end {end * 1e6:6.1f})  "
-              f"LB {lb * 1e6:6.1f}  UB {ub * 1e6:6.1f}")
+              f"LB {lb * 1e6:6.1f}  UB {ub * 1e6:6.1f}  masses {masses * 1e6:6.1f}  plain pmf {plain_pmf * 1e6:5.1f}")
 
 
 # the children run as an installed package does: its byte code cached (an environment that sets
