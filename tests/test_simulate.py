@@ -424,3 +424,13 @@ def test_theorem_m_tilde_is_kept_per_law_and_warns_at_every_call():
     for _ in range(2):
         with pytest.warns(PaperAssumptionWarning, match="H3"):
             simulate.compare(theta=0.0, sizes=law, n=400, alpha=0.7, reps=2, seed=0, estimators=("dame",))
+
+
+def test_an_unhashable_option_is_refused_by_name_not_kept():
+    """The per-law set-up is kept under the call's options; an option given as a list cannot key it and reaches the
+    check that refuses it by name (a ValueError naming the option, not a TypeError from the cache)."""
+    law = sizes.poisson(5)
+    with pytest.raises(ValueError, match="denominator"):
+        simulate.compare(theta=0.3, sizes=law, n=100, alpha=0.5, reps=4, seed=0, denominator=[-1.0, 0.5])
+    with pytest.raises(ValueError, match="constants"):
+        simulate.compare(theta=0.3, sizes=law, n=100, alpha=0.5, reps=4, seed=0, constants=["paper"])

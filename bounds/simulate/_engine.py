@@ -223,12 +223,7 @@ def _theorem_m_tilde(sizes: SizeLaw, n: int, alpha: float, constants: Any) -> in
     (of a hashable kind; others at every call).  Its one warning, hypothesis H3's, is the privacy budget's, which
     :func:`_plan` checks at every call before asking for m̃."""
     search = functools.partial(dame_theory.m_tilde, sizes, n=n, alpha=alpha, constants=constants)
-    key = ("m_tilde", n, alpha, type(constants), constants)
-    try:
-        hash(key)
-    except TypeError:
-        return search()
-    return _of_law(sizes, key, search)
+    return _of_law(sizes, ("m_tilde", n, alpha, type(constants), constants), search)
 
 
 LAWS_KEPT = 8  # laws whose size table and eq. (9)'s constants are kept between calls (the last used)
@@ -239,7 +234,12 @@ _LAWS_LOCK = threading.Lock()
 def _of_law(sizes: SizeLaw, key: Any, make: Callable[[], Any]) -> Any:
     """``make()`` for this law object and ``key``, computed at its first call and kept (a law is immutable; each
     entry holds its law, so its id is not reused while kept): a call's set-up reads nothing of the law again
-    when the same law is simulated again (the figures' loops; 0.4 of the plan's 0.7 ms at Figure 1b's law)."""
+    when the same law is simulated again (the figures' loops; 0.4 of the plan's 0.7 ms at Figure 1b's law).  A key
+    that cannot be hashed (an option given as a list, which ``make`` checks and refuses by name) is not kept."""
+    try:
+        hash(key)
+    except TypeError:
+        return make()
     with _LAWS_LOCK:
         hit = _LAWS.get(id(sizes))
         if hit is not None and hit[0] is sizes and key in hit[1]:
