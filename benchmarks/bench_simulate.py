@@ -6,10 +6,14 @@ M(10^5) = 1 - rho, M(10^6) = rho, at every rho of the figure.
 
 The floor
 ---------
-Written here, independently of ``bounds``: the random variables any exact simulation of the
-estimators on sufficient statistics must draw, drawn the cheapest correct way we know, and
-nothing else (no estimator arithmetic: binning, clipping and means are the engine's overhead,
-which the targets allow for).  Per replication of n users (n even, two halves of n/2):
+Written here, independently of ``bounds`` (of which it reads only each setting's m~, Theorem 2's,
+from ``bounds.dame.m_tilde``, as the engine's call takes it; its bins' widths, eqs. (4) and (25),
+are written here): the random variables any exact simulation of the estimators on sufficient
+statistics must draw, drawn the cheapest correct way we know, and nothing else (no estimator
+arithmetic: binning, clipping and means are the engine's overhead, which the targets allow
+for; the floor adds up only the cells' counts that give each bin's number of voters next to it,
+one small matrix product a size and vote).  Per replication of n users (n even, two halves of
+n/2):
 
 * **the users' sizes**: a point law draws nothing; a finite law draws each half's multiset of
   sizes, one multinomial (n/2 over the support) per half;
@@ -44,29 +48,31 @@ which the targets allow for).  Per replication of n users (n even, two halves of
 * **DAME and Kent's votes**: an election compares the noisy totals of all N = ceil(1/tau) bins,
   T_j = Bin(c_j, keep) + Bin(n/2 - c_j, flip) + U_j/2, c_j the voters whose bin is j or one of
   its neighbours (Pla et al. (2024), Algorithm 1, eqs. (5)-(7); Kent et al. (2024),
-  eqs. (26)-(28); U_j the tie-breaking jitter).  What it must draw, per row and vote: every bin
-  with c_j > 0 -- the occupied bins and their neighbours within 0 .. N - 1, w bins, known from the
-  row's multinomial counts (the cells' voters times a fixed 0/1 matrix of the bins each cell
-  reaches) -- its own total with its own n (two binomials and one uniform; the second binomial
-  is Bin(0, flip) where every voter is at or next to the bin, which numpy returns without a
-  draw); and, where w < N, the largest total of the N - w bins no voter reaches (they are i.i.d.,
-  so only their maximum matters, and which of them is uniform: the maximum of K iid
-  Bin(n/2, flip) + U/2, one uniform a row, its K-th root through the piecewise-linear cdf of
-  Bin + U/2, the binomial cdf tabulated once a run over mean +- 15 sd + 40, untimed).  The law of
-  w at every setting (exact, by Moebius inversion over the occupied sets, beside the floor's own
-  count) is printed by ``--windows``: w = 1 (N = 1, no maximum) at m = 10; elsewhere 3 or 4
-  (4 with probability 0 to 1 depending on where the mean falls in its bin: 1.00 for DAME at
-  n = 10^3, m = 10^6; 0.97 at Fig. 1b, rho = 0.5), always with a maximum.  (The floor used to
-  draw 3 bins, each from n/4 and n/4 voters, and a maximum, at every setting: too cheap where
-  w = 4 and where a bin's second binomial is empty, too dear at m = 10.)  The Laplace noise of
+  eqs. (26)-(28); U_j the tie-breaking jitter), and keeps only the argmax.  What it must draw,
+  per row and vote: nothing where N = 1 (the one bin wins whatever the totals); otherwise every
+  bin with c_j > 0 -- the occupied bins and their neighbours within 0 .. N - 1, w bins, known
+  from the row's multinomial counts (the cells' voters times a fixed 0/1 matrix of the bins each
+  cell reaches) -- its own total with its own n (two binomials and one uniform; the second
+  binomial is Bin(0, flip) where every voter is at or next to the bin, which numpy returns
+  without a draw); and, where w < N, the largest total of the N - w bins no voter reaches (they
+  are i.i.d., so only their maximum matters, and which of them wins is uniform: the maximum of
+  K iid Bin(n/2, flip) + U/2, one uniform a row, its K-th root through the piecewise-linear cdf
+  of Bin + U/2, the binomial cdf tabulated once a run over mean +- 15 sd + 40, untimed).  The
+  law of w at every setting (exact, by Moebius inversion over the occupied sets, beside the
+  floor's own count) is printed by ``--windows``: at m = 10, N = 1 (tau > 1) and w = 0;
+  elsewhere w is 3 or 4 (4 with probability from 0 to 1 as the mean falls in its bin: 1.00 for
+  DAME at n = 10^3, m = 10^6; 0.97 at Fig. 1b, rho = 0.5; 0.28 at n = 10^5, m = 10^12,
+  theta = 0.3), always with a maximum (N >= 48).  (The floor used to draw 3 bins, each from
+  n/4 and n/4 voters, and a maximum, at every setting, over uniform cells: too cheap where
+  w = 4, too dear where a bin's second binomial is empty and at m = 10.)  The Laplace noise of
   the releasing half: its sum is two Gamma(n/2, 1) variables.  Each estimator and run draws its
   own;
 * **Duchi's**: the count of +B outputs, one Bin(n, 1/2 + theta/(2B)) (no user-level draw).
 
 So the floor of DAME alone is: sizes + a multinomial per row and size + n/2 releasing sums +
-one vote (w totals, and the noise-only maximum where w < N) + one Laplace sum; of all three: sizes + a multinomial per
-row and size + n/2 releasing sums (+ the second binomial of those above T*) + two votes + two
-Laplace sums + one binomial.
+one vote (w totals, and the noise-only maximum where w < N) + one Laplace sum; of all three:
+sizes + a multinomial per row and size + n/2 releasing sums (+ the second binomial of those
+above T*) + two votes + two Laplace sums + one binomial.
 
 **Fig. 1b as plotted**: the figure's own call (``bounds figures``, Figure 1b): all three
 estimators, DAME at the paper's m~ with further DAME runs on the same users at the unit
@@ -75,8 +81,8 @@ figure's settings (n = 10^4, sizes {10^5, 10^6}, 1000 replications; n = 10^5, si
 {10^5, 10^8}, 100 replications) and a few rho.  Its floor is all three's, extended to what each
 further run must draw over the same users: its own vote (the w noisy totals its voters reach,
 the noise-only maximum where w < N) and its own Laplace sum, and its cuts joined to the others'
-in each row's multinomial of voters; the releasing users' sums are drawn once for all runs.  A run's m~ above a size
-changes no draw (those users neither vote in it nor draw anything more).  (The floor used to draw
+in each row's multinomial of voters; the releasing users' sums are drawn once for all runs.  A
+run's m~ above a size changes no draw (those users neither vote in it nor draw anything more).  (The floor used to draw
 every voter's sum too: about twice the cost at every setting, work an exact simulation need not
 do.)
 
@@ -124,7 +130,7 @@ A second table times one call of ``count`` binomial draws of one size, numpy's `
 against ``simulate.binomial_inversion`` (its table built beforehand), per draw.
 
 Run: ``python benchmarks/bench_simulate.py`` (``--quick``: fewer settings, 2 rounds; ``--plotted-only``: the
-Fig. 1b as plotted table alone).
+Fig. 1b as plotted table alone; ``--windows``: the law of the bins each vote draws, at every setting, alone).
 """
 
 import argparse
@@ -418,6 +424,12 @@ class Floor:
                 else:
                     self.sums(a, c, rng, method)
             for v, c in zip(votes, ones):  # votes and Laplace sums: one set per estimator and run
+                rng.standard_gamma(h, size=r)
+                rng.standard_gamma(h, size=r)
+                if v.N == 1:  # one bin: the election is certain, nothing to draw
+                    if tally is not None:
+                        tally[[id(u) for u in votes].index(id(v))].extend([0] * r)
+                    continue
                 hit = c > 0
                 c = c[hit]  # the bins some voter reaches: each its own total, Bin(c, keep) + Bin(h - c, flip) + U/2
                 rng.binomial(c, KEEP)
@@ -429,8 +441,6 @@ class Floor:
                 K = K[K > 0]
                 if K.size:
                     self.empty.draw(K, rng)
-                rng.standard_gamma(h, size=r)
-                rng.standard_gamma(h, size=r)
             if "duchi" in estimators:
                 rng.binomial(n, 0.5 + self.theta / (2 * DUCHI_B), size=r)
 
@@ -444,6 +454,9 @@ def window_law(fl, both, further=()):
     cells = fl.cells[(both, tuple(further))]
     out = []
     for i, v in enumerate(votes):
+        if v.N == 1:  # one bin: the election is certain, nothing drawn
+            out.append((1, {0: 1.0}))
+            continue
         p: dict[int, float] = {}
         for pk, (masses, bins) in zip(fl.p, cells):
             for b, mass in zip(bins[i].tolist(), masses.tolist()):
@@ -473,7 +486,7 @@ def window_table(settings, plotted):
     """The law of the bins drawn per vote at every setting, exact (``window_law``) beside the floor's own count."""
     print("Bins whose noisy totals a vote must draw (next to or at an occupied bin), per row: exact law, mean, "
           "P(a bin no voter reaches exists: its maximum drawn), and the mean counted by the floor itself")
-    print(f"{'setting':28s} {'run':>9s} {'vote':>10s} {'N':>8s}  {'P(w=1..6)':42s} {'E w':>6s} {'P(w<N)':>7s} "
+    print(f"{'setting':28s} {'run':>9s} {'vote':>10s} {'N':>8s}  {'P(w=0..5)':42s} {'E w':>6s} {'P(w<N)':>7s} "
           f"{'counted':>12s}")
     rng = np.random.default_rng(1)
     rows: list[tuple[str, Floor, int, list[int]]] = [(label, fl, n, []) for label, _, n, _, fl in settings]
@@ -486,7 +499,7 @@ def window_table(settings, plotted):
             fl.run(est, reps, "numpy", rng, further=more, tally=tally)
             kinds = (["Kent"] if both else []) + ["DAME"] + [f"DAME@{m}" for m in more]
             for kind, (N, law), t in zip(kinds, window_law(fl, both, more), tally):
-                ps = " ".join(f"{law.get(w, 0.0):6.4f}" for w in range(1, 7))
+                ps = " ".join(f"{law.get(w, 0.0):6.4f}" for w in range(6))
                 mean = sum(w * q for w, q in law.items())
                 below = sum(q for w, q in law.items() if w < N)
                 print(f"{label:28s} {name:>9s} {kind:>10s} {N:8d}  {ps:42s} {mean:6.3f} {below:7.4f} "
