@@ -30,8 +30,8 @@ n/2):
 * **the releasing users' sums**: each releasing user's sum of m samples under the two-point
   law (mean theta) is one Bin(m, q), q = (1 + theta)/2, drawn per user (the estimators clip
   each releasing user's mean, so no coarser statistic will do).  All users of one size draw
-  together, several replications per call (about 2^16 draws a call, into preallocated
-  buffers), by the cheaper, at that setting, of (a) numpy's ``Generator.binomial`` and (b)
+  together, the timed call's replications one after another (2^16 draws a call, into
+  preallocated buffers), by the cheaper, at that setting, of (a) numpy's ``Generator.binomial`` and (b)
   inversion of the cdf tabulated here with ``scipy.stats.binom.cdf`` over mean +- 15 sd + 40
   (where that window holds at most 2^16 points): one uniform per draw, a guide table of
   2^k >= 2 x entries, one step up, bisection for the rare draws still short.  Both are timed in
@@ -68,6 +68,11 @@ n/2):
   the releasing half: its sum is two Gamma(n/2, 1) variables.  Each estimator and run draws its
   own;
 * **Duchi's**: the count of +B outputs, one Bin(n, 1/2 + theta/(2B)) (no user-level draw).
+
+The replications of a timed call are independent, so each draw above is one numpy call for all
+of the call's rows (the sizes, each size's cells, each vote's totals, maxima and Laplace sums),
+the sums 2^16 at a time.  (The floor used to go about 2^16 users' rows at a time: from
+n = 10^5 on, one row a time, every draw's call overhead paid per replication.)
 
 So the floor of DAME alone is: sizes + a multinomial per row and size + n/2 releasing sums +
 one vote (w totals, and the noise-only maximum where w < N) + one Laplace sum; of all three:
@@ -405,44 +410,42 @@ class Floor:
         n, h = self.n, self.n // 2
         both = "kent" in estimators
         votes, masses, _, reach = self.layout(both, further)
-        step = max(1, CALL_DRAWS // h)  # replications drawn together (about CALL_DRAWS releasing users)
-        for start in range(0, reps, step):
-            r = min(step, reps - start)
-            if len(self.pts) > 1:
-                counts = rng.multinomial(h, self.p, size=2 * r)
-                voters, releasing = counts[0::2], counts[1::2].sum(axis=0)
+        r = reps  # the call's replications together: each draw one call for all rows (the sums CALL_DRAWS a call)
+        if len(self.pts) > 1:
+            counts = rng.multinomial(h, self.p, size=2 * r)
+            voters, releasing = counts[0::2], counts[1::2].sum(axis=0)
+        else:
+            voters, releasing = np.full((r, 1), h), [h * r]
+        ones = [np.zeros((r, m[0].shape[1]), dtype=np.int64) for m in reach]  # each vote's true ones per bin
+        for k, (a, c) in enumerate(zip(self.pts, releasing)):
+            per = rng.multinomial(voters[:, k], masses[k]) if masses[k].size > 1 else voters[:, k:k + 1]
+            for v in range(len(votes)):  # each row's voters of this size, per cell, put their ones on bins
+                ones[v] += per @ reach[v][k]
+            if both and a > self.T:
+                self.sums(self.T, c, rng, method)
+                self.sums(a - self.T, c, rng, method)
             else:
-                voters, releasing = np.full((r, 1), h), [h * r]
-            ones = [np.zeros((r, m[0].shape[1]), dtype=np.int64) for m in reach]  # each vote's true ones per bin
-            for k, (a, c) in enumerate(zip(self.pts, releasing)):
-                per = rng.multinomial(voters[:, k], masses[k]) if masses[k].size > 1 else voters[:, k:k + 1]
-                for v in range(len(votes)):  # each row's voters of this size, per cell, put their ones on bins
-                    ones[v] += per @ reach[v][k]
-                if both and a > self.T:
-                    self.sums(self.T, c, rng, method)
-                    self.sums(a - self.T, c, rng, method)
-                else:
-                    self.sums(a, c, rng, method)
-            for v, c in zip(votes, ones):  # votes and Laplace sums: one set per estimator and run
-                rng.standard_gamma(h, size=r)
-                rng.standard_gamma(h, size=r)
-                if v.N == 1:  # one bin: the election is certain, nothing to draw
-                    if tally is not None:
-                        tally[[id(u) for u in votes].index(id(v))].extend([0] * r)
-                    continue
-                hit = c > 0
-                c = c[hit]  # the bins some voter reaches: each its own total, Bin(c, keep) + Bin(h - c, flip) + U/2
-                rng.binomial(c, KEEP)
-                rng.binomial(h - c, RR_FLIP)
-                rng.random(c.size)
-                K = v.N - hit.sum(axis=1)  # the bins no voter reaches: their largest noisy total, where any
+                self.sums(a, c, rng, method)
+        for v, c in zip(votes, ones):  # votes and Laplace sums: one set per estimator and run
+            rng.standard_gamma(h, size=r)
+            rng.standard_gamma(h, size=r)
+            if v.N == 1:  # one bin: the election is certain, nothing to draw
                 if tally is not None:
-                    tally[[id(u) for u in votes].index(id(v))].extend((v.N - K).tolist())
-                K = K[K > 0]
-                if K.size:
-                    self.empty.draw(K, rng)
-            if "duchi" in estimators:
-                rng.binomial(n, 0.5 + self.theta / (2 * DUCHI_B), size=r)
+                    tally[[id(u) for u in votes].index(id(v))].extend([0] * r)
+                continue
+            hit = c > 0
+            c = c[hit]  # the bins some voter reaches: each its own total, Bin(c, keep) + Bin(h - c, flip) + U/2
+            rng.binomial(c, KEEP)
+            rng.binomial(h - c, RR_FLIP)
+            rng.random(c.size)
+            K = v.N - hit.sum(axis=1)  # the bins no voter reaches: their largest noisy total, where any
+            if tally is not None:
+                tally[[id(u) for u in votes].index(id(v))].extend((v.N - K).tolist())
+            K = K[K > 0]
+            if K.size:
+                self.empty.draw(K, rng)
+        if "duchi" in estimators:
+            rng.binomial(n, 0.5 + self.theta / (2 * DUCHI_B), size=r)
 
 
 def window_law(fl, both, further=()):
