@@ -31,7 +31,8 @@ n/2):
   law (mean theta) is one Bin(m, q), q = (1 + theta)/2, drawn per user (the estimators clip
   each releasing user's mean, so no coarser statistic will do).  All users of one size draw
   together, the timed call's replications one after another (2^16 draws a call, into
-  preallocated buffers), by the cheaper, at that setting, of (a) numpy's ``Generator.binomial`` and (b)
+  preallocated buffers), by the cheaper, at that setting, of (a) numpy's
+  ``Generator.binomial`` and (b)
   inversion of the cdf tabulated here with ``scipy.stats.binom.cdf`` over mean +- 15 sd + 40
   (where that window holds at most 2^16 points): one uniform per draw, a guide table of
   2^k >= 2 x entries, one step up, bisection for the rare draws still short.  Both are timed in
@@ -87,9 +88,9 @@ figure's settings (n = 10^4, sizes {10^5, 10^6}, 1000 replications; n = 10^5, si
 further run must draw over the same users: its own vote (the w noisy totals its voters reach,
 the noise-only maximum where w < N) and its own Laplace sum, and its cuts joined to the others'
 in each row's multinomial of voters; the releasing users' sums are drawn once for all runs.  A
-run's m~ above a size changes no draw (those users neither vote in it nor draw anything more).  (The floor used to draw
-every voter's sum too: about twice the cost at every setting, work an exact simulation need not
-do.)
+run's m~ above a size changes no draw (those users neither vote in it nor draw anything more).
+(The floor used to draw every voter's sum too: about twice the cost at every setting, work an
+exact simulation need not do.)
 
 Known to be cheaper still, and used by neither side: where a size has few possible sums (m + 1,
 or a table's entries, against the n/2 releasing users of a row: m = 10, and m = 10^3 from
@@ -351,24 +352,23 @@ class Floor:
 
     def layout(self, both, further=()):
         """The votes of a run (Kent's if ``both``, DAME's at m~, DAME's further runs at ``further``), each size's
-        cells' masses, and for each vote and size ``reach[v][k]`` (cells x bins from ``first[v]``): 1 where the
-        cell's voters put a one on the bin (their bin or a neighbour, within 0 .. N - 1).  Computed once a run."""
+        cells' masses, and for each vote and size ``reach[v][k]`` (cells x the bins next to some cell's, within
+        0 .. N - 1): 1 where the cell's voters put a one on the bin (their bin or a neighbour).  Computed once a run."""
         key = (both, tuple(further))
         if key not in self.layouts:
             votes = [Vote(kent_tau(self.T, self.n), 1, True)] if both else []
             votes += [Vote(dame_tau(mt, self.n), mt, False) for mt in (self.m_tilde, *further)]
             cells = [size_cells(a, self.T, votes, self.q) for a in self.pts]
-            first, reach = [], []
+            reach = []
             for i, v in enumerate(votes):
                 seen = np.concatenate([b[i] for _, b in cells])
                 seen = seen[seen >= 0]
                 lo = max(int(seen.min()) - 1, 0) if seen.size else 0
                 hi = min(int(seen.max()) + 1, v.N - 1) if seen.size else -1
                 j = np.arange(lo, hi + 1)
-                first.append(lo)
                 reach.append([((b[i][:, None] >= 0) & (np.abs(b[i][:, None] - j) <= 1)).astype(np.int64)
                               for _, b in cells])
-            self.layouts[key] = (votes, [m for m, _ in cells], first, reach)
+            self.layouts[key] = (votes, [m for m, _ in cells], reach)
             self.cells[key] = cells
         return self.layouts[key]
 
@@ -409,7 +409,7 @@ class Floor:
             self.tables = {}
         n, h = self.n, self.n // 2
         both = "kent" in estimators
-        votes, masses, _, reach = self.layout(both, further)
+        votes, masses, reach = self.layout(both, further)
         r = reps  # the call's replications together: each draw one call for all rows (the sums CALL_DRAWS a call)
         if len(self.pts) > 1:
             counts = rng.multinomial(h, self.p, size=2 * r)
@@ -426,21 +426,21 @@ class Floor:
                 self.sums(a - self.T, c, rng, method)
             else:
                 self.sums(a, c, rng, method)
-        for v, c in zip(votes, ones):  # votes and Laplace sums: one set per estimator and run
+        for i, (v, near) in enumerate(zip(votes, ones)):  # votes and Laplace sums: one set per estimator and run
             rng.standard_gamma(h, size=r)
             rng.standard_gamma(h, size=r)
             if v.N == 1:  # one bin: the election is certain, nothing to draw
                 if tally is not None:
-                    tally[[id(u) for u in votes].index(id(v))].extend([0] * r)
+                    tally[i].extend([0] * r)
                 continue
-            hit = c > 0
-            c = c[hit]  # the bins some voter reaches: each its own total, Bin(c, keep) + Bin(h - c, flip) + U/2
+            hit = near > 0
+            c = near[hit]  # the bins some voter reaches: each its own total, Bin(c, keep) + Bin(h - c, flip) + U/2
             rng.binomial(c, KEEP)
             rng.binomial(h - c, RR_FLIP)
             rng.random(c.size)
             K = v.N - hit.sum(axis=1)  # the bins no voter reaches: their largest noisy total, where any
             if tally is not None:
-                tally[[id(u) for u in votes].index(id(v))].extend((v.N - K).tolist())
+                tally[i].extend((v.N - K).tolist())
             K = K[K > 0]
             if K.size:
                 self.empty.draw(K, rng)
