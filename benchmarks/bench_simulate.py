@@ -63,7 +63,8 @@ n/2):
   floor's own count) is printed by ``--windows``: at m = 10, N = 1 (tau > 1) and w = 0;
   elsewhere w is 3 or 4 (4 with probability from 0 to 1 as the mean falls in its bin: 1.00 for
   DAME at n = 10^3, m = 10^6; 0.97 at Fig. 1b, rho = 0.5; 0.28 at n = 10^5, m = 10^12,
-  theta = 0.3), always with a maximum (N >= 48).  (The floor used to draw 3 bins, each from
+  theta = 0.3; 5 with probability at most 5e-4, at m = 10^3), and a maximum is drawn (N >= 5:
+  P(w < N) = 1 to 4 decimals).  (The floor used to draw 3 bins, each from
   n/4 and n/4 voters, and a maximum, at every setting, over uniform cells: too cheap where
   w = 4, too dear where a bin's second binomial is empty and at m = 10.)  The Laplace noise of
   the releasing half: its sum is two Gamma(n/2, 1) variables.  Each estimator and run draws its
