@@ -6,10 +6,14 @@ M(10^5) = 1 - rho, M(10^6) = rho, at every rho of the figure.
 
 The floor
 ---------
-Written here, independently of ``bounds``: the random variables any exact simulation of the
-estimators on sufficient statistics must draw, drawn the cheapest correct way we know, and
-nothing else (no estimator arithmetic: binning, clipping and means are the engine's overhead,
-which the targets allow for).  Per replication of n users (n even, two halves of n/2):
+Written here, independently of ``bounds`` (of which it reads only each setting's m~, Theorem 2's,
+from ``bounds.dame.m_tilde``, as the engine's call takes it; its bins' widths, eqs. (4) and (25),
+are written here): the random variables any exact simulation of the estimators on sufficient
+statistics must draw, drawn the cheapest correct way we know, and nothing else (no estimator
+arithmetic: binning, clipping and means are the engine's overhead, which the targets allow
+for; the floor adds up only the cells' counts that give each bin's number of voters next to it,
+one small matrix product a size and vote).  Per replication of n users (n even, two halves of
+n/2):
 
 * **the users' sizes**: a point law draws nothing; a finite law draws each half's multiset of
   sizes, one multinomial (n/2 over the support) per half;
@@ -17,15 +21,18 @@ which the targets allow for).  Per replication of n users (n even, two halves of
   voter's bins are a function of its sum, constant between a few cuts; so a row's voters of one
   size are one multinomial over the cells between the cuts (the sum's law summed over each
   cell), and no voter's sum is drawn.  The floor draws that multinomial per row and size over
-  3 cells for DAME alone and 5 for Kent and DAME together (their cuts joined: a vote's voters
-  reach 2 to 4 bins at these settings; the cells' masses, computed once a run, are not timed);
-  a user above Kent's T* is counted the same way, its cells those of (first T* samples,
-  whole sum) jointly;
+  that size's cells: the cuts of every vote that reads the size joined (a DAME run does not read a
+  size below its m~), within the sums its tables reach (mean +- 15 sd + 40), each cell of its
+  exact mass (computed once a run with ``scipy.stats.binom``, not timed); a size above Kent's T*
+  is counted the same way, its cells those of (first T* samples, whole sum) jointly.  That is 1
+  cell at m = 10 (one bin: no draw), 2 to 4 for DAME alone and 3 to 6 for Kent and DAME
+  elsewhere, 4 + 2 (DAME alone) and 6 + 8 at Fig. 1b's two sizes, 6 + 15 and 5 + 9 as plotted;
 * **the releasing users' sums**: each releasing user's sum of m samples under the two-point
   law (mean theta) is one Bin(m, q), q = (1 + theta)/2, drawn per user (the estimators clip
   each releasing user's mean, so no coarser statistic will do).  All users of one size draw
-  together, several replications per call (about 2^16 draws a call, into preallocated
-  buffers), by the cheaper, at that setting, of (a) numpy's ``Generator.binomial`` and (b)
+  together, the timed call's replications one after another (2^16 draws a call, into
+  preallocated buffers), by the cheaper, at that setting, of (a) numpy's
+  ``Generator.binomial`` and (b)
   inversion of the cdf tabulated here with ``scipy.stats.binom.cdf`` over mean +- 15 sd + 40
   (where that window holds at most 2^16 points): one uniform per draw, a guide table of
   2^k >= 2 x entries, one step up, bisection for the rare draws still short.  Both are timed in
@@ -39,37 +46,61 @@ which the targets allow for).  Per replication of n users (n even, two halves of
   every setting here n alpha^2 >= 395, so T* = T).  Where every m <= T* they are DAME's sums; a
   releasing user with m > T* draws two binomials (Bin(T*, q) for Kent, and Bin(m - T*, q) which
   DAME adds);
-* **DAME and Kent's privacy noise**: the localisation vote's noisy totals over 3 bins (a voter's
-  bin and its two neighbours: two binomials and one uniform each), the largest noisy total of
-  the bins no voter reached (an exact election compares the window's best with it: the maximum
-  of K iid Bin(n/2, flip) + U/2, drawn as one variable by inversion, one uniform a row: the
-  uniform's K-th root through the piecewise-linear cdf of Bin + U/2, its binomial cdf tabulated
-  once a run over mean +- 15 sd + 40, untimed), and the Laplace noise of the releasing half,
-  whose sum is two Gamma(n/2, 1) variables; each estimator draws its own;
+* **DAME and Kent's votes**: an election compares the noisy totals of all N = ceil(1/tau) bins,
+  T_j = Bin(c_j, keep) + Bin(n/2 - c_j, flip) + U_j/2, c_j the voters whose bin is j or one of
+  its neighbours (Pla et al. (2024), Algorithm 1, eqs. (5)-(7); Kent et al. (2024),
+  eqs. (26)-(28); U_j the tie-breaking jitter), and keeps only the argmax.  What it must draw,
+  per row and vote: nothing where N = 1 (the one bin wins whatever the totals); otherwise every
+  bin with c_j > 0 -- the occupied bins and their neighbours within 0 .. N - 1, w bins, known
+  from the row's multinomial counts (the cells' voters times a fixed 0/1 matrix of the bins each
+  cell reaches) -- its own total with its own n (two binomials and one uniform; the second
+  binomial is Bin(0, flip) where every voter is at or next to the bin, which numpy returns
+  without a draw); and, where w < N, the largest total of the N - w bins no voter reaches (they
+  are i.i.d., so only their maximum matters, and which of them wins is uniform: the maximum of
+  K iid Bin(n/2, flip) + U/2, one uniform a row, its K-th root through the piecewise-linear cdf
+  of Bin + U/2, the binomial cdf tabulated once a run over mean +- 15 sd + 40, untimed).  The
+  law of w at every setting (exact, by Moebius inversion over the occupied sets, beside the
+  floor's own count) is printed by ``--windows``: at m = 10, N = 1 (tau > 1) and w = 0;
+  elsewhere w is 3 or 4 (4 with probability from 0 to 1 as the mean falls in its bin: 1.00 for
+  DAME at n = 10^3, m = 10^6; 0.97 at Fig. 1b, rho = 0.5; 0.28 at n = 10^5, m = 10^12,
+  theta = 0.3; 5 with probability at most 5e-4, at m = 10^3), and a maximum is drawn (N >= 5:
+  P(w < N) = 1 to 4 decimals).  (The floor used to draw 3 bins, each from
+  n/4 and n/4 voters, and a maximum, at every setting, over uniform cells: too cheap where
+  w = 4, too dear where a bin's second binomial is empty and at m = 10.)  The Laplace noise of
+  the releasing half: its sum is two Gamma(n/2, 1) variables.  Each estimator and run draws its
+  own;
 * **Duchi's**: the count of +B outputs, one Bin(n, 1/2 + theta/(2B)) (no user-level draw).
 
+The replications of a timed call are independent, so each draw above is one numpy call for all
+of the call's rows (the sizes, each size's cells, each vote's totals, maxima and Laplace sums),
+the sums 2^16 at a time.  (The floor used to go about 2^16 users' rows at a time: from
+n = 10^5 on, one row a time, every draw's call overhead paid per replication.)
+
 So the floor of DAME alone is: sizes + a multinomial per row and size + n/2 releasing sums +
-one vote (with its noise-only maximum) + one Laplace sum; of all three: sizes + a multinomial per
-row and size + n/2 releasing sums (+ the second binomial of those above T*) + two votes + two
-Laplace sums + one binomial.
+one vote (w totals, and the noise-only maximum where w < N) + one Laplace sum; of all three:
+sizes + a multinomial per row and size + n/2 releasing sums (+ the second binomial of those
+above T*) + two votes + two Laplace sums + one binomial.
 
 **Fig. 1b as plotted**: the figure's own call (``bounds figures``, Figure 1b): all three
 estimators, DAME at the paper's m~ with further DAME runs on the same users at the unit
 constants' m~ and at the smallest size (those distinct from the paper's m~), at both of the
 figure's settings (n = 10^4, sizes {10^5, 10^6}, 1000 replications; n = 10^5, sizes
 {10^5, 10^8}, 100 replications) and a few rho.  Its floor is all three's, extended to what each
-further run must draw over the same users: its own vote (noisy totals, noise-only maximum) and
-its own Laplace sum, and 2 more cells in each row's multinomial of voters (its cuts joined to
-the others'); the releasing users' sums are drawn once for all runs.  A run's m~ above a size
-changes no draw (those users neither vote in it nor draw anything more).  (The floor used to draw every voter's sum too: about twice the cost at every
-setting, work an exact simulation need not do.)
+further run must draw over the same users: its own vote (the w noisy totals its voters reach,
+the noise-only maximum where w < N) and its own Laplace sum, and its cuts joined to the others'
+in each row's multinomial of voters; the releasing users' sums are drawn once for all runs.  A
+run's m~ above a size changes no draw (those users neither vote in it nor draw anything more).
+(The floor used to draw every voter's sum too: about twice the cost at every setting, work an
+exact simulation need not do.)
 
 Known to be cheaper still, and used by neither side: where a size has few possible sums (m + 1,
 or a table's entries, against the n/2 releasing users of a row: m = 10, and m = 10^3 from
 n = 10^4), a row's releasing users are also one multinomial over those values, the clipped sum
 being the counts times the clipped means; both sides would then cost little more than their
 fixed costs per replication (the plan, the elections), and the ratios would be those of fixed
-costs.
+costs.  Likewise in a vote: bins of equal c_j have i.i.d. totals (the occupied bin and its two
+neighbours, each c_j = n/2, where a row's voters share one bin), so their maximum could be drawn
+as one variable, as the empty bins' is; neither side does, and the floor draws each such bin.
 
 Measurement
 -----------
@@ -106,7 +137,7 @@ A second table times one call of ``count`` binomial draws of one size, numpy's `
 against ``simulate.binomial_inversion`` (its table built beforehand), per draw.
 
 Run: ``python benchmarks/bench_simulate.py`` (``--quick``: fewer settings, 2 rounds; ``--plotted-only``: the
-Fig. 1b as plotted table alone).
+Fig. 1b as plotted table alone; ``--windows``: the law of the bins each vote draws, at every setting, alone).
 """
 
 import argparse
@@ -140,6 +171,11 @@ def fig1b_law(rho):
     return sizes.finite({10**5: 1 - rho, 10**6: rho})
 
 
+def paper_m_tilde(law, n):
+    """The m~ a run uses by default: Theorem 2's, with the paper's constants (a setting's constant, not timed)."""
+    return dame.m_tilde(law, n=n, alpha=ALPHA, constants="paper")
+
+
 def support(rho_or_m, kind):
     """(sizes, masses) of a setting's law, written out here (``kind`` "plotted": ``(rho, m1, m2)``)."""
     if kind == "size":
@@ -165,6 +201,97 @@ def timed(fn, reps):
     return (usage() - before) / reps
 
 
+KEEP = 1 - RR_FLIP  # a vote's bit is kept with probability e^{alpha/6} / (1 + e^{alpha/6})
+
+
+def dame_tau(m_tilde, n):
+    """DAME's bins' half-width, Pla et al. (2024), eq. (4): sqrt(2 log(8 (sqrt(m~ n alpha^2) v 1)) / m~)."""
+    return math.sqrt(2 * math.log(8 * max(math.sqrt(m_tilde * n * ALPHA**2), 1.0)) / m_tilde)
+
+
+def kent_tau(T, n):
+    """Kent et al.'s bins' half-width, eq. (25): sqrt(2 log(n T* alpha^2) / T*), T* = min(T, e^{n alpha^2}) = T here."""
+    if math.log(T) >= n * ALPHA**2:
+        raise ValueError(f"T = {T}: the cap e^(n alpha^2) binds at n = {n} (not a setting of this benchmark)")
+    return math.sqrt(2 * math.log(n * T * ALPHA**2) / T)
+
+
+class Vote:
+    """One election: its bins' half-width, their number N = ceil(1/tau), the m~ below which a size does not vote
+    (1 for Kent), and whether it reads a user's first T* samples (Kent) or its whole sum (DAME)."""
+
+    def __init__(self, tau, m_tilde, first):
+        self.tau, self.N, self.m_tilde, self.first = tau, math.ceil(1 / tau), m_tilde, first
+
+    def bin(self, s, t):
+        """The bin of a sum of s ones out of t samples: mean x = (2s - t)/t, bin min(floor((x + 1)/(2 tau)), N - 1)."""
+        return min(int(s / (t * self.tau)), self.N - 1)
+
+    def cuts(self, lo, hi, t):
+        """The sums in lo + 1 .. hi where the bin changes (each the first sum of its bin)."""
+        out = []
+        for b in range(self.bin(lo, t) + 1, self.bin(hi, t) + 1):
+            c = max(lo + 1, math.ceil(b * t * self.tau))
+            while c > lo + 1 and self.bin(c - 1, t) >= b:
+                c -= 1
+            while self.bin(c, t) < b:
+                c += 1
+            out.append(c)
+        return out
+
+
+def window(t, q):
+    """The sums a Bin(t, q) draws (mean +- 15 sd + 40, the floor's tables' window; beyond: below 1e-40)."""
+    sd = math.sqrt(t * q * (1 - q))
+    return max(0, math.floor(t * q - 15 * sd) - 40), min(t, math.ceil(t * q + 15 * sd) + 40)
+
+
+def intervals(lo, hi, cuts):
+    """The intervals [a, b] of lo .. hi between sorted cuts."""
+    ends = [lo, *sorted(set(cuts)), hi + 1]
+    return [(a, b - 1) for a, b in zip(ends[:-1], ends[1:])]
+
+
+def size_cells(a, T, votes, q):
+    """The cells of a voter of size a: (masses, bins), bins[v, c] the bin of vote v in cell c (-1: v does not read
+    this size).  A vote's bin is a function of one sum (S_T for Kent, S_a for DAME), constant between its cuts; where
+    all the votes that read the size read one sum, the cells are the intervals between their cuts joined, of mass
+    F(b) - F(a - 1); otherwise (a > T, Kent and DAME) the pairs (Kent's interval of S_T, DAME's of S_a = S_T + S'),
+    of mass sum_{s in I} P(S_T = s) P(S' in J - s).  Cells of mass 0 are dropped; the masses sum to 1."""
+    reading = [v for v in votes if v.m_tilde <= a]
+    if not reading:
+        return np.ones(1), np.full((len(votes), 1), -1)
+    ts = {min(a, T) if v.first else a for v in reading}
+    mass: list[float] = []
+    rows: list[list[int]] = [[] for _ in votes]
+    if len(ts) == 1:
+        t = ts.pop()
+        lo, hi = window(t, q)
+        cells = intervals(lo, hi, [c for v in reading for c in v.cuts(lo, hi, t)])
+        F = stats.binom.cdf(np.array([b for _, b in cells] + [cells[0][0] - 1]), t, q)
+        mass = np.diff(np.concatenate(([F[-1]], F[:-1]))).tolist()
+        rows = [[v.bin(x, t) if v in reading else -1 for x, _ in cells] for v in votes]
+    else:
+        lo1, hi1 = window(T, q)
+        lo, hi = window(a, q)
+        kent_cells = intervals(lo1, hi1, [c for v in reading if v.first for c in v.cuts(lo1, hi1, T)])
+        dame_cells = intervals(lo, hi, [c for v in reading if not v.first for c in v.cuts(lo, hi, a)])
+        s1 = np.arange(lo1, hi1 + 1)
+        p1 = stats.binom.pmf(s1, T, q)
+        for x1, y1 in kent_cells:
+            sel = slice(x1 - lo1, y1 - lo1 + 1)
+            for x, y in dame_cells:
+                g = stats.binom.cdf(y - s1[sel], a - T, q) - stats.binom.cdf(x - 1 - s1[sel], a - T, q)
+                mass.append(float(np.dot(p1[sel], g)))
+                for v, row in zip(votes, rows):
+                    row.append(-1 if v not in reading else v.bin(x1, T) if v.first else v.bin(x, a))
+    masses = np.array(mass)
+    bins = np.array(rows, dtype=np.int64).reshape(len(votes), -1)
+    keep = masses > 0
+    masses = masses[keep]
+    return masses / masses.sum(), bins[:, keep]
+
+
 class InversionTable:
     """Bin(N, q) by inversion of its cdf over mean +- 15 sd + 40 (built with scipy.stats), with a guide table."""
 
@@ -187,17 +314,17 @@ class NoiseMaximum:
     G(y)^K: V = U'^(1/K) is the maximum's G-value; G is linear on each [b, b + 1/2) (slope pmf(b) / (1/2)), so
     y = b + (V - F(b - 1)) / (2 pmf(b)) with b the first value of F(b) > V (F the binomial cdf, tabulated once)."""
 
-    def __init__(self, N, flip, K):
+    def __init__(self, N, flip):
         self.table = InversionTable(N, flip)  # F over the window lo .. hi (its last entry inf)
         F = self.table.F.copy()
         F[-1] = 1.0
         self.below = np.concatenate(([0.0], F[:-1]))  # F(b - 1)
         self.pmf = np.maximum(F - self.below, 1e-300)
-        self.K = K
 
-    def draw(self, rows, rng):
-        v = rng.random(rows)
-        np.power(v, 1.0 / self.K, out=v)
+    def draw(self, K, rng):
+        """One draw of the maximum over K[i] bins for each entry of K (K >= 1)."""
+        v = rng.random(K.size)
+        np.power(v, 1.0 / K, out=v)
         i = np.searchsorted(self.table.F, v, side="right")
         np.minimum(i, self.pmf.size - 1, out=i)
         return self.table.lo + i + (v - self.below[i]) / (2 * self.pmf[i])
@@ -215,13 +342,36 @@ class Floor:
     f = np.empty(CALL_DRAWS)
     b = np.empty(CALL_DRAWS, dtype=bool)
 
-    def __init__(self, kind, param, n, theta):
-        self.n, self.theta = n, theta
+    def __init__(self, kind, param, n, theta, m_tilde):
+        self.n, self.theta, self.m_tilde = n, theta, m_tilde
         self.q = (1 + theta) / 2
         self.pts, self.p = support(param, kind)
         self.T = min(self.pts)  # Kent's T* (n alpha^2 >= 395 here: the cap e^{n alpha^2} never binds)
         self.tables = {}
-        self.empty = NoiseMaximum(n // 2, RR_FLIP, 100)  # K = 100 empty bins: its cost does not depend on K
+        self.layouts, self.cells = {}, {}
+        self.empty = NoiseMaximum(n // 2, RR_FLIP)
+
+    def layout(self, both, further=()):
+        """The votes of a run (Kent's if ``both``, DAME's at m~, DAME's further runs at ``further``), each size's
+        cells' masses, and for each vote and size ``reach[v][k]`` (cells x the bins next to some cell's, within
+        0 .. N - 1): 1 where the cell's voters put a one on the bin (their bin or a neighbour).  Computed once a run."""
+        key = (both, tuple(further))
+        if key not in self.layouts:
+            votes = [Vote(kent_tau(self.T, self.n), 1, True)] if both else []
+            votes += [Vote(dame_tau(mt, self.n), mt, False) for mt in (self.m_tilde, *further)]
+            cells = [size_cells(a, self.T, votes, self.q) for a in self.pts]
+            reach = []
+            for i, v in enumerate(votes):
+                seen = np.concatenate([b[i] for _, b in cells])
+                seen = seen[seen >= 0]
+                lo = max(int(seen.min()) - 1, 0) if seen.size else 0
+                hi = min(int(seen.max()) + 1, v.N - 1) if seen.size else -1
+                j = np.arange(lo, hi + 1)
+                reach.append([((b[i][:, None] >= 0) & (np.abs(b[i][:, None] - j) <= 1)).astype(np.int64)
+                              for _, b in cells])
+            self.layouts[key] = (votes, [m for m, _ in cells], reach)
+            self.cells[key] = cells
+        return self.layouts[key]
 
     def invert(self, tab, count, rng):
         u, g, i, f, b = (a[:count] for a in (self.u, self.g, self.i, self.f, self.b))
@@ -253,38 +403,111 @@ class Floor:
             else:
                 rng.binomial(N, self.q, size=k)
 
-    def run(self, estimators, reps, method, rng, fresh=False, further=0):
-        """One timed run; ``further``: DAME's further runs on the same users (their votes and noise)."""
+    def run(self, estimators, reps, method, rng, fresh=False, further=(), tally=None):
+        """One timed run; ``further``: the m~ of DAME's further runs on the same users (their votes and noise);
+        ``tally`` (untimed use): a list per vote, each row's number of bins drawn appended."""
         if fresh:  # tabulate the cdfs again (to time them with a run)
             self.tables = {}
         n, h = self.n, self.n // 2
         both = "kent" in estimators
-        n_cells = (5 if both else 3) + 2 * further
-        cells = np.full(n_cells, 1 / n_cells)  # the votes' cells (their cuts joined)
-        step = max(1, CALL_DRAWS // h)  # replications drawn together (about CALL_DRAWS releasing users)
-        for start in range(0, reps, step):
-            r = min(step, reps - start)
-            if len(self.pts) > 1:
-                counts = rng.multinomial(h, self.p, size=2 * r)
-                voters, releasing = counts[0::2], counts[1::2].sum(axis=0)
+        votes, masses, reach = self.layout(both, further)
+        r = reps  # the call's replications together: each draw one call for all rows (the sums CALL_DRAWS a call)
+        if len(self.pts) > 1:
+            counts = rng.multinomial(h, self.p, size=2 * r)
+            voters, releasing = counts[0::2], counts[1::2].sum(axis=0)
+        else:
+            voters, releasing = np.full((r, 1), h), [h * r]
+        ones = [np.zeros((r, m[0].shape[1]), dtype=np.int64) for m in reach]  # each vote's true ones per bin
+        for k, (a, c) in enumerate(zip(self.pts, releasing)):
+            per = rng.multinomial(voters[:, k], masses[k]) if masses[k].size > 1 else voters[:, k:k + 1]
+            for v in range(len(votes)):  # each row's voters of this size, per cell, put their ones on bins
+                ones[v] += per @ reach[v][k]
+            if both and a > self.T:
+                self.sums(self.T, c, rng, method)
+                self.sums(a - self.T, c, rng, method)
             else:
-                voters, releasing = np.full((r, 1), h), [h * r]
-            for k, (a, c) in enumerate(zip(self.pts, releasing)):
-                rng.multinomial(voters[:, k], cells)  # each row's voters of this size, per cell
-                if both and a > self.T:
-                    self.sums(self.T, c, rng, method)
-                    self.sums(a - self.T, c, rng, method)
-                else:
-                    self.sums(a, c, rng, method)
-            for _ in range((2 if both else 1) + further):  # votes and Laplace sums: one set per estimator and run
-                rng.binomial(np.zeros((r, 3), np.int64) + h // 2, 1 - RR_FLIP)
-                rng.binomial(np.zeros((r, 3), np.int64) + h - h // 2, RR_FLIP)
-                rng.random((r, 3))
-                self.empty.draw(r, rng)  # the bins no voter reached: their largest noisy total
-                rng.standard_gamma(h, size=r)
-                rng.standard_gamma(h, size=r)
-            if "duchi" in estimators:
-                rng.binomial(n, 0.5 + self.theta / (2 * DUCHI_B), size=r)
+                self.sums(a, c, rng, method)
+        for i, (v, near) in enumerate(zip(votes, ones)):  # votes and Laplace sums: one set per estimator and run
+            rng.standard_gamma(h, size=r)
+            rng.standard_gamma(h, size=r)
+            if v.N == 1:  # one bin: the election is certain, nothing to draw
+                if tally is not None:
+                    tally[i].extend([0] * r)
+                continue
+            hit = near > 0
+            c = near[hit]  # the bins some voter reaches: each its own total, Bin(c, keep) + Bin(h - c, flip) + U/2
+            rng.binomial(c, KEEP)
+            rng.binomial(h - c, RR_FLIP)
+            rng.random(c.size)
+            K = v.N - hit.sum(axis=1)  # the bins no voter reaches: their largest noisy total, where any
+            if tally is not None:
+                tally[i].extend((v.N - K).tolist())
+            K = K[K > 0]
+            if K.size:
+                self.empty.draw(K, rng)
+        if "duchi" in estimators:
+            rng.binomial(n, 0.5 + self.theta / (2 * DUCHI_B), size=r)
+
+
+def window_law(fl, both, further=()):
+    """Each vote's exact law of the number of bins a row must draw, w = |the bins within 0 .. N - 1 next to or at an
+    occupied bin|, from its h = n/2 voters, i.i.d. over the vote's bins with the cells' masses (a voter of a size the
+    vote does not read, or of none, occupies nothing).  P(the occupied set is S) by Moebius inversion of
+    P(occupied within S) = (1 - p(bins outside S))^h.  Returns, per vote, (N, {w: probability})."""
+    votes = fl.layout(both, further)[0]
+    cells = fl.cells[(both, tuple(further))]
+    out = []
+    for i, v in enumerate(votes):
+        if v.N == 1:  # one bin: the election is certain, nothing drawn
+            out.append((1, {0: 1.0}))
+            continue
+        p: dict[int, float] = {}
+        for pk, (masses, bins) in zip(fl.p, cells):
+            for b, mass in zip(bins[i].tolist(), masses.tolist()):
+                if b >= 0:
+                    p[b] = p.get(b, 0.0) + pk * mass
+        B = sorted(p)
+        if len(B) > 16:
+            raise ValueError(f"{len(B)} bins reached: too many subsets")
+        P = np.array([p[b] for b in B])
+        subsets = (np.arange(1 << len(B))[:, None] >> np.arange(len(B))) & 1  # subset x bin
+        outside = (1 - subsets) @ P
+        with np.errstate(divide="ignore"):  # log(0): no voter within S has probability 0
+            f = np.exp((fl.n // 2) * np.log1p(-np.minimum(outside, 1.0)))  # P(occupied within S)
+        for bit in range(len(B)):  # Moebius: P(occupied exactly S)
+            has = (np.arange(f.size) >> bit) & 1 == 1
+            f[has] -= f[np.flatnonzero(has) ^ (1 << bit)]
+        law: dict[int, float] = {}
+        for S, prob in zip(subsets, f):
+            occupied = [b for b, s in zip(B, S) if s]
+            w = len({j for b in occupied for j in (b - 1, b, b + 1) if 0 <= j < v.N})
+            law[w] = law.get(w, 0.0) + float(prob)
+        out.append((v.N, law))
+    return out
+
+
+def window_table(settings, plotted):
+    """The law of the bins drawn per vote at every setting, exact (``window_law``) beside the floor's own count."""
+    print("Bins whose noisy totals a vote must draw (next to or at an occupied bin), per row: exact law, mean, "
+          "P(a bin no voter reaches exists: its maximum drawn), and the mean counted by the floor itself")
+    print(f"{'setting':28s} {'run':>9s} {'vote':>10s} {'N':>8s}  {'P(w=0..5)':42s} {'E w':>6s} {'P(w<N)':>7s} "
+          f"{'counted':>12s}")
+    rng = np.random.default_rng(1)
+    rows: list[tuple[str, Floor, int, list[int]]] = [(label, fl, n, []) for label, _, n, _, fl in settings]
+    rows += [(label, fl, n, list(more)) for label, n, more, fl in plotted]
+    for label, fl, n, more in rows:
+        for name, est in (RUNS.items() if not more else [("all three", RUNS["all three"])]):
+            both = "kent" in est
+            tally: list[list[int]] = [[] for _ in fl.layout(both, more)[0]]
+            reps = reps_for(n)
+            fl.run(est, reps, "numpy", rng, further=more, tally=tally)
+            kinds = (["Kent"] if both else []) + ["DAME"] + [f"DAME@{m}" for m in more]
+            for kind, (N, law), t in zip(kinds, window_law(fl, both, more), tally):
+                ps = " ".join(f"{law.get(w, 0.0):6.4f}" for w in range(6))
+                mean = sum(w * q for w, q in law.items())
+                below = sum(q for w, q in law.items() if w < N)
+                print(f"{label:28s} {name:>9s} {kind:>10s} {N:8d}  {ps:42s} {mean:6.3f} {below:7.4f} "
+                      f"{np.mean(t):6.3f} ({len(t)})")
 
 
 PLOTTED = ((10**4, 10**5, 10**6, 1000), (10**5, 10**5, 10**8, 100))  # Fig. 1b's settings: n, m1, m2, replications
@@ -308,14 +531,14 @@ def plotted_table(rounds, rhos, rng):
     for n, m1, m2, reps in PLOTTED:
         for rho in rhos:
             law, mt, more = plotted_call(rho, n, m1, m2)
-            fl = Floor("plotted", (rho, m1, m2), n, 0.0)
-            fl.run(RUNS["all three"], 1, "inversion", rng, further=len(more))  # the floor's tables (untimed)
+            fl = Floor("plotted", (rho, m1, m2), n, 0.0, mt)
+            fl.run(RUNS["all three"], 1, "inversion", rng, further=more)  # the floor's tables and cells (untimed)
             cells.append((f"n=1e{round(math.log10(n))} m2=1e{round(math.log10(m2))} rho={rho:.1f}", law, n, reps, mt,
                           more, fl))
     times = {c[0]: ([], []) for c in cells}
     for _ in range(rounds):
         for label, law, n, reps, mt, more, fl in cells:
-            t = [timed(lambda: fl.run(RUNS["all three"], reps, method, rng, further=len(more)), reps)
+            t = [timed(lambda: fl.run(RUNS["all three"], reps, method, rng, further=more), reps)
                  for method in ("numpy", "inversion")]
             times[label][0].append(min(t, key=lambda v: v[0] + v[1]))
 
@@ -410,6 +633,7 @@ def main():
     ap.add_argument("--no-draws", action="store_true", help="skip the table of single binomial calls")
     ap.add_argument("--memory-only", action="store_true", help="only the peak memory table")
     ap.add_argument("--plotted-only", action="store_true", help="only the Fig. 1b as plotted table")
+    ap.add_argument("--windows", action="store_true", help="only the law of the bins each vote draws, per setting")
     args = ap.parse_args()
     warnings.simplefilter("ignore", PaperAssumptionWarning)
     if args.memory_only:
@@ -425,12 +649,21 @@ def main():
     thetas = (0.0, 0.3)
     rhos = (0.0, 0.5, 0.9) if args.quick else (0.0, 0.1, 0.3, 0.5, 0.7, 0.9, 1.0)
     settings = [(f"n=1e{round(math.log10(n))} m=1e{round(math.log10(m))} th={theta}", sizes.point(m), n, theta,
-                 Floor("size", m, n, theta)) for n in ns for m in ms for theta in thetas]
-    settings += [(f"Fig.1b rho={rho:.1f}", fig1b_law(rho), 10**4, 0.0, Floor("fig1b", rho, 10**4, 0.0))
-                 for rho in rhos]
+                 Floor("size", m, n, theta, paper_m_tilde(sizes.point(m), n)))
+                for n in ns for m in ms for theta in thetas]
+    settings += [(f"Fig.1b rho={rho:.1f}", fig1b_law(rho), 10**4, 0.0,
+                  Floor("fig1b", rho, 10**4, 0.0, paper_m_tilde(fig1b_law(rho), 10**4))) for rho in rhos]
+    if args.windows:
+        plotted = [(f"n=1e{round(math.log10(n))} m2=1e{round(math.log10(m2))} rho={rho:.1f} plotted", n, more,
+                    Floor("plotted", (rho, m1, m2), n, 0.0, mt))
+                   for n, m1, m2, _ in PLOTTED for rho in ((0.5,) if args.quick else (0.1, 0.5, 0.9))
+                   for _, mt, more in [plotted_call(rho, n, m1, m2)]]
+        window_table(settings, plotted)
+        return
     for _, law, n, theta, fl in settings:  # warm up: imports, caches, the floor's tables
         simulate.compare(theta=theta, sizes=law, n=n, alpha=ALPHA, reps=1, seed=0)
-        fl.run(("duchi", "kent", "dame"), 1, "inversion", np.random.default_rng(0))
+        for est in RUNS.values():  # the floor's cells of each run
+            fl.run(est, 1, "inversion", np.random.default_rng(0))
     rng = np.random.default_rng(0)
     kinds = (*(f"floor {k}" for k in RUNS), *RUNS)
     times = {(s[0], k): [] for s in settings for k in kinds}
