@@ -33,7 +33,6 @@ import warnings
 from pathlib import Path
 
 import numpy as np
-from scipy import stats
 
 from bench_dame import timed  # this directory's shared timer (CPU time, best of repeats)
 import bounds
