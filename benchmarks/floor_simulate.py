@@ -53,8 +53,8 @@ n/2):
   without a draw; where n/2 <= 511, at n = 10^3, the total is c - Bin(c, flip) + Bin(n/2 - c, flip),
   the same law, both binomials by inversion of one table of Bin(k, flip), k <= n/2, one uniform
   each: 13-30 ns a draw against numpy's 50-95 ns, as the engine draws them); and, where w < N,
-  the largest total of the N - w bins no voter reaches (they are i.i.d., so only their maximum matters, and which of them wins is uniform: the maximum of
-  K iid Bin(n/2, flip) + U/2, one uniform a row, its K-th root through the piecewise-linear cdf
+  the largest total of the N - w bins no voter reaches (they are i.i.d., so only their maximum
+  matters, and which of them wins is uniform: the maximum of K iid Bin(n/2, flip) + U/2, one uniform a row, its K-th root through the piecewise-linear cdf
   of Bin + U/2, the binomial cdf tabulated once a run over mean +- 15 sd + 40, untimed).  The
   law of w at every setting (exact, by Moebius inversion over the occupied sets, beside the
   floor's own count) is printed by ``--windows``: at m = 10, N = 1 (tau > 1) and w = 0;
