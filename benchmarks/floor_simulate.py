@@ -55,7 +55,8 @@ n/2):
   each: 13-30 ns a draw against numpy's 50-95 ns, as the engine draws them); and, where w < N,
   the largest total of the N - w bins no voter reaches (they are i.i.d., so only their maximum
   matters, and which of them wins is uniform: the maximum of K iid Bin(n/2, flip) + U/2, one
-  uniform a row, its K-th root through the piecewise-linear cdf of Bin + U/2, the binomial cdf tabulated once a run over mean +- 15 sd + 40, untimed).  The
+  uniform a row, its K-th root through the piecewise-linear cdf of Bin + U/2, the binomial cdf
+  tabulated once a run over mean +- 15 sd + 40, untimed).  The
   law of w at every setting (exact, by Moebius inversion over the occupied sets, beside the
   floor's own count) is printed by ``--windows``: at m = 10, N = 1 (tau > 1) and w = 0;
   elsewhere w is 3 or 4 (4 with probability from 0 to 1 as the mean falls in its bin: 1.00 for
