@@ -16,7 +16,7 @@ from scipy import stats
 from bounds import simulate, sizes
 from bounds.estimators import dame, kent, localisation
 from bounds.numerics import PaperAssumptionWarning
-from bounds.simulate import _engine, _kernels, _populations, _stream
+from bounds.simulate import _engine, _kernels, _populations, _stream, _tables
 
 ALPHA = 22 / 35
 N_BLOCKED = 2**16 + 2 * 3001  # above one block of users, not a multiple of it
@@ -468,3 +468,33 @@ def test_shrunk_runs_extents_are_the_shrunk_arrays_extents():
         for L, U in (wide, (np.full(50, 0.0), np.full(50, 0.05))):
             want = np.add.reduceat(np.clip(shrunk, np.repeat(L[rows], lengths), np.repeat(U[rows], lengths)), starts)
             np.testing.assert_array_equal(runs.clipped_sums(shrunk, L, U, clip, gate), want)
+
+
+class _Uniforms:
+    """A stand-in generator whose ``random(out=...)`` writes given values (cycled)."""
+
+    def __init__(self, values):
+        self.values = np.asarray(values, dtype=float)
+
+    def random(self, out):
+        out[...] = np.resize(self.values, out.shape)
+        return out
+
+
+@pytest.mark.parametrize("N, q", [(10, 0.5), (1000, 0.4), (10**6, 0.65), (10**7, 0.5), (50, 1e-3)])
+def test_fine_inverter_draws_the_first_entry_above_each_uniform(N, q):
+    table = simulate.binomial_table(N, q)
+    fine = _tables._FineInverter(table, 2**16)
+    G = fine.fine.size
+    F = table[1]
+    # every cell's ends (g / G and the largest double below (g + 1) / G), the table's own steps and their neighbours
+    g = np.random.default_rng(0).integers(0, G, size=4000)
+    steps = F[np.isfinite(F)]
+    u = np.concatenate([g / G, np.nextafter((g + 1) / G, 0), steps, np.nextafter(steps, 0),
+                        np.nextafter(steps, 1), [0.0, np.nextafter(1.0, 0)]])
+    u = u[(u >= 0) & (u < 1)][:2**16]
+    got = fine.indices(u.size, _Uniforms(u)).copy()
+    np.testing.assert_array_equal(got, np.searchsorted(F, u, side="right"))  # the inverse by definition
+    a = _populations._Inverter(table, 2**16, index=np.intp).indices(2**16, np.random.default_rng(3)).copy()
+    b = fine.indices(2**16, np.random.default_rng(3))
+    np.testing.assert_array_equal(a, b)  # the same draws as the inverter it replaces
