@@ -498,3 +498,27 @@ def test_fine_inverter_draws_the_first_entry_above_each_uniform(N, q):
     a = _populations._Inverter(table, 2**16, index=np.intp).indices(2**16, np.random.default_rng(3)).copy()
     b = fine.indices(2**16, np.random.default_rng(3))
     np.testing.assert_array_equal(a, b)  # the same draws as the inverter it replaces
+
+
+@pytest.mark.parametrize("N", [10, 10**6])
+def test_fine_inverter_values_are_the_table_at_its_entries(N):
+    table = simulate.binomial_table(N, 0.4)
+    means = np.random.default_rng(1).normal(size=table[1].size)
+    inv = _tables._FineInverter(table, 2**16)
+    entries = inv.indices(50_000, np.random.default_rng(2)).copy()
+    out = np.empty(2**16)
+    got = inv.values(50_000, np.random.default_rng(2), means, out)
+    np.testing.assert_array_equal(got, means[entries])
+
+
+@pytest.mark.parametrize("law, n", [(sizes.point(10**6), 1000), (sizes.finite({10**5: 0.5, 10**6: 0.5}), 10**4)])
+def test_means_drawn_as_read_equal_entries_then_means(monkeypatch, law, n):
+    # the streamed releases' fused draws (one gather a user) against entries drawn, then their means written
+    def run():
+        return simulate.compare(theta=0.0, sizes=law, n=n, alpha=22 / 35, reps=70, seed=9)
+
+    fused = run()
+    monkeypatch.setattr(_stream, "_mean_draws", lambda *args: None)
+    apart = run()
+    for key in fused:
+        np.testing.assert_array_equal(fused[key].estimates, apart[key].estimates)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import functools
 import math
 import threading
+from typing import Callable
 
 import numpy as np
 
@@ -228,6 +229,31 @@ class _FineInverter(_Inverter):
             i[late] = k
         return i
 
+    def values(self, count: int, rng: np.random.Generator, table: np.ndarray, out: np.ndarray) -> np.ndarray:
+        """``table`` (a value per entry, never NaN) at ``count`` drawn entries, written into ``out``: the values of
+        :meth:`indices`' entries from the same uniforms (the same bits), read through the fine guide's cells (each
+        sure cell's value, NaN elsewhere; the last ``table`` kept), one gather a draw instead of two."""
+        cached = getattr(self, "_values", None)
+        if cached is None or cached[0] is not table:
+            v = np.where(self.fine >= 0, table[np.maximum(self.fine, 0)], np.nan)
+            cached = self._values = (table, v)
+        u, f, g, o = self.u[:count], self.f[:count], self.g[:count], out[:count]
+        rng.random(out=u)
+        np.multiply(u, self.fine.size, out=f)
+        np.copyto(g, f, casting="unsafe")  # truncation of u G >= 0: its floor
+        np.take(cached[1], g, out=o, mode="clip")
+        np.isnan(o, out=self.b[:count])
+        late = np.flatnonzero(self.b[:count])
+        if late.size:  # cells holding a step of F: from the cell's first entry up
+            v, k = u[late], -1 - self.fine[g[late]]
+            k += self.F[k] <= v
+            k += self.F[k] <= v
+            still = np.flatnonzero(self.F[k] <= v)
+            if still.size:
+                k[still] = np.searchsorted(self.F, v[still], side="right")
+            o[late] = table[k]
+        return o
+
 
 _entry_cache = threading.local()
 
@@ -267,6 +293,19 @@ def _sampler(how, t: int, q: float, rng: np.random.Generator) -> tuple:
     def write_entries(values: np.ndarray, out: np.ndarray) -> None:
         np.take(means, values, out=out, mode="clip")  # entries in range: no check
     return draw_entries, write_entries, how[0]
+
+
+def _mean_draws(how, t: int, rng: np.random.Generator) -> Callable[[int, np.ndarray], np.ndarray] | None:
+    """``draw(count, out)``: ``count`` users' local means of a part of ``t`` samples drawn from a table straight
+    into ``out`` (:class:`_FineInverter`'s values: the bits and the uniforms of :func:`_sampler`'s ``draw`` then
+    ``write``), or ``None`` for numpy's sampler."""
+    if how is BINOMIAL:
+        return None
+    inv, means = _entry_draws(how), _entry_means(how[0], how[1].size, t)
+
+    def draw(count: int, out: np.ndarray) -> np.ndarray:
+        return inv.values(count, rng, means, out)
+    return draw
 
 
 def _row_groups(lengths: list[int], offsets: list[int], cap: int):
