@@ -485,16 +485,23 @@ class _Uniforms:
 def test_fine_inverter_draws_the_first_entry_above_each_uniform(N, q):
     table = simulate.binomial_table(N, q)
     fine = _tables._FineInverter(table, 2**16)
-    G = fine.fine.size
     F = table[1]
-    # every cell's ends (g / G and the largest double below (g + 1) / G), the table's own steps and their neighbours
-    g = np.random.default_rng(0).integers(0, G, size=4000)
-    steps = F[np.isfinite(F)]
-    u = np.concatenate([g / G, np.nextafter((g + 1) / G, 0), steps, np.nextafter(steps, 0),
-                        np.nextafter(steps, 1), [0.0, np.nextafter(1.0, 0)]])
-    u = u[(u >= 0) & (u < 1)][:2**16]
-    got = fine.indices(u.size, _Uniforms(u)).copy()
-    np.testing.assert_array_equal(got, np.searchsorted(F, u, side="right"))  # the inverse by definition
+    for G in (table[2].size, 2 * table[2].size, 8 * table[2].size):  # the table's guide, then finer ones
+        fine._guide(G)
+        # every cell's ends (g / G, the largest double below (g + 1) / G), the table's own steps and their neighbours
+        g = np.random.default_rng(0).integers(0, G, size=4000)
+        steps = F[np.isfinite(F)]
+        u = np.concatenate([g / G, np.nextafter((g + 1) / G, 0), steps, np.nextafter(steps, 0),
+                            np.nextafter(steps, 1), [0.0, np.nextafter(1.0, 0)]])
+        u = u[(u >= 0) & (u < 1)][:2**16]
+        got = fine.indices(u.size, _Uniforms(u)).copy()
+        np.testing.assert_array_equal(got, np.searchsorted(F, u, side="right"))  # the inverse by definition
+    fine = _tables._FineInverter(table, 2**16)
+    G = fine.fine.size
+    finer = min(8 * G, max(_tables.FINE_GUIDE_MAX, G))
+    for _ in range(-(-_tables.FINE_DRAWS * finer // 2**16)):  # enough draws: a guide 8 times finer (at most 2^18)
+        fine.indices(2**16, np.random.default_rng(5))
+    assert fine.fine.size == finer
     a = _populations._Inverter(table, 2**16, index=np.intp).indices(2**16, np.random.default_rng(3)).copy()
     b = fine.indices(2**16, np.random.default_rng(3))
     np.testing.assert_array_equal(a, b)  # the same draws as the inverter it replaces

@@ -184,19 +184,23 @@ class _Vote:
         return localisation.elect_window(lo, w, h, N, alpha, n_voters, rng, _keep(alpha))
 
 
-FINE_GUIDE_MIN, FINE_GUIDE_MAX = 2**14, 2**18  # a fine guide's cells: 8 x the table's guide, within these
+FINE_GUIDE_MAX = 2**18  # a fine guide's cells at most (8 times the table's guide once the draws pay for it)
+FINE_DRAWS = 64  # draws per cell of the guide after which a guide 8 times finer is built (about its cost)
 
 
 class _FineInverter(_Inverter):
-    r"""The inverter of a table drawing entries (``np.intp``) by a finer guide table that also says where no check
-    is needed: the same entries for the same uniforms (the same bits), fewer passes over the draws.
+    r"""The inverter of a table drawing entries (``np.intp``) by a guide table that also says where no check is
+    needed: the same entries for the same uniforms (the same bits), fewer passes over the draws.
 
     Cell :math:`g` of :math:`G` (a power of 2) holds the uniforms :math:`u` with :math:`\lfloor uG\rfloor = g`
     (exact: :math:`u` is a multiple of :math:`2^{-53}`), :math:`g/G \le u < (g+1)/G`.  Its guide entry
     :math:`i_g` is the first with :math:`F_{i_g} > g/G`, so the inverse :math:`\min\{i : F_i > u\}` is at least
     :math:`i_g`; where moreover :math:`F_{i_g} \ge (g+1)/G`, it is :math:`i_g` for every :math:`u` of the cell
-    (stored as is), otherwise the cell is stored as :math:`-1 - i_g` and its draws step up from :math:`i_g`.  With
-    :math:`G` at least 8 times the entries (up to :data:`FINE_GUIDE_MAX`), a few % of the draws step.
+    (stored as is), otherwise the cell is stored as :math:`-1 - i_g` and its draws step up from :math:`i_g`.
+    :math:`G` starts as the table's guide (about 10% of the draws step at :math:`m = 10^6`) and becomes 8 times
+    finer (up to :data:`FINE_GUIDE_MAX`; 1-2% step) once :data:`FINE_DRAWS` draws a cell have been made: the
+    finer guide's cost, about a pass over its cells, is then small against the draws.  Any :math:`G` gives the same
+    entries.
 
     .. math:: F^{-1}(u) = \min\{i : F_i > u\} = i_g \quad\text{if}\quad F_{i_g} \ge (g + 1)/G
 
@@ -205,14 +209,29 @@ class _FineInverter(_Inverter):
 
     def __init__(self, table: tuple[int, np.ndarray, np.ndarray], size: int) -> None:
         super().__init__(table, size, index=np.intp)
-        G = min(max(8 * self.guide.size, FINE_GUIDE_MIN), FINE_GUIDE_MAX)  # tables' guides: 2^17 cells at most
-        start = np.searchsorted(self.F, np.arange(G) / G, side="right").astype(np.intp)
+        self.drawn = 0
+        self._guide(self.guide.size)
+
+    def _guide(self, G: int) -> None:
+        """Make the guide of ``G`` cells: the first entry above each cell's start, ``-1 - i`` where not sure."""
+        cell = np.ceil(self.F * G)  # the first cell g with g / G >= F_i (exact: G a power of 2), G + 1 for inf
+        np.minimum(cell, G, out=cell)
+        start = np.cumsum(np.bincount(cell.astype(np.intp), minlength=G + 1)[:G])  # entries with F_i <= g / G
         sure = self.F[start] >= np.arange(1, G + 1) / G  # F's last entry is inf: start < F.size
         self.fine = np.where(sure, start, -1 - start)
+        self._values: tuple[np.ndarray, np.ndarray] | None = None
+
+    def _count(self, count: int) -> None:
+        """Count the draws; a guide 8 times finer (at most :data:`FINE_GUIDE_MAX` cells) once they pay for it."""
+        self.drawn += count
+        finer = min(8 * self.guide.size, max(FINE_GUIDE_MAX, self.guide.size))
+        if self.fine.size < finer and self.drawn >= FINE_DRAWS * finer:
+            self._guide(finer)
 
     def indices(self, count: int, rng: np.random.Generator) -> np.ndarray:
         """The drawn entries of the table, in a buffer overwritten by the next call (:meth:`_Inverter.indices`'s)."""
         u, f, g, i, b = self.u[:count], self.f[:count], self.g[:count], self.i[:count], self.b[:count]
+        self._count(count)
         rng.random(out=u)
         np.multiply(u, self.fine.size, out=f)
         np.copyto(g, f, casting="unsafe")  # truncation of u G >= 0: its floor
@@ -233,7 +252,8 @@ class _FineInverter(_Inverter):
         """``table`` (a value per entry, never NaN) at ``count`` drawn entries, written into ``out``: the values of
         :meth:`indices`' entries from the same uniforms (the same bits), read through the fine guide's cells (each
         sure cell's value, NaN elsewhere; the last ``table`` kept), one gather a draw instead of two."""
-        cached = getattr(self, "_values", None)
+        self._count(count)
+        cached = self._values
         if cached is None or cached[0] is not table:
             v = np.where(self.fine >= 0, table[np.maximum(self.fine, 0)], np.nan)
             cached = self._values = (table, v)
