@@ -497,7 +497,8 @@ def test_fine_inverter_draws_the_first_entry_above_each_uniform(N, q):
         got = fine.indices(u.size, _Uniforms(u)).copy()
         np.testing.assert_array_equal(got, np.searchsorted(F, u, side="right"))  # the inverse by definition
     fine = _tables._FineInverter(table, 2**16)
-    G = fine.fine.size
+    G = table[2].size
+    assert fine.fine.size == min(2 * G, max(_tables.FINE_GUIDE_MAX, G))
     finer = min(8 * G, max(_tables.FINE_GUIDE_MAX, G))
     for _ in range(-(-_tables.FINE_DRAWS * finer // 2**16)):  # enough draws: a guide 8 times finer (at most 2^18)
         fine.indices(2**16, np.random.default_rng(5))
