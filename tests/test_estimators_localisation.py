@@ -272,3 +272,90 @@ def test_clipped_means_of_several_intervals_equal_each_interval_alone(h):
         else:
             want = np.clip(x, L[:, None], U[:, None]).mean(axis=1)
         np.testing.assert_array_equal(g, want)
+
+
+# Small votes' noisy totals by inversion of tabulated cdfs (n_voters <= VOTE_TABLE_VOTERS)
+
+FLIP = 1 - 1 / (1 + math.exp(-(22 / 35) / 6))  # 1 - e^{a/6}/(1 + e^{a/6}) at alpha = 22/35, Pla et al. eq. (6)
+
+
+def _exact_cdfs(k, p):
+    """P(Bin(k, p) <= j), j = 0 .. k - 1, in 60 digits (mpmath), as floats."""
+    import mpmath
+
+    with mpmath.workdps(60):
+        p, out, term, acc = mpmath.mpf(p), [], (1 - mpmath.mpf(p)) ** k, mpmath.mpf(0)
+        for j in range(k):
+            acc += term
+            out.append(float(acc))
+            term = term * (k - j) / (j + 1) * p / (1 - p)
+        return np.array(out)
+
+
+@pytest.mark.parametrize("K, rows", [(63, range(1, 64)), (511, (1, 2, 100, 237, 500, 511))])
+def test_flip_tables_are_the_binomial_cdfs(K, rows):
+    F, guide = loc._flip_tables(K, FLIP)
+    assert np.all(np.isinf(F[0]))  # Bin(0, p) = 0
+    for k in rows:
+        # each pmf entry a convex combination of the row before, summed over at most K + 1 terms: within 8 K ulps of 1
+        assert np.max(np.abs(F[k, :k] - _exact_cdfs(k, FLIP))) <= 8 * K * 2.0**-53
+        assert np.all(np.isinf(F[k, k:]))  # the top entry takes the rest of [0, 1)
+
+
+def test_flip_draws_are_the_first_entry_above_each_uniform():
+    F, guide = loc._flip_tables(511, FLIP)
+    rng = np.random.default_rng(SEED)
+    G = guide.shape[1]
+    k = rng.integers(0, 501, size=30000)
+    g = rng.integers(0, G, size=k.size)
+    steps = F[k, np.minimum(rng.integers(0, 501, size=k.size), k)]
+    steps[~np.isfinite(steps)] = 0.5
+    u = np.concatenate([g / G, np.nextafter((g + 1) / G, 0), steps, np.nextafter(steps, 0), rng.random(k.size),
+                        rng.random(k.size) * 1e-9, 1 - rng.random(k.size) * 1e-12])
+    kk = np.tile(k, 7)
+    want = np.array([np.searchsorted(F[a], x, side="right") for a, x in zip(kk.tolist(), u.tolist())])
+    np.testing.assert_array_equal(loc._flip_draws(kk, FLIP, u, 500), want)
+
+
+def test_flip_draws_law_chi_square():
+    rng = np.random.default_rng(SEED + 1)
+    for k in (0, 1, 7, 64, 300, 500):
+        x = loc._flip_draws(np.full(200_000, k), FLIP, rng.random(200_000), 500)
+        pmf = stats.binom.pmf(np.arange(k + 1), k, FLIP)
+        cells = pmf * x.size >= 5  # pooled tails
+        obs = np.bincount(x, minlength=k + 1)
+        o = np.append(obs[cells], obs[~cells].sum())
+        e = np.append(pmf[cells], pmf[~cells].sum()) * x.size
+        keep = e > 0
+        chi2 = float(np.sum((o[keep] - e[keep]) ** 2 / e[keep]))
+        df = int(keep.sum()) - 1
+        assert chi2 <= df + 4 * math.sqrt(2 * max(df, 1)), (k, chi2, df)
+
+
+def test_small_vote_elects_with_the_exact_probabilities():
+    # 3 bins, every bin in the window (no noise-only maximum): voters per bin h = (10, 0, 20) of n_v = 40, so
+    # true totals c = (10, 30, 20) (each bin and its neighbours); T_j = Bin(c_j, pi) + Bin(n_v - c_j, 1 - pi) independent,
+    # Z_j = T_j + U_j/2 (Pla et al. eq. (6)); P(j elected) = sum_t p_j(t) int_0^1 prod_{i != j} (F_i(t-1) + p_i(t) x) dx
+    alpha, nv = 22 / 35, 40
+    pi = 1 / (1 + math.exp(-alpha / 6))
+    c = [10, 30, 20]
+    pmfs = [np.convolve(stats.binom.pmf(np.arange(cj + 1), cj, pi), stats.binom.pmf(np.arange(nv - cj + 1), nv - cj,
+                                                                                      1 - pi)) for cj in c]
+    cdfs = [np.cumsum(p) for p in pmfs]
+    exact = []
+    for j in range(3):
+        total = 0.0
+        for t in range(nv + 1):
+            poly = np.polynomial.Polynomial([1.0])
+            for i in range(3):
+                if i != j:
+                    poly *= np.polynomial.Polynomial([cdfs[i][t - 1] if t > 0 else 0.0, pmfs[i][t]])
+            total += pmfs[j][t] * (poly.integ()(1.0) - poly.integ()(0.0))
+        exact.append(total)
+    assert sum(exact) == pytest.approx(1.0, abs=1e-12)
+    B = 200_000
+    h = np.tile(np.array([10, 0, 20]), (B, 1))
+    j = loc.elect_window(np.zeros(B, dtype=np.int64), 3, h, 3, alpha, nv, np.random.default_rng(SEED + 2))
+    freq = np.bincount(j, minlength=3) / B
+    for f, p in zip(freq, exact):
+        assert abs(f - p) <= 4 * math.sqrt(p * (1 - p) / B) + 1e-12

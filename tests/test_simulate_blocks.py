@@ -16,7 +16,7 @@ from scipy import stats
 from bounds import simulate, sizes
 from bounds.estimators import dame, kent, localisation
 from bounds.numerics import PaperAssumptionWarning
-from bounds.simulate import _engine, _kernels, _populations, _stream
+from bounds.simulate import _engine, _kernels, _populations, _stream, _tables
 
 ALPHA = 22 / 35
 N_BLOCKED = 2**16 + 2 * 3001  # above one block of users, not a multiple of it
@@ -464,3 +464,65 @@ def test_shrunk_runs_extents_are_the_shrunk_arrays_extents():
         for L, U in (wide, (np.full(50, 0.0), np.full(50, 0.05))):
             want = np.add.reduceat(np.clip(shrunk, np.repeat(L[rows], lengths), np.repeat(U[rows], lengths)), starts)
             np.testing.assert_array_equal(runs.clipped_sums(shrunk, L, U, clip, gate), want)
+
+
+class _Uniforms:
+    """A stand-in generator whose ``random(out=...)`` writes given values (cycled)."""
+
+    def __init__(self, values):
+        self.values = np.asarray(values, dtype=float)
+
+    def random(self, out):
+        out[...] = np.resize(self.values, out.shape)
+        return out
+
+
+@pytest.mark.parametrize("N, q", [(10, 0.5), (1000, 0.4), (10**6, 0.65), (10**7, 0.5), (50, 1e-3)])
+def test_fine_inverter_draws_the_first_entry_above_each_uniform(N, q):
+    table = simulate.binomial_table(N, q)
+    fine = _tables._FineInverter(table, 2**16)
+    F = table[1]
+    for G in (table[2].size, 2 * table[2].size, 8 * table[2].size):  # the table's guide, then finer ones
+        fine._guide(G)
+        # every cell's ends (g / G, the largest double below (g + 1) / G), the table's own steps and their neighbours
+        g = np.random.default_rng(0).integers(0, G, size=4000)
+        steps = F[np.isfinite(F)]
+        u = np.concatenate([g / G, np.nextafter((g + 1) / G, 0), steps, np.nextafter(steps, 0),
+                            np.nextafter(steps, 1), [0.0, np.nextafter(1.0, 0)]])
+        u = u[(u >= 0) & (u < 1)][:2**16]
+        got = fine.indices(u.size, _Uniforms(u)).copy()
+        np.testing.assert_array_equal(got, np.searchsorted(F, u, side="right"))  # the inverse by definition
+    fine = _tables._FineInverter(table, 2**16)
+    G = table[2].size
+    assert fine.fine.size == min(2 * G, max(_tables.FINE_GUIDE_MAX, G))
+    finer = min(8 * G, max(_tables.FINE_GUIDE_MAX, G))
+    for _ in range(-(-_tables.FINE_DRAWS * finer // 2**16)):  # enough draws: a guide 8 times finer (at most 2^18)
+        fine.indices(2**16, np.random.default_rng(5))
+    assert fine.fine.size == finer
+    a = _populations._Inverter(table, 2**16, index=np.intp).indices(2**16, np.random.default_rng(3)).copy()
+    b = fine.indices(2**16, np.random.default_rng(3))
+    np.testing.assert_array_equal(a, b)  # the same draws as the inverter it replaces
+
+
+@pytest.mark.parametrize("N", [10, 10**6])
+def test_fine_inverter_values_are_the_table_at_its_entries(N):
+    table = simulate.binomial_table(N, 0.4)
+    means = np.random.default_rng(1).normal(size=table[1].size)
+    inv = _tables._FineInverter(table, 2**16)
+    entries = inv.indices(50_000, np.random.default_rng(2)).copy()
+    out = np.empty(2**16)
+    got = inv.values(50_000, np.random.default_rng(2), means, out)
+    np.testing.assert_array_equal(got, means[entries])
+
+
+@pytest.mark.parametrize("law, n", [(sizes.point(10**6), 1000), (sizes.finite({10**5: 0.5, 10**6: 0.5}), 10**4)])
+def test_means_drawn_as_read_equal_entries_then_means(monkeypatch, law, n):
+    # the streamed releases' fused draws (one gather a user) against entries drawn, then their means written
+    def run():
+        return simulate.compare(theta=0.0, sizes=law, n=n, alpha=22 / 35, reps=70, seed=9)
+
+    fused = run()
+    monkeypatch.setattr(_stream, "_mean_draws", lambda *args: None)
+    apart = run()
+    for key in fused:
+        np.testing.assert_array_equal(fused[key].estimates, apart[key].estimates)

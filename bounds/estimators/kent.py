@@ -100,8 +100,9 @@ def localise(xbar: ArrayLike, *, tau: float, alpha: float, rng: RNGLike) -> np.n
 
     Examples
     --------
-    >>> localise(np.full((1, 30), -0.95), tau=0.2, alpha=1e3, rng=np.random.default_rng(0)).tolist()  # bin 0 or 1
-    [0]
+    >>> j = localise(np.full((1, 30), -0.95), tau=0.2, alpha=1e3, rng=np.random.default_rng(0))
+    >>> int(j[0]) in (0, 1)  # bins 0 and 1 both hold 30 ones (each voter's bin and its neighbour): a tie
+    True
     """
     xbar = reals("xbar", xbar, ndim=2, low=-1, high=1)
     every = np.broadcast_to(np.True_, xbar.shape)  # everyone votes (no mask in memory)

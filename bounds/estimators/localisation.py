@@ -320,6 +320,71 @@ def _noise_only_maximum(n_voters: int, flip: float, n_empty: int, rng: np.random
     return y + 0.5 * (above - s) / (above - here)
 
 
+VOTE_TABLE_VOTERS = 511  # voters up to which a vote's noisy totals are drawn by inversion of tabulated cdfs
+
+
+@functools.lru_cache(maxsize=4)
+def _flip_tables(K: int, flip: float) -> tuple[np.ndarray, np.ndarray]:
+    r"""``(F, guide)``: ``F[k, j]`` :math:`= P(\mathrm{Bin}(k, p) \le j)` for :math:`j < k` (``inf`` from :math:`k`),
+    :math:`k \le K`, :math:`p` = ``flip``; ``guide[k, g]`` the first :math:`j` with ``F[k, j] > g/G`` (``G = K + 1``,
+    a power of 2), or :math:`-1-j` where ``F[k, j] < (g + 1)/G`` (a cell whose draws step up from :math:`j`).
+
+    The pmf by Pascal's recurrence (a convex combination of the row before: relative error at most about
+    :math:`2k` ulps), summed from the bottom below :math:`\lfloor kp \rfloor` and as one minus the sum from the top
+    from there on (each tail from its small terms).  A row's entries do not depend on :math:`K`.
+
+    .. math:: p_{k+1}(j) = (1 - p)\,p_k(j) + p\,p_k(j - 1),\qquad F_k(j) = \sum_{i \le j} p_k(i)
+    """
+    P, tmp = np.zeros((K + 1, K + 1)), np.empty(K + 1)
+    P[0, 0] = 1.0
+    for r in range(K):
+        np.multiply(P[r, :r + 1], 1 - flip, out=P[r + 1, :r + 1])
+        np.multiply(P[r, :r + 1], flip, out=tmp[:r + 1])
+        P[r + 1, 1:r + 2] += tmp[:r + 1]
+    j = np.arange(K + 1)
+    k = j[:, None]
+    above = np.cumsum(P[:, ::-1], axis=1)[:, ::-1]  # above[k, j] = P(Bin(k, p) >= j)
+    F = np.cumsum(P, axis=1)
+    upper = j[:-1] >= np.floor(k * flip)
+    F[:, :-1] = np.where(upper, 1 - above[:, 1:], F[:, :-1])
+    np.maximum.accumulate(F, axis=1, out=F)
+    F[j >= k] = np.inf  # the top entry of a row takes the rest of [0, 1)
+    G = K + 1
+    cell = np.minimum(np.ceil(F * G), G).astype(np.intp)  # the first cell g with g / G >= F (exact: G a power of 2)
+    start = np.cumsum(np.bincount((k * (G + 1) + cell).ravel(), minlength=(K + 1) * (G + 1)).reshape(K + 1, G + 1),
+                      axis=1)[:, :G]
+    sure = np.take_along_axis(F, start, axis=1) >= np.arange(1, G + 1) / G
+    guide = np.where(sure, start, -1 - start).astype(np.int32)
+    F.flags.writeable = guide.flags.writeable = False
+    return F, guide
+
+
+def _flip_draws(k: np.ndarray, flip: float, u: np.ndarray, n: int) -> np.ndarray:
+    r""":math:`\mathrm{Bin}(k, p)` for each entry of ``k`` (:math:`0 \le k \le` :data:`VOTE_TABLE_VOTERS`) by
+    inversion of :func:`_flip_tables`' cdfs at the uniforms ``u`` (same shape): the first :math:`j` with
+    :math:`F_k(j) > u`; ``n`` at least every ``k`` (the table's rows depend on no other argument: the same draws)."""
+    K = (1 << max(n, 63).bit_length()) - 1  # rows 0 .. K, K + 1 a power of 2 above n
+    F, guide = _flip_tables(K, flip)
+    G = guide.shape[1]
+    j = guide.ravel()[k * G + (u * G).astype(np.intp)].astype(np.int64)  # u G exact: its truncation is its floor
+    late = np.flatnonzero(j < 0)
+    if late.size:
+        flat, row = F.ravel(), k.ravel()[late] * (K + 1)
+        v, at = u.ravel()[late], row - 1 - j.ravel()[late]
+        at += flat[at] <= v
+        at += flat[at] <= v
+        far = np.flatnonzero(flat[at] <= v)  # a tail's cell spans many entries: bisection in (at, its row's inf]
+        if far.size:
+            lo, hi, w = at[far], row[far] + k.ravel()[late][far], v[far]  # F <= u at lo, F > u at hi
+            while np.any(hi - lo > 1):
+                mid = (lo + hi) // 2
+                up = flat[mid] <= w
+                lo, hi = np.where(up, mid, lo), np.where(up, hi, mid)
+            at[far] = hi
+        j.ravel()[late] = at - row
+    return j
+
+
 def row_sums(part: Callable[[int, int, int], np.ndarray], rows: int, n: int) -> np.ndarray:
     """Each row's sum of ``part(r, a, e)`` (its entries ``a .. e - 1``), block by block, with the bits of ``.sum(axis=1)``.
 
@@ -554,9 +619,12 @@ def localise_checked(xbar: np.ndarray, voting: np.ndarray | tuple[np.ndarray, in
 
 def elect_window(lo: np.ndarray, w: int, h: np.ndarray, N: int, alpha: float, n_voters: int,
                  rng: np.random.Generator, keep: float | None = None) -> np.ndarray:
-    """:func:`localise`'s draws and election from each row's window of bins (``lo``, ``w``) and its voters per bin
+    r""":func:`localise`'s draws and election from each row's window of bins (``lo``, ``w``) and its voters per bin
     ``h`` (rows × ``w``), as :func:`_window_counts` makes them; ``alpha`` checked (``keep``: its keep probability,
-    :func:`~bounds.mechanisms.rr_keep_probability` with ``k = 3``, if already known)."""
+    :func:`~bounds.mechanisms.rr_keep_probability` with ``k = 3``, if already known).  A window bin's noisy total
+    :math:`\mathrm{Bin}(c, \pi) + \mathrm{Bin}(n_v - c, 1 - \pi)` is drawn as :math:`c - \mathrm{Bin}(c, 1 - \pi) +
+    \mathrm{Bin}(n_v - c, 1 - \pi)` (the same law), each binomial by inversion of :func:`_flip_tables`' cdfs (one
+    uniform each) where :math:`n_v \le` :data:`VOTE_TABLE_VOTERS`, else by numpy's sampler."""
     B = h.shape[0]
     counts = h.copy()
     counts[:, 1:] += h[:, :-1]
@@ -565,7 +633,12 @@ def elect_window(lo: np.ndarray, w: int, h: np.ndarray, N: int, alpha: float, n_
         n_voters = check_integer("n_voters", n_voters, minimum=max(1, int(counts.max(initial=0))), maximum=MAX_VOTERS)
     if keep is None:
         keep = mechanisms.rr_keep_probability(alpha, k=VOTE_ONES)  # the law of mechanisms.noisy_vote_totals:
-    jittered = rng.binomial(counts, keep) + rng.binomial(n_voters - counts, 1 - keep) + 0.5 * rng.random(counts.shape)
+    if n_voters <= VOTE_TABLE_VOTERS:  # Bin(c, keep) + Bin(n - c, 1 - keep) = c - Bin(c, flip) + Bin(n - c, flip)
+        flips = _flip_draws(np.stack((counts, n_voters - counts)), 1 - keep, rng.random((2, *counts.shape)),
+                            n_voters)
+        jittered = (counts - flips[0] + flips[1]) + 0.5 * rng.random(counts.shape)
+    else:
+        jittered = rng.binomial(counts, keep) + rng.binomial(n_voters - counts, 1 - keep) + 0.5 * rng.random(counts.shape)
     j = np.argmax(jittered, axis=1)
     if w == N:
         return j

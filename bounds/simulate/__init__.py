@@ -8,7 +8,8 @@ from their exact laws: under the two-point :math:`\mu` on :math:`\{-1, 1\}` (mea
 ``theta``) a user's sum of ``m`` samples is one binomial (where many users share a size,
 drawn by inversion of its tabulated cdf, :func:`binomial_inversion`); a prefix of ``T``
 samples and the rest are two (:math:`S_m = S_T + \mathrm{Bin}(m - T, q)`); a bin's noisy vote
-total is :func:`~bounds.mechanisms.noisy_vote_totals`; Duchi's :math:`+B` count is one
+total is :func:`~bounds.mechanisms.noisy_vote_totals`' law (two binomials; for at most 511 voters each by
+inversion of a tabulated cdf of :math:`\mathrm{Bin}(k, 1 - \pi_\alpha)`, one uniform each); Duchi's :math:`+B` count is one
 binomial.  An explicit per-user, per-sample path (:class:`Sampler`, any :math:`\mu`)
 has the same law (tested).
 

@@ -18,7 +18,7 @@ import numpy as np
 from ..estimators import dame, kent, localisation
 from ._cells import _cells, _joint_cells, _later_cells, _two_part_votes, _vote_cells
 from ._populations import INVERTER_DRAWS
-from ._tables import BINOMIAL, _buffer, _entry_means, _row_groups, _sampler, _scratch
+from ._tables import BINOMIAL, _buffer, _entry_means, _mean_draws, _row_groups, _sampler, _scratch
 
 __all__: list[str] = []
 
@@ -48,7 +48,8 @@ def _run_streaming(plan, counts: np.ndarray, how, t: int, cells: tuple, votes: d
         pending.append(("dame", (L, U), finish))
     draw, write, _ = _sampler(how, t, (1 + plan.population.theta) / 2, rng)
     table = None if how is BINOMIAL else _entry_means(how[0], how[1].size, t)
-    means = _streamed_means(draw, write, size, h, [p[1] for p in pending], table)
+    means = _streamed_means(draw, write, size, h, [p[1] for p in pending], table,
+                            _mean_draws(how, t, rng))
     return {key: finish(mean) for (key, _, finish), mean in zip(pending, means)}
 
 
@@ -135,6 +136,7 @@ def _run_streaming_sizes(plan, counts: np.ndarray, tabs: list, parts: list, ever
             continue
         draw, write, lo = _sampler(hows[0], parts[k][0], q, rng)
         second = _sampler(hows[1], parts[k][1], q, rng) if len(hows) == 2 else None
+        fused = _mean_draws(hows[0], parts[k][0], rng) if second is None else None  # the means drawn as read
         if second is not None and hows[1] is not BINOMIAL:
             sum_means = _entry_means(lo + second[2], hows[0][1].size + hows[1][1].size - 1, pts[k])
         rel = counts[1::2, k].tolist()
@@ -142,10 +144,13 @@ def _run_streaming_sizes(plan, counts: np.ndarray, tabs: list, parts: list, ever
             rows = np.array([g[0] for g in group], dtype=np.intp)
             lengths = np.array([g[2] for g in group], dtype=np.intp)
             starts = np.array([g[1] for g in group], dtype=np.intp)
-            e = draw(total)
             keep = store[at:at + total] if more_votes else None  # DAME's means kept for the further runs: written
             v1 = vals[:total] if keep is None or len(hows) == 2 else keep  # there, in a buffer of the block's users
-            write(e, v1)
+            if fused is not None:
+                fused(total, v1)
+            else:
+                e = draw(total)
+                write(e, v1)
             v2 = v1  # DAME's local means: the same, or those of the two parts' sum
             if second is not None:
                 if hows[1] is hows[0]:  # one table, one inverter: its next draws overwrite these entries
@@ -290,14 +295,16 @@ def _shrink(values: np.ndarray, m: int, m_tilde: int, centre: np.ndarray, rows: 
 
 
 def _streamed_means(draw: Callable[[int], np.ndarray], write: Callable[[np.ndarray, np.ndarray], None], rows: int,
-                    h: int, intervals: list[tuple[np.ndarray, np.ndarray]],
-                    table: np.ndarray | None = None) -> list[np.ndarray]:
+                    h: int, intervals: list[tuple[np.ndarray, np.ndarray]], table: np.ndarray | None = None,
+                    means: Callable[[int, np.ndarray], np.ndarray] | None = None) -> list[np.ndarray]:
     """Each row's mean of ``h`` local means drawn in order (``draw``, then ``write``: row after row), clipped to
     each interval: :func:`~bounds.estimators.localisation.clipped_means_checked`'s bits on the array they would
     make (rows of at most a block summed along the row; longer rows by the same blocked pairwise sums, each leaf
     drawn when reached).  Where ``draw`` gives entries of ``table`` (their local means) and rows hold at least
     :data:`TABLE_CLIP_USERS` users, each row's table is clipped once and read at the entries (the same values:
-    one gather a user and interval instead of a gather, two comparisons and a write)."""
+    one gather a user and interval instead of a gather, two comparisons and a write).  ``means``: ``draw`` then
+    ``write`` in one step (:func:`~bounds.simulate._tables._mean_draws`: the same uniforms, the same values), used
+    where rows of at most a block are read as written."""
     vals = _scratch("stream_vals", INVERTER_DRAWS, np.float64)
     clip = _scratch("stream_clip", INVERTER_DRAWS, np.float64)
     sums = np.empty((len(intervals), rows))
@@ -312,8 +319,12 @@ def _streamed_means(draw: Callable[[int], np.ndarray], write: Callable[[np.ndarr
             offsets = np.arange(g, dtype=np.intp) * table.size
         for a in range(0, rows, g):
             e = min(rows, a + g)
-            d = draw((e - a) * h).reshape(e - a, h)
             c = clip[:(e - a) * h].reshape(e - a, h)
+            if means is not None and not by_table and (few is None or gate.on):  # the means drawn as they are read
+                v = means((e - a) * h, vals).reshape(e - a, h)
+                _clipped_row_sums(v, [(L[a:e], U[a:e]) for L, U in intervals], sums[:, a:e], c, gate)
+                continue
+            d = draw((e - a) * h).reshape(e - a, h)
             if by_table:
                 assert table is not None
                 for r in range(a, e):

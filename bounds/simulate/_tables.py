@@ -13,6 +13,7 @@ from __future__ import annotations
 import functools
 import math
 import threading
+from typing import Callable
 
 import numpy as np
 
@@ -183,17 +184,109 @@ class _Vote:
         return localisation.elect_window(lo, w, h, N, alpha, n_voters, rng, _keep(alpha))
 
 
+FINE_GUIDE_MAX = 2**18  # a fine guide's cells at most (8 times the table's guide once the draws pay for it)
+FINE_DRAWS = 64  # draws per cell of the guide after which a guide 8 times finer is built (about its cost)
+
+
+class _FineInverter(_Inverter):
+    r"""The inverter of a table drawing entries (``np.intp``) by a guide table that also says where no check is
+    needed: the same entries for the same uniforms (the same bits), fewer passes over the draws.
+
+    Cell :math:`g` of :math:`G` (a power of 2) holds the uniforms :math:`u` with :math:`\lfloor uG\rfloor = g`
+    (exact: :math:`u` is a multiple of :math:`2^{-53}`), :math:`g/G \le u < (g+1)/G`.  Its guide entry
+    :math:`i_g` is the first with :math:`F_{i_g} > g/G`, so the inverse :math:`\min\{i : F_i > u\}` is at least
+    :math:`i_g`; where moreover :math:`F_{i_g} \ge (g+1)/G`, it is :math:`i_g` for every :math:`u` of the cell
+    (stored as is), otherwise the cell is stored as :math:`-1 - i_g` and its draws step up from :math:`i_g`.
+    :math:`G` starts at twice the table's guide (about 5% of the draws step at :math:`m = 10^6`, 9% at the table's
+    guide: a call of 1024 replications at :math:`n = 10^3` costs 7.2 ms against 9.2, its guide 1-3 ms once) and
+    becomes 8 times the table's (up to :data:`FINE_GUIDE_MAX`; 1-2% step) once :data:`FINE_DRAWS` draws a cell
+    have been made: the finer guide's cost, about a pass over its cells, is then small against the draws.  Any
+    :math:`G` gives the same entries.
+
+    .. math:: F^{-1}(u) = \min\{i : F_i > u\} = i_g \quad\text{if}\quad F_{i_g} \ge (g + 1)/G
+
+    Source: the guide table of Chen and Asau (1974).
+    """
+
+    def __init__(self, table: tuple[int, np.ndarray, np.ndarray], size: int) -> None:
+        super().__init__(table, size, index=np.intp)
+        self.drawn = 0
+        self._guide(min(2 * self.guide.size, max(FINE_GUIDE_MAX, self.guide.size)))
+
+    def _guide(self, G: int) -> None:
+        """Make the guide of ``G`` cells: the first entry above each cell's start, ``-1 - i`` where not sure."""
+        cell = np.ceil(self.F * G)  # the first cell g with g / G >= F_i (exact: G a power of 2), G + 1 for inf
+        np.minimum(cell, G, out=cell)
+        start = np.cumsum(np.bincount(cell.astype(np.intp), minlength=G + 1)[:G])  # entries with F_i <= g / G
+        sure = self.F[start] >= np.arange(1, G + 1) / G  # F's last entry is inf: start < F.size
+        self.fine = np.where(sure, start, -1 - start)
+        self._values: tuple[np.ndarray, np.ndarray] | None = None
+
+    def _count(self, count: int) -> None:
+        """Count the draws; a guide 8 times the table's (at most :data:`FINE_GUIDE_MAX` cells) once they pay for it."""
+        self.drawn += count
+        finer = min(8 * self.guide.size, max(FINE_GUIDE_MAX, self.guide.size))
+        if self.fine.size < finer and self.drawn >= FINE_DRAWS * finer:
+            self._guide(finer)
+
+    def indices(self, count: int, rng: np.random.Generator) -> np.ndarray:
+        """The drawn entries of the table, in a buffer overwritten by the next call (:meth:`_Inverter.indices`'s)."""
+        u, f, g, i, b = self.u[:count], self.f[:count], self.g[:count], self.i[:count], self.b[:count]
+        self._count(count)
+        rng.random(out=u)
+        np.multiply(u, self.fine.size, out=f)
+        np.copyto(g, f, casting="unsafe")  # truncation of u G >= 0: its floor
+        np.take(self.fine, g, out=i, mode="clip")  # cells in range: mode="raise" would buffer
+        np.less(i, 0, out=b)
+        late = np.flatnonzero(b)
+        if late.size:  # cells holding a step of F: from the cell's first entry up
+            v, k = u[late], -1 - i[late]
+            k += self.F[k] <= v
+            k += self.F[k] <= v
+            still = np.flatnonzero(self.F[k] <= v)
+            if still.size:
+                k[still] = np.searchsorted(self.F, v[still], side="right")
+            i[late] = k
+        return i
+
+    def values(self, count: int, rng: np.random.Generator, table: np.ndarray, out: np.ndarray) -> np.ndarray:
+        """``table`` (a value per entry, never NaN) at ``count`` drawn entries, written into ``out``: the values of
+        :meth:`indices`' entries from the same uniforms (the same bits), read through the fine guide's cells (each
+        sure cell's value, NaN elsewhere; the last ``table`` kept), one gather a draw instead of two."""
+        self._count(count)
+        cached = self._values
+        if cached is None or cached[0] is not table:
+            v = np.where(self.fine >= 0, table[np.maximum(self.fine, 0)], np.nan)
+            cached = self._values = (table, v)
+        u, f, g, o = self.u[:count], self.f[:count], self.g[:count], out[:count]
+        rng.random(out=u)
+        np.multiply(u, self.fine.size, out=f)
+        np.copyto(g, f, casting="unsafe")  # truncation of u G >= 0: its floor
+        np.take(cached[1], g, out=o, mode="clip")
+        np.isnan(o, out=self.b[:count])
+        late = np.flatnonzero(self.b[:count])
+        if late.size:  # cells holding a step of F: from the cell's first entry up
+            v, k = u[late], -1 - self.fine[g[late]]
+            k += self.F[k] <= v
+            k += self.F[k] <= v
+            still = np.flatnonzero(self.F[k] <= v)
+            if still.size:
+                k[still] = np.searchsorted(self.F, v[still], side="right")
+            o[late] = table[k]
+        return o
+
+
 _entry_cache = threading.local()
 
 
-def _entry_draws(table: tuple[int, np.ndarray, np.ndarray]) -> _Inverter:
+def _entry_draws(table: tuple[int, np.ndarray, np.ndarray]) -> _FineInverter:
     """This thread's inverter of ``table`` drawing entries as index-sized integers into buffers of
     :data:`INVERTER_DRAWS` reused from call to call (reading the table's means or bins at them needs no conversion),
     the last four tables kept."""
     cache: dict = getattr(_entry_cache, "cache", None) or {}
     _entry_cache.cache = cache
     hit = cache.pop(id(table), None)  # each entry holds its table: its id is not reused while cached
-    draws = hit[1] if hit is not None else _Inverter(table, INVERTER_DRAWS, index=np.intp)
+    draws = hit[1] if hit is not None else _FineInverter(table, INVERTER_DRAWS)
     cache[id(table)] = (table, draws)
     while len(cache) > 4:
         del cache[next(iter(cache))]
@@ -221,6 +314,19 @@ def _sampler(how, t: int, q: float, rng: np.random.Generator) -> tuple:
     def write_entries(values: np.ndarray, out: np.ndarray) -> None:
         np.take(means, values, out=out, mode="clip")  # entries in range: no check
     return draw_entries, write_entries, how[0]
+
+
+def _mean_draws(how, t: int, rng: np.random.Generator) -> Callable[[int, np.ndarray], np.ndarray] | None:
+    """``draw(count, out)``: ``count`` users' local means of a part of ``t`` samples drawn from a table straight
+    into ``out`` (:class:`_FineInverter`'s values: the bits and the uniforms of :func:`_sampler`'s ``draw`` then
+    ``write``), or ``None`` for numpy's sampler."""
+    if how is BINOMIAL:
+        return None
+    inv, means = _entry_draws(how), _entry_means(how[0], how[1].size, t)
+
+    def draw(count: int, out: np.ndarray) -> np.ndarray:
+        return inv.values(count, rng, means, out)
+    return draw
 
 
 def _row_groups(lengths: list[int], offsets: list[int], cap: int):
