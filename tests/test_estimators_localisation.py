@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
+from bounds.estimators import _votes
 from bounds.estimators import localisation as loc
 
 SEED = 20261125
@@ -161,8 +162,8 @@ def test_noise_only_maximum_has_the_law_of_the_largest_of_K_jittered_totals(n_vo
 
 def test_noise_only_maximum_beyond_its_table_is_found_by_bisection(monkeypatch):
     # a table of the mean ± 40 only: the maximum of 10^6 totals (sd ≈ 50) lies beyond it
-    monkeypatch.setattr(loc, "TAIL_SIGMAS", 0)
-    loc._survival_table.cache_clear()
+    monkeypatch.setattr(_votes, "TAIL_SIGMAS", 0)
+    _votes._survival_table.cache_clear()
     try:
         n_voters, K, alpha, R = 10**4, 10**6, 1.0, 4000
         z = loc.noise_only_maximum(n_voters, alpha, K, np.random.default_rng(SEED), R)
@@ -175,7 +176,7 @@ def test_noise_only_maximum_beyond_its_table_is_found_by_bisection(monkeypatch):
             frac = np.mean(y <= v)
             assert abs(frac - cdf_at(v)) < 4 * math.sqrt(cdf_at(v) * (1 - cdf_at(v)) / R)
     finally:
-        loc._survival_table.cache_clear()
+        _votes._survival_table.cache_clear()
 
 
 @pytest.mark.parametrize("n_voters, K, R", [(2**31 + 11, 1, 2000), (2**40 + 7, 10**6, 1000), (2**53, 3, 250)])
@@ -294,7 +295,7 @@ def _exact_cdfs(k, p):
 
 @pytest.mark.parametrize("K, rows", [(63, range(1, 64)), (511, (1, 2, 100, 237, 500, 511))])
 def test_flip_tables_are_the_binomial_cdfs(K, rows):
-    F, guide = loc._flip_tables(K, FLIP)
+    F, guide = _votes._flip_tables(K, FLIP)
     assert np.all(np.isinf(F[0]))  # Bin(0, p) = 0
     for k in rows:
         # each pmf entry a convex combination of the row before, summed over at most K + 1 terms: within 8 K ulps of 1
@@ -303,7 +304,7 @@ def test_flip_tables_are_the_binomial_cdfs(K, rows):
 
 
 def test_flip_draws_are_the_first_entry_above_each_uniform():
-    F, guide = loc._flip_tables(511, FLIP)
+    F, guide = _votes._flip_tables(511, FLIP)
     rng = np.random.default_rng(SEED)
     G = guide.shape[1]
     k = rng.integers(0, 501, size=30000)
@@ -314,13 +315,13 @@ def test_flip_draws_are_the_first_entry_above_each_uniform():
                         rng.random(k.size) * 1e-9, 1 - rng.random(k.size) * 1e-12])
     kk = np.tile(k, 7)
     want = np.array([np.searchsorted(F[a], x, side="right") for a, x in zip(kk.tolist(), u.tolist())])
-    np.testing.assert_array_equal(loc._flip_draws(kk, FLIP, u, 500), want)
+    np.testing.assert_array_equal(_votes.flip_draws(kk, FLIP, u, 500), want)
 
 
 def test_flip_draws_law_chi_square():
     rng = np.random.default_rng(SEED + 1)
     for k in (0, 1, 7, 64, 300, 500):
-        x = loc._flip_draws(np.full(200_000, k), FLIP, rng.random(200_000), 500)
+        x = _votes.flip_draws(np.full(200_000, k), FLIP, rng.random(200_000), 500)
         pmf = stats.binom.pmf(np.arange(k + 1), k, FLIP)
         cells = pmf * x.size >= 5  # pooled tails
         obs = np.bincount(x, minlength=k + 1)

@@ -18,7 +18,6 @@ Examples
 
 from __future__ import annotations
 
-import functools
 import math
 import threading
 from typing import Callable
@@ -27,8 +26,9 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from .. import mechanisms
-from ..numerics import binomial_sf, check_integer, check_positive, check_rng
+from ..numerics import check_integer, check_positive, check_rng
 from ._inputs import MAX_INT64_COUNT, extremes, reals, same_shape, whole
+from ._votes import VOTE_TABLE_VOTERS, flip_draws, noise_only_maximum_checked
 from ..mechanisms import RNGLike
 
 __all__ = [
@@ -49,8 +49,6 @@ VOTE_ONES = 3  # a vote has ones on the voter's bin and its two neighbours: k = 
 probability :math:`e^{\\alpha/(2k)}/(1 + e^{\\alpha/(2k)})` (Kent et al. (2024), Lemma 16; Pla et al. (2024),
 eq. (6))."""
 MAX_BINS = 10**7  # one array entry per bin and replication
-TAIL_SIGMAS = 15  # the survival table of a noise-only total spans its mean ± 15 sd + 40 (beyond: bisection)
-MAX_TABLE = 2**16  # entries of that table at most (a wider one: every draw by bisection)
 MAX_VOTERS = 2**53  # voters of a noise-only total: integers exact in float64, the binomial's argument
 BLOCK_USERS = 2**16  # users read at a time in a row longer than this (temporaries of a block, same results)
 DIRECT_BINS = 4096  # bins up to which a block's votes are counted over every bin (no range of its own)
@@ -231,33 +229,6 @@ def elect(totals: ArrayLike, rng: RNGLike) -> np.ndarray:
     return np.argmax(totals + 0.5 * rng.random(totals.shape), axis=1)
 
 
-def _survival(n_voters: int, flip: float) -> tuple[int, np.ndarray]:
-    """``(y0, -S)``: minus the survival function ``S[i] = P(T > y0 - 1 + i)`` of a noise-only total
-    ``T ~ Bin(n_voters, flip)`` over its mean +- TAIL_SIGMAS sd (+ 40), ascending for ``searchsorted``;
-    empty where that span exceeds :data:`MAX_TABLE` entries."""
-    mean, sd = n_voters * flip, math.sqrt(n_voters * flip * (1 - flip))
-    lo = max(-1, math.floor(mean - TAIL_SIGMAS * sd) - 40)
-    hi = min(n_voters, math.ceil(mean + TAIL_SIGMAS * sd) + 40)
-    S = binomial_sf(np.arange(lo, hi + 1, dtype=float), n_voters, flip) if hi - lo < MAX_TABLE else np.empty(0)
-    minus = -S
-    minus.flags.writeable = False
-    return lo + 1, minus
-
-
-_survival_table = functools.lru_cache(maxsize=32)(_survival)
-
-
-def _bisect(s: np.ndarray, n_voters: int, flip: float) -> np.ndarray:
-    """The smallest integer :math:`y \\in [0, n_v]` with :math:`P(T > y) \\le s`, by bisection (any level)."""
-    lo = np.full(s.shape, -1.0)  # P(T > lo) > s
-    hi = np.full(s.shape, float(n_voters))  # P(T > hi) = 0 <= s
-    while np.any(hi - lo > 1):
-        mid = np.floor((lo + hi) / 2)
-        below = binomial_sf(mid, n_voters, flip) <= s
-        hi, lo = np.where(below, mid, hi), np.where(below, lo, mid)
-    return hi.astype(np.int64)
-
-
 def noise_only_maximum(n_voters: int, alpha: float, n_empty: int, rng: RNGLike, size: int) -> np.ndarray:
     r"""The largest jittered total among ``n_empty`` bins that hold no true one, drawn in one step.
 
@@ -297,92 +268,7 @@ def noise_only_maximum(n_voters: int, alpha: float, n_empty: int, rng: RNGLike, 
     n_empty = check_integer("n_empty", n_empty, minimum=1, maximum=MAX_INT64_COUNT)
     size = check_integer("size", size, minimum=0, maximum=MAX_BINS)
     flip = 1 - mechanisms.rr_keep_probability(alpha, k=VOTE_ONES)
-    return _noise_only_maximum(n_voters, flip, n_empty, check_rng("rng", rng), size)
-
-
-def _noise_only_maximum(n_voters: int, flip: float, n_empty: int, rng: np.random.Generator, size: int) -> np.ndarray:
-    """:func:`noise_only_maximum` of checked inputs, ``flip`` the probability that a vote's bit flips."""
-    s = -np.expm1(np.log1p(-rng.random(size)) / n_empty)  # 1 - V^(1/K), V = 1 - U in (0, 1]
-    y0, minus_S = _survival_table(n_voters, flip)
-    i = np.searchsorted(minus_S, -s, side="left")  # the first table entry with S <= s
-    y = y0 - 1 + i
-    outside = (i == 0) | (i == minus_S.size)  # beyond the table (probability below 1e-40), or no table: bisection
-    if np.any(outside):
-        y[outside] = _bisect(s[outside], n_voters, flip)
-    inside = ~outside
-    above = np.empty(s.shape)  # S(y - 1)
-    here = np.empty(s.shape)  # S(y)
-    above[inside], here[inside] = -minus_S[i[inside] - 1], -minus_S[i[inside]]
-    if np.any(outside):
-        yo = y[outside].astype(float)
-        above[outside] = binomial_sf(yo - 1, n_voters, flip)
-        here[outside] = binomial_sf(yo, n_voters, flip)
-    return y + 0.5 * (above - s) / (above - here)
-
-
-VOTE_TABLE_VOTERS = 511  # voters up to which a vote's noisy totals are drawn by inversion of tabulated cdfs
-
-
-@functools.lru_cache(maxsize=4)
-def _flip_tables(K: int, flip: float) -> tuple[np.ndarray, np.ndarray]:
-    r"""``(F, guide)``: ``F[k, j]`` :math:`= P(\mathrm{Bin}(k, p) \le j)` for :math:`j < k` (``inf`` from :math:`k`),
-    :math:`k \le K`, :math:`p` = ``flip``; ``guide[k, g]`` the first :math:`j` with ``F[k, j] > g/G`` (``G = K + 1``,
-    a power of 2), or :math:`-1-j` where ``F[k, j] < (g + 1)/G`` (a cell whose draws step up from :math:`j`).
-
-    The pmf by Pascal's recurrence (a convex combination of the row before: relative error at most about
-    :math:`2k` ulps), summed from the bottom below :math:`\lfloor kp \rfloor` and as one minus the sum from the top
-    from there on (each tail from its small terms).  A row's entries do not depend on :math:`K`.
-
-    .. math:: p_{k+1}(j) = (1 - p)\,p_k(j) + p\,p_k(j - 1),\qquad F_k(j) = \sum_{i \le j} p_k(i)
-    """
-    P, tmp = np.zeros((K + 1, K + 1)), np.empty(K + 1)
-    P[0, 0] = 1.0
-    for r in range(K):
-        np.multiply(P[r, :r + 1], 1 - flip, out=P[r + 1, :r + 1])
-        np.multiply(P[r, :r + 1], flip, out=tmp[:r + 1])
-        P[r + 1, 1:r + 2] += tmp[:r + 1]
-    j = np.arange(K + 1)
-    k = j[:, None]
-    above = np.cumsum(P[:, ::-1], axis=1)[:, ::-1]  # above[k, j] = P(Bin(k, p) >= j)
-    F = np.cumsum(P, axis=1)
-    upper = j[:-1] >= np.floor(k * flip)
-    F[:, :-1] = np.where(upper, 1 - above[:, 1:], F[:, :-1])
-    np.maximum.accumulate(F, axis=1, out=F)
-    F[j >= k] = np.inf  # the top entry of a row takes the rest of [0, 1)
-    G = K + 1
-    cell = np.minimum(np.ceil(F * G), G).astype(np.intp)  # the first cell g with g / G >= F (exact: G a power of 2)
-    start = np.cumsum(np.bincount((k * (G + 1) + cell).ravel(), minlength=(K + 1) * (G + 1)).reshape(K + 1, G + 1),
-                      axis=1)[:, :G]
-    sure = np.take_along_axis(F, start, axis=1) >= np.arange(1, G + 1) / G
-    guide = np.where(sure, start, -1 - start).astype(np.int32)
-    F.flags.writeable = guide.flags.writeable = False
-    return F, guide
-
-
-def _flip_draws(k: np.ndarray, flip: float, u: np.ndarray, n: int) -> np.ndarray:
-    r""":math:`\mathrm{Bin}(k, p)` for each entry of ``k`` (:math:`0 \le k \le` :data:`VOTE_TABLE_VOTERS`) by
-    inversion of :func:`_flip_tables`' cdfs at the uniforms ``u`` (same shape): the first :math:`j` with
-    :math:`F_k(j) > u`; ``n`` at least every ``k`` (the table's rows depend on no other argument: the same draws)."""
-    K = (1 << max(n, 63).bit_length()) - 1  # rows 0 .. K, K + 1 a power of 2 above n
-    F, guide = _flip_tables(K, flip)
-    G = guide.shape[1]
-    j = guide.ravel()[k * G + (u * G).astype(np.intp)].astype(np.int64)  # u G exact: its truncation is its floor
-    late = np.flatnonzero(j < 0)
-    if late.size:
-        flat, row = F.ravel(), k.ravel()[late] * (K + 1)
-        v, at = u.ravel()[late], row - 1 - j.ravel()[late]
-        at += flat[at] <= v
-        at += flat[at] <= v
-        far = np.flatnonzero(flat[at] <= v)  # a tail's cell spans many entries: bisection in (at, its row's inf]
-        if far.size:
-            lo, hi, w = at[far], row[far] + k.ravel()[late][far], v[far]  # F <= u at lo, F > u at hi
-            while np.any(hi - lo > 1):
-                mid = (lo + hi) // 2
-                up = flat[mid] <= w
-                lo, hi = np.where(up, mid, lo), np.where(up, hi, mid)
-            at[far] = hi
-        j.ravel()[late] = at - row
-    return j
+    return noise_only_maximum_checked(n_voters, flip, n_empty, check_rng("rng", rng), size)
 
 
 def row_sums(part: Callable[[int, int, int], np.ndarray], rows: int, n: int) -> np.ndarray:
@@ -623,7 +509,7 @@ def elect_window(lo: np.ndarray, w: int, h: np.ndarray, N: int, alpha: float, n_
     ``h`` (rows × ``w``), as :func:`_window_counts` makes them; ``alpha`` checked (``keep``: its keep probability,
     :func:`~bounds.mechanisms.rr_keep_probability` with ``k = 3``, if already known).  A window bin's noisy total
     :math:`\mathrm{Bin}(c, \pi) + \mathrm{Bin}(n_v - c, 1 - \pi)` is drawn as :math:`c - \mathrm{Bin}(c, 1 - \pi) +
-    \mathrm{Bin}(n_v - c, 1 - \pi)` (the same law), each binomial by inversion of :func:`_flip_tables`' cdfs (one
+    \mathrm{Bin}(n_v - c, 1 - \pi)` (the same law), each binomial by inversion of ``_votes._flip_tables``' cdfs (one
     uniform each) where :math:`n_v \le` :data:`VOTE_TABLE_VOTERS`, else by numpy's sampler."""
     B = h.shape[0]
     counts = h.copy()
@@ -634,7 +520,7 @@ def elect_window(lo: np.ndarray, w: int, h: np.ndarray, N: int, alpha: float, n_
     if keep is None:
         keep = mechanisms.rr_keep_probability(alpha, k=VOTE_ONES)  # the law of mechanisms.noisy_vote_totals:
     if n_voters <= VOTE_TABLE_VOTERS:  # Bin(c, keep) + Bin(n - c, 1 - keep) = c - Bin(c, flip) + Bin(n - c, flip)
-        flips = _flip_draws(np.stack((counts, n_voters - counts)), 1 - keep, rng.random((2, *counts.shape)),
+        flips = flip_draws(np.stack((counts, n_voters - counts)), 1 - keep, rng.random((2, *counts.shape)),
                             n_voters)
         jittered = (counts - flips[0] + flips[1]) + 0.5 * rng.random(counts.shape)
     else:
@@ -643,7 +529,7 @@ def elect_window(lo: np.ndarray, w: int, h: np.ndarray, N: int, alpha: float, n_
     if w == N:
         return j
     best = jittered[np.arange(B), j]
-    outside = _noise_only_maximum(n_voters, 1 - keep, N - w, rng, B) > best
+    outside = noise_only_maximum_checked(n_voters, 1 - keep, N - w, rng, B) > best
     pick = rng.integers(0, N - w, size=B)  # uniform over the K bins outside the window
     return np.where(outside, np.where(pick < lo, pick, pick + w), j + lo)
 
