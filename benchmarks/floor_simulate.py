@@ -29,8 +29,10 @@ n/2):
   preallocated buffers), by the cheaper, at that setting, of (a) numpy's
   ``Generator.binomial`` and (b)
   inversion of the cdf tabulated here with ``scipy.stats.binom.cdf`` over mean +- 15 sd + 40
-  (where that window holds at most 2^16 points): one uniform per draw, a guide table of
-  2^k >= 2 x entries, one step up, bisection for the rare draws still short.  Both are timed in
+  (where that window holds at most 2^16 points): one uniform per draw, a guide of 2^k >= 8 x
+  entries (at most 2^20 cells) whose cells holding no step of the cdf are marked sure (95-99% of
+  draws: one gather), the others two steps up, then a search for the rare draws still short (the
+  same entry as a search of the whole cdf, tested; as the engine's guide).  Both are timed in
   every round; the floor is the smaller.  Tables are a run's fixed cost, outside the timings on
   both sides: the floor's are built at its first run (before the rounds), the engine's by an
   untimed call of one replication (at most 2^16 users) just before each timed call (otherwise
@@ -211,8 +213,14 @@ def size_cells(a, T, votes, q):
     return masses / masses.sum(), bins[:, keep]
 
 
+FINE_GUIDE = 2**20  # cells of an inversion table's guide at most (8 a table entry below that)
+
+
 class InversionTable:
-    """Bin(N, q) by inversion of its cdf over mean +- 15 sd + 40 (built with scipy.stats), with a guide table."""
+    """Bin(N, q) by inversion of its cdf over mean +- 15 sd + 40 (built with scipy.stats), with a guide table of
+    G >= 8 cells an entry (at most FINE_GUIDE): guide[g] = the first i with F[i] > g / G, stored as -1 - i where the
+    cell holds a step of the cdf (F[i] < (g + 1) / G: a draw there checks and steps up), else as i (sure: every
+    uniform of the cell draws i, one gather)."""
 
     def __init__(self, N, q):
         sd = math.sqrt(N * q * (1 - q))
@@ -224,8 +232,10 @@ class InversionTable:
         F = stats.binom.cdf(np.arange(self.lo, hi + 1), N, q)
         F[-1] = np.inf  # the window's exterior (below 1e-40) goes to its ends
         self.F = F
-        self.G = 1 << (2 * F.size - 1).bit_length()
-        self.guide = np.searchsorted(F, np.arange(self.G) / self.G, side="right").astype(np.intp)
+        self.G = min(1 << (8 * F.size - 1).bit_length(), max(FINE_GUIDE, 1 << (2 * F.size - 1).bit_length()))
+        cells = np.arange(self.G + 1) / self.G
+        first = np.searchsorted(F, cells[:-1], side="right")
+        self.guide = np.where(F[first] >= cells[1:], first, -1 - first).astype(np.intp)
 
 
 class NoiseMaximum:
@@ -268,14 +278,16 @@ class SmallBinomials:
         self.F = F.ravel()
 
     def draw(self, k, rng):
-        """One draw of Bin(k[j], p) for each entry of k (0 <= k <= K)."""
+        """One draw of Bin(k[j], p) for each entry of k (0 <= k <= K): two steps up from the guide's entry, then, for
+        the few draws still short (a tail's cell spans many entries), a search of their own row."""
         u = rng.random(k.size)
         at = self.guide[k * self.G + (u * self.G).astype(np.intp)]
-        while True:
-            up = self.F[at] <= u
-            if not up.any():
-                return at - k * self.width
-            at += up
+        at += self.F[at] <= u
+        at += self.F[at] <= u
+        for j in np.flatnonzero(self.F[at] <= u).tolist():
+            row = int(k[j]) * self.width
+            at[j] = row + int(np.searchsorted(self.F[row:row + self.width], u[j], side="right"))
+        return at - k * self.width
 
 
 class Floor:
@@ -328,14 +340,16 @@ class Floor:
         np.multiply(u, tab.G, out=f)
         np.copyto(g, f, casting="unsafe")  # floor of a non-negative float
         np.take(tab.guide, g, out=i, mode="clip")  # in range; mode="raise" buffers out
-        np.take(tab.F, i, out=f, mode="clip")
-        np.less_equal(f, u, out=b)
-        i += b
-        np.take(tab.F, i, out=f, mode="clip")
-        np.less_equal(f, u, out=b)
-        if b.any():
+        np.less(i, 0, out=b)
+        if b.any():  # cells holding a step: up to two steps up, then a search for the few still short
             late = np.flatnonzero(b)
-            i[late] = np.searchsorted(tab.F, u[late], side="right")
+            j, v = -1 - i[late], u[late]
+            j += tab.F[j] <= v
+            j += tab.F[j] <= v
+            far = np.flatnonzero(tab.F[j] <= v)
+            if far.size:
+                j[far] = np.searchsorted(tab.F, v[far], side="right")
+            i[late] = j
         return i
 
     def sums(self, N, count, rng, method):
