@@ -32,7 +32,7 @@ n/2):
   (where that window holds at most 2^16 points): one uniform per draw, a guide of 2^k >= 8 x
   entries (at most 2^20 cells) whose cells holding no step of the cdf are marked sure (95-99% of
   draws: one gather), the others two steps up, then a search for the rare draws still short (the
-  same entry as a search of the whole cdf, tested; as the engine's guide).  Both are timed in
+  same entry as a search of the whole cdf; as the engine's guide).  Both are timed in
   every round; the floor is the smaller.  Tables are a run's fixed cost, outside the timings on
   both sides: the floor's are built at its first run (before the rounds), the engine's by an
   untimed call of one replication (at most 2^16 users) just before each timed call (otherwise
