@@ -41,7 +41,8 @@ gather instead of a gather and two comparisons) was measured no faster at Fig. 1
 comparisons saved.
 
 A second table times one call of ``count`` binomial draws of one size, numpy's ``rng.binomial``
-against ``simulate.binomial_inversion`` (its table built beforehand), per draw.
+against ``simulate.binomial_inversion`` (its table built beforehand), per draw; a third, a small vote's
+binomials Bin(k, flip) with k varying (n_v = 500 voters): numpy's sampler, the engine's tables and the floor's.
 
 Run: ``python benchmarks/bench_simulate.py`` (``--quick``: fewer settings, 2 rounds; ``--plotted-only``: the
 Fig. 1b as plotted table alone; ``--windows``: the law of the bins each vote draws, at every setting, alone).
@@ -57,7 +58,7 @@ import warnings
 import numpy as np
 
 from bounds import dame, simulate, sizes
-from floor_simulate import ALPHA, Floor, window_law  # this directory's floor
+from floor_simulate import ALPHA, RR_FLIP, Floor, SmallBinomials, window_law  # this directory's floor
 from bounds.numerics import PaperAssumptionWarning
 
 TARGETS = {"dame": 1.3, "all three": 1.5}
@@ -204,6 +205,30 @@ def draw_table(rounds):
         print(f"{N:10d} {a * 1e9:13.1f} {b * 1e9:10.1f} {b / a:6.2f}x {tables[N][1].size:14d}")
 
 
+def vote_draw_table(rounds, n_voters=500):
+    """CPU ns per draw of a small vote's binomials Bin(k, flip), k uniform on 0 .. n_voters (a bin's voters vary):
+    numpy's sampler, the engine's tables (``bounds.estimators._votes.flip_draws``) and the floor's
+    (``floor_simulate.SmallBinomials``), their tables built beforehand; best of interleaved calls."""
+    from bounds.estimators import _votes
+
+    rng = np.random.default_rng(1)
+    k = rng.integers(0, n_voters + 1, DRAW_COUNT)
+    small = SmallBinomials(n_voters, RR_FLIP)
+    ways = {"rng.binomial": lambda: rng.binomial(k, RR_FLIP),
+            "engine tables": lambda: _votes.flip_draws(k, RR_FLIP, rng.random(k.size), n_voters),
+            "floor tables": lambda: small.draw(k, rng)}
+    for f in ways.values():  # tables built, first-use costs paid
+        f()
+    best = {name: math.inf for name in ways}
+    for _ in range(rounds * 10):
+        for name, f in ways.items():
+            t = timed(f, DRAW_COUNT)
+            best[name] = min(best[name], t[0] + t[1])
+    print(f"\nA small vote's binomials Bin(k, flip), k uniform on 0..{n_voters}, CPU ns per draw (best of "
+          f"{rounds * 10} interleaved calls of {DRAW_COUNT} draws)")
+    print("  " + "  ".join(f"{name} {v * 1e9:6.1f}" for name, v in best.items()))
+
+
 MEMORY_PROBE = """
 import sys, tracemalloc, warnings
 from bounds import dame, simulate, sizes
@@ -240,7 +265,7 @@ def main():
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--big", action="store_true", help="also n = 10^8 (slow; memory: a few MiB beyond the interpreter)")
     ap.add_argument("--memory", action="store_true", help="also the peak memory of one run at n = 10^7 (10^8)")
-    ap.add_argument("--no-draws", action="store_true", help="skip the table of single binomial calls")
+    ap.add_argument("--no-draws", action="store_true", help="skip the tables of single binomial calls")
     ap.add_argument("--memory-only", action="store_true", help="only the peak memory table")
     ap.add_argument("--plotted-only", action="store_true", help="only the Fig. 1b as plotted table")
     ap.add_argument("--windows", action="store_true", help="only the law of the bins each vote draws, per setting")
@@ -312,6 +337,7 @@ def main():
         memory_table([n for n in ns if n >= 10**6])
     if not args.no_draws:
         draw_table(rounds)
+        vote_draw_table(rounds)
 
 
 if __name__ == "__main__":

@@ -54,7 +54,8 @@ n/2):
   binomial is Bin(0, flip) where every voter is at or next to the bin, which numpy returns
   without a draw; where n/2 <= 511, at n = 10^3, the total is c - Bin(c, flip) + Bin(n/2 - c, flip),
   the same law, both binomials by inversion of one table of Bin(k, flip), k <= n/2, one uniform
-  each: 13-30 ns a draw against numpy's 50-95 ns, as the engine draws them); and, where w < N,
+  each, as the engine draws them: the benchmark's last table times both against numpy's sampler,
+  about 20-25 ns a draw against 100); and, where w < N,
   the largest total of the N - w bins no voter reaches (they are i.i.d., so only their maximum
   matters, and which of them wins is uniform: the maximum of K iid Bin(n/2, flip) + U/2, one
   uniform a row, its K-th root through the piecewise-linear cdf of Bin + U/2, the binomial cdf
@@ -265,29 +266,35 @@ SMALL_VOTERS = 511  # votes of at most this many voters: their totals' binomials
 class SmallBinomials:
     """Bin(k, p) for every k = 0 .. K by inversion of its cdf, one uniform a draw, the k of each draw its own: the
     cdfs F[k, i] = P(Bin(k, p) <= i) in one flat table (rows of K + 1; inf from i = k on, where the cdf is 1), and a
-    guide of G >= 2 (K + 1) cells a row, guide[k, g] = the first i with F[k, i] > g / G; a draw starts at its cell's
-    entry and steps up while F <= u.  Built once a run with scipy.stats.binom.cdf (not timed)."""
+    guide of G >= K + 1 cells a row, guide[k, g] = the first i with F[k, i] > g / G, stored as -1 - i where the cell
+    holds a step of the cdf (as ``InversionTable``'s: a sure cell's draws are one gather, the others step up twice,
+    then search their own row).  Built once a run with scipy.stats.binom.cdf (not timed)."""
 
     def __init__(self, K, p):
         i = np.arange(K + 1)
         F = stats.binom.cdf(i[None, :], i[:, None], p)
         F[i[None, :] >= i[:, None]] = np.inf
-        self.width, self.G = K + 1, 1 << (2 * (K + 1) - 1).bit_length()
-        cells = np.arange(self.G) / self.G
-        self.guide = np.concatenate([k * self.width + np.searchsorted(F[k], cells, side="right") for k in i])
+        self.width, self.G = K + 1, 1 << K.bit_length()
+        cells = np.arange(self.G + 1) / self.G
+        first = np.stack([np.searchsorted(F[k], cells[:-1], side="right") for k in i])  # row k, cell g
+        sure = np.take_along_axis(F, first, axis=1) >= cells[1:]
+        self.guide = np.where(sure, first, -1 - first).ravel().astype(np.int32)  # small entries: cache-friendly
         self.F = F.ravel()
 
     def draw(self, k, rng):
-        """One draw of Bin(k[j], p) for each entry of k (0 <= k <= K): two steps up from the guide's entry, then, for
-        the few draws still short (a tail's cell spans many entries), a search of their own row."""
+        """One draw of Bin(k[j], p) for each entry of k (0 <= k <= K)."""
         u = rng.random(k.size)
-        at = self.guide[k * self.G + (u * self.G).astype(np.intp)]
-        at += self.F[at] <= u
-        at += self.F[at] <= u
-        for j in np.flatnonzero(self.F[at] <= u).tolist():
-            row = int(k[j]) * self.width
-            at[j] = row + int(np.searchsorted(self.F[row:row + self.width], u[j], side="right"))
-        return at - k * self.width
+        out = self.guide[k * self.G + (u * self.G).astype(np.intp)]
+        late = np.flatnonzero(out < 0)
+        if late.size:
+            row = k[late] * self.width
+            at, v = row - 1 - out[late], u[late]
+            at += self.F[at] <= v
+            at += self.F[at] <= v
+            for m in np.flatnonzero(self.F[at] <= v).tolist():  # a tail's cell spanning many entries: its row searched
+                at[m] = row[m] + int(np.searchsorted(self.F[row[m]:row[m] + self.width], v[m], side="right"))
+            out[late] = at - row
+        return out
 
 
 class Floor:
