@@ -240,14 +240,18 @@ class _FineInverter(_Inverter):
         np.less(i, 0, out=b)
         late = np.flatnonzero(b)
         if late.size:  # cells holding a step of F: from the cell's first entry up
-            v, k = u[late], -1 - i[late]
-            k += self.F[k] <= v
-            k += self.F[k] <= v
-            still = np.flatnonzero(self.F[k] <= v)
-            if still.size:
-                k[still] = np.searchsorted(self.F, v[still], side="right")
-            i[late] = k
+            i[late] = self._stepped(-1 - i[late], u[late])
         return i
+
+    def _stepped(self, k: np.ndarray, v: np.ndarray) -> np.ndarray:
+        """``min{i : F_i > v}`` from entries ``k`` at most it (a cell's first): two steps up, then a search of ``F``
+        for the few still short (a cell spanning many entries); ``k`` is updated in place."""
+        k += self.F[k] <= v
+        k += self.F[k] <= v
+        still = np.flatnonzero(self.F[k] <= v)
+        if still.size:
+            k[still] = np.searchsorted(self.F, v[still], side="right")
+        return k
 
     def values(self, count: int, rng: np.random.Generator, table: np.ndarray, out: np.ndarray) -> np.ndarray:
         """``table`` (a value per entry, never NaN) at ``count`` drawn entries, written into ``out``: the values of
@@ -266,13 +270,7 @@ class _FineInverter(_Inverter):
         np.isnan(o, out=self.b[:count])
         late = np.flatnonzero(self.b[:count])
         if late.size:  # cells holding a step of F: from the cell's first entry up
-            v, k = u[late], -1 - self.fine[g[late]]
-            k += self.F[k] <= v
-            k += self.F[k] <= v
-            still = np.flatnonzero(self.F[k] <= v)
-            if still.size:
-                k[still] = np.searchsorted(self.F, v[still], side="right")
-            o[late] = table[k]
+            o[late] = table[self._stepped(-1 - self.fine[g[late]], u[late])]
         return o
 
 
