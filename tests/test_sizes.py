@@ -760,3 +760,12 @@ def test_tail_walks_of_a_search_cost_one_evaluation_per_chunk():
     out = _deep_logsfs(counted, a)
     assert len(calls) == 2 and np.all(np.isfinite(out)) and np.all(np.diff(out) < 0)  # the first masses, one chunk
     assert out.tolist() == [_deep_logsf(law.family.logpmf, int(v)) for v in a]
+
+
+@pytest.mark.parametrize("mu", [1e-3, 0.5, 5.0, 15.0, 35.0, 349.9, 1e4])
+def test_deviance_on_a_range_of_integers_is_the_array_s(mu):
+    from bounds.sizes._kernels import _bd0
+
+    for a, b in [(1, 60), (60, 1), (1, 500), (400, 1), (1, 20_000)]:
+        x = np.arange(a, b + (1 if b >= a else -1), 1 if b >= a else -1, dtype=float)
+        np.testing.assert_array_equal(_bd0(x, mu, span=(a, b)), _bd0(x, mu), err_msg=f"{a}..{b}")

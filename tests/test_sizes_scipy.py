@@ -253,3 +253,22 @@ def test_infinite_laws_with_negative_values_refused_by_name(dist):
     # bounds) and E[m] = 0; now refused, naming the limit and the way out
     with pytest.raises(ValueError, match=r"charges negative integers on an infinite support.*geometric"):
         sizes.from_scipy(dist, zero="truncate")
+
+
+@pytest.mark.parametrize("law", [sizes.poisson(lam) for lam in (1e-300, 0.5, 5.0, 7.5, 20.0, 1e3, 3e7)]
+                         + [sizes.binomial(N, p) for N, p in ((1, 0.5), (2, 0.3), (10, 1.0), (50, 0.3), (1000, 0.005),
+                                                               (65535, 0.4), (65536, 0.4), (10**9, 1e-9), (10**9, 0.999))],
+                         ids=repr)
+def test_a_range_of_masses_is_each_point_s_own_mass(law):
+    # a remembered range is computed by the range evaluator, a lone query by the pointwise log-pmf: both must give
+    # the same double at every point (ranges from below the support, across the mean and past a finite support)
+    memo = law.family.logpmf
+    centre = int(law.mean())
+    for lo, hi in [(-1, 0), (-1, 200), (3, 40), (max(centre - 300, -1), centre + 300), (max(centre - 5, -1), centre + 5)]:
+        hi = int(min(hi, memo.top + 1))
+        pointwise = np.asarray(memo.f(np.arange(lo, hi + 1, dtype=np.int64)), dtype=float)
+        np.testing.assert_array_equal(memo.run(lo, hi), pointwise, err_msg=f"{lo}..{hi}")
+    fresh = type(law.family.logpmf)(memo.f, memo.top, memo.run)  # an empty memo: its first slice computes its range
+    k = np.arange(max(centre - 20, 0), centre + 21, dtype=np.int64)
+    np.testing.assert_array_equal(fresh.span(int(k[0]), int(k[-1])), memo.f(k))
+    np.testing.assert_array_equal(fresh(k), memo.f(k))

@@ -143,9 +143,9 @@ def _log_runs(t: np.ndarray) -> np.ndarray:
         run = np.cumsum(w.reshape(-1, B), axis=1)
         run[1:] += np.cumsum(run[:-1, -1])[:, None]
         s = run.ravel()[:n]
-    deep = int(np.searchsorted(s, 1e-290))  # s is non-decreasing: its first `deep` sums are deep
-    if not deep:
+    if s[0] >= 1e-290:  # s is non-decreasing: no deep sum
         return np.log(s) + top
+    deep = int(np.searchsorted(s, 1e-290))  # its first `deep` sums are deep
     out = np.empty(n)
     out[:deep] = np.logaddexp.accumulate(t[:deep])
     out[deep:] = np.log(s[deep:]) + top
@@ -188,10 +188,11 @@ def fused(lp: np.ndarray, log_tail: float, log_gt: np.ndarray | None,
         top[1:] = lp[K:lo:-1]  # P(m > K), then M(K), ..., M(lo + 1): P(m > a) summed from the top
         log_gt = np.zeros(K + 1)
         log_gt[lo:] = _log_runs(top)[::-1]
-        high = np.flatnonzero(log_gt[lo:] > _LOG_HALF)  # P(m > a) > 1/2: 1 - P(m <= a), the small side summed
-        if high.size:
-            log_cdf = _log_runs(lp[lo : lo + int(high[-1]) + 1])
-            log_gt[lo + high] = np.log1p(-np.exp(log_cdf[high]))
+        # P(m > a) > 1/2 on a = lo..lo+h-1 (sums from the top do not decrease: log_gt does not increase in a):
+        # there 1 - P(m <= a), the small side summed
+        h = int(np.count_nonzero(log_gt[lo:] > _LOG_HALF))
+        if h:
+            log_gt[lo : lo + h] = np.log1p(-np.exp(_log_runs(lp[lo : lo + h])))
     else:
         log_gt = np.array(log_gt, dtype=float)
         log_gt[:lo] = 0.0

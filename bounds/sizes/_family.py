@@ -168,6 +168,18 @@ class FamilyLaw(SizeLaw):
             out = f.logpmf(np.asarray(k) - 1) if self.zero == "shift" else f.logpmf(k)
         return out - self._log_p_ge1 if self._truncated else out
 
+    def _logpmf_span(self, lo: int, hi: int) -> np.ndarray:
+        """:meth:`_logpmf` on the integers ``lo..hi``, a new array (the same values; a family that remembers its
+        masses on a range reads them as one slice)."""
+        span = getattr(self.family.logpmf, "span", None)
+        if span is None:
+            return np.array(self._logpmf(np.arange(lo, hi + 1, dtype=np.int64)), dtype=float)
+        s = 1 if self.zero == "shift" else 0
+        out = span(lo - s, hi - s)
+        if self._truncated:
+            out -= self._log_p_ge1
+        return out
+
     def _x_logsf(self, a: np.ndarray) -> np.ndarray:
         """log P(X > a), exact in deep tails for log-concave families."""
         with np.errstate(divide="ignore"):
@@ -325,13 +337,13 @@ class FamilyLaw(SizeLaw):
         mode = self._mode
         if mode > lo:  # B is non-increasing: when B(mode) > tol the cut lies past the mode, and the pass starts there
             # B(mode) >= (mode+1) M(mode+1) / sqrt(mode+1): the mass just past the mode alone
-            if 0.5 * math.log(mode + 1.0) + float(self._logpmf(np.array(mode + 1))) > log_tol:
+            if 0.5 * math.log(mode + 1.0) + float(self._logpmf_span(mode + 1, mode + 1)[0]) > log_tol:
                 lo = mode
         e = lo + 16 * math.isqrt(lo) + 64
         while e - self._start <= MAX_TABLE:
             top = int(min(e + 1, self.support_max))
             k = np.arange(lo + 1, top + 1, dtype=np.int64)
-            lp = np.asarray(self._logpmf(k), dtype=float)
+            lp = self._logpmf_span(lo + 1, top)
             with np.errstate(divide="ignore", invalid="ignore"):
                 lt = np.log(k) + lp  # log k M(k)
                 if top <= e:  # the support ends within the pass: nothing remains beyond it
@@ -387,7 +399,7 @@ class FamilyLaw(SizeLaw):
             return None
         finite = K >= self.support_max
         walk = not finite and self.family.log_concave and K >= self._mode
-        lp = np.array(self._logpmf(np.arange(K + 65 if walk else K + 1, dtype=np.int64)), dtype=float)
+        lp = self._logpmf_span(0, K + 64 if walk else K)
         lp[:lo] = -np.inf
         tail = -math.inf if finite else (tail_past(lp, K) if walk else None)
         if tail is None:

@@ -194,7 +194,7 @@ def _stirlerr_int(n: np.ndarray) -> np.ndarray:
     return table[n]
 
 
-def _bd0(x: ArrayLike, mu: float) -> np.ndarray:
+def _bd0(x: ArrayLike, mu: float, *, span: tuple[int, int] | None = None) -> np.ndarray:
     r"""Deviance term :math:`x\log(x/\mu) + \mu - x \ge 0` without cancellation (Loader 2000).
 
     For :math:`|x - \mu| < 0.1(x + \mu)`, with :math:`v = (x-\mu)/(x+\mu)`:
@@ -202,6 +202,9 @@ def _bd0(x: ArrayLike, mu: float) -> np.ndarray:
     :math:`(v^2)^J < 10^{-20}`, per point: the rest is below :math:`10^{-20}` of the first term, since each
     term is at most :math:`v^2` times the one before.  Each value depends on its own point alone (not on the
     other points of the array), so a log-mass computed once over a range serves every later query inside it.
+    ``span = (a, b)``: ``x`` is the consecutive integers from ``a`` to ``b`` (either way, a range of sizes): the
+    near points are the few integers of :math:`[0.8\mu, 1.25\mu]` that pass the same test in Python floats (the
+    same IEEE operations: the same points, the same values), without the array's passes.
 
     .. math:: \mathrm{bd0}(x, \mu) = x\log\frac{x}{\mu} + \mu - x = (x - \mu)v + 2x\sum_{j\ge1}\frac{v^{2j+1}}{2j+1}
 
@@ -213,7 +216,11 @@ def _bd0(x: ArrayLike, mu: float) -> np.ndarray:
     (0.0, 1.931471805599)
     """
     x = np.asarray(x, dtype=float)
-    if 2.0**-900 < mu < 2.0**64 and x.size and x.min() >= 2.0**-64 and x.max() < 2.0**64:  # a law's points
+    if span is not None:
+        x_min, x_max = (min(span), max(span)) if x.size else (0, 0)
+    elif x.size:
+        x_min, x_max = x.min(), x.max()
+    if 2.0**-900 < mu < 2.0**64 and x.size and x_min >= 2.0**-64 and x_max < 2.0**64:  # a law's points
         # x log(x/mu) from the ratio (rounded once, its log to an ulp): x log x - x log mu cancels where x is
         # near mu and loses up to 1.6e-13 of bd0 at mu ~ 1e9; no overflow or underflow of x/mu in this range
         out = x * np.log(x / mu) + mu - x
@@ -222,7 +229,9 @@ def _bd0(x: ArrayLike, mu: float) -> np.ndarray:
             x_log_x = np.where(x > 0, x * np.log(np.where(x > 0, x, 1.0)), 0.0)  # 0 log 0 = 0
             x_log_mu = np.where(x > 0, x * np.log(np.float64(mu)), 0.0)  # mu = 0 (p = 1): -inf where x > 0
             out = x_log_x - x_log_mu + mu - x  # x log(x/mu), no overflow in x/mu
-    near = np.flatnonzero(np.abs(x - mu).reshape(-1) < (0.1 * (x + mu)).reshape(-1))
+    near = _near_span(span, mu) if span is not None else None
+    if near is None:
+        near = np.flatnonzero(np.abs(x - mu).reshape(-1) < (0.1 * (x + mu)).reshape(-1))
     if not near.size:
         return out
     out = out.reshape(-1)  # a fresh array: written in place
@@ -243,6 +252,18 @@ def _bd0(x: ArrayLike, mu: float) -> np.ndarray:
         acc = np.where(terms >= j, acc + ej / (2 * j + 1), acc)
     out[near] = acc
     return out.reshape(x.shape)
+
+
+def _near_span(span: tuple[int, int], mu: float) -> np.ndarray | None:
+    r"""The indices in the integers ``span[0]..span[1]`` (either way) where :math:`|x - \mu| < 0.1(x + \mu)`, by
+    that test in Python floats on the integers of :math:`[0.8\mu, 1.25\mu]` (around :math:`(9\mu/11, 11\mu/9)`,
+    where it holds); ``None`` past 64 such integers (the array's test is then cheaper)."""
+    a, b = span
+    lo, hi = max(min(a, b), math.floor(0.8 * mu)), min(max(a, b), math.ceil(1.25 * mu))
+    if hi - lo > 64:
+        return None
+    near = [abs(j - a) for j in range(lo, hi + 1) if abs(float(j) - mu) < 0.1 * (float(j) + mu)]
+    return np.array(sorted(near), dtype=np.int64)
 
 
 _BD0_SCALAR = 32  # near points up to this many: the series point by point in Python floats

@@ -68,17 +68,32 @@ class _RangeMemo:
     The wrapped log-pmf must give each point's value independently of the other points of its array (Loader's
     terms do, see ``_kernels``), so a value read from the range is the value a direct call returns, bit for bit.
     A table's construction asks the same masses four or five times (its cut, its points, the tail beyond it):
-    one evaluation serves them all.
+    one evaluation serves them all.  ``run(lo, hi)``, where given, is ``f`` on the range ``lo..hi`` (``lo >= -1``)
+    with the same values, by the same operations on each point (checked in ``tests/test_sizes_scipy.py``).
     """
 
-    def __init__(self, f: Callable[[ArrayLike], np.ndarray], top: float = math.inf) -> None:
+    def __init__(self, f: Callable[[ArrayLike], np.ndarray], top: float = math.inf,
+                 run: Callable[[int, int], np.ndarray] | None = None) -> None:
         self.f, self.top, self.lo, self.hi, self.vals = f, top, 0, -1, np.zeros(0)
+        self.run = run if run is not None else (lambda lo, hi: self.f(np.arange(lo, hi + 1, dtype=np.int64)))
 
     def __call__(self, k: ArrayLike) -> np.ndarray:
         k = np.asarray(k)
         if k.dtype.kind != "i" or not k.size:  # signed integers only (k - lo below is exact there)
             return self.f(k)
-        k_lo, k_hi = int(k.min()), int(k.max())
+        if not self._cover(int(k.min()), int(k.max())):
+            return self.f(k)
+        return self.vals[k - self.lo]
+
+    def span(self, lo: int, hi: int) -> np.ndarray:
+        """The log-pmf on ``lo..hi`` (``lo <= hi``), a new array: the values ``__call__`` gives there."""
+        if not self._cover(lo, hi):
+            with np.errstate(divide="ignore"):  # log 0 = -inf is exact for a zero probability (as a law's _logpmf)
+                return np.asarray(self.f(np.arange(lo, hi + 1, dtype=np.int64)), dtype=float)
+        return self.vals[lo - self.lo : hi - self.lo + 1].copy()
+
+    def _cover(self, k_lo: int, k_hi: int) -> bool:
+        """Whether the range remembered holds ``[k_lo, k_hi]``, widened first where it can be."""
         if k_lo < self.lo or k_hi > self.hi:
             if self.hi < self.lo:  # the first query: a margin on both sides (a table's next queries lie nearby)
                 lo, hi = k_lo - 64, k_hi + 128
@@ -86,10 +101,10 @@ class _RangeMemo:
                 lo, hi = min(k_lo, self.lo), max(k_hi, self.hi + (self.hi - self.lo + 1))
             lo, hi = max(lo, -1), int(min(hi, self.top + 1))  # one point beyond the support on each side suffices
             if hi - lo + 1 > MEMO_POINTS or k_lo < lo or k_hi > hi:
-                return self.f(k)
+                return False
             self.lo, self.hi = lo, hi
-            self.vals = np.asarray(self.f(np.arange(lo, hi + 1, dtype=np.int64)), dtype=float)
-        return self.vals[k - self.lo]
+            self.vals = np.asarray(self.run(lo, hi), dtype=float)
+        return True
 
 
 MEMO_POINTS = 4096
@@ -139,7 +154,17 @@ def poisson(lam: float, *, zero: str = "truncate") -> SizeLaw:
         body = -(_stirlerr(safe) if stir is None else stir) - _bd0(safe, lam) - 0.5 * np.log(2 * math.pi * safe)
         return np.where(k == 0, -lam, body)
 
-    logpmf = _RangeMemo(raw_logpmf)
+    def run_logpmf(lo: int, hi: int) -> np.ndarray:  # raw_logpmf on lo..hi (lo >= -1): its operations per point
+        out = np.empty(hi - lo + 1)
+        first = max(lo, 1)
+        out[: first - lo] = [-lam if j == 0 else -np.inf for j in range(lo, min(first, hi + 1))]
+        if first <= hi:
+            ks = np.arange(first, hi + 1, dtype=np.int64)
+            x = ks.astype(float)
+            out[first - lo :] = -_stirlerr_int(ks) - _bd0(x, lam, span=(first, hi)) - 0.5 * np.log(2 * math.pi * x)
+        return out
+
+    logpmf = _RangeMemo(raw_logpmf, run=run_logpmf)
 
     at_zero = _log1mexp_float(-lam)  # a = 0: log P(X >= 1) = log(1 - e^-lam), exactly
 
@@ -227,7 +252,26 @@ def binomial(N: int, p: float, *, zero: str = "truncate") -> SizeLaw:
         out = np.where((ki == 0) | (ki == N), ends, body)
         return np.where((k >= 0) & (k <= N), out, -np.inf)
 
-    logpmf = _RangeMemo(raw_logpmf, N)
+    def run_logpmf(lo: int, hi: int) -> np.ndarray:  # raw_logpmf on lo..hi (lo >= -1): its operations per point
+        out = np.full(hi - lo + 1, -np.inf)
+        for j, v in ((0, N * math.log1p(-p) if p < 1 else -np.inf), (N, N * math.log(p))):  # the ends
+            if lo <= j <= hi:
+                out[j - lo] = v
+        first, last = max(lo, 1), min(hi, N - 1)
+        if first <= last:
+            ks = np.arange(first, last + 1, dtype=np.int64)
+            inner, rest = ks.astype(float), (N - ks).astype(float)
+            if small:
+                stir_in, stir_rest = _stirlerr_int(ks), _stirlerr_int(N - ks)
+            else:
+                stir_in, stir_rest = _stirlerr(inner), _stirlerr(rest)
+            with np.errstate(divide="ignore"):
+                out[first - lo : last - lo + 1] = (
+                    stir_n - stir_in - stir_rest - _bd0(inner, N * p, span=(first, last))
+                    - _bd0(rest, N * (1 - p), span=(N - first, N - last)) + 0.5 * np.log(N / (2 * math.pi * inner * rest)))
+        return out
+
+    logpmf = _RangeMemo(raw_logpmf, N, run=run_logpmf)
 
     at_zero = _log1mexp_float(N * math.log1p(-p)) if p < 1 else 0.0  # log P(X >= 1), exactly
 
