@@ -257,6 +257,10 @@ class Constants:
         >>> Constants.resolve("unit") == Constants.unit()
         True
         """
+        if type(constants) is str:  # a preset's name: one dictionary lookup (the presets are built once)
+            preset = _PRESETS.get(constants)
+            if preset is not None:
+                return preset
         if isinstance(constants, Constants):
             return constants
         if isinstance(constants, str) and constants in ("paper", "unit"):
@@ -272,8 +276,14 @@ class Constants:
 def _preset(name: str) -> Constants:
     """The presets, built once (frozen: one instance serves every call)."""
     if name == "paper":
-        return Constants(ExactConstant(Fraction(1, 16), -9), 24, 1570, 8, Fraction(1737, 2), name="paper")
-    return Constants(1, 1, 1, 1, 1, name="unit")
+        preset = Constants(ExactConstant(Fraction(1, 16), -9), 24, 1570, 8, Fraction(1737, 2), name="paper")
+    else:
+        preset = Constants(1, 1, 1, 1, 1, name="unit")
+    _PRESETS[name] = preset
+    return preset
+
+
+_PRESETS: dict[str, Constants] = {}  # the presets built so far, by name (:meth:`Constants.resolve` reads them)
 
 
 def _mpf(c: Any, precision: int) -> Any:

@@ -65,10 +65,34 @@ def _log_lb_terms(law: SizeLaw, a: np.ndarray, x: Any, c_vals: tuple[Any, ...], 
 
 def _lb_from_parts(lsf: Any, lps: Any, logx: Any, c_vals: tuple[Any, ...], precision: int | None) -> np.ndarray:
     """``log c1 - c2 x P^2 - max(log x + 2 log S, 0)`` from ``log P`` and ``log S``."""
+    if (precision is None and type(lsf) is np.ndarray and type(lps) is np.ndarray and lsf.dtype == _F64
+            and lps.dtype == _F64):  # float64 arrays: 2 v as v + v (the same double), the constants' logs kept
+        lc1, lc2 = _log_c12(c_vals)
+        with np.errstate(over="ignore", under="ignore"):
+            expo = np.exp(lc2 + logx + (lsf + lsf))
+        return lc1 - expo - np.maximum(logx + (lps + lps), 0)
     be = backend(precision)
     with np.errstate(over="ignore", under="ignore"):
         expo = be.exp(be.log(c_vals[1]) + logx + 2 * lsf)
     return be.log(c_vals[0]) - expo - np.maximum(logx + 2 * lps, 0)
+
+
+_F64 = np.dtype(np.float64)
+_LOG_C12: dict[tuple[float, ...], tuple[Any, Any]] = {}  # float64 constants -> (log c1, log c2), as the backend takes them
+
+
+def _log_c12(c_vals: tuple[float, ...]) -> tuple[Any, Any]:
+    """``(log c1, log c2)`` of float64 constants: the float backend's logs, kept per tuple of values."""
+    try:
+        return _LOG_C12[c_vals]
+    except KeyError:
+        pass
+    be = backend(None)
+    out = be.log(c_vals[0]), be.log(c_vals[1])
+    if len(_LOG_C12) >= 64:  # many custom constants: forget the old ones
+        _LOG_C12.clear()
+    _LOG_C12[c_vals] = out
+    return out
 
 
 def _end(law: SizeLaw) -> int:
