@@ -57,6 +57,26 @@ def test_h3_violation_warns():
         dame.lower_bound(sizes.point(3), n=100, alpha=22 / 35)
 
 
+@pytest.mark.parametrize("make", [
+    lambda: dame.lower_bound(sizes.poisson(5), n_alpha2=1e3),
+    lambda: dame.lower_bound(sizes.point(7), n=100, alpha=0.25, precision=20),
+    lambda: dame.upper_bound(sizes.binomial(50, 0.3), n_alpha2=1e3),
+    lambda: dame.upper_bound(sizes.zipf(3), n_alpha2=10.0, constants="unit", reading="proof"),
+])
+def test_results_are_the_dataclasses_built_from_their_fields(make):
+    import dataclasses
+
+    res = make()
+    cls = type(res)
+    assert not hasattr(cls, "__post_init__")  # results are built without one (dame._inputs._result)
+    names = [f.name for f in dataclasses.fields(cls)]
+    again = cls(**{k: getattr(res, k) for k in names})
+    assert list(vars(res)) == list(vars(again)) == names
+    assert res == again and hash(res) == hash(again) and repr(res) == repr(again)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        res.value = 0.0
+
+
 def test_constants_validation_and_presets():
     with pytest.raises(ValueError, match="c2 must be a positive"):
         dame.Constants(1, -1, 1, 1, 1)

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .._lazy import lazy
-from ..numerics import format_value, warn_assumption
+from ..numerics import backend, format_value, warn_assumption
 
 if TYPE_CHECKING:
     import mpmath
@@ -284,6 +284,24 @@ def _preset(name: str) -> Constants:
 
 
 _PRESETS: dict[str, Constants] = {}  # the presets built so far, by name (:meth:`Constants.resolve` reads them)
+
+
+_LOG_FLOATS: dict[tuple[float, ...], tuple[Any, ...]] = {}
+
+
+def _log_floats(c_vals: tuple[float, ...]) -> tuple[Any, ...]:
+    """``log c_i`` of float64 constants (``Constants.floats``), as the float backend computes them (``np.log`` of each
+    double: numpy scalars), kept per tuple of values (a pure function of them)."""
+    try:
+        return _LOG_FLOATS[c_vals]
+    except KeyError:
+        pass
+    log = backend(None).log
+    out = tuple(log(v) for v in c_vals)
+    if len(_LOG_FLOATS) >= 64:  # many custom constants: forget the old ones
+        _LOG_FLOATS.clear()
+    _LOG_FLOATS[c_vals] = out
+    return out
 
 
 def _mpf(c: Any, precision: int) -> Any:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -151,6 +151,17 @@ def _law(sizes: object) -> SizeLaw:
     if not isinstance(sizes, SizeLaw):
         raise ValueError(f"sizes must be a law from bounds.sizes, got {sizes!r}")
     return sizes
+
+
+_B = TypeVar("_B", bound="Bound")
+
+
+def _result(cls: type[_B], **fields: Any) -> _B:
+    """``cls(**fields)`` for a result class without ``__post_init__``, given every field in their order: the fields
+    set in one step (a frozen dataclass's ``__init__`` sets each through ``object.__setattr__``); the same object."""
+    out = object.__new__(cls)
+    out.__dict__.update(fields)
+    return out
 
 
 @dataclass(frozen=True)

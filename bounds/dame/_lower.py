@@ -20,8 +20,8 @@ from ..numerics import (
 from ..sizes import MAX_SIZE, SizeLaw
 from . import _scan, _search
 from ._rows import MAX_ROWS, Rows, batches
-from ._constants import Constants
-from ._inputs import _LOG_UNDERFLOW, Bound, PrivacyBudget, _law, privacy_budget
+from ._constants import Constants, _log_floats
+from ._inputs import _LOG_UNDERFLOW, Bound, PrivacyBudget, _law, _result, privacy_budget
 
 if TYPE_CHECKING:
     import mpmath
@@ -67,7 +67,7 @@ def _lb_from_parts(lsf: Any, lps: Any, logx: Any, c_vals: tuple[Any, ...], preci
     """``log c1 - c2 x P^2 - max(log x + 2 log S, 0)`` from ``log P`` and ``log S``."""
     if (precision is None and type(lsf) is np.ndarray and type(lps) is np.ndarray and lsf.dtype == _F64
             and lps.dtype == _F64):  # float64 arrays: 2 v as v + v (the same double), the constants' logs kept
-        lc1, lc2 = _log_c12(c_vals)
+        lc1, lc2 = _log_floats(c_vals)[:2]
         with np.errstate(over="ignore", under="ignore"):
             expo = np.exp(lc2 + logx + (lsf + lsf))
         return lc1 - expo - np.maximum(logx + (lps + lps), 0)
@@ -78,21 +78,6 @@ def _lb_from_parts(lsf: Any, lps: Any, logx: Any, c_vals: tuple[Any, ...], preci
 
 
 _F64 = np.dtype(np.float64)
-_LOG_C12: dict[tuple[float, ...], tuple[Any, Any]] = {}  # float64 constants -> (log c1, log c2), as the backend takes them
-
-
-def _log_c12(c_vals: tuple[float, ...]) -> tuple[Any, Any]:
-    """``(log c1, log c2)`` of float64 constants: the float backend's logs, kept per tuple of values."""
-    try:
-        return _LOG_C12[c_vals]
-    except KeyError:
-        pass
-    be = backend(None)
-    out = be.log(c_vals[0]), be.log(c_vals[1])
-    if len(_LOG_C12) >= 64:  # many custom constants: forget the old ones
-        _LOG_C12.clear()
-    _LOG_C12[c_vals] = out
-    return out
 
 
 def _end(law: SizeLaw) -> int:
@@ -599,4 +584,5 @@ def lower_bound(
         logv, arg = _lower_mp(law, priv, c, precision)
         with mpmath.workdps(precision):
             value = mpmath.exp(logv)
-    return LowerBound(value, logv, law, priv.n_alpha2, priv.n, priv.alpha, c, precision, argmax=arg)
+    return _result(LowerBound, value=value, log_value=logv, sizes=law, n_alpha2=priv.n_alpha2, n=priv.n,
+                   alpha=priv.alpha, constants=c, precision=precision, argmax=arg)
