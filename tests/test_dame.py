@@ -77,6 +77,19 @@ def test_results_are_the_dataclasses_built_from_their_fields(make):
         res.value = 0.0
 
 
+def test_privacy_budget_is_the_dataclass_built_from_its_fields():
+    import dataclasses
+
+    from bounds.dame._inputs import PrivacyBudget, privacy_budget
+
+    assert not hasattr(PrivacyBudget, "__post_init__")
+    for got, want in ((privacy_budget(n_alpha2=2.5), PrivacyBudget(None, None, 2.5)),
+                      (privacy_budget(100, 0.5), PrivacyBudget(100, 0.5, 25.0))):
+        assert got == want and list(vars(got)) == list(vars(want)) == [f.name for f in dataclasses.fields(PrivacyBudget)]
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            got.n = 3
+
+
 def test_constants_validation_and_presets():
     with pytest.raises(ValueError, match="c2 must be a positive"):
         dame.Constants(1, -1, 1, 1, 1)

@@ -63,11 +63,18 @@ def _log_lb_terms(law: SizeLaw, a: np.ndarray, x: Any, c_vals: tuple[Any, ...], 
     return _lb_from_parts(lsf, lps, be.log(x), c_vals, precision)
 
 
-def _lb_from_parts(lsf: Any, lps: Any, logx: Any, c_vals: tuple[Any, ...], precision: int | None) -> np.ndarray:
-    """``log c1 - c2 x P^2 - max(log x + 2 log S, 0)`` from ``log P`` and ``log S``."""
+def _lb_from_parts(lsf: Any, lps: Any, logx: Any, c_vals: tuple[Any, ...], precision: int | None,
+                   quiet: bool = False) -> np.ndarray:
+    """``log c1 - c2 x P^2 - max(log x + 2 log S, 0)`` from ``log P`` and ``log S``.
+
+    ``quiet``: float64 arrays whose caller ignores over- and underflow already (``np.errstate``), none set here (the
+    last three operations cannot raise either: exact where the result is subnormal, below 2e3 after the exponential).
+    """
     if (precision is None and type(lsf) is np.ndarray and type(lps) is np.ndarray and lsf.dtype == _F64
             and lps.dtype == _F64):  # float64 arrays: 2 v as v + v (the same double), the constants' logs kept
         lc1, lc2 = _log_floats(c_vals)[:2]
+        if quiet:
+            return lc1 - np.exp(lc2 + logx + (lsf + lsf)) - np.maximum(logx + (lps + lps), 0)
         with np.errstate(over="ignore", under="ignore"):
             expo = np.exp(lc2 + logx + (lsf + lsf))
         return lc1 - expo - np.maximum(logx + (lps + lps), 0)
