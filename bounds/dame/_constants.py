@@ -286,22 +286,24 @@ def _preset(name: str) -> Constants:
 _PRESETS: dict[str, Constants] = {}  # the presets built so far, by name (:meth:`Constants.resolve` reads them)
 
 
-_LOG_FLOATS: dict[tuple[float, ...], tuple[Any, ...]] = {}
+_LOG_FLOATS: dict[int, tuple[tuple[float, ...], tuple[Any, ...], tuple[float, ...]]] = {}
 
 
-def _log_floats(c_vals: tuple[float, ...]) -> tuple[Any, ...]:
-    """``log c_i`` of float64 constants (``Constants.floats``), as the float backend computes them (``np.log`` of each
-    double: numpy scalars), kept per tuple of values (a pure function of them)."""
-    try:
-        return _LOG_FLOATS[c_vals]
-    except KeyError:
-        pass
-    log = backend(None).log
-    out = tuple(log(v) for v in c_vals)
-    if len(_LOG_FLOATS) >= 64:  # many custom constants: forget the old ones
-        _LOG_FLOATS.clear()
-    _LOG_FLOATS[c_vals] = out
-    return out
+def _log_floats(c_vals: tuple[float, ...], plain: bool = False) -> tuple[Any, ...]:
+    """``log c_i`` of float64 constants (``Constants.floats``): ``np.log`` of each double, as the float backend
+    computes it (numpy scalars; ``plain``: the same doubles as Python floats), kept per tuple.
+
+    ``Constants.floats`` is one tuple per instance: looked up by identity, the tuple held so that its identity is not
+    reused.
+    """
+    hit = _LOG_FLOATS.get(id(c_vals))
+    if hit is None or hit[0] is not c_vals:
+        log = backend(None).log
+        logs = tuple(log(v) for v in c_vals)
+        if len(_LOG_FLOATS) >= 64:  # many custom constants: forget the old ones
+            _LOG_FLOATS.clear()
+        hit = _LOG_FLOATS[id(c_vals)] = (c_vals, logs, tuple(float(v) for v in logs))
+    return hit[2] if plain else hit[1]
 
 
 def _mpf(c: Any, precision: int) -> Any:

@@ -510,11 +510,12 @@ def _log_upper(
     c3, c4 = c_vals[2], c_vals[3]
     if (precision is None and isinstance(m, (int, np.integer)) and (pre := _scan.prefix(law)) is not None
             and 1 <= m <= pre.K and x > 0):  # one m~ of a light law: the array path's operations on scalars
-        _, _, lc3, lc4, _ = _log_floats(c_vals)  # the float backend's np.log of each constant
-        lx = np.log(x)
-        lf = lc4 + max(0.5 * (np.log(float(m)) + lx), 0.0)  # m <= K <= 4096: float(m) is m (np.log's float loop)
+        # np.log's doubles as Python floats (the same arithmetic); m <= K <= 4096: float(m) is m (np.log's float loop)
+        _, _, lc3, lc4, _ = _log_floats(c_vals, plain=True)
+        lx = float(np.log(x))
+        lf = lc4 + max(0.5 * (float(np.log(float(m))) + lx), 0.0)
         d = 0.0 if m == 1 else _scan.log_sqrt_min(pre, int(m))
-        return float(lc3 + np.log(lf if lf > 0 else 1) - lx - 2 * d), float(lf), d
+        return lc3 + float(np.log(lf if lf > 0 else 1)) - lx - 2 * d, lf, d
     be = backend(precision)
     logx = be.log(x)
     lfac = be.log(c4) + np.maximum(0.5 * (be.log(m) + logx), 0)
@@ -558,7 +559,7 @@ def _upper_value(
     return (float(value) if precision is None else _scalar(value)), -math.inf if precision is None else mpmath.ninf, False
 
 
-_LOG4 = backend(None).log(4)  # log 4, the cap of eq. (11), as the float backend computes it
+_LOG4 = float(backend(None).log(4))  # log 4, the cap of eq. (11), as the float backend computes it
 
 
 def _scalar(v: Any) -> Any:
