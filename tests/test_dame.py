@@ -90,6 +90,24 @@ def test_privacy_budget_is_the_dataclass_built_from_its_fields():
             got.n = 3
 
 
+@pytest.mark.parametrize("x", [1e-3, 1.0, 1e3, 1e12, 1e300])
+def test_lower_terms_on_float_arrays_are_the_backend_expression(x):
+    # the float64 arrays' short path (2 v as v + v, the constants' logs kept, quiet=) gives the expression's doubles
+    from bounds.dame import _lower, _scan
+    from bounds.dame._constants import _log_floats
+
+    pre = _scan.prefix(sizes.poisson(5))
+    for c in (PAPER, dame.Constants(2, 3, 5, 7, 11)):
+        cv = c.floats
+        assert _log_floats(cv) == tuple(np.log(v) for v in cv) == _log_floats(cv, plain=True)
+        lx = np.log(np.array([x]))[0]
+        with np.errstate(over="ignore", under="ignore"):
+            want = np.log(cv[0]) - np.exp(np.log(cv[1]) + lx + 2 * pre.log_gt) - np.maximum(lx + 2 * pre.log_s, 0)
+            quiet = _lower._lb_from_parts(pre.log_gt, pre.log_s, lx, cv, None, quiet=True)
+        loud = _lower._lb_from_parts(pre.log_gt, pre.log_s, lx, cv, None)
+        assert want.tobytes() == quiet.tobytes() == loud.tobytes()
+
+
 def test_constants_validation_and_presets():
     with pytest.raises(ValueError, match="c2 must be a positive"):
         dame.Constants(1, -1, 1, 1, 1)

@@ -38,6 +38,7 @@ _TIE = 1e-9  # float comparisons closer than this are re-decided in mpmath
 _TIE_DPS = 60
 # math.exp of a log below this is 0.0 in float64 (log of the smallest subnormal, 5e-324, is -744.4)
 _LOG_UNDERFLOW = -745.2
+_FLOAT_MAX = float(np.finfo(float).max)
 MAX_POINTS = 10**5
 """Largest number of ``n_alpha2`` values (and of :func:`~bounds.dame.grid`'s ``params``) in one call: each costs
 a few searches (O(log) evaluations of the law each), so the limit keeps a call to about a minute."""
@@ -101,6 +102,9 @@ def privacy_budget(n: int | None = None, alpha: float | None = None, n_alpha2: f
     >>> privacy_budget(n_alpha2=1e4).n is None
     True
     """
+    if n is None and alpha is None and type(n_alpha2) is float and 0.0 < n_alpha2 <= _FLOAT_MAX:
+        if h3 is True or h3 is False:  # a positive finite float alone: what the checks below return
+            return _result(PrivacyBudget, n=None, alpha=None, n_alpha2=n_alpha2)
     h3 = check_bool("h3", h3)
     if n_alpha2 is not None:
         if n is not None or alpha is not None:
