@@ -38,6 +38,7 @@ else:
 
 
 _MAX_SCAN = 10**7  # longest window of a where φ is not monotone that is scanned point by point
+_LOG4 = float(backend(None).log(4))  # log 4, the cap of eq. (11), as the float backend computes it
 
 
 @dataclass(frozen=True)
@@ -287,30 +288,20 @@ def _m_tilde_one(law: SizeLaw, x: float, x_exact: _Budgets, c: Constants, capped
     return _last_holding(_holds_one(law, pre.log_ge.item, x, x_exact, c, capped), hi)
 
 
-_One = tuple[_scan.Prefix, float, "int | None", int, float]
-_ONE: "weakref.WeakKeyDictionary[SizeLaw, _One | None]" = weakref.WeakKeyDictionary()
+_ONE: "weakref.WeakKeyDictionary[SizeLaw, tuple[_scan.Prefix, float, int | None, int, float] | None]"
+_ONE = weakref.WeakKeyDictionary()
 
 
-def _one_of(law: SizeLaw) -> _One | None:
-    """What :func:`_m_tilde_one` reads of a law, read once per law: its :func:`~bounds.dame._scan.prefix`, ``E[m]``
-    (float64), its largest support point (``None``: infinite support) and :func:`_table_end`; ``None`` without a
-    prefix."""
+def _one_of(law: SizeLaw) -> tuple[_scan.Prefix, float, int | None, int, float] | None:
+    """What :func:`_m_tilde_one` reads of a law, once per law: its prefix, ``E[m]`` (float64), its largest support
+    point (``None``: infinite) and :func:`_table_end`; ``None`` without a prefix."""
     try:
         return _ONE[law]
-    except (KeyError, TypeError):  # TypeError: a view that cannot be weakly referenced is read every time
-        pass
-    pre = _scan.prefix(law)
-    if pre is None:
-        out = None
-    else:
-        mean = float(law.mean())
-        top = int(law.support_max) if law.is_finite else None
-        out = (pre, mean, top, *_table_end(law))
-    try:
-        _ONE[law] = out
-    except TypeError:
-        pass
-    return out
+    except KeyError:
+        pre = _scan.prefix(law)
+        out = _ONE[law] = None if pre is None else (
+            pre, float(law.mean()), int(law.support_max) if law.is_finite else None, *_table_end(law))
+        return out
 
 
 FEW_POINTS = 64
@@ -557,9 +548,6 @@ def _upper_value(
     value = c_vals[2] * lfac / (x * be.exp(2 * ld))
     value = np.minimum(value, 4)
     return (float(value) if precision is None else _scalar(value)), -math.inf if precision is None else mpmath.ninf, False
-
-
-_LOG4 = float(backend(None).log(4))  # log 4, the cap of eq. (11), as the float backend computes it
 
 
 def _scalar(v: Any) -> Any:
