@@ -67,8 +67,8 @@ def _lb_from_parts(lsf: Any, lps: Any, logx: Any, c_vals: tuple[Any, ...], preci
                    quiet: bool = False) -> np.ndarray:
     """``log c1 - c2 x P^2 - max(log x + 2 log S, 0)`` from ``log P`` and ``log S``.
 
-    ``quiet``: float64 arrays whose caller ignores over- and underflow already (``np.errstate``), none set here (the
-    last three operations cannot raise either: exact where the result is subnormal, below 2e3 after the exponential).
+    ``quiet``: float64 arrays whose caller ignores over- and underflow already (``np.errstate``): no error state is set
+    here (the same doubles; every operation then runs under the caller's state).
     """
     if (precision is None and type(lsf) is np.ndarray and type(lps) is np.ndarray and lsf.dtype == _F64
             and lps.dtype == _F64):  # float64 arrays: 2 v as v + v (the same double), the constants' logs kept
