@@ -300,9 +300,11 @@ def _log_floats(c_vals: tuple[float, ...], plain: bool = False) -> tuple[Any, ..
     if hit is None or hit[0] is not c_vals:
         log = backend(None).log
         logs = tuple(log(v) for v in c_vals)
-        if len(_LOG_FLOATS) >= 64:  # many custom constants: forget the old ones
-            _LOG_FLOATS.clear()
-        hit = _LOG_FLOATS[id(c_vals)] = (c_vals, logs, tuple(float(v) for v in logs))
+        hit = (c_vals, logs, tuple(float(v) for v in logs))
+        if type(c_vals) is tuple:  # immutable: its logs kept
+            if len(_LOG_FLOATS) >= 64:  # many custom constants: forget the old ones
+                _LOG_FLOATS.clear()
+            _LOG_FLOATS[id(c_vals)] = hit
     return hit[2] if plain else hit[1]
 
 
