@@ -57,6 +57,57 @@ def test_h3_violation_warns():
         dame.lower_bound(sizes.point(3), n=100, alpha=22 / 35)
 
 
+@pytest.mark.parametrize("make", [
+    lambda: dame.lower_bound(sizes.poisson(5), n_alpha2=1e3),
+    lambda: dame.lower_bound(sizes.point(7), n=100, alpha=0.25, precision=20),
+    lambda: dame.upper_bound(sizes.binomial(50, 0.3), n_alpha2=1e3),
+    lambda: dame.upper_bound(sizes.zipf(3), n_alpha2=10.0, constants="unit", reading="proof"),
+])
+def test_results_are_the_dataclasses_built_from_their_fields(make):
+    import dataclasses
+
+    res = make()
+    cls = type(res)
+    assert not hasattr(cls, "__post_init__")  # results are built without one (dame._inputs._result)
+    names = [f.name for f in dataclasses.fields(cls)]
+    again = cls(**{k: getattr(res, k) for k in names})
+    assert list(vars(res)) == list(vars(again)) == names
+    assert res == again and hash(res) == hash(again) and repr(res) == repr(again)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        res.value = 0.0
+
+
+def test_privacy_budget_is_the_dataclass_built_from_its_fields():
+    import dataclasses
+
+    from bounds.dame._inputs import PrivacyBudget, privacy_budget
+
+    assert not hasattr(PrivacyBudget, "__post_init__")
+    for got, want in ((privacy_budget(n_alpha2=2.5), PrivacyBudget(None, None, 2.5)),
+                      (privacy_budget(100, 0.5), PrivacyBudget(100, 0.5, 25.0))):
+        assert got == want and list(vars(got)) == list(vars(want)) == [f.name for f in dataclasses.fields(PrivacyBudget)]
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            got.n = 3
+
+
+@pytest.mark.parametrize("x", [1e-3, 1.0, 1e3, 1e12, 1e300])
+def test_lower_terms_on_float_arrays_are_the_backend_expression(x):
+    # the float64 arrays' short path (2 v as v + v, the constants' logs kept, quiet=) gives the expression's doubles
+    from bounds.dame import _lower, _scan
+    from bounds.dame._constants import _log_floats
+
+    pre = _scan.prefix(sizes.poisson(5))
+    for c in (PAPER, dame.Constants(2, 3, 5, 7, 11)):
+        cv = c.floats
+        assert _log_floats(cv) == tuple(np.log(v) for v in cv) == _log_floats(cv, plain=True)
+        lx = np.log(np.array([x]))[0]
+        with np.errstate(over="ignore", under="ignore"):
+            want = np.log(cv[0]) - np.exp(np.log(cv[1]) + lx + 2 * pre.log_gt) - np.maximum(lx + 2 * pre.log_s, 0)
+            quiet = _lower._lb_from_parts(pre.log_gt, pre.log_s, lx, cv, None, quiet=True)
+        loud = _lower._lb_from_parts(pre.log_gt, pre.log_s, lx, cv, None)
+        assert want.tobytes() == quiet.tobytes() == loud.tobytes()
+
+
 def test_constants_validation_and_presets():
     with pytest.raises(ValueError, match="c2 must be a positive"):
         dame.Constants(1, -1, 1, 1, 1)

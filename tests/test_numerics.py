@@ -41,6 +41,46 @@ def test_check_real_range_ends():
         nm.check_positive("alpha", 0)
 
 
+@pytest.mark.parametrize("call, message", [
+    (lambda: nm.check_positive("x", 0.0), "x must be a positive real number, got 0.0"),
+    (lambda: nm.check_positive("x", -0.0), "x must be a positive real number, got -0.0"),
+    (lambda: nm.check_positive("x", -2), "x must be a positive real number, got -2"),
+    (lambda: nm.check_real("p", 1.5, low=0, high=1), "p must be in [0, 1], got 1.5"),
+    (lambda: nm.check_real("p", 1.0, low=0, high=1, high_open=True), "p must be in [0, 1), got 1.0"),
+    (lambda: nm.check_real("p", 0.0, low=0, high=1, low_open=True), "p must be in (0, 1], got 0.0"),
+    (lambda: nm.check_real("x", -math.inf, low=0, allow_inf=True), "x must be a non-negative real number, got -inf"),
+    (lambda: nm.check_real("x", math.inf, high=2.5, allow_inf=True), "x must be a real number <= 2.5, got inf"),
+    (lambda: nm.check_real("x", math.inf), "x must be a real number (finite), got inf"),
+    (lambda: nm.check_real("x", math.nan, low=0), "x must be a non-negative real number (finite), got nan"),
+    (lambda: nm.check_real("k", -3, low=-2), "k must be a real number >= -2, got -3"),
+    (lambda: nm.check_real("k", 2**60, high=10), "k must be a real number <= 10, got 1152921504606846976"),
+    (lambda: nm.check_real("k", 2**53 + 1, high=10, high_open=True), "k must be a real number < 10, got 9007199254740993"),
+    (lambda: nm.check_real("z", np.float64(-1.0), low=0, low_open=True), "z must be a positive real number, got np.float64(-1.0)"),
+    (lambda: nm.check_bool("h3", 1), "h3 must be True or False, got 1"),
+    (lambda: nm.check_bool("h3", None), "h3 must be True or False, got None"),
+])
+def test_check_messages_of_plain_numbers(call, message):
+    # plain floats and ints in range take a short path: a refused one gets the message of every other value
+    with pytest.raises(ValueError) as err:
+        call()
+    assert str(err.value) == message
+
+
+@pytest.mark.parametrize("value, kwargs, expected", [
+    (3, {}, 3.0), (-(2**53) + 1, {}, -9007199254740991.0), (2**53, {"low": 0}, 9007199254740992.0),
+    (5e-324, {"low": 0, "low_open": True}, 5e-324), (1.0, {"low": 0, "high": 1}, 1.0), (0, {"low": 0, "high": 1}, 0.0),
+    (math.inf, {"low": 0, "allow_inf": True}, math.inf), (-0.0, {"low": 0}, -0.0),
+])
+def test_check_real_returns_plain_floats(value, kwargs, expected):
+    out = nm.check_real("x", value, **kwargs)
+    assert type(out) is float and out == expected and math.copysign(1, out) == math.copysign(1, expected)
+
+
+def test_check_bool_returns_the_bool():
+    assert nm.check_bool("h3", True) is True and nm.check_bool("h3", False) is False
+    assert nm.check_bool("h3", np.bool_(True)) is True
+
+
 @pytest.mark.parametrize("value, expected", [
     (3, 3), (np.int64(7), 7), (1e4, 10_000), (Fraction(6, 2), 3), (sp.Integer(5), 5), (10**400, 10**400),
 ])

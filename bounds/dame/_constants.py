@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .._lazy import lazy
-from ..numerics import format_value, warn_assumption
+from ..numerics import backend, format_value, warn_assumption
 
 if TYPE_CHECKING:
     import mpmath
@@ -257,6 +257,10 @@ class Constants:
         >>> Constants.resolve("unit") == Constants.unit()
         True
         """
+        if type(constants) is str:  # a preset's name: one dictionary lookup (the presets are built once)
+            preset = _PRESETS.get(constants)
+            if preset is not None:
+                return preset
         if isinstance(constants, Constants):
             return constants
         if isinstance(constants, str) and constants in ("paper", "unit"):
@@ -272,8 +276,36 @@ class Constants:
 def _preset(name: str) -> Constants:
     """The presets, built once (frozen: one instance serves every call)."""
     if name == "paper":
-        return Constants(ExactConstant(Fraction(1, 16), -9), 24, 1570, 8, Fraction(1737, 2), name="paper")
-    return Constants(1, 1, 1, 1, 1, name="unit")
+        preset = Constants(ExactConstant(Fraction(1, 16), -9), 24, 1570, 8, Fraction(1737, 2), name="paper")
+    else:
+        preset = Constants(1, 1, 1, 1, 1, name="unit")
+    _PRESETS[name] = preset
+    return preset
+
+
+_PRESETS: dict[str, Constants] = {}  # the presets built so far, by name (:meth:`Constants.resolve` reads them)
+
+
+_LOG_FLOATS: dict[int, tuple[tuple[float, ...], tuple[Any, ...], tuple[float, ...]]] = {}
+
+
+def _log_floats(c_vals: tuple[float, ...], plain: bool = False) -> tuple[Any, ...]:
+    """``log c_i`` of float64 constants (``Constants.floats``): ``np.log`` of each double, as the float backend
+    computes it (numpy scalars; ``plain``: the same doubles as Python floats), kept per tuple.
+
+    ``Constants.floats`` is one tuple per instance: looked up by identity, the tuple held so that its identity is not
+    reused.
+    """
+    hit = _LOG_FLOATS.get(id(c_vals))
+    if hit is None or hit[0] is not c_vals:
+        log = backend(None).log
+        logs = tuple(log(v) for v in c_vals)
+        hit = (c_vals, logs, tuple(float(v) for v in logs))
+        if type(c_vals) is tuple:  # immutable: its logs kept
+            if len(_LOG_FLOATS) >= 64:  # many custom constants: forget the old ones
+                _LOG_FLOATS.clear()
+            _LOG_FLOATS[id(c_vals)] = hit
+    return hit[2] if plain else hit[1]
 
 
 def _mpf(c: Any, precision: int) -> Any:

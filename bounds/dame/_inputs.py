@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -38,6 +38,7 @@ _TIE = 1e-9  # float comparisons closer than this are re-decided in mpmath
 _TIE_DPS = 60
 # math.exp of a log below this is 0.0 in float64 (log of the smallest subnormal, 5e-324, is -744.4)
 _LOG_UNDERFLOW = -745.2
+_FLOAT_MAX = float(np.finfo(float).max)
 MAX_POINTS = 10**5
 """Largest number of ``n_alpha2`` values (and of :func:`~bounds.dame.grid`'s ``params``) in one call: each costs
 a few searches (O(log) evaluations of the law each), so the limit keeps a call to about a minute."""
@@ -101,11 +102,14 @@ def privacy_budget(n: int | None = None, alpha: float | None = None, n_alpha2: f
     >>> privacy_budget(n_alpha2=1e4).n is None
     True
     """
+    if n is None and alpha is None and type(n_alpha2) is float and 0.0 < n_alpha2 <= _FLOAT_MAX:
+        if h3 is True or h3 is False:  # a positive finite float alone: what the checks below return
+            return _result(PrivacyBudget, n=None, alpha=None, n_alpha2=n_alpha2)
     h3 = check_bool("h3", h3)
     if n_alpha2 is not None:
         if n is not None or alpha is not None:
             raise ValueError("give either (n, alpha) or n_alpha2, not both")
-        return PrivacyBudget(None, None, check_positive("n_alpha2", n_alpha2))
+        return _result(PrivacyBudget, n=None, alpha=None, n_alpha2=check_positive("n_alpha2", n_alpha2))
     if n is None or alpha is None:
         raise ValueError("give both n and alpha, or n_alpha2")
     n = check_integer("n", n, minimum=2)
@@ -122,7 +126,7 @@ def privacy_budget(n: int | None = None, alpha: float | None = None, n_alpha2: f
                          f"n = {format_value(n)}, alpha = {alpha!r} give {x!r}")
     if h3:
         check_h3(alpha)
-    return PrivacyBudget(n, alpha, x)
+    return _result(PrivacyBudget, n=n, alpha=alpha, n_alpha2=x)
 
 
 def _n_alpha2_array(n_alpha2: ArrayLike) -> np.ndarray:
@@ -148,9 +152,22 @@ def _n_alpha2_array(n_alpha2: ArrayLike) -> np.ndarray:
 
 
 def _law(sizes: object) -> SizeLaw:
+    if SizeLaw in type(sizes).__mro__:  # a law of the package's classes: no abstract-class check needed
+        return cast(SizeLaw, sizes)
     if not isinstance(sizes, SizeLaw):
         raise ValueError(f"sizes must be a law from bounds.sizes, got {sizes!r}")
     return sizes
+
+
+_B = TypeVar("_B")
+
+
+def _result(cls: type[_B], **fields: Any) -> _B:
+    """``cls(**fields)`` for a frozen dataclass without ``__post_init__``, given every field in their order: the fields
+    set in one step (the dataclass's ``__init__`` sets each through ``object.__setattr__``); the same object."""
+    out = object.__new__(cls)
+    out.__dict__.update(fields)
+    return out
 
 
 @dataclass(frozen=True)

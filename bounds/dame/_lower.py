@@ -20,8 +20,8 @@ from ..numerics import (
 from ..sizes import MAX_SIZE, SizeLaw
 from . import _scan, _search
 from ._rows import MAX_ROWS, Rows, batches
-from ._constants import Constants
-from ._inputs import _LOG_UNDERFLOW, Bound, PrivacyBudget, _law, privacy_budget
+from ._constants import Constants, _log_floats
+from ._inputs import _LOG_UNDERFLOW, Bound, PrivacyBudget, _law, _result, privacy_budget
 
 if TYPE_CHECKING:
     import mpmath
@@ -63,12 +63,28 @@ def _log_lb_terms(law: SizeLaw, a: np.ndarray, x: Any, c_vals: tuple[Any, ...], 
     return _lb_from_parts(lsf, lps, be.log(x), c_vals, precision)
 
 
-def _lb_from_parts(lsf: Any, lps: Any, logx: Any, c_vals: tuple[Any, ...], precision: int | None) -> np.ndarray:
-    """``log c1 - c2 x P^2 - max(log x + 2 log S, 0)`` from ``log P`` and ``log S``."""
+def _lb_from_parts(lsf: Any, lps: Any, logx: Any, c_vals: tuple[Any, ...], precision: int | None,
+                   quiet: bool = False) -> np.ndarray:
+    """``log c1 - c2 x P^2 - max(log x + 2 log S, 0)`` from ``log P`` and ``log S``.
+
+    ``quiet``: float64 arrays whose caller ignores over- and underflow already (``np.errstate``): no error state is set
+    here (the same doubles; every operation then runs under the caller's state).
+    """
+    if (precision is None and type(lsf) is np.ndarray and type(lps) is np.ndarray and lsf.dtype == _F64
+            and lps.dtype == _F64):  # float64 arrays: 2 v as v + v (the same double), the constants' logs kept
+        lc1, lc2 = _log_floats(c_vals)[:2]
+        if quiet:
+            return lc1 - np.exp(lc2 + logx + (lsf + lsf)) - np.maximum(logx + (lps + lps), 0)
+        with np.errstate(over="ignore", under="ignore"):
+            expo = np.exp(lc2 + logx + (lsf + lsf))
+        return lc1 - expo - np.maximum(logx + (lps + lps), 0)
     be = backend(precision)
     with np.errstate(over="ignore", under="ignore"):
         expo = be.exp(be.log(c_vals[1]) + logx + 2 * lsf)
     return be.log(c_vals[0]) - expo - np.maximum(logx + 2 * lps, 0)
+
+
+_F64 = np.dtype(np.float64)
 
 
 def _end(law: SizeLaw) -> int:
@@ -575,4 +591,5 @@ def lower_bound(
         logv, arg = _lower_mp(law, priv, c, precision)
         with mpmath.workdps(precision):
             value = mpmath.exp(logv)
-    return LowerBound(value, logv, law, priv.n_alpha2, priv.n, priv.alpha, c, precision, argmax=arg)
+    return _result(LowerBound, value=value, log_value=logv, sizes=law, n_alpha2=priv.n_alpha2, n=priv.n,
+                   alpha=priv.alpha, constants=c, precision=precision, argmax=arg)

@@ -7,6 +7,7 @@ Source: Pla et al. (2024), Theorem 2, eqs. (11)–(12), constants (S146), eq. (4
 from __future__ import annotations
 
 import math
+import weakref
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Sequence, cast
 
@@ -26,9 +27,9 @@ from ..numerics import (
 )
 from ..sizes import MAX_SIZE, SizeLaw
 from . import _scan, _search
-from ._constants import Constants
+from ._constants import Constants, _log_floats
 from ._rows import MAX_ROWS, Rows, batches
-from ._inputs import _TIE, _TIE_DPS, MAX_POINTS, Bound, PrivacyBudget, _law, privacy_budget
+from ._inputs import _TIE, _TIE_DPS, MAX_POINTS, Bound, PrivacyBudget, _law, _result, privacy_budget
 
 if TYPE_CHECKING:
     import mpmath
@@ -37,6 +38,7 @@ else:
 
 
 _MAX_SCAN = 10**7  # longest window of a where φ is not monotone that is scanned point by point
+_LOG4 = float(backend(None).log(4))  # log 4, the cap of eq. (11), as the float backend computes it
 
 
 @dataclass(frozen=True)
@@ -269,21 +271,37 @@ def _m_tilde_one(law: SizeLaw, x: float, x_exact: _Budgets, c: Constants, capped
 
     .. math:: \tilde m = \max\{a \in [1, h] : P(m \ge a)^2 \ge \varphi(a) \wedge 1\} \quad (1 \text{ if none})
     """
-    pre = _scan.prefix(law)
-    if pre is None:
+    one = _one_of(law)
+    if one is None:
         return None
+    pre, mean, top, end, log_gt_end = one
     c5 = c.floats[4]
-    markov = float(law.mean()) * math.sqrt(max(x / c5, 1.0)) * (1 + 1e-9)
+    markov = mean * math.sqrt(max(x / c5, 1.0)) * (1 + 1e-9)
     hi = math.floor(markov) + 2 if markov < 2.0**62 else MAX_SIZE  # inf where x is near the float range
-    if law.is_finite:
-        hi = min(hi, int(law.support_max))
-    end, log_gt_end = _table_end(law)
+    if top is not None:
+        hi = min(hi, top)
     if end >= 0 and 2 * log_gt_end < min(math.log(c5) - math.log(x), 0.0):
         hi = min(hi, end + 1)
     hi = max(hi, 1)
     if hi > pre.K + 1 or hi > _scan.PAIR_CELLS:
         return None
     return _last_holding(_holds_one(law, pre.log_ge.item, x, x_exact, c, capped), hi)
+
+
+_ONE: "weakref.WeakKeyDictionary[SizeLaw, tuple[_scan.Prefix, float, int | None, int, float] | None]"
+_ONE = weakref.WeakKeyDictionary()
+
+
+def _one_of(law: SizeLaw) -> tuple[_scan.Prefix, float, int | None, int, float] | None:
+    """What :func:`_m_tilde_one` reads of a law, once per law: its prefix, ``E[m]`` (float64), its largest support
+    point (``None``: infinite) and :func:`_table_end`; ``None`` without a prefix."""
+    try:
+        return _ONE[law]
+    except KeyError:
+        pre = _scan.prefix(law)
+        out = _ONE[law] = None if pre is None else (
+            pre, float(law.mean()), int(law.support_max) if law.is_finite else None, *_table_end(law))
+        return out
 
 
 FEW_POINTS = 64
@@ -346,23 +364,25 @@ def _holds_one(law: SizeLaw, log_ge_at: Callable[[int], float], x: float, x_exac
     """
     _, _, _, c4, c5 = c.floats
     lx = math.log(x)
-    log_c4, log_c5, close = math.log(c4), math.log(c5), _TIE * (1 + abs(lx))
+    log_c4, close = math.log(c4), _TIE * (1 + abs(lx))
+    base = math.log(c5) - lx  # log c5 - log x, the first addition of log φ (the same double at every a)
     smin = law.support_min
 
     def holds(a: int) -> bool:
-        ly = log_c4 + max(math.log(a) + lx, 0.0)  # > 0: c4 >= e
-        lphi = log_c5 - lx + math.log(ly - math.log(ly))
+        t = math.log(a) + lx
+        ly = log_c4 + (0.0 if t < 0.0 else t)  # max(t, 0.0); > 0: c4 >= e
+        lphi = base + math.log(ly - math.log(ly))
         if lphi >= 0:
-            ok, margin = a <= smin and (capped or lphi <= 0), abs(lphi)
+            if not abs(lphi) < close:  # the margin: away from a tie
+                return bool(a <= smin and (capped or lphi <= 0))
         else:
             d = 2 * log_ge_at(a) - lphi
-            ok, margin = d >= 0, min(abs(d), abs(lphi))
-        if margin < close:  # within rounding of a tie: 60 digits decide
-            with mpmath.workdps(_TIE_DPS):
-                h, _ = _condition(law, np.array([a], dtype=np.int64), mpmath.log(x_exact[0]), c.values(_TIE_DPS),
-                                  _TIE_DPS, capped)
-            return bool(h[0])
-        return bool(ok)
+            if not min(abs(d), abs(lphi)) < close:
+                return bool(d >= 0)
+        with mpmath.workdps(_TIE_DPS):  # within rounding of a tie: 60 digits decide
+            h, _ = _condition(law, np.array([a], dtype=np.int64), mpmath.log(x_exact[0]), c.values(_TIE_DPS),
+                              _TIE_DPS, capped)
+        return bool(h[0])
 
     return holds
 
@@ -481,10 +501,12 @@ def _log_upper(
     c3, c4 = c_vals[2], c_vals[3]
     if (precision is None and isinstance(m, (int, np.integer)) and (pre := _scan.prefix(law)) is not None
             and 1 <= m <= pre.K and x > 0):  # one m~ of a light law: the array path's operations on scalars
-        lx = np.log(x)
-        lf = np.log(c4) + max(0.5 * (np.log(m) + lx), 0.0)
+        # np.log's doubles as Python floats (the same arithmetic); m <= K <= 4096: float(m) is m (np.log's float loop)
+        _, _, lc3, lc4, _ = _log_floats(c_vals, plain=True)
+        lx = float(np.log(x))
+        lf = lc4 + max(0.5 * (float(np.log(float(m))) + lx), 0.0)
         d = 0.0 if m == 1 else _scan.log_sqrt_min(pre, int(m))
-        return float(np.log(c3) + np.log(lf if lf > 0 else 1) - lx - 2 * d), float(lf), d
+        return lc3 + float(np.log(lf if lf > 0 else 1)) - lx - 2 * d, lf, d
     be = backend(precision)
     logx = be.log(x)
     lfac = be.log(c4) + np.maximum(0.5 * (be.log(m) + logx), 0)
@@ -511,6 +533,10 @@ def _upper_value(
     core: Any, lfac: Any, ld: Any, x: Any, c_vals: tuple[Any, ...], precision: int | None
 ) -> tuple[Any, Any, bool]:
     """(value, log_value, capped) of eq. (11) from its parts; handles ``L <= 0``."""
+    if precision is None and lfac > 0:  # float64, positive: the path below without the backend's lookups
+        capped = bool(core >= _LOG4)
+        logv = _LOG4 if capped else core
+        return float(np.exp(logv)), float(logv), capped
     be = backend(precision)
     log4 = be.log(4)
     if lfac > 0:
@@ -579,7 +605,8 @@ def upper_bound(
             x, cv = priv.exact(), c.values(precision)
             core, lfac, ld = _log_upper(law, m, x, cv, precision)
             value, logv, capped = _upper_value(_scalar(core), _scalar(lfac), _scalar(ld), x, cv, precision)
-    return UpperBound(value, logv, law, priv.n_alpha2, priv.n, priv.alpha, c, precision, m_tilde=m, capped=capped)
+    return _result(UpperBound, value=value, log_value=logv, sizes=law, n_alpha2=priv.n_alpha2, n=priv.n,
+                   alpha=priv.alpha, constants=c, precision=precision, m_tilde=m, capped=capped)
 
 
 def tau(m_tilde: int, *, n: int | None = None, alpha: float | None = None, n_alpha2: float | None = None) -> float:

@@ -41,6 +41,7 @@ MAX_BRACKET = 2**62
 """Largest ``|lo|``, ``|hi|`` of :func:`last_true`: the int64 midpoint ``good + (top - good + 1) // 2`` cannot wrap."""
 
 _FLOAT_MAX = float(np.finfo(float).max)
+_EXACT_INT = 2**53  # an int of smaller size converts to a float exactly (and a plain float is never rounded to 0)
 
 
 def _is_bool(value: Any) -> bool:
@@ -114,6 +115,13 @@ def check_real(name: str, value: Any, *, low: float | None = None, high: float |
     ...
     ValueError: p must be in [0, 1], got True
     """
+    t = type(value)
+    if t is float or (t is int and -_EXACT_INT < value < _EXACT_INT):  # a plain number in range: no message built
+        v = float(value)
+        if ((v == v and (allow_inf or -_FLOAT_MAX <= v <= _FLOAT_MAX))
+                and (low is None or (v > low if low_open else v >= low))
+                and (high is None or (v < high if high_open else v <= high))):
+            return v
     what = _interval(low, high, low_open, high_open)
     if not _is_real(value):
         raise ValueError(f"{name} must be {what}, got {format_value(value)}")
@@ -215,6 +223,8 @@ def check_bool(name: str, value: Any) -> bool:
     ...
     ValueError: exact must be True or False, got 'False'
     """
+    if value is True or value is False:
+        return value
     if not _is_bool(value):
         raise ValueError(f"{name} must be True or False, got {format_value(value)}")
     return bool(value)
