@@ -740,3 +740,22 @@ def test_m_tilde_is_exact_past_2_to_53(masses, x, constants):
     mt = dame.m_tilde(law, n_alpha2=x, constants=constants)
     assert holds(mt) and not holds(mt + 1), mt
     assert mt > 2**53  # the cases reach past float64's integers
+
+
+@pytest.mark.parametrize("x", [1.0, 1887391.8221350997, 1e9, 1e14])
+def test_m_tilde_of_a_wide_finite_law_whose_table_is_cut(x):
+    # binomial(10**9, 1e-9): a finite support of 10**9 points whose table ends after a few dozen; one budget used
+    # to read the table's points as the whole support and index past its end.  Reference: Theorem 2's condition
+    # scanned over a = 1..60 at 50 digits, P(m >= a) from the exact binomial masses (zero-truncated)
+    N, p = 10**9, mpmath.mpf(10) ** -9
+    with mpmath.workdps(50):
+        c4, c5 = mpmath.mpf(8), mpmath.mpf(1737) / 2
+        mass = [mpmath.binomial(N, k) * p**k * (1 - p) ** (N - k) for k in range(61)]
+        p_ge1 = 1 - mass[0]
+        holding = [a for a in range(1, 61)
+                   if (1 - sum(mass[:a])) ** 2 / p_ge1**2
+                   >= min(c5 / x * mpmath.log((y := c4 * max(a * mpmath.mpf(x), 1)) / mpmath.log(y)), 1)]
+    expect = max(holding, default=1)
+    law = sizes.binomial(N, 1e-9)
+    assert dame.m_tilde(law, n_alpha2=x) == expect
+    assert dame.upper_bound(law, n_alpha2=x).m_tilde == expect

@@ -147,7 +147,8 @@ def test_dame_grid_is_each_laws_own_search_bit_for_bit(family, params, constants
     # the map searches every law at once; each law's rows must see only that law's values, asked as its own
     # search asks them: the map equals the per-law searches exactly (the reference is one law at a time)
     from bounds.dame._lower import _lower_many
-    from bounds.dame._upper import _budgets_of, _m_tilde_many
+    from bounds.dame._condition import _budgets_of
+    from bounds.dame._upper import _m_tilde_many
 
     xs = np.geomspace(0.3, 1e12, 30)
     g = dame.grid(family, params, xs, constants=constants)
@@ -168,7 +169,8 @@ def test_dame_grid_in_groups_of_laws_is_each_laws_own_search(monkeypatch, max_ro
     # than one law's 20, and 50, two laws a group); each law's values stay those of its own searches
     from bounds.dame import _lower, _rows, _upper
     from bounds.dame._lower import _lower_many
-    from bounds.dame._upper import _budgets_of, _m_tilde_many
+    from bounds.dame._condition import _budgets_of
+    from bounds.dame._upper import _m_tilde_many
 
     for module in (_rows, _lower, _upper):
         monkeypatch.setattr(module, "MAX_ROWS", max_rows)

@@ -27,7 +27,8 @@ from ..sizes import MAX_SIZE, SizeLaw, finite, point
 from ._constants import Constants
 from ._inputs import _LOG_UNDERFLOW, MAX_POINTS, _law, _n_alpha2_array, privacy_budget
 from ._lower import _lower_many, _lower_rows
-from ._upper import _budgets_of, _log_upper, _m_tilde_many, _m_tilde_rows, _upper_value, m_tilde
+from ._condition import _budgets_of
+from ._upper import _log_upper, _m_tilde_many, _m_tilde_rows, _upper_value, m_tilde
 
 if TYPE_CHECKING:
     import mpmath

@@ -255,22 +255,31 @@ def lower_one(law: SizeLaw, pre: Prefix, x: float, c_vals: tuple[float, ...], rt
 
     Source: Pla et al. (2024), Theorem 1, eq. (10).
     """
-    from ._lower import _lb_from_parts  # the expression the search evaluates
-
-    logx = np.log(np.array([x]))
-    if not logx[0] + 2 * pre.log_s[-1] >= 0:  # "never reaching": the search's case
+    terms = _LB_FROM_PARTS or _bind_lb()
+    logx = np.log(np.array([x]))[0]  # :func:`lower`'s np.log on an array of budgets, here of one
+    if not logx + 2 * pre.log_s[-1] >= 0:  # "never reaching": the search's case
         return None
     with np.errstate(over="ignore", under="ignore"):
-        vals = _lb_from_parts(pre.log_gt, pre.log_s, logx[0], c_vals, None)
+        vals = terms(pre.log_gt, pre.log_s, logx, c_vals, None, quiet=True)  # under this error state
         vals[: min(law.support_min, pre.K + 1)] = math.log(c_vals[0]) - c_vals[1] * x
-    top = vals.max()
-    arg = int(np.argmax(vals >= top + math.log1p(-rtol)))
-    if pre.cut:  # as :func:`lower`: past the cut, decided only below half an ulp of the maximum
-        with np.errstate(over="ignore", under="ignore"):
-            slack = np.exp(math.log(c_vals[1]) + logx + 2 * pre.log_gt[-1])
-        if not slack[0] <= 2.0**-53 * abs(top):
-            return None
+        # as :func:`lower`: past the cut, decided only below half an ulp of the maximum
+        slack = np.exp(math.log(c_vals[1]) + logx + 2 * pre.log_gt[-1]) if pre.cut else None
+    top = np.maximum.reduce(vals)
+    arg = int((vals >= top + math.log1p(-rtol)).argmax())
+    if slack is not None and not slack <= 2.0**-53 * abs(top):
+        return None
     return float(top), arg
+
+
+_LB_FROM_PARTS: Any = None  # eq. (10)'s expression, bound at the first call (``_lower`` imports this module)
+
+
+def _bind_lb() -> Any:
+    global _LB_FROM_PARTS
+    from ._lower import _lb_from_parts  # the expression the search evaluates
+
+    _LB_FROM_PARTS = _lb_from_parts
+    return _lb_from_parts
 
 
 def log_sqrt_min(pre: Prefix, m: int) -> float:
