@@ -178,6 +178,8 @@ def check_integer(name: str, value: Any, *, minimum: int, maximum: int | None = 
     ...
     ValueError: M must be an integer in [0, 40] (the collection has 2**(M+1) - 1 users), got 70
     """
+    if type(value) is int and value >= minimum and (maximum is None or value <= maximum):  # no message built
+        return value
     what = f"an integer >= {minimum}" if maximum is None else f"an integer in [{minimum}, {_limit(maximum)}]"
     if why:
         what += f" ({why})"

@@ -168,8 +168,8 @@ _STIRLERR_AT: list[np.ndarray] = [np.zeros(0)]  # _stirlerr(k) at k = 0, 1, ... 
 STIRLERR_POINTS = 2**16  # the integers up to which Stirling's error is remembered (512 KB at most)
 
 
-def _stirlerr_int(n: np.ndarray) -> np.ndarray:
-    r""":func:`_stirlerr` at integers ``n >= 1`` (an integer array), read from a table of its values at
+def _stirlerr_int(n: np.ndarray | int) -> Any:
+    r""":func:`_stirlerr` at integers ``n >= 1`` (an integer array, or one int), read from a table of its values at
     :math:`0, 1, \dots` built once per process (doubled as far as asked, up to ``STIRLERR_POINTS``): the same
     doubles, since :func:`_stirlerr` gives each point's value independently of the others.  A Poisson or
     binomial law's log-masses on a small support then cost no series or ``lgamma``.
@@ -181,6 +181,8 @@ def _stirlerr_int(n: np.ndarray) -> np.ndarray:
     >>> bool(np.array_equal(_stirlerr_int(np.array([1, 15, 16, 900])), _stirlerr(np.array([1.0, 15.0, 16.0, 900.0]))))
     True
     """
+    if type(n) is int and 1 <= n < len(_STIRLERR_AT[0]):  # one integer in the table: its entry (the same double)
+        return _STIRLERR_AT[0][n]
     n = np.asarray(n)
     top = int(n.max()) if n.size else 0
     if top >= STIRLERR_POINTS or (n.size and int(n.min()) < 1):

@@ -226,7 +226,7 @@ def binomial(N: int, p: float, *, zero: str = "truncate") -> SizeLaw:
 
     small = N < STIRLERR_POINTS  # every point's k and N - k exact in float64 and inside the table of Stirling's error
     # once per law (the table's value where N is in it: the same double, without the series' array operations)
-    stir_n = _stirlerr_int(np.array([N]))[0] if small else _stirlerr(float(N))
+    stir_n = _stirlerr_int(N) if small else _stirlerr(float(N))
     top = max(N - 1.0, 1.0)
 
     def raw_logpmf(k: ArrayLike) -> np.ndarray:
