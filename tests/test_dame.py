@@ -247,7 +247,7 @@ wide_finite = st.dictionaries(st.integers(1, 10**12), st.integers(1, 1000), min_
        c=st.sampled_from([dame.Constants.resolve("paper"), dame.Constants(1.0, 1.0, 1.0, 3.0, 1.0),
                           dame.Constants(1.0, 1.0, 1.0, 8.0, 200.0)]))
 def test_m_tilde_of_a_few_wide_steps_equals_the_exact_steps(masses, x, c):
-    # a few support points spread to 10^12: one budget is bisected on the law's steps (dame._upper._m_tilde_few),
+    # a few support points spread to 10^12: one budget is bisected on the law's steps (dame._condition._m_tilde_few),
     # several budgets searched (galloping); both against the steps' exact bisection at 50 digits
     law = sizes.finite(masses)
     expect = _m_tilde_by_steps(masses, x, c.values(50)[3], c.values(50)[4])
