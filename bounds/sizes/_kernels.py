@@ -280,7 +280,10 @@ def _bd0_near(x: float, mu: float) -> float:
         return acc
     terms = 24 if v2 >= 0.01 else min(24, max(1, math.ceil(-20 / math.log10(v2))))
     ej = 2 * x * v
-    for j in range(1, terms + 1):
+    for odd in _ODD[:terms]:  # 2j + 1 for j = 1..terms, as floats (exact)
         ej = ej * v2
-        acc = acc + ej / (2 * j + 1)
+        acc = acc + ej / odd
     return acc
+
+
+_ODD = [2.0 * j + 1 for j in range(1, 25)]
