@@ -298,7 +298,8 @@ class GeometricLaw(SizeLaw):
         .. math:: K = \lceil \log(\mathrm{tol}) / \log q \rceil
         """
         K = min(max(1, math.ceil(math.log(tol) / self.log_q)), SEARCH_CAP)
-        while K < SEARCH_CAP and float(_log_sf(K, self.log_q)) > math.log(tol):
+        log_tol = math.log(tol)
+        while K < SEARCH_CAP and float(K) * self.log_q > log_tol:  # _log_sf at K >= 1, in Python floats (the same double)
             K += 1
         return K
 
