@@ -272,3 +272,19 @@ def test_a_range_of_masses_is_each_point_s_own_mass(law):
     k = np.arange(max(centre - 20, 0), centre + 21, dtype=np.int64)
     np.testing.assert_array_equal(fresh.span(int(k[0]), int(k[-1])), memo.f(k))
     np.testing.assert_array_equal(fresh(k), memo.f(k))
+
+
+@pytest.mark.parametrize("N, p", [(10**6, 1e-18), (10**9, 1e-12), (10**6, 1e-9)])
+def test_a_finite_law_cut_before_its_support_ends_keeps_its_tail(N, p):
+    # the float table of a wide binomial ends after a few points; P(m > a) at its last point is the tail beyond
+    # it, not 0.  Reference: 1 - P(X <= a), summed from the exact binomial masses at 50 digits, over P(X >= 1)
+    law = sizes.binomial(N, p)
+    end = law.search_end()
+    assert end < N
+    with mpmath.workdps(50):
+        q = mpmath.mpf(p)
+        mass = [mpmath.binomial(N, k) * q**k * (1 - q) ** (N - k) for k in range(end + 1)]
+        expect = (1 - sum(mass)) / (1 - mass[0])
+    got = law.prob_gt(np.arange(1, end + 1))
+    assert got[-1] == pytest.approx(float(expect), rel=1e-9, abs=0.0)
+    assert np.all(np.diff(got) <= 0)  # a survival function does not rise

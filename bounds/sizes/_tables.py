@@ -358,7 +358,8 @@ def float_table(law: SizeLaw) -> Table:
         lsq = 0.5 * np.log(pts) + lp
     # log P(m > points[i]): summed from the top (exact in deep tails) plus the closed-form
     # tail beyond the table; the closed form itself wherever it is not deep
-    tail = float(law._logsf(np.array([end]))[0]) if not law.is_finite else -np.inf
+    # (a finite law whose table stops before its support does, binomial(10**6, 1e-18), has a tail beyond it too)
+    tail = float(law._logsf(np.array([end]))[0]) if end < law.support_max else -np.inf
     above, cum_pmf, cum_sqrt = _log_cumsums([lp[::-1], lp, lsq])  # the three running sums in one pass
     above = above[::-1]  # summed from the top
     lsf = np.logaddexp(np.append(above[1:], -np.inf), tail)
