@@ -759,3 +759,12 @@ def test_m_tilde_of_a_wide_finite_law_whose_table_is_cut(x):
     law = sizes.binomial(N, 1e-9)
     assert dame.m_tilde(law, n_alpha2=x) == expect
     assert dame.upper_bound(law, n_alpha2=x).m_tilde == expect
+
+
+def test_m_tilde_past_the_float_range_of_markov_s_bracket_warns_nothing():
+    # E[m] sqrt(x / c5) overflows for geometric(1e-200) at x = 1e300: the bracket is +inf, capped at the sizes' range
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        ub = dame.upper_bound(sizes.geometric(1e-200), n_alpha2=1e300)
+        grid = dame.grid("geometric", np.array([1e-200]), np.array([1e300]))
+    assert ub.m_tilde == grid.m_tilde[0, 0]  # both capped at the sizes' range, 2**62 (the true m~ lies beyond it)

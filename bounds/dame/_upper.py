@@ -145,7 +145,8 @@ def _m_tilde_rows(laws: Sequence[SizeLaw], lid: np.ndarray, x: np.ndarray, x_exa
     mean = every.each(lambda law: float(law.mean()))
     # rounded upwards: E[m] in float64 may sit below the true mean (point(2**53 + 1) has the float mean 2**53),
     # and floor(.) + 1 rounds to even past 2**53; 1e-9 covers both (a larger bracket costs a probe, not a value)
-    hi = np.floor(mean * np.sqrt(np.maximum(x / c5, 1.0)) * (1 + 1e-9)) + 2
+    with np.errstate(over="ignore"):  # past the float range the bracket is +inf, capped below at the sizes' range
+        hi = np.floor(mean * np.sqrt(np.maximum(x / c5, 1.0)) * (1 + 1e-9)) + 2
     hi = _search.int_min(hi, every.each(lambda law: int(law.support_max) if law.is_finite else MAX_SIZE))  # exact
     # past a table, P(m >= a) <= P(m > end); in B the condition needs P(m >= a)^2 >= c5/x ∧ 1
     ends = [_table_end(law) for law in laws]
@@ -269,7 +270,11 @@ def m_tilde(
     where :math:`1 < y < e` (non-monotone); it is scanned.  Where
     :math:`\varphi \ge 1` the condition is :math:`P(m \ge a) = 1`, decided exactly
     (``a <= min supp M``); float comparisons within ``1e-9`` of a tie are re-decided
-    in mpmath at 60 digits.  :math:`a = 1` always qualifies, so :math:`\tilde m \ge 1`.
+    in mpmath at 60 digits.  :math:`a = 1` always qualifies, so :math:`\tilde m \ge 1`.  **Limit**: sizes live
+    in :math:`1..2^{62}` (``bounds.sizes.MAX_SIZE``), and so does the search: where the condition still holds at
+    :math:`2^{62}` (a heavy or very wide tail at a budget near the float range, such as ``zipf(3.0)`` at
+    :math:`n\alpha^2 = 10^{100}`, whose :math:`\tilde m` is about :math:`2.9\cdot 10^{23}`), the value returned is
+    :math:`2^{62}`, below the true :math:`\tilde m`, and :func:`upper_bound` is eq. (11) at it.
 
     ``reading="proof"`` drops the ``∧ 1``: :math:`\tilde m = \max(\{1\} \cup \{a : P(m \ge a)^2 \ge \varphi(a)\})`,
     the condition the proof's step before (S146) uses; with the printed ``∧ 1`` Theorem 2's bound
