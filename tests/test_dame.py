@@ -768,3 +768,35 @@ def test_m_tilde_past_the_float_range_of_markov_s_bracket_warns_nothing():
         ub = dame.upper_bound(sizes.geometric(1e-200), n_alpha2=1e300)
         grid = dame.grid("geometric", np.array([1e-200]), np.array([1e300]))
     assert ub.m_tilde == grid.m_tilde[0, 0]  # both capped at the sizes' range, 2**62 (the true m~ lies beyond it)
+
+
+def _lb_by_direct_scan(masses, x, tail_mass_terms):
+    """Eq. (10)'s supremum over a in N at 50 digits from exact masses ``masses[k]`` on k = 0, 1, ... (every term to
+    ``len(masses) - 1``, then the limit a -> infinity, or a at the support's end, where P(m > a) = 0)."""
+    with mpmath.workdps(50):
+        c1, c2 = mpmath.exp(-9) / 16, mpmath.mpf(24)
+        x = mpmath.mpf(x)
+        total = sum(masses)
+        e_sqrt = sum(mpmath.sqrt(k) * m for k, m in enumerate(masses)) / total
+        terms, cdf, s = [], mpmath.mpf(0), mpmath.mpf(0)
+        for a, m in enumerate(masses[:tail_mass_terms]):
+            cdf += m / total
+            s += mpmath.sqrt(a) * m / total
+            terms.append(c1 * mpmath.exp(-c2 * x * (1 - cdf) ** 2) / max(x * s**2, 1))
+        return max(max(terms), c1 / max(x * e_sqrt**2, 1))
+
+
+@pytest.mark.parametrize("x", [1e30, 1e35, 1e40, 1e100, 1e250])
+def test_lower_bound_at_budgets_where_the_tail_past_the_search_end_counts(x):
+    # at such budgets c2 x P(m > a)^2 still matters past a light law's search end: the supremum of eq. (10) lies
+    # further (the limit a -> infinity for poisson(5); a >= 3 for binomial(10**6, 1e-18), whose table stops at 2).
+    # Reference: every term of eq. (10) from the exact masses at 50 digits, and the limit
+    with mpmath.workdps(50):
+        poisson = [mpmath.mpf(0)] + [mpmath.exp(-5) * mpmath.mpf(5) ** k / mpmath.factorial(k) for k in range(1, 400)]
+        q = mpmath.mpf(10) ** -18
+        binom = [mpmath.mpf(0)] + [mpmath.binomial(10**6, k) * q**k * (1 - q) ** (10**6 - k) for k in range(1, 40)]
+    for law, masses in ((sizes.poisson(5), poisson), (sizes.binomial(10**6, 1e-18), binom)):
+        expect = _lb_by_direct_scan(masses, x, 300)
+        assert dame.lower_bound(law, n_alpha2=x).value == pytest.approx(float(expect), rel=1e-9, abs=0.0), law
+        mp = dame.lower_bound(law, n_alpha2=x, precision=30).value
+        assert abs(mp - expect) <= mpmath.mpf("1e-9") * expect, law

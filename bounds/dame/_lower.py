@@ -333,6 +333,16 @@ def _lb_search(rows: Rows, x: Any, c_vals: tuple[Any, ...], precision: int | Non
             break
         task, L, H = _split(task, L, H, branch, by_log=True)
     _smallest_near_max(rows, logx, c_vals, precision, best, arg, limit, branch, seeds)
+    # 3.'s bracket is cut at an infinite law's search end K, past which S(a) is E[sqrt m] to the tables' tolerance:
+    # there the terms rise to the limit a -> infinity (eq. (13)), their supremum.  Where it beats the best term
+    # beyond the tie rule (c2 x P(m > K)^2 is not negligible: budgets near 1e30 and past), it is the maximum.
+    far = t[~finite[t]]
+    if far.size:
+        ls = rows.of(lambda law: be.log(law.sqrt_mean(precision=precision)), far)
+        val = lc1 - np.maximum(logx[far] + 2 * ls, 0)
+        for j, i in enumerate(far):
+            if val[j] + shift > best[i]:
+                best[i], limit[i] = val[j], True
     return best, [math.inf if at_limit else int(a) for a, at_limit in zip(arg, limit)]
 
 
@@ -542,7 +552,9 @@ def lower_bound(
     so the maximum is taken exactly over :math:`\{0\} \cup \mathrm{supp}(M)`, found
     by a proven branch and bound on its two monotone factors (see ``_lb_search``: O(log N)
     evaluations, no enumeration); for an
-    infinite support the limit :math:`a \to \infty` is a candidate too (``argmax = inf``).
+    infinite support the limit :math:`a \to \infty` is a candidate too (``argmax = inf``): it is the maximum at
+    budgets where :math:`c_2 n\alpha^2 P(m > a)^2` still counts past the search's end (about :math:`10^{30}` and
+    beyond for ``poisson(5)``), unless a term within the tie rule of it is found (that term is then reported).
     **Tie rule**: ``argmax`` is the smallest :math:`a` whose term is within a relative
     ``1e-9`` (``LB_TIE_RTOL``) of the maximum, in float64 and at any precision alike, so both
     paths report the same ``argmax`` where eq. (10) is flat to within rounding; ``value`` is

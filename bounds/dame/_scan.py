@@ -212,7 +212,7 @@ def lower(law: SizeLaw, pre: Prefix, x: np.ndarray, c_vals: tuple[float, ...],
 
     Returns ``(log values, argmaxes, decided)``; ``decided[i]`` is false where :math:`x S(a)^2 < 1`
     for every :math:`a \le K` (the search's "never reaching" case: its maximum may be the limit
-    :math:`a \to \infty`), left to the search; on a cut prefix also where :math:`c_2 x P(m > K)^2`, the most
+    :math:`a \to \infty`), left to the search; on a cut prefix, or one that stops before the support does, also where :math:`c_2 x P(m > K)^2`, the most
     a term past :math:`K` can exceed the term at :math:`K` by (:math:`P` falls, :math:`S` grows), is not below
     half an ulp of the maximum.  Elsewhere the search's own argument shows the scan
     is exact: the maximum over :math:`[0, \infty)` lies in :math:`[0, K]` (beyond the search end the
@@ -239,7 +239,8 @@ def lower(law: SizeLaw, pre: Prefix, x: np.ndarray, c_vals: tuple[float, ...],
         top = vals.max(axis=1)
         best[idx] = top
         arg[idx] = np.argmax(vals >= (top + math.log1p(-rtol))[:, None], axis=1)  # a plateau's first a: 0 or in supp M
-        if pre.cut:  # past a cut the terms exceed the term at K by at most c2 x P(m > K)^2: below half an ulp, or searched
+        if pre.cut or pre.K < law.support_max:  # past K (a cut, or the search end of a law whose support goes on) the
+            # terms exceed the term at K by at most c2 x P(m > K)^2: below half an ulp, or searched
             with np.errstate(over="ignore", under="ignore"):
                 slack = np.exp(math.log(c_vals[1]) + logx[idx] + 2 * pre.log_gt[-1])
             decided[idx[~(slack <= 2.0**-53 * np.abs(top))]] = False
@@ -263,7 +264,7 @@ def lower_one(law: SizeLaw, pre: Prefix, x: float, c_vals: tuple[float, ...], rt
         vals = terms(pre.log_gt, pre.log_s, logx, c_vals, None, quiet=True)  # under this error state
         vals[: min(law.support_min, pre.K + 1)] = math.log(c_vals[0]) - c_vals[1] * x
         # as :func:`lower`: past the cut, decided only below half an ulp of the maximum
-        slack = np.exp(math.log(c_vals[1]) + logx + 2 * pre.log_gt[-1]) if pre.cut else None
+        slack = np.exp(math.log(c_vals[1]) + logx + 2 * pre.log_gt[-1]) if pre.cut or pre.K < law.support_max else None
     top = np.maximum.reduce(vals)
     arg = int((vals >= top + math.log1p(-rtol)).argmax())
     if slack is not None and not slack <= 2.0**-53 * abs(top):
