@@ -89,10 +89,14 @@ def test_refused_naming_the_parameter(case, call, param):
     assert param in str(err.value), f"{case}: {err.value}"
 
 
-def test_lower_bound_at_huge_n_alpha2_is_zero_with_its_log_value():
-    """c2 x beyond the float range: the a = 0 term is -inf, the value 0 with a finite log-value, no warning."""
-    lb = _quiet(lambda: dame.lower_bound(sizes.poisson(5), n_alpha2=1e308))
-    assert lb.value == 0.0 and math.isfinite(lb.log_value) and lb.log_value < -700
+def test_lower_bound_at_huge_n_alpha2_is_the_limit_with_its_log_value():
+    """c2 x beyond the float range: the a = 0 term is -inf and every term of the search's range 0, the maximum is the
+    limit a -> infinity, c1 / (x E[sqrt m]^2) (a subnormal double here) with its finite log-value, no warning."""
+    law = sizes.poisson(5)
+    lb = _quiet(lambda: dame.lower_bound(law, n_alpha2=1e308))
+    log_limit = -9 - math.log(16) - math.log(1e308) - 2 * math.log(float(law.sqrt_mean()))
+    assert lb.argmax == math.inf and lb.log_value == pytest.approx(log_limit, rel=1e-12)
+    assert lb.value == pytest.approx(math.exp(log_limit), rel=1e-6)  # subnormal: a few digits
 
 
 def test_corollary3_at_huge_n_alpha2_is_finite():

@@ -390,7 +390,8 @@ def _smallest_near_max(rows: Rows, logx: Any, c_vals: tuple[Any, ...], precision
         # log c1 - c2 x P(m > w)^2; where that is below the threshold only a = 0 can qualify there
         w_lo = rows.of(lambda law: _window_lo(law, 1), task).astype(np.int64)
         w_gt = rows.of(lambda law: float(win.log_gt[0]) if (win := _scan.window_of(law)) is not None else 0.0, task)
-        cap = lc1 - np.exp(lc2 + logx[task] + 2 * w_gt)
+        with np.errstate(over="ignore"):  # c2 x P^2 past the float range: the cap is -inf
+            cap = lc1 - np.exp(lc2 + logx[task] + 2 * w_gt)
         skip = (w_lo >= 0) & (cap < thr[task]) & (H > w_lo) & (L < w_lo)
         if np.any(skip):
             idx = np.flatnonzero(skip)
