@@ -783,7 +783,9 @@ def _lb_by_direct_scan(masses, x, tail_mass_terms):
             cdf += m / total
             s += mpmath.sqrt(a) * m / total
             terms.append(c1 * mpmath.exp(-c2 * x * (1 - cdf) ** 2) / max(x * s**2, 1))
-        return max(max(terms), c1 / max(x * e_sqrt**2, 1))
+        sup = max(max(terms), c1 / max(x * e_sqrt**2, 1))
+        near = [a for a, t in enumerate(terms) if t >= sup * (1 - mpmath.mpf("1e-9"))]  # the tie rule's candidates
+        return sup, (near[0] if near else math.inf)
 
 
 @pytest.mark.parametrize("x", [1e30, 1e35, 1e40, 1e100, 1e250])
@@ -796,7 +798,10 @@ def test_lower_bound_at_budgets_where_the_tail_past_the_search_end_counts(x):
         q = mpmath.mpf(10) ** -18
         binom = [mpmath.mpf(0)] + [mpmath.binomial(10**6, k) * q**k * (1 - q) ** (10**6 - k) for k in range(1, 40)]
     for law, masses in ((sizes.poisson(5), poisson), (sizes.binomial(10**6, 1e-18), binom)):
-        expect = _lb_by_direct_scan(masses, x, 300)
-        assert dame.lower_bound(law, n_alpha2=x).value == pytest.approx(float(expect), rel=1e-9, abs=0.0), law
+        expect, arg = _lb_by_direct_scan(masses, x, 300)
+        lb = dame.lower_bound(law, n_alpha2=x)
+        assert lb.value == pytest.approx(float(expect), rel=1e-9, abs=0.0), law
+        if arg <= law.search_end():  # the tie rule's smallest a, where the search reaches it (past its end: inf)
+            assert lb.argmax == arg, law
         mp = dame.lower_bound(law, n_alpha2=x, precision=30).value
         assert abs(mp - expect) <= mpmath.mpf("1e-9") * expect, law
