@@ -151,8 +151,10 @@ def poisson(lam: float, *, zero: str = "truncate") -> SizeLaw:
         stir = _stirlerr_int(np.maximum(k, 1)) if ints else None  # Stirling's error at integers: a table's values
         k = k.astype(float)
         safe = np.maximum(k, 1.0)
-        body = -(_stirlerr(safe) if stir is None else stir) - _bd0(safe, lam) - 0.5 * np.log(2 * math.pi * safe)
-        return np.where(k == 0, -lam, body)
+        return np.where(k == 0, -lam, body(safe, _stirlerr(safe) if stir is None else stir))
+
+    def body(x: np.ndarray, stir: np.ndarray, span: tuple[int, int] | None = None) -> np.ndarray:  # log M(k), k >= 1
+        return -stir - _bd0(x, lam, span=span) - 0.5 * np.log(2 * math.pi * x)
 
     def run_logpmf(lo: int, hi: int) -> np.ndarray:  # raw_logpmf on lo..hi (lo >= -1): its operations per point
         out = np.empty(hi - lo + 1)
@@ -161,7 +163,7 @@ def poisson(lam: float, *, zero: str = "truncate") -> SizeLaw:
         if first <= hi:
             ks = np.arange(first, hi + 1, dtype=np.int64)
             x = ks.astype(float)
-            out[first - lo :] = -_stirlerr_int(ks) - _bd0(x, lam, span=(first, hi)) - 0.5 * np.log(2 * math.pi * x)
+            out[first - lo :] = body(x, _stirlerr_int(ks), (first, hi))
         return out
 
     logpmf = _RangeMemo(raw_logpmf, run=run_logpmf)
@@ -246,10 +248,8 @@ def binomial(N: int, p: float, *, zero: str = "truncate") -> SizeLaw:
         else:
             stir_in, stir_rest = _stirlerr(inner), _stirlerr(rest)
         with np.errstate(divide="ignore"):  # log 0 = -inf is exact at p = 1
-            body = (stir_n - stir_in - stir_rest - _bd0(inner, N * p)
-                    - _bd0(rest, N * (1 - p)) + 0.5 * np.log(N / (2 * math.pi * inner * rest)))
             ends = np.where(ki == 0, N * math.log1p(-p) if p < 1 else -np.inf, N * math.log(p))
-        out = np.where((ki == 0) | (ki == N), ends, body)
+        out = np.where((ki == 0) | (ki == N), ends, body(inner, rest, stir_in, stir_rest))
         return np.where((k >= 0) & (k <= N), out, -np.inf)
 
     def run_logpmf(lo: int, hi: int) -> np.ndarray:  # raw_logpmf on lo..hi (lo >= -1): its operations per point
@@ -265,11 +265,16 @@ def binomial(N: int, p: float, *, zero: str = "truncate") -> SizeLaw:
                 stir_in, stir_rest = _stirlerr_int(ks), _stirlerr_int(N - ks)
             else:
                 stir_in, stir_rest = _stirlerr(inner), _stirlerr(rest)
-            with np.errstate(divide="ignore"):
-                out[first - lo : last - lo + 1] = (
-                    stir_n - stir_in - stir_rest - _bd0(inner, N * p, span=(first, last))
-                    - _bd0(rest, N * (1 - p), span=(N - first, N - last)) + 0.5 * np.log(N / (2 * math.pi * inner * rest)))
+            spans = ((first, last), (N - first, N - last))
+            out[first - lo : last - lo + 1] = body(inner, rest, stir_in, stir_rest, spans)
         return out
+
+    def body(inner: np.ndarray, rest: np.ndarray, stir_in: np.ndarray, stir_rest: np.ndarray,
+             spans: tuple[tuple[int, int], tuple[int, int]] | None = None) -> np.ndarray:  # log M(k), 0 < k < N
+        span_in, span_rest = (None, None) if spans is None else spans
+        with np.errstate(divide="ignore"):  # log 0 = -inf is exact at p = 1
+            return (stir_n - stir_in - stir_rest - _bd0(inner, N * p, span=span_in)
+                    - _bd0(rest, N * (1 - p), span=span_rest) + 0.5 * np.log(N / (2 * math.pi * inner * rest)))
 
     logpmf = _RangeMemo(raw_logpmf, N, run=run_logpmf)
 
