@@ -284,3 +284,26 @@ def test_read_text_decodes_utf8_sig_and_refuses_what_is_not_text(tmp_path):
     with pytest.raises(ValueError, match=r"^x: .* is larger than 19 bytes"):
         read_text("x", f, max_bytes=19)
     assert read_text("x", f, max_bytes=20) == "1\n" * 10
+
+
+@pytest.mark.parametrize("G", [1, 2, 8, 64, 1024])
+def test_guide_table_is_the_first_entry_above_each_cell_and_marks_sure_cells(G):
+    # reference: the definition, by a search of each row at every cell's ends
+    rng = np.random.default_rng(G)
+    rows = np.sort(rng.random((5, 30)), axis=1)
+    rows[1, 10:20] = rows[1, 10]  # a step spanning many entries
+    rows[3] = np.sort(rng.integers(0, 65, 30)) / 64  # steps on cells' ends: F_i = (g + 1) / G is a sure cell
+    rows[:, -1] = np.inf
+    got = nm.guide_table(rows, G)
+    for r, F in enumerate(rows):
+        first = np.searchsorted(F, np.arange(G) / G, side="right")  # min{i : F_i > g / G}
+        sure = F[first] >= np.arange(1, G + 1) / G
+        np.testing.assert_array_equal(got[r], np.where(sure, first, -1 - first))
+    np.testing.assert_array_equal(nm.guide_table(rows[2], G), got[2])  # a 1-d row: that row's guide
+
+
+@pytest.mark.parametrize("F, G, name", [([0.5, np.inf], 3, "G"), ([0.5, np.inf], 0, "G"), ([0.5, 1.0], 4, "F"),
+                                        ([], 4, "F"), ([[[np.inf]]], 4, "F")])
+def test_guide_table_refuses_bad_input_by_name(F, G, name):
+    with pytest.raises(ValueError, match=f"^{name} must"):
+        nm.guide_table(F, G)

@@ -12,7 +12,7 @@ import math
 
 import numpy as np
 
-from ..numerics import binomial_sf
+from ..numerics import binomial_sf, guide_table
 
 TAIL_SIGMAS = 15  # the survival table of a noise-only total spans its mean ± 15 sd + 40 (beyond: bisection)
 MAX_TABLE = 2**16  # entries of that table at most (a wider one: every draw by bisection)
@@ -94,12 +94,7 @@ def _flip_tables(K: int, flip: float) -> tuple[np.ndarray, np.ndarray]:
     F[:, :-1] = np.where(upper, 1 - above[:, 1:], F[:, :-1])
     np.maximum.accumulate(F, axis=1, out=F)
     F[j >= k] = np.inf  # the top entry of a row takes the rest of [0, 1)
-    G = K + 1
-    cell = np.minimum(np.ceil(F * G), G).astype(np.intp)  # the first cell g with g / G >= F (exact: G a power of 2)
-    start = np.cumsum(np.bincount((k * (G + 1) + cell).ravel(), minlength=(K + 1) * (G + 1)).reshape(K + 1, G + 1),
-                      axis=1)[:, :G]
-    sure = np.take_along_axis(F, start, axis=1) >= np.arange(1, G + 1) / G
-    guide = np.where(sure, start, -1 - start).astype(np.int32)
+    guide = guide_table(F, K + 1).astype(np.int32)
     F.flags.writeable = guide.flags.writeable = False
     return F, guide
 

@@ -95,3 +95,41 @@ def last_true(pred: Callable[[np.ndarray], np.ndarray], lo: Any, hi: Any) -> np.
         good = np.where(active & ok, mid, good)
         top = np.where(active & ~ok, mid - 1, top)
     return good
+
+
+# --------------------------------------------------------------------------- inversion by a guide table
+
+
+def guide_table(F: ArrayLike, G: int) -> np.ndarray:
+    r"""A guide table of ``G`` cells for inverting each row of cdf values ``F``, marking the cells that need no check.
+
+    ``F`` holds non-decreasing rows (1-D: one row) that reach ``inf``; cell :math:`g` covers the uniforms
+    :math:`g/G \le u < (g+1)/G` (``G`` a power of 2, so :math:`\lfloor uG \rfloor` is exact).  Its entry is
+    :math:`i_g`, the first :math:`i` with :math:`F_i > g/G`, where :math:`F_{i_g} \ge (g+1)/G` (every
+    :math:`u` of the cell inverts to :math:`i_g`), else :math:`-1 - i_g` (its draws step up from :math:`i_g`).
+
+    .. math:: F^{-1}(u) = \min\{i : F_i > u\}, \qquad i_g = \min\{i : F_i > g/G\}
+
+    Source: Chen and Asau (1974), the guide table of inversion by a table.
+
+    Examples
+    --------
+    >>> guide_table([0.25, 0.5, np.inf], 4).tolist()  # cells [0, 1/4), [1/4, 1/2), [1/2, 3/4), [3/4, 1)
+    [0, 1, 2, 2]
+    >>> guide_table([0.3, np.inf], 2).tolist()  # cell 0 holds F's step at 0.3: draws there step up from entry 0
+    [-1, 1]
+    """
+    G = check_integer("G", G, minimum=1)
+    if G & (G - 1):
+        raise ValueError(f"G must be a power of 2 (the cells' ends exact), got {G}")
+    arr = np.asarray(F, dtype=float)
+    if arr.ndim not in (1, 2) or not arr.size or not np.all(arr[..., -1] == np.inf):
+        raise ValueError("F must be a 1-d or 2-d array of cdf rows, each ending with inf")
+    rows = np.atleast_2d(arr)
+    R = rows.shape[0]
+    cell = np.minimum(np.ceil(rows * G), G).astype(np.intp)  # the first cell g with g / G >= F_i (exact), G for inf
+    counts = np.bincount((np.arange(R)[:, None] * (G + 1) + cell).ravel(), minlength=R * (G + 1))
+    start = np.cumsum(counts.reshape(R, G + 1), axis=1)[:, :G]  # entries with F_i <= g / G: the first above it
+    sure = np.take_along_axis(rows, start, axis=1) >= np.arange(1, G + 1) / G
+    out = np.where(sure, start, -1 - start)
+    return out[0] if arr.ndim == 1 else out

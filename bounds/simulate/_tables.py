@@ -18,6 +18,7 @@ from typing import Callable
 import numpy as np
 
 from .. import mechanisms
+from ..numerics import guide_table
 from ..estimators import dame, localisation
 from ._populations import INVERTER_DRAWS, _Inverter, _signed_sum
 
@@ -215,11 +216,7 @@ class _FineInverter(_Inverter):
 
     def _guide(self, G: int) -> None:
         """Make the guide of ``G`` cells: the first entry above each cell's start, ``-1 - i`` where not sure."""
-        cell = np.ceil(self.F * G)  # the first cell g with g / G >= F_i (exact: G a power of 2), G + 1 for inf
-        np.minimum(cell, G, out=cell)
-        start = np.cumsum(np.bincount(cell.astype(np.intp), minlength=G + 1)[:G])  # entries with F_i <= g / G
-        sure = self.F[start] >= np.arange(1, G + 1) / G  # F's last entry is inf: start < F.size
-        self.fine = np.where(sure, start, -1 - start)
+        self.fine = guide_table(self.F, G)
         self._values: tuple[np.ndarray, np.ndarray] | None = None
 
     def _count(self, count: int) -> None:
