@@ -303,7 +303,8 @@ def test_guide_table_is_the_first_entry_above_each_cell_and_marks_sure_cells(G):
 
 
 @pytest.mark.parametrize("F, G, name", [([0.5, np.inf], 3, "G"), ([0.5, np.inf], 0, "G"), ([0.5, 1.0], 4, "F"),
-                                        ([], 4, "F"), ([[[np.inf]]], 4, "F")])
+                                        ([], 4, "F"), ([[[np.inf]]], 4, "F"), ([10**400, np.inf], 4, "F"),
+                                        ([np.inf], 2**63, "G"), ([[np.inf]] * 4, 2**25, "F")])
 def test_guide_table_refuses_bad_input_by_name(F, G, name):
     with pytest.raises(ValueError, match=f"^{name} must"):
         nm.guide_table(F, G)

@@ -13,7 +13,7 @@ from ._backends import FLOAT, MAX_BINOMIAL_N, Backend, backend, binomial_sf, log
 from ._checks import (MAX_ARRAY, MAX_BRACKET, MAX_COUNT, MAX_PRECISION, check_array, check_bool, check_callable,
                       check_choice, check_counts, check_integer, check_positive, check_precision, check_real, check_rng,
                       format_value, total)
-from ._search import guide_table, last_true, sorted_unique
+from ._search import GUIDE_MAX, guide_table, last_true, sorted_unique
 from ._warnings import PaperAssumptionWarning, warn_assumption, warn_once_per_call
 
 __all__ = [
@@ -22,6 +22,7 @@ __all__ = [
     "FLOAT",
     "backend",
     "guide_table",
+    "GUIDE_MAX",
     "last_true",
     "sorted_unique",
     "MAX_BRACKET",

@@ -100,6 +100,10 @@ def last_true(pred: Callable[[np.ndarray], np.ndarray], lo: Any, hi: Any) -> np.
 # --------------------------------------------------------------------------- inversion by a guide table
 
 
+GUIDE_MAX = 2**26
+"""Largest number of cells :func:`guide_table` builds in one call (its rows times ``G``): 512 MB of entries."""
+
+
 def guide_table(F: ArrayLike, G: int) -> np.ndarray:
     r"""A guide table of ``G`` cells for inverting each row of cdf values ``F``, marking the cells that need no check.
 
@@ -110,6 +114,8 @@ def guide_table(F: ArrayLike, G: int) -> np.ndarray:
 
     .. math:: F^{-1}(u) = \min\{i : F_i > u\}, \qquad i_g = \min\{i : F_i > g/G\}
 
+    At most :data:`GUIDE_MAX` cells are built in one call (rows times ``G``).
+
     Source: Chen and Asau (1974), the guide table of inversion by a table.
 
     Examples
@@ -119,14 +125,19 @@ def guide_table(F: ArrayLike, G: int) -> np.ndarray:
     >>> guide_table([0.3, np.inf], 2).tolist()  # cell 0 holds F's step at 0.3: draws there step up from entry 0
     [-1, 1]
     """
-    G = check_integer("G", G, minimum=1)
+    G = check_integer("G", G, minimum=1, maximum=GUIDE_MAX, why="the cells of one table (memory)")
     if G & (G - 1):
         raise ValueError(f"G must be a power of 2 (the cells' ends exact), got {G}")
-    arr = np.asarray(F, dtype=float)
+    try:
+        arr = np.asarray(F, dtype=float)
+    except (TypeError, ValueError, OverflowError) as err:
+        raise ValueError(f"F must be an array of real cdf values ({err})") from None
     if arr.ndim not in (1, 2) or not arr.size or not np.all(arr[..., -1] == np.inf):
         raise ValueError("F must be a 1-d or 2-d array of cdf rows, each ending with inf")
     rows = np.atleast_2d(arr)
     R = rows.shape[0]
+    if R * G > GUIDE_MAX:
+        raise ValueError(f"F must have at most {GUIDE_MAX} cells in all, its rows times G (memory), got {R} rows of {G}")
     cell = np.minimum(np.ceil(rows * G), G).astype(np.intp)  # the first cell g with g / G >= F_i (exact), G for inf
     counts = np.bincount((np.arange(R)[:, None] * (G + 1) + cell).ravel(), minlength=R * (G + 1))
     start = np.cumsum(counts.reshape(R, G + 1), axis=1)[:, :G]  # entries with F_i <= g / G: the first above it
