@@ -150,9 +150,12 @@ def test_lower_bound_two_point_law_eq15(rho, x):
 
 
 def test_lower_bound_sup_not_attained_on_infinite_support():
-    # x E[sqrt m]^2 < 1: the denominator is 1 for all a, so LB -> c1 as a -> inf, never attained
-    lb = dame.lower_bound(sizes.geometric(0.5), n_alpha2=1e-3)
-    assert lb.argmax == math.inf and lb.value == pytest.approx(C1, rel=1e-12)
+    # x E[sqrt m]^2 < 1: the denominator is 1 for all a, so LB -> c1 as a -> inf, never attained; the term at a is
+    # c1 exp(-24 x 4^-a) (P(m > a) = 2^-a), within the tie rule of c1 from the smallest a with 24 x 4^-a <= 1e-9
+    x = 1e-3
+    lb = dame.lower_bound(sizes.geometric(0.5), n_alpha2=x)
+    assert lb.argmax == math.ceil(math.log(24 * x / -math.log1p(-dame.LB_TIE_RTOL), 4)) == 13
+    assert lb.value == pytest.approx(C1, rel=1e-12)
 
 
 def test_upper_bound_point_mass_closed_form():

@@ -5,7 +5,6 @@ of the maximum; the float and mpmath paths must report the same one.  References
 exhaustive scans of eq. (10) evaluated here at 50 digits from the law's masses.
 """
 
-import math
 
 import mpmath
 import pytest
@@ -129,3 +128,22 @@ def test_a_plateau_flat_to_the_last_float_bits_is_searched_to_an_end():
     m = dame.lower_bound(law, n_alpha2=100.0, constants="unit", precision=25)
     assert abs(f.log_value - float(m.log_value)) <= 1e-14 * abs(float(m.log_value))
     assert abs(f.argmax - m.argmax) <= 1e-9 * m.argmax
+
+
+@pytest.mark.parametrize("law, masses, x", [
+    # x S(a)^2 < 1 at every a: l rises to the limit a -> inf; a finite a is within the tie rule of it
+    (sizes.geometric(0.5), ref.masses_geometric(0.5, 300), 1e-3),
+    (sizes.poisson(5), ref.masses_poisson_truncated(5, 150), 1e-3),
+    # x S(a)^2 >= 1: l rises to the limit; the smallest term within the rule of it lies past the search end (38)
+    (sizes.poisson(5), ref.masses_poisson_truncated(5, 150), 1e35),
+    (sizes.geometric(0.5), ref.masses_geometric(0.5, 300), 1e35),
+], ids=["geometric-never", "poisson-never", "poisson-past-end", "geometric-past-end"])
+def test_the_rule_holds_where_the_supremum_is_the_limit(law, masses, x):
+    """Eq. (10)'s supremum is the limit a -> inf, not attained; the argmax is still the smallest a whose term is
+    within the tie rule of it (there is one: the terms tend to it), in both paths, as the 50-digit scan of the
+    law's masses says (the masses past the scan's end are below 1e-90 of the terms' gaps)."""
+    with mpmath.workdps(ref.DPS):
+        c1, c2 = dame.Constants.paper().values(ref.DPS)[:2]
+    _, argmax = ref.lower_bound(ref.Law(masses), x, c1, c2, max(masses))
+    f, m = both(law, x, constants="paper")
+    assert f.argmax == m.argmax == argmax

@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 import warnings
 
+import mpmath
 import numpy as np
 import pytest
 
@@ -91,11 +92,20 @@ def test_refused_naming_the_parameter(case, call, param):
 
 def test_lower_bound_at_huge_n_alpha2_is_the_limit_with_its_log_value():
     """c2 x beyond the float range: the a = 0 term is -inf and every term of the search's range 0, the maximum is the
-    limit a -> infinity, c1 / (x E[sqrt m]^2) (a subnormal double here) with its finite log-value, no warning."""
+    limit a -> infinity, c1 / (x E[sqrt m]^2) (a subnormal double here) with its finite log-value, no warning; its
+    argmax the smallest a within the tie rule of it (past the search's end)."""
     law = sizes.poisson(5)
     lb = _quiet(lambda: dame.lower_bound(law, n_alpha2=1e308))
     log_limit = -9 - math.log(16) - math.log(1e308) - 2 * math.log(float(law.sqrt_mean()))
-    assert lb.argmax == math.inf and lb.log_value == pytest.approx(log_limit, rel=1e-12)
+    assert lb.log_value == pytest.approx(log_limit, rel=1e-12)
+    # the tie rule: the smallest a with c2 x P(m > a)^2 <= -log(1 - 1e-9) (S(a) is E[sqrt m] there to 1e-150),
+    # P(m > a) summed at 60 digits from the zero-truncated Poisson masses
+    with mpmath.workdps(60):
+        def gt(a):
+            tail = mpmath.fsum(mpmath.exp(k * mpmath.log(5) - 5 - mpmath.loggamma(k + 1)) for k in range(a + 1, 400))
+            return tail / -mpmath.expm1(-5)
+        excess = [24 * mpmath.mpf(1e308) * gt(a) ** 2 for a in (lb.argmax - 1, lb.argmax)]
+        assert excess[1] <= -mpmath.log1p(-mpmath.mpf(dame.LB_TIE_RTOL)) < excess[0]
     assert lb.value == pytest.approx(math.exp(log_limit), rel=1e-6)  # subnormal: a few digits
 
 

@@ -476,6 +476,18 @@ def test_floor_support_is_the_largest_support_point_at_most_a(law, support):
     assert law.floor_support(a).tolist() == want
 
 
+@pytest.mark.parametrize("law, lo, hi", [
+    (sizes.binomial(10**6, 1e-18), 1, 10**6),  # its table is cut at 2: every k of 1..10^6 has a positive mass
+    (sizes.poisson(5), 1, None),  # its table ends at the search end (38): the support goes on
+    (sizes.from_scipy(stats.nbinom(3, 0.5), zero="shift"), 1, None),
+])
+def test_floor_support_past_a_tables_end_is_the_point_itself(law, lo, hi):
+    # the support is an interval of integers: max{k in supp M : k <= a} = min(a, max supp M) from its first point on
+    a = np.array([0, lo, 2, 3, 37, 38, 39, 40, 10**6 - 1, 10**6, 10**6 + 1, 10**15])
+    want = [0 if x < lo else x if hi is None else min(x, hi) for x in a.tolist()]
+    assert law.floor_support(a).tolist() == want
+
+
 def test_wide_uniform_prob_ge_near_its_lower_end_in_both_paths():
     # P(m >= a) = (hi - a + 1)/n exactly (rationals); near lo it is close to 1, so it is computed as
     # 1 - P(m <= a - 1): an off-by-one in the cdf's count shows as 1/n.

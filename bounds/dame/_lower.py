@@ -41,10 +41,11 @@ of the maximum (10^3 above the float path's error on eq. (10), so the float and 
 class LowerBound(Bound):
     r"""Theorem 1's bound, with its maximiser ``argmax``.
 
-    ``argmax`` is an ``int`` (the smallest maximiser over :math:`\{0\} \cup \mathrm{supp}(M)`),
-    or ``math.inf`` when the supremum is the limit :math:`a \to \infty` (eq. (13)) and is
-    not attained.  Candidates whose values agree to the working precision (float64, or
-    ``precision`` digits) are ties, resolved towards the smallest ``a``.
+    ``argmax`` is an ``int``: the smallest :math:`a \in \{0\} \cup \mathrm{supp}(M)` whose term is within a
+    relative ``LB_TIE_RTOL`` of the maximum (the tie rule), also where the maximum is the supremum
+    :math:`a \to \infty` (eq. (13)), not attained: the terms tend to it, so some :math:`a` is within the rule.
+    It is ``math.inf`` only where no :math:`a` up to the largest size :math:`2^{62}` is (a heavy tail at a
+    huge budget).
     """
 
     argmax: int | float
@@ -196,9 +197,9 @@ def _lb_search(rows: Rows, x: Any, c_vals: tuple[Any, ...], precision: int | Non
     **Proof of the search.**  Let :math:`a_0 = \min\{a : x S(a)^2 \ge 1\}`.
 
     1. On :math:`[0, a_0 - 1]` the second term is 0, so :math:`\ell` is non-decreasing: its
-       maximum there is :math:`\ell(a_0 - 1)`.  If :math:`a_0` does not exist, the maximum is
-       the supremum :math:`a \to \infty` (infinite support, ``argmax = inf``) or the largest
-       support point (where :math:`P = 0`).
+       maximum there is :math:`\ell(a_0 - 1)`.  If :math:`a_0` does not exist (up to the search's end
+       :math:`K`), the maximum up to :math:`K` is :math:`\ell(K)`; a finite support ends there, an infinite one
+       offers the limit :math:`a \to \infty` too (below).
     2. For :math:`a \ge a_0`, :math:`P(a) - P(a+1) = p`, :math:`S(a+1) - S(a) = \sqrt{a+1}\,p`, and
        :math:`v/(1+v) \le \log(1+v) \le v` give
 
@@ -230,7 +231,8 @@ def _lb_search(rows: Rows, x: Any, c_vals: tuple[Any, ...], precision: int | Non
     :math:`\ell(a) \ge \ell^* + \log(1 - \rho)`, :math:`\rho` = ``LB_TIE_RTOL`` = 1e-9 (see
     :func:`_smallest_near_max`; in float64 it searches only what this branch and bound left open),
     so the float and mpmath paths agree where eq. (10) is flat to within the float path's error
-    (about 1e-12).
+    (about 1e-12); where the limit :math:`a \to \infty` wins, :func:`_tie_past_end` finds that :math:`a` past
+    :math:`K`.
     """
     mp = precision is not None
     be = backend(precision)
@@ -249,7 +251,9 @@ def _lb_search(rows: Rows, x: Any, c_vals: tuple[Any, ...], precision: int | Non
     a0 = _first_reaching(rows, logx, precision)
     never = a0 < 0
     finite = rows.of(lambda law: law.is_finite).astype(bool)
-    idx = np.flatnonzero(never & finite)  # 1.: non-decreasing everywhere, its largest term at the top
+    # 1.: non-decreasing up to the search's end (an infinite law's limit a -> infinity is offered below), its largest
+    # term there at the end: the tie rule's threshold, and its smallest qualifying a, come from it
+    idx = np.flatnonzero(never)
     if idx.size:
         top = rows.of(_end, idx).astype(np.int64)
         val = _lb_from_parts(*rows.parts(idx, top), logx[idx], c_vals, precision)
@@ -259,13 +263,6 @@ def _lb_search(rows: Rows, x: Any, c_vals: tuple[Any, ...], precision: int | Non
         if seeds is not None:  # non-decreasing on [0, top]: its largest term is at the top
             seeds.add_intervals(idx, np.zeros(len(idx), dtype=np.int64), top, np.asarray(val, dtype=float),
                                 np.full(len(idx), -math.inf))
-    idx = np.flatnonzero(never & ~finite)  # ... and the supremum is the limit a -> infinity
-    if idx.size:
-        ls = rows.of(lambda law: be.log(law.sqrt_mean(precision=precision)), idx)
-        val = lc1 - np.maximum(logx[idx] + 2 * ls, 0)
-        for j, i in enumerate(idx):
-            if val[j] > best[i]:
-                best[i], limit[i] = val[j], True
     t = np.flatnonzero(~never)
     mean = rows.each(lambda law: float(law.mean()))
     mean = mean[t] if np.ndim(mean) else mean
@@ -333,17 +330,55 @@ def _lb_search(rows: Rows, x: Any, c_vals: tuple[Any, ...], precision: int | Non
             break
         task, L, H = _split(task, L, H, branch, by_log=True)
     _smallest_near_max(rows, logx, c_vals, precision, best, arg, limit, branch, seeds)
-    # 3.'s bracket is cut at an infinite law's search end K, past which S(a) is E[sqrt m] to the tables' tolerance:
-    # there the terms rise to the limit a -> infinity (eq. (13)), their supremum.  Where it beats the best term
-    # beyond the tie rule (c2 x P(m > K)^2 is not negligible: budgets near 1e30 and past), it is the maximum.
-    far = t[~finite[t]]
+    # 3.'s bracket (and 1.'s range) is cut at an infinite law's search end K, past which S(a) is E[sqrt m] to the
+    # tables' tolerance: there the terms rise to the limit a -> infinity (eq. (13)), their supremum.  Where it beats
+    # the best term beyond the tie rule (c2 x P(m > K)^2 is not negligible: budgets near 1e30 and past), it is the
+    # maximum.
+    far = np.flatnonzero(~finite)
     if far.size:
         ls = rows.of(lambda law: be.log(law.sqrt_mean(precision=precision)), far)
         val = lc1 - np.maximum(logx[far] + 2 * ls, 0)
         for j, i in enumerate(far):
             if val[j] + shift > best[i]:
                 best[i], limit[i] = val[j], True
+    _tie_past_end(rows, logx, c_vals, precision, best, arg, limit, branch)
     return best, [math.inf if at_limit else int(a) for a, at_limit in zip(arg, limit)]
+
+
+def _tie_past_end(rows: Rows, logx: Any, c_vals: tuple[Any, ...], precision: int | None, best: Any,
+                  arg: np.ndarray, limit: np.ndarray, branch: int) -> None:
+    r"""The tie rule where the limit :math:`a \to \infty` is the maximum (``limit[i]``, ``best[i]`` its value): the
+    smallest :math:`a` with :math:`\ell(a) \ge \ell^* + \log(1 - \rho)` lies past the search's end :math:`K` (no
+    term up to it qualifies).  Since :math:`\ell(a) \to \ell^*`, such an :math:`a` exists: galloping
+    :math:`a = K + 1, K + 2, K + 4, \dots` up to the largest size :math:`2^{62}` finds one that qualifies, and
+    :func:`_smallest_near_max`'s branch and bound on :math:`[0, a]` (exact: it proves every other point below the
+    threshold) moves it to the smallest (``arg[i]``, ``limit[i]`` cleared).  Where none qualifies up to
+    :math:`2^{62}` (a heavy tail at a huge budget) ``argmax`` stays ``inf``.
+
+    .. math:: \min\{a : \ell(a) \ge \ell^* + \log(1 - \rho)\}, \qquad \ell^* = \lim_{a\to\infty} \ell(a)
+    """
+    idx = np.flatnonzero(limit)
+    if not idx.size:
+        return
+    shift = mpmath.log1p(-mpmath.mpf(LB_TIE_RTOL)) if precision is not None else math.log1p(-LB_TIE_RTOL)
+    end = rows.of(_end, idx).astype(np.int64)
+    hi = np.full(len(idx), -1, dtype=np.int64)
+    step, pending = 1, np.arange(len(idx))
+    while pending.size:
+        a = np.minimum(end[pending] + step, MAX_SIZE)
+        lp, ls = rows.parts_distinct(idx[pending], a)
+        vals = _lb_from_parts(lp, ls, logx[idx[pending]], c_vals, precision)
+        hit = np.asarray([vals[j] >= best[i] + shift for j, i in enumerate(idx[pending])], dtype=bool)
+        hi[pending[hit]] = a[hit]
+        pending = pending[~hit & (a < MAX_SIZE)]
+        step *= 2
+    found = idx[hi >= 0]
+    if found.size:
+        arg[found] = hi[hi >= 0]
+        others = np.ones(len(limit), dtype=bool)
+        others[found] = False  # the rows searched: _smallest_near_max skips the others
+        _smallest_near_max(rows, logx, c_vals, precision, best, arg, others, branch)
+        limit[found] = False
 
 
 def _smallest_near_max(rows: Rows, logx: Any, c_vals: tuple[Any, ...], precision: int | None, best: Any,
@@ -553,13 +588,15 @@ def lower_bound(
     so the maximum is taken exactly over :math:`\{0\} \cup \mathrm{supp}(M)`, found
     by a proven branch and bound on its two monotone factors (see ``_lb_search``: O(log N)
     evaluations, no enumeration); for an
-    infinite support the limit :math:`a \to \infty` is a candidate too (``argmax = inf``): it is the maximum at
-    budgets where :math:`c_2 n\alpha^2 P(m > a)^2` still counts past the search's end (about :math:`10^{30}` and
-    beyond for ``poisson(5)``), unless a term within the tie rule of it is found (that term is then reported).
+    infinite support the limit :math:`a \to \infty` is a candidate too: it is the maximum at budgets where
+    :math:`c_2 n\alpha^2 P(m > a)^2` still counts past the search's end (about :math:`10^{30}` and beyond for
+    ``poisson(5)``), unless a term up to that end is within the tie rule of it.
     **Tie rule**: ``argmax`` is the smallest :math:`a` whose term is within a relative
     ``1e-9`` (``LB_TIE_RTOL``) of the maximum, in float64 and at any precision alike, so both
-    paths report the same ``argmax`` where eq. (10) is flat to within rounding; ``value`` is
-    the maximum itself.
+    paths report the same ``argmax`` where eq. (10) is flat to within rounding.  Where the maximum is the limit,
+    not attained, the terms tend to it and the rule still names a finite ``a`` (searched past the search's end
+    where need be); ``argmax = inf`` only where none is found up to :math:`2^{62}`.  ``value`` is the limit where
+    it beats every term up to the search's end beyond the rule, else the largest of those terms.
 
     Parameters
     ----------

@@ -35,7 +35,7 @@ MAX_SIZE = 2**62  # dataset sizes and support points: exact int64 arithmetic up 
 # searches' int64 arithmetic on a bracket (midpoints, a + 1, a - 1) cannot wrap
 SEARCH_CAP = 2**61
 MAX_LISTED = 10**7  # support_points lists at most this many points (80 MB of int64)
-MAX_DRAWS = 10**9  # dataset sizes drawn by one call of sample (8 GB of int64)
+MAX_DRAWS = 10**8  # dataset sizes drawn by one call of sample: 800 MB of int64 (its temporaries: a few times that)
 WHOLE_TABLE = 10_000  # a finite support at most this wide is tabulated whole (no tolerance cut)
 # integer weights summing below this convert to float64 without overflow (the largest float64 is
 # about 2**1024); larger totals divide exactly with Fraction first
