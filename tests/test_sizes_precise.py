@@ -226,6 +226,40 @@ def test_zipf_euler_maclaurin_at_its_first_point_against_arb(dps):
         assert abs(got / ref - 1) < mpmath.mpf(10) ** (-(dps - 1))
 
 
+def _arb_mid(value, digits):
+    """An arb ball's midpoint as an mpf at the working precision (its radius is far below ``digits``)."""
+    return mpmath.mpf(value.mid().str(digits, radius=False))
+
+
+@pytest.mark.parametrize("dps, x, q", [(30, 1000.0, 64), (60, 130.0, 64), (120, 400.0, 100), (300, 200.0, 150)])
+def test_zipf_hurwitz_where_the_series_turns_against_arb(dps, x, q):
+    """x not small against q: the Euler-Maclaurin terms grow before they are small (the series raised an
+    ArithmeticError); the terms from q are summed first, then the series from 2 max(q, x)."""
+    from bounds.sizes._zipf import _em_hurwitz
+
+    with mpmath.workdps(dps):
+        got = _em_hurwitz(x, q)
+    ctx.dps = dps + 30
+    try:
+        with mpmath.workdps(dps + 30):
+            ref = _arb_mid(arb(x).zeta(arb(q)), dps + 30)
+            assert abs(got / ref - 1) < mpmath.mpf(10) ** (-(dps - 1))
+    finally:
+        ctx.dps = 15
+
+
+def test_zipf_mean_at_a_large_exponent_in_precision():
+    """zipf(1000).mean(precision=30) raised (its tail's series at q = 64 turns first): zeta(999)/zeta(1000) by arb."""
+    got = sizes.zipf(1000.0).mean(precision=30)
+    ctx.dps = 60
+    try:
+        with mpmath.workdps(60):
+            ref = _arb_mid(arb(999).zeta() / arb(1000).zeta(), 60)
+            assert abs(got / ref - 1) < mpmath.mpf(10) ** -29
+    finally:
+        ctx.dps = 15
+
+
 @pytest.mark.parametrize("p", [0.7, 0.05, 1e-7])
 def test_geometric_precise_partial_moment_against_lerch(p):
     """E[sqrt m 1{m <= a}] = (p/q) (Li_{-1/2}(q) - q^{a+1} Phi(q, -1/2, a+1)) (polylog and Lerch's

@@ -241,7 +241,9 @@ def _em_hurwitz(x: float, q: int, qx: Any = None) -> Any:
 
     Every even derivative of :math:`t^{-x}` is positive and tends to 0, so :math:`R_J` lies between 0
     and the first omitted term (Olver 1974, Ch. 8, §3): the sum stops before the first term below
-    :math:`10^{-(d+5)}` of the total, which bounds the remainder.
+    :math:`10^{-(d+5)}` of the total, which bounds the remainder.  The terms' ratio grows with :math:`j`
+    (about :math:`(x + 2j)^2/(2\pi q)^2`); where they turn before they are that small (``x`` not small against
+    ``q``) the value comes from :func:`_hurwitz_ahead`.
 
     Source: Olver (1974), *Asymptotics and Special Functions*, Ch. 8, §3; DLMF 25.11.7.
 
@@ -258,14 +260,41 @@ def _em_hurwitz(x: float, q: int, qx: Any = None) -> Any:
     out = Q * qx / (X - 1) + qx / 2
     tol = mpmath.mpf(10) ** (-(mpmath.mp.dps + 5)) * out
     poch, qpow, inv2 = X, qx / Q, 1 / (Q * Q)
+    last = None
     for j in range(1, 4 * q):
         term = _bernoulli_ratio(j) * poch * qpow
         if abs(term) <= tol:
             return out
+        if last is not None and abs(term) >= last:  # the series turned first: x is not small against q
+            break
+        last = abs(term)
         out += term
         poch *= (X + 2 * j - 1) * (X + 2 * j)
         qpow *= inv2
-    raise ArithmeticError(f"Euler-Maclaurin for zeta({x}, {q}) did not reach {mpmath.mp.dps + 5} digits")  # pragma: no cover
+    return _hurwitz_ahead(x, q, qx)
+
+
+def _hurwitz_ahead(x: float, q: int, qx: Any) -> Any:
+    r""":math:`\zeta(x, q)` where :func:`_em_hurwitz`'s series turns before its terms are small (``x`` not small
+    against ``q``): the terms :math:`k^{-x}` summed from :math:`k = q` until the rest is below
+    :math:`10^{-(d+5)}` of the sum (a large ``x``: a few terms), else up to :math:`q' = 2\max(q, \lceil x\rceil)`
+    and :func:`_em_hurwitz` from there (:math:`x \le q'/2`).  The rest past :math:`k` is at most
+    :math:`(k+1)^{-x} + \int_{k+1}^\infty t^{-x}\,dt`, every term being decreasing.
+
+    .. math:: \zeta(x, q) = \sum_{q \le k < q'} k^{-x} + \zeta(x, q'), \qquad
+              \sum_{j > k} j^{-x} \le (k+1)^{-x}\Big(1 + \frac{k+1}{x-1}\Big)
+
+    Source: DLMF 25.11.4 (the shift of :math:`q`); the integral test.
+    """
+    X = mpmath.mpf(x)
+    scale = mpmath.mpf(10) ** (-(mpmath.mp.dps + 5))
+    out, term, end = qx, qx, 2 * max(q, math.ceil(x))
+    for k in range(q + 1, end):
+        term = mpmath.power(k, -X)
+        if term * (1 + k / (X - 1)) <= scale * out:  # the terms from k on: below the tolerance
+            return out
+        out += term
+    return out + _em_hurwitz(x, end)
 
 
 def _bernoulli_ratio(j: int) -> Any:
