@@ -170,6 +170,17 @@ def test_engine_cdf_at_the_support_ends():
         assert abs(ls - 10**6 * mpmath.log(mpmath.mpf(0.5))) < 1e-20
 
 
+def test_top_of_a_huge_binomial_in_precision_against_its_two_terms():
+    """P(m >= N - 1) for Bin(2^62, 1e-9) | m >= 1 (the integral's psi about -9.6e19: 20 digits cancel, the guard
+    of _guard alone fell short and raised): N p^(N-1) (1 - p) + p^N over 1 - (1 - p)^N, at 80 digits."""
+    N, p = 2**62, 1e-9
+    got = sizes.binomial(N, p).log_prob_ge(N - 1, precision=30)
+    with mpmath.workdps(80):
+        P = mpmath.mpf(p)
+        two = mpmath.log(N * P ** (N - 1) * (1 - P) + P**N) - mpmath.log(-mpmath.expm1(N * mpmath.log1p(-P)))
+        assert abs(got / two - 1) < mpmath.mpf(10) ** -28
+
+
 # ---------------------------------------------------------------------------- the laws, float vs 60 digits
 LOG_QUERIES = ["log_prob_gt", "log_prob_ge", "log_partial_sqrt_mean", "log_sqrt_min_mean"]
 QUERIES = ["prob_gt", "prob_ge", "partial_sqrt_mean", "sqrt_min_mean"]

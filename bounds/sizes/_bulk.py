@@ -159,6 +159,9 @@ def log_cdf_pair(fam: BulkFamily, b: int) -> tuple[Any, Any]:
     .. math:: \int_{t_0}^{\infty} e^{\psi(t)}\,dt \le \int_{t_0}^{u} e^{\psi(t)}\,dt
               + \frac{e^{\psi(u)}}{|\psi'(u)|}
 
+    :math:`\psi(t) - \psi(t_0)` cancels about :math:`\log_{10}|\psi(t_0)|` digits: where the quadrature misses its
+    goal with the guard digits of ``_guard`` it is done again with 10, then 40 more (``_MORE_GUARD``).
+
     Source: Abramowitz & Stegun (1964), 6.5.2 and 26.4.21 (Poisson), 26.5.1 and 26.5.24
     (binomial); the concavity bound of the module docstring.
 
@@ -175,7 +178,17 @@ def log_cdf_pair(fam: BulkFamily, b: int) -> tuple[Any, Any]:
         return mpmath.ninf, mpmath.mpf(0)
     if fam.N is not None and b >= fam.N:
         return mpmath.mpf(0), mpmath.ninf
-    with mpmath.workdps(dps + _guard(fam, b)):
+    for more in _MORE_GUARD[:-1]:  # psi(t) - psi(t0) cancels about log10|psi(t0)| digits: more where that was short
+        try:
+            return _log_cdf_pair_at(fam, b, dps, dps + _guard(fam, b) + more)
+        except ArithmeticError:
+            pass
+    return _log_cdf_pair_at(fam, b, dps, dps + _guard(fam, b) + _MORE_GUARD[-1])
+
+
+def _log_cdf_pair_at(fam: BulkFamily, b: int, dps: int, work: int) -> tuple[Any, Any]:
+    """:func:`log_cdf_pair` to ``dps`` digits, its integral computed with ``work`` digits."""
+    with mpmath.workdps(work):
         psi, dpsi, d2psi, t0 = _integrand(fam, b)
         poisson = fam.N is None
         # the integrand peaks at t = b (Poisson) / b/(N-1) (binomial): integrate away from it
@@ -186,6 +199,9 @@ def log_cdf_pair(fam: BulkFamily, b: int) -> tuple[Any, Any]:
         tail = _tail_integral(psi, dpsi, d2psi, t0, step, lo_end if step < 0 else hi_end, dps)
         other = _mp_log1mexp(tail)
         return (+tail, +other) if step > 0 else (+other, +tail)
+
+
+_MORE_GUARD = (0, 10, 40)  # extra digits of log_cdf_pair's attempts (the first: the guard of _guard alone)
 
 
 _GL = {n: np.polynomial.legendre.leggauss(n) for n in (24, 32)}  # Gauss-Legendre nodes and weights on [-1, 1]
