@@ -6,6 +6,7 @@ zeta closed form, or mpmath's incomplete gamma function.
 """
 
 import math
+import tracemalloc
 
 import mpmath
 import numpy as np
@@ -155,6 +156,22 @@ def test_from_scipy_randint_against_hurwitz_zeta():
 def test_from_scipy_randint_too_wide_is_refused_by_name():
     with pytest.raises(ValueError, match="too heavy to tabulate.*bounds.sizes.uniform"):
         sizes.from_scipy(stats.randint(1, 10**7)).sqrt_mean()
+
+
+@pytest.mark.parametrize("dist, advice", [(stats.zipf(3.5), "bounds.sizes.zipf"),
+                                          (stats.betabinom(10**7, 2, 3), "bounds.sizes.uniform")])
+def test_a_summed_survival_function_is_read_near_the_start_only(dist, advice):
+    """scipy's zipf and betabinom have no survival function of their own: scipy sums the masses from 1 up to the
+    point asked.  Reading it at 2**62 (or 10**7) asked for gigabytes; the tail bound reads it up to
+    SUMMED_SF_MAX only, and these tails, too heavy for a table, are refused by a ValueError saying what to use."""
+    tracemalloc.start()
+    try:
+        with pytest.raises(ValueError, match=f"too heavy to tabulate.*{advice}"):
+            sizes.from_scipy(dist, zero="truncate").prob_ge(1)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 200 * 2**20
 
 
 def test_betabinom_precision_path():

@@ -495,7 +495,8 @@ def _tail_first_moment(dist: Any, K: int, hi: float, moments: dict[int, float]) 
     .. math:: \sum_{i \ge K} S(i) \le \sum_j (b_{j+1} - b_j)\,S(b_j) + E[X^r]/b_J^{r-1},
 
     the last term only past :math:`2^{62}` on an infinite support (Markov: :math:`E[(X-J)^+] \le
-    E[X^r]/J^{r-1}`).  An underflowed :math:`S(b_j)` counts as the smallest subnormal.  The
+    E[X^r]/J^{r-1}`).  Where scipy sums the masses for :math:`S` (no closed form of its own), the blocks stop at
+    ``SUMMED_SF_MAX``: Markov's term from there on an infinite support, one block to :math:`hi` on a finite one.  An underflowed :math:`S(b_j)` counts as the smallest subnormal.  The
     survival function is trusted only where it is at least the sum of the next 64 masses at
     every block start; else the moment bound alone, :math:`\min_r E[X^r]/K^{r-1}`, is returned
     (on a finite support, :math:`hi`: no cut, the whole support is tabulated).
@@ -503,23 +504,43 @@ def _tail_first_moment(dist: Any, K: int, hi: float, moments: dict[int, float]) 
     moment = min((mr / float(K) ** (r - 1) for r, mr in moments.items()), default=math.inf)
     if K >= hi:
         return 0.0
+    # scipy's generic survival function sums the masses from the support's start: read it only up to
+    # SUMMED_SF_MAX there (a finite support's last block then runs to its end, bounded by S at its start)
+    reach = MAX_SIZE if _own_tail(dist) else max(K, SUMMED_SF_MAX)
     ends = [K]
-    while ends[-1] < min(hi, MAX_SIZE):
-        ends.append(int(min(2 * ends[-1], hi, MAX_SIZE)))
+    while ends[-1] < min(hi, reach):
+        ends.append(int(min(2 * ends[-1], hi, reach)))
+    if ends[-1] < hi <= MAX_SIZE:
+        ends.append(int(hi))
     b = np.asarray(ends, dtype=float)
+    starts = b[:-1] if len(b) > 1 else b  # S at the blocks' starts (K alone: no block, Markov from K)
     with np.errstate(all="ignore"):
-        lsf = np.asarray(dist.logsf(b), dtype=float)
-        near = b[:-1, None] + np.arange(1, 65)[None, :]
+        lsf = np.asarray(dist.logsf(starts), dtype=float)
+        near = starts[:, None] + np.arange(1, 65)[None, :]
         lnext = np.logaddexp.reduce(np.asarray(dist.logpmf(near), dtype=float), axis=1)
     floor = math.log(5e-324)
-    if np.any(np.isnan(lsf)) or not np.all(np.maximum(lsf[:-1], floor) >= lnext - 1e-9):
+    if np.any(np.isnan(lsf)) or not np.all(np.maximum(lsf, floor) >= lnext - 1e-9):
         return moment if moments else hi
     sf = np.maximum(np.exp(lsf), 5e-324)
-    total = K * sf[0] + float(np.sum(np.diff(b) * sf[:-1]))
-    if ends[-1] < hi:  # stopped at 2**62 on an infinite support: Markov beyond
+    total = K * sf[0] + float(np.sum(np.diff(b) * sf[: len(b) - 1]))
+    if ends[-1] < hi:  # stopped short of an infinite support (2**62, or scipy's summed sf): Markov beyond
         last = float(ends[-1])
         total += min((mr / last ** (r - 1) for r, mr in moments.items()), default=math.inf)
     return float(min(total, moment))
+
+
+SUMMED_SF_MAX = 2**16
+"""Largest point at which :func:`from_scipy` reads a survival function that scipy computes by summing the masses
+from the support's start (``rv_discrete``'s own ``_cdf`` and ``_sf``: zipf, betabinom): 512 KB of masses a point."""
+
+
+def _own_tail(dist: Any) -> bool:
+    """Whether a frozen scipy discrete distribution has its own survival or distribution function (a closed form
+    or a special function), rather than scipy's sum of its masses."""
+    from scipy import stats  # loaded already: dist is one of its distributions
+
+    cls, base = type(dist.dist), stats.rv_discrete
+    return any(getattr(cls, name) is not getattr(base, name) for name in ("_sf", "_logsf", "_cdf", "_logcdf"))
 
 
 def _mgf_tail(dist: Any) -> Callable[[int], float] | None:

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any, Callable
 import numpy as np
 
 from . import _fixed
-from ._common import _log1mexp, _mp_tol, DEEP_LOG, FLOAT_TOL, LOG_HALF, MAX_MP_WORK, MAX_TABLE, MAX_TERMS, WHOLE_TABLE
+from ._common import _log1mexp, _mp_tol, DEEP_LOG, LOG_HALF, MAX_MP_WORK, MAX_TABLE, MAX_TERMS, WHOLE_TABLE
 from .._lazy import lazy
 
 if TYPE_CHECKING:
@@ -337,7 +337,9 @@ def table_end(law: SizeLaw, tol: float) -> int:
         if hi - start > MAX_TABLE:
             raise ValueError(
                 f"{law!r}: the tail is too heavy to tabulate to tolerance {tol:g} "
-                f"within {MAX_TABLE} points (a uniform law on many points: use bounds.sizes.uniform)"
+                f"within {MAX_TABLE} points ("
+                + ("a uniform law on many points: use bounds.sizes.uniform" if law.is_finite
+                   else "a power-law tail: use bounds.sizes.zipf") + ")"
             )
     # smallest K in (lo, hi] with the bound below tol (monotone in K)
     while lo < hi:
