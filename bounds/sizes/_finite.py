@@ -98,6 +98,11 @@ class FiniteLaw(SizeLaw):
             cache[mpmath.mp.dps] = [mpmath.mpf(w) / total for w in self.weights]
         return cache[mpmath.mp.dps]
 
+    def _mp_masses_on(self, pts: np.ndarray) -> list[Any]:
+        if pts is self.points:  # the table's points (every support point): the masses themselves, no log and exp
+            return list(self._mp_masses())
+        return super()._mp_masses_on(pts)
+
     def _mp_logpmf(self, k: int) -> Any:
         idx = int(np.searchsorted(self.points, k))
         if idx < len(self.points) and self.points[idx] == k:
