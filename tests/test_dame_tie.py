@@ -147,3 +147,26 @@ def test_the_rule_holds_where_the_supremum_is_the_limit(law, masses, x):
     _, argmax = ref.lower_bound(ref.Law(masses), x, c1, c2, max(masses))
     f, m = both(law, x, constants="paper")
     assert f.argmax == m.argmax == argmax
+
+
+def test_the_rule_is_relative_to_the_supremum_past_every_term_found():
+    """zipf(3) at nα² = 1.19e60: eq. (10)'s terms rise towards the limit a -> inf over ~10^17 points, and the largest
+    one the search finds is 1.7e-13 below it; the rule's threshold is the limit's (the maximum: a term past 2^62
+    beats it by about 1e-36 only), not that term's (which gave a point 1.2e13 lower).  Checked at the argmax and
+    the point before it, at 50 digits from Hurwitz zeta values: P(m > a) = zeta(3, a + 1)/zeta(3),
+    E[sqrt m 1{m <= a}] = (zeta(2.5) - zeta(2.5, a + 1))/zeta(3).  (At nα² = 3.2e25 a term near a = 4e10 beats the
+    limit by 7e-17: there the maximum is that term.)"""
+    x = 1.1890766210558965e60
+    m = dame.lower_bound(sizes.zipf(3.0), n_alpha2=x, precision=30)
+    with mpmath.workdps(50):
+        c1, c2 = dame.Constants.paper().values(50)[:2]
+        X, z3, z25 = mpmath.mpf(x), mpmath.zeta(3), mpmath.zeta(2.5)
+
+        def term(a):
+            gt, s = mpmath.zeta(3, a + 1) / z3, (z25 - mpmath.zeta(2.5, a + 1)) / z3
+            return mpmath.log(c1) - c2 * X * gt**2 - max(mpmath.log(X * s**2), 0)
+
+        limit = mpmath.log(c1) - max(mpmath.log(X * (z25 / z3) ** 2), 0)
+        thr = limit + mpmath.log1p(-mpmath.mpf(dame.LB_TIE_RTOL))
+        assert term(m.argmax) >= thr > term(m.argmax - 1)
+        assert abs(m.log_value / limit - 1) < mpmath.mpf(10) ** -28

@@ -329,18 +329,21 @@ def _lb_search(rows: Rows, x: Any, c_vals: tuple[Any, ...], precision: int | Non
         if not len(task):
             break
         task, L, H = _split(task, L, H, branch, by_log=True)
-    _smallest_near_max(rows, logx, c_vals, precision, best, arg, limit, branch, seeds)
     # 3.'s bracket (and 1.'s range) is cut at an infinite law's search end K, past which S(a) is E[sqrt m] to the
-    # tables' tolerance: there the terms rise to the limit a -> infinity (eq. (13)), their supremum.  Where it beats
-    # the best term beyond the tie rule (c2 x P(m > K)^2 is not negligible: budgets near 1e30 and past), it is the
-    # maximum.
+    # tables' tolerance: there the terms rise to the limit a -> infinity (eq. (13)).  Where it beats the best term
+    # beyond the tie rule (c2 x P(m > K)^2 is not negligible: budgets near 1e30 and past), it is the maximum and the
+    # rule's a lies past K; where it beats it within the rule, it is the maximum the rule's threshold comes from.
     far = np.flatnonzero(~finite)
     if far.size:
+        tie = mpmath.log1p(-mpmath.mpf(LB_TIE_RTOL)) if mp else shift
         ls = rows.of(lambda law: be.log(law.sqrt_mean(precision=precision)), far)
         val = lc1 - np.maximum(logx[far] + 2 * ls, 0)
         for j, i in enumerate(far):
-            if val[j] + shift > best[i]:
+            if val[j] + tie > best[i]:
                 best[i], limit[i] = val[j], True
+            elif val[j] > best[i]:  # the best term still qualifies: best + tie >= val + tie
+                best[i] = val[j]
+    _smallest_near_max(rows, logx, c_vals, precision, best, arg, limit, branch, seeds)
     _tie_past_end(rows, logx, c_vals, precision, best, arg, limit, branch)
     return best, [math.inf if at_limit else int(a) for a, at_limit in zip(arg, limit)]
 
@@ -595,8 +598,8 @@ def lower_bound(
     ``1e-9`` (``LB_TIE_RTOL``) of the maximum, in float64 and at any precision alike, so both
     paths report the same ``argmax`` where eq. (10) is flat to within rounding.  Where the maximum is the limit,
     not attained, the terms tend to it and the rule still names a finite ``a`` (searched past the search's end
-    where need be); ``argmax = inf`` only where none is found up to :math:`2^{62}`.  ``value`` is the limit where
-    it beats every term up to the search's end beyond the rule, else the largest of those terms.
+    where need be); ``argmax = inf`` only where none is found up to :math:`2^{62}`.  ``value`` is the maximum, the
+    limit included.
 
     Parameters
     ----------

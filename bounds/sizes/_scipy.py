@@ -384,7 +384,9 @@ def from_scipy(dist: Any, *, zero: str = "error", name: str | None = None) -> Si
     plus a moment bound past 2**62) below the table's tolerance, so light tails (nbinom,
     logser, poisson, betabinom, hypergeom, randint) are cut where their mass ends; where the
     survival function disagrees with the pmf (an ``sf`` computed as ``1 - cdf``) only the moment
-    bound :math:`E[X^r]/K^{r-1}` (``r = 2..6``) is used.  If no moment of order 2 or more is
+    bound :math:`E[X^r]/K^{r-1}` (``r = 2..6``) is used.  A survival function scipy computes by summing the
+    masses from the support's start (zipf, betabinom) is read only up to ``SUMMED_SF_MAX`` = :math:`2^{16}` (the
+    moment bound, or one block to the support's end, beyond).  If no moment of order 2 or more is
     finite the tail cannot be bounded and a ``ValueError`` suggests a dedicated constructor.
     A distribution charging negative integers is truncated (``zero="truncate"``) with the mean of
     :math:`X \mid X \ge 1` summed over its support when that support is finite (at most
