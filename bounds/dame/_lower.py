@@ -591,9 +591,10 @@ def lower_bound(
     so the maximum is taken exactly over :math:`\{0\} \cup \mathrm{supp}(M)`, found
     by a proven branch and bound on its two monotone factors (see ``_lb_search``: O(log N)
     evaluations, no enumeration); for an
-    infinite support the limit :math:`a \to \infty` is a candidate too: it is the maximum at budgets where
-    :math:`c_2 n\alpha^2 P(m > a)^2` still counts past the search's end (about :math:`10^{30}` and beyond for
-    ``poisson(5)``), unless a term up to that end is within the tie rule of it.
+    infinite support the limit :math:`a \to \infty` is a candidate too (past the search's end the terms rise to
+    it): it is the maximum where :math:`n\alpha^2 S(a)^2 < 1` at every :math:`a`, and at budgets where
+    :math:`c_2 n\alpha^2 P(m > a)^2` still counts past that end (about :math:`10^{30}` and beyond for
+    ``poisson(5)``).
     **Tie rule**: ``argmax`` is the smallest :math:`a` whose term is within a relative
     ``1e-9`` (``LB_TIE_RTOL``) of the maximum, in float64 and at any precision alike, so both
     paths report the same ``argmax`` where eq. (10) is flat to within rounding.  Where the maximum is the limit,

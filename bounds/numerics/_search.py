@@ -137,7 +137,8 @@ def guide_table(F: ArrayLike, G: int) -> np.ndarray:
     rows = np.atleast_2d(arr)
     R = rows.shape[0]
     if R * G > GUIDE_MAX:
-        raise ValueError(f"F must have at most {GUIDE_MAX} cells in all, its rows times G (memory), got {R} rows of {G}")
+        raise ValueError(f"F must have at most {GUIDE_MAX} cells in all, its rows times G (memory), "
+                         f"got {R} rows of {G}")
     cell = np.minimum(np.ceil(rows * G), G).astype(np.intp)  # the first cell g with g / G >= F_i (exact), G for inf
     counts = np.bincount((np.arange(R)[:, None] * (G + 1) + cell).ravel(), minlength=R * (G + 1))
     start = np.cumsum(counts.reshape(R, G + 1), axis=1)[:, :G]  # entries with F_i <= g / G: the first above it

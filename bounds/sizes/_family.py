@@ -504,11 +504,9 @@ class FamilyLaw(SizeLaw):
         # past a table's last point (a cut table, or the search end of an infinite law) the law goes on: every
         # integer of its support interval has a positive mass (Poisson, binomial, scipy's discrete families)
         top = self.support_max if self.is_finite else MAX_SIZE
-        if not self._bulk_mode(None):
-            pts = self._float_table.points
-            below = super()._floor_support(a)
-            return np.where(np.asarray(a) > pts[-1], np.minimum(a, top), below)
         a = np.asarray(a, dtype=np.int64)
+        if not self._bulk_mode(None):
+            return np.where(a > self._float_table.points[-1], np.minimum(a, top), super()._floor_support(a))
         return np.where(a >= self.support_min, np.minimum(a, top), 0)
 
     def support_points(self, *, precision: int | None = None) -> np.ndarray:

@@ -498,7 +498,8 @@ def _tail_first_moment(dist: Any, K: int, hi: float, moments: dict[int, float]) 
 
     the last term only past :math:`2^{62}` on an infinite support (Markov: :math:`E[(X-J)^+] \le
     E[X^r]/J^{r-1}`).  Where scipy sums the masses for :math:`S` (no closed form of its own), the blocks stop at
-    ``SUMMED_SF_MAX``: Markov's term from there on an infinite support, one block to :math:`hi` on a finite one.  An underflowed :math:`S(b_j)` counts as the smallest subnormal.  The
+    ``SUMMED_SF_MAX``: Markov's term from there on an infinite support, one block to :math:`hi` on a finite one.
+    An underflowed :math:`S(b_j)` counts as the smallest subnormal.  The
     survival function is trusted only where it is at least the sum of the next 64 masses at
     every block start; else the moment bound alone, :math:`\min_r E[X^r]/K^{r-1}`, is returned
     (on a finite support, :math:`hi`: no cut, the whole support is tabulated).

@@ -288,7 +288,7 @@ def _hurwitz_ahead(x: float, q: int, qx: Any) -> Any:
     """
     X = mpmath.mpf(x)
     scale = mpmath.mpf(10) ** (-(mpmath.mp.dps + 5))
-    out, term, end = qx, qx, 2 * max(q, math.ceil(x))
+    out, end = qx, 2 * max(q, math.ceil(x))
     for k in range(q + 1, end):
         term = mpmath.power(k, -X)
         if term * (1 + k / (X - 1)) <= scale * out:  # the terms from k on: below the tolerance
