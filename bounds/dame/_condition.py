@@ -45,12 +45,11 @@ def _condition(
 ) -> tuple[np.ndarray, np.ndarray]:
     r"""Theorem 2's condition :math:`P(m \ge a)^2 \ge \varphi(a) \wedge 1` and its margin.
 
-    Where :math:`\varphi(a) \ge 1` the condition is :math:`P(m \ge a) = 1`, decided
-    exactly as ``a <= min supp(M)``; ``capped=False`` drops the ``∧ 1`` (the proof's
-    reading, ``docs/choices.md`` §1.2): there it holds only at :math:`\varphi(a) = 1`.  Returns ``(holds, margin)``; ``margin`` is the
-    log-space distance to the decision boundary (small ⇒ re-decide at higher precision).  ``lp``:
-    :math:`\log P(m \ge a)` when the caller has it (a scan's prefix), else read from the law; ``support_min``
-    likewise (both given: ``law`` is not read).
+    Where :math:`\varphi(a) \ge 1` the condition is :math:`P(m \ge a) = 1`, decided exactly as ``a <= min supp(M)``;
+    ``capped=False`` drops the ``∧ 1`` (the proof's reading, ``docs/choices.md`` §1.2): there it holds only at
+    :math:`\varphi(a) = 1`.  Returns ``(holds, margin)``; ``margin`` is the log-space distance to the decision
+    boundary (small ⇒ re-decide at higher precision).  ``lp``: :math:`\log P(m \ge a)` when the caller has it (a
+    scan's prefix), else read from the law; ``support_min`` likewise (both given: ``law`` is not read).
     """
     lphi = _log_phi(a, logx, c_vals, precision)
     big = lphi >= 0
@@ -128,7 +127,8 @@ def _one_of(law: SizeLaw) -> tuple[_scan.Prefix, float, int | None, int, float] 
 
 
 FEW_POINTS = 64
-"""Most support points of a finite law whose :math:`\tilde m` at one budget is bisected on its steps (:func:`_m_tilde_few`)."""
+"""Most support points of a finite law whose :math:`\tilde m` at one budget is bisected on its steps
+(:func:`_m_tilde_few`)."""
 
 
 def _m_tilde_few(law: SizeLaw, x: float, x_exact: _Budgets, c: Constants, capped: bool) -> int | None:
@@ -179,9 +179,9 @@ def _last_holding(holds: Callable[[int], bool], hi: int) -> int:
 def _holds_one(law: SizeLaw, log_ge_at: Callable[[int], float], x: float, x_exact: _Budgets, c: Constants,
                capped: bool) -> Callable[[int], bool]:
     r"""Theorem 2's condition :math:`P(m \ge a)^2 \ge \varphi(a) \wedge 1` at one ``a`` and one budget, in Python
-    floats on :math:`\log P(m \ge a)` read by ``log_ge_at`` (:func:`_condition`'s expressions, ``c4 >= e``), re-decided at
-    60 digits within ``_TIE`` of a tie as :func:`_condition_float` does: each decision is the exact one, so a
-    bisection finds the :math:`\tilde m` of a whole scan.
+    floats on :math:`\log P(m \ge a)` read by ``log_ge_at`` (:func:`_condition`'s expressions, ``c4 >= e``),
+    re-decided at 60 digits within ``_TIE`` of a tie as :func:`_condition_float` does: each decision is the exact
+    one, so a bisection finds the :math:`\tilde m` of a whole scan.
 
     .. math:: \varphi(a) = \frac{c_5}{x}\log\frac{y}{\log y},\quad y = c_4\,(a x \vee 1)
     """

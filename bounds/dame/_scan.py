@@ -210,10 +210,10 @@ def lower(law: SizeLaw, pre: Prefix, x: np.ndarray, c_vals: tuple[float, ...],
           rtol: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     r"""Eq. (10) maximised by scanning :math:`a = 0, \dots, K`, for the ``x`` a scan decides.
 
-    Returns ``(log values, argmaxes, decided)``; ``decided[i]`` is false where :math:`x S(a)^2 < 1`
-    for every :math:`a \le K` (the search's "never reaching" case: its maximum may be the limit
-    :math:`a \to \infty`), left to the search; on a cut prefix, or one that stops before the support does, also where :math:`c_2 x P(m > K)^2`, the most
-    a term past :math:`K` can exceed the term at :math:`K` by (:math:`P` falls, :math:`S` grows), is not below
+    Returns ``(log values, argmaxes, decided)``; ``decided[i]`` is false where :math:`x S(a)^2 < 1` for every
+    :math:`a \le K` (the search's "never reaching" case: its maximum may be the limit :math:`a \to \infty`), left to
+    the search; on a cut prefix, or one that stops before the support does, also where :math:`c_2 x P(m > K)^2`, the
+    most a term past :math:`K` can exceed the term at :math:`K` by (:math:`P` falls, :math:`S` grows), is not below
     half an ulp of the maximum.  Elsewhere the search's own argument shows the scan
     is exact: the maximum over :math:`[0, \infty)` lies in :math:`[0, K]` (beyond the search end the
     search looks no further either), and the argmax is the smallest :math:`a` with

@@ -299,7 +299,7 @@ class GeometricLaw(SizeLaw):
         """
         K = min(max(1, math.ceil(math.log(tol) / self.log_q)), SEARCH_CAP)
         log_tol = math.log(tol)
-        while K < SEARCH_CAP and float(K) * self.log_q > log_tol:  # _log_sf at K >= 1, in Python floats (the same double)
+        while K < SEARCH_CAP and float(K) * self.log_q > log_tol:  # _log_sf at K >= 1 in Python floats: the same double
             K += 1
         return K
 
