@@ -14,9 +14,11 @@ Measurement
 Every timed call is one ``simulate.compare`` (its plan included, its tables built just before) or
 one floor run, of the same
 number of replications (about 2·10^6 users' worth, at least 4: the engine allocates its per-user
-arrays once per call, as a run of many replications does); resource.getrusage(RUSAGE_SELF)
+arrays once per call, as a run of many replications does; where the engine's call of all three
+then takes under 0.1 s, its releasing users counted rather than drawn, as many as take about
+0.1 s, at most 4096: ``calibrated_reps``); resource.getrusage(RUSAGE_SELF)
 deltas around it give user and system CPU (system time is mostly page faults) and the minor page
-faults, per replication.  In a round, the floor (both methods), DAME alone and all three run one
+faults, per replication.  In a round, the floor (its three methods), DAME alone and all three run one
 after the other at every setting; each figure is the best of ``--rounds`` interleaved rounds (by
 user + system CPU: the machine may be shared).  Ratios use user + system CPU.  Peak resident
 memory of the process is printed at the end, and, with ``--memory`` (``--memory-only``: alone),
@@ -63,6 +65,7 @@ from bounds.numerics import PaperAssumptionWarning
 
 TARGETS = {"dame": 1.3, "all three": 1.5}
 RUNS = {"dame": ("dame",), "all three": ("duchi", "kent", "dame")}
+METHODS = ("numpy", "inversion", "histogram")  # the floor's ways to draw the releasing sums (floor_simulate.py)
 USER_DRAWS = 2 * 10**6  # users drawn per timing (replications = this / n, at least MIN_REPS)
 MIN_REPS = 4  # a run's per-user arrays are allocated once per call: a call of one replication would time that alone
 
@@ -83,6 +86,31 @@ def paper_m_tilde(law, n):
 def reps_for(n):
     """Replications per timed call: about USER_DRAWS users' worth, at least MIN_REPS."""
     return int(min(1024, max(MIN_REPS, USER_DRAWS // n)))
+
+
+def methods(n, reps):
+    """The floor's methods timed at a setting: all three, or only its counts per possible sum where a call holds
+    more than 4 x USER_DRAWS users (calibrated_reps raised it: the engine's users are counted there, and so are the
+    floor's, the cheapest way; drawing each user would take minutes a call)."""
+    return METHODS if reps * n <= 4 * USER_DRAWS else ("histogram",)
+
+
+CALL_CPU = 0.1  # CPU seconds of the engine's call (all three) below which a timed call holds more replications
+MAX_REPS = 4096
+
+
+def calibrated_reps(law, n, theta):
+    """Replications per timed call of a setting: ``reps_for(n)``, or, where the engine's call of all three then takes
+    less than CALL_CPU (its releasing users counted per possible sum, not drawn: a replication costs little more
+    than its fixed costs), as many as take about CALL_CPU, at most MAX_REPS: a call's own fixed costs (checks, the
+    plan) shared as in a run of many replications, on both sides alike."""
+    reps = reps_for(n)
+    for _ in range(3):  # a short call's time per replication is mostly the call's own: measured again at the new size
+        v = per_replication(RUNS["all three"], law, n, theta, reps)
+        if reps * (v[0] + v[1]) >= CALL_CPU / 2 or reps == MAX_REPS:
+            break
+        reps = int(min(MAX_REPS, max(2 * reps, CALL_CPU / max(v[0] + v[1], 1e-9))))
+    return reps
 
 
 def usage():
@@ -143,14 +171,14 @@ def plotted_table(rounds, rhos, rng):
         for rho in rhos:
             law, mt, more = plotted_call(rho, n, m1, m2)
             fl = Floor("plotted", (rho, m1, m2), n, 0.0, mt)
-            fl.run(RUNS["all three"], 1, "inversion", rng, further=more)  # the floor's tables and cells (untimed)
+            fl.run(RUNS["all three"], 1, "histogram", rng, further=more)  # its tables, cells, masses (untimed)
             cells.append((f"n=1e{round(math.log10(n))} m2=1e{round(math.log10(m2))} rho={rho:.1f}", law, n, reps, mt,
                           more, fl))
     times = {c[0]: ([], []) for c in cells}
     for _ in range(rounds):
         for label, law, n, reps, mt, more, fl in cells:
             t = [timed(lambda: fl.run(RUNS["all three"], reps, method, rng, further=more), reps)
-                 for method in ("numpy", "inversion")]
+                 for method in METHODS]
             times[label][0].append(min(t, key=lambda v: v[0] + v[1]))
 
             def call(r, seed):
@@ -295,18 +323,20 @@ def main():
                    for _, mt, more in [plotted_call(rho, n, m1, m2)]]
         window_table(settings, plotted)
         return
-    for _, law, n, theta, fl in settings:  # warm up: imports, caches, the floor's tables
+    calls = {}
+    for label, law, n, theta, fl in settings:  # warm up: imports, caches, the floor's tables; each call's size
         simulate.compare(theta=theta, sizes=law, n=n, alpha=ALPHA, reps=1, seed=0)
-        for est in RUNS.values():  # the floor's cells of each run
-            fl.run(est, 1, "inversion", np.random.default_rng(0))
+        calls[label] = calibrated_reps(law, n, theta)
+        for est in RUNS.values():  # the floor's cells of each run, its tables and its sums' masses
+            fl.run(est, 1, "histogram", np.random.default_rng(0))
     rng = np.random.default_rng(0)
     kinds = (*(f"floor {k}" for k in RUNS), *RUNS)
     times = {(s[0], k): [] for s in settings for k in kinds}
     for _ in range(rounds):
         for label, law, n, theta, fl in settings:
-            reps = reps_for(n)
+            reps = calls[label]
             for name, est in RUNS.items():
-                t = [timed(lambda: fl.run(est, reps, method, rng), reps) for method in ("numpy", "inversion")]
+                t = [timed(lambda: fl.run(est, reps, method, rng), reps) for method in methods(n, reps)]
                 times[label, f"floor {name}"].append(min(t, key=lambda v: v[0] + v[1]))  # the cheaper method
                 times[label, name].append(per_replication(est, law, n, theta, reps))
     best = {k: min(v, key=lambda v: v[0] + v[1]) for k, v in times.items()}

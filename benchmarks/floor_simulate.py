@@ -23,8 +23,13 @@ n/2):
   cell at m = 10 (one bin: no draw), 2 to 4 for DAME alone and 3 to 6 for Kent and DAME
   elsewhere, 4 + 2 (DAME alone) and 6 + 8 at Fig. 1b's two sizes, 6 + 15 and 5 + 9 as plotted;
 * **the releasing users' sums**: each releasing user's sum of m samples under the two-point
-  law (mean theta) is one Bin(m, q), q = (1 + theta)/2, drawn per user (the estimators clip
-  each releasing user's mean, so no coarser statistic will do).  All users of one size draw
+  law (mean theta) is one Bin(m, q), q = (1 + theta)/2.  The estimators clip each releasing
+  user's mean, so a row's clipped sum depends on its users only through how many hold each
+  possible sum: where a row's releasing users of a size are many against those sums (at least
+  8 a sum on average over the call's rows, the sums of mass beyond 2^-64 on either side:
+  11 at m = 10, 289 at m = 10^3, 9,157 at m = 10^6; numpy's multinomial costs about 50 ns a
+  sum, an inversion about 7 ns a user), the floor draws those counts, one multinomial a row.
+  Otherwise each user's sum is drawn: all users of one size
   together, the timed call's replications one after another (2^16 draws a call, into
   preallocated buffers), by the cheaper, at that setting, of (a) numpy's
   ``Generator.binomial`` and (b)
@@ -32,8 +37,9 @@ n/2):
   (where that window holds at most 2^16 points): one uniform per draw, a guide of 2^k >= 8 x
   entries (at most 2^20 cells) whose cells holding no step of the cdf are marked sure (95-99% of
   draws: one gather), the others two steps up, then a search for the rare draws still short (the
-  same entry as a search of the whole cdf; as the engine's guide).  Both are timed in
-  every round; the floor is the smaller.  Tables are a run's fixed cost, outside the timings on
+  same entry as a search of the whole cdf; as the engine's guide).  The three ways ((a) and (b)
+  for every size, and (c) the counts where they pay, (b) elsewhere) are timed in every round; the
+  floor is the smallest.  Tables are a run's fixed cost, outside the timings on
   both sides: the floor's are built at its first run (before the rounds), the engine's by an
   untimed call of one replication (at most 2^16 users) just before each timed call (otherwise
   its table cache, 8 tables, is cycled through by the interleaved settings and every timed call
@@ -77,10 +83,11 @@ of the call's rows (the sizes, each size's cells, each vote's totals, maxima and
 the sums 2^16 at a time.  (The floor used to go about 2^16 users' rows at a time: from
 n = 10^5 on, one row a time, every draw's call overhead paid per replication.)
 
-So the floor of DAME alone is: sizes + a multinomial per row and size + n/2 releasing sums +
-one vote (w totals, and the noise-only maximum where w < N) + one Laplace sum; of all three:
-sizes + a multinomial per row and size + n/2 releasing sums (+ the second binomial of those
-above T*) + two votes + two Laplace sums + one binomial.
+So the floor of DAME alone is: sizes + a multinomial per row and size + the releasing sums (n/2
+draws, or a multinomial per row and size over the possible sums) + one vote (w totals, and the
+noise-only maximum where w < N) + one Laplace sum; of all three: sizes + a multinomial per row and
+size + the releasing sums (+ the second binomial of those above T*) + two votes + two Laplace sums
++ one binomial.
 
 **Fig. 1b as plotted**: the figure's own call (``bounds figures``, Figure 1b): all three
 estimators, DAME at the paper's m~ with further DAME runs on the same users at the unit
@@ -94,14 +101,13 @@ run's m~ above a size changes no draw (those users neither vote in it nor draw a
 (The floor used to draw every voter's sum too: about twice the cost at every setting, work an
 exact simulation need not do.)
 
-Known to be cheaper still, and used by neither side: where a size has few possible sums (m + 1,
-or a table's entries, against the n/2 releasing users of a row: m = 10, and m = 10^3 from
-n = 10^4), a row's releasing users are also one multinomial over those values, the clipped sum
-being the counts times the clipped means; both sides would then cost little more than their
-fixed costs per replication (the plan, the elections), and the ratios would be those of fixed
-costs.  Likewise in a vote: bins of equal c_j have i.i.d. totals (the occupied bin and its two
-neighbours, each c_j = n/2, where a row's voters share one bin), so their maximum could be drawn
-as one variable, as the empty bins' is; neither side does, and the floor draws each such bin.
+Known to be cheaper still, and used by neither side: counting a row's releasing users per
+possible sum where those sums exceed 2^16 (the engine's tables stop there): at n = 10^7 and
+m = 10^9, about 3·10^5 sums of mass beyond 2^-64 against 5·10^6 releasing users a row.  And in
+a vote, bins of equal c_j have i.i.d.
+totals (the occupied bin and its two neighbours, each c_j = n/2, where a row's voters share one
+bin), so their maximum could be drawn as one variable, as the empty bins' is; neither side does,
+and the floor draws each such bin.
 """
 
 import math
@@ -214,6 +220,23 @@ def size_cells(a, T, votes, q):
     return masses / masses.sum(), bins[:, keep]
 
 
+HISTOGRAM_USERS = 8  # a row's releasing users of a size, per possible sum, from which they are one multinomial
+HISTOGRAM_TAIL = 2.0**-64  # the mass left out of the possible sums on each side at most
+
+
+def entry_masses(N, q):
+    """P(Bin(N, q) = s) for the sums s of mean +- 15 sd + 40, without the outer ones whose mass, summed from each
+    end, stays within HISTOGRAM_TAIL (scipy.stats.binom.pmf; the dropped mass goes to the last sum kept); None
+    past 2^16 sums (each user drawn there: its users are never as many as 8 a sum in these settings)."""
+    lo, hi = window(N, q)
+    if hi - lo + 1 > 2**16:
+        return None
+    p = stats.binom.pmf(np.arange(lo, hi + 1), N, q)
+    below = int(np.searchsorted(np.cumsum(p), HISTOGRAM_TAIL, side="right"))
+    above = int(np.searchsorted(np.cumsum(p[::-1]), HISTOGRAM_TAIL, side="right"))
+    return p[below:p.size - above]
+
+
 FINE_GUIDE = 2**20  # cells of an inversion table's guide at most (8 a table entry below that)
 
 
@@ -314,7 +337,7 @@ class Floor:
         self.q = (1 + theta) / 2
         self.pts, self.p = support(param, kind)
         self.T = min(self.pts)  # Kent's T* (n alpha^2 >= 395 here: the cap e^{n alpha^2} never binds)
-        self.tables = {}
+        self.tables, self.hist = {}, {}
         self.layouts, self.cells = {}, {}
         self.empty = NoiseMaximum(n // 2, RR_FLIP)
         self.small = SmallBinomials(n // 2, RR_FLIP) if n // 2 <= SMALL_VOTERS else None
@@ -340,6 +363,12 @@ class Floor:
             self.layouts[key] = (votes, [m for m, _ in cells], reach)
             self.cells[key] = cells
         return self.layouts[key]
+
+    def masses(self, N):
+        """The probabilities of the sums a releasing user of size N may hold (``entry_masses``), computed once."""
+        if N not in self.hist:
+            self.hist[N] = entry_masses(N, self.q)
+        return self.hist[N]
 
     def invert(self, tab, count, rng):
         u, g, i, f, b = (a[:count] for a in (self.u, self.g, self.i, self.f, self.b))
@@ -384,19 +413,23 @@ class Floor:
         r = reps  # the call's replications together: each draw one call for all rows (the sums CALL_DRAWS a call)
         if len(self.pts) > 1:
             counts = rng.multinomial(h, self.p, size=2 * r)
-            voters, releasing = counts[0::2], counts[1::2].sum(axis=0)
+            voters, per_row = counts[0::2], counts[1::2]
         else:
-            voters, releasing = np.full((r, 1), h), [h * r]
+            voters = per_row = np.full((r, 1), h)
+        releasing = per_row.sum(axis=0).tolist()
         ones = [np.zeros((r, m[0].shape[1]), dtype=np.int64) for m in reach]  # each vote's true ones per bin
         for k, (a, c) in enumerate(zip(self.pts, releasing)):
             per = rng.multinomial(voters[:, k], masses[k]) if masses[k].size > 1 else voters[:, k:k + 1]
             for v in range(len(votes)):  # each row's voters of this size, per cell, put their ones on bins
                 ones[v] += per @ reach[v][k]
+            each = "inversion" if method == "histogram" else method  # where the counts do not pay: each user
             if both and a > self.T:
-                self.sums(self.T, c, rng, method)
-                self.sums(a - self.T, c, rng, method)
+                self.sums(self.T, c, rng, each)
+                self.sums(a - self.T, c, rng, each)
+            elif method == "histogram" and (p := self.masses(a)) is not None and HISTOGRAM_USERS * p.size * r <= c:
+                rng.multinomial(per_row[:, k], p)  # each row's releasing users per possible sum
             else:
-                self.sums(a, c, rng, method)
+                self.sums(a, c, rng, each)
         for i, (v, near) in enumerate(zip(votes, ones)):  # votes and Laplace sums: one set per estimator and run
             rng.standard_gamma(h, size=r)
             rng.standard_gamma(h, size=r)

@@ -360,3 +360,15 @@ def test_small_vote_elects_with_the_exact_probabilities():
     freq = np.bincount(j, minlength=3) / B
     for f, p in zip(freq, exact):
         assert abs(f - p) <= 4 * math.sqrt(p * (1 - p) / B) + 1e-12
+
+
+def test_an_election_of_one_bin_draws_nothing():
+    """With one bin the election is certain: bin 0 for every row, and the stream is left as it was (its next draw
+    is the one a fresh generator of the same seed makes)."""
+    rng, fresh = np.random.default_rng(SEED), np.random.default_rng(SEED)
+    h = np.array([[5], [0], [7]])
+    j = loc.elect_window(np.zeros(3, dtype=np.int64), 1, h, 1, 0.5, 10, rng)
+    assert j.tolist() == [0, 0, 0]
+    assert rng.random() == fresh.random()
+    with pytest.raises(ValueError, match="n_voters"):  # its counts are still checked
+        loc.elect_window(np.zeros(3, dtype=np.int64), 1, h, 1, 0.5, 6, rng)

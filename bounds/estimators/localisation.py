@@ -510,13 +510,16 @@ def elect_window(lo: np.ndarray, w: int, h: np.ndarray, N: int, alpha: float, n_
     :func:`~bounds.mechanisms.rr_keep_probability` with ``k = 3``, if already known).  A window bin's noisy total
     :math:`\mathrm{Bin}(c, \pi) + \mathrm{Bin}(n_v - c, 1 - \pi)` is drawn as :math:`c - \mathrm{Bin}(c, 1 - \pi) +
     \mathrm{Bin}(n_v - c, 1 - \pi)` (the same law), each binomial by inversion of ``_votes._flip_tables``' cdfs (one
-    uniform each) where :math:`n_v \le` :data:`VOTE_TABLE_VOTERS`, else by numpy's sampler."""
+    uniform each) where :math:`n_v \le` :data:`VOTE_TABLE_VOTERS`, else by numpy's sampler.  With one bin
+    (:math:`N = 1`) the election is certain and nothing is drawn."""
     B = h.shape[0]
     counts = h.copy()
     counts[:, 1:] += h[:, :-1]
     counts[:, :-1] += h[:, 1:]
     if type(n_voters) is not int or not 1 <= n_voters <= MAX_VOTERS or counts.max(initial=0) > n_voters:
         n_voters = check_integer("n_voters", n_voters, minimum=max(1, int(counts.max(initial=0))), maximum=MAX_VOTERS)
+    if N == 1:  # the one bin wins whatever its noisy total
+        return np.zeros(B, dtype=np.intp)
     if keep is None:
         keep = mechanisms.rr_keep_probability(alpha, k=VOTE_ONES)  # the law of mechanisms.noisy_vote_totals:
     if n_voters <= VOTE_TABLE_VOTERS:  # Bin(c, keep) + Bin(n - c, 1 - keep) = c - Bin(c, flip) + Bin(n - c, flip)

@@ -27,8 +27,12 @@ number of ones, constant between a few cuts, so each row's voters of one size ar
 cell between the cuts by one multinomial draw (their exact law: the cells' probabilities are
 the binomial's, as its inversion draws it; tested against exact rational sums and, estimate by
 estimate, against drawing every voter), and only the releasing half's local means are drawn
-and written.  A size above Kent's :math:`T^*` (DAME and Kent together) is counted per joint cell
-(Kent's cell of the first :math:`T^*` samples × DAME's of the whole sum).
+and written; or, where a row holds at least eight releasing users of a size per entry of its
+table, not even those: a row's clipped sum depends on its users through how many hold each
+entry, so they are counted per entry by one multinomial a row (their exact law; tested against
+every user drawn), in work proportional to the table, not to ``n``.  A size above Kent's
+:math:`T^*` (DAME and Kent together) is counted per joint cell (Kent's cell of the first
+:math:`T^*` samples × DAME's of the whole sum).
 
 Memory.  A replication of more than :math:`2^{16}` users (a finite law with few support points,
 the two-point :math:`\mu`) is drawn and read in blocks of :math:`2^{16}` users: the same draws in
@@ -36,9 +40,9 @@ the same order and the same arithmetic, so the same bits as one call over all us
 (tested).  What it holds beyond a few blocks is its per-user state: none where the votes are
 counted per cell (the releasing users read as they are drawn: about 4 MiB at 10⁷ users), but
 4 bytes a user (the releasing half's local means) kept for DAME's further runs
-(``more_m_tildes``); otherwise 8 bytes a user for the local means (16 where Kent's
-:math:`T^*` is below some sizes, 8 more for the sizes of a law with several support points), in arrays
-reused from one replication to the next and freed when :func:`compare` returns (a process pool's workers keep
+(``more_m_tildes``; a size counted per entry keeps its counts instead); otherwise 8 bytes a user
+for the local means (16 where Kent's :math:`T^*` is below some sizes, 8 more for the sizes of a
+law with several support points), in arrays reused from one replication to the next and freed when :func:`compare` returns (a process pool's workers keep
 theirs until they end; each thread keeps its buffers of a block, a few MiB, for the next call); 10⁸ users need a
 few MiB (0.8–2.4 GB on the general path).
 

@@ -37,6 +37,7 @@ ENTRY_CHUNK_USERS = 2**22  # the same on the entries path (no array of every use
 # 8 or 16 bytes a releasing user), and the users of a block of compare: a block is one pass there
 ESTIMATORS = ("duchi", "kent", "dame")
 MAX_BLOCK_REPS = 16 * BLOCK  # replications of a block of compare at most (small n: a pass of them shares its fixed costs)
+COUNTED_BLOCK_REPS = 64 * BLOCK  # the same where the releasing users are counted (a replication costs about 1 us)
 PROCESS_TASKS = 8  # tasks a process pool's map is cut into (each a chunk of blocks: the plan pickled once a chunk)
 BLOCK_USERS = 2**16  # users drawn at a time in a replication of more users (one array per user quantity, reused)
 RUN_USERS = 64  # users per run (a half's users of one size) above which a finite law's sizes draw run by run
@@ -102,8 +103,9 @@ def _block(plan: _Plan, seed_seq, size: int) -> dict:
     """One block of replications of every requested estimator, on shared data.
 
     Kent and DAME run on passes of about :data:`CHUNK_USERS` users (:data:`ENTRY_CHUNK_USERS` on the entries
-    path: whole replications, 1 to the block's size of them, a function of ``n`` and of the path), so that the
-    fixed cost of a pass is
+    path: whole replications, 1 to the block's size of them, a function of ``n`` and of the path; the whole block
+    where the releasing users are counted per table entry, :func:`_kernels.counted`), so that the fixed cost of a
+    pass is
     shared by many replications when ``n`` is small (users are drawn and counted a few
     :math:`2^{16}` at a time within a pass on the entries path); the block's
     stream is consumed chunk after chunk: the users, Kent's noise, DAME's, then that of DAME's
@@ -126,6 +128,8 @@ def _block(plan: _Plan, seed_seq, size: int) -> dict:
     debias = plan.dame_debiasing if dame_on else None  # set whenever DAME is requested
     on_entries = _kernels.usable(plan)
     chunk = max(1, min(size, (ENTRY_CHUNK_USERS if on_entries else CHUNK_USERS) // n))
+    if _kernels.counted(plan):  # releasing users counted per entry, no array of users: a block is one pass
+        chunk = size
     # sizes from a finite law's table and two-point sums: valid by construction, not read again to be checked (a
     # Sampler's means, or another law's sizes, go through the estimators' checks)
     built = isinstance(plan.population, TwoPoint) and plan.size_table is not None
@@ -151,23 +155,26 @@ def _block(plan: _Plan, seed_seq, size: int) -> dict:
     return out
 
 
-def _block_reps(n: int) -> int:
+def _block_reps(n: int, counted: bool = False) -> int:
     r"""Replications per random stream of :func:`compare` at ``n`` users: :data:`BLOCK`, or up to 16 times it (a
-    multiple of it) where a pass of :data:`ENTRY_CHUNK_USERS` users holds more replications (part of the seed
-    contract).
+    multiple of it) where a pass of :data:`ENTRY_CHUNK_USERS` users holds more replications;
+    :data:`COUNTED_BLOCK_REPS` (64 times it) where the releasing users are ``counted`` per table entry
+    (:func:`_kernels.counted`: a block is one pass, whatever ``n``).  Part of the seed contract: a function of the
+    plan alone.
 
     A pass's fixed costs (the elections, the release's noise, a few dozen numpy calls: about 0.5 to 1 ms at
     n = 10⁴) are shared by the replications of the pass, which cannot outnumber those of the block (a block draws
-    from one stream): at n = 10³, 1024 replications a block, against 64; at n = 10⁴, 384.
+    from one stream): at n = 10³, 1024 replications a block, against 64; at n = 10⁴, 384.  Where the users are
+    counted, a replication costs little more than its share of those fixed costs, at any ``n``.
 
     .. math:: B(n) = 64 \max\big(1, \min(16, \lfloor \lfloor 2^{22}/n \rfloor / 64 \rfloor)\big)
 
     Examples
     --------
-    >>> _block_reps(1000), _block_reps(10**4), _block_reps(10**5), _block_reps(10**7)
-    (1024, 384, 64, 64)
+    >>> _block_reps(1000), _block_reps(10**4), _block_reps(10**5), _block_reps(10**7), _block_reps(10**7, True)
+    (1024, 384, 64, 64, 4096)
     """
-    return max(BLOCK, min(MAX_BLOCK_REPS, ENTRY_CHUNK_USERS // n) // BLOCK * BLOCK)
+    return COUNTED_BLOCK_REPS if counted else max(BLOCK, min(MAX_BLOCK_REPS, ENTRY_CHUNK_USERS // n) // BLOCK * BLOCK)
 
 
 def _more(m_tilde: int) -> str:
@@ -470,12 +477,13 @@ def compare(*, theta: float | None = None, sizes: SizeLaw, n: int, alpha: float,
     if not isinstance(estimators, (list, tuple)) or not all(isinstance(e, str) for e in estimators):
         raise ValueError(f"estimators must be a sequence of names from {ESTIMATORS}, got {format_value(estimators)}")
     plan = _plan(tuple(estimators), sizes, n, alpha, pop, m_tilde, constants, denominator, scale, T, K, more_m_tildes)
+    block = _block_reps(plan.n, _kernels.counted(plan))
     try:
-        parts = map_blocks(_block, plan, reps, seed, executor, progress, _block_reps(plan.n))
+        parts = map_blocks(_block, plan, reps, seed, executor, progress, block)
     finally:
         _release()
     settings = {"n": plan.n, "alpha": plan.alpha, "sizes": repr(sizes), "m_tilde": plan.m_tilde,
-                "kent_T": plan.kent_T, "reps": reps, "seed": seed, "block": _block_reps(plan.n)}
+                "kent_T": plan.kent_T, "reps": reps, "seed": seed, "block": block}
     out = {e: _result(e, pop.mean, np.concatenate([p[e] for p in parts]), settings) for e in plan.estimators}
     for mt, _ in plan.more_dame:
         out[_more(mt)] = _result("dame", pop.mean, np.concatenate([p[_more(mt)] for p in parts]),

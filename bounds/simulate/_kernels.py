@@ -8,8 +8,10 @@ binomial's): the voters themselves are not drawn.  This is their exact law, as t
 draws it (an entry is below a cut :math:`c` iff its uniform is below :math:`F_{c-1}`), tested
 against exact rational sums of the pmf and, estimate by estimate, against the general path
 (same law).  Only the releasing half's local means are drawn and written (read from the
-table of means at the entries, the general path's bits).  DAME's further runs split the
-first runs' cells after the first runs' draws.  The elections come first and the releasing
+table of means at the entries, the general path's bits), and where a row's releasing users of a
+size are many against its table's entries (eight an entry) they are counted per entry in the
+same way, their clipped means read from the counts (:func:`counted`: then a block is one pass).
+DAME's further runs split the first runs' cells after the first runs' draws.  The elections come first and the releasing
 users are read as they are drawn (their clipped means summed per row while in cache: no
 array of them); with several sizes a row's sum is gathered size after size, and the further
 runs, last, read the releasing users' means kept for them, so the first runs draw what they
@@ -35,6 +37,7 @@ import numpy as np
 from ..estimators import dame, kent, localisation
 from ._cells import _cells, _joint_cells, _later_cells, _two_part_votes, _vote_cells  # noqa: F401
 from ._populations import INVERTER_DRAWS, TABLE_MIN_DRAWS, TwoPoint, _binomial_table
+from . import _stream
 from ._stream import _all_cells, _plus_noise, _run_streaming, _run_streaming_sizes, _streamed_means  # noqa: F401
 from ._tables import (BINOMIAL, SCRATCH_USERS, _SCRATCH, _buffer, _dame_tau, _entry_means, _ones_bins,  # noqa: F401
                       _ones_cut, _release, _row_groups, _sampler, _scratch, _table_bins, _Vote)
@@ -63,6 +66,29 @@ def usable(plan) -> bool:
         if any(d.official for _, d in runs):
             return False
     return True
+
+
+def counted(plan) -> bool:
+    r"""Whether every pass of ``plan`` takes :func:`run`'s one-size path with its releasing users counted per
+    table entry (:func:`~bounds.simulate._stream._histogram_means`): one size and one part, no further DAME run,
+    DAME's :math:`\tilde m` at most the size, the votes' cells within :data:`~bounds.simulate._cells.MAX_CELLS`,
+    and at least :data:`~bounds.simulate._stream.HISTOGRAM_USERS` releasing users a table entry.  No array of the
+    users is made on that path, so a pass may hold a whole block of replications (their fixed costs shared).
+    """
+    if not (MULTINOMIAL_VOTES and STREAM_RELEASE and _stream.HISTOGRAM_RELEASE) or plan.more_dame \
+            or plan.size_table is None or plan.size_table[0].size != 1 or not usable(plan):
+        return False
+    parts = _parts(plan)[0]
+    size = int(plan.size_table[0][0])
+    if len(parts) != 1 or ("dame" in plan.estimators and plan.m_tilde > size):
+        return False
+    q = (1 + plan.population.theta) / 2
+    table = _binomial_table(parts[0], q)
+    if table is None or _stream.HISTOGRAM_USERS * table[1].size > plan.n // 2:
+        return False
+    taus = ([plan.kent_tau] if "kent" in plan.estimators else []) + \
+        ([_dame_tau(plan.m_tilde, plan.n, plan.alpha)] if "dame" in plan.estimators else [])
+    return _cells({i: _Vote(tau, 1) for i, tau in enumerate(taus)}, table, parts[0], q) is not None
 
 
 def _parts(plan) -> list[tuple[int, ...]]:

@@ -1,5 +1,8 @@
 r"""The entries path's releases read as drawn: the elections first, then each releasing user's clipped local mean
-summed per row while in cache (no array of the users).  A row's (or a run's) least and greatest mean and its sum
+summed per row while in cache (no array of the users); where a row's releasing users of a size are many against
+its table's entries (:data:`HISTOGRAM_USERS` an entry), they are not drawn but counted per entry, one multinomial a
+row (a row's clipped sum depends on them through those counts alone), in :math:`O(K)` work a row for :math:`K`
+entries.  A row's (or a run's) least and greatest mean and its sum
 are read first: where it lies inside an interval (or wholly outside it) the clip changes no value (or makes a
 constant row), so only rows reaching into an interval's ends are clipped, with the same bits.
 
@@ -25,13 +28,17 @@ __all__: list[str] = []
 TABLE_CLIP_USERS = 2**14  # a row's releasing users from which a table is clipped per row (then read at the entries)
 FEW_MEANS = 4  # a table's means at most a row's users over this: rows read their own clipped copy of the table
 EXTENTS_FIRST = True  # rows' least and greatest means read first (only rows reaching an interval's ends clipped)
+HISTOGRAM_RELEASE = True  # a row's releasing users of a size counted per table entry where they are many (below)
+HISTOGRAM_USERS = 8  # a row's releasing users per table entry from which they are counted (one multinomial a row)
+HISTOGRAM_CELLS = 2**16  # rows x entries of the counts drawn at a time
 
 
 def _run_streaming(plan, counts: np.ndarray, how, t: int, cells: tuple, votes: dict, size: int,
                    rng: np.random.Generator) -> dict[str, np.ndarray]:
     """:func:`run` for one size and no further DAME runs: the voters per cell, the elections and the release's
     noise, then the releasing users drawn a block at a time and read at once (their local means clipped to every
-    interval and summed while in cache: no array of them), with the bits of the clipped means of :func:`run`'s."""
+    interval and summed while in cache: no array of them), with the bits of the clipped means of :func:`run`'s;
+    or, where they number :data:`HISTOGRAM_USERS` a table entry, counted per entry (:func:`_histogram_means`)."""
     n, alpha = plan.n, plan.alpha
     h = n // 2
     _vote_cells(votes, how, t, cells, rng.multinomial(counts[0::2, 0], cells[1]), slice(None))
@@ -46,11 +53,82 @@ def _run_streaming(plan, counts: np.ndarray, how, t: int, cells: tuple, votes: d
         L, U, finish = dame.release_checked(j, plan.m_tilde, v.tau, alpha, plan.dame_debiasing, rng, plan.dame_scale,
                                             (size, h))
         pending.append(("dame", (L, U), finish))
-    draw, write, _ = _sampler(how, t, (1 + plan.population.theta) / 2, rng)
     table = None if how is BINOMIAL else _entry_means(how[0], how[1].size, t)
-    means = _streamed_means(draw, write, size, h, [p[1] for p in pending], table,
-                            _mean_draws(how, t, rng))
+    if table is not None and HISTOGRAM_RELEASE and HISTOGRAM_USERS * table.size <= h:
+        means = _histogram_means(how[1], table, size, h, [p[1] for p in pending], rng)
+    else:
+        draw, write, _ = _sampler(how, t, (1 + plan.population.theta) / 2, rng)
+        means = _streamed_means(draw, write, size, h, [p[1] for p in pending], table, _mean_draws(how, t, rng))
     return {key: finish(mean) for (key, _, finish), mean in zip(pending, means)}
+
+
+def _entry_masses(F: np.ndarray) -> np.ndarray:
+    r"""The probability of each entry of an inversion table whose cdf is ``F`` (its last entry ``inf``: the top
+    entry takes the rest of :math:`[0, 1)`), the law the inversion draws an entry from.
+
+    .. math:: p_i = F_i - F_{i-1},\quad F_{-1} = 0,\quad p_{K-1} = 1 - F_{K-2}
+    """
+    p = np.empty(F.size)
+    p[0] = F[0] if F.size > 1 else 1.0
+    p[1:-1] = np.diff(F[:-1])
+    if F.size > 1:
+        p[-1] = 1.0 - F[-2]
+    return p
+
+
+def _entry_counts(users: np.ndarray, F: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    r"""Each row's number of users at each entry of an inversion table whose cdf is ``F`` (rows × entries), row
+    ``r`` holding ``users[r]`` users: one multinomial a row over :func:`_entry_masses`, the law each user's
+    inversion draws from (its users' entries are i.i.d.: their counts are this multinomial, exactly).
+
+    .. math:: (N_{r,0}, \dots, N_{r,K-1}) \sim \mathrm{Mult}(n_r;\ p_0, \dots, p_{K-1})
+    """
+    return rng.multinomial(users, _entry_masses(F))
+
+
+def _counted_sums(counts: np.ndarray, table: np.ndarray, L: np.ndarray, U: np.ndarray,
+                  shrink: tuple[int, int, np.ndarray] | None = None) -> np.ndarray:
+    r"""Each row's sum of its users' local means clipped to :math:`[L_r, U_r]`, from its number of users at each
+    entry (``counts``, rows × entries; ``table``, each entry's local mean): a row's clipped sum depends on its
+    users through these counts alone.  ``shrink = (m, m~, centre)``: the means first shrunk towards each row's
+    bin centre, eq. (8) (:func:`_shrink`'s arithmetic, so its values).  Summed entry by entry: within :math:`K`
+    ulps of a sum in user order.
+
+    .. math:: \sum_{u} \Pi_{[L_r, U_r]}(\bar X_{r,u}) = \sum_{i < K} N_{r,i}\, \Pi_{[L_r, U_r]}(\bar x_i)
+    """
+    if shrink is None:
+        clipped = np.maximum(table, L[:, None])  # np.clip's values (L <= U), a row of the table each row
+    else:
+        m, m_tilde, centre = shrink
+        w = dame.weights_checked(np.array([m]), m_tilde)[0]
+        clipped = np.multiply(w, table) + ((1 - w) * centre)[:, None]
+        np.maximum(clipped, L[:, None], out=clipped)
+    np.minimum(clipped, U[:, None], out=clipped)
+    clipped *= counts
+    return np.add.reduce(clipped, axis=1)
+
+
+def _histogram_means(F: np.ndarray, table: np.ndarray, rows: int, h: int,
+                     intervals: list[tuple[np.ndarray, np.ndarray]], rng: np.random.Generator) -> list[np.ndarray]:
+    r"""Each row's mean of ``h`` releasing users' local means clipped to each interval, from their numbers at each
+    entry of the table (:func:`_entry_counts`, :func:`_counted_sums`), groups of rows of at most
+    :data:`HISTOGRAM_CELLS` counts at a time: :math:`O(K)` work a row for :math:`K` entries instead of
+    :math:`O(h)`, the law of :func:`_streamed_means`' values (tested).
+
+    .. math:: \frac1h \sum_{u \le h} \Pi_{[L_r, U_r]}(\bar X_{r,u}) = \frac1h \sum_{i < K} N_{r,i}\,
+              \Pi_{[L_r, U_r]}(\bar x_i)
+
+    Source: Pla et al. (2024), eqs. (8)–(9); Kent et al. (2024), eq. (29) (the clipped means they release).
+    """
+    sums = np.empty((len(intervals), rows))
+    g = max(1, HISTOGRAM_CELLS // table.size)
+    for a in range(0, rows, g):
+        e = min(rows, a + g)
+        counts = _entry_counts(np.full(e - a, h), F, rng)
+        for i, (L, U) in enumerate(intervals):
+            sums[i, a:e] = _counted_sums(counts, table, L[a:e], U[a:e])
+    sums /= h
+    return list(sums)
 
 
 def _all_cells(main_votes: dict, more_votes: dict, tabs: list, parts: list, pts: list, q: float,
@@ -90,7 +168,9 @@ def _run_streaming_sizes(plan, counts: np.ndarray, tabs: list, parts: list, ever
     order, their clipped local means summed per row's run (``np.add.reduceat``, pairwise like a row's sum) and the
     runs added size after size (the row's sum in that order); DAME's further runs last (their cells split from the
     first runs', their elections, noise and sums, from the releasing users' means kept for them), so the first
-    runs draw what they draw alone."""
+    runs draw what they draw alone.  A one-part size whose rows hold :data:`HISTOGRAM_USERS` releasing users a table
+    entry on average is counted per entry instead (:func:`_entry_counts`, :func:`_counted_sums`; the counts kept
+    for the further runs)."""
     n, alpha = plan.n, plan.alpha
     h = n // 2
     q = (1 + plan.population.theta) / 2
@@ -131,8 +211,20 @@ def _run_streaming_sizes(plan, counts: np.ndarray, tabs: list, parts: list, ever
     vals2 = _scratch("stream_vals2", INVERTER_DRAWS, np.float64)
     clip = _scratch("stream_clip", INVERTER_DRAWS, np.float64)
     both = _scratch("both", INVERTER_DRAWS, np.intp)
+    counted: list[tuple[int, np.ndarray, np.ndarray]] = []  # the sizes counted per entry: (m, counts, means)
     for k, hows in enumerate(tabs):
         if hows is None:
+            continue
+        if (HISTOGRAM_RELEASE and len(hows) == 1 and hows[0] is not BINOMIAL
+                and HISTOGRAM_USERS * hows[0][1].size * size <= int(counts[1::2, k].sum())):
+            # a size whose rows hold many releasing users a table entry: their counts per entry (no user drawn)
+            table = _entry_means(hows[0][0], hows[0][1].size, parts[k][0])
+            per_entry = _entry_counts(counts[1::2, k], hows[0][1], rng)
+            for key, (L, U) in intervals.items():
+                low = key == "dame" and pts[k] < plan.m_tilde
+                sums[key] += _counted_sums(per_entry, table, L, U, (pts[k], plan.m_tilde, centre) if low else None)
+            if more_votes:
+                counted.append((pts[k], per_entry, table))
             continue
         draw, write, lo = _sampler(hows[0], parts[k][0], q, rng)
         second = _sampler(hows[1], parts[k][1], q, rng) if len(hows) == 2 else None
@@ -183,10 +275,12 @@ def _run_streaming_sizes(plan, counts: np.ndarray, tabs: list, parts: list, ever
             v = more_votes[key]
             j = v.elect(alpha, max(h, 1), rng)
             L, U, fin = dame.release_checked(j, mt, v.tau, alpha, d, rng, plan.dame_scale, (size, h))
-            if any(m < mt for m, *_ in kept):  # each bin's centre, where users below m̃ shrink towards it
+            if any(m < mt for m, *_ in (*kept, *counted)):  # each bin's centre, where users below m̃ shrink to it
                 lo_j, hi_j = localisation.bin_ends_checked(j, v.tau)
                 centre = (lo_j + hi_j) / 2
             total_sums = np.zeros(size)
+            for m, per_entry, table in counted:
+                total_sums += _counted_sums(per_entry, table, L, U, (m, mt, centre) if m < mt else None)
             for m, runs, values in kept:  # a kept group's extents are read once for every further run
                 if m < mt:
                     base = values
