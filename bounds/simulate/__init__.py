@@ -16,7 +16,8 @@ has the same law (tested).
 Reproducibility.  ``seed`` is an int (or a sequence of ints), a ``SeedSequence`` or a
 ``Generator`` (:func:`~bounds.mechanisms.seed_sequence`).  Replications run in fixed blocks
 of :data:`BLOCK` (in :func:`compare`, a multiple of it, up to 1024, fixed by the number of users
-``n``: about :math:`2^{22}` users a block where ``n`` is small); block ``b`` draws from the
+``n``: about :math:`2^{22}` users a block where ``n`` is small; 4096 where the releasing users are counted,
+below); block ``b`` draws from the
 ``b``-th child of the seed's ``SeedSequence``, so the estimates for a seed are identical whatever the executor (none, a thread or process
 pool, a ``dask.distributed`` client's executor) and however blocks are spread over workers.
 
@@ -42,9 +43,9 @@ counted per cell (the releasing users read as they are drawn: about 4 MiB at 10�
 4 bytes a user (the releasing half's local means) kept for DAME's further runs
 (``more_m_tildes``; a size counted per entry keeps its counts instead); otherwise 8 bytes a user
 for the local means (16 where Kent's :math:`T^*` is below some sizes, 8 more for the sizes of a
-law with several support points), in arrays reused from one replication to the next and freed when :func:`compare` returns (a process pool's workers keep
-theirs until they end; each thread keeps its buffers of a block, a few MiB, for the next call); 10⁸ users need a
-few MiB (0.8–2.4 GB on the general path).
+law with several support points), in arrays reused from one replication to the next and freed when
+:func:`compare` returns (a process pool's workers keep theirs until they end; each thread keeps its buffers of a
+block, a few MiB, for the next call); 10⁸ users need a few MiB (0.8–2.4 GB on the general path).
 
 Examples
 --------
