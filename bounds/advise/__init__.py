@@ -31,7 +31,8 @@ Size
 After the histogram, memory is :math:`O(J)` for ``J`` distinct counts, and so is the time of every bound,
 rate and inverse search.  Simulations use grouped exact sufficient statistics where they exist (Duchi: one
 binomial; Rameshwar & Tandon: the clipped users only; Cummings et al.: one multinomial per count); DAME and
-Kent need per-user draws and run up to ``max_per_user`` users; Cummings et al.'s grouped simulation makes at
+Kent draw each user's mean (a size held by many users counted per possible mean) and run up to
+``max_per_user`` users; Cummings et al.'s grouped simulation makes at
 most ``MAX_DRAWS`` draws (else it is not run, and the notes say so).  Work
 that would repeat the :math:`O(J)` tuning many times is bounded: the central inverse searches run when one
 tuning weighs at most ``MAX_INVERSE_WORK`` (DAME's at most

@@ -17,7 +17,7 @@ from .results import Simulation
 
 
 GROUPED = "grouped exact"
-PER_USER = "per-user draws"
+PER_USER = "per-user draws, frequent sizes counted"
 
 
 def summarise(errors: np.ndarray, *, width: float, beta: float, engine: str, cpu: float, covers: str) -> Simulation:

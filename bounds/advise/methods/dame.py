@@ -1,8 +1,10 @@
 r"""DAME (Pla, Richard & Vono) in the local model (values in :math:`[-1, 1]`), with the empirical law of the counts.
 
 The theory (Theorems 1–2, :math:`\tilde m`, :math:`\tau`) reads the law only, built from the histogram.
-The simulation needs **per-user draws** (each user's vote and Laplace noise depend on its own mean):
-it runs up to ``Settings.max_per_user`` users, and reports its CPU time per replication.
+The simulation draws each user's mean (a user's vote and clipped release depend on it), except that a
+size held by many users is counted per possible mean (the same law: :mod:`bounds.simulate`); its cost grows
+with the users drawn, so it runs up to ``Settings.max_per_user`` users, and reports its CPU time per
+replication.
 """
 
 from __future__ import annotations

@@ -3,8 +3,8 @@ r"""Kent, Berrett & Yu's truncation procedure in the local model (values in :mat
 Two variants: every user truncated to :math:`T^*` records with :math:`T` = the smallest count, and the
 best truncation — keep the users with at least :math:`T` records, :math:`T` among the distinct counts,
 minimising the upper rate.  Kent et al. give **rates** (orders with unknown constants): they are reported
-with kind ``"rate"`` and never compared as numbers.  The simulation needs **per-user draws** (up to
-``Settings.max_per_user`` users).
+with kind ``"rate"`` and never compared as numbers.  The simulation draws each user's mean (a size held by
+many users counted per possible mean, the same law), up to ``Settings.max_per_user`` users.
 """
 
 from __future__ import annotations
