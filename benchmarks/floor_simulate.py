@@ -27,7 +27,7 @@ n/2):
   user's mean, so a row's clipped sum depends on its users only through how many hold each
   possible sum: where a row's releasing users of a size are many against those sums (at least
   8 a sum on average over the call's rows, the sums of mass beyond 2^-64 on either side:
-  11 at m = 10, 289 at m = 10^3, 9,157 at m = 10^6; numpy's multinomial costs about 50 ns a
+  11 at m = 10, 287 at m = 10^3, 9,081 at m = 10^6 at theta = 0; numpy's multinomial costs 40-90 ns a
   sum, an inversion about 7 ns a user), the floor draws those counts, one multinomial a row.
   Otherwise each user's sum is drawn: all users of one size
   together, the timed call's replications one after another (2^16 draws a call, into

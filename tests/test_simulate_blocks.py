@@ -550,6 +550,8 @@ def test_entry_masses_are_the_law_the_inversion_draws():
         got = _stream._entry_masses(F)
         ends = [0] + [math.ceil(float(f) * 2**53) if math.isfinite(f) else 2**53 for f in F]
         exact = np.array([(b - a) / 2**53 for a, b in zip(ends[:-1], ends[1:])])
+        # a proven bound, not a rounding tolerance: each ceil moves an end by less than 2^-53, so the exact shares
+        # differ from F_i - F_{i-1} by less than 2^-53, and its subtraction in floats rounds by at most 2^-54
         assert np.max(np.abs(got - exact)) <= 2.0**-52, (N, q)
         assert math.isclose(math.fsum(got), 1.0, abs_tol=2.0**-40)
 
@@ -612,3 +614,28 @@ def test_sizes_counted_per_entry_give_the_law_of_users_drawn_one_by_one(monkeypa
     assert set(counted) == {"duchi", "kent", "dame", "dame@20"}
     for k in counted:
         assert stats.ks_2samp(counted[k].estimates, drawn[k].estimates).pvalue > 6.3e-5, k
+
+
+@pytest.mark.parametrize("m, n, options", [
+    (10, 1000, {}), (10, 100, {}), (1000, 4000, {}), (1000, 6000, {}), (10**6, 10**6, {}), (10**12, 10**6, {}),
+    (10, 1000, {"estimators": ("kent",)}), (10, 1000, {"m_tilde": 20}), (40, 4000, {"T": 20}),
+    (10, 1000, {"more_m_tildes": [1]}), (10, 1000, {"denominator": "official"}), (10, 1000, {"theta": 1.0}),
+])
+def test_counted_says_which_runs_count_their_releasing_users(m, n, options, monkeypatch):
+    """``_kernels.counted(plan)`` (which sets a block's passes) holds exactly where ``run`` counts the releasing
+    users per entry: it restates ``run``'s choice of path from the plan alone, and a plan it passes must never reach
+    the path holding every user's mean (a block of 4,096 replications in one pass)."""
+    calls = []
+    hist = _stream._histogram_means
+    monkeypatch.setattr(_stream, "_histogram_means", lambda *a: calls.append(1) or hist(*a))
+    options = dict(options)
+    theta = options.pop("theta", 0.3)
+    est = tuple(options.pop("estimators", _engine.ESTIMATORS))
+    law = sizes.point(m)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", PaperAssumptionWarning)
+        plan = _engine._plan(est, law, n, ALPHA, _populations.TwoPoint(theta), options.get("m_tilde"), "paper",
+                             options.get("denominator", "canonical"), "paper", options.get("T"), 1.0,
+                             options.get("more_m_tildes", ()))
+        simulate.compare(theta=theta, sizes=law, n=n, alpha=ALPHA, reps=3, seed=1, estimators=est, **options)
+    assert _kernels.counted(plan) == bool(calls)

@@ -781,3 +781,12 @@ def test_deviance_on_a_range_of_integers_is_the_array_s(mu):
     for a, b in [(1, 60), (60, 1), (1, 500), (400, 1), (1, 20_000)]:
         x = np.arange(a, b + (1 if b >= a else -1), 1 if b >= a else -1, dtype=float)
         np.testing.assert_array_equal(_bd0(x, mu, span=(a, b)), _bd0(x, mu), err_msg=f"{a}..{b}")
+
+
+def test_a_sample_of_more_than_max_draws_is_refused_by_name():
+    """One call of ``sample`` draws at most ``sizes.MAX_DRAWS`` sizes (10⁸: 800 MB of int64 and its temporaries),
+    refused before any allocation with a ValueError naming ``size``."""
+    assert sizes.MAX_DRAWS <= 10**8
+    for law in (sizes.poisson(5), sizes.finite({1: 0.5, 9: 0.5}), sizes.geometric(0.3)):
+        with pytest.raises(ValueError, match="size"):
+            law.sample(sizes.MAX_DRAWS + 1, rng=np.random.default_rng(0))

@@ -305,3 +305,11 @@ def test_a_finite_law_cut_before_its_support_ends_keeps_its_tail(N, p):
     got = law.prob_gt(np.arange(1, end + 1))
     assert got[-1] == pytest.approx(float(expect), rel=1e-9, abs=0.0)
     assert np.all(np.diff(got) <= 0)  # a survival function does not rise
+
+
+@pytest.mark.parametrize("dist", [stats.poisson, stats.rv_discrete(values=([1, 5, 1000], [0.5, 0.3, 0.2])), 3.0])
+def test_from_scipy_refuses_a_distribution_not_frozen_by_name(dist):
+    """The distribution itself (not frozen: no parameters bound) or another object: a ValueError naming ``dist``,
+    not an AttributeError or TypeError from inside scipy."""
+    with pytest.raises(ValueError, match="dist must be a frozen scipy discrete distribution"):
+        sizes.from_scipy(dist)

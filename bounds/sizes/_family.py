@@ -501,8 +501,9 @@ class FamilyLaw(SizeLaw):
         return _bulk.search_end(fam, 1 if self.zero == "shift" else 0, FLOAT_TOL * math.exp(self._log_p_ge1))
 
     def _floor_support(self, a: np.ndarray) -> np.ndarray:
-        # past a table's last point (a cut table, or the search end of an infinite law) the law goes on: every
-        # integer of its support interval has a positive mass (Poisson, binomial, scipy's discrete families)
+        # past a table's last point (a cut table, or the search end of an infinite law) the law goes on, each integer
+        # of its support interval taken as a support point (Poisson and binomial: every one has a positive mass; a
+        # scipy law with gaps has them within its table, whose points are every integer of [support_min, end] too)
         top = self.support_max if self.is_finite else MAX_SIZE
         a = np.asarray(a, dtype=np.int64)
         if not self._bulk_mode(None):

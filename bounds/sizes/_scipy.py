@@ -404,8 +404,9 @@ def from_scipy(dist: Any, *, zero: str = "error", name: str | None = None) -> Si
     >>> float(law.mean())
     6.0
     """
-    if not hasattr(dist, "logpmf") or not hasattr(dist, "support"):
-        raise ValueError(f"dist must be a frozen scipy discrete distribution, got {dist!r}")
+    if not all(hasattr(dist, a) for a in ("logpmf", "support", "dist", "args")):  # a frozen one holds dist and args
+        raise ValueError(f"dist must be a frozen scipy discrete distribution (rv_discrete(...)() or stats.poisson(3), "
+                         f"not the distribution itself), got {dist!r}")
     lo, hi = dist.support()
     mean = _scipy_mean(dist)
     if not math.isfinite(mean):
